@@ -1,0 +1,37 @@
+"""One exception hierarchy for everything a user can get wrong.
+
+The CLI turns any PanError into one line on stderr and its exit code; anything
+else is a bug and is allowed to show a traceback.
+"""
+
+
+class PanError(Exception):
+    """Base of every error meant for the person at the table."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return f"{self.message}: {self.hint}" if self.hint else self.message
+
+
+class InputError(PanError):
+    """Input that cannot be read: bad card notation, unknown player, bad rules file."""
+
+    exit_code = 2
+
+
+class RuleError(PanError):
+    """Input that is well formed but breaks a rule of the game (an illegal meld, a drop after play began)."""
+
+    exit_code = 1
+
+
+class StoreError(PanError):
+    """The database cannot be used as asked: missing, not SQLite, read-only, from a newer pancli."""
+
+    exit_code = 2
