@@ -1,0 +1,162 @@
+"""Cards of the Panguingue pack: notation, ordering, and how many copies the shoe holds.
+
+A card is its canonical two-character code, rank then suit: ``"5S"``, ``"JH"``, ``"AC"``.
+Plain strings keep events JSON-friendly and make multisets cheap (spec §1).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from pancli.errors import InputError
+
+RANKS = "A234567JQK"  # low to high; 7 and J are neighbours, the ace is low only (§1.2)
+SUITS = "SHDC"
+ORDINAL = {rank: i + 1 for i, rank in enumerate(RANKS)}
+VALLE = frozenset("357")
+NON_COMOQUERS = frozenset("AK")  # ranks whose sets may mix suits freely
+
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAME = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_NAME = {
+    "A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes",
+    "7": "sevens", "J": "jacks", "Q": "queens", "K": "kings",
+}
+RED_SUITS = frozenset("HD")
+
+_SUIT_ALIASES = {
+    "S": "S", "H": "H", "D": "D", "C": "C",
+    "♠": "S", "♥": "H", "♦": "D", "♣": "C",
+    "♤": "S", "♡": "H", "♢": "D", "♧": "C",
+}
+# Ranks that exist in a 52-card pack but not in Pan's: named in the error.
+_MISSING_RANKS = {"8", "9", "10", "T"}
+# With rank_set = no_JQK the pack keeps 8-9-10 and drops the court cards; the engine
+# reads them as J, Q, K so one set of rules serves both packs (§1.1).
+_RELABEL = {"8": "J", "9": "Q", "10": "K", "T": "K"}
+
+_CARD_RE = re.compile(r"(10|[A-Z0-9])([SHDC♠♥♦♣♤♡♢♧])", re.IGNORECASE)
+_SPLIT_RE = re.compile(r"[\s,;]+")
+
+
+def card(rank: str, suit: str) -> str:
+    return rank + suit
+
+
+def rank_of(c: str) -> str:
+    return c[0]
+
+
+def suit_of(c: str) -> str:
+    return c[1]
+
+
+def ordinal(c: str) -> int:
+    return ORDINAL[c[0]]
+
+
+def parse_card(token: str, rank_set: str = "no_8_9_10") -> str:
+    """Read one card such as ``5s``, ``J♥``, ``qd``."""
+    cards = _parse_token(token, rank_set)
+    if len(cards) != 1:
+        raise InputError(f"'{token}' is not one card", "write a rank and a suit, e.g. 5S or J♥")
+    return cards[0]
+
+
+def parse_cards(text: str | Iterable[str], rank_set: str = "no_8_9_10") -> tuple[str, ...]:
+    """Read cards separated by spaces or commas; compact runs like ``5s5s5s`` are fine."""
+    parts = [text] if isinstance(text, str) else list(text)
+    cards: list[str] = []
+    for part in parts:
+        for token in _SPLIT_RE.split(part.strip()):
+            if token:
+                cards.extend(_parse_token(token, rank_set))
+    return tuple(cards)
+
+
+def _parse_token(token: str, rank_set: str) -> list[str]:
+    if token.upper() in {"JOKER", "JK", "JKR", "XX"}:
+        raise InputError(f"'{token}' is a joker", "the Pan pack has no jokers")
+    cards: list[str] = []
+    pos = 0
+    for m in _CARD_RE.finditer(token):
+        if m.start() != pos:
+            break
+        cards.append(_make_card(m.group(1).upper(), _SUIT_ALIASES[m.group(2).upper()], token, rank_set))
+        pos = m.end()
+    if pos != len(token) or not cards:
+        raise InputError(
+            f"'{token}' is not a card",
+            "write rank then suit: ranks A 2 3 4 5 6 7 J Q K, suits S H D C (or ♠ ♥ ♦ ♣), e.g. 5S",
+        )
+    return cards
+
+
+def _make_card(rank: str, suit: str, token: str, rank_set: str) -> str:
+    if rank_set == "no_JQK":
+        if rank in "JQK":
+            raise InputError(f"'{token}' is not in this pack", "this table plays with 8-9-10 in place of J-Q-K")
+        rank = _RELABEL.get(rank, rank)
+    if rank == "1":
+        rank = "A"
+    if rank in _MISSING_RANKS:
+        raise InputError(
+            f"'{token}' is not in the Pan pack",
+            "the Pan pack has no 8, 9 or 10 (7 and J are neighbours)",
+        )
+    if rank not in ORDINAL:
+        raise InputError(f"'{token}' has no rank {rank}", "ranks are A 2 3 4 5 6 7 J Q K")
+    return rank + suit
+
+
+def format_card(c: str) -> str:
+    return c[0] + SUIT_SYMBOL[c[1]]
+
+
+def format_cards(cards: Iterable[str]) -> str:
+    return " ".join(format_card(c) for c in cards)
+
+
+def markup_card(c: str) -> str:
+    """Rich markup: hearts and diamonds in red."""
+    text = format_card(c)
+    return f"[red]{text}[/red]" if c[1] in RED_SUITS else text
+
+
+def markup_cards(cards: Iterable[str]) -> str:
+    return " ".join(markup_card(c) for c in cards)
+
+
+def sort_key(c: str) -> tuple[int, int]:
+    return (SUITS.index(c[1]), ORDINAL[c[0]])
+
+
+def display_order(cards: Iterable[str]) -> list[str]:
+    """Cards in the order a dealer reads them: by rank, then suit."""
+    return sorted(cards, key=lambda c: (ORDINAL[c[0]], SUITS.index(c[1])))
+
+
+def all_cards() -> list[str]:
+    return [r + s for s in SUITS for r in RANKS]
+
+
+def shoe_counts(packs: int = 8, spade_sets_removed: int = 0,
+                removed: Iterable[str] = (), added: Iterable[str] = ()) -> Counter:
+    """Copies of every card in the shoe (§1.5)."""
+    counts = Counter({c: packs for c in all_cards()})
+    for c in all_cards():
+        if c[1] == "S":
+            counts[c] -= spade_sets_removed
+    counts.subtract(Counter(removed))
+    counts.update(Counter(added))
+    return counts
+
+
+def over_shoe(cards: Iterable[str], shoe: Counter) -> str | None:
+    """The first card that appears more often than the shoe holds, or None."""
+    for c, n in Counter(cards).items():
+        if n > shoe[c]:
+            return c
+    return None

@@ -1,0 +1,1 @@
+"""`pan check` and `pan rules`."""

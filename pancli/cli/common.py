@@ -1,0 +1,47 @@
+"""What every command shares: the app, the global options, output and error handling."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import typer
+from typer.core import TyperGroup
+
+from pancli.errors import PanError
+
+
+class PanGroup(TyperGroup):
+    """Turns every PanError into one line on stderr and its exit code, never a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except PanError as e:
+            typer.echo(f"Error: {e}", err=True)
+            raise typer.Exit(e.exit_code) from None
+        except KeyboardInterrupt:
+            typer.echo("Interrupted: nothing was recorded by the interrupted command.", err=True)
+            raise typer.Exit(130) from None
+
+
+def new_app(help: str, **kw) -> typer.Typer:
+    return typer.Typer(help=help, cls=PanGroup, no_args_is_help=True, add_completion=False,
+                       pretty_exceptions_enable=False, rich_markup_mode=None, **kw)
+
+
+app = new_app("pancli: dealer assistant and scorekeeper for Panguingue (Pan) and the other games called Pan.")
+
+# Filled in by the root callback: where the database is.
+options: dict[str, Any] = {"db": None}
+
+
+def console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False)
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")

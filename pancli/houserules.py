@@ -1,0 +1,252 @@
+"""House rules: every Panguingue rule that varies from table to table, as one immutable model.
+
+Each knob of spec §9 is a field with its default, allowed values and a line of help.
+Presets are the four named profiles of §9; a TOML file may name a preset and override knobs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pancli.errors import InputError
+
+ENUM, INT, BOOL, CARDS, MONEY = "enum", "int", "bool", "cards", "money"
+
+
+def knob(default: Any, kind: str, allowed: Any = None, doc: str = "", *, recorded_only: bool = False):
+    """A field with the metadata the rules file reader and the reference need.
+
+    ``recorded_only`` marks a knob about turn play the recorder does not model (who may take
+    which discard, forcing): it is kept with the session and shown, and `pan check --turn`
+    style rulings may read it, but it changes no payment.
+    """
+    meta = {"kind": kind, "allowed": allowed, "doc": doc, "recorded_only": recorded_only}
+    if isinstance(default, list):
+        return field(default_factory=lambda: list(default), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    # The pack (§1)
+    packs: int = knob(8, INT, (5, 11), "40-card packs in the shoe")
+    spade_sets_removed: int = knob(0, INT, (0, 1), "full spade sets taken out (1 leaves 310 cards)")
+    extra_spade_cards_removed: list = knob([], CARDS, "spades", "further spades taken out, e.g. [\"3S\", \"5S\", \"7S\"]")
+    extra_pay_cards_added: list = knob([], CARDS, "any", "extra pay cards put in, e.g. [\"3S\", \"5S\", \"7S\"]")
+    rank_set: str = knob("no_8_9_10", ENUM, ("no_8_9_10", "no_JQK"), "which ranks the pack lacks (no_JQK reads 8-9-10 as J-Q-K)")
+    suit_style: str = knob("french", ENUM, ("french", "spanish"), "suit names on the cards (spanish: swords are spades)", recorded_only=True)
+    # Seating and rotation (§2)
+    max_players: int = knob(15, INT, (2, 15), "most players at the table")
+    direction: str = knob("counterclockwise", ENUM, ("counterclockwise", "clockwise"), "direction of deal and play; seats are listed in this order")
+    next_deal: str = knob("winner_is_eldest", ENUM, ("winner_is_eldest", "rotate"), "who deals next: the winner's left-hand neighbour, or the next seat")
+    first_dealer: str = knob("lowest_card", ENUM, ("lowest_card", "house"), "how the first dealer is chosen", recorded_only=True)
+    deal_pattern: str = knob("5+5", ENUM, ("5+5", "2x5", "1x10"), "how the ten cards are dealt", recorded_only=True)
+    # Antes, drops and tops (§3)
+    ante: int = knob(0, INT, (0, 2), "chips each player puts on the tops to be dealt in")
+    drop_cost: int = knob(2, INT, (0, 10), "chips a player pays to the tops to drop (go on top)")
+    house_collection: int = knob(0, INT, (0, 10), "chips each player pays the house before the deal")
+    tops_chop_allowed: bool = knob(False, BOOL, None, "the last two players may split the tops by agreement without playing")
+    last_player_wins_if_all_drop: bool = knob(True, BOOL, None, "when all others drop, the last player wins the tops without play")
+    # The turn (§4); the recorder does not model draws and discards
+    discard_take_rule: str = knob("rejected_stock_card_meld_now", ENUM, ("rejected_stock_card_meld_now", "any_top_meld_now", "forbidden"), "which discard may be taken", recorded_only=True)
+    upcard_takeable: bool = knob(True, BOOL, None, "the eldest may take the opening upcard if he melds it", recorded_only=True)
+    drawn_card_first: bool = knob(False, BOOL, None, "the drawn card must be melded before any hand card", recorded_only=True)
+    forcing_mode: str = knob("on_demand_any_player", ENUM, ("on_demand_any_player", "automatic", "off"), "when a discard that fits a meld must be taken", recorded_only=True)
+    forcing_scope: str = knob("takeable_discard_only", ENUM, ("takeable_discard_only", "any_top_discard"), "which discards can force", recorded_only=True)
+    protect_flat_player: bool = knob(True, BOOL, None, "the player before a flat player may not feed him the winning card", recorded_only=True)
+    layoff_on_others: bool = knob(False, BOOL, (False,), "adding to another player's melds (never allowed in Pan)")
+    # Melds (§5)
+    mixed_set_additions: str = knob("any_suit", ENUM, ("any_suit", "new_suit_only"), "what a mixed-suit set may take")
+    split_allowed: bool = knob(True, BOOL, None, "a meld may be split into valid melds")
+    split_requires_prior_additions: bool = knob(False, BOOL, None, "only a meld that has had cards added may be split")
+    borrow_allowed: bool = knob(True, BOOL, None, "cards may be borrowed from a meld to make a new one")
+    borrow_multiple_cards: bool = knob(True, BOOL, None, "several cards may be borrowed at once")
+    borrow_from_middle_if_pieces_valid: bool = knob(True, BOOL, None, "borrow from the middle of a rope when every piece left is valid")
+    max_meld_size: int = knob(11, INT, (11, 11), "most cards in one meld")
+    # Conditions (§6)
+    spade_multiplier: int = knob(2, INT, (1, 2), "what spade conditions pay, times the value in other suits")
+    valle_mixed_value: int = knob(1, INT, (0, 1), "three valle cards of different suits (0: no condition)")
+    valle_suited_value: int = knob(2, INT, (1, 4), "three valle cards of one suit (times the spade multiplier)")
+    nonvalle_suited_value: int = knob(1, INT, (1, 4), "three non-valle cards of one suit")
+    rope_condition_value: int = knob(1, INT, (1, 4), "a rope A-2-3 or K-Q-J")
+    valle_suited_addition: str = knob("reduced", ENUM, ("reduced", "full"), "a card added to a one-suit valle set pays half (reduced) or the full value")
+    additions_pay: bool = knob(True, BOOL, None, "cards added to a condition pay again")
+    rope_condition_scope: str = knob("A23_KQJ_with_additions", ENUM, ("A23_KQJ_with_additions", "any_run_A_or_K_end_flat"), "what a condition rope is and how it grows")
+    condition_recognition: str = knob("on_creation", ENUM, ("on_creation", "final_layout"), "at going out, re-collect tags set when melds were made, or judge the final cards")
+    remainder_conditions_pay: bool = knob(True, BOOL, None, "a borrow remainder that becomes a condition pays as new")
+    condition_payers: str = knob("active_opponents", ENUM, ("active_opponents", "all_other_seated"), "who pays conditions and going out")
+    claim_deadline: str = knob("none", ENUM, ("none", "before_own_discard"), "pays must be claimed before the melder discards", recorded_only=True)
+    # Going out (§7) and irregularities (§8)
+    going_out_base: int = knob(1, INT, (1, 2), "chips each payer owes the player who goes out")
+    going_out_recollect: str = knob("current_worth", ENUM, ("current_worth", "base_only", "none"), "what the winner's conditions pay again")
+    stock_exhausted: str = knob("reshuffle_discards", ENUM, ("reshuffle_discards", "void_hand"), "what happens when the stock runs out")
+    irregularity_window: str = knob("until_settled", ENUM, ("until_settled",), "rulings stop once a hand is settled")
+    unit_value: float = knob(1.0, MONEY, (0, None), "money per chip, for reports and settle-up")
+
+    # -- derived -----------------------------------------------------------------
+    def shoe(self):
+        from pancli.cards import shoe_counts
+
+        return shoe_counts(self.packs, self.spade_sets_removed,
+                           self.extra_spade_cards_removed, self.extra_pay_cards_added)
+
+    def shoe_size(self) -> int:
+        return sum(self.shoe().values())
+
+    def replace(self, **changes) -> HouseRules:
+        return from_dict({**to_dict(self), **changes})
+
+
+KNOBS = {f.name: f for f in dataclasses.fields(HouseRules)}
+DEFAULTS = HouseRules()
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "hoyle": {},
+    "cardroom-ca": {
+        "spade_sets_removed": 1, "ante": 1, "drop_cost": 0, "tops_chop_allowed": True,
+        "going_out_base": 2, "first_dealer": "house",
+    },
+    "online-pan": {
+        "spade_sets_removed": 1, "drawn_card_first": True, "forcing_mode": "automatic",
+        "going_out_base": 2,
+    },
+    "japanese-wp": {
+        "ante": 1, "drop_cost": 2, "valle_suited_addition": "full", "next_deal": "rotate",
+    },
+}
+PRESET_NOTES = {
+    "hoyle": "Hoyle/Bicycle: no ante, 2 chips to drop, going out pays 1 (the default)",
+    "cardroom-ca": "California card room: 310 cards, ante 1 is the top, dropping loses it, going out pays 2",
+    "online-pan": "Online rooms: 310 cards, drawn card melded first, automatic forcing, going out pays 2",
+    "japanese-wp": "Japanese Wikipedia: ante 1, drop 2, additions pay full value, the deal rotates",
+}
+
+
+def preset(name: str) -> HouseRules:
+    if name not in PRESETS:
+        raise InputError(f"unknown preset '{name}'", f"choose one of {', '.join(PRESETS)}{_did_you_mean(name, PRESETS)}")
+    return from_dict(PRESETS[name])
+
+
+def _did_you_mean(word: str, choices) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _check_value(name: str, value: Any, where: str) -> Any:
+    f = KNOBS[name]
+    kind, allowed = f.metadata["kind"], f.metadata["allowed"]
+    prefix = f"{where}{name} = {value!r}"
+    if kind == BOOL:
+        if not isinstance(value, bool):
+            raise InputError(f"{prefix} is not true or false", f"write {name} = true or {name} = false")
+        if allowed and value not in allowed:
+            raise InputError(f"{prefix} is not allowed", f"{name} must be {allowed[0]!r}".lower())
+        return value
+    if kind == INT:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InputError(f"{prefix} is not a whole number", f"{name} takes {allowed[0]} to {allowed[1]}")
+        if not allowed[0] <= value <= allowed[1]:
+            raise InputError(f"{prefix} is out of range", f"{name} takes {allowed[0]} to {allowed[1]}")
+        return value
+    if kind == MONEY:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or value != value:
+            raise InputError(f"{prefix} is not an amount of money", f"{name} takes a number such as 0.25")
+        return float(value)
+    if kind == ENUM:
+        if value not in allowed:
+            raise InputError(f"{prefix} is not allowed", f"{name} takes one of {', '.join(allowed)}")
+        return value
+    if kind == CARDS:
+        from pancli.cards import parse_card
+
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise InputError(f"{prefix} is not a list of cards", f'write e.g. {name} = ["3S", "5S", "7S"]')
+        cards = [parse_card(v) for v in value]
+        if allowed == "spades" and any(c[1] != "S" for c in cards):
+            raise InputError(f"{prefix} names a card that is not a spade", "only spades are taken out")
+        return cards
+    raise AssertionError(kind)
+
+
+def from_dict(data: dict[str, Any], where: str = "") -> HouseRules:
+    """Build house rules from a preset name and knob overrides, checking every key and value."""
+    data = dict(data)
+    base_name = data.pop("preset", None)
+    if base_name is not None and not isinstance(base_name, str):
+        raise InputError(f"{where}preset = {base_name!r} is not a name", f"choose one of {', '.join(PRESETS)}")
+    values: dict[str, Any] = dict(PRESETS[_preset_name(base_name)]) if base_name else {}
+    for key, value in data.items():
+        if key not in KNOBS:
+            raise InputError(f"{where}unknown rule '{key}'{_did_you_mean(key, KNOBS)}",
+                             "run `pan rules show` for every rule name")
+        values[key] = _check_value(key, value, where)
+    rules = HouseRules(**values)
+    shoe = rules.shoe()
+    if any(n < 0 for n in shoe.values()):
+        raise InputError(f"{where}more copies of a spade are removed than the pack holds",
+                         "remove fewer spades or use more packs")
+    return rules
+
+
+def _preset_name(name: str) -> str:
+    preset(name)  # raises with a did-you-mean for a typo
+    return name
+
+
+def to_dict(rules: HouseRules) -> dict[str, Any]:
+    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
+
+
+def diff_from(rules: HouseRules, base: HouseRules = DEFAULTS) -> dict[str, Any]:
+    return {k: v for k, v in to_dict(rules).items() if getattr(base, k) != v}
+
+
+def load(path: str | Path) -> HouseRules:
+    import tomllib
+
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"rules file {p} does not exist", "check the path, or write one with `pan rules init FILE`") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read rules file {p}", str(e)) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"{p} is not valid TOML ({e})", "fix the line it names") from None
+    return from_dict(data, where=f"{p}: ")
+
+
+def dumps(rules: HouseRules, preset_name: str | None = None) -> str:
+    """A complete rules file: every knob written out, with its help as a comment."""
+    import tomli_w
+
+    lines = ["# pancli house rules. Every knob is listed; `pan rules show` explains them.\n"]
+    if preset_name:
+        lines.append(f"# Written from the '{preset_name}' preset.\n")
+    for name, value in to_dict(rules).items():
+        meta = KNOBS[name].metadata
+        allowed = meta["allowed"]
+        choices = ""
+        if meta["kind"] == ENUM:
+            choices = f" ({' | '.join(allowed)})"
+        elif meta["kind"] == INT:
+            choices = f" ({allowed[0]}-{allowed[1]})"
+        lines.append(f"# {meta['doc']}{choices}\n")
+        lines.append(tomli_w.dumps({name: value}))
+    return "".join(lines)
+
+
+def resolve(preset_name: str | None = None, rules_file: str | Path | None = None) -> HouseRules:
+    """The rules a command runs under: a rules file, else a preset, else Hoyle."""
+    if preset_name and rules_file:
+        raise InputError("give --preset or --rules, not both", "a rules file can name its preset itself")
+    if rules_file:
+        return load(rules_file)
+    return preset(preset_name or "hoyle")
