@@ -158,10 +158,10 @@ def _preset_name(d: dict[str, Any]) -> str:
 
 
 def _suggest(word: str, choices: Iterable[str], what: str) -> str:
-    choices = list(choices)
-    close = difflib.get_close_matches(word, choices, n=1)
-    listed = ", ".join(choices)
-    return f"did you mean {close[0]!r}? ({what}: {listed})" if close else f"{what}: {listed}"
+    by_lower = {choice.lower(): choice for choice in choices}
+    close = difflib.get_close_matches(word.lower(), by_lower, n=1)
+    listed = ", ".join(by_lower.values())
+    return f"did you mean {by_lower[close[0]]!r}? ({what}: {listed})" if close else f"{what}: {listed}"
 
 
 def _checked_value(key: str, value: Any, allowed: Any) -> Any:
@@ -213,8 +213,11 @@ def _checked_deal(deal: Any) -> int:
     return deal
 
 
+_RANK_PLURALS = {11: "jacks", 12: "queens", 13: "kings", 14: "aces"}
+
+
 def _rank_plural(rank: int) -> str:
-    return RANK_NAMES[rank] + "s"
+    return _RANK_PLURALS.get(rank, RANK_NAMES[rank] + "s")
 
 
 def _sequence_values(ranks: list[int]) -> list[int] | None:
@@ -366,7 +369,10 @@ def rule_buy(rules: ContractRules, seating: list[str], discarder: str, asker: st
         return BuyRuling(False, f"{asker} discarded that card and may not buy it back")
     n = len(seating)
     in_turn = seating[(d + 1) % n]
-    after = lambda name: seating[(_seat(seating, name) + 1) % n]  # noqa: E731 - seat to the left
+
+    def after(name: str) -> str:  # the player seated to the left
+        return seating[(_seat(seating, name) + 1) % n]
+
     ask = permission_needed(seating, discarder, asker)
     if asker == in_turn:
         if refused_by is not None:
@@ -389,7 +395,7 @@ def rule_buy(rules: ContractRules, seating: list[str], discarder: str, asker: st
         _seat(seating, refused_by)
         raise InputError(f"{refused_by} was not asked", f"only {_names(ask)} give permission to {asker}")
     if refused_by == in_turn:
-        return BuyRuling(True, f"{refused_by} refused, so {refused_by} takes the discard as his draw, takes no deck "
+        return BuyRuling(True, f"{refused_by} refused, so {refused_by} takes the discard as the draw, takes no deck "
                          f"card and discards nothing; {asker}'s request lapses; {after(refused_by)} plays next",
                          ask, refused_by, 1, 0, False, after(refused_by))
     nxt = after(refused_by) if from_buyer else in_turn
@@ -579,10 +585,13 @@ def _apply_out(state: GameState, event: dict[str, Any]) -> Step:
                               discard is not None)
     if not verdict.legal:
         raise RuleError(f"{player} is {verdict.reason}", "play on until the hand can be emptied legally")
+    line = f"{player} goes out of deal {state.deal}"
     if discard is not None:
-        discard_card = parse_card(discard) if isinstance(discard, str) else parse_cards(discard)[0]
-        _check_supply(state, [discard_card])
-    line = f"{player} goes out of deal {state.deal}" + (f", discarding {discard_card}" if discard else "")
+        if not isinstance(discard, str):
+            raise InputError(f"the final discard must be one card, not {discard!r}", 'e.g. discard = "QH"')
+        card = parse_card(discard)
+        _check_supply(state, [card])
+        line += f", discarding {card}"
     return Step(dataclasses.replace(state, out=player), lines=[line])
 
 
@@ -598,7 +607,7 @@ def _apply_hand(state: GameState, event: dict[str, Any]) -> Step:
     state = dataclasses.replace(state, leftovers=state.leftovers + (leftover,))
     if len(state.leftovers) == len(state.players) - 1:
         return _score_deal(state)
-    return Step(state, lines=[f"{player} holds {_leftover_words(leftover)}"])
+    return Step(state, lines=[f"{player} recorded with {_leftover_words(leftover)}"])
 
 
 def _read_leftover(state: GameState, player: str, event: dict[str, Any]) -> Leftover:
@@ -616,7 +625,7 @@ def _read_leftover(state: GameState, player: str, event: dict[str, Any]) -> Left
 def _leftover_words(leftover: Leftover) -> str:
     if leftover.cards:
         return f"cards left: {format_cards(parse_cards(leftover.cards))}"
-    return "cards left (counted at the table)" if leftover.points else "no cards left"
+    return f"cards left worth {leftover.points} (counted at the table)" if leftover.points else "no cards left"
 
 
 def _apply_whole_deal(state: GameState, event: dict[str, Any]) -> Step:

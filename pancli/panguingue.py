@@ -1,0 +1,651 @@
+"""The Panguingue table as a pure state machine: events in, state and payments out.
+
+Covers seating and rotation (§2), antes, drops and tops (§3), melds, additions, splits and
+borrows with their pays (§5, §6.10), going out (§7) and irregularities (§8.3).
+``apply(state, event)`` never changes ``state``; it returns a Step with a new one.
+
+Decisions where the spec leaves the recorder free:
+* Melding the eleventh card ends the hand at once: any meld, addition or rearrangement that
+  brings a player to 11 melded cards settles the hand (§4.9), so `out` is only needed to name
+  the final cards.
+* A dead player's melds are thrown in and leave the board; he keeps paying (§8.1).
+* A voided hand (stock exhausted under `void_hand`, or a misdeal) returns the tops to those who
+  paid them; conditions already paid stand; the same dealer deals again.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pancli import conditions
+from pancli.cards import format_cards, over_shoe, parse_cards
+from pancli.errors import InputError, RuleError
+from pancli.houserules import HouseRules
+from pancli.ledger import HOUSE, TOPS, Payment, Step, Tally
+from pancli.melds import check_meld, meld_order, rope_pieces
+from pancli.rearrange import HAND, Part, find_sources, rearrange
+from pancli.rulings import judge, judge_addition
+
+IN, DROPPED, DEAD = "in", "dropped", "dead"
+
+
+@dataclass
+class Meld:
+    number: int
+    owner: str
+    cards: tuple[str, ...]
+    tag: str
+    grown: bool = False
+    pays: list[Payment] = field(default_factory=list)  # condition chips this meld collected
+
+    def worth(self, rules: HouseRules) -> int:
+        return conditions.worth(self.tag, self.cards, rules)
+
+    def shown(self) -> str:
+        return format_cards(meld_order(self.cards))
+
+
+@dataclass
+class Hand:
+    number: int
+    dealer: str
+    eldest: str
+    order: list[str]                  # eldest first, dealer last
+    status: dict[str, str]
+    stayed: list[str] = field(default_factory=list)
+    melds: dict[int, Meld] = field(default_factory=dict)
+    next_meld: int = 1
+    tops: dict[str, int] = field(default_factory=dict)       # who put how much on the tops
+    collected: list[Payment] = field(default_factory=list)   # condition chips won this hand
+    moved: Counter = field(default_factory=Counter)          # net chips per player this hand
+    winner: str | None = None
+    over: bool = False
+    result: str = ""
+
+    def melds_of(self, player: str) -> list[Meld]:
+        return [m for m in self.melds.values() if m.owner == player]
+
+    def melded(self, player: str) -> int:
+        return sum(len(m.cards) for m in self.melds_of(player))
+
+    @property
+    def started(self) -> bool:
+        return self.next_meld > 1
+
+    def tops_total(self) -> int:
+        return sum(self.tops.values())
+
+
+@dataclass
+class PanState:
+    rules: HouseRules
+    seats: list[str]
+    next_dealer: str | None = None   # set after a void or for rotate
+    next_eldest: str | None = None   # set after a win under winner_is_eldest
+    hand: Hand | None = None
+    hands: int = 0
+
+    def clone(self) -> PanState:
+        new = copy.copy(self)
+        new.seats = list(self.seats)
+        new.hand = copy.deepcopy(self.hand)
+        return new
+
+    @property
+    def hand_open(self) -> bool:
+        return self.hand is not None and not self.hand.over
+
+    def players(self) -> list[str]:
+        """Everyone a name may refer to now: the seats and the players of the current hand."""
+        names = list(self.seats)
+        if self.hand:
+            names += [p for p in self.hand.order if p not in names]
+        return names
+
+
+def new_state(rules: HouseRules, players: list[str], dealer: str | None = None) -> PanState:
+    _check_names(players, rules)
+    return PanState(rules=rules, seats=list(players), next_dealer=dealer or players[0])
+
+
+def _check_names(players: list[str], rules: HouseRules) -> None:
+    if len(players) < 2:
+        raise InputError("a Pan table needs at least 2 players", "list them with --players Ana,Ben,Cruz")
+    if len(players) > rules.max_players:
+        raise RuleError(f"{len(players)} players is more than this table's {rules.max_players}",
+                        "raise max_players in the house rules, or seat fewer")
+    lowered = [p.lower() for p in players]
+    for p in players:
+        if not p.strip() or p.startswith("(") or any(ch in p for ch in ",|\n\t"):
+            raise InputError(f"'{p}' cannot be a player's name", "use letters, digits, spaces, - or '")
+        if lowered.count(p.lower()) > 1:
+            raise InputError(f"'{p}' is seated twice", "give every player a different name")
+
+
+def apply(state: PanState, event: dict) -> Step:
+    """Apply one recorded event; raise PanError if the table could not have done it."""
+    kind = event.get("kind")
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise InputError(f"unknown event '{kind}'")
+    new = state.clone()
+    step = Step(new)
+    handler(new, event, step)
+    if new.hand:
+        for p in step.payments:
+            new.hand.moved[p.payee] += p.chips
+            new.hand.moved[p.payer] -= p.chips
+    return step
+
+
+# -- seating ---------------------------------------------------------------------------
+
+def _between_hands(state: PanState, what: str) -> None:
+    if state.hand_open:
+        raise RuleError(f"hand {state.hand.number} is still being played",
+                        f"{what} between hands: finish the hand first (or `pan undo` the deal)")
+
+
+def _seat_add(state: PanState, ev: dict, step: Step) -> None:
+    _between_hands(state, "seat players")
+    name, after = ev["player"], ev.get("after")
+    _check_names(state.seats + [name], state.rules)
+    at = state.seats.index(after) + 1 if after else len(state.seats)
+    state.seats.insert(at, name)
+    step.lines.append(f"{name} takes a seat" + (f" after {after}" if after else "") + f"; seats: {', '.join(state.seats)}")
+
+
+def _seat_remove(state: PanState, ev: dict, step: Step) -> None:
+    _between_hands(state, "players leave")
+    name = ev["player"]
+    if name not in state.seats:
+        raise InputError(f"{name} has no seat", "see the seats with `pan session show`")
+    if len(state.seats) <= 2:
+        raise RuleError("a Pan table needs at least 2 players", "seat someone else first")
+    i = state.seats.index(name)
+    following = state.seats[(i + 1) % len(state.seats)]
+    if state.next_eldest == name:
+        state.next_eldest = following
+    if state.next_dealer == name:
+        state.next_dealer = following
+    state.seats.remove(name)
+    step.lines.append(f"{name} leaves the table; seats: {', '.join(state.seats)}")
+
+
+# -- the deal, drops, the tops ------------------------------------------------------------
+
+def _deal(state: PanState, ev: dict, step: Step) -> None:
+    _between_hands(state, "deal the next hand")
+    rules, seats = state.rules, state.seats
+    if ev.get("dealer"):
+        dealer = ev["dealer"]
+    elif state.next_eldest in seats:
+        dealer = seats[seats.index(state.next_eldest) - 1]  # the player on the winner's left
+    else:
+        dealer = state.next_dealer if state.next_dealer in seats else seats[0]
+    if dealer not in seats:
+        raise InputError(f"{dealer} has no seat", "deal with a seated player")
+    d = seats.index(dealer)
+    order = seats[d + 1:] + seats[:d + 1]
+    state.hands += 1
+    hand = Hand(number=state.hands, dealer=dealer, eldest=order[0], order=order,
+                status={p: IN for p in order})
+    state.hand = hand
+    step.tallies += [Tally(p, "hands") for p in order]
+    for p in order:
+        if rules.ante:
+            step.payments.append(Payment(p, TOPS, rules.ante, f"ante for hand {hand.number}"))
+            hand.tops[p] = rules.ante
+        if rules.house_collection:
+            step.payments.append(Payment(p, HOUSE, rules.house_collection, "house collection"))
+    step.lines.append(f"Hand {hand.number}: {dealer} deals, {order[0]} is eldest. "
+                      f"Declarations: {', '.join(order)}.")
+
+
+def _open_hand(state: PanState) -> Hand:
+    if state.hand is None:
+        raise RuleError("no hand has been dealt yet", "start one with `pan deal`")
+    if state.hand.over:
+        raise RuleError(f"hand {state.hand.number} is over ({state.hand.result})", "start the next with `pan deal`")
+    return state.hand
+
+
+def _in_hand(hand: Hand, player: str, doing: str) -> None:
+    status = hand.status.get(player)
+    if status is None:
+        raise RuleError(f"{player} is not dealt in hand {hand.number}", "players seated later join at the next deal")
+    if status == DROPPED:
+        raise RuleError(f"{player} dropped this hand and cannot {doing}", "undo the drop with `pan undo` if it was a mistake")
+    if status == DEAD:
+        raise RuleError(f"{player}'s hand is dead and cannot {doing}", "a dead hand only pays until the next deal")
+
+
+def _drop(state: PanState, ev: dict, step: Step) -> None:
+    hand = _open_hand(state)
+    player = ev["player"]
+    _in_hand(hand, player, "drop")
+    if hand.started:
+        raise RuleError(f"{player} cannot drop: play has begun (the first meld is down)",
+                        "players drop only before the first meld; once in, always in")
+    hand.status[player] = DROPPED
+    cost = state.rules.drop_cost
+    if cost:
+        step.payments.append(Payment(player, TOPS, cost, "drops (goes on top)"))
+        hand.tops[player] = hand.tops.get(player, 0) + cost
+    step.tallies.append(Tally(player, "dropped"))
+    step.lines.append(f"{player} drops" + (f" and puts {cost} on the tops" if cost else "") + ".")
+    left = [p for p in hand.order if hand.status[p] != DROPPED]
+    if len(left) == 1 and state.rules.last_player_wins_if_all_drop:
+        _win(state, left[0], step, f"everyone else dropped; {left[0]} takes the tops without play")
+
+
+def _stay(state: PanState, ev: dict, step: Step) -> None:
+    hand = _open_hand(state)
+    player = ev["player"]
+    _in_hand(hand, player, "stay")
+    if player not in hand.stayed:
+        hand.stayed.append(player)
+    step.lines.append(f"{player} stays.")
+
+
+def _void(state: PanState, ev: dict, step: Step) -> None:
+    hand = _open_hand(state)
+    for p, chips in hand.tops.items():
+        if chips:
+            step.payments.append(Payment(TOPS, p, chips, f"hand {hand.number} void: tops returned"))
+    hand.tops = {}
+    hand.over, hand.result = True, "void"
+    state.next_dealer, state.next_eldest = hand.dealer, None
+    step.lines.append(f"Hand {hand.number} is void: the tops go back; {hand.dealer} deals again.")
+
+
+def _chop(state: PanState, ev: dict, step: Step) -> None:
+    hand = _open_hand(state)
+    if not state.rules.tops_chop_allowed:
+        raise RuleError("chopping the tops is not allowed at this table", "house rule tops_chop_allowed = false")
+    left = [p for p in hand.order if hand.status[p] == IN]
+    if len(left) != 2 or hand.started:
+        raise RuleError("the tops can be chopped only by the last two players, before any meld",
+                        f"{len(left)} players are in")
+    total = hand.tops_total()
+    first = total - total // 2  # the odd chip goes to the earlier player in turn
+    for p, share in zip(left, (first, total // 2)):
+        if share:
+            step.payments.append(Payment(TOPS, p, share, "chops the tops"))
+    hand.tops = {}
+    hand.over, hand.result = True, f"tops chopped by {left[0]} and {left[1]}"
+    _rotate_after(state, hand, None)
+    step.lines.append(f"{left[0]} and {left[1]} chop the tops ({total}).")
+
+
+# -- melding -----------------------------------------------------------------------------
+
+def _payers(state: PanState, hand: Hand, player: str) -> list[str]:
+    if state.rules.condition_payers == "all_other_seated":
+        return [p for p in hand.order if p != player]
+    return [p for p in hand.order if p != player and hand.status[p] != DROPPED]
+
+
+def _collect(state: PanState, hand: Hand, player: str, each: int, reason: str, step: Step,
+             meld: Meld) -> None:
+    if each <= 0:
+        return
+    for payer in _payers(state, hand, player):
+        pay = Payment(payer, player, each, reason)
+        step.payments.append(pay)
+        hand.collected.append(pay)
+        meld.pays.append(pay)
+
+
+def _check_shoe(state: PanState, hand: Hand, extra: tuple[str, ...]) -> None:
+    table = [c for m in hand.melds.values() for c in m.cards] + list(extra)
+    card = over_shoe(table, state.rules.shoe())
+    if card:
+        raise RuleError(f"that would put more {format_cards([card])} on the table than the shoe holds "
+                        f"({state.rules.shoe()[card]})", "check the cards: one of them must be another card")
+
+
+def _check_count(state: PanState, hand: Hand, player: str, extra: int) -> None:
+    total = hand.melded(player) + extra
+    if total > 11:
+        raise RuleError(f"{player} would have {total} cards melded", "a player holds 10 cards and goes out with the 11th")
+
+
+def _meld_cards(ev: dict) -> tuple[str, ...]:
+    return parse_cards(ev.get("cards", []))
+
+
+def _new_meld(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], step: Step) -> Meld:
+    ruling = judge(cards, state.rules)
+    if not ruling.valid:
+        raise RuleError(ruling.reason, "a meld must be a rope of 3+ in one suit or a legal set")
+    _check_shoe(state, hand, cards)
+    _check_count(state, hand, player, len(cards))
+    meld = Meld(hand.next_meld, player, tuple(cards), ruling.condition)
+    hand.melds[meld.number] = meld
+    hand.next_meld += 1
+    worth = meld.worth(state.rules)
+    _collect(state, hand, player, worth, f"{meld.shown()}, {conditions.describe(meld.tag, cards)}", step, meld)
+    if worth:
+        step.tallies.append(Tally(player, "conditions"))
+    step.lines.append(f"{player} melds #{meld.number} {meld.shown()}: "
+                      + (f"{conditions.describe(meld.tag, cards)}, {worth} from each payer" if worth else "no condition"))
+    return meld
+
+
+def _meld(state: PanState, ev: dict, step: Step) -> None:
+    hand = _open_hand(state)
+    player = ev["player"]
+    _in_hand(hand, player, "meld")
+    _new_meld(state, hand, player, _meld_cards(ev), step)
+    _maybe_out(state, hand, player, step)
+
+
+def addition_targets(state: PanState, player: str, cards: tuple[str, ...]) -> list[Meld]:
+    """The player's melds that can legally take these cards."""
+    hand = state.hand
+    return [m for m in hand.melds_of(player) if judge_addition(m.cards, m.tag, cards, state.rules).legal]
+
+
+def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], to: int | None, step: Step) -> None:
+    if not cards:
+        raise InputError("no cards to add", "name the cards, e.g. `pan add Ana 5S`")
+    if to is not None:
+        meld = hand.melds.get(to)
+        if meld is None:
+            raise InputError(f"there is no meld #{to} on the board", "see the numbers with `pan board`")
+        if meld.owner != player:
+            raise RuleError(f"meld #{to} is {meld.owner}'s, not {player}'s",
+                            "players add only to their own melds")
+    else:
+        own = hand.melds_of(player)
+        if not own:
+            raise RuleError(f"{player} has no melds to add to", "lay a new meld with `pan meld`")
+        fits = addition_targets(state, player, cards)
+        if not fits:
+            if len(own) == 1:
+                raise RuleError(judge_addition(own[0].cards, own[0].tag, cards, state.rules).reason,
+                                "add to a meld the cards fit, or lay a new meld")
+            listed = ", ".join(f"#{m.number} {m.shown()}" for m in own)
+            raise RuleError(f"{format_cards(cards)} fits none of {player}'s melds ({listed})",
+                            "check the cards, or lay them as a new meld")
+        if len(fits) > 1:
+            listed = " and ".join(f"#{m.number}" for m in fits)
+            raise InputError(f"{format_cards(cards)} fits {player}'s melds {listed}",
+                             f"say which with --to, e.g. --to {fits[0].number}")
+        meld = fits[0]
+    ruling = judge_addition(meld.cards, meld.tag, cards, state.rules)
+    if not ruling.legal:
+        raise RuleError(ruling.reason, "add only cards that keep the meld legal")
+    _check_shoe(state, hand, cards)
+    _check_count(state, hand, player, len(cards))
+    described = conditions.describe(meld.tag, meld.cards)
+    meld.cards, meld.tag, meld.grown = meld.cards + tuple(cards), ruling.tag, True
+    _collect(state, hand, player, ruling.pays, f"{format_cards(cards)} added to {described}", step, meld)
+    step.lines.append(f"{player} adds {format_cards(cards)} to #{meld.number}, now {meld.shown()}: "
+                      + (f"{ruling.pays} from each payer" if ruling.pays else "pays nothing"))
+
+
+def _add(state: PanState, ev: dict, step: Step) -> None:
+    hand = _open_hand(state)
+    player = ev["player"]
+    _in_hand(hand, player, "add to a meld")
+    _add_cards(state, hand, player, _meld_cards(ev), ev.get("to"), step)
+    _maybe_out(state, hand, player, step)
+
+
+def _own_meld(hand: Hand, player: str, number) -> Meld:
+    meld = hand.melds.get(number)
+    if meld is None:
+        raise InputError(f"there is no meld #{number} on the board", "see the numbers with `pan board`")
+    if meld.owner != player:
+        raise RuleError(f"meld #{number} is {meld.owner}'s, not {player}'s", "players rearrange only their own melds")
+    return meld
+
+
+def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Meld], parts: list[Part],
+                         step: Step, borrow: bool, what: str) -> None:
+    results = rearrange([(m.cards, m.tag, m.grown) for m in olds], parts, state.rules, borrow=borrow)
+    added = sum(s is HAND for p in parts for s in p.sources)
+    new_cards = tuple(c for p in parts for c, s in zip(p.cards, p.sources) if s is HAND)
+    _check_shoe(state, hand, new_cards)
+    _check_count(state, hand, player, added)
+    for m in olds:
+        del hand.melds[m.number]
+    made = []
+    for r in results:
+        number = olds[r.continues].number if r.continues is not None else hand.next_meld
+        if r.continues is None:
+            hand.next_meld += 1
+        kept = [m for m in olds if m.number == number]
+        meld = Meld(number, player, r.cards, r.tag, r.grown, kept[0].pays if kept else [])
+        hand.melds[number] = meld
+        made.append(f"#{number} {format_cards(meld_order(r.cards))}")
+        if r.pays:
+            _collect(state, hand, player, r.pays, r.reason, step, meld)
+            if r.continues is None:
+                step.tallies.append(Tally(player, "conditions"))
+    pays = sum(r.pays for r in results)
+    hand.melds = dict(sorted(hand.melds.items()))
+    step.lines.append(f"{player} {what}: {' · '.join(made)}; "
+                      + (f"{pays} from each payer" if pays else "pays nothing"))
+
+
+def _split(state: PanState, ev: dict, step: Step) -> None:
+    hand = _open_hand(state)
+    player = ev["player"]
+    _in_hand(hand, player, "split a meld")
+    meld = _own_meld(hand, player, ev.get("meld"))
+    parts = [parse_cards(p) for p in ev.get("into", [])]
+    if len(parts) < 2:
+        raise InputError("a split needs at least two parts", 'e.g. --into "AD 2D 3D" "4D 5D 6D"')
+    if Counter(c for p in parts for c in p) != Counter(meld.cards):
+        raise RuleError(f"the parts do not hold exactly the cards of #{meld.number} ({meld.shown()})",
+                        "a split divides one meld; add cards from the hand with `pan add` first")
+    _apply_rearrangement(state, hand, player, [meld], [Part(p, (0,) * len(p)) for p in parts], step,
+                         borrow=False, what=f"splits #{meld.number}")
+    _maybe_out(state, hand, player, step)
+
+
+def _borrow(state: PanState, ev: dict, step: Step) -> None:
+    hand = _open_hand(state)
+    player = ev["player"]
+    _in_hand(hand, player, "borrow")
+    meld = _own_meld(hand, player, ev.get("from"))
+    taken = parse_cards(ev.get("cards", []))
+    with_cards = parse_cards(ev.get("with", []))
+    if not taken:
+        raise InputError("name the cards to borrow", "e.g. `pan borrow Ana --from 2 7C --with 7H 7D`")
+    rest = Counter(meld.cards)
+    rest.subtract(Counter(taken))
+    if any(n < 0 for n in rest.values()):
+        raise RuleError(f"#{meld.number} ({meld.shown()}) does not hold {format_cards(taken)}",
+                        "borrow only cards of that meld")
+    remainder = tuple(rest.elements())
+    pieces = [remainder]
+    if not check_meld(remainder, state.rules.mixed_set_additions).valid:
+        one_suit_rope = len({c[1] for c in remainder}) == 1 and len({c[0] for c in remainder}) == len(remainder)
+        if one_suit_rope and len(rope_pieces(remainder)) > 1:
+            pieces = [tuple(p) for p in rope_pieces(remainder)]
+        bad = [p for p in pieces if not check_meld(p, state.rules.mixed_set_additions).valid]
+        if bad:
+            raise RuleError(f"borrowing {format_cards(taken)} would leave {format_cards(meld_order(bad[0]))}, "
+                            "which is not a meld", "what is left of a meld must still be legal")
+    parts = [Part(p, (0,) * len(p)) for p in pieces]
+    parts.append(Part(tuple(taken) + tuple(with_cards), (0,) * len(taken) + (HAND,) * len(with_cards)))
+    _apply_rearrangement(state, hand, player, [meld], parts, step, borrow=True,
+                         what=f"borrows {format_cards(taken)} from #{meld.number}")
+    _maybe_out(state, hand, player, step)
+
+
+def _spread(state: PanState, ev: dict, step: Step) -> None:
+    hand = _open_hand(state)
+    player = ev["player"]
+    _in_hand(hand, player, "spread")
+    layout = [parse_cards(m) for m in ev.get("melds", [])]
+    if not layout:
+        raise InputError("the spread names no melds", 'e.g. `pan spread Ana "AS 2S 3S | 5S 5S 5S"`')
+    for m in layout:
+        check = check_meld(m, state.rules.mixed_set_additions, state.rules.max_meld_size)
+        if not check.valid:
+            raise RuleError(check.reason, "every meld of the spread must be legal")
+    olds = hand.melds_of(player)
+    best, first_error = None, None
+    for parts in find_sources([m.cards for m in olds], layout):
+        try:
+            results = rearrange([(m.cards, m.tag, m.grown) for m in olds], parts, state.rules)
+        except RuleError as e:
+            first_error = first_error or e
+            continue
+        kept = sum(r.continues is not None for r in results)
+        key = (-kept, sum(r.pays for r in results))
+        if best is None or key < best[0]:
+            best = (key, parts)
+    if best is None:
+        raise first_error or RuleError("that spread cannot be reached from the melds on the board")
+    _apply_rearrangement(state, hand, player, olds, best[1], step, borrow=False, what="spreads")
+    _maybe_out(state, hand, player, step)
+
+
+# -- going out -------------------------------------------------------------------------
+
+def _out(state: PanState, ev: dict, step: Step) -> None:
+    hand = _open_hand(state)
+    player = ev["player"]
+    _in_hand(hand, player, "go out")
+    cards = _meld_cards(ev)
+    if cards:
+        as_meld = ev.get("to") is None and len(cards) >= 3 and check_meld(cards, state.rules.mixed_set_additions).valid
+        if as_meld:
+            _new_meld(state, hand, player, cards, step)
+        else:
+            _add_cards(state, hand, player, cards, ev.get("to"), step)
+    melded = hand.melded(player)
+    if melded != 11:
+        raise RuleError(f"{player} has {melded} cards melded; going out needs 11",
+                        "name the final cards: `pan out NAME CARD...`")
+    _maybe_out(state, hand, player, step)
+
+
+def _maybe_out(state: PanState, hand: Hand, player: str, step: Step) -> None:
+    if hand.melded(player) < 11:
+        return
+    layout = hand.melds_of(player)
+    if not 1 <= len(layout) <= 3:
+        raise RuleError(f"{player}'s layout has {len(layout)} melds", "11 cards make 1 to 3 melds")
+    _win(state, player, step, None)
+
+
+def recollect(state: PanState, melds: list[Meld]) -> list[tuple[Meld, int]]:
+    """What each of the winner's melds pays again when he goes out (§7.1, knob going_out_recollect)."""
+    rules = state.rules
+    out = []
+    for m in melds:
+        tag = conditions.tag_of(m.cards, rules) if rules.condition_recognition == "final_layout" else m.tag
+        if rules.going_out_recollect == "none" or tag == conditions.NONE:
+            value = 0
+        elif rules.going_out_recollect == "base_only":
+            value = conditions.base_value(tag, m.cards, rules)
+        else:
+            value = conditions.worth(tag, m.cards, rules)
+        out.append((m, value))
+    return out
+
+
+def _win(state: PanState, winner: str, step: Step, why: str | None) -> None:
+    hand = state.hand
+    rules = state.rules
+    if why is None:  # went out: base and conditions from every payer
+        again = [(m, v) for m, v in recollect(state, hand.melds_of(winner)) if v]
+        cond = sum(v for _, v in again)
+        detail = f"base {rules.going_out_base}" + (f" + conditions {cond}" if cond else "")
+        each = rules.going_out_base + cond
+        for payer in _payers(state, hand, winner):
+            step.payments.append(Payment(payer, winner, each, f"{winner} goes out: {detail}"))
+        step.lines.append(f"{winner} goes out: {each} from each payer ({detail}).")
+    else:
+        step.lines.append(why[0].upper() + why[1:] + ".")
+    tops = hand.tops_total()
+    if tops:
+        step.payments.append(Payment(TOPS, winner, tops, "takes the tops"))
+        step.lines.append(f"{winner} takes the tops: {tops}.")
+    hand.tops = {}
+    hand.winner, hand.over = winner, True
+    hand.result = f"won by {winner}"
+    step.tallies.append(Tally(winner, "won"))
+    _rotate_after(state, hand, winner)
+
+
+def _rotate_after(state: PanState, hand: Hand, winner: str | None) -> None:
+    if winner and state.rules.next_deal == "winner_is_eldest":
+        state.next_eldest, state.next_dealer = winner, None
+    else:
+        seats = state.seats
+        i = seats.index(hand.dealer) if hand.dealer in seats else 0
+        state.next_dealer, state.next_eldest = seats[(i + 1) % len(seats)], None
+
+
+# -- irregularities (§8) ---------------------------------------------------------------
+
+def _refund(hand: Hand, player: str, step: Step, why: str) -> int:
+    total = 0
+    for pay in [p for p in hand.collected if p.payee == player]:
+        step.payments.append(Payment(player, pay.payer, pay.chips, f"{why}: returns {pay.reason}"))
+        hand.collected.remove(pay)
+        total += pay.chips
+    return total
+
+
+def _dead(state: PanState, ev: dict, step: Step) -> None:
+    hand = _open_hand(state)
+    player = ev["player"]
+    _in_hand(hand, player, "be declared dead")
+    why = ev.get("why") or "dead hand"
+    returned = _refund(hand, player, step, why)
+    for m in hand.melds_of(player):
+        del hand.melds[m.number]
+    hand.status[player] = DEAD
+    step.tallies.append(Tally(player, "dead"))
+    step.lines.append(f"{player}'s hand is dead ({why}): returns {returned} chips won this hand, "
+                      "throws in his cards, and keeps paying.")
+    alive = [p for p in hand.order if hand.status[p] == IN]
+    if not alive:
+        step.lines.append("No live hand is left: record `pan void` to end the hand.")
+
+
+def _foul(state: PanState, ev: dict, step: Step) -> None:
+    hand = _open_hand(state)
+    player = ev["player"]
+    if ev.get("after_discard"):
+        _dead(state, {**ev, "why": "foul meld found after the discard"}, step)
+        return
+    _in_hand(hand, player, "be called for a foul")
+    number = ev.get("meld")
+    if number is None:
+        raise InputError("say which meld is foul with --meld N, or --after-discard",
+                         "a foul found before the discard costs only that meld's chips")
+    meld = _own_meld(hand, player, number)
+    returned = 0
+    for pay in meld.pays:
+        step.payments.append(Payment(player, pay.payer, pay.chips, f"foul meld #{number}: returns {pay.reason}"))
+        hand.collected.remove(pay)
+        returned += pay.chips
+    del hand.melds[number]
+    step.lines.append(f"Meld #{number} of {player} is foul: it goes back to his hand and he returns {returned} chips.")
+
+
+_HANDLERS = {
+    "seat_add": _seat_add, "seat_remove": _seat_remove,
+    "deal": _deal, "drop": _drop, "stay": _stay, "void": _void, "chop": _chop,
+    "meld": _meld, "add": _add, "split": _split, "borrow": _borrow, "spread": _spread,
+    "out": _out, "dead": _dead, "foul": _foul,
+}
+EVENT_KINDS = tuple(_HANDLERS)
+
+
+def replay(state: PanState, events: list[dict]) -> PanState:
+    for ev in events:
+        state = apply(state, ev).state
+    return state

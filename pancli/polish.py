@@ -1,0 +1,489 @@
+"""The Polish shedding game Pan ("trzy litery"): cards, house rules, dispute checks and letters.
+
+Implements docs spec other-pan-games.md Part B: the 24-card pack, dealing, opening, legal plays,
+taking and turn order of B.2 and B.5, the variants of B.3 (piki cofane, timed play, beton, pickup
+size), the hidden-card penalty («podkładanie») and the letters P-A-N, with the recommended defaults
+of Q-B1..Q-B10.
+
+Decisions where the spec is silent:
+* "Two players" in the spades-back rule (Q-B5) counts the players still holding cards, so when only
+  two are left in a bigger game a spade on top gives the mover another turn.
+* Preset ``timed`` gives each player 5 minutes; the seed names timed play but no time.
+* Preset ``beton`` lays 3 cards face down per player (the seed allows 2 or 3).
+* With 5 players the short hand (4 cards) goes to the last player dealt to, the dealer.
+* A pile must start with the 9♥, and a card can be in the pile or the play only once (one pack);
+  breaking either is unreadable input, not a rules verdict.
+* The word whose letters a loser collects is a house rule (Pagat: any three-letter word works).
+* A timeout loses the deal (Q-B9); with ``timeout_loses = "game"`` the flagged player takes all the
+  missing letters at once and the game ends.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from pancli.errors import InputError, RuleError
+from pancli.ledger import Step, Tally
+
+# ---------------------------------------------------------------- cards
+
+SUITS = "SHDC"
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_SUIT_ALIASES = {**{s: s for s in SUITS}, **{v: k for k, v in SUIT_SYMBOLS.items()},
+                 "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+RANK_NAMES = {9: "9", 10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
+_RANK_ALIASES = {**{name: r for r, name in RANK_NAMES.items()}, "T": 10}
+_PACK = "the 24-card pack holds 9, 10, J, Q, K, A in suits S H D C (♠ ♥ ♦ ♣), e.g. 9H, TS, 10♦, AC"
+PACK_SIZE = 24
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    rank: int  # 9..14, ace high
+    suit: str  # one of S H D C
+
+    def __str__(self) -> str:
+        return RANK_NAMES[self.rank] + SUIT_SYMBOLS[self.suit]
+
+    @property
+    def code(self) -> str:
+        """ASCII notation used in stored events, e.g. ``TS``."""
+        return ("T" if self.rank == 10 else RANK_NAMES[self.rank]) + self.suit
+
+
+NINE_OF_HEARTS = Card(9, "H")
+PACK = tuple(Card(rank, suit) for rank in RANK_NAMES for suit in SUITS)
+
+
+def parse_card(token: str) -> Card:
+    text = token.strip().upper()
+    for rank_text, rank in sorted(_RANK_ALIASES.items(), key=lambda kv: -len(kv[0])):
+        if text.startswith(rank_text) and text[len(rank_text):] in _SUIT_ALIASES:
+            return Card(rank, _SUIT_ALIASES[text[len(rank_text):]])
+    raise InputError(f"no card {token.strip()!r} in the Polish Pan pack", _PACK)
+
+
+def parse_cards(cards: str | Iterable[str]) -> list[Card]:
+    """Read cards separated by spaces or commas, or a list of card strings (from a stored event)."""
+    tokens = re.split(r"[\s,;]+", cards) if isinstance(cards, str) else list(cards)
+    for token in tokens:
+        if not isinstance(token, str):
+            raise InputError(f"cards must be written as text, not {token!r}", _PACK)
+    return [parse_card(t) for t in tokens if t.strip()]
+
+
+def format_cards(cards: Iterable[Card], ascii: bool = False) -> str:
+    return " ".join(c.code if ascii else str(c) for c in cards)
+
+
+# ---------------------------------------------------------------- house rules
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "piki-cofane": {"spades_back": True},
+    "beton": {"beton": 3},
+    "timed": {"clock_minutes": 5},
+}
+
+_ALLOWED: dict[str, Any] = {
+    "three_card_play": ("same_rank", "nines_only", "equal_or_higher"),
+    "open_with_four_nines": bool,
+    "pickup": ("three", "any", "three_or_all"),
+    "spades_back": bool,
+    "spades_back_two_players": ("again", "opponent"),
+    "beton": (0, 2, 3),
+    "word": str,
+    "clock_minutes": range(0, 181),
+    "timeout_loses": ("deal", "game"),
+}
+
+
+@dataclass(frozen=True)
+class PolishRules:
+    """House-rule switches; the defaults are the spec's recommended ones (B.5, Q-B1..Q-B10)."""
+
+    three_card_play: str = "same_rank"      # Q-B2: three of a rank onto that rank
+    open_with_four_nines: bool = True       # Q-B1: all four 9s at once, 9♥ at the bottom
+    pickup: str = "three"                   # Q-B3: "three", "any" or "three_or_all"
+    spades_back: bool = False               # B.3 piki cofane
+    spades_back_two_players: str = "again"  # Q-B5: the mover plays again (seed) or the opponent does
+    beton: int = 0                          # Q-B10: face-down cards per player, 0, 2 or 3
+    word: str = "PAN"                       # the letters a loser collects, one per lost deal
+    clock_minutes: int = 0                  # timed play: minutes per player, 0 for none
+    timeout_loses: str = "deal"             # Q-B9: a flag fall loses the deal or the game
+
+    @classmethod
+    def preset(cls, name: str) -> "PolishRules":
+        if name not in PRESETS:
+            raise InputError(f"unknown preset {name!r}", _suggest(name, PRESETS, "presets"))
+        return cls(**PRESETS[name])
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "PolishRules":
+        name = d.get("preset", "standard")
+        if not isinstance(name, str) or name not in PRESETS:
+            raise InputError(f"unknown preset {name!r}", _suggest(str(name), PRESETS, "presets"))
+        values = dict(PRESETS[name])
+        for key, value in d.items():
+            if key == "preset":
+                continue
+            if key not in _ALLOWED:
+                raise InputError(f"unknown house-rule key {key!r}", _suggest(key, _ALLOWED, "keys"))
+            values[key] = _checked_value(key, value, _ALLOWED[key])
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _suggest(word: str, choices: Iterable[str], what: str) -> str:
+    by_lower = {choice.lower(): choice for choice in choices}
+    close = difflib.get_close_matches(word.lower(), by_lower, n=1)
+    listed = ", ".join(by_lower.values())
+    return f"did you mean {by_lower[close[0]]!r}? ({what}: {listed})" if close else f"{what}: {listed}"
+
+
+def _checked_value(key: str, value: Any, allowed: Any) -> Any:
+    if allowed is bool:
+        if not isinstance(value, bool):
+            raise InputError(f"house rule {key} must be true or false, not {value!r}", "write true or false")
+        return value
+    if allowed is str:  # only the word takes free text
+        if not isinstance(value, str) or not value.isalpha() or not 1 <= len(value) <= 10:
+            raise InputError(f"house rule {key} must be a word of 1 to 10 letters, not {value!r}",
+                             'e.g. word = "PAN"')
+        return value.upper()
+    if isinstance(allowed, range):
+        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+            raise InputError(f"house rule {key} must be a whole number from {allowed.start} to {allowed.stop - 1}, "
+                             f"not {value!r}", f"set {key} between {allowed.start} and {allowed.stop - 1}")
+        return value
+    if isinstance(value, bool) or value not in allowed:
+        raise InputError(f"house rule {key} cannot be {value!r}",
+                         f"allowed values: {', '.join(repr(a) for a in allowed)}")
+    return value
+
+
+# ---------------------------------------------------------------- dealing
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+def deal_sizes(players: int) -> list[int]:
+    """Cards per player in dealing order: the whole pack, as evenly as it goes (B.2)."""
+    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RuleError(f"Pan is dealt to {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}",
+                        "seat between 2 and 6 players")
+    base, extra = divmod(PACK_SIZE, players)
+    return [base + 1 if seat < extra else base for seat in range(players)]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    legal: bool
+    reason: str  # one line a dealer can read aloud
+
+
+def check_out(hand: int, beton: int = 0) -> Verdict:
+    """Is a player out of the deal? ``legal`` is True when he is (beton: B.3, Q-B10)."""
+    if hand > 0:
+        return Verdict(False, f"not out: {hand} card{'s' * (hand != 1)} still in hand")
+    if beton > 0:
+        return Verdict(False, f"not out: the hand is empty but {beton} beton card{'s' * (beton != 1)} lie face down; "
+                       "take them into hand and play on")
+    return Verdict(True, "out: no cards in hand and no beton left; safe for this deal")
+
+
+# ---------------------------------------------------------------- plays and takes
+
+def _checked_pile(pile: list[Card]) -> list[Card]:
+    if pile and pile[0] != NINE_OF_HEARTS:
+        raise InputError(f"a pile starts with the 9♥, not {pile[0]}", "list the pile from the bottom (9♥) to the top")
+    _refuse_repeats(pile, "the pile")
+    return list(pile)
+
+
+def _refuse_repeats(cards: list[Card], where: str) -> None:
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise InputError(f"{card} appears twice in {where}", "the pack holds one of each card")
+        seen.add(card)
+
+
+def check_play(rules: PolishRules, pile: list[Card], cards: list[Card], hand: list[Card] | None = None) -> Verdict:
+    """May ``cards`` (in the order laid, bottom first) go onto ``pile`` (bottom → top)?"""
+    pile = _checked_pile(pile)
+    _refuse_repeats(pile + list(cards), "the pile and the play")
+    if not cards:
+        return Verdict(False, "play at least one card, or take")
+    if hand is not None and (missing := [c for c in cards if c not in hand]):
+        return Verdict(False, f"{missing[0]} is not in the player's hand")
+    if not pile:
+        return _check_opening(rules, cards)
+    top, rank, n = pile[-1], cards[0].rank, len(cards)
+    if n == 2:
+        return Verdict(False, "two cards at once are never allowed; play one card, three to complete a four, "
+                       "or four of a kind")
+    if n > 4:
+        return Verdict(False, f"{n} cards at once are never allowed; at most four of a kind")
+    if any(c.rank != rank for c in cards):
+        return Verdict(False, f"{format_cards(cards)} mixes ranks; several cards must all be of one rank")
+    if n == 1:
+        if rank < top.rank:
+            return Verdict(False, f"{cards[0]} is lower than the {top} on top; play {RANK_NAMES[top.rank]} or higher, "
+                           "or take")
+        return Verdict(True, f"{cards[0]} goes on the {top}: {'equal' if rank == top.rank else 'higher'} rank")
+    if n == 3:
+        return _check_three(rules, top, cards)
+    if rank <= top.rank:
+        return Verdict(False, f"four {RANK_NAMES[rank]}s must be higher than the {top} on top")
+    return Verdict(True, f"four {RANK_NAMES[rank]}s go on the {top}: four of a higher rank")
+
+
+def _check_opening(rules: PolishRules, cards: list[Card]) -> Verdict:
+    if cards == [NINE_OF_HEARTS]:
+        return Verdict(True, "the deal opens with the 9♥")
+    if len(cards) == 4 and all(c.rank == 9 for c in cards):
+        if not rules.open_with_four_nines:
+            return Verdict(False, "open with the 9♥ alone (house rule open_with_four_nines is off)")
+        if cards[0] != NINE_OF_HEARTS:
+            return Verdict(False, "when all four 9s open the deal, the 9♥ must lie at the bottom")
+        return Verdict(True, "the deal opens with all four 9s, the 9♥ at the bottom")
+    return Verdict(False, f"every deal opens with the 9♥, not {format_cards(cards)}")
+
+
+def _check_three(rules: PolishRules, top: Card, cards: list[Card]) -> Verdict:
+    rank = cards[0].rank
+    name = f"three {RANK_NAMES[rank]}s"
+    if rules.three_card_play == "nines_only" and (rank != 9 or top.rank != 9):
+        return Verdict(False, f"{name} are not allowed: only the other three 9s may go on a 9 "
+                       "(house rule three_card_play = nines_only)")
+    if rules.three_card_play == "equal_or_higher":
+        if rank < top.rank:
+            return Verdict(False, f"{name} are lower than the {top} on top")
+        return Verdict(True, f"{name} go on the {top}: three of a kind, equal or higher")
+    if rank != top.rank:
+        return Verdict(False, f"{name} may only go onto a {RANK_NAMES[rank]}, to complete the four; "
+                       f"the top card is the {top}")
+    return Verdict(True, f"{name} go on the {top}, completing the four")
+
+
+@dataclass(frozen=True)
+class TakeVerdict:
+    legal: bool
+    reason: str
+    taken: tuple[Card, ...] = ()       # top card first
+    pile: tuple[Card, ...] = ()        # what remains, bottom → top
+
+
+def take_choices(rules: PolishRules, pile: list[Card]) -> list[int]:
+    """How many cards a taker may lift off this pile under the pickup house rule."""
+    available = len(pile) - 1  # the 9♥ at the bottom stays
+    if available < 1:
+        return []
+    standard = min(3, available)
+    if rules.pickup == "any":
+        return list(range(1, available + 1))
+    if rules.pickup == "three_or_all":
+        return sorted({standard, available})
+    return [standard]
+
+
+def check_take(rules: PolishRules, pile: list[Card], count: int | None = None) -> TakeVerdict:
+    """May the player take ``count`` cards (default: the standard 3, or all above the 9♥)?"""
+    pile = _checked_pile(pile)
+    choices = take_choices(rules, pile)
+    if not choices:
+        return TakeVerdict(False, "the 9♥ is never taken and nothing lies on it; play a card instead "
+                           "(every card is 9 or higher)")
+    if count is None:
+        count = choices[0] if rules.pickup != "any" else min(3, len(pile) - 1)
+    if count not in choices:
+        return TakeVerdict(False, f"cannot take {count}: {_choice_words(rules, choices, pile)}")
+    taken = tuple(reversed(pile[-count:]))
+    clean = " (all above the 9♥: taking clean)" if count == len(pile) - 1 and count < 3 else ""
+    return TakeVerdict(True, f"take {count}: {format_cards(taken)}{clean}", taken, tuple(pile[:-count]))
+
+
+def _choice_words(rules: PolishRules, choices: list[int], pile: list[Card]) -> str:
+    def lift(n: int) -> str:
+        return f"{n} ({format_cards(reversed(pile[-n:]))})" if n < len(pile) - 1 else f"all {n}"
+    if rules.pickup == "any":
+        return f"take from 1 to {choices[-1]} cards"
+    return "take " + " or ".join(lift(n) for n in choices)
+
+
+def next_player(rules: PolishRules, seating: list[str], mover: str, pile: list[Card],
+                out: Iterable[str] = ()) -> str | None:
+    """Who moves after ``mover`` played or took, leaving ``pile``; None once the deal is decided.
+
+    Play goes clockwise (the seating order), skipping players who are out. Under piki cofane a spade
+    on top sends the turn back to the previous player (B.3, P18-P22).
+    """
+    if mover not in seating:
+        raise InputError(f"no player {mover!r} at this table", _suggest(str(mover), seating, "players"))
+    out = set(out)
+    active = [p for p in seating if p not in out]
+    if len(active) < 2:
+        return None
+    n, seat = len(seating), seating.index(mover)
+    backwards = rules.spades_back and bool(pile) and pile[-1].suit == "S"
+    if backwards and len(active) == 2 and mover in active and rules.spades_back_two_players == "again":
+        return mover
+    step = -1 if backwards else 1
+    for i in range(1, n + 1):
+        candidate = seating[(seat + step * i) % n]
+        if candidate not in out:
+            return candidate
+    return None  # unreachable: two players are active
+
+
+@dataclass(frozen=True)
+class ChallengeRuling:
+    taker: str | None               # who takes the pile; None when the trick stands
+    taken: tuple[Card, ...]         # the whole pile except the 9♥, top first
+    reason: str
+
+
+def rule_challenge(pile: list[Card], player: str, challenger: str, hidden: bool,
+                   played_over: bool = False) -> ChallengeRuling:
+    """Rule on a claim that ``player`` slipped a card under the one he played («podkładanie», B.2)."""
+    pile = _checked_pile(pile)
+    taken = tuple(reversed(pile[1:]))
+    if played_over:
+        return ChallengeRuling(None, (), "too late: the next player has played on it, so the trick stands")
+    if hidden:
+        return ChallengeRuling(player, taken, f"{player} hid a card: {player} takes the whole pile except the 9♥")
+    return ChallengeRuling(challenger, taken, f"nothing was hidden: {challenger} takes the whole pile except the 9♥")
+
+
+# ---------------------------------------------------------------- letters
+
+@dataclass(frozen=True)
+class GameState:
+    rules: PolishRules
+    players: tuple[str, ...]
+    letters: tuple[int, ...]          # how many letters of the word each player holds
+    deals_lost: tuple[int, ...]
+    deals: tuple[str | None, ...] = ()  # the loser of each deal, None when nobody lost
+    loser: str | None = None          # who completed the word and lost the game
+
+    @property
+    def over(self) -> bool:
+        return self.loser is not None
+
+    def letters_of(self, player: str) -> str:
+        return self.rules.word[:self.letters[self.players.index(player)]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "GameState":
+        return cls(rules=PolishRules(**d["rules"]), players=tuple(d["players"]), letters=tuple(d["letters"]),
+                   deals_lost=tuple(d["deals_lost"]), deals=tuple(d["deals"]), loser=d["loser"])
+
+
+def new_state(rules: PolishRules, players: list[str]) -> GameState:
+    names = tuple(players)
+    if any(not isinstance(p, str) or not p.strip() for p in names):
+        raise InputError("every player needs a name", "give each player a non-empty name")
+    if len(set(names)) < len(names):
+        raise InputError("two players have the same name", "give each player a different name")
+    deal_sizes(len(names))  # refuses a table of the wrong size
+    zeros = (0,) * len(names)
+    return GameState(rules=rules, players=names, letters=zeros, deals_lost=zeros)
+
+
+EVENT_KINDS = ("deal", "clock_flag")
+
+
+def apply(state: GameState, event: dict[str, Any]) -> Step:
+    """Record one finished deal; the input state is never changed.
+
+    Events: ``{"kind": "deal", "loser": name or None}`` and ``{"kind": "clock_flag", "player": name}``.
+    """
+    if not isinstance(event, dict) or "kind" not in event:
+        raise InputError("an event must be a mapping with a 'kind'", f"kinds: {', '.join(EVENT_KINDS)}")
+    kind = event["kind"]
+    if kind not in EVENT_KINDS:
+        raise InputError(f"unknown Pan event {kind!r}", _suggest(str(kind), EVENT_KINDS, "kinds"))
+    if state.over:
+        raise RuleError(f"the game is over: {state.loser} completed {state.rules.word}",
+                        "start a new game to go on playing")
+    number = len(state.deals) + 1
+    if kind == "deal":
+        if "loser" not in event:
+            raise InputError("a deal event needs 'loser'", "give the loser's name, or null when nobody lost")
+        if event["loser"] is None:
+            step = _give_letters(state, None, 0)
+            step.lines.append(f"Deal {number}: no loser, no letter")
+            return step
+        loser = _player(state, event["loser"])
+        return _give_letters(state, loser, 1, f"Deal {number}: {loser} is left holding cards")
+    if "player" not in event:
+        raise InputError("a clock_flag event needs 'player'", "name the player whose time ran out")
+    player = _player(state, event["player"])
+    if state.rules.timeout_loses == "game":
+        missing = len(state.rules.word) - state.letters[state.players.index(player)]
+        return _give_letters(state, player, missing, f"Deal {number}: {player}'s time ran out and loses the game")
+    return _give_letters(state, player, 1, f"Deal {number}: {player}'s time ran out and loses the deal")
+
+
+def replay(rules: PolishRules, players: list[str], events: Iterable[dict[str, Any]]) -> GameState:
+    state = new_state(rules, players)
+    for event in events:
+        state = apply(state, event).state
+    return state
+
+
+def _player(state: GameState, name: Any) -> str:
+    if name not in state.players:
+        raise InputError(f"no player {name!r} in this game", _suggest(str(name), state.players, "players"))
+    return name
+
+
+def _give_letters(state: GameState, loser: str | None, count: int, opening: str = "") -> Step:
+    tallies = [Tally(p, "deals_played", 1) for p in state.players]
+    if loser is None:
+        return Step(dataclasses.replace(state, deals=state.deals + (None,)), tallies=tallies)
+    seat, word = state.players.index(loser), state.rules.word
+    letters = list(state.letters)
+    gained = word[letters[seat]:letters[seat] + count]
+    letters[seat] += count
+    lost = list(state.deals_lost)
+    lost[seat] += 1
+    done = letters[seat] >= len(word)
+    new = dataclasses.replace(state, letters=tuple(letters), deals_lost=tuple(lost), deals=state.deals + (loser,),
+                              loser=loser if done else None)
+    tallies += [Tally(loser, "letters", count), Tally(loser, "deals_lost", 1)]
+    line = f"{opening}: takes {'-'.join(gained)} ({loser} has {'-'.join(new.letters_of(loser))})"
+    lines = [line]
+    if done:
+        tallies.append(Tally(loser, "games_lost", 1))
+        lines.append(f"{loser} has completed {word} and loses the game")
+    return Step(new, tallies=tallies, lines=lines)
+
+
+def standings(state: GameState) -> list[dict[str, Any]]:
+    """Fewest letters first; the player who completed the word is last."""
+    rows = []
+    for player in sorted(state.players, key=lambda p: state.letters[state.players.index(p)]):
+        seat = state.players.index(player)
+        place = 1 + sum(1 for n in state.letters if n < state.letters[seat])
+        rows.append({"player": player, "letters": state.letters_of(player), "letter_count": state.letters[seat],
+                     "deals_lost": state.deals_lost[seat], "place": place, "lost_game": player == state.loser})
+    return rows
+
+
+def summary(state: GameState) -> str:
+    held = ", ".join(f"{r['player']} {r['letters'] or '-'}" for r in standings(state))
+    deals = f"{len(state.deals)} deal{'s' * (len(state.deals) != 1)}"
+    if state.over:
+        return f"Game over after {deals}: {state.loser} completed {state.rules.word} and loses ({held})"
+    return f"After {deals}: {held}"
