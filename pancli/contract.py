@@ -1,6 +1,6 @@
 """Mendelev's five-deal contract rummy: cards, house rules, dispute checks and scoring.
 
-Implements docs spec other-pan-games.md Part A: the contracts and meld rules of A.2 rules 1-9 and
+Implements spec other-pan-games.md Part A: the contracts and meld rules of A.2 rules 1-9 and
 A.5, the «Можно?» buying rules 10-15 with both turn readings of Q-A3, the deal scoring of rule 8 and
 A.7, and the recommended defaults of A.3 and Q-A1..Q-A10 (two 52-card packs, no jokers, sequences
 of 3+, ace low or high without wrapping, A = 15, highest total after deal 5 wins).
@@ -322,7 +322,8 @@ def check_going_out(rules: ContractRules, deal: int, contract_down: bool, final_
     if not contract_down:
         return Verdict(False, f"not out: nobody goes out before laying down the contract ({describe_contract(deal)})")
     if final_discard and deal == DEALS and rules.last_deal_no_discard:
-        return Verdict(False, f"not out: in deal {DEALS} the last card must go into a combination, not the discard pile")
+        return Verdict(False, f"not out: in deal {DEALS} the last card must go into a combination, "
+                       "not the discard pile")
     how = "with a final discard" if final_discard else "with every card on the table"
     return Verdict(True, f"goes out {how}; the deal ends")
 
@@ -376,7 +377,8 @@ def rule_buy(rules: ContractRules, seating: list[str], discarder: str, asker: st
     ask = permission_needed(seating, discarder, asker)
     if asker == in_turn:
         if refused_by is not None:
-            raise InputError(f"{refused_by} cannot refuse {asker}", f"the discard was meant for {asker}, who asks nobody")
+            raise InputError(f"{refused_by} cannot refuse {asker}",
+                             f"the discard was meant for {asker}, who asks nobody")
         if cards == 1:
             return BuyRuling(True, f"{asker} needs nobody's permission: taking the discard is an ordinary draw; "
                              f"{asker} may meld and must discard", (), asker, 1, 0, True, after(asker))

@@ -1,6 +1,6 @@
 """The Polish shedding game Pan ("trzy litery"): cards, house rules, dispute checks and letters.
 
-Implements docs spec other-pan-games.md Part B: the 24-card pack, dealing, opening, legal plays,
+Implements spec other-pan-games.md Part B: the 24-card pack, dealing, opening, legal plays,
 taking and turn order of B.2 and B.5, the variants of B.3 (piki cofane, timed play, beton, pickup
 size), the hidden-card penalty («podkładanie») and the letters P-A-N, with the recommended defaults
 of Q-B1..Q-B10.
@@ -202,7 +202,8 @@ def check_out(hand: int, beton: int = 0) -> Verdict:
 
 def _checked_pile(pile: list[Card]) -> list[Card]:
     if pile and pile[0] != NINE_OF_HEARTS:
-        raise InputError(f"a pile starts with the 9♥, not {pile[0]}", "list the pile from the bottom (9♥) to the top")
+        raise InputError(f"a pile starts with the 9♥, not {pile[0]}",
+                         "list the pile from the bottom (9♥) to the top")
     _refuse_repeats(pile, "the pile")
     return list(pile)
 
