@@ -320,7 +320,7 @@ def _meld_cards(ev: dict) -> tuple[str, ...]:
 def _new_meld(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], step: Step) -> Meld:
     ruling = judge(cards, state.rules)
     if not ruling.valid:
-        raise RuleError(ruling.reason, "a meld must be a rope of 3+ in one suit or a legal set")
+        raise RuleError(ruling.reason)
     _check_shoe(state, hand, cards)
     _check_count(state, hand, player, len(cards))
     meld = Meld(hand.next_meld, player, tuple(cards), ruling.condition)

@@ -1,0 +1,1 @@
+"""pan games commands."""

@@ -1,0 +1,489 @@
+"""Recording a real table: sessions, seats, the deal, drops, melds, going out, undo, and what to look at."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import typer
+
+from pancli.cli.common import app, console, new_app, options, print_json
+from pancli.errors import InputError
+
+session_app = new_app("Start, list, show, switch and close sessions.")
+seat_app = new_app("Players arrive and leave between hands.")
+db_app = new_app("Where the data lives and how it is kept.")
+app.add_typer(session_app, name="session")
+app.add_typer(seat_app, name="seat")
+app.add_typer(db_app, name="db")
+
+JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
+
+
+# -- context shared by commands (and kept open by `pan table`) ---------------------------
+
+class Context:
+    """The open database and the current session's recorder, reused while a shell stays open."""
+
+    store = None
+    recorder = None
+    session_name: str | None = None
+
+    @classmethod
+    def open_store(cls, create: bool = True):
+        from pancli.store import Store, resolve_path
+
+        path = resolve_path(options["db"])
+        if cls.store is None or cls.store.path != path:
+            cls.store, cls.recorder = Store(path, create=create), None
+        return cls.store
+
+    @classmethod
+    def open_recorder(cls, name: str | None = None, create: bool = False):
+        from pancli.recorder import Recorder
+
+        store = cls.open_store(create=create)
+        name = name or cls.session_name
+        if cls.recorder is not None and cls.recorder.store is store and name in (None, cls.recorder.session["name"]) \
+                and cls.recorder.session["id"] == _current_id(store, name):
+            return cls.recorder
+        cls.recorder = Recorder(store, store.session(name))
+        return cls.recorder
+
+    @classmethod
+    def reset(cls):
+        if cls.store is not None:
+            cls.store.close()
+        cls.store = cls.recorder = cls.session_name = None
+
+
+def _current_id(store, name):
+    return store.session(name)["id"] if name else int(store.setting("current_session") or 0)
+
+
+def record(event: dict):
+    """Record one event on the current session and print what happened."""
+    recorder = Context.open_recorder()
+    step = recorder.record(event)
+    show_step(step)
+    return step
+
+
+def show_step(step) -> None:
+    from pancli.render import payment_lines
+
+    out = console()
+    for line in step.lines:
+        out.print(line)
+    for line in payment_lines(step.payments):
+        out.print(f"  {line}")
+
+
+def player(text: str) -> str:
+    return Context.open_recorder().player(text)
+
+
+def cards_arg(cards: List[str]) -> list[str]:
+    from pancli.cards import parse_cards
+
+    return list(parse_cards(cards, Context.open_recorder().rules.rank_set)) if cards else []
+
+
+# -- sessions ----------------------------------------------------------------------------
+
+@session_app.command("new")
+def session_new(
+    name: str = typer.Argument(..., help="A name for the evening, e.g. fri-2026-11-27."),
+    players: str = typer.Option(..., "--players", "-p", help="Players in seating order, comma-separated; the one after the dealer is eldest."),
+    dealer: Optional[str] = typer.Option(None, "--dealer", help="Who deals the first hand (default: the first listed)."),
+    preset: Optional[str] = typer.Option(None, "--preset", help="House-rules preset: hoyle, cardroom-ca, online-pan, japanese-wp."),
+    rules: Optional[str] = typer.Option(None, "--rules", help="House-rules TOML file (copied into the session)."),
+    chip_value: Optional[float] = typer.Option(None, "--chip-value", help="Money per chip, for standings and settle-up."),
+    game: str = typer.Option("panguingue", "--game", help="panguingue, contract or polish."),
+):
+    """Start a session and make it the current one.
+
+    Example: pan session new friday --players Ana,Ben,Cruz,Dee --dealer Dee --preset hoyle
+    """
+    from pancli.games import game as get_game
+    from pancli.recorder import resolve_player
+
+    g = get_game(game)
+    names = [p.strip() for p in players.split(",") if p.strip()]
+    house = g.resolve_rules(preset, rules)
+    if chip_value is not None and (chip_value < 0 or chip_value != chip_value):
+        raise InputError(f"--chip-value {chip_value} is not an amount of money", "give e.g. --chip-value 0.25")
+    first = resolve_player(names, dealer) if dealer else None
+    g.new_state(house, names, first)  # checks names, counts and seats before anything is stored
+    store = Context.open_store(create=True)
+    with store.lock():
+        sid = store.create_session(name.strip(), g.name, names, first, g.rules_to_dict(house), chip_value)
+        store.set_setting("current_session", str(sid))
+    Context.recorder = None
+    console().print(f"Session {name} ({g.title}): {', '.join(names)}. "
+                    f"{first or names[0]} deals first. It is now the current session.")
+
+
+@session_app.command("list")
+def session_list(as_json: bool = JSON):
+    """List the sessions in the database (the current one is marked).
+
+    Example: pan session list
+    """
+    store = Context.open_store(create=False)
+    current = store.setting("current_session")
+    rows = store.sessions()
+    if as_json:
+        print_json([{"name": r["name"], "game": r["game"], "created_at": r["created_at"], "players": r["players"],
+                     "closed": bool(r["closed_at"]), "current": str(r["id"]) == current} for r in rows])
+        return
+    out = console()
+    for r in rows:
+        mark = "*" if str(r["id"]) == current else " "
+        closed = " (closed)" if r["closed_at"] else ""
+        out.print(f"{mark} {r['name']}  {r['game']}  {r['created_at'][:10]}  {', '.join(r['players'])}{closed}")
+
+
+@session_app.command("show")
+def session_show(name: Optional[str] = typer.Argument(None, help="Session name (default: the current one)."),
+                 as_json: bool = JSON):
+    """Show a session: game, seats, house rules that differ from the preset defaults, status.
+
+    Example: pan session show friday
+    """
+    store = Context.open_store(create=False)
+    recorder = Context.open_recorder(name)
+    s = recorder.session
+    state = recorder.state()
+    seats = getattr(state, "seats", s["players"])
+    from pancli.games import game as get_game
+
+    defaults = get_game(s["game"]).rules_to_dict(get_game(s["game"]).resolve_rules(None, None))
+    changed = {k: v for k, v in s["rules"].items() if defaults.get(k) != v}
+    data = {"name": s["name"], "game": s["game"], "created_at": s["created_at"], "seats": seats,
+            "chip_value": s["chip_value"], "closed": bool(s["closed_at"]), "rules_changed": changed,
+            "db": str(store.path)}
+    if as_json:
+        print_json(data)
+        return
+    out = console()
+    out.print(f"Session {s['name']} · {s['game']} · started {s['created_at']}" + (" · closed" if s["closed_at"] else ""))
+    out.print(f"Seats: {', '.join(seats)}")
+    out.print("House rules: " + (", ".join(f"{k} = {v}" for k, v in changed.items()) or "the defaults"))
+    if s["chip_value"]:
+        out.print(f"Chip value: {s['chip_value']}")
+
+
+@session_app.command("use")
+def session_use(name: str = typer.Argument(..., help="Session to make current.")):
+    """Make another session the current one.
+
+    Example: pan session use friday
+    """
+    store = Context.open_store(create=False)
+    s = store.session(name)
+    with store.lock():
+        store.set_setting("current_session", str(s["id"]))
+    Context.recorder = None
+    console().print(f"Current session: {s['name']}")
+
+
+@session_app.command("close")
+def session_close(name: Optional[str] = typer.Argument(None, help="Session to close (default: the current one).")):
+    """Close a session: nothing more can be recorded in it. Refused while a hand is in play.
+
+    Example: pan session close
+    """
+    from pancli.store import now
+
+    recorder = Context.open_recorder(name)
+    state = recorder.state()
+    if getattr(state, "hand_open", False):
+        raise InputError(f"hand {state.hand.number} is still in play",
+                         "finish it (`pan out`), void it (`pan void`), or undo the deal first")
+    store = recorder.store
+    with store.lock():
+        store.conn.execute("UPDATE sessions SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
+                           [now(), recorder.session["id"]])
+    Context.recorder = None
+    console().print(f"Session {recorder.session['name']} is closed.")
+
+
+# -- seats --------------------------------------------------------------------------------
+
+@seat_app.command("add")
+def seat_add(name: str = typer.Argument(..., help="The new player's name."),
+             after: Optional[str] = typer.Option(None, "--after", help="Seat him after this player (default: last).")):
+    """Seat a player between hands.
+
+    Example: pan seat add Eve --after Ben
+    """
+    record({"kind": "seat_add", "player": name.strip(), "after": player(after) if after else None})
+
+
+@seat_app.command("remove")
+def seat_remove(name: str = typer.Argument(..., help="The leaving player.")):
+    """A player leaves between hands (his results stay in the session).
+
+    Example: pan seat remove Eve
+    """
+    record({"kind": "seat_remove", "player": player(name)})
+
+
+# -- the hand -----------------------------------------------------------------------------
+
+@app.command()
+def deal(dealer: Optional[str] = typer.Option(None, "--dealer", help="Override who deals this hand.")):
+    """Start the next hand: says who deals, who is eldest and the order of declarations; takes antes.
+
+    Example: pan deal
+    """
+    record({"kind": "deal", "dealer": player(dealer) if dealer else None})
+
+
+@app.command()
+def drop(names: List[str] = typer.Argument(..., help="Players who drop (go on top).")):
+    """Players drop and pay the drop cost to the tops; allowed until the first meld.
+
+    Example: pan drop cruz dee
+    """
+    for name in names:
+        record({"kind": "drop", "player": player(name)})
+
+
+@app.command()
+def stay(names: List[str] = typer.Argument(..., help="Players who stay in.")):
+    """Record that players stay in (optional: not dropping is staying).
+
+    Example: pan stay ana ben
+    """
+    for name in names:
+        record({"kind": "stay", "player": player(name)})
+
+
+@app.command()
+def meld(name: str = typer.Argument(..., help="Who melds."),
+         cards: List[str] = typer.Argument(..., help="The cards of the new meld.")):
+    """Lay a new meld; its condition is paid at once by every payer.
+
+    Example: pan meld ben 5S 5S 5S
+    """
+    record({"kind": "meld", "player": player(name), "cards": cards_arg(cards)})
+
+
+@app.command()
+def add(name: str = typer.Argument(..., help="Who adds."),
+        cards: List[str] = typer.Argument(..., help="The cards added."),
+        to: Optional[int] = typer.Option(None, "--to", help="Number of the meld on `pan board` (needed only if several fit).")):
+    """Add cards to one of the player's own melds.
+
+    Example: pan add ben 5S --to 1
+    """
+    record({"kind": "add", "player": player(name), "cards": cards_arg(cards), "to": to})
+
+
+def _split_groups(parts: List[str]) -> list[str]:
+    groups = [g.strip() for p in parts for g in p.split("|")]
+    return [g for g in groups if g]
+
+
+@app.command()
+def split(name: str = typer.Argument(..., help="Whose meld."),
+          number: int = typer.Argument(..., help="The meld's number on `pan board`."),
+          parts: List[str] = typer.Argument(..., help='The parts, each quoted: "AD 2D 3D" "4D 5D 6D".'),
+          into: bool = typer.Option(False, "--into", help="Marks the parts that follow (optional)."),
+          ):
+    """Split a meld into two or more legal melds; a part that becomes a condition pays.
+
+    Example: pan split ana 1 --into "AD 2D 3D" "4D 5D 6D"
+    """
+    groups = [" ".join(cards_arg([g])) for g in _split_groups(parts)]
+    record({"kind": "split", "player": player(name), "meld": number, "into": groups})
+
+
+@app.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+def borrow(name: str = typer.Argument(..., help="Who borrows."),
+           words: List[str] = typer.Argument(..., metavar="--from N CARD... --with CARD...",
+                                             help="The meld lent from, its cards, and the hand cards.")):
+    """Borrow cards from one of the player's melds to make a new meld with cards from the hand.
+
+    Example: pan borrow ana --from 1 KH --with KD KC
+    """
+    source, taken, with_cards, target = None, [], [], None
+    for w in words:
+        if w in ("--from", "-f"):
+            target = "from"
+        elif w in ("--with", "-w"):
+            target = "with"
+        elif target == "from" and source is None:
+            try:
+                source = int(w)
+            except ValueError:
+                raise InputError(f"--from takes a meld number, not '{w}'", "see the numbers with `pan board`") from None
+        elif target == "from":
+            taken.append(w)
+        elif target == "with":
+            with_cards.append(w)
+        else:
+            raise InputError(f"unexpected '{w}'", "write: pan borrow NAME --from N CARD... --with CARD...")
+    if source is None:
+        raise InputError("say which meld lends the cards with --from N", "e.g. pan borrow ana --from 1 KH --with KD KC")
+    record({"kind": "borrow", "player": player(name), "from": source,
+            "cards": cards_arg(taken), "with": cards_arg(with_cards)})
+
+
+@app.command()
+def spread(name: str = typer.Argument(..., help="Whose layout."),
+           layout: List[str] = typer.Argument(..., help='All the player\'s melds, separated by |: "AS 2S 3S | 5S 5S 5S".')):
+    """Restate a player's whole layout: one legal rearrangement plus cards from the hand.
+
+    Example: pan spread ana "AS 2S 3S 4S | 5S 5S 5S | KH KH KC KD"
+    """
+    groups = [" ".join(cards_arg([g])) for g in _split_groups([" ".join(layout)])]
+    record({"kind": "spread", "player": player(name), "melds": groups})
+
+
+@app.command()
+def out(name: str = typer.Argument(..., help="Who goes out."),
+        cards: Optional[List[str]] = typer.Argument(None, help="The final cards: a new meld, or an addition."),
+        to: Optional[int] = typer.Option(None, "--to", help="Add the final cards to this meld.")):
+    """Go out: checks the 11-card layout and pays the settlement (base, conditions again, tops).
+
+    Example: pan out ana 4H 4D 4C
+    """
+    record({"kind": "out", "player": player(name), "cards": cards_arg(cards or []), "to": to})
+
+
+@app.command()
+def foul(name: str = typer.Argument(..., help="Who laid the foul meld."),
+         after_discard: bool = typer.Option(False, "--after-discard", help="Found after his discard: the hand is dead."),
+         meld_number: Optional[int] = typer.Option(None, "--meld", help="The recorded meld that is foul (before the discard).")):
+    """A foul meld: before the discard the meld's chips go back; after it the hand is dead.
+
+    Example: pan foul ben --after-discard
+    """
+    record({"kind": "foul", "player": player(name), "after_discard": after_discard, "meld": meld_number})
+
+
+@app.command()
+def dead(name: str = typer.Argument(..., help="Whose hand is dead.")):
+    """A dead hand (wrong number of cards after the first draw): returns his condition chips, keeps paying.
+
+    Example: pan dead ben
+    """
+    record({"kind": "dead", "player": player(name)})
+
+
+@app.command()
+def void():
+    """End the hand with no winner (stock exhausted under void_hand, or a misdeal): the tops go back.
+
+    Example: pan void
+    """
+    record({"kind": "void"})
+
+
+@app.command()
+def chop():
+    """The last two players chop the tops by agreement (house rule tops_chop_allowed).
+
+    Example: pan chop
+    """
+    record({"kind": "chop"})
+
+
+@app.command()
+def undo():
+    """Void the last effective event with its payments; repeatable. The history keeps it, marked.
+
+    Example: pan undo
+    """
+    from pancli.recorder import describe_event
+    from pancli.render import payment_lines
+
+    recorder = Context.open_recorder()
+    last, voided = recorder.undo()
+    out = console()
+    out.print(f"Undid #{last['seq']}: {describe_event(last['payload'])}")
+    for line in payment_lines(voided):
+        out.print(f"  voided: {line}")
+
+
+# -- looking ------------------------------------------------------------------------------
+
+@app.command()
+def board(as_json: bool = JSON):
+    """The current hand: dealer, eldest, who is in, everyone's numbered melds and worth, chips moved, tops.
+
+    Example: pan board --json
+    """
+    from pancli.render import board_json, board_table
+
+    recorder = Context.open_recorder()
+    data = board_json(recorder.session, recorder.state())
+    if as_json:
+        print_json(data)
+    else:
+        console().print(board_table(data))
+
+
+def standings_data(recorder) -> dict:
+    from pancli.render import standings_json
+
+    store = recorder.store
+    with store.snapshot():
+        state = recorder._load()
+        balances = store.balances(recorder.session["id"])
+        tallies = store.tallies(recorder.session["id"])
+    seats = recorder.game.players(state)
+    return standings_json(recorder.session, balances, tallies, seats, recorder.session["chip_value"])
+
+
+@app.command()
+def standings(as_json: bool = JSON, name: Optional[str] = typer.Option(None, "--session", help="Session (default: current).")):
+    """Per player: net chips (and money), hands played, won, dropped, conditions collected.
+
+    Example: pan standings --json
+    """
+    from pancli.render import standings_table
+
+    data = standings_data(Context.open_recorder(name))
+    if as_json:
+        print_json(data)
+    else:
+        console().print(standings_table(data))
+
+
+@app.command()
+def history(hand: Optional[int] = typer.Option(None, "--hand", help="Only this hand."), as_json: bool = JSON):
+    """Every event with its payments and reasons; undone events are marked.
+
+    Example: pan history --hand 2
+    """
+    from pancli.recorder import describe_event
+    from pancli.render import payment_lines
+
+    recorder = Context.open_recorder()
+    events = recorder.store.all_events(recorder.session["id"], hand)
+    if as_json:
+        print_json({"session": recorder.session["name"], "events": [
+            {"seq": e["seq"], "hand": e["hand"], "kind": e["kind"], "payload": e["payload"],
+             "created_at": e["created_at"], "voided": e["voided_by"] is not None,
+             "undo_of": e["undo_of"], "payments": e["payments"]} for e in events]})
+        return
+    out = console()
+    for e in events:
+        mark = " [dim](undone)[/dim]" if e["voided_by"] else ""
+        out.print(f"#{e['seq']:<4} hand {e['hand'] or '-':<3} {describe_event(e['payload'])}{mark}", markup=True)
+        for line in payment_lines(e["payments"]):
+            out.print(f"        {line}", style="dim" if e["voided_by"] else None)
+
+
+@db_app.command("path")
+def db_path():
+    """Print where the database is (--db, then PANCLI_DB, then the user's data folder).
+
+    Example: pan db path
+    """
+    from pancli.store import resolve_path
+
+    print(resolve_path(options["db"]))

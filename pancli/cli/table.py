@@ -1,0 +1,1 @@
+"""pan table commands."""

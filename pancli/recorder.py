@@ -1,0 +1,122 @@
+"""Recording a session: load its state from the log, apply one event, store it, all in one transaction."""
+
+from __future__ import annotations
+
+import json
+
+from pancli.errors import InputError, RuleError
+from pancli.games import game
+from pancli.store import Store
+
+
+def resolve_player(names: list[str], text: str) -> str:
+    """A player by name, case-insensitively, or by a unique prefix (`an` → Ana)."""
+    wanted = text.strip().lower()
+    exact = [n for n in names if n.lower() == wanted]
+    if exact:
+        return exact[0]
+    matches = [n for n in names if n.lower().startswith(wanted)] if wanted else []
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise InputError(f"'{text}' could be {', '.join(matches)}", "type more of the name")
+    raise InputError(f"no player '{text}' in this session", f"players: {', '.join(names)}")
+
+
+class Recorder:
+    """One session's log, with its state cached between commands of a long-running shell."""
+
+    def __init__(self, store: Store, session: dict):
+        self.store = store
+        self.session = session
+        self.game = game(session["game"])
+        self.rules = self.game.rules_from_dict(session["rules"])
+        self._state = None
+        self._last_id = -1
+
+    # -- state ---------------------------------------------------------------------------
+
+    def _load(self):
+        sid = self.session["id"]
+        last = self.store.last_event_id(sid)
+        if self._state is not None and last == self._last_id:
+            return self._state
+        checkpoint = None
+        if self.game.checkpoint_kind:
+            checkpoint = self.store.last_effective(sid, self.game.checkpoint_kind)
+        if checkpoint:
+            state = self.game.restore(self.rules, checkpoint)
+            events = self.store.effective_events(sid, checkpoint["id"])
+        else:
+            state = self.game.new_state(self.rules, self.session["players"], self.session["dealer"])
+            events = self.store.effective_events(sid)
+        for ev in events:
+            state = self.game.apply(state, ev["payload"]).state
+        self._state, self._last_id = state, last
+        return state
+
+    def state(self):
+        with self.store.snapshot():
+            return self._load()
+
+    # -- writing -------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        row = self.store.conn.execute("SELECT closed_at FROM sessions WHERE id = ?", [self.session["id"]]).fetchone()
+        if row and row[0]:
+            raise RuleError(f"session '{self.session['name']}' is closed", "start a new one with `pan session new`")
+
+    def record(self, event: dict):
+        """Apply and store one event; returns the core's Step. Nothing is stored if it is refused."""
+        with self.store.lock():
+            self._check_open()
+            state = self._load()
+            step = self.game.apply(state, event)
+            payload = self.game.enrich(state, event, step)
+            hand = self.game.hand_number(step.state)
+            self._last_id = self.store.append(self.session["id"], event["kind"], payload, hand,
+                                              step.payments, step.tallies)
+            self._state = step.state
+        return step
+
+    def undo(self) -> tuple[dict, list[dict]]:
+        """Void the last effective event with its payments; returns it and the payments voided."""
+        with self.store.lock():
+            self._check_open()
+            sid = self.session["id"]
+            last = self.store.last_effective(sid)
+            if last is None:
+                raise RuleError("nothing to undo in this session", "record something first")
+            voided = self.store.payments_of(last["id"])
+            self.store.append(sid, "undo", {"kind": "undo", "undid": last["kind"], "seq": last["seq"]},
+                              last["hand"], undo_of=last["id"])
+            self._state = None
+        return last, voided
+
+    # -- reading -------------------------------------------------------------------------
+
+    def players(self) -> list[str]:
+        return self.game.players(self.state())
+
+    def player(self, text: str) -> str:
+        return resolve_player(self.players(), text)
+
+
+def describe_event(payload: dict) -> str:
+    """A short line for an event in history and undo messages."""
+    p = dict(payload)
+    kind = p.pop("kind", "?")
+    who = p.pop("player", None)
+    p.pop("seats", None)
+    bits = [kind] + ([who] if who else [])
+    for key, value in p.items():
+        if isinstance(value, list):
+            value = (" " if key in ("cards", "with") else " | ").join(
+                v if isinstance(v, str) else " ".join(v) for v in value)
+        if value not in (None, "", False):
+            bits.append(f"{key}={value}" if key not in ("cards",) else str(value))
+    return " ".join(str(b) for b in bits)
+
+
+def dumps(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False)

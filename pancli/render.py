@@ -1,0 +1,102 @@
+"""Turning states and payments into what people read: lines, tables, JSON-ready dicts."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from pancli import conditions
+from pancli.cards import markup_cards
+from pancli.ledger import POOLS
+from pancli.melds import meld_order
+
+
+def payment_lines(payments) -> list[str]:
+    """Payments grouped as a dealer calls them: 'Ben, Cruz pay Ana 4 each: reason'."""
+    groups: OrderedDict = OrderedDict()
+    for p in payments:
+        payer, payee, chips, reason = (p.payer, p.payee, p.chips, p.reason) if hasattr(p, "payer") else (
+            p["payer"], p["payee"], p["chips"], p["reason"])
+        groups.setdefault((payee, chips, reason), []).append(payer)
+    lines = []
+    for (payee, chips, reason), payers in groups.items():
+        if len(payers) == 1:
+            lines.append(f"{payers[0]} pays {payee} {chips}: {reason}")
+        else:
+            lines.append(f"{', '.join(payers)} pay {payee} {chips} each: {reason}")
+    return lines
+
+
+def board_json(session: dict, state) -> dict:
+    hand = state.hand
+    out = {"session": session["name"], "seats": list(state.seats), "hand": None}
+    if hand is None:
+        return out
+    rules = state.rules
+    players = []
+    for p in hand.order:
+        melds = [{"number": m.number, "cards": meld_order(m.cards), "condition": m.tag,
+                  "worth": m.worth(rules)} for m in hand.melds_of(p)]
+        players.append({"name": p, "status": hand.status[p], "stayed": p in hand.stayed,
+                        "melded": hand.melded(p), "melds": melds, "chips_this_hand": hand.moved.get(p, 0)})
+    out["hand"] = {"number": hand.number, "dealer": hand.dealer, "eldest": hand.eldest, "over": hand.over,
+                   "result": hand.result or "in play", "winner": hand.winner, "tops": hand.tops_total(),
+                   "players": players}
+    return out
+
+
+def board_table(data: dict):
+    from rich.table import Table
+
+    hand = data["hand"]
+    if hand is None:
+        return f"Session {data['session']}: no hand dealt yet. Seats: {', '.join(data['seats'])}."
+    table = Table(title=f"{data['session']} · hand {hand['number']} · {hand['dealer']} deals, "
+                        f"{hand['eldest']} eldest · tops {hand['tops']} · {hand['result']}",
+                  title_justify="left", show_lines=False)
+    for col in ("player", "status", "melds", "down", "this hand"):
+        table.add_column(col, justify="right" if col in ("down", "this hand") else "left")
+    for p in hand["players"]:
+        melds = "\n".join(
+            f"#{m['number']} {markup_cards(m['cards'])}"
+            + (f"  [bold]{m['worth']}[/bold] {conditions.describe(m['condition'], m['cards'])}" if m["worth"] else "")
+            for m in p["melds"]) or "-"
+        status = p["status"] + (" (stays)" if p["stayed"] and p["status"] == "in" else "")
+        table.add_row(p["name"], status, melds, str(p["melded"]), f"{p['chips_this_hand']:+d}")
+    return table
+
+
+def standings_json(session: dict, balances: dict, tallies: dict, players: list[str], chip_value: float | None) -> dict:
+    names = list(players) + [p for p in balances if p not in players and p not in POOLS] \
+        + [p for p in tallies if p not in players and p not in balances]
+    rows = []
+    for name in names:
+        t = tallies.get(name, {})
+        net = balances.get(name, 0)
+        row = {"name": name, "net": net, "hands": t.get("hands", 0), "won": t.get("won", 0),
+               "dropped": t.get("dropped", 0), "conditions": t.get("conditions", 0)}
+        for stat, value in t.items():
+            row.setdefault(stat, value)
+        if chip_value:
+            row["money"] = round(net * chip_value, 2)
+        rows.append(row)
+    rows.sort(key=lambda r: -r["net"])
+    pools = {p.strip("()"): balances[p] for p in POOLS if balances.get(p)}
+    return {"session": session["name"], "game": session["game"], "chip_value": chip_value,
+            "players": rows, "pools": pools, "sum": sum(balances.values())}
+
+
+def standings_table(data: dict):
+    from rich.table import Table
+
+    table = Table(title=f"Standings · {data['session']}", title_justify="left")
+    cols = ["player", "net"] + (["money"] if data["chip_value"] else []) + ["hands", "won", "dropped", "conditions"]
+    for col in cols:
+        table.add_column(col, justify="left" if col == "player" else "right")
+    for r in data["players"]:
+        net = f"[green]{r['net']:+d}[/green]" if r["net"] > 0 else (f"[red]{r['net']:+d}[/red]" if r["net"] < 0 else "0")
+        cells = [r["name"], net] + ([f"{r['money']:+.2f}"] if data["chip_value"] else []) + [
+            str(r["hands"]), str(r["won"]), str(r["dropped"]), str(r["conditions"])]
+        table.add_row(*cells)
+    for name, chips in data["pools"].items():
+        table.add_row(f"({name})", f"{chips:+d}", *([""] * (len(cols) - 2)))
+    return table

@@ -1,0 +1,369 @@
+"""SQLite storage: sessions, the append-only event log, and the payments and tallies of each event.
+
+The log is the truth. An undo is itself an event (``kind = 'undo'``, ``undo_of`` = the voided
+event), so nothing is ever updated or deleted; views give the effective events and payments.
+Every recorded command is one IMMEDIATE transaction, committed (WAL, synchronous=FULL) before
+the command reports success.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+from pancli.errors import InputError, StoreError
+
+SCHEMA_SET = "pancli"
+
+
+def default_path() -> Path:
+    from click import get_app_dir
+
+    return Path(get_app_dir("pancli")) / "pancli.db"
+
+
+def resolve_path(path: str | os.PathLike | None) -> Path:
+    return Path(path).expanduser() if path else default_path()
+
+
+def _migrations():
+    from sqlite_utils.migrations import Migrations
+
+    migrations = Migrations(SCHEMA_SET)
+
+    @migrations()
+    def m001_initial(db):
+        db.executescript(_SCHEMA_V1)
+
+    return migrations
+
+
+_SCHEMA_V1 = """
+CREATE TABLE sessions (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    game TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    players TEXT NOT NULL,          -- JSON list, seating order in the direction of play
+    dealer TEXT,
+    rules TEXT NOT NULL,            -- JSON: every house-rule knob, copied at creation
+    chip_value REAL,
+    closed_at TEXT,
+    origin TEXT                     -- fingerprint of the archive a session was imported from
+);
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    seq INTEGER NOT NULL,
+    hand INTEGER,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,          -- JSON, as the game core reads it
+    created_at TEXT NOT NULL,
+    undo_of INTEGER REFERENCES events(id),
+    UNIQUE (session_id, seq)
+);
+CREATE INDEX events_undo_of ON events(undo_of) WHERE undo_of IS NOT NULL;
+CREATE INDEX events_session_kind ON events(session_id, kind, id);
+CREATE TABLE payments (
+    id INTEGER PRIMARY KEY,
+    event_id INTEGER NOT NULL REFERENCES events(id),
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    hand INTEGER,
+    payer TEXT NOT NULL,
+    payee TEXT NOT NULL,
+    chips INTEGER NOT NULL,
+    reason TEXT NOT NULL
+);
+CREATE INDEX payments_session ON payments(session_id, event_id);
+CREATE INDEX payments_event ON payments(event_id);
+CREATE TABLE tallies (
+    id INTEGER PRIMARY KEY,
+    event_id INTEGER NOT NULL REFERENCES events(id),
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    hand INTEGER,
+    player TEXT NOT NULL,
+    stat TEXT NOT NULL,
+    amount INTEGER NOT NULL
+);
+CREATE INDEX tallies_session ON tallies(session_id, event_id);
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT);
+CREATE VIEW voided_events AS
+    SELECT undo_of AS id FROM events WHERE undo_of IS NOT NULL;
+CREATE VIEW effective_events AS
+    SELECT * FROM events WHERE kind != 'undo' AND id NOT IN (SELECT id FROM voided_events);
+CREATE VIEW effective_payments AS
+    SELECT p.* FROM payments p WHERE p.event_id NOT IN (SELECT id FROM voided_events);
+CREATE VIEW effective_tallies AS
+    SELECT t.* FROM tallies t WHERE t.event_id NOT IN (SELECT id FROM voided_events);
+CREATE VIEW balances AS
+    SELECT session_id, player, SUM(chips) AS net FROM (
+        SELECT session_id, payee AS player, chips FROM effective_payments
+        UNION ALL
+        SELECT session_id, payer AS player, -chips FROM effective_payments
+    ) GROUP BY session_id, player;
+"""
+
+KNOWN_MIGRATIONS = {"m001_initial"}
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Store:
+    """One open database. Read-only opens never create the file."""
+
+    def __init__(self, path: str | os.PathLike | None = None, create: bool = True):
+        self.path = resolve_path(path)
+        if not self.path.exists():
+            if not create:
+                raise StoreError(f"no database at {self.path}",
+                                 "record something first (`pan session new …`), or pass --db PATH")
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise StoreError(f"cannot create the folder for {self.path}", e.strerror or str(e)) from None
+        elif self.path.is_dir():
+            raise StoreError(f"{self.path} is a folder, not a database file", "pass --db with a file name")
+        try:
+            self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self.conn.row_factory = sqlite3.Row
+            self.conn.execute("PRAGMA busy_timeout = 30000")
+            self._setup(create)
+        except sqlite3.DatabaseError as e:
+            raise _store_error(self.path, e) from None
+
+    def _setup(self, create: bool) -> None:
+        c = self.conn
+        has_schema = c.execute("SELECT 1 FROM sqlite_master WHERE name = '_sqlite_migrations'").fetchone()
+        if has_schema:
+            applied = {r[0] for r in c.execute(
+                "SELECT name FROM _sqlite_migrations WHERE migration_set = ?", [SCHEMA_SET])}
+            if applied - KNOWN_MIGRATIONS:
+                raise StoreError(f"{self.path} was written by a newer pancli (schema {sorted(applied)[-1]})",
+                                 "upgrade pancli to read it; nothing was changed")
+            if applied == KNOWN_MIGRATIONS:
+                self._pragmas()
+                return
+        elif c.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            raise StoreError(f"{self.path} is an SQLite database, but not a pancli one",
+                             "pass --db with another file")
+        if not create:
+            raise StoreError(f"{self.path} has no pancli data yet", "record something first")
+        self._pragmas()
+        import sqlite_utils
+
+        db = sqlite_utils.Database(c)
+        with self.lock():
+            _migrations().apply(db)
+
+    def _pragmas(self) -> None:
+        mode = self.conn.execute("PRAGMA journal_mode").fetchone()[0]
+        if mode != "wal":
+            try:
+                self.conn.execute("PRAGMA journal_mode = WAL")
+            except sqlite3.OperationalError:
+                pass  # a read-only file stays in its mode; writing will fail with a clear error
+        self.conn.execute("PRAGMA synchronous = FULL")
+        self.conn.execute("PRAGMA foreign_keys = ON")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # -- transactions -------------------------------------------------------------------
+
+    @contextmanager
+    def lock(self) -> Iterator[sqlite3.Connection]:
+        """One IMMEDIATE transaction: writers queue on the lock, readers see before or after."""
+        c = self.conn
+        try:
+            self._begin()
+            try:
+                yield c
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            c.execute("COMMIT")
+        except sqlite3.DatabaseError as e:
+            if c.in_transaction:
+                c.execute("ROLLBACK")
+            raise _store_error(self.path, e) from None
+
+    def _begin(self) -> None:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
+
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: every query inside sees the same committed state."""
+        c = self.conn
+        try:
+            c.execute("BEGIN")
+            try:
+                yield c
+            finally:
+                c.execute("COMMIT")
+        except sqlite3.DatabaseError as e:
+            raise _store_error(self.path, e) from None
+
+    # -- settings and sessions ----------------------------------------------------------
+
+    def setting(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM settings WHERE key = ?", [key]).fetchone()
+        return row[0] if row else None
+
+    def set_setting(self, key: str, value: str | None) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", [key, value])
+
+    def create_session(self, name: str, game: str, players: list[str], dealer: str | None,
+                       rules: dict, chip_value: float | None, origin: str | None = None,
+                       created_at: str | None = None) -> int:
+        c = self.conn
+        if c.execute("SELECT 1 FROM sessions WHERE name = ?", [name]).fetchone():
+            raise InputError(f"a session named '{name}' exists already", "choose another name, or `pan session use` it")
+        cur = c.execute(
+            "INSERT INTO sessions (name, game, created_at, players, dealer, rules, chip_value, origin) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [name, game, created_at or now(), json.dumps(players), dealer, json.dumps(rules), chip_value, origin])
+        return cur.lastrowid
+
+    def sessions(self) -> list[dict]:
+        return [self._session_row(r) for r in self.conn.execute("SELECT * FROM sessions ORDER BY id")]
+
+    def session(self, name: str | None = None) -> dict:
+        """The named session, or the current one."""
+        c = self.conn
+        if name is None:
+            current = self.setting("current_session")
+            row = c.execute("SELECT * FROM sessions WHERE id = ?", [current]).fetchone() if current else None
+            if row is None:
+                raise InputError("no current session", "start one with `pan session new NAME --players A,B,C`")
+            return self._session_row(row)
+        row = c.execute("SELECT * FROM sessions WHERE name = ?", [name]).fetchone()
+        if row is None:
+            rows = c.execute("SELECT * FROM sessions WHERE name LIKE ? ORDER BY id",
+                             [name.replace("%", "").replace("_", "") + "%"]).fetchall()
+            if len(rows) == 1:
+                return self._session_row(rows[0])
+            names = ", ".join(r["name"] for r in rows)
+            raise InputError(f"no session named '{name}'" + (f" (several start so: {names})" if rows else ""),
+                             "see them with `pan session list`")
+        return self._session_row(row)
+
+    @staticmethod
+    def _session_row(row) -> dict:
+        d = dict(row)
+        d["players"] = json.loads(d["players"])
+        d["rules"] = json.loads(d["rules"])
+        return d
+
+    # -- events ---------------------------------------------------------------------------
+
+    def last_event_id(self, session_id: int) -> int:
+        row = self.conn.execute("SELECT max(id) FROM events WHERE session_id = ?", [session_id]).fetchone()
+        return row[0] or 0
+
+    def append(self, session_id: int, kind: str, payload: dict, hand: int | None,
+               payments=(), tallies=(), undo_of: int | None = None, created_at: str | None = None) -> int:
+        c = self.conn
+        seq = c.execute("SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ?", [session_id]).fetchone()[0]
+        cur = c.execute(
+            "INSERT INTO events (session_id, seq, hand, kind, payload, created_at, undo_of) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [session_id, seq, hand, kind, json.dumps(payload, ensure_ascii=False), created_at or now(), undo_of])
+        event_id = cur.lastrowid
+        c.executemany(
+            "INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(event_id, session_id, hand, p.payer, p.payee, p.chips, p.reason) for p in payments])
+        c.executemany(
+            "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) VALUES (?, ?, ?, ?, ?, ?)",
+            [(event_id, session_id, hand, t.player, t.stat, t.amount) for t in tallies])
+        return event_id
+
+    def effective_events(self, session_id: int, since_id: int = 0) -> list[dict]:
+        rows = self.conn.execute(
+            "SELECT id, seq, hand, kind, payload, created_at FROM events WHERE session_id = ? AND id >= ? "
+            "AND kind != 'undo' AND id NOT IN (SELECT undo_of FROM events WHERE session_id = ? "
+            "AND undo_of IS NOT NULL) ORDER BY id",
+            [session_id, since_id, session_id]).fetchall()
+        return [_event_row(r) for r in rows]
+
+    def last_effective(self, session_id: int, kind: str | None = None) -> dict | None:
+        sql = ("SELECT id, seq, hand, kind, payload, created_at FROM events WHERE session_id = ? AND kind != 'undo' "
+               "AND id NOT IN (SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL)")
+        args: list[Any] = [session_id, session_id]
+        if kind:
+            sql += " AND kind = ?"
+            args.append(kind)
+        row = self.conn.execute(sql + " ORDER BY id DESC LIMIT 1", args).fetchone()
+        return _event_row(row) if row else None
+
+    def all_events(self, session_id: int, hand: int | None = None) -> list[dict]:
+        """Every event, voided ones and undos included, with its payments."""
+        sql = ("SELECT e.id, e.seq, e.hand, e.kind, e.payload, e.created_at, e.undo_of, "
+               "(SELECT u.id FROM events u WHERE u.undo_of = e.id) AS voided_by FROM events e WHERE e.session_id = ?")
+        args: list[Any] = [session_id]
+        if hand is not None:
+            sql += " AND e.hand = ?"
+            args.append(hand)
+        events = [dict(r) | {"payload": json.loads(r["payload"])} for r in self.conn.execute(sql + " ORDER BY e.id", args)]
+        by_id = {e["id"]: e for e in events}
+        for e in events:
+            e["payments"] = []
+        if events:
+            rows = self.conn.execute(
+                "SELECT event_id, payer, payee, chips, reason FROM payments WHERE session_id = ? AND event_id >= ? "
+                "ORDER BY id", [session_id, events[0]["id"]])
+            for r in rows:
+                if r["event_id"] in by_id:
+                    by_id[r["event_id"]]["payments"].append(dict(r))
+        return events
+
+    def payments_of(self, event_id: int) -> list[dict]:
+        return [dict(r) for r in self.conn.execute(
+            "SELECT payer, payee, chips, reason FROM payments WHERE event_id = ? ORDER BY id", [event_id])]
+
+    def balances(self, session_id: int) -> dict[str, int]:
+        return {r[0]: r[1] for r in self.conn.execute(
+            "SELECT player, net FROM balances WHERE session_id = ?", [session_id])}
+
+    def tallies(self, session_id: int) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {}
+        for player, stat, total in self.conn.execute(
+                "SELECT player, stat, SUM(amount) FROM effective_tallies WHERE session_id = ? GROUP BY player, stat",
+                [session_id]):
+            out.setdefault(player, {})[stat] = total
+        return out
+
+
+def _event_row(r) -> dict:
+    d = dict(r)
+    d["payload"] = json.loads(d["payload"])
+    return d
+
+
+def _store_error(path: Path, e: sqlite3.DatabaseError) -> StoreError:
+    text = str(e)
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"{path} is read-only", "check the file's permissions; nothing was recorded")
+    if "not a database" in text or "file is encrypted" in text:
+        return StoreError(f"{path} is not an SQLite database", "pass --db with a pancli database file")
+    if "disk is full" in text or "database or disk is full" in text:
+        return StoreError(f"the disk holding {path} is full", "free some space; nothing was recorded")
+    if "unable to open" in text:
+        return StoreError(f"cannot open {path}", "check that the folder exists and is writable")
+    if "locked" in text or "busy" in text:
+        return StoreError(f"{path} stayed locked by another pancli for too long", "try again")
+    return StoreError(f"database error in {path}: {text}", "nothing was recorded")
