@@ -6,7 +6,12 @@ import json
 
 from pancli.errors import InputError, RuleError
 from pancli.games import game
+from pancli.ledger import Step, Tally
 from pancli.store import Store
+
+# Events every game shares: chips bought from or cashed in to the bank. They move no chips
+# between players, so the game core never sees them; settle-up reads their tallies.
+BANK_KINDS = ("buyin", "cashout")
 
 
 def resolve_player(names: list[str], text: str) -> str:
@@ -51,9 +56,19 @@ class Recorder:
             state = self.game.new_state(self.rules, self.session["players"], self.session["dealer"])
             events = self.store.effective_events(sid)
         for ev in events:
-            state = self.game.apply(state, ev["payload"]).state
+            state = self._apply(state, ev["payload"]).state
         self._state, self._last_id = state, last
         return state
+
+    def _apply(self, state, event: dict):
+        if event.get("kind") in BANK_KINDS:
+            chips = event.get("chips")
+            if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
+                raise InputError(f"{chips!r} is not a number of chips", "give a whole number above 0")
+            verb = "buys" if event["kind"] == "buyin" else "cashes out"
+            return Step(state, tallies=[Tally(event["player"], event["kind"], chips)],
+                        lines=[f"{event['player']} {verb} {chips} chips."])
+        return self.game.apply(state, event)
 
     def state(self):
         with self.store.snapshot():
@@ -71,7 +86,7 @@ class Recorder:
         with self.store.lock():
             self._check_open()
             state = self._load()
-            step = self.game.apply(state, event)
+            step = self._apply(state, event)
             payload = self.game.enrich(state, event, step)
             hand = self.game.hand_number(step.state)
             self._last_id = self.store.append(self.session["id"], event["kind"], payload, hand,
