@@ -34,7 +34,10 @@ class Context:
 
         path = resolve_path(options["db"])
         if cls.store is None or cls.store.path != path:
-            cls.store, cls.recorder = Store(path, create=create), None
+            if cls.store is not None:
+                cls.store.close()
+            cls.store, cls.recorder = None, None
+            cls.store = Store(path, create=create)
         return cls.store
 
     @classmethod

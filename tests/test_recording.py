@@ -1,0 +1,152 @@
+"""Recording a table through the CLI: the command grammar, refusals that change nothing, undo."""
+
+import hashlib
+import sqlite3
+
+import pytest
+
+
+def db_dump(path) -> str:
+    """Every row of every table: equal dumps mean the database did not change."""
+    con = sqlite3.connect(path)
+    try:
+        return hashlib.sha256("\n".join(con.iterdump()).encode()).hexdigest()
+    finally:
+        con.close()
+
+
+@pytest.fixture
+def table(pan):
+    pan("session new fri --players Ana,Ben,Cruz,Dee --dealer Dee")
+    pan("deal")
+    return pan
+
+
+def test_deal_names_dealer_eldest_and_order(table):
+    hand = table.json("board")["hand"]
+    assert (hand["dealer"], hand["eldest"]) == ("Dee", "Ana")
+    assert [p["name"] for p in hand["players"]] == ["Ana", "Ben", "Cruz", "Dee"]
+
+
+@pytest.mark.parametrize("line, code, words", [
+    ("meld zed 5S 5S 5S", 2, "no player 'zed'"),
+    ("meld ana 9S 9S 9S", 2, "no 8, 9 or 10"),
+    ("meld ana 5S 5S 5H", 1, "all one suit or three different suits"),
+    ("meld ana 5S 5S", 1, "at least 3 cards"),
+    ("add ana 5S", 1, "no melds to add to"),
+    ("out ana", 1, "going out needs 11"),
+    ("split ana 7 --into '5S 5S 5S' '5S 5S 5S'", 2, "no meld #7"),
+    ("session use nothing", 2, "no session named"),
+    ("deal", 1, "still being played"),
+    ("seat add Eve", 1, "between hands"),
+])
+def test_refusals_say_why_and_change_nothing(table, line, code, words):
+    before = db_dump(table.db)
+    result = table(line, code=code)
+    assert words in result.output
+    assert "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert db_dump(table.db) == before
+
+
+def test_drop_after_first_meld_is_refused(table):
+    table("meld ana 5S 5S 5S")
+    before = db_dump(table.db)
+    assert "play has begun" in table("drop ben", code=1).output
+    assert db_dump(table.db) == before
+
+
+def test_dropped_player_cannot_meld(table):
+    table("drop cruz")
+    assert "dropped" in table("meld cruz 4H 4H 4H", code=1).output
+
+
+def test_prefix_names_and_ambiguity(pan):
+    pan("session new s --players Ana,Andy,Ben")
+    pan("deal")
+    assert "could be Ana, Andy" in pan("drop an", code=2).output
+    pan("drop be")
+    status = {p["name"]: p["status"] for p in pan.json("board")["hand"]["players"]}
+    assert status == {"Andy": "in", "Ben": "dropped", "Ana": "in"}
+
+
+def test_the_shoe_limits_copies_on_the_table(pan):
+    pan("session new s --players Ana,Ben,Cruz --preset cardroom-ca")  # one spade set removed: 7 of each spade
+    pan("deal")
+    pan("meld ana 3S 3S 3S 3S")
+    pan("meld ben 3S 3S 3S")
+    assert "shoe" in pan("meld cruz 3S 3S 3S", code=1).output
+
+
+def test_add_needs_to_when_several_melds_fit(table):
+    table("meld ana 5S 5H 5D")
+    table("meld ana 5C 5H 5D")
+    assert "--to" in table("add ana 5S", code=2).output
+    table("add ana 5S --to 2")
+    assert table.nets()["Ana"] == 3 * 3
+
+
+def test_cannot_add_to_another_players_meld(table):
+    table("meld ana 5S 5S 5S")
+    assert "Ana's, not Ben's" in table("add ben 5S --to 1", code=1).output
+
+
+def test_undo_voids_last_event_and_is_repeatable(table):
+    table("meld ana 5S 5S 5S")
+    table("add ana 5S")
+    assert table.nets()["Ana"] == 18
+    out = table("undo").output
+    assert "Undid" in out and "voided" in out
+    assert table.nets()["Ana"] == 12
+    table("undo")
+    table("undo")  # the deal
+    assert table.json("board")["hand"] is None
+    events = table.json("history")["events"]
+    assert [e["voided"] for e in events if e["kind"] != "undo"] == [True, True, True]
+    assert sum(e["kind"] == "undo" for e in events) == 3
+
+
+def test_history_lists_payments_with_reasons(table):
+    table("meld ben 5S 5S 5S")
+    text = table("history").output
+    assert "Ana, Cruz, Dee pay Ben 4 each: 5♠ 5♠ 5♠, one-suit valle set in spades" in text
+
+
+def test_seats_change_between_hands_and_rotation_follows_the_winner(table):
+    table("meld ben 5S 5S 5S")
+    table("meld ben 6H 6H 6H")
+    table("meld ben 2C 3C 4C")
+    table("out ben 5C 6C")  # addition to the rope makes 11
+    table("seat add Eve --after Cruz")
+    table("deal")
+    hand = table.json("board")["hand"]
+    assert (hand["dealer"], hand["eldest"]) == ("Ana", "Ben")
+    assert [p["name"] for p in hand["players"]] == ["Ben", "Cruz", "Eve", "Dee", "Ana"]
+
+
+def test_read_only_commands_never_create_the_database(tmp_path, pan):
+    missing = tmp_path / "none.db"
+    result = pan.runner.invoke(__import__("pancli.cli", fromlist=["app"]).app,
+                               ["--db", str(missing), "standings"])
+    assert result.exit_code == 2 and not missing.exists()
+
+
+def test_session_list_show_use_close(pan):
+    pan("session new one --players A,B")
+    pan("session new two --players C,D,E --chip-value 0.25")
+    names = [s["name"] for s in pan.json("session list")]
+    assert names == ["one", "two"]
+    pan("session use one")
+    assert pan.json("session show")["name"] == "one"
+    pan("session close")
+    assert "closed" in pan("deal", code=1).output
+
+
+def test_standings_json_shape_and_money(pan):
+    pan("session new s --players Ana,Ben --chip-value 0.5")
+    pan("deal")
+    pan("meld ana 5S 5S 5S")
+    data = pan.json("standings")
+    assert data["session"] == "s"
+    ana = data["players"][0]
+    assert (ana["name"], ana["net"], ana["money"]) == ("Ana", 4, 2.0)
