@@ -74,11 +74,11 @@ def record(event: dict):
 def show_step(step) -> None:
     from pancli.render import payment_lines
 
-    out = console()
+    # Plain echo, not rich: a recording command should not pay rich's import time.
     for line in step.lines:
-        out.print(line)
+        typer.echo(line)
     for line in payment_lines(step.payments):
-        out.print(f"  {line}")
+        typer.echo(f"  {line}")
 
 
 def player(text: str) -> str:
@@ -122,7 +122,7 @@ def session_new(
         sid = store.create_session(name.strip(), g.name, names, first, g.rules_to_dict(house), chip_value)
         store.set_setting("current_session", str(sid))
     Context.recorder = None
-    console().print(f"Session {name} ({g.title}): {', '.join(names)}. "
+    typer.echo(f"Session {name} ({g.title}): {', '.join(names)}. "
                     f"{first or names[0]} deals first. It is now the current session.")
 
 
@@ -187,7 +187,7 @@ def session_use(name: str = typer.Argument(..., help="Session to make current.")
     with store.lock():
         store.set_setting("current_session", str(s["id"]))
     Context.recorder = None
-    console().print(f"Current session: {s['name']}")
+    typer.echo(f"Current session: {s['name']}")
 
 
 @session_app.command("close")
@@ -208,7 +208,7 @@ def session_close(name: Optional[str] = typer.Argument(None, help="Session to cl
         store.conn.execute("UPDATE sessions SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
                            [now(), recorder.session["id"]])
     Context.recorder = None
-    console().print(f"Session {recorder.session['name']} is closed.")
+    typer.echo(f"Session {recorder.session['name']} is closed.")
 
 
 # -- seats --------------------------------------------------------------------------------
@@ -405,10 +405,9 @@ def undo():
 
     recorder = Context.open_recorder()
     last, voided = recorder.undo()
-    out = console()
-    out.print(f"Undid #{last['seq']}: {describe_event(last['payload'])}")
+    typer.echo(f"Undid #{last['seq']}: {describe_event(last['payload'])}")
     for line in payment_lines(voided):
-        out.print(f"  voided: {line}")
+        typer.echo(f"  voided: {line}")
 
 
 # -- looking ------------------------------------------------------------------------------
