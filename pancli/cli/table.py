@@ -1,1 +1,54 @@
-"""pan table commands."""
+"""pan table: a shell that stays open all night at the table, or runs a file of lines."""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+from pancli.cli.common import app
+from pancli.errors import InputError
+
+
+@app.command()
+def table(
+    session: Optional[str] = typer.Argument(None, help="Session to record (default: the current one)."),
+    script: Optional[str] = typer.Option(None, "--script", "-f", metavar="FILE",
+                                         help="Run the lines of FILE instead of prompting (- for stdin)."),
+    keep_going: bool = typer.Option(False, "--keep-going", "-k",
+                                    help="With a script: go on after a refused line; exit 1 at the end."),
+    quiet: bool = typer.Option(False, "--quiet", "-q",
+                               help="With a script: print only refused lines and the final standings."),
+):
+    """Open the table shell: type `deal`, `d cruz`, `m ben 5s5s5s`, `o ben`, `u`… one line per event.
+
+    Every accepted line is saved before the next prompt; a refused line changes nothing and says
+    why. Without a terminal on stdin (`pan table < tonight.pan`) or with --script, it runs the
+    lines, stops at the first refused one (line number, exit 1) and prints the final standings.
+
+    Example: pan table --script examples/tonight.pan --quiet
+    """
+    from pancli.shell import TableShell
+
+    shell = TableShell(session=session, board=not (quiet or script or not sys.stdin.isatty()))
+    if script is None and sys.stdin.isatty():
+        raise typer.Exit(shell.interactive())
+    if script is None or script == "-":
+        lines, source = sys.stdin, "stdin"
+    else:
+        try:
+            lines, source = open(script, encoding="utf-8"), script
+        except OSError as e:
+            raise InputError(f"cannot read {script}", e.strerror or str(e)) from None
+    with lines if lines is not sys.stdin else _nothing():
+        code = shell.run_script(lines, source=source, keep_going=keep_going, quiet=quiet)
+    raise typer.Exit(code)
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False

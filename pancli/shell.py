@@ -1,0 +1,617 @@
+"""The table shell behind `pan table`: one line at a time through the very same commands as `pan`.
+
+A line is split with shlex and handed to the click command tree that `pan` itself runs
+(``typer.main.get_command(app)``), in this process, with ``standalone_mode=False``: the shell
+and the command line share one grammar and cannot disagree. The open Store and the session's
+Recorder stay in ``Context`` between lines, so a line costs one parse and one committed
+transaction, not a new process.
+
+prompt_toolkit is imported only inside the functions of the interactive prompt, so scripts and
+`pan check` never pay for it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import shlex
+import sys
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, TextIO
+
+# One-letter aliases for the frequent commands.
+ALIASES = {"m": "meld", "a": "add", "d": "drop", "o": "out", "u": "undo", "b": "board", "s": "standings"}
+QUIT_WORDS = ("quit", "exit")
+SHELL_WORDS = ("help",) + QUIT_WORDS
+
+# Commands and the kind of word each of their arguments is, for completion.
+_PLAYER_OPTIONS = {"--dealer", "--after"}
+_SESSION_OPTIONS = {"--session"}
+_MELD_OPTIONS = {"--to", "--meld", "--from", "-f"}
+_CARD_ARGUMENTS = {"cards", "parts", "layout", "words", "add"}
+_NUMBER_ARGUMENTS = {"number"}
+
+
+def _click_exceptions():
+    """ClickException and Abort of the click that typer runs (typer vendors its own copy)."""
+    import typer
+
+    try:
+        from typer._click.exceptions import ClickException
+    except ImportError:  # a typer that runs the click package
+        from click.exceptions import ClickException
+    return ClickException, typer.Abort
+
+
+class _Null(io.TextIOBase):
+    """Where output goes when only errors and the final standings are wanted."""
+
+    def write(self, s: str) -> int:
+        return len(s)
+
+    def isatty(self) -> bool:
+        return False
+
+
+@dataclass
+class LineResult:
+    """What one line did: its exit status, what it printed, and whether it changed anything."""
+
+    line: str
+    status: int = 0
+    out: str = ""
+    err: str = ""
+    changed: bool = False
+    quit: bool = False
+    skipped: bool = False
+    board: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 0
+
+    def text(self) -> str:
+        """Everything the line showed, as plain text (errors last)."""
+        return self.out + "".join(f"{line}\n" for line in self.board) + self.err
+
+
+class TableShell:
+    """Runs lines of `pan` commands on one database, keeping it open between lines."""
+
+    def __init__(self, db=None, session: str | None = None, board: bool = True):
+        from typer.main import get_command
+
+        from pancli.cli.common import app, options
+        from pancli.cli.record import Context
+        from pancli.store import resolve_path
+
+        self.command = get_command(app)
+        self.db = resolve_path(db if db is not None else options["db"] or os.environ.get("PANCLI_DB"))
+        options["db"] = str(self.db)
+        self.show_board = board
+        self.context = Context
+        self.pinned = session is not None
+        if session is not None:
+            s = Context.open_store(create=False).session(session)
+            Context.session_name = s["name"]
+            Context.recorder = None
+
+    # -- one line -------------------------------------------------------------------------
+
+    @staticmethod
+    def words_of(line: str) -> list[str]:
+        """The words of a line as the command sees them: aliases expanded, a leading `pan` dropped."""
+        from pancli.errors import InputError
+
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError as e:
+            raise InputError(f"cannot read the line: {str(e).lower()}", "close the quotes") from None
+        if words and words[0] == "pan":
+            words = words[1:]
+        if words:
+            words[0] = ALIASES.get(words[0].lower(), words[0])
+        return words
+
+    def execute(self, line: str, capture: bool = True, quiet: bool = False) -> LineResult:
+        """Run one line. With capture, what it prints is returned in the result instead of shown.
+
+        Errors are always captured (so they can be shown highlighted); nothing a refused line
+        tried is stored, because every recorded event is one transaction.
+        """
+        from pancli.errors import PanError
+
+        result = LineResult(line)
+        try:
+            words = self.words_of(line)
+        except PanError as e:
+            result.status, result.err = e.exit_code, f"Error: {e}\n"
+            return result
+        if not words:
+            result.skipped = True
+            return result
+        head = words[0].lower()
+        if head in QUIT_WORDS and len(words) == 1:
+            result.quit = True
+            return result
+        if head == "help" or head == "?":
+            if len(words) == 1:
+                result.out = self.help_text()
+                return result
+            words = [ALIASES.get(w, w) for w in words[1:]] + ["--help"]
+        elif head == "table":
+            result.status, result.err = 2, "Error: you are at the table already: type the commands without `table`\n"
+            return result
+
+        watch = self.show_board and not quiet
+        before = self._mark() if watch else None
+        result.status, out, err = self._invoke(words, capture, quiet)
+        result.out, result.err = out, err
+        if result.ok and words[0] == "session" and len(words) > 1 and words[1] in ("new", "use"):
+            # The shell follows the session that was just started or chosen.
+            self.context.session_name = None
+            self.context.recorder = None
+        if watch and result.ok:
+            after = self._mark()
+            result.changed = after != before
+            if result.changed:
+                result.board = self.board_lines()
+        return result
+
+    def _invoke(self, words: list[str], capture: bool, quiet: bool) -> tuple[int, str, str]:
+        ClickException, Abort = _click_exceptions()
+        from pancli.errors import PanError
+
+        out = io.StringIO() if capture else None
+        err = io.StringIO()
+        target: TextIO | None = _Null() if quiet else out
+        status = 0
+        with contextlib.ExitStack() as stack:
+            if target is not None:
+                stack.enter_context(contextlib.redirect_stdout(target))
+            stack.enter_context(contextlib.redirect_stderr(err))
+            try:
+                rv = self.command.main(args=["--db", str(self.db), *words], prog_name="pan",
+                                       standalone_mode=False)
+                status = rv if isinstance(rv, int) else 0
+            except ClickException as e:
+                e.show(file=err)
+                status = e.exit_code
+            except Abort:
+                err.write("Aborted: nothing was recorded by this line.\n")
+                status = 1
+            except PanError as e:  # raised outside PanGroup.invoke (e.g. while parsing)
+                err.write(f"Error: {e}\n")
+                status = e.exit_code
+            except SystemExit as e:
+                status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            except KeyboardInterrupt:
+                err.write("Interrupted: nothing was recorded by the interrupted command.\n")
+                status = 130
+            except Exception:  # a bug: report it, keep the shell and the data
+                err.write("Internal error (nothing was recorded by this line):\n" + traceback.format_exc())
+                status = 70
+        return status, out.getvalue() if out is not None else "", err.getvalue()
+
+    def _mark(self):
+        """Something that changes whenever a line records, undoes or switches session."""
+        store = self.context.store
+        if store is None:
+            return None
+        try:
+            row = store.conn.execute(
+                "SELECT (SELECT max(id) FROM events), (SELECT value FROM settings WHERE key = 'current_session')"
+            ).fetchone()
+        except Exception:
+            return None
+        return tuple(row) + (self.context.session_name,)
+
+    # -- what is shown ---------------------------------------------------------------------
+
+    def recorder(self):
+        from pancli.errors import PanError
+
+        try:
+            return self.context.open_recorder()
+        except PanError:
+            return None
+
+    def prompt_text(self) -> str:
+        rec = self.recorder()
+        if rec is None:
+            return "pan> "
+        try:
+            hand = getattr(rec.state(), "hand", None)
+        except Exception:
+            hand = None
+        where = rec.session["name"]
+        if hand is not None:
+            where += f" · hand {hand.number}" + (" over" if hand.over else "")
+        return f"{where}> "
+
+    def board_lines(self) -> list[str]:
+        """The live board in one to three lines: the hand, who is in with melds and chips, the night."""
+        rec = self.recorder()
+        if rec is None:
+            return []
+        return compact_board(rec)
+
+    def help_text(self) -> str:
+        back = {v: k for k, v in ALIASES.items()}
+        rows = []
+        for name, cmd in self.command.commands.items():
+            if cmd.hidden or name == "table":
+                continue
+            alias = f" ({back[name]})" if name in back else ""
+            sub = " …" if hasattr(cmd, "commands") else ""
+            rows.append((f"{name}{sub}{alias}", cmd.get_short_help_str(60)))
+        width = max(len(r[0]) for r in rows)
+        lines = [f"  {a.ljust(width)}  {b}" for a, b in rows]
+        return ("Commands (the same as `pan COMMAND`, without `pan`):\n" + "\n".join(lines) + "\n"
+                "  help COMMAND shows its options · Tab completes commands, players and cards\n"
+                "  ↑/↓ recall earlier lines · Ctrl-C clears the line · quit or Ctrl-D leaves\n"
+                "  Every accepted line is saved at once; `undo` takes back the last event.\n")
+
+    # -- completion --------------------------------------------------------------------------
+
+    def candidates(self, text: str) -> tuple[str, list[str]]:
+        """What Tab offers after `text`: the word being completed and its candidates."""
+        try:
+            words = shlex.split(text)
+        except ValueError:
+            words = text.split()
+        current = ""
+        if text and not text[-1].isspace() and words:
+            current = words.pop()
+        if words and words[0] == "pan":
+            words = words[1:]
+        if words:
+            words[0] = ALIASES.get(words[0].lower(), words[0])
+        if not words:
+            names = [n for n, c in self.command.commands.items() if not c.hidden and n != "table"]
+            return current, _starting(current, names + list(SHELL_WORDS))
+        if words[0] == "help":
+            if len(words) == 1:
+                return current, _starting(current, list(self.command.commands))
+            return current, []
+        cmd, rest, path = self.command, list(words), []
+        while hasattr(cmd, "commands") and rest:
+            sub = cmd.commands.get(rest[0])
+            if sub is None:
+                return current, []
+            cmd, path = sub, path + [rest.pop(0)]
+        if hasattr(cmd, "commands"):
+            return current, _starting(current, [n for n, c in cmd.commands.items() if not c.hidden])
+        if current.startswith("-"):
+            opts = [o for p in cmd.params if getattr(p, "param_type_name", "") == "option" for o in p.opts]
+            if path[-1] == "borrow":
+                opts += ["--from", "--with"]
+            return current, _starting(current, opts + ["--help"])
+        previous = rest[-1] if rest else ""
+        if previous in _PLAYER_OPTIONS:
+            return current, self._players(current, rest, everyone=True)
+        if previous in _SESSION_OPTIONS:
+            return current, self._sessions(current)
+        if previous in _MELD_OPTIONS:
+            return current, self._meld_numbers(current, rest)
+        if previous == "--preset":
+            from pancli.houserules import PRESETS
+
+            return current, _starting(current, list(PRESETS))
+        kind = self._argument_kind(cmd, path, rest)
+        if kind == "player":
+            return current, self._players(current, rest, everyone=path == ["seat", "remove"])
+        if kind == "session":
+            return current, self._sessions(current)
+        if kind == "number":
+            return current, self._meld_numbers(current, rest)
+        if kind == "cards":
+            return current, card_candidates(current)
+        return current, []
+
+    def _argument_kind(self, cmd, path: list[str], rest: list[str]) -> str | None:
+        """The kind of the positional argument being typed after the words in `rest`."""
+        options_with_value = {o for p in cmd.params if getattr(p, "param_type_name", "") == "option"
+                              and not getattr(p, "is_flag", False) for o in p.opts}
+        position, skip = 0, False
+        for w in rest:
+            if skip:
+                skip = False
+            elif w.startswith("-"):
+                skip = w in options_with_value
+            else:
+                position += 1
+        args = [p for p in cmd.params if getattr(p, "param_type_name", "") == "argument"]
+        if not args:
+            return None
+        arg = args[min(position, len(args) - 1)]
+        if position >= len(args) and args[-1].nargs != -1:
+            return None
+        name = arg.name
+        if path[0] == "session":
+            return "session" if name == "name" else None
+        if path == ["seat", "add"]:
+            return None
+        if name in ("name", "names"):
+            return "player"
+        if name in _NUMBER_ARGUMENTS:
+            return "number"
+        if name in _CARD_ARGUMENTS:
+            return "cards"
+        return None
+
+    def _players(self, current: str, typed: list[str], everyone: bool = False) -> list[str]:
+        rec = self.recorder()
+        if rec is None:
+            return []
+        try:
+            state = rec.state()
+            names = rec.game.players(state)
+            hand = getattr(state, "hand", None)
+            if not everyone and hand is not None and not hand.over:
+                names = [p for p in hand.order if hand.status.get(p) == "in"]
+        except Exception:
+            return []
+        already = {w.lower() for w in typed}
+        return [n for n in names if n.lower().startswith(current.lower()) and n.lower() not in already]
+
+    def _sessions(self, current: str) -> list[str]:
+        store = self.context.store
+        if store is None:
+            try:
+                store = self.context.open_store(create=False)
+            except Exception:
+                return []
+        return _starting(current, [s["name"] for s in store.sessions()])
+
+    def _meld_numbers(self, current: str, typed: list[str]) -> list[str]:
+        rec = self.recorder()
+        if rec is None:
+            return []
+        hand = getattr(rec.state(), "hand", None)
+        if hand is None:
+            return []
+        owner = None
+        for w in typed:
+            try:
+                owner = rec.player(w)
+                break
+            except Exception:
+                continue
+        return _starting(current, [str(n) for n, m in hand.melds.items() if owner in (None, m.owner)])
+
+    def completer(self):
+        """A prompt_toolkit completer over `candidates`."""
+        from prompt_toolkit.completion import Completer, Completion
+
+        shell = self
+
+        class TableCompleter(Completer):
+            def get_completions(self, document, complete_event):
+                word, found = shell.candidates(document.text_before_cursor)
+                for c in found:
+                    yield Completion(c, start_position=-len(word))
+
+        return TableCompleter()
+
+    # -- history -----------------------------------------------------------------------------
+
+    @property
+    def history_path(self) -> Path:
+        return Path(str(self.db) + ".history")
+
+    def history(self):
+        """Lines typed at this database, kept between runs in a file next to it."""
+        from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+        try:
+            self.history_path.parent.mkdir(parents=True, exist_ok=True)
+            self.history_path.touch(exist_ok=True)
+        except OSError:
+            return InMemoryHistory()
+        return FileHistory(str(self.history_path))
+
+    # -- running -----------------------------------------------------------------------------
+
+    def run_script(self, lines: Iterable[str], source: str = "stdin", keep_going: bool = False,
+                   quiet: bool = False, out: TextIO | None = None, err: TextIO | None = None) -> int:
+        """Run lines from a file: stop at the first refused one (or go on), then show the standings."""
+        out = out or sys.stdout
+        err = err or sys.stderr
+        failed = 0
+        for number, raw in enumerate(lines, 1):
+            line = raw.rstrip("\n")
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            result = self.execute(line, capture=False, quiet=quiet)
+            if result.quit:
+                break
+            if not result.ok:
+                failed += 1
+                out.flush()
+                err.write(f"{source}:{number}: {stripped}\n")
+                err.write("".join(f"  {x}\n" for x in result.err.rstrip("\n").splitlines()))
+                if not keep_going:
+                    err.write(f"Stopped at line {number}: the lines before it are recorded.\n")
+                    break
+            elif result.err:
+                err.write(result.err)
+        if self.recorder() is not None:
+            final = self.execute("standings", capture=False)
+            if final.err:
+                err.write(final.err)
+        if failed and keep_going:
+            err.write(f"{failed} line{'s' if failed != 1 else ''} refused.\n")
+        return 1 if failed else 0
+
+    def interactive(self) -> int:
+        """The prompt at the table: completion, history, highlighted errors, the live board."""
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+
+        session = PromptSession(history=self.history(), completer=self.completer(),
+                                complete_while_typing=False, auto_suggest=AutoSuggestFromHistory(),
+                                lexer=make_lexer(self), style=_style())
+        self.show_banner()
+        while True:
+            try:
+                line = session.prompt(self.prompt_text())
+            except KeyboardInterrupt:
+                continue  # Ctrl-C: the line being typed is dropped, nothing else
+            except EOFError:
+                break
+            result = self.execute(line, capture=False)
+            if result.quit:
+                break
+            self.show(result)
+        return 0
+
+    def show_banner(self) -> None:
+        rec = self.recorder()
+        if rec is None:
+            _print([("class:dim", f"No session in {self.db} yet: start one with "
+                                  "`session new NAME --players A,B,C`. `help` lists the commands.")])
+            return
+        _print([("class:dim", f"Session {rec.session['name']} at {self.db}. `help` lists the commands; "
+                              "Tab completes; `undo` takes back; Ctrl-D leaves.")])
+        for line in self.board_lines():
+            _print([("class:board", line)])
+
+    def show(self, result: LineResult) -> None:
+        if result.out:
+            sys.stdout.write(result.out)
+            sys.stdout.flush()
+        if result.err:
+            _print(error_fragments(result) if not result.ok else [("class:warning", result.err)], end="")
+        for line in result.board:
+            _print([("class:board", line)])
+
+
+def _starting(prefix: str, names: Iterable[str]) -> list[str]:
+    low = prefix.lower()
+    return [n for n in names if n.lower().startswith(low)]
+
+
+_CARDS_PREFIX = re.compile(r"((?:(?:10|[A-Za-z0-9])[SHDCshdc♠♥♦♣])*)(.*)$")
+
+
+def card_candidates(word: str) -> list[str]:
+    """Cards that complete the word: a rank gets its suits; a finished card offers itself again
+    (sets) and the next card of its suit (ropes)."""
+    from pancli.cards import RANKS, SUITS
+
+    m = _CARDS_PREFIX.match(word)
+    done, rest = m.group(1), m.group(2)
+    if rest:
+        rank = rest.upper()
+        if len(rank) != 1 or rank not in RANKS:
+            return []
+        return [done + rest + s for s in SUITS]
+    if not done:
+        return [r + s for r in RANKS for s in SUITS]
+    last = done[-2:] if not done[-3:-1].startswith("10") else done[-3:]
+    rank, suit = last[:-1].upper(), last[-1].upper()
+    out = [done + last]
+    if rank in RANKS and RANKS.index(rank) + 1 < len(RANKS):
+        out.append(done + RANKS[RANKS.index(rank) + 1] + suit)
+    return out
+
+
+def compact_board(rec) -> list[str]:
+    """One to three lines: the hand; who is in with melds, worth and chips; the night's totals."""
+    from pancli.cards import format_card
+    from pancli.ledger import POOLS
+    from pancli.melds import meld_order
+
+    store = rec.store
+    with store.snapshot():
+        state = rec._load()
+        balances = store.balances(rec.session["id"])
+    lines = []
+    hand = getattr(state, "hand", None)
+    if hand is not None and hasattr(hand, "order"):
+        rules = state.rules
+        status = "in play" if not hand.over else (hand.result or "over")
+        lines.append(f"hand {hand.number} · {hand.dealer} deals · {hand.eldest} eldest · "
+                     f"tops {hand.tops_total()} · {status}")
+        playing, out = [], []
+        for p in hand.order:
+            moved = hand.moved.get(p, 0)
+            melds = " ".join(
+                f"#{m.number} {''.join(format_card(c) for c in meld_order(m.cards))}"
+                + (f"={m.worth(rules)}" if m.worth(rules) else "")
+                for m in hand.melds_of(p))
+            text = f"{p} {moved:+d}" + (f" [{melds}]" if melds else "")
+            (playing if hand.status[p] == "in" else out).append(
+                text if hand.status[p] == "in" else f"{p} {hand.status[p]} {moved:+d}")
+        lines.append("in: " + " · ".join(playing) + (f" | {', '.join(out)}" if out else ""))
+    seats = rec.game.players(state)
+    names = list(seats) + [p for p in balances if p not in seats and p not in POOLS]
+    night = " · ".join(f"{p} {balances.get(p, 0):+d}" for p in sorted(names, key=lambda p: -balances.get(p, 0)))
+    lines.append(f"night: {night}")
+    return lines
+
+
+# -- prompt_toolkit pieces (imported only for the interactive prompt) -----------------------
+
+def _style():
+    from prompt_toolkit.styles import Style
+
+    return Style.from_dict({
+        "error": "#ff5f5f bold", "warning": "#ffaf00", "dim": "#888888", "board": "#5fafd7",
+        "command": "bold", "unknown": "#ff5f5f underline", "card": "#d7d7af", "option": "#87af87",
+    })
+
+
+def _print(fragments, end: str = "\n") -> None:
+    from prompt_toolkit import print_formatted_text
+    from prompt_toolkit.formatted_text import FormattedText
+
+    print_formatted_text(FormattedText(fragments), style=_style(), end=end)
+
+
+def error_fragments(result: LineResult) -> list[tuple[str, str]]:
+    """How a refused line is shown: its error lines, the first marked, in the error style."""
+    if result.ok or not result.err:
+        return []
+    lines = [x for x in result.err.rstrip("\n").splitlines() if x.strip()]
+    errors = [x for x in lines if x.startswith(("Error", "Internal error", "Interrupted", "Aborted"))] or lines[:1]
+    rest = [x for x in lines if x not in errors]
+    out = [("class:error", ("✗ " if i == 0 else "  ") + x + "\n") for i, x in enumerate(errors)]
+    out += [("class:dim", "  " + x + "\n") for x in rest]
+    out.append(("class:dim", "  Nothing was recorded by that line.\n"))
+    return out
+
+
+def make_lexer(shell: TableShell):
+    """Highlights the line as it is typed: a known command in bold, an unknown one in red."""
+    from prompt_toolkit.lexers import Lexer
+
+    known = set(shell.command.commands) | set(ALIASES) | set(SHELL_WORDS) | {"pan", "?"}
+
+    class LineLexer(Lexer):
+        def lex_document(self, document):
+            def get_line(lineno):
+                text = document.lines[lineno]
+                out, first = [], True
+                for m in re.finditer(r"\s+|\S+", text):
+                    w = m.group()
+                    if w.isspace():
+                        out.append(("", w))
+                    elif first:
+                        first = w == "pan"
+                        out.append(("class:command" if w.lower() in known else "class:unknown", w))
+                    elif w.startswith("-"):
+                        out.append(("class:option", w))
+                    else:
+                        out.append(("", w))
+                return out
+
+            return get_line
+
+    return LineLexer()

@@ -1,0 +1,475 @@
+"""`pan table`: the shell runs the same grammar as `pan`, shows what happened, completes, keeps
+history, refuses typos without touching the data, and replays a file of lines."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from pancli.cli import app
+from pancli.cli.record import Context
+from pancli.shell import ALIASES, TableShell, card_candidates, error_fragments
+
+ROOT = Path(__file__).resolve().parent.parent
+TONIGHT = ROOT / "examples" / "tonight.pan"
+# Final standings of the sample evening (chips; a chip is worth 0.25).
+TONIGHT_NET = {"Ana": 81, "Dee": 34, "Cruz": 15, "Gus": -6, "Eli": -33, "Ben": -43, "Fay": -48}
+
+
+@pytest.fixture(autouse=True)
+def fresh_context(monkeypatch):
+    monkeypatch.delenv("PANCLI_DB", raising=False)
+    Context.reset()
+    yield
+    Context.reset()
+
+
+def cli(db, *words, input=None):
+    return CliRunner().invoke(app, ["--db", str(db), *words], input=input, prog_name="pan")
+
+
+def shell_at(db, **kw) -> TableShell:
+    return TableShell(db=str(db), **kw)
+
+
+def table_rows(db) -> dict:
+    """Everything a command can change, without the wall-clock times."""
+    conn = sqlite3.connect(db)
+    try:
+        return {
+            "sessions": conn.execute("SELECT id, name, game, players, dealer, rules, chip_value, "
+                                     "closed_at IS NOT NULL FROM sessions ORDER BY id").fetchall(),
+            "events": conn.execute("SELECT id, session_id, seq, hand, kind, payload, undo_of FROM events "
+                                   "ORDER BY id").fetchall(),
+            "payments": conn.execute("SELECT * FROM payments ORDER BY id").fetchall(),
+            "tallies": conn.execute("SELECT * FROM tallies ORDER BY id").fetchall(),
+            "settings": conn.execute("SELECT * FROM settings ORDER BY key").fetchall(),
+        }
+    finally:
+        conn.close()
+
+
+def count_events(db) -> int:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute("SELECT count(*) FROM events").fetchone()[0]
+    finally:
+        conn.close()
+
+
+_TIME = re.compile(r"\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d(\+00:00)?)?")
+
+
+def normal(text: str, db) -> str:
+    return _TIME.sub("<time>", text.replace(str(db), "<db>"))
+
+
+def new_table(sh: TableShell, players="Ana,Ben,Cruz,Dee") -> None:
+    r = sh.execute(f"session new fri --players {players} --dealer Dee")
+    assert r.ok, r.err
+
+
+# -- one grammar ------------------------------------------------------------------------------
+
+SCENARIO = [
+    "session new fri --players Ana,Ben,Cruz,Dee --dealer Dee --chip-value 0.5",
+    "session new sat --players Ana,Ben",
+    "session list",
+    "session use fri",
+    "session show",
+    "seat add Eve --after Ben",
+    "seat remove Eve",
+    "deal",
+    "stay ana",
+    "drop cruz",
+    "meld ana 5s5s5s",
+    "drop ben",                                  # refused: play has begun
+    "add ana 5s",
+    "meld ben AD 2D 3D 4D 5D 6D",
+    'split ben 2 "AD 2D 3D" "4D 5D 6D"',
+    "meld dee KH KS KC KD",
+    "borrow dee --from 4 KD --with QD JD",
+    "meld ana 8s8s8s",                           # refused: no eights in the pack
+    "meld zed 5s5s5s",                           # refused: no such player
+    "meld ana",                                  # refused: missing cards (a usage error)
+    "frob",                                      # refused: no such command
+    "spread ana 5s5s5s5s 3h3h3h",
+    "foul ana --meld 7",
+    "dead ben",
+    "board",
+    "board --json",
+    "undo",
+    "history",
+    "history --hand 1 --json",
+    "standings",
+    "standings --json",
+    "out ana",                                   # refused: not 11 cards
+    "void",
+    "chop",                                      # refused: no hand in play
+    "deal --dealer ana",
+    "drop ben cruz dee",
+    "check 5s 5s 5s",
+    "db path",
+    "session close",
+    "session close",                             # refused: closed already
+]
+
+
+def test_every_line_means_the_same_in_the_shell_and_on_the_command_line(tmp_path):
+    """Each line through CliRunner (`pan LINE`) and through the shell: same output, same status,
+    same database afterwards."""
+    import shlex
+
+    a, b = tmp_path / "a" / "pan.db", tmp_path / "b" / "pan.db"
+    a.parent.mkdir()
+    b.parent.mkdir()
+    via_cli = []
+    for line in SCENARIO:
+        r = cli(a, *shlex.split(line))
+        via_cli.append((r.exit_code, normal(r.stdout, a), normal(r.stderr, a)))
+    Context.reset()
+    sh = shell_at(b, board=False)
+    via_shell = []
+    for line in SCENARIO:
+        r = sh.execute(line)
+        via_shell.append((r.status, normal(r.out, b), normal(r.err, b)))
+    for line, c, s in zip(SCENARIO, via_cli, via_shell):
+        assert s == c, line
+    assert sum(1 for code, _, _ in via_cli if code != 0) == 9
+    assert table_rows(a) == table_rows(b)
+
+
+def _command_paths(group, prefix=()):
+    for name, cmd in group.commands.items():
+        if getattr(cmd, "hidden", False):
+            continue
+        yield prefix + (name,)
+        if hasattr(cmd, "commands"):
+            yield from _command_paths(cmd, prefix + (name,))
+
+
+def test_every_pan_command_is_reachable_in_the_shell_with_the_same_grammar(tmp_path):
+    db = tmp_path / "pan.db"
+    sh = shell_at(db, board=False)
+    paths = [p for p in _command_paths(get_command(app)) if p[0] != "table"]
+    assert ("meld",) in paths and ("session", "new") in paths
+    for path in paths:
+        c = cli(db, *path, "--help")
+        with CliRunner().isolation():  # the help width CliRunner forces
+            s = sh.execute(" ".join(path) + " --help")
+            h = sh.execute("help " + " ".join(path))
+        assert (s.status, s.out) == (c.exit_code, c.stdout), path
+        assert h.out == c.stdout, path
+
+
+def test_aliases_expand_to_the_commands():
+    assert ALIASES == {"m": "meld", "a": "add", "d": "drop", "o": "out", "u": "undo", "b": "board", "s": "standings"}
+    assert TableShell.words_of("m ben 5s5s5s") == ["meld", "ben", "5s5s5s"]
+    assert TableShell.words_of("pan d cruz dee") == ["drop", "cruz", "dee"]
+    assert TableShell.words_of('split ana 1 "AD 2D 3D" "4D 5D 6D"  # a comment') == \
+        ["split", "ana", "1", "AD 2D 3D", "4D 5D 6D"]
+
+
+def test_aliases_record_like_the_full_commands(tmp_path):
+    full, short = tmp_path / "f.db", tmp_path / "s.db"
+    lines = [("deal", "deal"), ("drop cruz", "d cruz"), ("meld ana 5s5s5s", "m ana 5s5s5s"),
+             ("add ana 5s", "a ana 5s"), ("undo", "u"), ("meld ben 7h7h7h", "m ben 7h7h7h")]
+    for db, pick in ((full, 0), (short, 1)):
+        Context.reset()
+        sh = shell_at(db)
+        new_table(sh)
+        for pair in lines:
+            assert sh.execute(pair[pick]).ok
+        assert sh.execute("b").out == sh.execute("board").out
+        assert sh.execute("s").out == sh.execute("standings").out
+    assert table_rows(full) == table_rows(short)
+
+
+# -- what the shell shows ----------------------------------------------------------------------
+
+def test_after_every_change_the_compact_board_follows(tmp_path):
+    sh = shell_at(tmp_path / "pan.db")
+    new_table(sh)
+    deal = sh.execute("deal")
+    assert deal.changed and deal.board[0].startswith("hand 1 · Dee deals · Ana eldest")
+    sh.execute("d cruz")
+    r = sh.execute("m ana 5s5s5s")
+    assert r.ok and r.changed
+    assert "Ana melds #1 5♠ 5♠ 5♠" in r.out and "Ben, Dee pay Ana 4 each" in r.out  # payments with reasons
+    assert 1 <= len(r.board) <= 3
+    assert r.board[0] == "hand 1 · Dee deals · Ana eldest · tops 2 · in play"
+    assert r.board[1] == "in: Ana +8 [#1 5♠5♠5♠=4] · Ben -4 · Dee -4 | Cruz dropped -2"
+    assert r.board[2] == "night: Ana +8 · Cruz -2 · Ben -4 · Dee -4"
+    assert r.text().endswith("night: Ana +8 · Cruz -2 · Ben -4 · Dee -4\n")
+    look = sh.execute("b")
+    assert look.ok and not look.changed and look.board == [] and "Ana" in look.out
+    assert sh.prompt_text() == "fri · hand 1> "
+
+
+def test_a_refused_line_changes_nothing_and_says_why(tmp_path):
+    db = tmp_path / "pan.db"
+    sh = shell_at(db)
+    new_table(sh)
+    sh.execute("deal")
+    sh.execute("m ana 5s5s5s")
+    before = table_rows(db)
+    refused = {
+        "m ben 8s8s8s": "not in the Pan pack",
+        "m zed 5s5s5s": "no player 'zed'",
+        "d ben": "cannot drop: play has begun",
+        "m ben 5h5h5c": "not",
+        'split ana 1 "5S 5S': "no closing quotation",
+        "meld ana": "Missing argument",
+        "frob 1 2": "No such command 'frob'",
+        "a ana 7h": "cannot be added",
+        "o ben": "going out needs 11",
+        "table": "at the table already",
+        "deal": "still being played",
+    }
+    for line, why in refused.items():
+        r = sh.execute(line)
+        assert not r.ok and not r.changed and r.board == [], line
+        assert "Error" in r.err and why in r.err, line
+        frags = error_fragments(r)
+        assert frags[0][0] == "class:error" and frags[0][1].startswith("✗ Error")
+        assert frags[-1][1].strip() == "Nothing was recorded by that line."
+    assert table_rows(db) == before
+
+
+def test_undo_is_one_word_away(tmp_path):
+    db = tmp_path / "pan.db"
+    sh = shell_at(db)
+    new_table(sh)
+    sh.execute("deal")
+    sh.execute("m ana 5s5s5s")
+    r = sh.execute("m ben 7d7d7d")
+    assert "Ben +2" in r.board[1]
+    u = sh.execute("u")
+    assert u.ok and u.changed and u.out.startswith("Undid #3: meld Ben 7D 7D 7D")
+    assert "voided: Ana, Cruz, Dee pay Ben 2 each" in u.out
+    assert "Ben -4" in u.board[1] and "7♦" not in u.board[1]
+    assert sh.execute("u").ok and sh.execute("u").ok   # the meld, then the deal
+    nothing = sh.execute("u")
+    assert not nothing.ok and "nothing to undo" in nothing.err
+
+
+def test_help_lists_the_commands_with_their_aliases(tmp_path):
+    sh = shell_at(tmp_path / "pan.db")
+    text = sh.execute("help").out
+    for line in ("meld (m)", "add (a)", "drop (d)", "out (o)", "undo (u)", "board (b)", "standings (s)",
+                 "deal", "history", "session …", "seat …"):
+        assert line in text
+    assert "\n  table " not in text
+    assert "Usage: pan meld" in sh.execute("help m").out
+
+
+def test_quit_leaves_with_nothing_lost(tmp_path):
+    db = tmp_path / "pan.db"
+    sh = shell_at(db)
+    new_table(sh)
+    for line in ("deal", "d cruz", "m ana 5s5s5s"):
+        assert sh.execute(line).ok
+    assert sh.execute("quit").quit and sh.execute("exit").quit
+    assert not sh.execute("quit now").quit
+    Context.reset()  # as if the process ended here
+    data = json.loads(cli(db, "standings", "--json").stdout)
+    assert {p["name"]: p["net"] for p in data["players"]} == {"Ana": 8, "Ben": -4, "Dee": -4, "Cruz": -2}
+
+
+def test_every_accepted_line_is_committed_before_the_next(tmp_path):
+    db = tmp_path / "pan.db"
+    sh = shell_at(db)
+    new_table(sh)
+    for n, line in enumerate(("deal", "d cruz", "m ana 5s5s5s"), 1):
+        assert sh.execute(line).ok
+        assert count_events(db) == n  # another connection sees it at once
+
+
+def test_the_shell_follows_writes_from_another_process(tmp_path):
+    db = tmp_path / "pan.db"
+    sh = shell_at(db)
+    new_table(sh)
+    sh.execute("deal")
+    other = subprocess.run([sys.executable, "-m", "pancli", "--db", str(db), "meld", "ben", "7d7d7d"],
+                           capture_output=True, text=True, cwd=ROOT)
+    assert other.returncode == 0, other.stderr
+    r = sh.execute("m ana 5s5s5s")
+    assert r.ok and "Ben +2 [#1 7♦7♦7♦=2]" in r.board[1] and "Ana +10 [#2 5♠5♠5♠=4]" in r.board[1]
+
+
+def test_a_named_session_is_kept_while_another_is_current(tmp_path):
+    db = tmp_path / "pan.db"
+    assert cli(db, "session", "new", "fri", "--players", "Ana,Ben").exit_code == 0
+    assert cli(db, "session", "new", "sat", "--players", "Cruz,Dee").exit_code == 0
+    Context.reset()
+    sh = shell_at(db, session="fr")
+    assert sh.prompt_text() == "fri> "
+    assert sh.execute("deal").ok and sh.execute("m ana 5s5s5s").ok
+    Context.reset()
+    assert json.loads(cli(db, "standings", "--json", "--session", "fri").stdout)["players"][0]["net"] == 4
+    assert json.loads(cli(db, "board", "--json").stdout)["hand"] is None  # sat, the current one
+
+
+# -- completion and history ------------------------------------------------------------------------
+
+def completions(sh: TableShell, text: str) -> list[str]:
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    return [c.text for c in sh.completer().get_completions(Document(text), CompleteEvent(completion_requested=True))]
+
+
+def test_tab_completes_commands_players_cards_and_options(tmp_path):
+    sh = shell_at(tmp_path / "pan.db")
+    new_table(sh)
+    sh.execute("deal")
+    sh.execute("d cruz")
+    sh.execute("m ana ah2h3h")
+    assert completions(sh, "me") == ["meld"]
+    assert completions(sh, "st") == ["stay", "standings"]
+    assert "quit" in completions(sh, "") and "session" in completions(sh, "")
+    assert completions(sh, "m ") == ["Ana", "Ben", "Dee"]            # who is in (Cruz dropped)
+    assert completions(sh, "meld b") == ["Ben"]
+    assert completions(sh, "d a") == ["Ana"]
+    assert completions(sh, "drop ana ") == ["Ben", "Dee"]             # not twice
+    assert completions(sh, "m ben 5") == ["5S", "5H", "5D", "5C"]
+    assert completions(sh, "m ben 5s5s") == ["5s5s5s", "5s5s6S"]      # a set, or the rope goes on
+    assert len(completions(sh, "m ben ")) == 40
+    assert completions(sh, "a ana 4h --") == ["--to", "--help"]
+    assert completions(sh, "a ana 4h --to ") == ["1"]
+    assert completions(sh, "split ana ") == ["1"]
+    assert completions(sh, "borrow ana --") == ["--from", "--with", "--help"]
+    assert completions(sh, "deal --dealer ") == ["Ana", "Ben", "Cruz", "Dee"]
+    assert completions(sh, "session ") == ["new", "list", "show", "use", "close"]
+    assert completions(sh, "session use ") == ["fri"]
+    assert completions(sh, "seat remove c") == ["Cruz"]
+    assert completions(sh, "seat add ") == []
+    assert {"session", "seat"} <= set(completions(sh, "help se"))
+    assert completions(sh, "standings --session f") == ["fri"]
+
+
+def test_card_candidates():
+    assert card_candidates("k") == ["kS", "kH", "kD", "kC"]
+    assert card_candidates("7h") == ["7h7h", "7hJH"]   # 7 and J are neighbours
+    assert card_candidates("KS") == ["KSKS"]
+    assert card_candidates("zz") == []
+
+
+def test_history_is_kept_next_to_the_database(tmp_path):
+    db = tmp_path / "pan.db"
+    sh = shell_at(db)
+    assert sh.history_path == tmp_path / "pan.db.history"
+    h = sh.history()
+    h.append_string("deal")
+    h.append_string("m ana 5s5s5s")
+    Context.reset()
+    again = shell_at(db).history()
+    assert list(again.load_history_strings())[:2] == ["m ana 5s5s5s", "deal"]  # newest first
+
+
+# -- scripts ---------------------------------------------------------------------------------------
+
+def test_the_sample_evening_replays_to_its_standings(tmp_path):
+    db = tmp_path / "tonight.db"
+    r = cli(db, "table", "--script", str(TONIGHT), "--quiet")
+    assert r.exit_code == 0, r.stderr
+    assert r.stderr == ""
+    assert r.stdout.startswith("Standings · tonight")
+    Context.reset()
+    data = json.loads(cli(db, "standings", "--json").stdout)
+    assert {p["name"]: p["net"] for p in data["players"]} == TONIGHT_NET
+    assert data["sum"] == 0 and data["pools"] == {}
+    ana = next(p for p in data["players"] if p["name"] == "Ana")
+    assert (ana["won"], ana["money"]) == (2, 20.25)
+    rows = table_rows(db)
+    kinds = [e[4] for e in rows["events"]]
+    assert kinds.count("deal") == 9 and kinds.count("out") == 8
+    for kind in ("drop", "meld", "add", "split", "borrow", "undo", "seat_add"):
+        assert kind in kinds
+
+
+def test_the_sample_evening_is_a_real_evening():
+    lines = [x for x in TONIGHT.read_text().splitlines() if x.strip() and not x.startswith("#")]
+    assert len(lines) > 60
+    players = re.search(r"--players (\S+)", lines[0]).group(1).split(",")
+    assert 6 <= len(players) <= 7
+
+
+def test_stdin_without_a_terminal_runs_as_a_script(tmp_path):
+    db = tmp_path / "pan.db"
+    proc = subprocess.run([sys.executable, "-m", "pancli", "--db", str(db), "table"], cwd=ROOT,
+                          stdin=TONIGHT.open(), capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "Ben goes out: 4 from each payer" in proc.stdout and "Undid #" in proc.stdout
+    assert proc.stdout.rstrip().splitlines()[-1].startswith("└")  # the standings table ends it
+    assert "Ana" in proc.stdout.split("Standings · tonight")[1]
+
+
+SCRIPT = """\
+# a short night
+session new fri --players Ana,Ben,Cruz
+
+deal
+m ana 5s5s5s
+m ben 8s8s8s
+m ben 7d7d7d
+"""
+
+
+def test_a_script_stops_at_the_first_refused_line(tmp_path):
+    db, path = tmp_path / "pan.db", tmp_path / "night.pan"
+    path.write_text(SCRIPT)
+    r = cli(db, "table", "--script", str(path))
+    assert r.exit_code == 1
+    assert f"{path}:6: m ben 8s8s8s" in r.stderr and "not in the Pan pack" in r.stderr
+    assert "Stopped at line 6" in r.stderr
+    assert "Ana melds #1" in r.stdout and "Standings · fri" in r.stdout
+    assert count_events(db) == 2  # deal and Ana's meld; Ben's 7s never ran
+
+
+def test_keep_going_runs_every_line_and_still_fails(tmp_path):
+    db, path = tmp_path / "pan.db", tmp_path / "night.pan"
+    path.write_text(SCRIPT)
+    r = cli(db, "table", "--script", str(path), "--keep-going", "--quiet")
+    assert r.exit_code == 1
+    assert ":6: m ben 8s8s8s" in r.stderr and "1 line refused." in r.stderr
+    assert "melds" not in r.stdout and r.stdout.startswith("Standings · fri")
+    assert count_events(db) == 3
+
+
+def test_a_script_from_stdin_via_the_runner(tmp_path):
+    db = tmp_path / "pan.db"
+    r = cli(db, "table", "-q", input=SCRIPT.replace("m ben 8s8s8s\n", ""))
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.startswith("Standings · fri")
+
+
+def test_a_missing_script_is_an_error(tmp_path):
+    r = cli(tmp_path / "pan.db", "table", "--script", str(tmp_path / "nope.pan"))
+    assert r.exit_code == 2 and "cannot read" in r.stderr
+
+
+def test_table_on_an_unknown_session_is_refused(tmp_path):
+    db = tmp_path / "pan.db"
+    cli(db, "session", "new", "fri", "--players", "Ana,Ben")
+    r = cli(db, "table", "sunday", "-q", input="")
+    assert r.exit_code == 2 and "no session named 'sunday'" in r.stderr
+
+
+def test_the_shell_does_not_load_prompt_toolkit_for_a_script(tmp_path):
+    code = ("import sys; from pancli.cli import main; sys.argv = ['pan', '--db', sys.argv[1], 'table', '-q']; "
+            "import atexit; atexit.register(lambda: print('PT' if 'prompt_toolkit' in sys.modules else 'no PT', "
+            "file=sys.stderr)); main()")
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "pan.db")], input=SCRIPT.replace(
+        "m ben 8s8s8s\n", ""), capture_output=True, text=True, cwd=ROOT, env={**os.environ})
+    assert proc.returncode == 0, proc.stderr
+    assert "no PT" in proc.stderr

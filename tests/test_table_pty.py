@@ -1,0 +1,170 @@
+"""`pan table` at a real terminal: type lines, press Ctrl-C on a half-typed one, leave with Ctrl-D,
+then look at what the database kept."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[=>()][0-9A-Za-z]?")
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+
+
+class Terminal:
+    def __init__(self, args, env):
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT,
+                                     start_new_session=True)
+        os.close(slave)
+        self.seen = ""   # all output so far, escape sequences removed
+        self.pos = 0     # how far `expect` has read
+
+    def _read(self, timeout: float) -> bool:
+        ready, _, _ = select.select([self.master], [], [], timeout)
+        if not ready:
+            return False
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:
+            return False
+        if not data:
+            return False
+        self.seen += ANSI.sub("", data.decode("utf-8", "replace"))
+        return True
+
+    def expect(self, text: str, timeout: float = 20) -> str:
+        deadline = time.monotonic() + timeout
+        while text not in self.seen[self.pos:]:
+            if time.monotonic() > deadline or (not self._read(0.2) and self.proc.poll() is not None):
+                if text in self.seen[self.pos:]:
+                    break
+                raise AssertionError(f"never saw {text!r}; the screen shows:\n{self.seen[-2000:]}")
+        end = self.seen.index(text, self.pos) + len(text)
+        chunk, self.pos = self.seen[self.pos:end], end
+        return chunk
+
+    def send(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def line(self, text: str, then: str) -> str:
+        """Type a line, press Enter, wait for `then` and for the next prompt."""
+        self.send(text + "\r")
+        out = self.expect(then)
+        self.expect(">")
+        return out
+
+    def close(self) -> int:
+        try:
+            code = self.proc.wait(timeout=20)
+        finally:
+            if self.proc.poll() is None:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            os.close(self.master)
+        return code
+
+
+def pan(db, *words) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pancli", "--db", str(db), *words], capture_output=True,
+                          text=True, cwd=ROOT)
+
+
+def test_a_night_at_the_terminal(tmp_path):
+    db = tmp_path / "pan.db"
+    assert pan(db, "session", "new", "fri", "--players", "Ana,Ben,Cruz,Dee", "--dealer", "Dee").returncode == 0
+    env = {**os.environ, "PANCLI_DB": str(db), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    env.pop("COLUMNS", None)
+    env.pop("LINES", None)
+    t = Terminal([sys.executable, "-m", "pancli", "table"], env)
+    try:
+        t.expect("Session fri")
+        t.expect("fri>")
+        t.line("deal", "Hand 1: Dee deals, Ana is eldest")
+        t.line("d cruz", "Cruz drops")
+        out = t.line("m ana 5s5s5s", "night: Ana +8")
+        assert "Ben, Dee pay Ana 4 each" in out and "in: Ana +8 [#1 5♠5♠5♠=4]" in out
+        out = t.line("m ben 8s8s8s", "Nothing was recorded by that line.")
+        assert "✗ Error: '8s8s8s' is not in the Pan pack" in out
+        t.line("m ben kh kh kh", "Ben melds #2")
+        out = t.line("u", "night:")
+        assert "Undid #4: meld Ben KH KH KH" in out and "voided: Ana, Dee pay Ben 1 each" in out
+        t.line("b", "this hand")  # the full board stays one letter away
+        # A half-typed line, then Ctrl-C: the line is dropped, the prompt comes back.
+        t.send("m dee 3h3h")
+        t.expect("3h3h")
+        t.send("\x03")
+        t.expect("fri · hand 1>")
+        t.send("\x04")  # Ctrl-D leaves
+        assert t.close() == 0
+    finally:
+        if t.proc.poll() is None:
+            os.killpg(t.proc.pid, signal.SIGKILL)
+
+    board = json.loads(pan(db, "board", "--json").stdout)
+    players = {p["name"]: p for p in board["hand"]["players"]}
+    assert [m["cards"] for m in players["Ana"]["melds"]] == [["5S", "5S", "5S"]]
+    assert players["Ben"]["melds"] == [] and players["Dee"]["melds"] == []   # undone; never entered
+    assert players["Cruz"]["status"] == "dropped"
+    history = (tmp_path / "pan.db.history").read_text()
+    for typed in ("deal", "d cruz", "m ana 5s5s5s", "m ben 8s8s8s", "u", "b"):
+        assert f"\n+{typed}\n" in history
+    assert "3h3h" not in history
+
+
+def test_tab_completion_at_the_terminal(tmp_path):
+    db = tmp_path / "pan.db"
+    assert pan(db, "session", "new", "fri", "--players", "Ana,Benedict,Cruz", "--dealer", "Cruz").returncode == 0
+    assert pan(db, "deal").returncode == 0
+    env = {**os.environ, "PANCLI_DB": str(db), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    t = Terminal([sys.executable, "-m", "pancli", "table"], env)
+    try:
+        t.expect("fri · hand 1>")
+        t.send("me\t")
+        t.expect("meld")
+        t.send(" ben\t")
+        t.expect("Benedict")
+        t.send(" 5s5s5s\r")
+        t.expect("Benedict melds #1")
+        t.expect(">")
+        t.send("quit\r")
+        assert t.close() == 0
+    finally:
+        if t.proc.poll() is None:
+            os.killpg(t.proc.pid, signal.SIGKILL)
+    board = json.loads(pan(db, "board", "--json").stdout)
+    assert [p["melds"][0]["cards"] for p in board["hand"]["players"] if p["name"] == "Benedict"] == [["5S"] * 3]
+
+
+def test_a_closed_terminal_loses_nothing_that_was_accepted(tmp_path):
+    db = tmp_path / "pan.db"
+    assert pan(db, "session", "new", "fri", "--players", "Ana,Ben,Cruz").returncode == 0
+    env = {**os.environ, "PANCLI_DB": str(db), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    t = Terminal([sys.executable, "-m", "pancli", "table"], env)
+    try:
+        t.expect("fri>")
+        t.line("deal", "Hand 1")
+        t.line("m ana 5s5s5s", "night:")
+        t.send("m ben 7d7d")           # typed, never entered
+        t.expect("7d7d")
+        os.killpg(t.proc.pid, signal.SIGHUP)  # the terminal goes away
+        t.proc.wait(timeout=20)
+    finally:
+        if t.proc.poll() is None:
+            os.killpg(t.proc.pid, signal.SIGKILL)
+        os.close(t.master)
+    standings = json.loads(pan(db, "standings", "--json").stdout)
+    assert {p["name"]: p["net"] for p in standings["players"]} == {"Ana": 8, "Ben": -4, "Cruz": -4}
