@@ -1,1 +1,533 @@
-"""`pan check` and `pan rules`."""
+"""`pan check` (is this meld legal, what does it pay, how best to lay these cards) and `pan rules`.
+
+Only typer is imported at module level: the rules engine and rich are loaded inside the commands,
+so `pan check 5S 5S 5S` starts quickly.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+from typer.core import TyperCommand
+
+from pancli.cli.common import app, new_app
+
+# Tokens that separate the melds of a layout the player grouped himself.
+_GROUP_SEPARATORS = {"/", "|", "·", "//"}
+
+
+class _CheckCommand(TyperCommand):
+    """Lets ``--add`` take several cards: ``pan check 5S 5S 5S --add 5S 5S``."""
+
+    def parse_args(self, ctx, args):
+        out: list[str] = []
+        i = 0
+        while i < len(args):
+            if args[i] == "--add":
+                i += 1
+                taken = []
+                while i < len(args) and not args[i].startswith("-"):
+                    taken.append(args[i])
+                    i += 1
+                out += ["--add", " ".join(taken)]
+                continue
+            out.append(args[i])
+            i += 1
+        return super().parse_args(ctx, out)
+
+
+_PRESET_HELP = "House rules preset: hoyle, cardroom-ca, online-pan, japanese-wp (default hoyle)."
+_RULES_HELP = "House rules file (TOML), as written by `pan rules init`."
+
+
+@app.command(cls=_CheckCommand)
+def check(
+    cards: Optional[list[str]] = typer.Argument(None, metavar="CARD...", show_default=False,
+                                                help="Cards such as 5S 5S 5S, 5s5s5s or 5♠,5♠,5♠."),
+    add: Optional[list[str]] = typer.Option(None, "--add", metavar="CARD...", show_default=False,
+                                            help="Cards added to the meld: judge the addition and what it pays."),
+    arrange_: bool = typer.Option(False, "--arrange", help="Find the best legal arrangement of all the cards into melds."),
+    out: bool = typer.Option(False, "--out", help="Require a legal going-out layout: 11 cards in 1-3 melds "
+                                                  "(group melds yourself with / between them)."),
+    batch: bool = typer.Option(False, "--batch", help="Read one meld per line from standard input; "
+                                                      "write one JSON object per line."),
+    json_: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+    preset: Optional[str] = typer.Option(None, "--preset", "-p", metavar="PRESET", help=_PRESET_HELP),
+    rules_file: Optional[str] = typer.Option(None, "--rules", metavar="FILE", help=_RULES_HELP),
+):
+    """Judge a meld: legal or not, set or rope, its condition and what it is worth.
+
+    Exit status: 0 legal, 1 not legal under the house rules, 2 bad input.
+
+    Example: pan check 5S 5S 5S
+
+    Example: pan check 5s5h5d --add 5S --json
+
+    Example: pan check --arrange KS KS KS 5H 5H 5H 5H AC 2C 3C 4C
+
+    Example: pan check --out KS KS KS / 5H 5H 5H 5H / AC 2C 3C 4C
+
+    Example: printf '5S 5S 5S\\n5S 5S 5H\\n' | pan check --batch --preset cardroom-ca
+    """
+    from pancli.errors import InputError
+    from pancli.houserules import resolve
+
+    rules = resolve(preset, rules_file)
+    added_text = " ".join(add) if add is not None else None
+    if added_text is not None and not added_text.strip():
+        raise InputError("--add needs cards", "write the added cards after --add, e.g. --add 5S")
+    if batch:
+        if cards:
+            raise InputError("--batch reads the melds from standard input", "give no cards on the command line")
+        if added_text is not None:
+            raise InputError("--add cannot be used with --batch", "write 'MELD + ADDED' on a line instead")
+        raise typer.Exit(_run_batch(rules, arrange_ or out, out))
+    if not cards:
+        raise InputError("no cards to check", "give the cards, e.g. pan check 5S 5S 5S")
+    if added_text is not None and (arrange_ or out):
+        raise InputError("--add judges one meld", "leave out --arrange and --out")
+    if arrange_ or out:
+        result, code = _arrange_result(cards, rules, out)
+        _emit_arrangement(result, json_, out)
+        raise typer.Exit(code)
+    if added_text is not None:
+        result, code = _addition_result(cards, [added_text], rules)
+        _emit_addition(result, json_)
+        raise typer.Exit(code)
+    result, code = _meld_result(cards, rules)
+    _emit_meld(result, json_)
+    raise typer.Exit(code)
+
+
+# -- judging ------------------------------------------------------------------------------
+
+
+def _parse(tokens, rules) -> tuple[str, ...]:
+    from pancli.cards import parse_cards
+
+    return parse_cards(tokens, rules.rank_set)
+
+
+def _reject_groups(tokens) -> None:
+    from pancli.errors import InputError
+
+    if any(t in _GROUP_SEPARATORS for t in tokens):
+        raise InputError("a single meld has no '/'", "use --arrange or --out to check several melds")
+
+
+def _meld_result(tokens, rules) -> tuple[dict, int]:
+    from pancli.rulings import judge
+
+    _reject_groups(tokens)
+    ruling = judge(_parse(tokens, rules), rules)
+    return ruling.to_json(), 0 if ruling.valid else 1
+
+
+def _addition_result(tokens, added_tokens, rules) -> tuple[dict, int]:
+    from pancli.conditions import tag_of
+    from pancli.errors import InputError
+    from pancli.rulings import judge, judge_addition
+
+    _reject_groups(tokens)
+    meld = _parse(tokens, rules)
+    added = _parse(added_tokens, rules)
+    if not added:
+        raise InputError("--add needs cards", "write the added cards after --add, e.g. --add 5S")
+    base = judge(meld, rules)
+    if not base.valid:
+        return {"cards": list(meld) + list(added), "added": list(added), "valid": False, "kind": None,
+                "condition": None, "worth": 0, "pays": 0,
+                "reason": f"the meld itself is not legal: {base.reason}", "base": base.to_json()}, 1
+    tag = tag_of(meld, rules)
+    ruling = judge_addition(meld, tag, added, rules)
+    data = ruling.to_json(meld, added)
+    data.update(kind=base.kind if ruling.legal else None, worth=ruling.pays, base=base.to_json())
+    # keep the documented key order: cards, added, valid, kind, condition, worth, pays, reason, base
+    order = ["cards", "added", "valid", "kind", "condition", "worth", "pays", "reason", "base"]
+    return {k: data[k] for k in order}, 0 if ruling.legal else 1
+
+
+def _split_groups(tokens) -> list[list[str]] | None:
+    if not any(t in _GROUP_SEPARATORS for t in tokens):
+        return None
+    groups: list[list[str]] = [[]]
+    for t in tokens:
+        if t in _GROUP_SEPARATORS:
+            groups.append([])
+        else:
+            groups[-1].append(t)
+    return [g for g in groups if g]
+
+
+def _arrange_result(tokens, rules, out: bool) -> tuple[dict, int]:
+    from pancli import solver
+    from pancli.errors import RuleError
+
+    groups = _split_groups(tokens)
+    if groups is not None:
+        melds = [_parse(g, rules) for g in groups]
+        cards = tuple(c for m in melds for c in m)
+    else:
+        melds = None
+        cards = _parse(tokens, rules)
+    try:
+        if melds is not None:
+            found = solver.check_layout(melds, rules, going_out=out)
+        elif out:
+            found = solver.check_out(cards, rules)
+        else:
+            found = solver.arrange(cards, rules)
+    except RuleError as e:
+        return {"cards": list(cards), "valid": False, "out": False, "worth": 0, "melds": [],
+                "reason": str(e)}, 1
+    data = found.to_json()
+    is_out = len(found.cards) == solver.OUT_CARDS
+    n = len(found.melds)
+    if out:
+        reason = f"out: {solver.OUT_CARDS} cards in {n} meld{'s' if n != 1 else ''}, conditions worth {found.worth}"
+    else:
+        reason = f"{len(cards)} cards in {n} meld{'s' if n != 1 else ''}, conditions worth {found.worth}"
+    return {"cards": data["cards"], "valid": True, "out": is_out, "worth": found.worth,
+            "melds": data["melds"], "reason": reason}, 0
+
+
+def _run_batch(rules, arranging: bool, out: bool) -> int:
+    """One JSON object per input line; the worst exit status of all lines (2 bad input, 1 illegal)."""
+    import json
+
+    from pancli.errors import PanError
+
+    worst = 0
+    for raw in sys.stdin:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            tokens = line.replace(",", " ").split()
+            if arranging:
+                data, code = _arrange_result(tokens, rules, out)
+            elif "+" in tokens or "--add" in tokens:
+                sep = tokens.index("+") if "+" in tokens else tokens.index("--add")
+                data, code = _addition_result(tokens[:sep], tokens[sep + 1:], rules)
+            else:
+                data, code = _meld_result(tokens, rules)
+        except PanError as e:
+            data = {"cards": [], "valid": False, "kind": None, "condition": None, "worth": 0,
+                    "reason": str(e), "input": line}
+            code = e.exit_code
+        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+        worst = max(worst, code)
+    return worst
+
+
+# -- rendering ----------------------------------------------------------------------------
+
+
+def _print_json(data) -> None:
+    from pancli.cli.common import print_json
+
+    print_json(data)
+
+
+def _console():
+    from pancli.cli.common import console
+
+    con = console()
+    con.soft_wrap = True  # one result per line, even when piped
+    return con
+
+
+def _print_lines(lines: list[str]) -> None:
+    """Print markup lines: through rich on a terminal (red hearts and diamonds), plain otherwise.
+
+    Piped output carries no colour either way, so rich (a noticeable share of start-up) is only
+    loaded when someone is looking; FORCE_COLOR asks for rich even when piped.
+    """
+    import os
+
+    if os.environ.get("FORCE_COLOR") or sys.stdout.isatty():
+        con = _console()
+        for line in lines:
+            con.print(line)
+        return
+    import re
+
+    sys.stdout.write("".join(re.sub(r"\[/?(?:red|green)\]", "", line) + "\n" for line in lines))
+
+
+def _cards_markup(cards) -> str:
+    from pancli.cards import markup_cards
+    from pancli.melds import meld_order
+
+    return markup_cards(meld_order(cards)) if cards else ""
+
+
+def _condition_words(tag, cards, with_tag: bool = True) -> str:
+    from pancli.conditions import NONE, describe
+
+    if not tag or tag == NONE:
+        return "no condition"
+    return f"{describe(tag, cards)} ({tag})" if with_tag else describe(tag, cards)
+
+
+def _emit_meld(data: dict, as_json: bool) -> None:
+    if as_json:
+        _print_json(data)
+        return
+    lines = [_cards_markup(data["cards"])]
+    if data["valid"]:
+        lines.append(f"  [green]legal {data['kind']}[/green], {_condition_words(data['condition'], data['cards'])}")
+        lines.append(f"  worth {data['worth']} from each payer")
+    else:
+        lines.append(f"  [red]not legal[/red]: {data['reason']}")
+    _print_lines(lines)
+
+
+def _emit_addition(data: dict, as_json: bool) -> None:
+    if as_json:
+        _print_json(data)
+        return
+    base = data["base"]
+    lines = [f"{_cards_markup(base['cards'])} + {_cards_markup(data['added'])}"]
+    if not base["valid"]:
+        lines.append(f"  [red]not legal[/red]: {data['reason']}")
+    else:
+        lines.append(f"  the meld: legal {base['kind']}, {_condition_words(base['condition'], base['cards'])}")
+        if data["valid"]:
+            lines.append(f"  [green]legal addition[/green]: {data['reason']}")
+            lines.append(f"  pays {data['pays']} from each payer")
+        else:
+            lines.append(f"  [red]not legal[/red]: {data['reason']}")
+    _print_lines(lines)
+
+
+def _emit_arrangement(data: dict, as_json: bool, out: bool) -> None:
+    if as_json:
+        _print_json(data)
+        return
+    from rich.table import Table
+
+    if not data["valid"]:
+        _print_lines([_cards_markup(data["cards"]), f"  [red]not legal[/red]: {data['reason']}"])
+        return
+    con = _console()
+    title = "legal way out" if out else "best arrangement"
+    con.print(f"[green]{title}[/green]: {data['reason']}")
+    table = Table(box=None, show_header=True, pad_edge=False, padding=(0, 2, 0, 2))
+    for col in ("cards", "kind", "condition", "worth"):
+        table.add_column(col, justify="right" if col == "worth" else "left")
+    for m in data["melds"]:
+        table.add_row(_cards_markup(m["cards"]), m["kind"], _condition_words(m["condition"], m["cards"], False),
+                      str(m["worth"]))
+    con.print(table)
+
+
+# -- pan rules ----------------------------------------------------------------------------
+
+rules_app = new_app("Show, write and check house rules: every rule that varies from table to table.\n\n"
+                    "Example: pan rules show --preset cardroom-ca\n\n"
+                    "Example: pan rules init house.toml --preset cardroom-ca")
+app.add_typer(rules_app, name="rules")
+
+
+@rules_app.command("show")
+def rules_show(
+    preset: Optional[str] = typer.Option(None, "--preset", "-p", metavar="PRESET", help=_PRESET_HELP),
+    rules_file: Optional[str] = typer.Option(None, "--rules", metavar="FILE", help=_RULES_HELP),
+    json_: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    markdown: bool = typer.Option(False, "--markdown", help="Print the reference of every knob and every "
+                                                            "preset as Markdown (docs/rules.md)."),
+):
+    """Show every house-rule knob: its value, the allowed values, what it does, and which differ from Hoyle.
+
+    Example: pan rules show --preset cardroom-ca
+
+    Example: pan rules show --rules house.toml --json
+
+    Example: pan rules show --markdown > docs/rules.md
+    """
+    from pancli.houserules import resolve
+
+    if markdown:
+        sys.stdout.write(rules_markdown())
+        return
+    rules = resolve(preset, rules_file)
+    source = f"rules file {rules_file}" if rules_file else f"preset {preset or 'hoyle'}"
+    rows = _knob_rows(rules)
+    if json_:
+        _print_json({"source": source, "rules": {r["name"]: r["value"] for r in rows},
+                     "differs_from_hoyle": [r["name"] for r in rows if r["differs_from_hoyle"]],
+                     "knobs": rows})
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    from pancli.cli.common import console
+
+    con = console()
+    if not con.is_terminal:
+        con.width = max(con.width, 250)  # piped: keep one knob per line
+    table = Table(title=f"House rules: {source}", title_justify="left", box=None, pad_edge=False,
+                  padding=(0, 2, 0, 0))
+    table.add_column("knob", no_wrap=True)
+    table.add_column("value", no_wrap=True)
+    table.add_column("allowed", overflow="fold")
+    table.add_column("what it does")
+    for r in rows:
+        name = f"[bold yellow]*{r['name']}[/bold yellow]" if r["differs_from_hoyle"] else f" {r['name']}"
+        doc = r["help"] + (" (recorded only)" if r["recorded_only"] else "")
+        table.add_row(name, escape(_fmt(r["value"])), escape(r["allowed"]), escape(doc))
+    con.print(table)
+    changed = [r["name"] for r in rows if r["differs_from_hoyle"]]
+    con.print(f"* differs from hoyle: {', '.join(changed)}" if changed else "Same as hoyle.")
+
+
+@rules_app.command("init")
+def rules_init(
+    path: str = typer.Argument(..., metavar="FILE", help="Where to write the rules file."),
+    preset: str = typer.Option("hoyle", "--preset", "-p", metavar="PRESET", help=_PRESET_HELP),
+    force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists."),
+):
+    """Write a complete house-rules file (every knob, with its help) to edit for your table.
+
+    Example: pan rules init house.toml --preset cardroom-ca
+    """
+    from pathlib import Path
+
+    from pancli.errors import InputError
+    from pancli.houserules import dumps
+    from pancli.houserules import preset as load_preset
+
+    rules = load_preset(preset)
+    p = Path(path)
+    if p.exists() and not force:
+        raise InputError(f"{p} already exists", "add --force to overwrite it")
+    try:
+        p.write_text(dumps(rules, preset), encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot write {p}", e.strerror or str(e)) from None
+    typer.echo(f"Wrote {p} (preset {preset}). Check it with: pan rules check {p}")
+
+
+@rules_app.command("check")
+def rules_check(
+    path: str = typer.Argument(..., metavar="FILE", help="The rules file to check."),
+):
+    """Check a house-rules file: OK with a one-line summary, or the first error.
+
+    Example: pan rules check house.toml
+    """
+    from pancli.houserules import load
+
+    rules = load(path)
+    typer.echo(f"OK {path}: {summary(rules)}")
+
+
+# -- rules helpers ------------------------------------------------------------------------
+
+
+def summary(rules) -> str:
+    """One line: the nearest preset and what differs from it."""
+    from pancli.houserules import KNOBS, PRESETS, diff_from
+    from pancli.houserules import preset as load_preset
+
+    best_name, best_diff = None, None
+    for name in PRESETS:
+        d = diff_from(rules, load_preset(name))
+        if best_diff is None or len(d) < len(best_diff):
+            best_name, best_diff = name, d
+    if not best_diff:
+        return f"{len(KNOBS)} knobs, same as preset {best_name}"
+    changes = ", ".join(f"{k} = {_fmt(v)}" for k, v in best_diff.items())
+    return f"{len(KNOBS)} knobs, preset {best_name} with {changes}"
+
+
+def _fmt(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(f'"{v}"' for v in value) + "]"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _allowed(meta) -> str:
+    from pancli.houserules import BOOL, CARDS, ENUM, INT, MONEY
+
+    kind, allowed = meta["kind"], meta["allowed"]
+    if kind == ENUM:
+        return " | ".join(allowed)
+    if kind == INT:
+        return str(allowed[0]) if allowed[0] == allowed[1] else f"{allowed[0]}-{allowed[1]}"
+    if kind == BOOL:
+        return " | ".join(_fmt(v) for v in allowed) if allowed else "true | false"
+    if kind == CARDS:
+        return "list of spades" if allowed == "spades" else "list of cards"
+    if kind == MONEY:
+        return "amount >= 0"
+    return str(allowed)
+
+
+def _knob_rows(rules) -> list[dict]:
+    from pancli.houserules import DEFAULTS, KNOBS
+
+    rows = []
+    for name, f in KNOBS.items():
+        meta = f.metadata
+        value = getattr(rules, name)
+        rows.append({"name": name, "value": value, "kind": meta["kind"], "allowed": _allowed(meta),
+                     "help": meta["doc"], "recorded_only": meta["recorded_only"],
+                     "hoyle": getattr(DEFAULTS, name), "differs_from_hoyle": value != getattr(DEFAULTS, name)})
+    return rows
+
+
+def rules_markdown() -> str:
+    """The reference of every knob and every preset, as written to docs/rules.md."""
+    from pancli.houserules import DEFAULTS, KNOBS, PRESET_NOTES, PRESETS
+    from pancli.houserules import preset as load_preset
+
+    presets = {name: load_preset(name) for name in PRESETS}
+    lines = [
+        "# House rules reference",
+        "",
+        "<!-- Generated by `pan rules show --markdown`; do not edit by hand. -->",
+        "",
+        "Every rule of Panguingue that varies from table to table is a knob. A rules file (TOML) may",
+        "name a `preset` and override any knob; `pan rules init FILE --preset P` writes a complete one,",
+        "`pan rules check FILE` checks it and `pan rules show --rules FILE` explains it. Commands take",
+        "`--preset P` or `--rules FILE`; without either they play Hoyle.",
+        "",
+        "## Presets",
+        "",
+        "| Preset | Table | Differs from hoyle |",
+        "|---|---|---|",
+    ]
+    for name, rules in presets.items():
+        diff = {k: v for k, v in rules.__dict__.items() if getattr(DEFAULTS, k) != v}
+        shown = ", ".join(f"`{k} = {_fmt(v)}`" for k, v in diff.items()) or "(the defaults)"
+        lines.append(f"| `{name}` | {PRESET_NOTES[name]} | {shown} |")
+    lines += [
+        "",
+        "## Knobs",
+        "",
+        "Values that differ from `hoyle` are in bold. *Recorded only* knobs are kept with a session",
+        "and shown, but change no payment.",
+        "",
+        "| Knob | Type | Allowed | " + " | ".join(f"`{n}`" for n in presets) + " | What it does |",
+        "|---|---|---|" + "---|" * len(presets) + "---|",
+    ]
+    for name, f in KNOBS.items():
+        meta = f.metadata
+        cells = []
+        for rules in presets.values():
+            v = _fmt(getattr(rules, name))
+            cells.append(f"**{v}**" if getattr(rules, name) != getattr(DEFAULTS, name) else v)
+        doc = meta["doc"].replace("|", "\\|") + (" *(recorded only)*" if meta["recorded_only"] else "")
+        allowed = _allowed(meta).replace("|", "\\|")
+        lines.append(f"| `{name}` | {meta['kind']} | {allowed} | " + " | ".join(cells) + f" | {doc} |")
+    lines.append("")
+    return "\n".join(lines)
