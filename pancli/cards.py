@@ -77,7 +77,7 @@ def parse_cards(text: str | Iterable[str], rank_set: str = "no_8_9_10") -> tuple
 
 
 def _parse_token(token: str, rank_set: str) -> list[str]:
-    if token.upper() in {"JOKER", "JK", "JKR", "XX"}:
+    if token.upper() in {"JOKER", "JOKERS", "JK", "JKR"}:
         raise InputError(f"'{token}' is a joker", "the Pan pack has no jokers")
     cards: list[str] = []
     pos = 0

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pancli import conditions
-from pancli.cards import format_card, format_cards, over_shoe
+from pancli.cards import NON_COMOQUERS, RANK_NAME, SUIT_NAME, format_card, format_cards, over_shoe
 from pancli.houserules import HouseRules
 from pancli.melds import check_meld, meld_order
 
@@ -72,7 +72,13 @@ def judge_addition(meld: Sequence[str], tag: str, added: Sequence[str], rules: H
     if not added:
         return AdditionRuling(False, None, 0, "no cards to add")
     before = check_meld(meld, rules.mixed_set_additions, rules.max_meld_size)
+    if not before.valid:
+        return AdditionRuling(False, None, 0, before.reason)
     after = check_meld(grown, rules.mixed_set_additions, rules.max_meld_size)
+    if _one_suit_comoquer_set(meld) and {c[1] for c in added} != {meld[0][1]}:
+        # Cards are added one at a time: the first off-suit card would already break the set (§5.4).
+        return AdditionRuling(False, None, 0, f"{shown_add} cannot be added to {shown_meld}: a one-suit set "
+                                              f"of {RANK_NAME[meld[0][0]]} takes only {SUIT_NAME[meld[0][1]]}")
     if not after.valid or after.kind != before.kind:
         why = after.reason.split(": ", 1)[-1] if not after.valid else f"the meld would stop being a {before.kind}"
         return AdditionRuling(False, None, 0, f"{shown_add} cannot be added to {shown_meld}: {why}")
@@ -90,3 +96,7 @@ def judge_addition(meld: Sequence[str], tag: str, added: Sequence[str], rules: H
     pays = each * len(added)
     return AdditionRuling(True, tag, pays,
                           f"{shown_add} added to {conditions.describe(tag, meld)}: {pays} from each payer")
+
+
+def _one_suit_comoquer_set(meld: Sequence[str]) -> bool:
+    return len({c[0] for c in meld}) == 1 and meld[0][0] not in NON_COMOQUERS and len({c[1] for c in meld}) == 1
