@@ -81,14 +81,23 @@ def standings_json(session: dict, balances: dict, tallies: dict, players: list[s
         rows.append(row)
     rows.sort(key=lambda r: -r["net"])
     pools = {p.strip("()"): balances[p] for p in POOLS if balances.get(p)}
-    return {"session": session["name"], "game": session["game"], "chip_value": chip_value,
+    data = {"session": session["name"], "game": session["game"], "chip_value": chip_value,
             "players": rows, "pools": pools, "sum": sum(balances.values())}
+    from pancli.games import GAMES
+
+    g = GAMES.get(session["game"])
+    ranked = g.standings(session["rules"], rows) if g else None
+    if ranked:  # a game scored in points or letters: ranked by its own score, with its own columns
+        data["players"], data["columns"] = ranked
+    return data
 
 
 def standings_table(data: dict):
     from rich.table import Table
 
     table = Table(title=f"Standings · {data['session']}", title_justify="left")
+    if "columns" in data:
+        return _score_table(table, data)
     cols = ["player", "net"] + (["money"] if data["chip_value"] else []) + ["hands", "won", "dropped", "conditions"]
     for col in cols:
         table.add_column(col, justify="left" if col == "player" else "right")
@@ -99,4 +108,20 @@ def standings_table(data: dict):
         table.add_row(*cells)
     for name, chips in data["pools"].items():
         table.add_row(f"({name})", f"{chips:+d}", *([""] * (len(cols) - 2)))
+    return table
+
+
+def _score_table(table, data: dict):
+    """Standings of a game scored in points or letters: place, player, the game's own columns."""
+    cols = data["columns"]
+    table.add_column("#", justify="right")
+    table.add_column("player")
+    for col in cols:
+        table.add_column(col.replace("_", " "), justify="right")
+    for r in data["players"]:
+        cells = []
+        for col in cols:
+            value = r.get(col, 0)
+            cells.append(f"{value:+d}" if col == "points" and value else (str(value) if value != "" else "-"))
+        table.add_row(str(r.get("place", "")), r["name"], *cells)
     return table
