@@ -89,9 +89,11 @@ class Recorder:
             step = self._apply(state, event)
             payload = self.game.enrich(state, event, step)
             hand = self.game.hand_number(step.state)
-            self._last_id = self.store.append(self.session["id"], event["kind"], payload, hand,
-                                              step.payments, step.tallies)
-            self._state = step.state
+            event_id = self.store.append(self.session["id"], event["kind"], payload, hand,
+                                         step.payments, step.tallies)
+        # Cached only once committed: if COMMIT fails (a full disk), the id is free again and the
+        # next event another process stores under it must not be mistaken for this one.
+        self._state, self._last_id = step.state, event_id
         return step
 
     def undo(self) -> tuple[dict, list[dict]]:
@@ -125,7 +127,10 @@ def describe_event(payload: dict) -> str:
     p.pop("seats", None)
     bits = [kind] + ([who] if who else [])
     for key, value in p.items():
-        if isinstance(value, list):
+        if isinstance(value, dict):
+            value = ", ".join(f"{k}: {v if isinstance(v, (str, int)) else ' '.join(map(str, v))}"
+                              for k, v in value.items())
+        elif isinstance(value, list):
             value = (" " if key in ("cards", "with") else " | ").join(
                 v if isinstance(v, str) else " ".join(v) for v in value)
         if value not in (None, "", False):

@@ -63,9 +63,21 @@ def _current_id(store, name):
     return store.session(name)["id"] if name else int(store.setting("current_session") or 0)
 
 
+def pan_recorder():
+    """The current session's recorder, refusing sessions of the other games called Pan."""
+    recorder = Context.open_recorder()
+    game = recorder.session["game"]
+    if game != "panguingue":
+        raise InputError(f"session '{recorder.session['name']}' plays {game}, not Panguingue",
+                         f"record it with `pan {game} …` (see `pan {game} --help`)")
+    return recorder
+
+
 def record(event: dict):
     """Record one event on the current session and print what happened."""
-    recorder = Context.open_recorder()
+    from pancli.recorder import BANK_KINDS
+
+    recorder = Context.open_recorder() if event["kind"] in BANK_KINDS else pan_recorder()
     step = recorder.record(event)
     show_step(step)
     return step
@@ -88,7 +100,7 @@ def player(text: str) -> str:
 def cards_arg(cards: List[str]) -> list[str]:
     from pancli.cards import parse_cards
 
-    return list(parse_cards(cards, Context.open_recorder().rules.rank_set)) if cards else []
+    return list(parse_cards(cards, pan_recorder().rules.rank_set)) if cards else []
 
 
 # -- sessions ----------------------------------------------------------------------------
@@ -420,7 +432,7 @@ def board(as_json: bool = JSON):
     """
     from pancli.render import board_json, board_table
 
-    recorder = Context.open_recorder()
+    recorder = pan_recorder()
     data = board_json(recorder.session, recorder.state())
     if as_json:
         print_json(data)
