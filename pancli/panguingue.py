@@ -16,6 +16,7 @@ Decisions where the spec leaves the recorder free:
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -64,6 +65,14 @@ class Hand:
     over: bool = False
     result: str = ""
 
+    def clone(self) -> Hand:
+        """A copy apply() may change freely (much cheaper than deepcopy on every event)."""
+        new = copy.copy(self)
+        new.order, new.stayed, new.collected = list(self.order), list(self.stayed), list(self.collected)
+        new.status, new.tops, new.moved = dict(self.status), dict(self.tops), Counter(self.moved)
+        new.melds = {n: dataclasses.replace(m, pays=list(m.pays)) for n, m in self.melds.items()}
+        return new
+
     def melds_of(self, player: str) -> list[Meld]:
         return [m for m in self.melds.values() if m.owner == player]
 
@@ -90,7 +99,7 @@ class PanState:
     def clone(self) -> PanState:
         new = copy.copy(self)
         new.seats = list(self.seats)
-        new.hand = copy.deepcopy(self.hand)
+        new.hand = self.hand.clone() if self.hand else None
         return new
 
     @property
