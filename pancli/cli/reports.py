@@ -1,1 +1,476 @@
-"""pan reports commands."""
+"""Reports, settle-up, buy-ins, archives, re-scoring and database care: parse, call, render."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from pancli.cli.common import app, console, print_json
+from pancli.cli.record import Context, db_app, player, record
+from pancli.errors import InputError
+
+JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
+SESSION = typer.Argument(None, metavar="[SESSION]", help="Session name (default: the current one).")
+
+
+def _session(name: str | None) -> tuple:
+    store = Context.open_store(create=False)
+    return store, store.session(name)
+
+
+def _signed(n: int) -> str:
+    from pancli.settle import signed
+
+    return signed(n)
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def _money(amount: float) -> str:
+    return f"+{amount:.2f}" if amount > 0 else (f"−{-amount:.2f}" if amount < 0 else "0.00")
+
+
+def _colored(n: int) -> str:
+    text = _signed(n)
+    return f"[green]{text}[/green]" if n > 0 else (f"[red]{text}[/red]" if n < 0 else text)
+
+
+# -- buy-ins and cash-outs -----------------------------------------------------------------
+
+def _chips(chips: int) -> int:
+    if chips <= 0:
+        raise InputError(f"{chips} is not a number of chips", "give a whole number above 0")
+    return chips
+
+
+@app.command()
+def buyin(name: str = typer.Argument(..., help="Who buys chips."),
+          chips: int = typer.Argument(..., help="How many chips.")):
+    """A player buys chips from the bank; settle-up counts it.
+
+    Example: pan buyin ana 100
+    """
+    record({"kind": "buyin", "player": player(name), "chips": _chips(chips)})
+
+
+@app.command()
+def cashout(name: str = typer.Argument(..., help="Who cashes chips in."),
+            chips: int = typer.Argument(..., help="How many chips.")):
+    """A player cashes chips in at the bank; settle-up counts it.
+
+    Example: pan cashout ana 60
+    """
+    record({"kind": "cashout", "player": player(name), "chips": _chips(chips)})
+
+
+# -- the evening's report ------------------------------------------------------------------
+
+def _report_renderables(data: dict, width: int) -> list:
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from pancli.reports import sample, sparkline
+
+    out: list = []
+    cv = data["chip_value"]
+    title = (f"{data['session']} · {data['game']} · {data['date']} · {data['hands']} hands"
+             + (" · closed" if data["closed"] else ""))
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    cols = ["player", "net"] + (["money"] if cv else []) + ["hands", "won", "drop", "conds", "best"]
+    banked = any(r["buyin"] or r["cashout"] for r in data["players"])
+    if banked:
+        cols += ["bought", "cashed"]
+    for col in cols:
+        table.add_column(col, justify="left" if col == "player" else "right", no_wrap=True,
+                         min_width=max(len(col), 4))
+    for r in data["players"]:
+        cond = f"{r['conditions']} ({r['condition_chips']})" if r["conditions"] or r["condition_chips"] else "0"
+        big = f"{_signed(r['largest_hand']['chips'])} #{r['largest_hand']['hand']}" if r["largest_hand"] else "-"
+        cells = [r["name"], _colored(r["net"])] + ([_money(r["money"])] if cv else []) + [
+            str(r["hands"]), str(r["won"]), str(r["dropped"]), cond, big]
+        if banked:
+            cells += [str(r["buyin"]), str(r["cashout"])]
+        table.add_row(*cells)
+    for name, chips in data["pools"].items():
+        table.add_row(f"({name})", _signed(chips), *([""] * (len(cols) - 2)))
+    out.append(table)
+    out.append(Text("conds: conditions laid (chips they collected); best: the player's best hand (#number)."
+                    + (" bought/cashed: chips from and to the bank." if banked else ""), style="dim"))
+    if data["largest_hand"]:
+        b = data["largest_hand"]
+        out.append(Text(f"Largest hand: {b['player']} {_signed(b['chips'])} in hand {b['hand']}."))
+    if data["hands"]:
+        name_w = max(len(r["name"]) for r in data["players"])
+        chart_w = max(10, min(data["hands"], width - name_w - 12))
+        series = {r["name"]: sample(r["running"], chart_w) for r in data["players"]}
+        lo = min(min(v) for v in series.values())
+        hi = max(max(v) for v in series.values())
+        lo, hi = min(lo, 0), max(hi, 0)
+        per = "" if data["hands"] <= chart_w else f", one mark per {data['hands'] / chart_w:.1f} hands"
+        out.append(Text(f"\nRunning total, hand by hand (from {_signed(lo)} to {_signed(hi)}{per}):"))
+        for r in data["players"]:
+            line = Text(f"{r['name']:<{name_w}}  ")
+            line.append(sparkline(series[r["name"]], lo, hi),
+                        style="green" if r["net"] > 0 else ("red" if r["net"] < 0 else None))
+            line.append(f"  {_signed(r['net'])}")
+            out.append(line)
+    if data["sum"] != 0:
+        out.append(Text(f"Warning: the ledger sums to {data['sum']}, not 0; run `pan db check`.", style="red"))
+    return out
+
+
+@app.command()
+def report(name: Optional[str] = SESSION, as_json: bool = JSON,
+           svg: Optional[str] = typer.Option(None, "--svg", metavar="FILE", help="Also save the report as an SVG picture."),
+           html: Optional[str] = typer.Option(None, "--html", metavar="FILE", help="Also save the report as an HTML page.")):
+    """The evening at a glance: nets, money, hands won and dropped, conditions, largest hand, a chart.
+
+    Example: pan report friday --svg friday.svg
+    """
+    from rich.console import Console
+
+    from pancli.reports import session_report
+
+    store, session = _session(name)
+    data = session_report(store, session)
+    if as_json:
+        print_json(data)
+    else:
+        out = console()
+        for r in _report_renderables(data, out.width):
+            out.print(r)
+    for path, kind in ((svg, "svg"), (html, "html")):
+        if not path:
+            continue
+        import io
+
+        rec = Console(record=True, width=100, file=io.StringIO(), highlight=False)
+        for r in _report_renderables(data, 100):
+            rec.print(r)
+        try:
+            if kind == "svg":
+                rec.save_svg(path, title=f"pan report {data['session']}")
+            else:
+                rec.save_html(path)
+        except OSError as e:
+            raise InputError(f"cannot write {path}: {e.strerror or e}", "check the folder exists and is writable") from None
+        if not as_json:
+            console().print(f"Saved the report to {path}.")
+
+
+# -- careers and the list of sessions ------------------------------------------------------
+
+@app.command("player")
+def player_cmd(name: str = typer.Argument(..., help="The player (a unique start of the name is enough)."),
+               as_json: bool = JSON):
+    """Career stats across all sessions: nights, hands, win and drop rates, net over time, best night.
+
+    Example: pan player ana
+    """
+    from rich.table import Table
+
+    from pancli.reports import player_career, sparkline
+
+    store = Context.open_store(create=False)
+    data = player_career(store, name)
+    if as_json:
+        print_json(data)
+        return
+    out = console()
+    pct = lambda x: "-" if x is None else f"{x * 100:.0f}%"  # noqa: E731
+    money = f" ({data['money']:+.2f})" if data["money"] is not None else ""
+    out.print(f"{data['player']}: {_count(data['sessions'], 'session')}, {_count(data['hands'], 'hand')}, won {data['won']} "
+              f"({pct(data['win_rate'])}), dropped {data['dropped']} ({pct(data['drop_rate'])}), "
+              f"net {_signed(data['net'])}{money}.")
+    if data["best_night"]:
+        b = data["best_night"]
+        out.print(f"Best night: {b['session']} ({b['date']}) {_signed(b['net'])}.")
+    if data["favourite_condition"]:
+        f = data["favourite_condition"]
+        out.print(f"Favourite condition: {f['condition']} ({_count(f['times'], 'time')}).")
+    if data["nights"]:
+        running = [r["running"] for r in data["nights"]]
+        out.print(f"Net over time: {sparkline(running, min(running + [0]), max(running + [0]))} {_signed(running[-1])}")
+        table = Table(title_justify="left")
+        for col in ("date", "session", "net", "hands", "won", "dropped", "conditions", "running"):
+            table.add_column(col, justify="left" if col in ("date", "session") else "right")
+        for r in data["nights"]:
+            table.add_row(r["date"], r["session"], _colored(r["net"]), str(r["hands"]), str(r["won"]),
+                          str(r["dropped"]), str(r["conditions"]), _signed(r["running"]))
+        out.print(table)
+
+
+@app.command("sessions")
+def sessions_cmd(as_json: bool = JSON):
+    """Every session: date, players, hands and the biggest winner (the current one is marked).
+
+    Example: pan sessions --json
+    """
+    from rich.table import Table
+
+    from pancli.reports import sessions_overview
+
+    store = Context.open_store(create=False)
+    rows = sessions_overview(store)
+    if as_json:
+        print_json(rows)
+        return
+    if not rows:
+        console().print("No sessions yet: start one with `pan session new NAME --players A,B,C`.")
+        return
+    table = Table(title_justify="left")
+    for col in ("", "date", "session", "game", "players", "hands", "biggest winner"):
+        table.add_column(col, justify="right" if col == "hands" else "left")
+    for r in rows:
+        w = r["biggest_winner"]
+        mark = "*" if r["current"] else ""
+        name = r["name"] + (" (closed)" if r["closed"] else "")
+        table.add_row(mark, r["date"], name, r["game"], ", ".join(r["players"]), str(r["hands"]),
+                      f"{w['name']} {_signed(w['net'])}" if w else "-")
+    console().print(table)
+
+
+# -- settle-up -----------------------------------------------------------------------------
+
+@app.command()
+def settle(name: Optional[str] = SESSION,
+           chip_value: Optional[float] = typer.Option(None, "--chip-value", help="Money per chip (default: the session's)."),
+           as_json: bool = JSON):
+    """Who pays whom: the fewest payments that square every player, each explained, checked to sum to zero.
+
+    Example: pan settle friday --chip-value 0.25
+    """
+    from pancli import settle as st
+    from pancli.reports import settle_inputs
+
+    store, session = _session(name)
+    if chip_value is not None and (chip_value < 0 or chip_value != chip_value):
+        raise InputError(f"--chip-value {chip_value} is not an amount of money", "give e.g. --chip-value 0.25")
+    value = chip_value if chip_value is not None else (session["chip_value"] or session["rules"].get("unit_value"))
+    data = settle_inputs(store, session)
+    s = st.settle(data["nets"], data["bank"], value, session["players"])
+    if s.banked:
+        s.flags = st.negative_stacks(data["moves"])
+    left = {p.name: p.balance for p in s.parties}
+    for t in s.transfers:
+        left[t.payer] += t.chips
+        left[t.payee] -= t.chips
+    if s.total != 0 or any(left.values()):
+        raise InputError(f"the ledger of '{session['name']}' does not balance (sum {s.total})", "run `pan db check`")
+    if as_json:
+        print_json({"session": session["name"], **st.to_json(s)})
+        return
+    out = console()
+    out.print(f"Settle-up · {session['name']}" + (f" · {st.money(1, value)} a chip" if value else ""))
+    for p in s.parties:
+        amount = f"  {st.money(p.balance, value)}" if value else ""
+        out.print(f"  {p.label:<14} {st.signed(p.balance):>6} chips{amount}")
+    if s.transfers:
+        out.print(f"{len(s.transfers)} payment{'s' if len(s.transfers) != 1 else ''}:")
+        for t in s.transfers:
+            out.print(f"  {st.transfer_line(t, s)}")
+    else:
+        out.print("Nobody owes anything.")
+    out.print("Check: the balances sum to 0 chips and after these payments everyone is square.")
+    for note in st.pool_notes(s):
+        out.print(f"Note: {note}")
+    for f in s.flags:
+        out.print(f"[red]Flag:[/red] {f['player']}'s stack went below zero ({st.signed(f['stack'])}) at "
+                  f"#{f['seq']}" + (f", hand {f['hand']}" if f["hand"] else "")
+                  + ": he played on chips he had not bought.")
+
+
+# -- archives ------------------------------------------------------------------------------
+
+@app.command()
+def export(name: Optional[str] = SESSION,
+           fmt: str = typer.Option("toml", "--format", "-f", help="toml (the archive), json (the same), csv (payments and standings)."),
+           output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                                help="Where to write (- for standard output). Default: sessions/NAME.toml "
+                                                     "for toml, standard output for json and csv.")):
+    """Write a session out: TOML is the portable archive `pan import` reads back; CSV is for spreadsheets.
+
+    Example: pan export friday --format toml -o friday.toml
+    """
+    from pancli import archive
+    from pancli.store import now
+
+    fmt = fmt.lower()
+    if fmt not in ("toml", "json", "csv"):
+        raise InputError(f"unknown format '{fmt}'", "choose toml, json or csv")
+    store, session = _session(name)
+    with store.snapshot():
+        if fmt == "csv":
+            text = archive.to_csv(store, session)
+        else:
+            data = archive.build(store, session)
+            text = archive.to_toml(data, exported_at=now()) if fmt == "toml" else archive.to_json(data)
+    if output is None and fmt == "toml":
+        output = str(Path("sessions") / f"{archive.safe_name(session['name'])}.toml")
+    if output in (None, "-"):
+        sys.stdout.write(text)
+        return
+    path = Path(output)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot write {path}: {e.strerror or e}", "check the folder is writable") from None
+    console().print(f"Wrote {path} ({fmt}).")
+
+
+@app.command("import")
+def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan export` (TOML or JSON)."),
+               as_name: Optional[str] = typer.Option(None, "--as", metavar="NAME", help="Import under another name."),
+               as_json: bool = JSON):
+    """Rebuild a session from an archive, recomputing and checking every payment; twice imports it once.
+
+    Example: pan import sessions/friday.toml --as friday-copy
+    """
+    from pancli import archive
+
+    data = archive.load(file)
+    store = Context.open_store(create=True)
+    result = archive.import_archive(store, data, as_name)
+    Context.recorder = None
+    if as_json:
+        print_json(result)
+    elif result["status"] == "present":
+        console().print(f"Already in the database as session {result['name']}: nothing imported.")
+    else:
+        console().print(f"Imported session {result['name']} ({result['events']} events, every payment checked). "
+                        "It is now the current session.")
+
+
+# -- re-scoring ----------------------------------------------------------------------------
+
+def _parse_sets(sets: List[str]) -> dict:
+    import tomllib
+
+    out = {}
+    for item in sets:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise InputError(f"--set {item!r} is not KNOB=VALUE", "e.g. --set ante=1")
+        try:
+            out[key.strip()] = tomllib.loads(f"v = {value.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            out[key.strip()] = value.strip()
+    return out
+
+
+@app.command()
+def rescore(name: Optional[str] = SESSION,
+            hand: Optional[int] = typer.Option(None, "--hand", help="Only this hand."),
+            preset: Optional[str] = typer.Option(None, "--preset", help="House-rules preset to replay under."),
+            rules: Optional[str] = typer.Option(None, "--rules", metavar="FILE", help="House-rules TOML file to replay under."),
+            sets: Optional[List[str]] = typer.Option(None, "--set", metavar="KNOB=VALUE",
+                                                     help="Change one knob (repeatable), on top of the preset, the file, "
+                                                          "or the session's own rules."),
+            as_json: bool = JSON):
+    """What the recorded play would have paid under other house rules; the session is not changed.
+
+    Example: pan rescore friday --preset cardroom-ca
+    """
+    from rich.table import Table
+
+    from pancli.archive import log_events
+    from pancli.games import game as get_game
+    from pancli.rescore import rescore as do_rescore
+
+    if not (preset or rules or sets):
+        raise InputError("say which rules to replay under", "give --preset P, --rules FILE or --set KNOB=VALUE")
+    store, session = _session(name)
+    g = get_game(session["game"])
+    base = g.resolve_rules(preset, rules) if (preset or rules) else g.rules_from_dict(session["rules"])
+    new_rules = g.rules_from_dict({**g.rules_to_dict(base), **_parse_sets(sets or [])}) if sets else base
+    with store.snapshot():
+        events = log_events(store, session)
+    if hand is not None and not any(e.hand == hand for e in events):
+        raise InputError(f"session '{session['name']}' has no hand {hand}", "see the hands with `pan history`")
+    result = do_rescore(g, session, events, new_rules, hand)
+    if as_json:
+        print_json({"session": session["name"], **result.to_json()})
+        return
+    out = console()
+    changed = ", ".join(f"{k} {v[0]} → {v[1]}" for k, v in result.changed_rules.items()) or "no rule changed"
+    out.print(f"Rescore of {session['name']}" + (f", hand {hand}" if hand is not None else "") + f": {changed}")
+    table = Table(title_justify="left")
+    for col in ("player", "recorded", "rescored", "difference"):
+        table.add_column(col, justify="left" if col == "player" else "right")
+    for r in result.rows:
+        table.add_row(r["name"], _signed(r["recorded"]), _signed(r["rescored"]), _colored(r["difference"]))
+    for pool, v in result.pools.items():
+        table.add_row(f"({pool})", _signed(v["recorded"]), _signed(v["rescored"]), _signed(v["rescored"] - v["recorded"]))
+    out.print(table)
+    if result.illegal:
+        out.print(f"{len(result.illegal)} event{'s' if len(result.illegal) != 1 else ''} "
+                  "not allowed under these rules (skipped):")
+        for e in result.illegal:
+            where = f"hand {e['hand']}, " if e["hand"] else ""
+            out.print(f"  #{e['seq']} ({where}{e['what']}): {e['why']}", markup=False)
+    out.print("The stored session is unchanged.")
+
+
+# -- the database ----------------------------------------------------------------------------
+
+@db_app.command("status")
+def db_status(as_json: bool = JSON):
+    """File, size, sessions, events and schema version of the database.
+
+    Example: pan db status
+    """
+    from pancli.dbcare import status
+
+    data = status(Context.open_store(create=False))
+    if as_json:
+        print_json(data)
+        return
+    out = console()
+    out.print(f"File: {data['file']}")
+    wal = f" (+{data['wal_size'] / 1e6:.1f} MB write-ahead log)" if data["wal_size"] else ""
+    out.print(f"Size: {data['size'] / 1e6:.2f} MB{wal}")
+    out.print(f"Sessions: {data['sessions']} ({data['imported_sessions']} imported)")
+    out.print(f"Events: {data['events']} ({data['undos']} undos), payments: {data['payments']}, tallies: {data['tallies']}")
+    out.print(f"Schema version: {data['schema_version']} ({', '.join(data['migrations'])}); "
+              f"SQLite {data['sqlite']}, journal {data['journal_mode']}")
+
+
+@db_app.command("check")
+def db_check(as_json: bool = JSON):
+    """SQLite's integrity check, then every session replayed: stored payments must equal the recomputed
+    ones and sum to zero. Exits 1 with the first discrepancy.
+
+    Example: pan db check
+    """
+    from pancli.dbcare import CheckFailed, check
+
+    problem, figures = check(Context.open_store(create=False))
+    if problem:
+        raise CheckFailed(problem, "the stored ledger and the rules disagree; nothing was changed")
+    if as_json:
+        print_json({"ok": True, **figures})
+        return
+    console().print(f"OK: integrity check passed; {_count(figures['sessions'], 'session')}, "
+                    f"{_count(figures['events'], 'event')} and {_count(figures['payments'], 'payment')} replayed "
+                    "and matched; every session sums to zero.")
+
+
+@db_app.command("backup")
+def db_backup(file: str = typer.Argument(..., help="Where to write the copy."),
+              force: bool = typer.Option(False, "--force", help="Replace FILE if it exists.")):
+    """A consistent copy of the database, safe while another pan records (SQLite's backup API).
+
+    Example: pan db backup ~/pan-backup.db
+    """
+    from pancli.dbcare import backup
+
+    data = backup(Context.open_store(create=False), file, force)
+    console().print(f"Backed up {_count(data['sessions'], 'session')} and {_count(data['events'], 'event')} to {data['file']} "
+                    f"({data['size'] / 1e6:.2f} MB).")

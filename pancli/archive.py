@@ -1,0 +1,297 @@
+"""Session archives: export a session to TOML, JSON or CSV, and rebuild one from an archive.
+
+An archive holds the session header (name, game, start, seats, first dealer, chip value), every
+house-rule knob, and every event in order, undo events and timestamps included, each with the
+payments it made. Importing re-applies every event through the game core, so the payments are
+recomputed and compared with the archive's; the session then reads back identically. The
+archive's fingerprint (sha256 of its content) is kept in ``sessions.origin`` so importing the
+same archive twice changes nothing.
+
+TOML has no null: a payload key whose value is null is left out and named in the event's
+``nulls`` list; an absent ``hand`` or ``undo_of`` is null.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from pancli.errors import InputError
+from pancli.rescore import LogEvent, first_difference, payment_tuples, replay
+
+FORMAT = "pancli-archive"
+VERSION = 1
+SESSION_KEYS = ("name", "game", "created_at", "seats", "dealer", "chip_value", "closed_at")
+
+
+# -- from the database -------------------------------------------------------------------
+
+def log_events(store, session: dict) -> list[LogEvent]:
+    """Every event of a session, undos included, with its stored payments."""
+    rows = store.all_events(session["id"])
+    seq_of = {e["id"]: e["seq"] for e in rows}
+    return [LogEvent(seq=e["seq"], kind=e["kind"], payload=e["payload"], hand=e["hand"],
+                     created_at=e["created_at"], undo_of=seq_of.get(e["undo_of"]) if e["undo_of"] else None,
+                     payments=payment_tuples(e["payments"])) for e in rows]
+
+
+def build(store, session: dict) -> dict:
+    """The archive of a session as plain data (None where a value is absent)."""
+    header = {"name": session["name"], "game": session["game"], "created_at": session["created_at"],
+              "seats": list(session["players"]), "dealer": session["dealer"],
+              "chip_value": session["chip_value"], "closed_at": session["closed_at"]}
+    events = []
+    for ev in log_events(store, session):
+        events.append({"seq": ev.seq, "hand": ev.hand, "kind": ev.kind, "created_at": ev.created_at,
+                       "undo_of": ev.undo_of, "payload": ev.payload,
+                       "payments": [{"payer": a, "payee": b, "chips": c, "reason": r} for a, b, c, r in ev.payments]})
+    return {"format": FORMAT, "version": VERSION, "session": header, "rules": dict(session["rules"]), "events": events}
+
+
+def fingerprint(archive: dict) -> str:
+    """sha256 of what the archive says about the session (not when or how it was written)."""
+    content = {k: archive[k] for k in ("session", "rules", "events")}
+    text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def safe_name(name: str) -> str:
+    """A file name for a session: letters, digits, dot, dash and underscore."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "session"
+
+
+# -- writing -----------------------------------------------------------------------------
+
+def to_json(archive: dict) -> str:
+    return json.dumps(archive, ensure_ascii=False, indent=1) + "\n"
+
+
+def _has_none(value) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, dict):
+        return any(_has_none(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_none(v) for v in value)
+    return False
+
+
+def to_toml(archive: dict, exported_at: str | None = None) -> str:
+    import tomli_w
+
+    s = archive["session"]
+    doc: dict[str, Any] = {"format": archive["format"], "version": archive["version"]}
+    if exported_at:
+        doc["exported_at"] = exported_at
+    doc["session"] = {k: s[k] for k in SESSION_KEYS if s.get(k) is not None}
+    doc["rules"] = archive["rules"]
+    events = []
+    for ev in archive["events"]:
+        out: dict[str, Any] = {"seq": ev["seq"]}
+        if ev["hand"] is not None:
+            out["hand"] = ev["hand"]
+        out["kind"] = ev["kind"]
+        out["created_at"] = ev["created_at"]
+        if ev["undo_of"] is not None:
+            out["undo_of"] = ev["undo_of"]
+        payload = ev["payload"]
+        nested_none = any(_has_none(v) for v in payload.values() if v is not None)
+        if nested_none:
+            out["payload_json"] = json.dumps(payload, ensure_ascii=False)
+        else:
+            nulls = [k for k, v in payload.items() if v is None]
+            if nulls:
+                out["nulls"] = nulls
+            out["payload"] = {k: v for k, v in payload.items() if v is not None}
+        out["payments"] = ev["payments"]
+        events.append(out)
+    doc["events"] = events
+    head = (f"# pancli session archive: {s['name']} ({s['game']}), {len(events)} events.\n"
+            "# Rebuild it with `pan import FILE`; see sessions/README.md for the format.\n\n")
+    return head + tomli_w.dumps(doc)
+
+
+def to_csv(store, session: dict) -> str:
+    """Two tables for spreadsheets, separated by an empty line: every effective payment, then standings."""
+    from pancli.render import standings_json
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["seq", "hand", "kind", "payer", "payee", "chips", "reason", "created_at"])
+    for e in store.all_events(session["id"]):
+        if e["voided_by"] is not None or e["kind"] == "undo":
+            continue
+        for p in e["payments"]:
+            w.writerow([e["seq"], e["hand"] if e["hand"] is not None else "", e["kind"], p["payer"], p["payee"],
+                        p["chips"], p["reason"], e["created_at"]])
+    w.writerow([])
+    chip_value = session["chip_value"]
+    data = standings_json(session, store.balances(session["id"]), store.tallies(session["id"]),
+                          session["players"], chip_value)
+    cols = ["player", "net"] + (["money"] if chip_value else []) + ["hands", "won", "dropped", "conditions",
+                                                                     "buyin", "cashout"]
+    w.writerow(cols)
+    for r in data["players"]:
+        w.writerow([r["name"], r["net"]] + ([f"{r['money']:.2f}"] if chip_value else [])
+                   + [r.get(k, 0) for k in ("hands", "won", "dropped", "conditions", "buyin", "cashout")])
+    for name, chips in data["pools"].items():
+        w.writerow([f"({name})", chips] + ([f"{chips * chip_value:.2f}"] if chip_value else []) + [""] * 6)
+    return buf.getvalue()
+
+
+# -- reading -----------------------------------------------------------------------------
+
+def load(path: str | Path) -> dict:
+    """Read an archive file (TOML or JSON) into the plain form `build` makes; checks its shape."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"archive {p} does not exist", "check the path; `pan export` writes sessions/NAME.toml") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read archive {p}", str(e)) from None
+    return parse(text, str(p))
+
+
+def parse(text: str, where: str = "archive") -> dict:
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise InputError(f"{where} is not valid JSON ({e})", "export it again with `pan export`") from None
+    else:
+        import tomllib
+
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise InputError(f"{where} is not valid TOML ({e})", "export it again with `pan export`") from None
+    return _normalise(data, where)
+
+
+def _bad(where: str, what: str) -> InputError:
+    return InputError(f"{where}: {what}", "this is not a complete pancli archive; export it again with `pan export`")
+
+
+def _get(d: dict, key: str, types, where: str, required: bool = True):
+    if key not in d or d[key] is None:
+        if required:
+            raise _bad(where, f"'{key}' is missing")
+        return None
+    value = d[key]
+    allowed = types if isinstance(types, tuple) else (types,)
+    if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
+        raise _bad(where, f"'{key}' = {value!r} has the wrong type")
+    return value
+
+
+def _normalise(data: Any, where: str) -> dict:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise _bad(where, f"no format = \"{FORMAT}\" line")
+    version = data.get("version")
+    if version != VERSION:
+        raise InputError(f"{where}: archive version {version!r} is not one this pancli reads ({VERSION})",
+                         "upgrade pancli, or export it again")
+    s = _get(data, "session", dict, where)
+    session = {
+        "name": _get(s, "name", str, f"{where} [session]"),
+        "game": _get(s, "game", str, f"{where} [session]"),
+        "created_at": _get(s, "created_at", str, f"{where} [session]"),
+        "seats": _get(s, "seats", list, f"{where} [session]"),
+        "dealer": _get(s, "dealer", str, f"{where} [session]", required=False),
+        "chip_value": _get(s, "chip_value", (int, float), f"{where} [session]", required=False),
+        "closed_at": _get(s, "closed_at", str, f"{where} [session]", required=False),
+    }
+    if session["chip_value"] is not None:
+        session["chip_value"] = float(session["chip_value"])
+    if not all(isinstance(x, str) for x in session["seats"]):
+        raise _bad(f"{where} [session]", "seats must be names")
+    rules = _get(data, "rules", dict, where)
+    events = []
+    for i, ev in enumerate(_get(data, "events", list, where, required=False) or []):
+        at = f"{where} event {i + 1}"
+        if not isinstance(ev, dict):
+            raise _bad(at, "not a table")
+        if "payload_json" in ev:
+            try:
+                payload = json.loads(_get(ev, "payload_json", str, at))
+            except json.JSONDecodeError:
+                raise _bad(at, "payload_json is not JSON") from None
+        else:
+            payload = dict(_get(ev, "payload", dict, at))
+            for key in _get(ev, "nulls", list, at, required=False) or []:
+                payload[key] = None
+        payments = None if ev.get("payments") is None else []
+        for p in _get(ev, "payments", list, at, required=False) or []:
+            if not isinstance(p, dict):
+                raise _bad(at, "a payment is not a table")
+            payments.append({"payer": _get(p, "payer", str, at), "payee": _get(p, "payee", str, at),
+                             "chips": _get(p, "chips", int, at), "reason": _get(p, "reason", str, at)})
+        events.append({"seq": _get(ev, "seq", int, at), "hand": _get(ev, "hand", int, at, required=False),
+                       "kind": _get(ev, "kind", str, at), "created_at": _get(ev, "created_at", str, at),
+                       "undo_of": _get(ev, "undo_of", int, at, required=False), "payload": payload,
+                       "payments": payments})
+        if payload.get("kind") != events[-1]["kind"]:
+            raise _bad(at, f"kind '{events[-1]['kind']}' but the payload says {payload.get('kind')!r}")
+    for i, ev in enumerate(events):
+        if ev["seq"] != i + 1:
+            raise _bad(where, f"event {i + 1} has seq {ev['seq']}; events must be numbered 1, 2, 3 … in order")
+    return {"format": FORMAT, "version": VERSION, "session": session, "rules": rules, "events": events}
+
+
+# -- importing ---------------------------------------------------------------------------
+
+def import_archive(store, archive: dict, as_name: str | None = None, make_current: bool = True) -> dict:
+    """Rebuild the archived session in the store; returns {"status": "imported"|"present", "name", ...}.
+
+    Every event goes through the game core; the recomputed payloads and payments must equal the
+    archive's, or nothing is stored.
+    """
+    from pancli.games import game as get_game
+
+    fp = fingerprint(archive)
+    s = archive["session"]
+    name = (as_name or s["name"]).strip()
+    if not name:
+        raise InputError("a session needs a name", "give one with --as NAME")
+    g = get_game(s["game"])
+    rules = g.rules_from_dict(archive["rules"])
+    events = [LogEvent(seq=e["seq"], kind=e["kind"], payload=e["payload"], hand=e["hand"],
+                       created_at=e["created_at"], undo_of=e["undo_of"],
+                       payments=None if e["payments"] is None else payment_tuples(e["payments"]))
+              for e in archive["events"]]
+    replayed = replay(g, rules, s["seats"], s["dealer"], events, strict=True)
+    stored = {e.seq: {"payload": e.payload, "payments": e.payments} for e in events}
+    diff = first_difference(replayed, stored)
+    if diff:
+        raise InputError(f"the archive does not match what pancli computes: {diff}",
+                         "nothing was imported; was the archive edited by hand?")
+    with store.lock() as c:
+        row = c.execute("SELECT name FROM sessions WHERE origin = ?", [fp]).fetchone()
+        if row:
+            return {"status": "present", "name": row[0], "fingerprint": fp}
+        clash = c.execute("SELECT * FROM sessions WHERE name = ?", [name]).fetchone()
+        if clash:
+            existing = store._session_row(clash)
+            if fingerprint(build(store, existing)) == fp:
+                return {"status": "present", "name": existing["name"], "fingerprint": fp}
+            raise InputError(f"a different session named '{existing['name']}' exists already",
+                             "import this one under another name with --as NAME")
+        sid = store.create_session(name, g.name, list(s["seats"]), s["dealer"], g.rules_to_dict(rules),
+                                   s["chip_value"], origin=fp, created_at=s["created_at"])
+        ids: dict[int, int] = {}
+        for r in replayed:
+            undo_of = ids[r.undo_of] if r.kind == "undo" else None
+            ids[r.seq] = store.append(sid, r.kind, r.payload, r.hand, r.payments, r.tallies,
+                                      undo_of=undo_of, created_at=r.created_at)
+        if s["closed_at"]:
+            c.execute("UPDATE sessions SET closed_at = ? WHERE id = ?", [s["closed_at"], sid])
+        if make_current:
+            store.set_setting("current_session", str(sid))
+    return {"status": "imported", "name": name, "fingerprint": fp, "events": len(replayed)}

@@ -1,0 +1,157 @@
+"""Looking after the database: what it holds, whether it is sound, and a consistent copy of it."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from pancli.errors import PanError, StoreError
+
+
+class CheckFailed(PanError):
+    """`pan db check` found a problem: the first one is the message."""
+
+    exit_code = 1
+
+
+def status(store) -> dict:
+    c = store.conn
+    path = Path(store.path)
+    size = path.stat().st_size
+    wal = Path(str(path) + "-wal")
+    wal_size = wal.stat().st_size if wal.exists() else 0
+    with store.snapshot():
+        counts = {t: c.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                  for t in ("sessions", "events", "payments", "tallies")}
+        migrations = [r[0] for r in c.execute(
+            "SELECT name FROM _sqlite_migrations WHERE migration_set = ? ORDER BY applied_at, name",
+            [_schema_set()])]
+        undos = c.execute("SELECT count(*) FROM events WHERE kind = 'undo'").fetchone()[0]
+        imported = c.execute("SELECT count(*) FROM sessions WHERE origin IS NOT NULL").fetchone()[0]
+    return {"file": str(path.resolve()), "size": size, "wal_size": wal_size, **counts, "undos": undos,
+            "imported_sessions": imported, "schema_version": len(migrations), "migrations": migrations,
+            "sqlite": sqlite3.sqlite_version,
+            "journal_mode": c.execute("PRAGMA journal_mode").fetchone()[0]}
+
+
+def _schema_set() -> str:
+    from pancli.store import SCHEMA_SET
+
+    return SCHEMA_SET
+
+
+def stored_log(conn, session_id: int) -> dict[int, dict]:
+    """Per seq: the stored payload, payments and tallies of every event of a session."""
+    import json
+
+    out: dict[int, dict] = {}
+    ids: dict[int, int] = {}
+    for eid, seq, payload in conn.execute(
+            "SELECT id, seq, payload FROM events WHERE session_id = ? ORDER BY id", [session_id]):
+        out[seq] = {"payload": json.loads(payload), "payments": [], "tallies": []}
+        ids[eid] = seq
+    for eid, payer, payee, chips, reason in conn.execute(
+            "SELECT event_id, payer, payee, chips, reason FROM payments WHERE session_id = ? ORDER BY id",
+            [session_id]):
+        out[ids[eid]]["payments"].append((payer, payee, chips, reason))
+    for eid, player, stat, amount in conn.execute(
+            "SELECT event_id, player, stat, amount FROM tallies WHERE session_id = ? ORDER BY id", [session_id]):
+        out[ids[eid]]["tallies"].append((player, stat, amount))
+    return out
+
+
+def check_session(store, session: dict) -> tuple[str | None, dict]:
+    """Replay one session and compare; returns (first problem or None, figures)."""
+    from pancli.archive import log_events
+    from pancli.games import game as get_game
+    from pancli.rescore import replay, first_difference
+
+    g = get_game(session["game"])
+    c = store.conn
+    events = log_events(store, session)
+    stored = stored_log(c, session["id"])
+    orphans = c.execute(
+        "SELECT count(*) FROM payments p LEFT JOIN events e ON e.id = p.event_id "
+        "WHERE p.session_id = ? AND (e.id IS NULL OR e.session_id != p.session_id)", [session["id"]]).fetchone()[0]
+    name = session["name"]
+    figures = {"session": name, "events": len(events), "payments": sum(len(s["payments"]) for s in stored.values())}
+    if orphans:
+        return f"session '{name}': {orphans} payments belong to no event of the session", figures
+    try:
+        rules = g.rules_from_dict(session["rules"])
+        replayed = replay(g, rules, session["players"], session["dealer"], events)
+    except PanError as e:
+        return f"session '{name}': cannot be replayed: {e}", figures
+    diff = first_difference(replayed, stored)
+    if diff:
+        return f"session '{name}', {diff}", figures
+    for seq, s in stored.items():
+        bad = [p for p in s["payments"] if not isinstance(p[2], int) or p[2] <= 0]
+        if bad:
+            return f"session '{name}', event #{seq}: a payment of {bad[0][2]!r} chips", figures
+    total = c.execute("SELECT coalesce(SUM(net), 0) FROM balances WHERE session_id = ?", [session["id"]]).fetchone()[0]
+    figures["sum"] = total
+    if g.zero_sum and total != 0:
+        return f"session '{name}': the balances sum to {total}, not 0", figures
+    return None, figures
+
+
+def check(store, progress=None) -> tuple[str | None, dict]:
+    """Integrity check, then every session replayed. Returns (first problem or None, figures)."""
+    c = store.conn
+    with store.snapshot():
+        rows = [r[0] for r in c.execute("PRAGMA integrity_check")]
+        if rows != ["ok"]:
+            return "SQLite integrity check: " + "; ".join(rows[:3]), {}
+        fk = c.execute("PRAGMA foreign_key_check").fetchall()
+        if fk:
+            return f"foreign key check: table {fk[0][0]} row {fk[0][1]} points to a missing {fk[0][2]}", {}
+        figures = {"sessions": 0, "events": 0, "payments": 0}
+        for session in store.sessions():
+            problem, f = check_session(store, session)
+            figures["sessions"] += 1
+            figures["events"] += f.get("events", 0)
+            figures["payments"] += f.get("payments", 0)
+            if progress:
+                progress(f)
+            if problem:
+                return problem, figures
+    return None, figures
+
+
+def backup(store, dest: str | os.PathLike, force: bool = False) -> dict:
+    """A consistent copy of the whole database, taken in one read transaction (SQLite's backup API),
+    so a writer in another process cannot tear it. Written to a temporary file, then renamed."""
+    dest = Path(dest).expanduser()
+    src = Path(store.path).resolve()
+    if dest.exists() and dest.resolve() == src:
+        raise StoreError(f"{dest} is the database itself", "back up to another file")
+    if dest.is_dir():
+        raise StoreError(f"{dest} is a folder", "give a file name, e.g. backup.db")
+    if dest.exists() and not force:
+        raise StoreError(f"{dest} exists already", "choose another name, or pass --force to replace it")
+    if not dest.parent.exists():
+        raise StoreError(f"the folder {dest.parent} does not exist", "create it first")
+    tmp = dest.with_name(f".{dest.name}.partial-{os.getpid()}")
+    try:
+        target = sqlite3.connect(tmp)
+        try:
+            store.conn.backup(target)
+            target.execute("PRAGMA journal_mode = DELETE")
+            ok = target.execute("PRAGMA quick_check").fetchone()[0]
+            events = target.execute("SELECT count(*) FROM events").fetchone()[0]
+            sessions = target.execute("SELECT count(*) FROM sessions").fetchone()[0]
+        finally:
+            target.close()
+        if ok != "ok":
+            raise StoreError(f"the copy failed its check ({ok})", "try again; the database itself was not changed")
+        os.replace(tmp, dest)
+    except sqlite3.DatabaseError as e:
+        raise StoreError(f"cannot back up to {dest}: {e}", "check the folder is writable") from None
+    except OSError as e:
+        raise StoreError(f"cannot write {dest}: {e.strerror or e}", "check the folder is writable") from None
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return {"file": str(dest), "size": dest.stat().st_size, "sessions": sessions, "events": events}

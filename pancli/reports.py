@@ -1,0 +1,324 @@
+"""Reports over the ledger: one evening at a glance, a player's career, the list of sessions.
+
+Each report has a reading part (a few grouped SQL queries over the effective payments and
+tallies, never a replay) and a pure part that shapes the rows; the CLI only renders the result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+
+from pancli.errors import InputError
+from pancli.ledger import POOLS
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+# Payments that are not condition chips, told apart by their reason (the core's wording).
+_GOING_OUT = "% goes out: %"
+_REFUND = "%: returns %"
+
+
+def _voided_sql() -> str:
+    return "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
+
+
+# -- reading -----------------------------------------------------------------------------
+
+def ledger_rows(conn, session_id: int) -> list[tuple[int, str, str, int, int]]:
+    """(hand, payer, payee, kind, chips) summed over the effective payments, in one pass.
+
+    kind is 1 for condition chips collected as melds were laid, 2 for condition chips given back
+    (a foul or dead hand), 0 for everything else (going out, the pools).
+    """
+    pools = ",".join("?" * len(POOLS))
+    # INDEXED BY: read the rows in the order they were written; the covering index for
+    # standings would send every row fetch for `reason` to a random page.
+    return conn.execute(
+        f"""SELECT coalesce(hand, 0), payer, payee,
+                   CASE WHEN payer IN ({pools}) OR payee IN ({pools}) OR reason LIKE ? THEN 0
+                        WHEN reason LIKE ? THEN 2 ELSE 1 END,
+                   SUM(chips)
+            FROM payments INDEXED BY payments_session
+            WHERE session_id = ? AND event_id NOT IN ({_voided_sql()})
+            GROUP BY 1, 2, 3, 4""",
+        [*POOLS, *POOLS, _GOING_OUT, _REFUND, session_id, session_id]).fetchall()
+
+
+def split_rows(rows) -> tuple[dict[tuple[int, str], int], dict[str, int]]:
+    """Per (hand, player) chips, and per player condition chips, from ledger_rows (pure)."""
+    deltas: dict[tuple[int, str], int] = defaultdict(int)
+    cond: dict[str, int] = defaultdict(int)
+    for hand, payer, payee, kind, chips in rows:
+        deltas[hand, payee] += chips
+        deltas[hand, payer] -= chips
+        if kind == 1:
+            cond[payee] += chips
+        elif kind == 2:
+            cond[payer] -= chips
+    return deltas, cond
+
+
+def hands_played(conn, session_id: int) -> int:
+    row = conn.execute(
+        f"SELECT max(hand) FROM events WHERE session_id = ? AND kind != 'undo' AND id NOT IN ({_voided_sql()})",
+        [session_id, session_id]).fetchone()
+    return row[0] or 0
+
+
+def session_report(store, session: dict) -> dict:
+    """Everything `pan report` shows, as JSON-ready data."""
+    sid = session["id"]
+    with store.snapshot() as conn:
+        deltas, cond = split_rows(ledger_rows(conn, sid))
+        tallies = store.tallies(sid)
+        last_hand = hands_played(conn, sid)
+    if session["game"] != "panguingue":
+        cond = {}
+    return build_report(session, deltas, tallies, cond, last_hand)
+
+
+def build_report(session: dict, deltas: dict[tuple[int, str], int], tallies: dict, cond: dict,
+                 last_hand: int) -> dict:
+    """Shape the per-hand chips into the report (pure)."""
+    chip_value = session.get("chip_value")
+    names = [p for p in session["players"]]
+    for _, p in deltas:
+        if p not in names and p not in POOLS:
+            names.append(p)
+    for p in tallies:
+        if p not in names and p not in POOLS:
+            names.append(p)
+    hands = max([last_hand] + [h for h, _ in deltas]) if (deltas or last_hand) else 0
+    per: dict[str, list[int]] = {n: [0] * (hands + 1) for n in names}
+    pools: dict[str, int] = defaultdict(int)
+    for (h, p), d in deltas.items():
+        if p in POOLS:
+            pools[p] += d
+        else:
+            per[p][h] += d
+    rows = []
+    biggest = None
+    for n in names:
+        by_hand = per[n]
+        running, total = [], 0
+        best_h = worst_h = None
+        for h in range(1, hands + 1):
+            d = by_hand[h]
+            total += d
+            running.append(total)
+            if best_h is None or d > by_hand[best_h]:
+                best_h = h
+            if worst_h is None or d < by_hand[worst_h]:
+                worst_h = h
+        total += by_hand[0]  # payments outside any hand, if a game makes them
+        t = tallies.get(n, {})
+        row = {
+            "name": n, "net": total, "money": round(total * chip_value, 2) if chip_value else None,
+            "hands": t.get("hands", 0), "won": t.get("won", 0), "dropped": t.get("dropped", 0),
+            "conditions": t.get("conditions", 0), "condition_chips": cond.get(n, 0),
+            "largest_hand": {"hand": best_h, "chips": by_hand[best_h]} if best_h and by_hand[best_h] > 0 else None,
+            "worst_hand": {"hand": worst_h, "chips": by_hand[worst_h]} if worst_h and by_hand[worst_h] < 0 else None,
+            "buyin": t.get("buyin", 0), "cashout": t.get("cashout", 0),
+            "running": running,
+        }
+        if row["largest_hand"] and (biggest is None or row["largest_hand"]["chips"] > biggest["chips"]):
+            biggest = {"player": n, **row["largest_hand"]}
+        rows.append(row)
+    rows.sort(key=lambda r: (-r["net"], r["name"]))
+    pool_out = {p.strip("()"): v for p, v in pools.items() if v}
+    return {"session": session["name"], "game": session["game"], "date": session["created_at"][:10],
+            "created_at": session["created_at"], "closed": bool(session.get("closed_at")),
+            "chip_value": chip_value, "hands": hands, "players": rows, "pools": pool_out,
+            "largest_hand": biggest,
+            "sum": sum(r["net"] for r in rows) + sum(pool_out.values())}
+
+
+# -- the list of sessions ----------------------------------------------------------------
+
+def sessions_overview(store) -> list[dict]:
+    with store.snapshot() as conn:
+        sessions = store.sessions()
+        hands = dict(conn.execute(
+            "SELECT session_id, max(hand) FROM events WHERE kind != 'undo' AND id NOT IN "
+            "(SELECT undo_of FROM events WHERE undo_of IS NOT NULL) GROUP BY session_id").fetchall())
+        nets: dict[int, dict[str, int]] = defaultdict(dict)
+        for sid, player, net in conn.execute("SELECT session_id, player, net FROM balances"):
+            nets[sid][player] = net
+        current = store.setting("current_session")
+    out = []
+    for s in sessions:
+        players = {p: v for p, v in nets[s["id"]].items() if p not in POOLS}
+        winner = max(players.items(), key=lambda kv: (kv[1], kv[0])) if players else None
+        out.append({"name": s["name"], "game": s["game"], "date": s["created_at"][:10],
+                    "created_at": s["created_at"], "players": s["players"], "hands": hands.get(s["id"]) or 0,
+                    "biggest_winner": {"name": winner[0], "net": winner[1]} if winner and winner[1] > 0 else None,
+                    "closed": bool(s["closed_at"]), "current": str(s["id"]) == current,
+                    "imported": bool(s["origin"])})
+    return out
+
+
+# -- a player's career -------------------------------------------------------------------
+
+def known_players(store) -> list[str]:
+    names: list[str] = []
+    seen = set()
+    for s in store.sessions():
+        for p in s["players"]:
+            if p.lower() not in seen:
+                seen.add(p.lower())
+                names.append(p)
+    for (p,) in store.conn.execute("SELECT DISTINCT player FROM tallies"):
+        if p.lower() not in seen and p not in POOLS:
+            seen.add(p.lower())
+            names.append(p)
+    return names
+
+
+def resolve_known(store, text: str) -> str:
+    from pancli.recorder import resolve_player
+
+    names = known_players(store)
+    if not names:
+        raise InputError("no players recorded yet", "start a session with `pan session new`")
+    try:
+        return resolve_player(names, text)
+    except InputError as e:
+        raise InputError(e.message.replace("in this session", "in any session"), e.hint) from None
+
+
+def player_career(store, text: str) -> dict:
+    """Career stats of one player across every session."""
+    with store.snapshot() as conn:
+        name = resolve_known(store, text)
+        sessions = {s["id"]: s for s in store.sessions()}
+        voided = "SELECT undo_of FROM events WHERE undo_of IS NOT NULL"
+        nets = dict(conn.execute(
+            f"""SELECT session_id, SUM(d) FROM (
+                   SELECT session_id, chips AS d FROM payments WHERE payee = ? COLLATE NOCASE
+                    AND event_id NOT IN ({voided})
+                   UNION ALL
+                   SELECT session_id, -chips FROM payments WHERE payer = ? COLLATE NOCASE
+                    AND event_id NOT IN ({voided}))
+                GROUP BY session_id""", [name, name]).fetchall())
+        stats: dict[int, dict[str, int]] = defaultdict(dict)
+        for sid, stat, total in conn.execute(
+                f"""SELECT session_id, stat, SUM(amount) FROM tallies WHERE player = ? COLLATE NOCASE
+                    AND event_id NOT IN ({voided}) GROUP BY session_id, stat""", [name]):
+            stats[sid][stat] = total
+        melds = conn.execute(
+            f"""SELECT session_id, payload FROM events WHERE kind IN ('meld', 'out')
+                AND json_extract(payload, '$.player') = ? COLLATE NOCASE AND id NOT IN ({voided})""",
+            [name]).fetchall()
+    favourites = favourite_conditions(
+        [(sessions[sid]["rules"], json.loads(p)) for sid, p in melds if sessions[sid]["game"] == "panguingue"])
+    return build_career(name, [sessions[sid] for sid in sorted(set(nets) | set(stats))], nets, stats, favourites)
+
+
+def favourite_conditions(melds: list[tuple[dict, dict]]) -> list[tuple[str, int]]:
+    """How often each condition was laid, from meld payloads (and final melds at going out)."""
+    from pancli import conditions
+    from pancli.cards import parse_cards
+    from pancli.errors import PanError
+    from pancli.houserules import from_dict
+    from pancli.melds import check_meld
+
+    counts: Counter = Counter()
+    rules_cache: dict[str, object] = {}
+    for rules_dict, payload in melds:
+        key = json.dumps(rules_dict, sort_keys=True)
+        rules = rules_cache.get(key) or rules_cache.setdefault(key, from_dict(rules_dict))
+        try:
+            cards = parse_cards(payload.get("cards") or [])
+        except PanError:
+            continue
+        if len(cards) < 3 or (payload["kind"] == "out" and payload.get("to") is not None):
+            continue
+        if not check_meld(cards, rules.mixed_set_additions).valid:
+            continue
+        tag = conditions.tag_of(cards, rules)
+        if tag != conditions.NONE:
+            counts[conditions.describe(tag, cards)] += 1
+    return counts.most_common()
+
+
+def build_career(name: str, sessions: list[dict], nets: dict[int, int], stats: dict[int, dict],
+                 favourites: list[tuple[str, int]]) -> dict:
+    rows = []
+    running = 0
+    for s in sorted(sessions, key=lambda s: (s["created_at"], s["id"])):
+        net = nets.get(s["id"], 0)
+        running += net
+        t = stats.get(s["id"], {})
+        cv = s.get("chip_value")
+        rows.append({"session": s["name"], "date": s["created_at"][:10], "net": net,
+                     "money": round(net * cv, 2) if cv else None, "hands": t.get("hands", 0),
+                     "won": t.get("won", 0), "dropped": t.get("dropped", 0),
+                     "conditions": t.get("conditions", 0), "running": running})
+    hands = sum(r["hands"] for r in rows)
+    won = sum(r["won"] for r in rows)
+    dropped = sum(r["dropped"] for r in rows)
+    best = max(rows, key=lambda r: (r["net"], r["date"]), default=None)
+    worst = min(rows, key=lambda r: (r["net"], r["date"]), default=None)
+    moneys = [r["money"] for r in rows if r["money"] is not None]
+    return {
+        "player": name, "sessions": len(rows), "hands": hands, "won": won, "dropped": dropped,
+        "win_rate": round(won / hands, 4) if hands else None,
+        "drop_rate": round(dropped / hands, 4) if hands else None,
+        "net": sum(r["net"] for r in rows), "money": round(sum(moneys), 2) if moneys else None,
+        "best_night": {"session": best["session"], "date": best["date"], "net": best["net"]} if best else None,
+        "worst_night": {"session": worst["session"], "date": worst["date"], "net": worst["net"]} if worst else None,
+        "favourite_condition": {"condition": favourites[0][0], "times": favourites[0][1]} if favourites else None,
+        "conditions_laid": dict(favourites),
+        "nights": rows,
+    }
+
+
+# -- charts ------------------------------------------------------------------------------
+
+def sample(values: list[int], width: int) -> list[int]:
+    """At most ``width`` values: the last value of each of ``width`` equal runs."""
+    n = len(values)
+    if n <= width:
+        return list(values)
+    return [values[min(n - 1, (i + 1) * n // width - 1)] for i in range(width)]
+
+
+def sparkline(values: list[int], lo: int | None = None, hi: int | None = None) -> str:
+    """One block character per value, scaled between ``lo`` and ``hi`` (default: the values' own)."""
+    if not values:
+        return ""
+    lo = min(values) if lo is None else lo
+    hi = max(values) if hi is None else hi
+    if hi == lo:
+        return SPARKS[len(SPARKS) // 2 - 1] * len(values)
+    top = len(SPARKS) - 1
+    return "".join(SPARKS[max(0, min(top, round((v - lo) * top / (hi - lo))))] for v in values)
+
+
+# -- settle-up inputs --------------------------------------------------------------------
+
+def settle_inputs(store, session: dict) -> dict:
+    """Nets (players and pools), bank tallies, and every chip movement in order for the stack check."""
+    from pancli.recorder import BANK_KINDS
+
+    sid = session["id"]
+    with store.snapshot() as conn:
+        nets = store.balances(sid)
+        tallies = store.tallies(sid)
+        bank = {p: {k: t.get(k, 0) for k in BANK_KINDS} for p, t in tallies.items()
+                if any(t.get(k) for k in BANK_KINDS)}
+        moves: list[tuple[int, int | None, str, int]] = []
+        if bank:
+            voided = _voided_sql()
+            rows = conn.execute(
+                f"""SELECT e.id, e.seq, e.hand, x.player, SUM(x.d) FROM (
+                       SELECT event_id, payee AS player, chips AS d FROM payments WHERE session_id = ?
+                       UNION ALL SELECT event_id, payer, -chips FROM payments WHERE session_id = ?
+                       UNION ALL SELECT event_id, player, CASE stat WHEN 'buyin' THEN amount ELSE -amount END
+                                 FROM tallies WHERE session_id = ? AND stat IN ('buyin', 'cashout')) x
+                    JOIN events e ON e.id = x.event_id
+                    WHERE e.id NOT IN ({voided}) GROUP BY e.id, x.player ORDER BY e.id""",
+                [sid, sid, sid, sid]).fetchall()
+            moves = [(seq, hand, player, d) for _, seq, hand, player, d in rows]
+    return {"nets": nets, "bank": bank, "moves": moves}

@@ -1,0 +1,256 @@
+"""Replaying a session's log through the game core, under its own house rules or other ones.
+
+One engine serves three jobs: `pan import` (rebuild a session from an archive, strictly),
+`pan db check` (recompute every stored payment and compare) and `pan rescore` (what the same
+play would have paid under other rules, skipping what those rules forbid and saying why).
+
+The log is a list of events in order, undo events included. An undo names the event it voids by
+its sequence number; as at the table, it can only void the last effective event, so replaying it
+means dropping that event and rebuilding the state from the last checkpoint before it.
+Nothing here touches a database.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any, Iterable
+
+from pancli.errors import PanError, RuleError
+from pancli.ledger import POOLS
+
+
+@dataclass
+class LogEvent:
+    """One recorded event as an archive or the database holds it."""
+
+    seq: int
+    kind: str
+    payload: dict
+    hand: int | None = None
+    created_at: str | None = None
+    undo_of: int | None = None        # for an undo: the seq of the event it voids
+    payments: list | None = None      # what was stored, if known: [(payer, payee, chips, reason)]
+
+
+@dataclass
+class Replayed:
+    """What the core made of one event."""
+
+    seq: int
+    kind: str
+    hand: int | None
+    payload: dict                      # as the recorder stores it (enriched by the game)
+    payments: list = field(default_factory=list)
+    tallies: list = field(default_factory=list)
+    error: str | None = None           # why the core refused it (the event was skipped)
+    voided: bool = False               # undone by a later undo event
+    undo_of: int | None = None
+    created_at: str | None = None
+
+    @property
+    def applied(self) -> bool:
+        return self.error is None
+
+
+def payment_tuples(payments: Iterable) -> list[tuple]:
+    """Payments as (payer, payee, chips, reason), from Payment objects or dicts."""
+    out = []
+    for p in payments:
+        if isinstance(p, dict):
+            out.append((p["payer"], p["payee"], p["chips"], p["reason"]))
+        elif isinstance(p, (tuple, list)):
+            out.append(tuple(p))
+        else:
+            out.append((p.payer, p.payee, p.chips, p.reason))
+    return out
+
+
+def _apply_fn(game):
+    """The recorder's own way of applying one event (bank events included), without a database."""
+    from pancli.recorder import Recorder
+
+    shim = SimpleNamespace(game=game)
+    return lambda state, payload: Recorder._apply(shim, state, payload)
+
+
+def replay(game, rules, players: list[str], dealer: str | None, events: Iterable[LogEvent],
+           strict: bool = False) -> list[Replayed]:
+    """Apply every event in order. ``strict``: the first refused event raises RuleError;
+    otherwise it is recorded with its reason, skipped, and the replay goes on."""
+    apply = _apply_fn(game)
+    state = game.new_state(rules, list(players), dealer)
+    start = state
+    effective: list[Replayed] = []    # applied and not (yet) undone, in order
+    by_seq: dict[int, Replayed] = {}
+    out: list[Replayed] = []
+
+    def refuse(r: Replayed, why: str) -> None:
+        if strict:
+            raise RuleError(f"event #{r.seq} ({r.kind}) cannot be replayed: {why}")
+        r.error = why
+
+    for ev in events:
+        r = Replayed(ev.seq, ev.kind, ev.hand, dict(ev.payload), undo_of=ev.undo_of, created_at=ev.created_at)
+        out.append(r)
+        if ev.seq in by_seq:
+            refuse(r, f"sequence number {ev.seq} appears twice")
+            continue
+        by_seq[ev.seq] = r
+        if ev.kind == "undo":
+            target = by_seq.get(ev.undo_of) if ev.undo_of is not None else None
+            if target is None or target.kind == "undo":
+                refuse(r, f"it undoes #{ev.undo_of}, which is not an earlier event")
+            elif target.voided:
+                refuse(r, f"#{ev.undo_of} was undone already")
+            elif not target.applied:
+                pass  # the event it undoes was skipped under these rules: nothing to undo
+            elif not effective or effective[-1] is not target:
+                refuse(r, f"#{ev.undo_of} is not the last effective event, and only that one can be undone")
+            else:
+                effective.pop()
+                target.voided = True
+                state = _rebuild(game, rules, start, effective, apply)
+            continue
+        try:
+            step = apply(state, ev.payload)
+        except PanError as e:
+            refuse(r, e.message)
+            continue
+        r.payload = game.enrich(state, ev.payload, step)
+        r.hand = game.hand_number(step.state)
+        r.payments, r.tallies = list(step.payments), list(step.tallies)
+        state = step.state
+        effective.append(r)
+    return out
+
+
+def _rebuild(game, rules, start, effective: list[Replayed], apply):
+    """The state after the effective events: from the last checkpoint, as the recorder loads it."""
+    first = 0
+    state = start
+    if game.checkpoint_kind:
+        for i in range(len(effective) - 1, -1, -1):
+            if effective[i].kind == game.checkpoint_kind:
+                state = game.restore(rules, {"payload": effective[i].payload})
+                first = i
+                break
+    for r in effective[first:]:
+        state = apply(state, r.payload).state
+    return state
+
+
+# -- totals and differences --------------------------------------------------------------
+
+def nets(replayed: Iterable[Replayed], hand: int | None = None) -> dict[str, int]:
+    """Net chips per player (and pool) over the effective events, or one hand's."""
+    totals: dict[str, int] = defaultdict(int)
+    for r in replayed:
+        if not r.applied or r.voided or r.kind == "undo":
+            continue
+        if hand is not None and r.hand != hand:
+            continue
+        for payer, payee, chips, _ in payment_tuples(r.payments):
+            totals[payee] += chips
+            totals[payer] -= chips
+    return dict(totals)
+
+
+@dataclass
+class Rescore:
+    rows: list[dict]               # per player: name, recorded, rescored, difference
+    illegal: list[dict]            # per skipped event: seq, hand, what, why
+    pools: dict[str, dict]         # per pool: recorded, rescored
+    hand: int | None
+    changed_rules: dict[str, Any]  # knob: [recorded value, rescored value]
+
+    def to_json(self) -> dict:
+        return {"hand": self.hand, "rules_changed": self.changed_rules, "players": self.rows,
+                "pools": self.pools, "illegal": self.illegal,
+                "sum": {"recorded": sum(r["recorded"] for r in self.rows) + sum(p["recorded"] for p in self.pools.values()),
+                        "rescored": sum(r["rescored"] for r in self.rows) + sum(p["rescored"] for p in self.pools.values())}}
+
+
+def rescore(game, session: dict, events: list[LogEvent], new_rules, hand: int | None = None) -> Rescore:
+    """The recorded play of a session paid again under ``new_rules``; the session is not changed.
+
+    ``recorded`` is what the stored payments say; ``rescored`` what the replay pays. With
+    ``hand``, both count only the events recorded in that hand.
+    """
+    from pancli.recorder import describe_event
+
+    recorded_by_seq = {ev.seq: ev for ev in events}
+    if all(ev.payments is not None for ev in events):
+        voided = {ev.undo_of for ev in events if ev.kind == "undo"}
+        old = [Replayed(ev.seq, ev.kind, ev.hand, ev.payload, payments=ev.payments, voided=ev.seq in voided)
+               for ev in events]
+    else:  # an archive without payments: what the session's own rules pay
+        old = replay(game, game.rules_from_dict(session["rules"]), session["players"], session["dealer"], events)
+    new = replay(game, new_rules, session["players"], session["dealer"], events)
+    # Filter by the hand each event was recorded in, whatever the replay numbered it.
+    recorded_hand = {ev.seq: ev.hand for ev in events}
+    if hand is not None:
+        keep = {s for s, h in recorded_hand.items() if h == hand}
+        old = [r for r in old if r.seq in keep]
+        new = [r for r in new if r.seq in keep]
+    before, after = nets(old), nets(new)
+    names = [p for p in session["players"]]
+    for r in list(old) + list(new):
+        for payer, payee, _, _ in payment_tuples(r.payments):
+            for n in (payer, payee):
+                if n not in names and n not in POOLS:
+                    names.append(n)
+    rows = [{"name": n, "recorded": before.get(n, 0), "rescored": after.get(n, 0),
+             "difference": after.get(n, 0) - before.get(n, 0)} for n in names]
+    rows.sort(key=lambda x: (-x["rescored"], x["name"]))
+    pools = {p.strip("()"): {"recorded": before.get(p, 0), "rescored": after.get(p, 0)}
+             for p in POOLS if before.get(p) or after.get(p)}
+    illegal = [{"seq": r.seq, "hand": recorded_hand.get(r.seq), "kind": r.kind,
+                "what": describe_event(recorded_by_seq[r.seq].payload) if r.kind != "undo" else f"undo of #{r.undo_of}",
+                "why": r.error} for r in new if r.error]
+    old_rules = session["rules"]
+    new_dict = game.rules_to_dict(new_rules)
+    changed = {k: [old_rules.get(k), v] for k, v in new_dict.items() if old_rules.get(k) != v}
+    return Rescore(rows, illegal, pools, hand, changed)
+
+
+# -- comparing a replay with what was stored ---------------------------------------------
+
+def first_difference(replayed: list[Replayed], stored: dict[int, dict]) -> str | None:
+    """The first event whose stored payload, payments or tallies differ from the replay.
+
+    ``stored`` maps seq to {"payload", "payments": [tuples], "tallies": [tuples] (optional)}.
+    """
+    for r in replayed:
+        s = stored.get(r.seq)
+        if s is None:
+            continue
+        if r.error:
+            return f"event #{r.seq} ({r.kind}) is refused by the core: {r.error}"
+        if r.kind == "undo":
+            continue
+        if "payload" in s and s["payload"] != r.payload:
+            return f"event #{r.seq} ({r.kind}): stored payload {s['payload']} but the core makes {r.payload}"
+        if s.get("payments") is not None:
+            want, got = payment_tuples(s["payments"]), payment_tuples(r.payments)
+            if want != got:
+                return f"event #{r.seq} ({r.kind}): " + _describe_payment_diff(want, got)
+        if s.get("tallies") is not None:
+            want = sorted(tuple(t) for t in s["tallies"])
+            got = sorted((t.player, t.stat, t.amount) for t in r.tallies)
+            if want != got:
+                return f"event #{r.seq} ({r.kind}): stored tallies {want} but the core counts {got}"
+    return None
+
+
+def _describe_payment_diff(stored: list[tuple], computed: list[tuple]) -> str:
+    for i, (a, b) in enumerate(zip(stored, computed)):
+        if a != b:
+            return (f"stored payment {i + 1} is '{a[0]} pays {a[1]} {a[2]}: {a[3]}' "
+                    f"but the core pays '{b[0]} pays {b[1]} {b[2]}: {b[3]}'")
+    if len(stored) > len(computed):
+        a = stored[len(computed)]
+        return f"stored payment '{a[0]} pays {a[1]} {a[2]}: {a[3]}' is not paid by the core"
+    b = computed[len(stored)]
+    return f"the core pays '{b[0]} pays {b[1]} {b[2]}: {b[3]}', which is not stored"

@@ -1,0 +1,186 @@
+"""`pan export` and `pan import`: archives that rebuild a session identically (spec §10.4 examples 1-7)."""
+
+import json
+import shlex
+import tomllib
+
+import pytest
+from typer.testing import CliRunner
+
+from pancli.cli import app
+from pancli.cli.record import Context
+
+runner = CliRunner()
+
+# The worked examples of spec §10.4, recorded as a dealer would type them, some with a slip undone.
+EXAMPLES = {
+    "ex1": (["session new ex1 --players A,B,C,D,E,F", "deal", "drop f", "meld a 5S 5S 5S", "add a 5S",
+             "meld a KH KD KS KC", "out a 4H 4D 4C"],
+            {"A": 54, "B": -13, "C": -13, "D": -13, "E": -13, "F": -2}),
+    "ex2": (["session new ex2 --players A,B,C,D,E", "deal", "meld a 7H 7H 7H", "meld c 5H 5H 5H", "undo",
+             "add a 7H", "add a 7H", "meld b KH KD KC", "meld b 4H 4D 4C 4S", "out b 6H 6D 6C 6S"],
+            {"A": 15, "B": 0, "C": -5, "D": -5, "E": -5}),
+    "ex3": (["session new ex3 --players A,B,C,D", "deal", "meld a 3D 4D 5D", "add a 2D", "add a 6D", "add a AD",
+             'split a 1 "AD 2D 3D" "4D 5D 6D"', "meld a QC QC QC", "add a QC", "add a QC"],
+            {"A": 27, "B": -9, "C": -9, "D": -9}),
+    "ex4": (["session new ex4 --players A,B,C,D,E", "deal", "drop e", "meld a KS KS KH", "add a KS",
+             "borrow a --from 1 KH --with KD KC", "meld b JH QH KH", "meld b 4H 4D 4C 4S", "out b 6H 6D 6C 6S"],
+            {"A": 3, "B": 9, "C": -5, "D": -5, "E": -2}),
+    "ex5": (["session new ex5 --players A,B,C,D,E,F,G,H --dealer H", "deal", "drop f g h",
+             'spread a "AS 2S 3S 4S | 5S 5S 5S | KH KH KC KD"'],
+            {"A": 74, "B": -17, "C": -17, "D": -17, "E": -17, "F": -2, "G": -2, "H": -2}),
+    "ex6": (["session new ex6 --players A,B,C,D,E", "deal", "meld b 3C 3H 3D", "foul b --after-discard",
+             "meld a JS QS KS", "meld c 7C 7C 7C", "undo", "meld a 4H 4D 4C 4S", "out a 6H 6D 6C 6S"],
+            {"A": 20, "B": -5, "C": -5, "D": -5, "E": -5}),
+    "ex7": (["session new ex7 --players A,B,C,D,E,F", "deal", "drop b c d e f", "deal"],
+            {"A": 10, "B": -2, "C": -2, "D": -2, "E": -2, "F": -2}),
+}
+
+
+def pan(db, line, ok=True):
+    Context.reset()
+    args = ["--db", str(db)] + (shlex.split(line) if isinstance(line, str) else list(line))
+    result = runner.invoke(app, args)
+    if ok:
+        assert result.exit_code == 0, f"pan {line}: {result.output}"
+    return result
+
+
+def record(db, name):
+    for line in EXAMPLES[name][0]:
+        pan(db, line)
+
+
+def standings(db, session=None):
+    return json.loads(pan(db, ["standings", "--json"] + (["--session", session] if session else [])).output)
+
+
+def history(db):
+    return json.loads(pan(db, "history --json").output)
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_examples_round_trip_through_toml(tmp_path, name):
+    db1, db2 = tmp_path / "one.db", tmp_path / "two.db"
+    record(db1, name)
+    nets = {r["name"]: r["net"] for r in standings(db1)["players"]}
+    assert nets == EXAMPLES[name][1]
+    archive = tmp_path / f"{name}.toml"
+    pan(db1, ["export", "--format", "toml", "-o", str(archive)])
+    data = tomllib.loads(archive.read_text(encoding="utf-8"))
+    assert data["session"]["name"] == name and data["rules"]["drop_cost"] == 2
+    result = pan(db2, ["import", str(archive)])
+    assert "Imported session" in result.output
+    assert standings(db2) == standings(db1)
+    assert history(db2) == history(db1)
+
+
+@pytest.mark.parametrize("name", ["ex2", "ex6"])
+def test_archive_keeps_undo_events_and_timestamps(tmp_path, name):
+    db = tmp_path / "p.db"
+    record(db, name)
+    out = pan(db, "export --format toml -o -").output
+    data = tomllib.loads(out)
+    undos = [e for e in data["events"] if e["kind"] == "undo"]
+    assert len(undos) == 1 and undos[0]["undo_of"] == undos[0]["seq"] - 1
+    assert all(e["created_at"] for e in data["events"])
+    # the voided meld is in the archive too, with the payments it made before it was undone
+    voided = data["events"][undos[0]["undo_of"] - 1]
+    assert voided["kind"] == "meld" and voided["payments"]
+
+
+def test_json_archive_round_trips_too(tmp_path):
+    db1, db2 = tmp_path / "a.db", tmp_path / "b.db"
+    record(db1, "ex4")
+    path = tmp_path / "ex4.json"
+    path.write_text(pan(db1, "export --format json").output, encoding="utf-8")
+    pan(db2, ["import", str(path)])
+    assert history(db2) == history(db1)
+
+
+def test_default_export_path_is_sessions_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "p.db"
+    record(db, "ex1")
+    result = pan(db, "export ex1")
+    assert (tmp_path / "sessions" / "ex1.toml").exists(), result.output
+
+
+def test_importing_twice_does_not_duplicate(tmp_path):
+    db1, db2 = tmp_path / "a.db", tmp_path / "b.db"
+    record(db1, "ex1")
+    path = tmp_path / "ex1.toml"
+    pan(db1, ["export", "-o", str(path)])
+    pan(db2, ["import", str(path)])
+    again = pan(db2, ["import", str(path)])
+    assert "nothing imported" in again.output
+    # under another name it is still the same archive
+    assert "nothing imported" in pan(db2, ["import", str(path), "--as", "other"]).output
+    # and into the database it came from, it is found by its content
+    assert "nothing imported" in pan(db1, ["import", str(path)]).output
+    sessions = json.loads(pan(db2, "session list --json").output)
+    assert [s["name"] for s in sessions] == ["ex1"]
+    assert json.loads(pan(db2, ["import", str(path), "--json"]).output)["status"] == "present"
+
+
+def test_name_clash_with_different_session_needs_as(tmp_path):
+    db1, db2 = tmp_path / "a.db", tmp_path / "b.db"
+    record(db1, "ex1")
+    path = tmp_path / "ex1.toml"
+    pan(db1, ["export", "-o", str(path)])
+    pan(db2, "session new ex1 --players X,Y")
+    clash = pan(db2, ["import", str(path)], ok=False)
+    assert clash.exit_code == 2
+    assert "different session named 'ex1'" in clash.output and "--as" in clash.output
+    assert "Traceback" not in clash.output
+    pan(db2, ["import", str(path), "--as", "ex1-copy"])
+    assert {r["name"]: r["net"] for r in standings(db2, "ex1-copy")["players"]} == EXAMPLES["ex1"][1]
+
+
+def test_tampered_archive_is_refused(tmp_path):
+    db1, db2 = tmp_path / "a.db", tmp_path / "b.db"
+    record(db1, "ex1")
+    path = tmp_path / "ex1.toml"
+    pan(db1, ["export", "-o", str(path)])
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('chips = 7, reason = "A goes out', 'chips = 9, reason = "A goes out', 1),
+                    encoding="utf-8")
+    bad = pan(db2, ["import", str(path)], ok=False)
+    assert bad.exit_code == 2 and "does not match" in bad.output and "#6 (out)" in bad.output
+    assert json.loads(pan(db2, "session list --json").output) == []
+
+
+def test_broken_archives_give_one_line_errors(tmp_path):
+    db = tmp_path / "a.db"
+    for text, words in [("not toml [", "not valid TOML"), ('format = "other"\n', "format"),
+                        ('format = "pancli-archive"\nversion = 1\n[session]\nname = "x"\n', "missing")]:
+        path = tmp_path / "bad.toml"
+        path.write_text(text, encoding="utf-8")
+        result = pan(db, ["import", str(path)], ok=False)
+        assert result.exit_code == 2 and words in result.output and "Traceback" not in result.output
+    missing = pan(db, ["import", str(tmp_path / "nope.toml")], ok=False)
+    assert missing.exit_code == 2 and "does not exist" in missing.output
+
+
+def test_closed_session_stays_closed(tmp_path):
+    db1, db2 = tmp_path / "a.db", tmp_path / "b.db"
+    record(db1, "ex1")
+    pan(db1, "session close")
+    path = tmp_path / "ex1.toml"
+    pan(db1, ["export", "-o", str(path)])
+    pan(db2, ["import", str(path)])
+    assert json.loads(pan(db2, "session list --json").output)[0]["closed"] is True
+
+
+def test_csv_has_payments_and_standings(tmp_path):
+    import csv
+    import io
+
+    db = tmp_path / "a.db"
+    record(db, "ex1")
+    text = pan(db, "export --format csv").output
+    payments, standing = text.split("\n\n")
+    rows = list(csv.DictReader(io.StringIO(payments)))
+    assert sum(int(r["chips"]) for r in rows if r["payee"] == "A") == 54
+    st = {r["player"]: int(r["net"]) for r in csv.DictReader(io.StringIO(standing))}
+    assert st == EXAMPLES["ex1"][1]

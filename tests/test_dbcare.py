@@ -1,0 +1,146 @@
+"""`pan db status`, `pan db check`, `pan db backup`."""
+
+import json
+import shlex
+import sqlite3
+import threading
+
+from typer.testing import CliRunner
+
+from pancli.cli import app
+from pancli.cli.record import Context
+from pancli.recorder import Recorder
+from pancli.store import Store
+
+runner = CliRunner()
+
+
+def pan(db, line, ok=True):
+    Context.reset()
+    result = runner.invoke(app, ["--db", str(db)] + (shlex.split(line) if isinstance(line, str) else list(line)))
+    if ok:
+        assert result.exit_code == 0, f"pan {line}: {result.output}"
+    return result
+
+
+def make(db):
+    for line in ["session new ex1 --players A,B,C,D,E,F", "deal", "drop f", "meld a 5S 5S 5S", "add a 5S",
+                 "meld b 3C 3H 3D", "undo", "meld a KH KD KS KC", "out a 4H 4D 4C", "buyin a 10"]:
+        pan(db, line)
+
+
+def test_status(tmp_path):
+    db = tmp_path / "p.db"
+    make(db)
+    data = json.loads(pan(db, "db status --json").output)
+    assert data["sessions"] == 1 and data["events"] == 9 and data["undos"] == 1
+    assert data["schema_version"] == 2 and data["size"] > 0 and data["file"].endswith("p.db")
+    assert "Schema version: 2" in pan(db, "db status").output
+
+
+def test_check_passes_then_finds_a_changed_payment(tmp_path):
+    db = tmp_path / "p.db"
+    make(db)
+    ok = pan(db, "db check")
+    assert "OK" in ok.output and "1 session," in ok.output
+    con = sqlite3.connect(db)
+    con.execute("UPDATE payments SET chips = 5 WHERE reason LIKE '%goes out%' AND payer = 'C'")
+    con.commit()
+    con.close()
+    bad = pan(db, "db check", ok=False)
+    assert bad.exit_code == 1
+    assert "event #8 (out)" in bad.output and "C pays A 5" in bad.output and "Traceback" not in bad.output
+    assert len(bad.output.strip().splitlines()) == 1
+
+
+def test_check_finds_a_payment_of_a_voided_event_changed(tmp_path):
+    db = tmp_path / "p.db"
+    make(db)
+    con = sqlite3.connect(db)
+    con.execute("UPDATE events SET payload = json_set(payload, '$.cards', json('[\"3C\",\"3H\",\"3S\"]')) WHERE seq = 5")
+    con.commit()
+    con.close()
+    bad = pan(db, "db check", ok=False)
+    assert bad.exit_code == 1 and "#5" in bad.output
+
+
+def test_check_reports_integrity_failure(tmp_path):
+    db = tmp_path / "p.db"
+    make(db)
+    pan(db, "db check")
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page_size = con.execute("PRAGMA page_size").fetchone()[0]
+    root = con.execute("SELECT rootpage FROM sqlite_master WHERE name = 'payments_session_cover'").fetchone()[0]
+    con.close()
+    data = bytearray(db.read_bytes())
+    # scribble over the cells of an index page
+    start = (root - 1) * page_size + 16
+    data[start:start + page_size - 32] = b"\x13" * (page_size - 32)
+    db.write_bytes(bytes(data))
+    for suffix in ("-wal", "-shm"):
+        p = db.with_name(db.name + suffix)
+        if p.exists():
+            p.unlink()
+    bad = pan(db, "db check", ok=False)
+    assert bad.exit_code in (1, 2) and "Traceback" not in bad.output
+
+
+def test_backup_copy_is_complete(tmp_path):
+    db, copy = tmp_path / "p.db", tmp_path / "copy.db"
+    make(db)
+    pan(db, ["db", "backup", str(copy)])
+    assert json.loads(pan(copy, "standings --json --session ex1").output) == \
+        json.loads(pan(db, "standings --json --session ex1").output)
+    again = pan(db, ["db", "backup", str(copy)], ok=False)
+    assert again.exit_code == 2 and "--force" in again.output
+    pan(db, ["db", "backup", str(copy), "--force"])
+    assert pan(db, ["db", "backup", str(db)], ok=False).exit_code == 2
+
+
+def test_backup_while_another_connection_writes(tmp_path):
+    db = tmp_path / "p.db"
+    pan(db, "session new busy --players A,B,C")
+    stop = threading.Event()
+    written = []
+
+    def writer():
+        store = Store(db)
+        rec = Recorder(store, store.session("busy"))
+        while not stop.is_set():
+            rec.record({"kind": "deal", "dealer": None})
+            rec.record({"kind": "drop", "player": rec.state().hand.order[0]})
+            rec.record({"kind": "drop", "player": rec.state().hand.order[1]})
+            written.append(1)
+        store.close()
+
+    t = threading.Thread(target=writer)
+    t.start()
+    try:
+        copies = []
+        for i in range(5):
+            copy = tmp_path / f"copy{i}.db"
+            pan(db, ["db", "backup", str(copy)])
+            copies.append(copy)
+    finally:
+        stop.set()
+        t.join()
+    assert written
+    for copy in copies:
+        # every copy is a committed state: each event with all of its payments, replaying cleanly
+        check = pan(copy, "db check")
+        assert "OK" in check.output
+
+
+def test_a_first_schema_database_is_upgraded_by_a_reading_command(tmp_path):
+    db = tmp_path / "p.db"
+    make(db)
+    con = sqlite3.connect(db)
+    for index in ("payments_session_cover", "tallies_session_cover", "events_session_id", "events_session_undo"):
+        con.execute(f"DROP INDEX {index}")
+    con.execute("DELETE FROM _sqlite_migrations WHERE name = 'm002_covering_indexes'")
+    con.commit()
+    con.close()
+    st = json.loads(pan(db, "standings --json --session ex1").output)
+    assert {r["name"]: r["net"] for r in st["players"]}["A"] == 54
+    assert json.loads(pan(db, "db status --json").output)["schema_version"] == 2
