@@ -9,9 +9,10 @@ import typer
 from pancli.cli.common import app, console, new_app, options, print_json
 from pancli.errors import InputError
 
-session_app = new_app("Start, list, show, switch and close sessions.")
-seat_app = new_app("Players arrive and leave between hands.")
-db_app = new_app("Where the data lives and how it is kept.")
+session_app = new_app("Start, list, show, switch and close sessions.\n\n"
+                      "Example: pan session new friday --players Ana,Ben,Cruz --preset hoyle")
+seat_app = new_app("Players arrive and leave between hands.\n\nExample: pan seat add Eve --after Ben")
+db_app = new_app("Where the data lives and how it is kept.\n\nExample: pan db path")
 app.add_typer(session_app, name="session")
 app.add_typer(seat_app, name="seat")
 app.add_typer(db_app, name="db")

@@ -1,0 +1,27 @@
+"""Every command's --help carries an example, and the generated command reference is current."""
+
+import click
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from pancli.cli import app
+
+
+def command_paths(group: click.Group, prefix=()):
+    for name, cmd in group.commands.items():
+        path = prefix + (name,)
+        yield path
+        if isinstance(cmd, click.Group):
+            yield from command_paths(cmd, path)
+
+
+ROOT = typer.main.get_command(app)
+PATHS = [()] + list(command_paths(ROOT))
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: " ".join(p) or "pan")
+def test_help_has_an_example(path):
+    result = CliRunner().invoke(app, [*path, "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Example" in result.output, f"`pan {' '.join(path)} --help` has no example"
