@@ -156,7 +156,10 @@ class Store:
 
     def _setup(self, create: bool) -> None:
         c = self.conn
-        has_schema = c.execute("SELECT 1 FROM sqlite_master WHERE name = '_sqlite_migrations'").fetchone()
+        # One statement, so one read snapshot: another process that finishes creating the schema
+        # between two separate queries would otherwise make a new pancli database look foreign.
+        has_schema, objects = c.execute(
+            "SELECT count(*) FILTER (WHERE name = '_sqlite_migrations'), count(*) FROM sqlite_master").fetchone()
         if has_schema:
             applied = {r[0] for r in c.execute(
                 "SELECT name FROM _sqlite_migrations WHERE migration_set = ?", [SCHEMA_SET])}
@@ -166,7 +169,7 @@ class Store:
             if applied == KNOWN_MIGRATIONS:
                 self._pragmas()
                 return
-        elif c.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+        elif objects:
             raise StoreError(f"{self.path} is an SQLite database, but not a pancli one",
                              "pass --db with another file")
         if not create and not has_schema:  # an older pancli schema is upgraded even by a reading command
@@ -202,13 +205,21 @@ class Store:
             try:
                 yield c
             except BaseException:
-                c.execute("ROLLBACK")
+                # SQLite has already rolled back after some errors (SQLITE_FULL, SQLITE_IOERR):
+                # a second ROLLBACK would raise and hide the real reason.
+                self._rollback()
                 raise
             c.execute("COMMIT")
         except sqlite3.DatabaseError as e:
-            if c.in_transaction:
-                c.execute("ROLLBACK")
+            self._rollback()
             raise _store_error(self.path, e) from None
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.DatabaseError:
+                pass  # the transaction is gone either way; the first error is the one to report
 
     def _begin(self) -> None:
         deadline = time.monotonic() + 60
@@ -377,14 +388,33 @@ def _event_row(r) -> dict:
     return d
 
 
+def _disk_full(path: Path) -> bool:
+    try:
+        st = os.statvfs(path.parent)
+    except (OSError, AttributeError):
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024
+
+
+def _folder_read_only(path: Path) -> bool:
+    return path.exists() and not os.access(path.parent, os.W_OK)
+
+
 def _store_error(path: Path, e: sqlite3.DatabaseError) -> StoreError:
     text = str(e)
     if "readonly" in text or "read-only" in text:
         return StoreError(f"{path} is read-only", "check the file's permissions; nothing was recorded")
     if "not a database" in text or "file is encrypted" in text:
         return StoreError(f"{path} is not an SQLite database", "pass --db with a pancli database file")
-    if "disk is full" in text or "database or disk is full" in text:
+    # A full disk shows as SQLITE_FULL, or as SQLITE_IOERR when the WAL index cannot grow.
+    if "disk is full" in text or "database or disk is full" in text or ("disk I/O error" in text and _disk_full(path)):
         return StoreError(f"the disk holding {path} is full", "free some space; nothing was recorded")
+    if "malformed" in text:
+        return StoreError(f"{path} is damaged ({text})", "restore it from a backup copy; nothing was recorded")
+    if "unable to open" in text and _folder_read_only(path):
+        # SQLite must write its -wal and -shm files beside the database, even to read it.
+        return StoreError(f"cannot open {path}: its folder is read-only",
+                          "pancli needs a writable folder next to the database; nothing was recorded")
     if "unable to open" in text:
         return StoreError(f"cannot open {path}", "check that the folder exists and is writable")
     if "locked" in text or "busy" in text:

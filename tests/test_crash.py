@@ -1,4 +1,21 @@
-"""SIGKILL a recording process at random moments: the database stays whole and keeps every success."""
+"""SIGKILL recording processes at random moments: the database stays whole and keeps every success.
+
+Three kinds of victims, each killed over and over against one database:
+
+* an in-process writer looping on Recorder.record (the write path with the least around it);
+* whole `pan` processes, one command each (`python -m pancli --db … meld a 5S 5S 5S`);
+* a long-running `pan table --script FILE` process recording line after line.
+
+After every kill the database must pass `check_consistent`: PRAGMA integrity_check is ok, the
+event log has no gap or duplicate, every event is recorded whole (its stored payments and tallies
+are exactly what a replay of the log computes for it), chips sum to zero, and a fresh recorder
+(restoring from the last deal checkpoint) shows the same board as a replay from the first event.
+What the killed process printed tells which commands reported success; each of them must be there.
+
+The helpers here are shared with test_faults.py and test_concurrency.py.
+"""
+
+from __future__ import annotations
 
 import os
 import random
@@ -13,7 +30,115 @@ from collections import Counter
 import pytest
 
 from pancli.games import game
+from pancli.recorder import Recorder
+from pancli.render import board_json
 from pancli.store import Store
+
+PAN = [sys.executable, "-m", "pancli"]
+# Worked example 1 as a loop: every line is legal after the one before, hand after hand
+# (A goes out, so F deals again), and each line records exactly one event.
+PLAYERS = "A,B,C,D,E,F"
+CYCLE = ["deal", "drop f", "meld a 5S 5S 5S", "add a 5S", "meld a KH KD KS KC", "out a 4H 4D 4C"]
+
+
+def child_env() -> dict:
+    env = dict(os.environ, PYTHONUNBUFFERED="1")  # what the child printed is what we read
+    env.pop("PANCLI_DB", None)
+    return env
+
+
+def run_pan(db, line: str | list[str], **kw) -> subprocess.CompletedProcess:
+    args = line.split() if isinstance(line, str) else line
+    return subprocess.run([*PAN, "--db", str(db), *args], capture_output=True, text=True, env=child_env(),
+                          timeout=120, **kw)
+
+
+def event_count(path) -> int:
+    con = sqlite3.connect(path, timeout=30)
+    try:
+        return con.execute("SELECT count(*) FROM events").fetchone()[0]
+    finally:
+        con.close()
+
+
+def last_kind(path) -> str:
+    con = sqlite3.connect(path, timeout=30)
+    try:
+        return con.execute("SELECT kind FROM events ORDER BY id DESC LIMIT 1").fetchone()[0]
+    finally:
+        con.close()
+
+
+def replay(store: Store, session: dict):
+    """Replay a session's effective events from its first; assert each one is stored whole.
+
+    Returns the final state and the balances the replay computes.
+    """
+    g = game(session["game"])
+    rec = Recorder(store, session)  # for its _apply, which knows the bank events every game shares
+    state = g.new_state(rec.rules, session["players"], session["dealer"])
+    nets: Counter = Counter()
+    for ev in store.effective_events(session["id"]):
+        step = rec._apply(state, ev["payload"])
+        state = step.state
+        stored = Counter((p["payer"], p["payee"], p["chips"], p["reason"]) for p in store.payments_of(ev["id"]))
+        assert stored == Counter((p.payer, p.payee, p.chips, p.reason) for p in step.payments), \
+            f"event #{ev['seq']} ({ev['kind']}) is half recorded: its payments differ from a replay"
+        tallies = Counter(tuple(r) for r in store.conn.execute(
+            "SELECT player, stat, amount FROM tallies WHERE event_id = ?", [ev["id"]]))
+        assert tallies == Counter((t.player, t.stat, t.amount) for t in step.tallies), \
+            f"event #{ev['seq']} ({ev['kind']}) is half recorded: its tallies differ from a replay"
+        for p in step.payments:
+            nets[p.payee] += p.chips
+            nets[p.payer] -= p.chips
+    return state, {k: v for k, v in nets.items() if v}
+
+
+def check_consistent(path, reported: list[int] = ()) -> dict[str, int]:
+    """Everything a crash, a fault or a race must leave true. Returns the event count per session."""
+    con = sqlite3.connect(path, timeout=30)
+    try:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert con.execute("PRAGMA foreign_key_check").fetchall() == []
+    finally:
+        con.close()
+    store = Store(path, create=False)
+    try:
+        ids = {r[0] for r in store.conn.execute("SELECT id FROM events")}
+        assert set(reported) <= ids, "a command that reported success is missing"
+        counts = {}
+        for session in store.sessions():
+            sid = session["id"]
+            seqs = [r[0] for r in store.conn.execute("SELECT seq FROM events WHERE session_id = ? ORDER BY id", [sid])]
+            assert seqs == list(range(1, len(seqs) + 1)), "event order has a gap, a duplicate or a reversal"
+            balances = {k: v for k, v in store.balances(sid).items() if v}
+            assert sum(balances.values()) == 0
+            state, nets = replay(store, session)
+            assert nets == balances, "the stored balances differ from a replay of the log"
+            fresh = Recorder(store, session)
+            assert board_json(session, fresh.state()) == board_json(session, state), \
+                "the board restored from the last checkpoint differs from a full replay"
+            counts[session["name"]] = len(seqs)
+        return counts
+    finally:
+        store.close()
+
+
+def new_night(path, players: str = PLAYERS, dealer: str = "F", name: str = "night") -> None:
+    result = run_pan(path, ["session", "new", name, "--players", players, "--dealer", dealer])
+    assert result.returncode == 0, result.stderr
+
+
+def kill_at(proc: subprocess.Popen, delay: float) -> tuple[str, str, int]:
+    try:
+        proc.wait(timeout=delay)
+    except subprocess.TimeoutExpired:
+        os.kill(proc.pid, signal.SIGKILL)
+    out, err = proc.communicate()
+    return out, err, proc.returncode
+
+
+# -- 1. an in-process writer ---------------------------------------------------------------
 
 WRITER = textwrap.dedent("""
     import sys
@@ -23,65 +148,148 @@ WRITER = textwrap.dedent("""
 
     store = Store(sys.argv[1])
     rec = Recorder(store, store.session("night"))
-    lines = [("deal", {}), ("meld", {"player": "Ana", "cards": ["5S", "5S", "5S"]}),
-             ("add", {"player": "Ana", "cards": ["5S"]}), ("meld", {"player": "Ben", "cards": ["AH", "2H", "3H"]}),
-             ("meld", {"player": "Ana", "cards": ["KH", "KD", "KS"]}), ("out", {"player": "Ana", "cards": ["4H", "4D", "4C"]})]
+    lines = [("deal", {}), ("meld", {"player": "A", "cards": ["5S", "5S", "5S"]}),
+             ("add", {"player": "A", "cards": ["5S"]}), ("meld", {"player": "B", "cards": ["AH", "2H", "3H"]}),
+             ("meld", {"player": "A", "cards": ["KH", "KD", "KS"]}), ("out", {"player": "A", "cards": ["4H", "4D", "4C"]}),
+             ("undo", {})]
     while True:
         for kind, payload in lines:
             try:
-                rec.record({"kind": kind, **payload})
+                if kind == "undo":
+                    rec.undo()
+                else:
+                    rec.record({"kind": kind, **payload})
             except PanError:
                 continue
             print(store.last_event_id(rec.session["id"]), flush=True)
 """)
 
 
-def check_consistent(path, reported: list[int]) -> None:
-    con = sqlite3.connect(path)
-    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    con.close()
-    store = Store(path)
-    sid = store.session("night")["id"]
-    ids = {r[0] for r in store.conn.execute("SELECT id FROM events")}
-    assert set(reported) <= ids, "a command that reported success is missing"
-    assert sum(store.balances(sid).values()) == 0
-    g = game("panguingue")
-    session = store.session("night")
-    state = g.new_state(g.rules_from_dict(session["rules"]), session["players"], None)
-    recomputed = Counter()
-    for ev in store.effective_events(sid):
-        step = g.apply(state, ev["payload"])
-        state = step.state
-        stored = Counter((p["payer"], p["payee"], p["chips"], p["reason"]) for p in store.payments_of(ev["id"]))
-        assert stored == Counter((p.payer, p.payee, p.chips, p.reason) for p in step.payments), \
-            f"event {ev['id']} is half recorded"
-        recomputed.update(stored)
-    store.close()
-
-
-def run_kills(tmp_path, runs: int, seed: int) -> None:
+def run_writer_kills(tmp_path, runs: int, seed: int) -> None:
     rng = random.Random(seed)
     path = tmp_path / "crash.db"
-    store = Store(path)
-    with store.lock():
-        store.create_session("night", "panguingue", ["Ana", "Ben", "Cruz"], None,
-                             game("panguingue").rules_to_dict(game("panguingue").resolve_rules(None, None)), None)
-    store.close()
+    new_night(path, "A,B,C", "C")
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
     for _ in range(runs):
         proc = subprocess.Popen([sys.executable, str(script), str(path)], stdout=subprocess.PIPE, text=True)
-        time.sleep(rng.uniform(0.15, 0.6))
-        os.kill(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate()
-        reported = [int(x) for x in out.split()]
-        check_consistent(path, reported)
+        out, _, _ = kill_at(proc, rng.uniform(0.1, 0.5))
+        check_consistent(path, [int(x) for x in out.split()])
+    assert event_count(path) > runs, "the writer never got to write"
 
 
-def test_sigkill_mid_write_keeps_database_consistent(tmp_path):
-    run_kills(tmp_path, runs=12, seed=1)
+def test_sigkill_in_process_writer(tmp_path):
+    run_writer_kills(tmp_path, runs=4, seed=1)
 
+
+# -- 2. whole `pan` processes, one command each --------------------------------------------
+
+def run_pan_kills(tmp_path, runs: int, seed: int) -> Counter:
+    """Kill `pan CMD` at a random moment of its life; what it printed must be stored, nothing half.
+
+    The kill time is drawn over the whole run of an uninterrupted command (start-up, the write,
+    printing), measured first, so some kills land before, during and after the transaction.
+    """
+    rng = random.Random(seed)
+    path = tmp_path / "pan.db"
+    new_night(path)
+    times = []
+    for line in CYCLE:  # one uninterrupted hand, to time a recording command
+        t0 = time.perf_counter()
+        assert run_pan(path, line).returncode == 0
+        times.append(time.perf_counter() - t0)
+    span = sorted(times)[len(times) // 2]
+    outcomes: Counter = Counter()
+    for _ in range(runs):
+        before = event_count(path)
+        line = CYCLE[before % len(CYCLE)]
+        proc = subprocess.Popen([*PAN, "--db", str(path), *line.split()], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=child_env())
+        out, err, code = kill_at(proc, rng.uniform(0.3, 1.3) * span)
+        assert code in (0, -signal.SIGKILL), f"`pan {line}` failed: {err}"
+        assert "Traceback" not in err
+        after = event_count(path)
+        assert after - before in (0, 1), "one command recorded more or less than one event"
+        if out.strip() or code == 0:  # it reported success
+            assert after == before + 1, f"`pan {line}` printed success but its event is missing"
+        if after == before + 1:
+            assert last_kind(path) == line.split()[0]
+        outcomes["printed" if out.strip() else "stored, unreported" if after > before else "nothing"] += 1
+        check_consistent(path)
+    return outcomes
+
+
+def test_sigkill_pan_commands(tmp_path):
+    outcomes = run_pan_kills(tmp_path, runs=8, seed=3)
+    assert sum(outcomes.values()) == 8
+
+
+# -- 3. a long-running `pan table --script` process ----------------------------------------
+
+MARK = "db path"  # prints the database path: a recorded line is committed once the next mark shows
+
+
+def run_table_kills(tmp_path, runs: int, seed: int) -> int:
+    rng = random.Random(seed)
+    path = tmp_path / "table.db"
+    new_night(path)
+    script = tmp_path / "tonight.pan"
+    total_marks = 0
+    for _ in range(runs):
+        before = event_count(path)
+        lines = [CYCLE[(before + i) % len(CYCLE)] for i in range(240)]
+        script.write_text("".join(f"{line}\n{MARK}\n" for line in lines))
+        proc = subprocess.Popen([*PAN, "--db", str(path), "table", "--script", str(script)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
+        out, err, code = kill_at(proc, rng.uniform(0.3, 1.5))
+        assert code in (0, -signal.SIGKILL), err
+        assert "Traceback" not in err and "Error" not in err, err
+        marks = out.splitlines().count(str(path))
+        added = event_count(path) - before
+        assert added in (marks, marks + 1), f"{marks} lines reported done, {added} events stored"
+        total_marks += marks
+        check_consistent(path)
+    return total_marks
+
+
+def test_sigkill_table_script(tmp_path):
+    assert run_table_kills(tmp_path, runs=3, seed=4) > 0
+
+
+# -- 4. killed while creating the database ------------------------------------------------
+
+def run_create_kills(tmp_path, runs: int, seed: int) -> None:
+    """`pan session new` on a new file, killed at random: afterwards the file is usable, never half made."""
+    rng = random.Random(seed)
+    for i in range(runs):
+        path = tmp_path / f"new{i}.db"
+        proc = subprocess.Popen([*PAN, "--db", str(path), "session", "new", "night", "--players", PLAYERS],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
+        out, err, code = kill_at(proc, rng.uniform(0.05, 0.5))
+        assert "Traceback" not in err
+        again = run_pan(path, ["session", "new", "night", "--players", PLAYERS])
+        if out.strip():
+            assert again.returncode == 2 and "exists already" in again.stderr
+        else:
+            assert again.returncode in (0, 2), again.stderr
+            assert again.returncode == 0 or "exists already" in again.stderr, again.stderr
+        assert run_pan(path, "deal").returncode == 0
+        check_consistent(path)
+
+
+def test_sigkill_while_creating_database(tmp_path):
+    run_create_kills(tmp_path, runs=2, seed=5)
+
+
+# -- the long runs -------------------------------------------------------------------------
 
 @pytest.mark.slow
 def test_sigkill_many_times(tmp_path):
-    run_kills(tmp_path, runs=150, seed=2)
+    for sub in "wptc":
+        (tmp_path / sub).mkdir()
+    run_writer_kills(tmp_path / "w", runs=60, seed=2)
+    outcomes = run_pan_kills(tmp_path / "p", runs=100, seed=6)
+    # The kills must have hit every phase, or the test proves little.
+    assert outcomes["printed"] and outcomes["nothing"], outcomes
+    assert run_table_kills(tmp_path / "t", runs=30, seed=7) > 30
+    run_create_kills(tmp_path / "c", runs=15, seed=8)

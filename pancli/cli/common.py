@@ -19,11 +19,31 @@ class PanGroup(TyperGroup):
         try:
             return super().invoke(ctx)
         except PanError as e:
-            typer.echo(f"Error: {e}", err=True)
+            typer.echo(f"Error: {one_line(str(e))}", err=True)
             raise typer.Exit(e.exit_code) from None
         except KeyboardInterrupt:
             typer.echo("Interrupted: nothing was recorded by the interrupted command.", err=True)
             raise typer.Exit(130) from None
+        except Exception as e:
+            # A database error outside Store.lock()/snapshot() (a damaged page met by a plain
+            # query): one line like every StoreError, not a traceback. sqlite3 is looked up,
+            # not imported, so commands that never open the database do not pay for it.
+            sqlite3 = sys.modules.get("sqlite3")
+            if sqlite3 is None or not isinstance(e, sqlite3.DatabaseError):
+                raise
+            from pancli.store import _store_error, resolve_path
+
+            err = _store_error(resolve_path(options["db"]), e)
+            typer.echo(f"Error: {one_line(str(err))}", err=True)
+            raise typer.Exit(err.exit_code) from None
+
+
+def one_line(text: str) -> str:
+    """An error quotes what the user typed: a newline or other control character in it is shown
+    escaped (\\n), so the explanation stays one line and cannot forge output of its own."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 def new_app(help: str, **kw) -> typer.Typer:
