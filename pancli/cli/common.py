@@ -51,7 +51,8 @@ def new_app(help: str, **kw) -> typer.Typer:
                        pretty_exceptions_enable=False, rich_markup_mode=None, **kw)
 
 
-app = new_app("pancli: dealer assistant and scorekeeper for Panguingue (Pan) and the other games called Pan.")
+app = new_app("Record a real Pan table, settle disputed melds, and keep every night's chips in SQLite.\n\n"
+              "Example: pan session new friday --players Ana,Ben,Cruz && pan deal && pan meld ana 5S 5S 5S")
 
 # Filled in by the root callback: where the database is.
 options: dict[str, Any] = {"db": None}
