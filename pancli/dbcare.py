@@ -90,7 +90,10 @@ def check_session(store, session: dict) -> tuple[str | None, dict]:
         bad = [p for p in s["payments"] if not isinstance(p[2], int) or p[2] <= 0]
         if bad:
             return f"session '{name}', event #{seq}: a payment of {bad[0][2]!r} chips", figures
-    total = c.execute("SELECT coalesce(SUM(net), 0) FROM balances WHERE session_id = ?", [session["id"]]).fetchone()[0]
+    nets, tallies = store.recomputed_totals(session["id"])
+    if (nets, tallies) != (store.balances(session["id"]), store.tallies(session["id"])):
+        return f"session '{name}': the running totals differ from the sums of the log", figures
+    total = sum(nets.values())
     figures["sum"] = total
     if g.zero_sum and total != 0:
         return f"session '{name}': the balances sum to {total}, not 0", figures

@@ -45,6 +45,10 @@ def _migrations():
     def m002_covering_indexes(db):
         db.executescript(_SCHEMA_V2)
 
+    @migrations()
+    def m003_totals(db):
+        db.executescript(_SCHEMA_V3)
+
     return migrations
 
 
@@ -124,7 +128,26 @@ CREATE INDEX IF NOT EXISTS events_session_id ON events(session_id, id);
 CREATE INDEX IF NOT EXISTS events_session_undo ON events(session_id, undo_of) WHERE undo_of IS NOT NULL;
 """
 
-KNOWN_MIGRATIONS = {"m001_initial", "m002_covering_indexes"}
+# Standings read running totals kept with every append, so `pan standings` costs the same on
+# the first night and after 300,000 events (summing 1.5 million payment rows took 0.5 s).
+# They are a projection: `pan db check` recomputes them from the effective log.
+NET = "(net)"  # the stat holding a player's net chips; tally stats are plain words
+_SCHEMA_V3 = f"""
+CREATE TABLE totals (
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    player TEXT NOT NULL,
+    stat TEXT NOT NULL,
+    amount INTEGER NOT NULL,
+    PRIMARY KEY (session_id, player, stat)
+) WITHOUT ROWID;
+INSERT INTO totals (session_id, player, stat, amount)
+    SELECT session_id, player, '{NET}', net FROM balances WHERE net != 0;
+INSERT INTO totals (session_id, player, stat, amount)
+    SELECT session_id, player, stat, SUM(amount) FROM effective_tallies GROUP BY session_id, player, stat
+    HAVING SUM(amount) != 0;
+"""
+
+KNOWN_MIGRATIONS = {"m001_initial", "m002_covering_indexes", "m003_totals"}
 
 
 def now() -> str:
@@ -316,6 +339,19 @@ class Store:
         c.executemany(
             "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) VALUES (?, ?, ?, ?, ?, ?)",
             [(event_id, session_id, hand, t.player, t.stat, t.amount) for t in tallies])
+        changes = [(p.payee, NET, p.chips) for p in payments] + [(p.payer, NET, -p.chips) for p in payments]
+        changes += [(t.player, t.stat, t.amount) for t in tallies]
+        if undo_of is not None:  # the voided event's payments and tallies come off the totals
+            changes += [(r[0], NET, -r[2]) for r in c.execute(
+                "SELECT payee, payer, chips FROM payments WHERE event_id = ?", [undo_of])]
+            changes += [(r[1], NET, r[2]) for r in c.execute(
+                "SELECT payee, payer, chips FROM payments WHERE event_id = ?", [undo_of])]
+            changes += [(r[0], r[1], -r[2]) for r in c.execute(
+                "SELECT player, stat, amount FROM tallies WHERE event_id = ?", [undo_of])]
+        c.executemany(
+            "INSERT INTO totals (session_id, player, stat, amount) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (session_id, player, stat) DO UPDATE SET amount = amount + excluded.amount",
+            [(session_id, player, stat, amount) for player, stat, amount in changes if amount])
         return event_id
 
     def effective_events(self, session_id: int, since_id: int = 0) -> list[dict]:
@@ -362,24 +398,34 @@ class Store:
             "SELECT payer, payee, chips, reason FROM payments WHERE event_id = ? ORDER BY id", [event_id])]
 
     def balances(self, session_id: int) -> dict[str, int]:
-        # The balances view, filtered by session before grouping (SQLite does not push the
-        # filter into the view's UNION ALL), in one pass over the covering index.
-        out: dict[str, int] = {}
-        for payer, payee, chips in self.conn.execute(
-                "SELECT payer, payee, SUM(chips) FROM payments WHERE session_id = ? AND event_id NOT IN "
-                "(SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL) GROUP BY payer, payee",
-                [session_id, session_id]):
-            out[payee] = out.get(payee, 0) + chips
-            out[payer] = out.get(payer, 0) - chips
-        return dict(sorted(out.items()))
+        """Net chips per player and pool, from the running totals."""
+        return {player: amount for player, amount in self.conn.execute(
+            "SELECT player, amount FROM totals WHERE session_id = ? AND stat = ? AND amount != 0 ORDER BY player",
+            [session_id, NET])}
 
     def tallies(self, session_id: int) -> dict[str, dict[str, int]]:
         out: dict[str, dict[str, int]] = {}
         for player, stat, total in self.conn.execute(
-                "SELECT player, stat, SUM(amount) FROM effective_tallies WHERE session_id = ? GROUP BY player, stat",
-                [session_id]):
+                "SELECT player, stat, amount FROM totals WHERE session_id = ? AND stat != ? AND amount != 0",
+                [session_id, NET]):
             out.setdefault(player, {})[stat] = total
         return out
+
+    def recomputed_totals(self, session_id: int) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+        """Balances and tallies summed afresh from the effective log, to check the running totals."""
+        nets: dict[str, int] = {}
+        for payer, payee, chips in self.conn.execute(
+                "SELECT payer, payee, SUM(chips) FROM effective_payments WHERE session_id = ? GROUP BY payer, payee",
+                [session_id]):
+            nets[payee] = nets.get(payee, 0) + chips
+            nets[payer] = nets.get(payer, 0) - chips
+        tallies: dict[str, dict[str, int]] = {}
+        for player, stat, total in self.conn.execute(
+                "SELECT player, stat, SUM(amount) FROM effective_tallies WHERE session_id = ? GROUP BY player, stat",
+                [session_id]):
+            if total:
+                tallies.setdefault(player, {})[stat] = total
+        return {p: n for p, n in sorted(nets.items()) if n}, tallies
 
 
 def _event_row(r) -> dict:

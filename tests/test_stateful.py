@@ -167,6 +167,8 @@ class Night(RuleBasedStateMachine):
             "SELECT payer, payee, chips, reason FROM effective_payments WHERE session_id = ?", [self.session["id"]]))
         assert recomputed == stored
         assert board_json(self.session, state) == live
+        sid = self.session["id"]
+        assert self.store.recomputed_totals(sid) == (self.store.balances(sid), self.store.tallies(sid))
 
 
 Night.TestCase.settings = settings(max_examples=60, stateful_step_count=40, deadline=None,
