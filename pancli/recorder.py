@@ -83,18 +83,26 @@ class Recorder:
 
     def record(self, event: dict):
         """Apply and store one event; returns the core's Step. Nothing is stored if it is refused."""
+        return self.record_many([event])[0]
+
+    def record_many(self, events: list[dict]) -> list:
+        """Several events as one command (`pan drop cruz dee`): all are stored, or none."""
+        steps = []
         with self.store.lock():
             self._check_open()
             state = self._load()
-            step = self._apply(state, event)
-            payload = self.game.enrich(state, event, step)
-            hand = self.game.hand_number(step.state)
-            event_id = self.store.append(self.session["id"], event["kind"], payload, hand,
-                                         step.payments, step.tallies)
+            for event in events:
+                step = self._apply(state, event)
+                payload = self.game.enrich(state, event, step)
+                hand = self.game.hand_number(step.state)
+                event_id = self.store.append(self.session["id"], event["kind"], payload, hand,
+                                             step.payments, step.tallies)
+                state = step.state
+                steps.append(step)
         # Cached only once committed: if COMMIT fails (a full disk), the id is free again and the
         # next event another process stores under it must not be mistaken for this one.
-        self._state, self._last_id = step.state, event_id
-        return step
+        self._state, self._last_id = state, event_id
+        return steps
 
     def undo(self) -> tuple[dict, list[dict]]:
         """Void the last effective event with its payments; returns it and the payments voided."""

@@ -209,8 +209,6 @@ def test_very_long_arguments(templates, argv):
     check_command(templates, "mid", argv)
 
 
-@pytest.mark.xfail(strict=True, reason="`pan drop` and `pan stay` record each name in its own transaction: "
-                                       "a refused later name leaves the earlier ones stored (cli/record.py)")
 @pytest.mark.parametrize("argv", [["drop", "cruz", "zed"], ["drop", "cruz", "cruz"], ["stay", "ben", "nobody"]])
 def test_several_names_are_one_command(templates, argv):
     start = "mid"

@@ -74,14 +74,15 @@ def pan_recorder():
     return recorder
 
 
-def record(event: dict):
-    """Record one event on the current session and print what happened."""
+def record(*events: dict):
+    """Record events on the current session as one command and print what happened."""
     from pancli.recorder import BANK_KINDS
 
-    recorder = Context.open_recorder() if event["kind"] in BANK_KINDS else pan_recorder()
-    step = recorder.record(event)
-    show_step(step)
-    return step
+    recorder = Context.open_recorder() if events[0]["kind"] in BANK_KINDS else pan_recorder()
+    steps = recorder.record_many(list(events))
+    for step in steps:
+        show_step(step)
+    return steps[-1]
 
 
 def show_step(step) -> None:
@@ -262,8 +263,7 @@ def drop(names: List[str] = typer.Argument(..., help="Players who drop (go on to
 
     Example: pan drop cruz dee
     """
-    for name in names:
-        record({"kind": "drop", "player": player(name)})
+    record(*({"kind": "drop", "player": player(name)} for name in names))
 
 
 @app.command()
@@ -272,8 +272,7 @@ def stay(names: List[str] = typer.Argument(..., help="Players who stay in.")):
 
     Example: pan stay ana ben
     """
-    for name in names:
-        record({"kind": "stay", "player": player(name)})
+    record(*({"kind": "stay", "player": player(name)} for name in names))
 
 
 @app.command()
