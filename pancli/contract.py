@@ -21,56 +21,22 @@ Decisions where the spec is silent:
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
 from pancli.errors import InputError, RuleError
+from pancli.frenchpack import RANK_NAMES as _ALL_RANK_NAMES
+from pancli.frenchpack import SUIT_SYMBOLS, SUITS, Card, Switches, card_reader, format_cards, suggest
 from pancli.ledger import Step, Tally
 
 # ---------------------------------------------------------------- cards
 
-SUITS = "SHDC"
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_SUIT_ALIASES = {**{s: s for s in SUITS}, **{v: k for k, v in SUIT_SYMBOLS.items()},
-                 "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
-RANK_NAMES = {**{r: str(r) for r in range(2, 11)}, 11: "J", 12: "Q", 13: "K", 14: "A"}
-_RANK_ALIASES = {**{name: r for r, name in RANK_NAMES.items()}, "T": 10}
+RANK_NAMES = {r: name for r, name in _ALL_RANK_NAMES.items()}  # 2..14, ace = 14 (it may also sit low)
 _PACK = "a standard pack holds ranks 2-10, J, Q, K, A in suits S H D C (♠ ♥ ♦ ♣), e.g. 7S, TH, 10♦, QC"
 PACKS = 2  # two 52-card packs: at most two copies of any card (A.3, Q-A7)
-
-
-@dataclass(frozen=True, order=True)
-class Card:
-    rank: int  # 2..14, ace = 14 (it may also sit low in a sequence)
-    suit: str  # one of S H D C
-
-    def __str__(self) -> str:
-        return RANK_NAMES[self.rank] + SUIT_SYMBOLS[self.suit]
-
-    @property
-    def code(self) -> str:
-        """ASCII notation used in stored events and states, e.g. ``TS``."""
-        return ("T" if self.rank == 10 else RANK_NAMES[self.rank]) + self.suit
-
-
-def parse_card(token: str) -> Card:
-    text = token.strip().upper()
-    for rank_text, rank in sorted(_RANK_ALIASES.items(), key=lambda kv: -len(kv[0])):
-        if text.startswith(rank_text) and text[len(rank_text):] in _SUIT_ALIASES:
-            return Card(rank, _SUIT_ALIASES[text[len(rank_text):]])
-    raise InputError(f"no card {token.strip()!r} in the contract game's packs", _PACK)
-
-
-def parse_cards(cards: str | Iterable[str]) -> list[Card]:
-    """Read cards separated by spaces or commas, or a list of card strings (from a stored event)."""
-    tokens = re.split(r"[\s,;]+", cards) if isinstance(cards, str) else list(cards)
-    for token in tokens:
-        if not isinstance(token, str):
-            raise InputError(f"cards must be written as text, not {token!r}", _PACK)
-    return [parse_card(t) for t in tokens if t.strip()]
+parse_card, parse_cards = card_reader(RANK_NAMES, "the contract game's packs", _PACK)
 
 
 def parse_melds(text: str | Iterable[Any]) -> list[list[Card]]:
@@ -80,10 +46,6 @@ def parse_melds(text: str | Iterable[Any]) -> list[list[Card]]:
     return [m for m in melds if m]
 
 
-def format_cards(cards: Iterable[Card], ascii: bool = False) -> str:
-    return " ".join(c.code if ascii else str(c) for c in cards)
-
-
 # ---------------------------------------------------------------- house rules
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -91,7 +53,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "contract": {"min_sequence": 4, "buy_turn": "unchanged", "scoring": "penalty"},
 }
 
-_ALLOWED: dict[str, Any] = {
+ALLOWED: dict[str, Any] = {
     "min_sequence": range(3, 14),
     "max_set": range(3, 4 * PACKS + 1),
     "max_sequence": range(3, 14),
@@ -106,7 +68,7 @@ _ALLOWED: dict[str, Any] = {
 
 
 @dataclass(frozen=True)
-class ContractRules:
+class ContractRules(Switches):
     """House-rule switches; the defaults are the spec's ``mendelev`` profile (A.5)."""
 
     min_sequence: int = 3               # Q-A2: 3 (remik, Russian rummy) or 4 (Western)
@@ -120,64 +82,22 @@ class ContractRules:
     scoring: str = "signed"             # "signed": +bonus / -cards, highest wins; "penalty": lowest wins
     last_deal_no_discard: bool = True   # rule 6: deal 5 goes out without a final discard
 
-    @classmethod
-    def preset(cls, name: str) -> "ContractRules":
-        if name not in PRESETS:
-            raise InputError(f"unknown preset {name!r}", _suggest(name, PRESETS, "presets"))
-        return cls(**PRESETS[name])
+    PRESETS = PRESETS
+    ALLOWED = ALLOWED
+    DEFAULT_PRESET = "mendelev"
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "ContractRules":
-        values = dict(PRESETS[_preset_name(d)])
-        for key, value in d.items():
-            if key == "preset":
-                continue
-            if key not in _ALLOWED:
-                raise InputError(f"unknown house-rule key {key!r}", _suggest(key, _ALLOWED, "keys"))
-            values[key] = _checked_value(key, value, _ALLOWED[key])
-        rules = cls(**values)
+        rules = super().from_dict(d)
         if rules.min_sequence > rules.max_sequence:
             raise InputError(f"min_sequence {rules.min_sequence} is above max_sequence {rules.max_sequence}",
                              "make min_sequence at most max_sequence")
         return rules
 
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
     def card_value(self, card: Card) -> int:
         if card.rank == 14:
             return self.ace_value
         return min(card.rank, 10)
-
-
-def _preset_name(d: dict[str, Any]) -> str:
-    name = d.get("preset", "mendelev")
-    if not isinstance(name, str) or name not in PRESETS:
-        raise InputError(f"unknown preset {name!r}", _suggest(str(name), PRESETS, "presets"))
-    return name
-
-
-def _suggest(word: str, choices: Iterable[str], what: str) -> str:
-    by_lower = {choice.lower(): choice for choice in choices}
-    close = difflib.get_close_matches(word.lower(), by_lower, n=1)
-    listed = ", ".join(by_lower.values())
-    return f"did you mean {by_lower[close[0]]!r}? ({what}: {listed})" if close else f"{what}: {listed}"
-
-
-def _checked_value(key: str, value: Any, allowed: Any) -> Any:
-    if allowed is bool:
-        if not isinstance(value, bool):
-            raise InputError(f"house rule {key} must be true or false, not {value!r}", "write true or false")
-        return value
-    if isinstance(allowed, range):
-        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-            raise InputError(f"house rule {key} must be a whole number from {allowed.start} to {allowed.stop - 1}, "
-                             f"not {value!r}", f"set {key} between {allowed.start} and {allowed.stop - 1}")
-        return value
-    if isinstance(value, bool) or value not in allowed:
-        raise InputError(f"house rule {key} cannot be {value!r}",
-                         f"allowed values: {', '.join(repr(a) for a in allowed)}")
-    return value
 
 
 # ---------------------------------------------------------------- melds and contracts
@@ -414,7 +334,7 @@ def _names(names: Iterable[str]) -> str:
 
 def _seat(seating: list[str], name: str) -> int:
     if name not in seating:
-        raise InputError(f"no player {name!r} at this table", _suggest(str(name), seating, "players"))
+        raise InputError(f"no player {name!r} at this table", suggest(str(name), seating, "players"))
     return seating.index(name)
 
 
@@ -495,7 +415,7 @@ def apply(state: GameState, event: dict[str, Any]) -> Step:
         raise InputError("an event must be a mapping with a 'kind'", f"kinds: {', '.join(EVENT_KINDS)}")
     kind = event["kind"]
     if kind not in EVENT_KINDS:
-        raise InputError(f"unknown contract-game event {kind!r}", _suggest(str(kind), EVENT_KINDS, "kinds"))
+        raise InputError(f"unknown contract-game event {kind!r}", suggest(str(kind), EVENT_KINDS, "kinds"))
     if state.over:
         raise RuleError("the game is over after deal 5", "start a new game to go on playing")
     handler = {"contract": _apply_contract, "lay_off": _apply_lay_off, "out": _apply_out,
@@ -518,7 +438,7 @@ def _field(event: dict[str, Any], key: str) -> Any:
 
 def _player(state: GameState, name: Any) -> str:
     if name not in state.players:
-        raise InputError(f"no player {name!r} in this game", _suggest(str(name), state.players, "players"))
+        raise InputError(f"no player {name!r} in this game", suggest(str(name), state.players, "players"))
     return name
 
 

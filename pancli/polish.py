@@ -21,63 +21,22 @@ Decisions where the spec is silent:
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
 from pancli.errors import InputError, RuleError
+from pancli.frenchpack import RANK_NAMES as _ALL_RANK_NAMES
+from pancli.frenchpack import SUIT_SYMBOLS, SUITS, Card, Switches, card_reader, format_cards, suggest
 from pancli.ledger import Step, Tally
 
 # ---------------------------------------------------------------- cards
 
-SUITS = "SHDC"
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_SUIT_ALIASES = {**{s: s for s in SUITS}, **{v: k for k, v in SUIT_SYMBOLS.items()},
-                 "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
-RANK_NAMES = {9: "9", 10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
-_RANK_ALIASES = {**{name: r for r, name in RANK_NAMES.items()}, "T": 10}
+RANK_NAMES = {r: _ALL_RANK_NAMES[r] for r in range(9, 15)}  # 9..14, ace high
 _PACK = "the 24-card pack holds 9, 10, J, Q, K, A in suits S H D C (♠ ♥ ♦ ♣), e.g. 9H, TS, 10♦, AC"
 PACK_SIZE = 24
-
-
-@dataclass(frozen=True, order=True)
-class Card:
-    rank: int  # 9..14, ace high
-    suit: str  # one of S H D C
-
-    def __str__(self) -> str:
-        return RANK_NAMES[self.rank] + SUIT_SYMBOLS[self.suit]
-
-    @property
-    def code(self) -> str:
-        """ASCII notation used in stored events, e.g. ``TS``."""
-        return ("T" if self.rank == 10 else RANK_NAMES[self.rank]) + self.suit
-
-
 NINE_OF_HEARTS = Card(9, "H")
 PACK = tuple(Card(rank, suit) for rank in RANK_NAMES for suit in SUITS)
-
-
-def parse_card(token: str) -> Card:
-    text = token.strip().upper()
-    for rank_text, rank in sorted(_RANK_ALIASES.items(), key=lambda kv: -len(kv[0])):
-        if text.startswith(rank_text) and text[len(rank_text):] in _SUIT_ALIASES:
-            return Card(rank, _SUIT_ALIASES[text[len(rank_text):]])
-    raise InputError(f"no card {token.strip()!r} in the Polish Pan pack", _PACK)
-
-
-def parse_cards(cards: str | Iterable[str]) -> list[Card]:
-    """Read cards separated by spaces or commas, or a list of card strings (from a stored event)."""
-    tokens = re.split(r"[\s,;]+", cards) if isinstance(cards, str) else list(cards)
-    for token in tokens:
-        if not isinstance(token, str):
-            raise InputError(f"cards must be written as text, not {token!r}", _PACK)
-    return [parse_card(t) for t in tokens if t.strip()]
-
-
-def format_cards(cards: Iterable[Card], ascii: bool = False) -> str:
-    return " ".join(c.code if ascii else str(c) for c in cards)
+parse_card, parse_cards = card_reader(RANK_NAMES, "the Polish Pan pack", _PACK)
 
 
 # ---------------------------------------------------------------- house rules
@@ -89,7 +48,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "timed": {"clock_minutes": 5},
 }
 
-_ALLOWED: dict[str, Any] = {
+ALLOWED: dict[str, Any] = {
     "three_card_play": ("same_rank", "nines_only", "equal_or_higher"),
     "open_with_four_nines": bool,
     "pickup": ("three", "any", "three_or_all"),
@@ -103,7 +62,7 @@ _ALLOWED: dict[str, Any] = {
 
 
 @dataclass(frozen=True)
-class PolishRules:
+class PolishRules(Switches):
     """House-rule switches; the defaults are the spec's recommended ones (B.5, Q-B1..Q-B10)."""
 
     three_card_play: str = "same_rank"      # Q-B2: three of a rank onto that rank
@@ -116,57 +75,9 @@ class PolishRules:
     clock_minutes: int = 0                  # timed play: minutes per player, 0 for none
     timeout_loses: str = "deal"             # Q-B9: a flag fall loses the deal or the game
 
-    @classmethod
-    def preset(cls, name: str) -> "PolishRules":
-        if name not in PRESETS:
-            raise InputError(f"unknown preset {name!r}", _suggest(name, PRESETS, "presets"))
-        return cls(**PRESETS[name])
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "PolishRules":
-        name = d.get("preset", "standard")
-        if not isinstance(name, str) or name not in PRESETS:
-            raise InputError(f"unknown preset {name!r}", _suggest(str(name), PRESETS, "presets"))
-        values = dict(PRESETS[name])
-        for key, value in d.items():
-            if key == "preset":
-                continue
-            if key not in _ALLOWED:
-                raise InputError(f"unknown house-rule key {key!r}", _suggest(key, _ALLOWED, "keys"))
-            values[key] = _checked_value(key, value, _ALLOWED[key])
-        return cls(**values)
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-
-def _suggest(word: str, choices: Iterable[str], what: str) -> str:
-    by_lower = {choice.lower(): choice for choice in choices}
-    close = difflib.get_close_matches(word.lower(), by_lower, n=1)
-    listed = ", ".join(by_lower.values())
-    return f"did you mean {by_lower[close[0]]!r}? ({what}: {listed})" if close else f"{what}: {listed}"
-
-
-def _checked_value(key: str, value: Any, allowed: Any) -> Any:
-    if allowed is bool:
-        if not isinstance(value, bool):
-            raise InputError(f"house rule {key} must be true or false, not {value!r}", "write true or false")
-        return value
-    if allowed is str:  # only the word takes free text
-        if not isinstance(value, str) or not value.isalpha() or not 1 <= len(value) <= 10:
-            raise InputError(f"house rule {key} must be a word of 1 to 10 letters, not {value!r}",
-                             'e.g. word = "PAN"')
-        return value.upper()
-    if isinstance(allowed, range):
-        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-            raise InputError(f"house rule {key} must be a whole number from {allowed.start} to {allowed.stop - 1}, "
-                             f"not {value!r}", f"set {key} between {allowed.start} and {allowed.stop - 1}")
-        return value
-    if isinstance(value, bool) or value not in allowed:
-        raise InputError(f"house rule {key} cannot be {value!r}",
-                         f"allowed values: {', '.join(repr(a) for a in allowed)}")
-    return value
-
+    PRESETS = PRESETS
+    ALLOWED = ALLOWED
+    DEFAULT_PRESET = "standard"
 
 # ---------------------------------------------------------------- dealing
 
@@ -327,7 +238,7 @@ def next_player(rules: PolishRules, seating: list[str], mover: str, pile: list[C
     on top sends the turn back to the previous player (B.3, P18-P22).
     """
     if mover not in seating:
-        raise InputError(f"no player {mover!r} at this table", _suggest(str(mover), seating, "players"))
+        raise InputError(f"no player {mover!r} at this table", suggest(str(mover), seating, "players"))
     out = set(out)
     active = [p for p in seating if p not in out]
     if len(active) < 2:
@@ -413,7 +324,7 @@ def apply(state: GameState, event: dict[str, Any]) -> Step:
         raise InputError("an event must be a mapping with a 'kind'", f"kinds: {', '.join(EVENT_KINDS)}")
     kind = event["kind"]
     if kind not in EVENT_KINDS:
-        raise InputError(f"unknown Pan event {kind!r}", _suggest(str(kind), EVENT_KINDS, "kinds"))
+        raise InputError(f"unknown Pan event {kind!r}", suggest(str(kind), EVENT_KINDS, "kinds"))
     if state.over:
         raise RuleError(f"the game is over: {state.loser} completed {state.rules.word}",
                         "start a new game to go on playing")
@@ -445,7 +356,7 @@ def replay(rules: PolishRules, players: list[str], events: Iterable[dict[str, An
 
 def _player(state: GameState, name: Any) -> str:
     if name not in state.players:
-        raise InputError(f"no player {name!r} in this game", _suggest(str(name), state.players, "players"))
+        raise InputError(f"no player {name!r} in this game", suggest(str(name), state.players, "players"))
     return name
 
 

@@ -1,0 +1,127 @@
+"""Cards of the standard French-suited pack and house-rule switches, shared by the contract game
+and Polish Pan (Panguingue has its own pack in cards.py: no 8, 9 or 10, and string cards).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from pancli.errors import InputError
+
+SUITS = "SHDC"
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_ALIASES = {**{s: s for s in SUITS}, **{v: k for k, v in SUIT_SYMBOLS.items()},
+                "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+RANK_NAMES = {**{r: str(r) for r in range(2, 11)}, 11: "J", 12: "Q", 13: "K", 14: "A"}
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    rank: int  # 2..14, ace = 14
+    suit: str  # one of S H D C
+
+    def __str__(self) -> str:
+        return RANK_NAMES[self.rank] + SUIT_SYMBOLS[self.suit]
+
+    @property
+    def code(self) -> str:
+        """ASCII notation used in stored events and states, e.g. ``TS``."""
+        return ("T" if self.rank == 10 else RANK_NAMES[self.rank]) + self.suit
+
+
+def card_reader(ranks: Iterable[int], pack_name: str, pack_text: str) -> tuple[Callable, Callable]:
+    """parse_card and parse_cards for a pack holding these ranks."""
+    aliases = {RANK_NAMES[r]: r for r in ranks}
+    if 10 in aliases.values():
+        aliases["T"] = 10
+    by_length = sorted(aliases.items(), key=lambda kv: -len(kv[0]))
+
+    def parse_card(token: str) -> Card:
+        text = token.strip().upper()
+        for rank_text, rank in by_length:
+            if text.startswith(rank_text) and text[len(rank_text):] in SUIT_ALIASES:
+                return Card(rank, SUIT_ALIASES[text[len(rank_text):]])
+        raise InputError(f"no card {token.strip()!r} in {pack_name}", pack_text)
+
+    def parse_cards(cards: str | Iterable[str]) -> list[Card]:
+        """Read cards separated by spaces or commas, or a list of card strings (from a stored event)."""
+        tokens = re.split(r"[\s,;]+", cards) if isinstance(cards, str) else list(cards)
+        for token in tokens:
+            if not isinstance(token, str):
+                raise InputError(f"cards must be written as text, not {token!r}", pack_text)
+        return [parse_card(t) for t in tokens if t.strip()]
+
+    return parse_card, parse_cards
+
+
+def format_cards(cards: Iterable[Card], ascii: bool = False) -> str:
+    return " ".join(c.code if ascii else str(c) for c in cards)
+
+
+# -- house-rule switches ------------------------------------------------------------------
+
+def suggest(word: str, choices: Iterable[str], what: str) -> str:
+    by_lower = {choice.lower(): choice for choice in choices}
+    close = difflib.get_close_matches(word.lower(), by_lower, n=1)
+    listed = ", ".join(by_lower.values())
+    return f"did you mean {by_lower[close[0]]!r}? ({what}: {listed})" if close else f"{what}: {listed}"
+
+
+def checked_value(key: str, value: Any, allowed: Any) -> Any:
+    """A switch value checked against what it allows: bool, str (a word), a range or a tuple."""
+    if allowed is bool:
+        if not isinstance(value, bool):
+            raise InputError(f"house rule {key} must be true or false, not {value!r}", "write true or false")
+        return value
+    if allowed is str:  # free text is a word of letters
+        if not isinstance(value, str) or not value.isalpha() or not 1 <= len(value) <= 10:
+            raise InputError(f"house rule {key} must be a word of 1 to 10 letters, not {value!r}",
+                             f'e.g. {key} = "PAN"')
+        return value.upper()
+    if isinstance(allowed, range):
+        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+            raise InputError(f"house rule {key} must be a whole number from {allowed.start} to {allowed.stop - 1}, "
+                             f"not {value!r}", f"set {key} between {allowed.start} and {allowed.stop - 1}")
+        return value
+    if isinstance(value, bool) or value not in allowed:
+        raise InputError(f"house rule {key} cannot be {value!r}",
+                         f"allowed values: {', '.join(repr(a) for a in allowed)}")
+    return value
+
+
+class Switches:
+    """Base of a game's house rules: presets, a checked dict reader and its inverse.
+
+    A subclass is a frozen dataclass and sets PRESETS, ALLOWED and DEFAULT_PRESET.
+    """
+
+    PRESETS: dict[str, dict[str, Any]] = {}
+    ALLOWED: dict[str, Any] = {}
+    DEFAULT_PRESET = ""
+
+    @classmethod
+    def preset(cls, name: str):
+        if name not in cls.PRESETS:
+            raise InputError(f"unknown preset {name!r}", suggest(name, cls.PRESETS, "presets"))
+        return cls(**cls.PRESETS[name])
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]):
+        name = d.get("preset", cls.DEFAULT_PRESET)
+        if not isinstance(name, str) or name not in cls.PRESETS:
+            raise InputError(f"unknown preset {name!r}", suggest(str(name), cls.PRESETS, "presets"))
+        values = dict(cls.PRESETS[name])
+        for key, value in d.items():
+            if key == "preset":
+                continue
+            if key not in cls.ALLOWED:
+                raise InputError(f"unknown house-rule key {key!r}", suggest(key, cls.ALLOWED, "keys"))
+            values[key] = checked_value(key, value, cls.ALLOWED[key])
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
