@@ -88,8 +88,8 @@ def _keepers(olds, parts, by_part, rules: HouseRules) -> dict[int, int]:
     """For each old meld, the new meld that carries it on (keeps its number and tag).
 
     A tagged meld is carried on by the largest piece of it that still qualifies for its tag
-    by itself and takes no cards of other melds; an untagged one by its largest piece, only
-    when that piece stands alone (an untagged split product is judged as new).
+    by itself and takes no cards of other melds; an untagged one only when it stays whole
+    (every piece of a divided untagged meld is judged as new, so a split can make a condition).
     """
     keeper: dict[int, int] = {}
     taken: set[int] = set()

@@ -23,7 +23,7 @@ SCHEMA_SET = "pancli"
 
 
 def default_path() -> Path:
-    from click import get_app_dir
+    from typer import get_app_dir
 
     return Path(get_app_dir("pancli")) / "pancli.db"
 

@@ -150,3 +150,54 @@ def test_standings_json_shape_and_money(pan):
     assert data["session"] == "s"
     ana = data["players"][0]
     assert (ana["name"], ana["net"], ana["money"]) == ("Ana", 4, 2.0)
+
+
+def test_spread_rearranges_and_pays_only_what_is_new(table):
+    table("meld ana 3D 4D 5D")
+    table("add ana 2D")
+    table("add ana 6D")
+    # the rope split in two, and AD from the hand makes a new A-2-3 (1 from each payer)
+    table('spread ana "AD 2D 3D | 4D 5D 6D"')
+    assert table.nets()["Ana"] == 3
+    melds = table.json("board")["hand"]["players"][0]["melds"]
+    assert sorted(m["cards"] for m in melds) == [["4D", "5D", "6D"], ["AD", "2D", "3D"]]
+
+
+def test_spread_cannot_take_cards_back_or_merge_melds(table):
+    table("meld ana 5S 5S 5S")
+    table("meld ana 6H 6H 6H")
+    before = db_dump(table.db)
+    assert "lacks" in table('spread ana "5S 5S 5S"', code=1).output
+    assert "is not a" in table('spread ana "5S 5S 5S 6H 6H 6H"', code=1).output
+    assert db_dump(table.db) == before
+
+
+def test_foul_before_the_discard_returns_that_melds_chips(table):
+    table("meld ben 5S 5S 5S")
+    table("meld ben 3H 3D 3C")
+    table("foul ben --meld 2")
+    assert table.nets()["Ben"] == 12
+    assert [m["number"] for m in table.json("board")["hand"]["players"][1]["melds"]] == [1]
+
+
+def test_a_dead_hand_returns_its_chips_and_keeps_paying(table):
+    table("meld ben 5S 5S 5S")
+    table("dead ben")
+    assert table.nets()["Ben"] == 0
+    table("meld ana JS QS KS")
+    assert table.nets()["Ben"] == -2
+    assert "dead" in table("meld ben 4H 4H 4H", code=1).output
+
+
+def test_void_returns_the_tops_and_the_same_dealer_deals_again(table):
+    table("drop cruz")
+    table("void")
+    assert table.nets()["Cruz"] == 0
+    table("deal")
+    assert table.json("board")["hand"]["dealer"] == "Dee"
+
+
+def test_spread_cannot_merge_two_melds(table):
+    table("meld ana 5S 5S 5S")
+    table("meld ana 5H 5D 5C")
+    assert "joins cards of two melds" in table('spread ana "5S 5S 5S 5H 5D 5C"', code=1).output
