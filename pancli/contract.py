@@ -28,7 +28,7 @@ from typing import Any, Iterable
 
 from pancli.errors import InputError, RuleError
 from pancli.frenchpack import RANK_NAMES as _ALL_RANK_NAMES
-from pancli.frenchpack import SUIT_SYMBOLS, SUITS, Card, Switches, card_reader, format_cards, suggest
+from pancli.frenchpack import SUIT_SYMBOLS, Card, Switches, card_reader, format_cards, suggest
 from pancli.ledger import Step, Tally
 
 # ---------------------------------------------------------------- cards
