@@ -1,10 +1,33 @@
+import hashlib
 import json
 import shlex
+import sqlite3
 
 import pytest
 from typer.testing import CliRunner
 
 from pancli.cli import app
+from pancli.cli.record import Context
+
+runner = CliRunner()
+
+
+def db_dump(path) -> str:
+    """A digest of every row of every table: equal digests mean the database did not change."""
+    con = sqlite3.connect(path)
+    try:
+        return hashlib.sha256("\n".join(con.iterdump()).encode()).hexdigest()
+    finally:
+        con.close()
+
+
+def run_pan(db, line, ok=True):
+    """One `pan` command in-process on a database, as a fresh process would see it."""
+    Context.reset()
+    result = runner.invoke(app, ["--db", str(db)] + (shlex.split(line) if isinstance(line, str) else list(line)))
+    if ok:
+        assert result.exit_code == 0, f"pan {line}: {result.output}"
+    return result
 
 
 class Pan:

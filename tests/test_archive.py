@@ -1,16 +1,12 @@
 """`pan export` and `pan import`: archives that rebuild a session identically (spec §10.4 examples 1-7)."""
 
 import json
-import shlex
 import tomllib
 
 import pytest
-from typer.testing import CliRunner
 
-from pancli.cli import app
-from pancli.cli.record import Context
 
-runner = CliRunner()
+from conftest import run_pan as pan  # noqa: E402
 
 # The worked examples of spec §10.4, recorded as a dealer would type them, some with a slip undone.
 EXAMPLES = {
@@ -35,15 +31,6 @@ EXAMPLES = {
     "ex7": (["session new ex7 --players A,B,C,D,E,F", "deal", "drop b c d e f", "deal"],
             {"A": 10, "B": -2, "C": -2, "D": -2, "E": -2, "F": -2}),
 }
-
-
-def pan(db, line, ok=True):
-    Context.reset()
-    args = ["--db", str(db)] + (shlex.split(line) if isinstance(line, str) else list(line))
-    result = runner.invoke(app, args)
-    if ok:
-        assert result.exit_code == 0, f"pan {line}: {result.output}"
-    return result
 
 
 def record(db, name):

@@ -1,27 +1,17 @@
 """`pan db status`, `pan db check`, `pan db backup`."""
 
 import json
-import shlex
 import sqlite3
 import threading
 
-from typer.testing import CliRunner
 from pancli.store import KNOWN_MIGRATIONS
 
-from pancli.cli import app
-from pancli.cli.record import Context
 from pancli.recorder import Recorder
 from pancli.store import Store
 
-runner = CliRunner()
+from conftest import run_pan as pan  # noqa: E402
 
 
-def pan(db, line, ok=True):
-    Context.reset()
-    result = runner.invoke(app, ["--db", str(db)] + (shlex.split(line) if isinstance(line, str) else list(line)))
-    if ok:
-        assert result.exit_code == 0, f"pan {line}: {result.output}"
-    return result
 
 
 def make(db):

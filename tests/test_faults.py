@@ -7,7 +7,6 @@ Note that chmod cannot make a file read-only for root, so permissions are not us
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import sqlite3
@@ -28,6 +27,7 @@ from pancli.cli.record import Context
 from pancli.errors import RuleError, StoreError
 from pancli.recorder import Recorder
 from pancli.store import Store
+from conftest import db_dump as dump
 
 READ_LINES = ["standings --json", "board --json", "history", "session list"]
 WRITE_LINES = ["meld b 2C 3C 4C", "undo", "session new other --players X,Y", "deal"]
@@ -58,12 +58,6 @@ def one_line_error(result: subprocess.CompletedProcess, *words: str) -> str:
     return lines[0]
 
 
-def dump(path) -> str:
-    con = sqlite3.connect(path)
-    try:
-        return hashlib.sha256("\n".join(con.iterdump()).encode()).hexdigest()
-    finally:
-        con.close()
 
 
 def night_with_a_hand(path) -> None:

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import shlex
 import shutil
 import sqlite3
@@ -37,6 +36,7 @@ from pancli.houserules import CARDS as CARDS_KIND
 from pancli.recorder import Recorder
 from pancli.render import board_json
 from pancli.store import Store
+from conftest import db_dump as dump
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
 MID_HAND = ["deal", "drop dee", "meld ana 5S 5S 5S", "add ana 5S", "meld ben AH 2H 3H", "meld ben 4D 5D 6D 7D",
@@ -53,12 +53,6 @@ def invoke(db, argv: list[str]):
     return result
 
 
-def dump(path) -> str:
-    con = sqlite3.connect(path)
-    try:
-        return hashlib.sha256("\n".join(con.iterdump()).encode()).hexdigest()
-    finally:
-        con.close()
 
 
 def explanation(result) -> str:

@@ -1,10 +1,8 @@
 """The contract game, Polish Pan and the chess clock through the CLI: recording, undo, standings, disputes."""
 
-import hashlib
 import sys
 import time
 import json
-import sqlite3
 from contextlib import contextmanager
 
 import pytest
@@ -13,16 +11,11 @@ from pancli import contract as core_contract
 from pancli import polish as core_polish
 from pancli.clock import new_clock, remaining
 from pancli.cli import games as cli_games
+from conftest import db_dump
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
 
 
-def db_dump(path) -> str:
-    con = sqlite3.connect(path)
-    try:
-        return hashlib.sha256("\n".join(con.iterdump()).encode()).hexdigest()
-    finally:
-        con.close()
 
 
 def points(pan) -> dict:

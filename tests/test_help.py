@@ -24,4 +24,4 @@ PATHS = [()] + list(command_paths(ROOT))
 def test_help_has_an_example(path):
     result = CliRunner().invoke(app, [*path, "--help"])
     assert result.exit_code == 0, result.output
-    assert "Example" in result.output, f"`pan {' '.join(path)} --help` has no example"
+    assert "Example: pan" in result.output, f"`pan {' '.join(path)} --help` has no example"

@@ -1,18 +1,10 @@
 """Recording a table through the CLI: the command grammar, refusals that change nothing, undo."""
 
-import hashlib
-import sqlite3
 
 import pytest
+from conftest import db_dump
 
 
-def db_dump(path) -> str:
-    """Every row of every table: equal dumps mean the database did not change."""
-    con = sqlite3.connect(path)
-    try:
-        return hashlib.sha256("\n".join(con.iterdump()).encode()).hexdigest()
-    finally:
-        con.close()
 
 
 @pytest.fixture

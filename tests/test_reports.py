@@ -1,24 +1,14 @@
 """`pan report`, `pan player`, `pan sessions`, and every new command's help."""
 
 import json
-import shlex
 
 import pytest
-from typer.testing import CliRunner
 
-from pancli.cli import app
-from pancli.cli.record import Context
 from pancli.reports import sample, sparkline
 
-runner = CliRunner()
+from conftest import run_pan as pan  # noqa: E402
 
 
-def pan(db, line, ok=True):
-    Context.reset()
-    result = runner.invoke(app, ["--db", str(db)] + (shlex.split(line) if isinstance(line, str) else list(line)))
-    if ok:
-        assert result.exit_code == 0, f"pan {line}: {result.output}"
-    return result
 
 
 @pytest.fixture
@@ -88,16 +78,6 @@ def test_sparkline_and_sample():
     assert len(sparkline(list(range(50)))) == 50
     assert sample(list(range(100)), 10) == [9, 19, 29, 39, 49, 59, 69, 79, 89, 99]
     assert sample([1, 2], 10) == [1, 2]
-
-
-COMMANDS = [["report"], ["player"], ["sessions"], ["settle"], ["buyin"], ["cashout"], ["export"], ["import"],
-            ["rescore"], ["db", "status"], ["db", "check"], ["db", "backup"]]
-
-
-@pytest.mark.parametrize("cmd", COMMANDS, ids=" ".join)
-def test_help_has_an_example(cmd):
-    result = runner.invoke(app, cmd + ["--help"])
-    assert result.exit_code == 0 and "Example: pan " in result.output
 
 
 def test_missing_database_is_one_line(tmp_path):

@@ -1,29 +1,19 @@
 """`pan rescore`: the recorded play paid again under other house rules (spec §10.4 variants 1a-1d)."""
 
 import json
-import shlex
 
 import pytest
-from typer.testing import CliRunner
 
-from pancli.cli import app
-from pancli.cli.record import Context
 from pancli.games import game
 from pancli.houserules import from_dict
 from pancli.rescore import LogEvent, nets, replay
 
-runner = CliRunner()
+from conftest import run_pan as pan  # noqa: E402
 
 EXAMPLE_1 = ["session new ex1 --players A,B,C,D,E,F", "deal", "drop f", "meld a 5S 5S 5S", "add a 5S",
              "meld a KH KD KS KC", "out a 4H 4D 4C"]
 
 
-def pan(db, line, ok=True):
-    Context.reset()
-    result = runner.invoke(app, ["--db", str(db)] + (shlex.split(line) if isinstance(line, str) else list(line)))
-    if ok:
-        assert result.exit_code == 0, f"pan {line}: {result.output}"
-    return result
 
 
 @pytest.fixture

@@ -1,25 +1,15 @@
 """`pan settle`, `pan buyin`, `pan cashout`: the fewest payments that square everyone."""
 
 import json
-import shlex
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-from pancli.cli import app
-from pancli.cli.record import Context
 from pancli.settle import minimal_transfers, negative_stacks, settle
 
-runner = CliRunner()
+from conftest import run_pan as pan  # noqa: E402
 
 
-def pan(db, line, ok=True):
-    Context.reset()
-    result = runner.invoke(app, ["--db", str(db)] + (shlex.split(line) if isinstance(line, str) else list(line)))
-    if ok:
-        assert result.exit_code == 0, f"pan {line}: {result.output}"
-    return result
 
 
 @st.composite
