@@ -41,22 +41,6 @@ _CARD_RE = re.compile(r"(10|[A-Z0-9])([SHDC♠♥♦♣♤♡♢♧])", re.IGNOR
 _SPLIT_RE = re.compile(r"[\s,;]+")
 
 
-def card(rank: str, suit: str) -> str:
-    return rank + suit
-
-
-def rank_of(c: str) -> str:
-    return c[0]
-
-
-def suit_of(c: str) -> str:
-    return c[1]
-
-
-def ordinal(c: str) -> int:
-    return ORDINAL[c[0]]
-
-
 def parse_card(token: str, rank_set: str = "no_8_9_10") -> str:
     """Read one card such as ``5s``, ``J♥``, ``qd``."""
     cards = _parse_token(token, rank_set)
@@ -127,10 +111,6 @@ def markup_card(c: str) -> str:
 
 def markup_cards(cards: Iterable[str]) -> str:
     return " ".join(markup_card(c) for c in cards)
-
-
-def sort_key(c: str) -> tuple[int, int]:
-    return (SUITS.index(c[1]), ORDINAL[c[0]])
 
 
 def display_order(cards: Iterable[str]) -> list[str]:

@@ -64,10 +64,6 @@ def _check_rope(cards, shown) -> MeldCheck:
     return MeldCheck(True, ROPE, "")
 
 
-def is_meld(cards: Sequence[str], mixed_set_additions: str = "any_suit", max_size: int = 11) -> bool:
-    return check_meld(cards, mixed_set_additions, max_size).valid
-
-
 def rope_pieces(cards: Sequence[str]) -> list[list[str]]:
     """Split one-suit cards into maximal runs of neighbours (for a borrow from the middle of a rope)."""
     ordered = sorted(cards, key=lambda c: ORDINAL[c[0]])

@@ -651,10 +651,3 @@ _HANDLERS = {
     "meld": _meld, "add": _add, "split": _split, "borrow": _borrow, "spread": _spread,
     "out": _out, "dead": _dead, "foul": _foul,
 }
-EVENT_KINDS = tuple(_HANDLERS)
-
-
-def replay(state: PanState, events: list[dict]) -> PanState:
-    for ev in events:
-        state = apply(state, ev).state
-    return state

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from pancli.errors import InputError, RuleError
 from pancli.games import game
 from pancli.ledger import Step, Tally
@@ -144,7 +142,3 @@ def describe_event(payload: dict) -> str:
         if value not in (None, "", False):
             bits.append(f"{key}={value}" if key not in ("cards",) else str(value))
     return " ".join(str(b) for b in bits)
-
-
-def dumps(obj) -> str:
-    return json.dumps(obj, ensure_ascii=False)
