@@ -53,15 +53,15 @@ def rearrange(olds: Sequence[tuple[tuple[str, ...], str, bool]], parts: Sequence
     _check_moves(olds, parts, by_part, rules, borrow)
     keeper = _keepers(olds, parts, by_part, rules)
     continues = {j: i for i, j in keeper.items()}
-    donors = {i for i, _ in enumerate(olds)
-              if any(src[i] and (len(src) > 1) for src in by_part)}
+    # Old melds that lent cards into a meld with other sources: what stays of them is a remainder.
+    donors = {i for i in range(len(olds)) if any(src[i] and len(src) > 1 for src in by_part)}
     results = []
     for j, part in enumerate(parts):
         src = by_part[j]
         from_hand = src.get(HAND, 0)
         if j in continues:
             i = continues[j]
-            old_cards, tag, grown = olds[i]
+            _, tag, grown = olds[i]
             results.append(_carry_on(part, tag, from_hand, i, grown, rules))
             continue
         tag = conditions.tag_of(part.cards, rules)
