@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import sys
 from typing import List, Optional
 
 import typer
@@ -85,14 +87,17 @@ def record(*events: dict):
     return steps[-1]
 
 
+_RED_CARD = re.compile(r"(?:10|[A2-7JQK])[♥♦]")
+
+
 def show_step(step) -> None:
     from pancli.render import payment_lines
 
-    # Plain echo, not rich: a recording command should not pay rich's import time.
-    for line in step.lines:
-        typer.echo(line)
-    for line in payment_lines(step.payments):
-        typer.echo(f"  {line}")
+    # Plain echo, not rich: a recording command should not pay rich's import time. On a
+    # terminal, hearts and diamonds are red all the same.
+    paint = sys.stdout.isatty()
+    for line in step.lines + [f"  {p}" for p in payment_lines(step.payments)]:
+        typer.echo(_RED_CARD.sub(lambda m: typer.style(m.group(0), fg="red"), line) if paint else line)
 
 
 def player(text: str) -> str:
