@@ -25,6 +25,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import tomllib
 from collections import Counter
 
 import pytest
@@ -281,6 +282,74 @@ def test_sigkill_while_creating_database(tmp_path):
     run_create_kills(tmp_path, runs=2, seed=5)
 
 
+def run_archive_kills(tmp_path, runs: int, seed: int) -> None:
+    """Kill `pan export`, `pan import` and `pan db backup` at random moments.
+
+    An archive or a backup is either absent or whole; an import is all of a session or none of it.
+    """
+    rng = random.Random(seed)
+    source = tmp_path / "source.db"
+    assert run_pan(source, f"session new night --players {PLAYERS} --dealer F").returncode == 0
+    for line in CYCLE * 6:
+        assert run_pan(source, line).returncode == 0
+    archive = tmp_path / "night.toml"
+    assert run_pan(source, ["export", "--format", "toml", "-o", str(archive)]).returncode == 0
+    whole = event_count(source)
+    span = measure(lambda: run_pan(tmp_path / "probe.db", ["import", str(archive)]))
+    target = tmp_path / "target.db"
+    for i in range(runs):
+        what = ["export", "import", "backup"][i % 3]
+        out = tmp_path / f"{what}-{i}"
+        args = {"export": ["export", "--format", "toml", "-o", str(out)],
+                "import": ["import", str(archive)],
+                "backup": ["db", "backup", str(out)]}[what]
+        db = target if what == "import" else source
+        proc = subprocess.Popen([*PAN, "--db", str(db), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=child_env())
+        time.sleep(rng.uniform(0, span))
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate()
+        if what == "import":
+            if has_schema(target):  # killed before the schema was made: an empty file, nothing half-done
+                counts = check_consistent(target)
+                assert counts.get("night", whole) == whole, "half a session was imported"
+        elif out.exists():
+            if what == "export":
+                assert without_time(out) == without_time(archive), "half an archive was written"
+            else:
+                assert check_consistent(out) == {"night": whole}
+    # After all the kills, the import finishes and gives the same night.
+    result = run_pan(target, ["import", str(archive)])
+    assert result.returncode == 0, result.stderr
+    assert check_consistent(target) == {"night": whole}
+
+
+def without_time(path) -> dict:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data.pop("exported_at", None)
+    return data
+
+
+def has_schema(path) -> bool:
+    if not path.exists():
+        return False
+    con = sqlite3.connect(path, timeout=30)
+    try:
+        return con.execute("SELECT count(*) FROM sqlite_master WHERE name = 'events'").fetchone()[0] == 1
+    finally:
+        con.close()
+
+
+def measure(command) -> float:
+    t = time.perf_counter()
+    command()
+    return time.perf_counter() - t
+
+
+def test_sigkill_export_import_backup(tmp_path):
+    run_archive_kills(tmp_path, runs=6, seed=9)
+
+
 # -- the long runs -------------------------------------------------------------------------
 
 @pytest.mark.slow
@@ -293,3 +362,5 @@ def test_sigkill_many_times(tmp_path):
     assert outcomes["printed"] and outcomes["nothing"], outcomes
     assert run_table_kills(tmp_path / "t", runs=30, seed=7) > 30
     run_create_kills(tmp_path / "c", runs=15, seed=8)
+    (tmp_path / "a").mkdir()
+    run_archive_kills(tmp_path / "a", runs=30, seed=10)

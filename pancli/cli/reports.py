@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -317,10 +318,17 @@ def export(name: Optional[str] = SESSION,
         sys.stdout.write(text)
         return
     path = Path(output)
+    # Written beside the target and renamed over it, so a crash never leaves half an archive.
+    partial = path.with_name(f".{path.name}.partial-{os.getpid()}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        with open(partial, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(partial, path)
     except OSError as e:
+        partial.unlink(missing_ok=True)
         raise InputError(f"cannot write {path}: {e.strerror or e}", "check the folder is writable") from None
     console().print(f"Wrote {path} ({fmt}).")
 
