@@ -1,0 +1,241 @@
+"""`pan turn`: rule on a turn situation (taking a discard, the drawn card, a discard before a flat
+player, forcing) the way `pan check` rules on a meld.
+
+Only typer is imported at module level; the rules engine is loaded inside the commands.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+from typer.core import TyperCommand
+
+from pancli.cli.common import app, new_app
+
+turn_app = new_app("Rule on a turn: may a discard be taken, what becomes of the drawn card, may a card be "
+                   "discarded before a flat player, must a discard be taken (forcing).\n\n"
+                   "Exit status: 0 allowed, 1 not allowed, 2 bad input.\n\n"
+                   "Example: pan turn take 5S --from stock --hand 5S 5S")
+app.add_typer(turn_app, name="turn")
+
+# Options that take several words: --hand 5S 5S, --melds 5S 5S 5S | AH 2H 3H.
+_MULTI = {"--hand", "--melds", "--next-flat"}
+
+
+class _TurnCommand(TyperCommand):
+    """Lets the card options take several words up to the next option."""
+
+    def parse_args(self, ctx, args):
+        out: list[str] = []
+        i = 0
+        while i < len(args):
+            if args[i] in _MULTI:
+                name = args[i]
+                i += 1
+                taken = []
+                while i < len(args) and not args[i].startswith("-"):
+                    taken.append(args[i])
+                    i += 1
+                out += [name, " ".join(taken)]
+                continue
+            out.append(args[i])
+            i += 1
+        return super().parse_args(ctx, out)
+
+
+_PRESET_HELP = "House rules preset: hoyle, cardroom-ca, online-pan, japanese-wp (default hoyle)."
+_RULES_HELP = "House rules file (TOML), as written by `pan rules init`."
+_CARD_HELP = "The card, such as 5S or 5♠."
+_HAND_HELP = "The player's hand cards, such as 5S 5S 4H (none for an empty hand)."
+_MELDS_HELP = "The player's own melds, separated by |, such as \"5S 5S 5S | AH 2H 3H\"."
+_FLAT_HELP = "The melds of the next player when he is flat (ten cards melded), separated by |."
+_FROM_HELP = "Where the top discard came from: stock (rejected stock card), hand, or upcard."
+
+_Preset = typer.Option(None, "--preset", "-p", metavar="PRESET", help=_PRESET_HELP)
+_Rules = typer.Option(None, "--rules", metavar="FILE", help=_RULES_HELP)
+_Json = typer.Option(False, "--json", help="Print JSON instead of text.")
+
+
+@turn_app.command("take", cls=_TurnCommand)
+def take(
+    card: str = typer.Argument(..., metavar="CARD", help=_CARD_HELP),
+    origin: Optional[str] = typer.Option(None, "--from", metavar="stock|hand|upcard", help=_FROM_HELP),
+    hand: Optional[str] = typer.Option(None, "--hand", metavar="CARD...", help=_HAND_HELP),
+    melds: Optional[str] = typer.Option(None, "--melds", metavar="MELDS", help=_MELDS_HELP),
+    first_turn: bool = typer.Option(False, "--first-turn", help="The eldest's first turn: the card is the upcard."),
+    json_: bool = _Json,
+    preset: Optional[str] = _Preset,
+    rules_file: Optional[str] = _Rules,
+):
+    """May the player take the top discard? Only a rejected stock card (or the upcard) that he
+    melds at once, by default.
+
+    Exit status: 0 he may take it, 1 he may not, 2 bad input.
+
+    Example: pan turn take 5S --from stock --hand 5S 5S
+
+    Example: pan turn take QH --from upcard --melds "6H 7H JH" --json
+    """
+    from pancli.turns import UPCARD, may_take
+
+    rules = _rules(preset, rules_file)
+    if origin is None:
+        if not first_turn:
+            _bad("say where the top discard came from", "add --from stock, --from hand or --from upcard")
+        origin = UPCARD
+    ruling = may_take(_card(card, rules), _origin(origin), _hand(hand, rules), _melds(melds, rules), rules,
+                      first_turn=first_turn)
+    _emit(_top(card, origin, rules), ruling, json_, ("may take", "may not take"))
+
+
+@turn_app.command("drawn", cls=_TurnCommand)
+def drawn(
+    card: str = typer.Argument(..., metavar="CARD", help=_CARD_HELP),
+    hand: Optional[str] = typer.Option(None, "--hand", metavar="CARD...", help=_HAND_HELP + " Before the draw."),
+    melds: Optional[str] = typer.Option(None, "--melds", metavar="MELDS", help=_MELDS_HELP),
+    next_flat: Optional[str] = typer.Option(None, "--next-flat", metavar="MELDS", help=_FLAT_HELP),
+    json_: bool = _Json,
+    preset: Optional[str] = _Preset,
+    rules_file: Optional[str] = _Rules,
+):
+    """What must the player do with the card he drew from the stock? Meld it or discard it, never
+    keep it, unless it would feed a flat next player.
+
+    Exit status: 0 he may keep it in his hand, 1 he may not, 2 bad input.
+
+    Example: pan turn drawn 4C --hand 5S 5S --melds "AH 2H 3H"
+
+    Example: pan turn drawn QH --hand 2C 4D --next-flat "6H 7H JH | 5S 5S 5S | KH KD KC KS"
+    """
+    from pancli.turns import drawn_card
+
+    rules = _rules(preset, rules_file)
+    ruling = drawn_card(_card(card, rules), _hand(hand, rules), _melds(melds, rules), rules,
+                        next_flat=_melds(next_flat, rules) or None)
+    _emit(f"{_show(card, rules)} drawn from the stock", ruling, json_, ("may keep it", "may not keep it"))
+
+
+@turn_app.command("discard", cls=_TurnCommand)
+def discard(
+    card: str = typer.Argument(..., metavar="CARD", help=_CARD_HELP),
+    next_flat: Optional[str] = typer.Option(None, "--next-flat", metavar="MELDS", help=_FLAT_HELP),
+    hand: Optional[str] = typer.Option(None, "--hand", metavar="CARD...",
+                                       help="Every card he could discard: when all of them fit the flat "
+                                            "player's melds, any discard is allowed."),
+    json_: bool = _Json,
+    preset: Optional[str] = _Preset,
+    rules_file: Optional[str] = _Rules,
+):
+    """May the player discard this card? Not one that fits the melds of the flat player after him.
+
+    Exit status: 0 he may discard it, 1 he may not, 2 bad input.
+
+    Example: pan turn discard QH --next-flat "6H 7H JH | 5S 5S 5S | KH KD KC KS"
+    """
+    from pancli.turns import may_discard
+
+    rules = _rules(preset, rules_file)
+    ruling = may_discard(_card(card, rules), _melds(next_flat, rules) or None, rules,
+                         hand=None if hand is None else _hand(hand, rules))
+    _emit(f"discard {_show(card, rules)}", ruling, json_, ("may discard it", "may not discard it"))
+
+
+@turn_app.command("force", cls=_TurnCommand)
+def force(
+    card: str = typer.Argument(..., metavar="CARD", help=_CARD_HELP),
+    origin: str = typer.Option(..., "--from", metavar="stock|hand|upcard", help=_FROM_HELP),
+    melds: Optional[str] = typer.Option(None, "--melds", metavar="MELDS", help=_MELDS_HELP),
+    demanded: bool = typer.Option(False, "--demanded", help="A player demanded that he take it."),
+    json_: bool = _Json,
+    preset: Optional[str] = _Preset,
+    rules_file: Optional[str] = _Rules,
+):
+    """Must the player take the top discard because it fits one of his melds (forcing)?
+
+    Exit status: 0 he must take it, 1 he need not, 2 bad input.
+
+    Example: pan turn force 5S --from stock --melds "5S 5S 5S" --demanded
+    """
+    from pancli.turns import must_take
+
+    rules = _rules(preset, rules_file)
+    ruling = must_take(_card(card, rules), _origin(origin), _melds(melds, rules), rules, demanded=demanded)
+    _emit(_top(card, origin, rules), ruling, json_, ("must take it", "need not take it"))
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _bad(message: str, hint: str):
+    from pancli.errors import InputError
+
+    raise InputError(message, hint)
+
+
+def _rules(preset, rules_file):
+    from pancli.houserules import resolve
+
+    return resolve(preset, rules_file)
+
+
+def _origin(origin: str) -> str:
+    from pancli.turns import ORIGINS
+
+    value = origin.strip().lower()
+    if value not in ORIGINS:
+        _bad(f"--from '{origin}' is not a place a discard comes from", "use --from stock, hand or upcard")
+    return value
+
+
+def _card(token: str, rules) -> str:
+    from pancli.cards import parse_card
+
+    return parse_card(token, rules.rank_set)
+
+
+def _show(token: str, rules) -> str:
+    from pancli.cards import format_card
+
+    return format_card(_card(token, rules))
+
+
+def _top(token: str, origin: str, rules) -> str:
+    where = {"stock": "rejected stock card", "hand": "discarded from a hand", "upcard": "the upcard"}
+    return f"{_show(token, rules)} ({where[origin.strip().lower()]})"
+
+
+def _hand(text: str | None, rules) -> tuple[str, ...]:
+    from pancli.cards import parse_cards
+
+    if not text:
+        return ()
+    if any(sep in text for sep in "|/"):
+        _bad("a hand is not melds", "give the hand cards without | between them")
+    return parse_cards(text, rules.rank_set)
+
+
+def _melds(text: str | None, rules) -> list[tuple[str, ...]]:
+    from pancli.cards import parse_cards
+
+    if not text:
+        return []
+    out = []
+    for part in text.replace("/", "|").split("|"):
+        if part.strip():
+            out.append(parse_cards(part, rules.rank_set))
+    return out
+
+
+def _emit(title: str, ruling, as_json: bool, words: tuple[str, str]) -> None:
+    if as_json:
+        from pancli.cli.common import print_json
+
+        print_json(ruling.to_json())
+    else:
+        lines = [f"{title}: {words[0] if ruling.allowed else words[1]}", f"  {ruling.reason}"]
+        if ruling.must:
+            lines.append(f"  must: {ruling.must}")
+        sys.stdout.write("".join(line + "\n" for line in lines))
+    raise typer.Exit(0 if ruling.allowed else 1)

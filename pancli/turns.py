@@ -1,0 +1,328 @@
+"""Rulings on a turn: which discard may be taken, what becomes of a stock card, forcing,
+protecting the flat player and going out (spec §4.1-§4.9; vectors §10.3 T1-T10, §10.4 Example 8).
+
+The recorder does not model draws and discards; these functions rule on one situation the way
+`pan check` rules on one meld. Cards are 2-character strings ("5S"); a player's melds are lists
+of cards, each tagged with ``conditions.tag_of``. Every ruling honours the house-rule knobs
+``discard_take_rule``, ``upcard_takeable``, ``drawn_card_first``, ``forcing_mode``,
+``forcing_scope`` and ``protect_flat_player``.
+
+Vector T11 (everyone but the dealer drops, the dealer wins the tops without play) belongs to the
+hand recorder, not to a turn: see ``panguingue.py`` (``last_player_wins_if_all_drop``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pancli.cards import format_card, format_cards
+from pancli.conditions import tag_of
+from pancli.errors import InputError
+from pancli.houserules import HouseRules
+from pancli.melds import meld_order
+from pancli.rulings import judge, judge_addition
+
+STOCK, HAND, UPCARD = "stock", "hand", "upcard"
+ORIGINS = (STOCK, HAND, UPCARD)
+MELD, DISCARD = "meld", "discard"
+OUT_CARDS = 11
+FLAT_CARDS = 10
+
+# How many hand cards may be added along with a card to extend one of the player's melds
+# (a rope bridged with hand cards: 4♥ 5♥ 6♥ + J♥ needs 7♥ from the hand).
+_MAX_BRIDGE = 3
+
+
+@dataclass(frozen=True)
+class TurnRuling:
+    allowed: bool
+    reason: str
+    must: str | None = None  # what the player must do now, or None
+
+    def to_json(self) -> dict:
+        return {"allowed": self.allowed, "reason": self.reason, "must": self.must}
+
+
+Melds = Sequence[Sequence[str]]
+
+
+# -- taking the top discard (§4.2) ---------------------------------------------------------
+
+
+def may_take(card: str, origin: str, hand: Sequence[str], melds: Melds, rules: HouseRules,
+             first_turn: bool = False) -> TurnRuling:
+    """May the player take the top discard ``card``?
+
+    ``origin``: ``stock`` (the previous player's rejected stock card), ``hand`` (discarded from
+    the previous player's hand) or ``upcard`` (the opening upcard, on top only at the eldest's
+    first turn; ``first_turn`` alone also means the card is the upcard). A taken card must be
+    melded at once: with two or more hand cards into a new meld, or added to one of his own
+    melds (with hand cards bridging a rope if need be). T3, T4, T10.
+    """
+    origin = _origin(origin, first_turn)
+    shown = format_card(card)
+    refusal = _take_refusal(card, origin, rules)
+    if refusal:
+        return TurnRuling(False, refusal, "draw from the stock")
+    how = meld_now(card, hand, melds, rules)
+    if how is None:
+        return TurnRuling(False, f"{shown} cannot be melded at once: it fits none of his melds and makes "
+                                 f"no meld with two of his hand cards; a taken card must be melded this turn",
+                          "draw from the stock")
+    what = {STOCK: "the previous player's rejected stock card", HAND: "the top discard",
+            UPCARD: "the upcard"}[origin]
+    if _goes_out(card, hand, melds, rules):
+        return TurnRuling(True, f"may take {what} {shown}: it {how}, his {OUT_CARDS}th melded card",
+                          "meld it this turn: he goes out and does not discard")
+    return TurnRuling(True, f"may take {what} {shown}: it {how}", "meld it this turn")
+
+
+def _origin(origin: str, first_turn: bool) -> str:
+    if origin not in ORIGINS:
+        raise InputError(f"unknown origin '{origin}'", "the top discard came from the stock, a hand or is the upcard")
+    if first_turn and origin != UPCARD:
+        raise InputError(f"at the eldest's first turn the top card is the upcard, not a card from the {origin}",
+                         "say it came from the upcard")
+    return origin
+
+
+def _take_refusal(card: str, origin: str, rules: HouseRules) -> str | None:
+    """Why this card may not be taken whatever the hand, or None (meldability aside)."""
+    shown = format_card(card)
+    if rules.discard_take_rule == "forbidden":
+        return f"{shown} may not be taken: no discard is ever taken (discard_take_rule = forbidden)"
+    if origin == UPCARD:
+        if not rules.upcard_takeable:
+            return f"{shown} may not be taken: the upcard is not takeable (upcard_takeable = false)"
+        return None
+    if origin == HAND and rules.discard_take_rule == "rejected_stock_card_meld_now":
+        return (f"{shown} may not be taken: it was discarded from a hand, and only a rejected stock card "
+                f"may be taken")
+    return None
+
+
+# -- the card drawn from the stock (§4.1, §4.3, §4.8) --------------------------------------
+
+
+def drawn_card(card: str, hand: Sequence[str], melds: Melds, rules: HouseRules,
+               next_flat: Melds | None = None) -> TurnRuling:
+    """What must the player do with ``card`` drawn from the stock?
+
+    ``allowed`` answers whether he may keep it in his hand (discarding another card). He never
+    may (T1, T2) unless the next player is flat (``next_flat``: his melds, ten cards) and the
+    card fits them under ``protect_flat_player`` (T8, Example 8): then he keeps it and discards
+    another card, unless every card he could discard fits too (§11 row 16), when any discard
+    is allowed. ``hand`` is his hand before the draw.
+    """
+    shown = format_card(card)
+    how = meld_now(card, hand, melds, rules)
+    out = how is not None and _goes_out(card, hand, melds, rules)
+    if out:
+        return TurnRuling(False, f"{shown} {how}: his {OUT_CARDS}th melded card",
+                          "meld it: he goes out and does not discard")
+    protect = _protection(card, next_flat, rules)
+    if protect:
+        hand_left = list(hand)
+        if not hand_left:
+            return TurnRuling(False, f"{shown} fits the flat next player's {protect}, but he has no other card "
+                                     f"to discard", "meld it" if how else "discard it")
+        safe = [c for c in hand_left if not _fits_any(c, next_flat, rules)]
+        if not safe:
+            return TurnRuling(True, f"{shown} fits the flat next player's {protect}, and so does every card "
+                                    f"in his hand: any discard is allowed",
+                              ("meld it, or discard any card" if how else "discard any card"))
+        why = (f"{shown} fits the flat next player's {protect}, so he may not discard it: he keeps it "
+               f"and discards another card (safe: {format_cards(_unique(safe))})")
+        if how:
+            return TurnRuling(True, f"{why}; or he melds it: it {how}", "meld it, or keep it and discard another card")
+        return TurnRuling(True, why, "keep it and discard another card")
+    if how:
+        if rules.drawn_card_first:
+            return TurnRuling(False, f"{shown} {how}; a stock card may not be kept, and it must be melded "
+                                     f"before any hand card (drawn_card_first)",
+                              "meld it before any hand card, or discard it")
+        return TurnRuling(False, f"{shown} {how}; a stock card may not be kept in the hand",
+                          "meld it or discard it")
+    why = f"{shown} cannot be melded (it fits none of his melds and makes no meld with his hand cards)"
+    if not hand and sum(len(m) for m in melds) == FLAT_CARDS:
+        return TurnRuling(False, f"{why}; he discards it and stays flat: {FLAT_CARDS} melded is not out",
+                          "discard it")
+    if rules.drawn_card_first:
+        return TurnRuling(False, f"{why}; a stock card may not be kept, and unused it lets him meld nothing "
+                                 f"this turn (drawn_card_first)", "discard it")
+    return TurnRuling(False, f"{why}; a stock card may not be kept in the hand", "discard it")
+
+
+# -- discarding before a flat player (§4.8) ------------------------------------------------
+
+
+def may_discard(card: str, next_flat: Melds | None, rules: HouseRules,
+                hand: Sequence[str] | None = None) -> TurnRuling:
+    """May the player discard ``card`` when the next player is flat with melds ``next_flat``?
+
+    Under ``protect_flat_player`` a card that could be added to one of the flat player's melds
+    may not be discarded by the player before him, unless every card he could discard (``hand``,
+    which includes ``card``; if given) fits too: then any discard is allowed (§11 row 16).
+    """
+    shown = format_card(card)
+    if not next_flat:
+        return TurnRuling(True, f"{shown} may be discarded: the next player is not flat")
+    if not rules.protect_flat_player:
+        return TurnRuling(True, f"{shown} may be discarded: the flat player is not protected "
+                                f"(protect_flat_player = false)")
+    fits = _protection(card, next_flat, rules)
+    if not fits:
+        return TurnRuling(True, f"{shown} may be discarded: it fits none of the flat next player's melds")
+    choices = list(hand or ())
+    if card not in choices:
+        choices.append(card)
+    safe = [c for c in choices if not _fits_any(c, next_flat, rules)]
+    if hand is not None and not safe:
+        return TurnRuling(True, f"{shown} fits the flat next player's {fits}, but so does every card he "
+                                f"could discard: any discard is allowed")
+    why = f"{shown} may not be discarded: it fits the flat next player's {fits}"
+    if safe:
+        why += f" (safe: {format_cards(_unique(safe))})"
+    return TurnRuling(False, why, "discard another card")
+
+
+def _protection(card: str, next_flat: Melds | None, rules: HouseRules) -> str | None:
+    """The flat next player's meld the card fits, in words, when the protection applies."""
+    if not next_flat or not rules.protect_flat_player:
+        return None
+    for meld in _tagged(next_flat, rules, "the flat player's melds"):
+        if judge_addition(meld[0], meld[1], (card,), rules).legal:
+            return f"meld {format_cards(meld_order(meld[0]))}"
+    return None
+
+
+def _fits_any(card: str, melds: Melds, rules: HouseRules) -> bool:
+    return any(judge_addition(m, t, (card,), rules).legal for m, t in _tagged(melds, rules))
+
+
+# -- forcing (§4.6) ------------------------------------------------------------------------
+
+
+def must_take(card: str, origin: str, melds: Melds, rules: HouseRules, demanded: bool = False,
+              first_turn: bool = False) -> TurnRuling:
+    """Must the player take the top discard ``card`` (T5)? ``allowed`` means he is forced.
+
+    A discard that could be added to one of his melds forces him on demand by any player
+    (``forcing_mode = on_demand_any_player``), always (``automatic``) or never (``off``). With
+    ``forcing_scope = takeable_discard_only`` only a discard he would be allowed to take forces
+    (never a hand discard by default, T3); ``any_top_discard`` lets any top discard force. A
+    forced card that is his eleventh melded card means he has gone out.
+    """
+    origin = _origin(origin, first_turn)
+    shown = format_card(card)
+    if rules.forcing_mode == "off":
+        return TurnRuling(False, f"{shown} does not force: forcing is off (forcing_mode = off)")
+    if rules.forcing_scope == "takeable_discard_only":
+        refusal = _take_refusal(card, origin, rules)
+        if refusal:
+            return TurnRuling(False, f"{shown} is not a forcing card: {refusal.split(': ', 1)[1]}")
+    fit = None
+    for cards, tag in _tagged(melds, rules):
+        if judge_addition(cards, tag, (card,), rules).legal:
+            fit = cards
+            break
+    if fit is None:
+        return TurnRuling(False, f"{shown} does not force: it fits none of his melds")
+    where = f"{shown} fits his meld {format_cards(meld_order(fit))}"
+    if rules.forcing_mode == "on_demand_any_player" and not demanded:
+        return TurnRuling(False, f"{where}: he must take it only if a player demands it (any player may)")
+    why = "a player demanded it" if rules.forcing_mode == "on_demand_any_player" else "forcing is automatic"
+    if sum(len(m) for m in melds) + 1 == OUT_CARDS:
+        return TurnRuling(True, f"{where} and {why}: it is his {OUT_CARDS}th melded card",
+                          "take it and meld it: he goes out and does not discard")
+    return TurnRuling(True, f"{where} and {why}", "take it, meld it, then discard from his hand")
+
+
+# -- going out and flat (§4.7, §4.9) -------------------------------------------------------
+
+
+def going_out(melded: int, move: str) -> TurnRuling:
+    """Is the player out after ``move`` (``meld``: he melded the drawn card; ``discard``: he
+    discarded his last hand card), with ``melded`` cards melded after it? ``allowed`` means out.
+
+    Eleven melded is out, with no discard (T7); emptying the hand by discarding is not going out,
+    and ten melded is flat (T6, T9).
+    """
+    if move not in (MELD, DISCARD):
+        raise InputError(f"unknown move '{move}'", "the move is meld or discard")
+    if not 0 <= melded <= OUT_CARDS:
+        raise InputError(f"{melded} cards melded is impossible", f"a player melds 0 to {OUT_CARDS} cards")
+    if melded == OUT_CARDS:
+        if move == DISCARD:
+            return TurnRuling(False, f"with {OUT_CARDS} cards melded he went out when he melded the last one; "
+                                     f"there is no discard")
+        return TurnRuling(True, f"{OUT_CARDS} cards melded: he has gone out", "stop: he does not discard")
+    if melded == FLAT_CARDS:
+        if move == DISCARD:
+            return TurnRuling(False, f"{FLAT_CARDS} melded and an empty hand is not out: emptying the hand by "
+                                     f"discarding is not going out; he is flat",
+                              "draw each turn until he can meld the card he draws")
+        return TurnRuling(False, f"{FLAT_CARDS} melded is not out: he needs {OUT_CARDS}",
+                          "discard his last hand card; he is then flat")
+    if move == DISCARD:
+        return TurnRuling(False, f"{melded} melded is not out: he needs {OUT_CARDS}")
+    return TurnRuling(False, f"{melded} melded is not out: he needs {OUT_CARDS}", "discard a card")
+
+
+# -- melding at once -----------------------------------------------------------------------
+
+
+def meld_now(card: str, hand: Sequence[str], melds: Melds, rules: HouseRules) -> str | None:
+    """How ``card`` can be melded this turn, in words, or None.
+
+    Added to one of the player's own melds (alone, or with hand cards bridging the gap), or
+    laid with two or more hand cards as a new legal meld. Splits and borrows are not searched.
+    """
+    for cards, tag in _tagged(melds, rules):
+        if judge_addition(cards, tag, (card,), rules).legal:
+            return f"fits his meld {format_cards(meld_order(cards))}"
+    for cards, tag in _tagged(melds, rules):
+        for n in range(1, min(_MAX_BRIDGE, len(hand)) + 1):
+            for extra in _combos(hand, n):
+                if judge_addition(cards, tag, (card, *extra), rules).legal:
+                    return (f"fits his meld {format_cards(meld_order(cards))} with "
+                            f"{format_cards(extra)} from his hand")
+    # Every legal meld holding the card holds a legal three-card meld holding it (§5.8), so
+    # pairs of hand cards are enough.
+    for pair in _combos(hand, 2):
+        if judge((card, *pair), rules).valid:
+            return f"makes {format_cards(meld_order((card, *pair)))} with two of his hand cards"
+    return None
+
+
+def _goes_out(card: str, hand: Sequence[str], melds: Melds, rules: HouseRules) -> bool:
+    """Melding ``card`` with every hand card makes eleven melded (the whole hand goes down)."""
+    melded = sum(len(m) for m in melds)
+    if melded + len(hand) + 1 != OUT_CARDS:
+        return False
+    cards = (card, *hand)
+    if len(cards) >= 3 and judge(cards, rules).valid:
+        return True
+    return any(judge_addition(m, t, cards, rules).legal for m, t in _tagged(melds, rules))
+
+
+def _tagged(melds: Melds, rules: HouseRules, whose: str = "his melds") -> list[tuple[tuple[str, ...], str]]:
+    out = []
+    for meld in melds:
+        cards = tuple(meld)
+        ruling = judge(cards, rules)
+        if not ruling.valid:
+            raise InputError(f"{whose} must be legal: {ruling.reason}", "give each meld as it lies on the table")
+        out.append((cards, tag_of(cards, rules)))
+    return out
+
+
+def _combos(cards: Sequence[str], n: int):
+    """Distinct n-card combinations (duplicate cards give one combination)."""
+    return sorted(set(itertools.combinations(sorted(cards), n)))
+
+
+def _unique(cards: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(cards))
