@@ -91,7 +91,8 @@ def check_session(store, session: dict) -> tuple[str | None, dict]:
         if bad:
             return f"session '{name}', event #{seq}: a payment of {bad[0][2]!r} chips", figures
     nets, tallies = store.recomputed_totals(session["id"])
-    if (nets, tallies) != (store.balances(session["id"]), store.tallies(session["id"])):
+    if (nets, tallies) != (store.balances(session["id"]), store.tallies(session["id"])) \
+            or store.recomputed_hand_nets(session["id"]) != store.hand_nets(session["id"]):
         return f"session '{name}': the running totals differ from the sums of the log", figures
     total = sum(nets.values())
     figures["sum"] = total

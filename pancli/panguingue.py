@@ -301,11 +301,14 @@ def _collect(state: PanState, hand: Hand, player: str, each: int, reason: str, s
              meld: Meld) -> None:
     if each <= 0:
         return
-    for payer in _payers(state, hand, player):
+    payers = _payers(state, hand, player)
+    for payer in payers:
         pay = Payment(payer, player, each, reason)
         step.payments.append(pay)
         hand.collected.append(pay)
         meld.pays.append(pay)
+    if payers:
+        step.tallies.append(Tally(player, "condition_chips", each * len(payers)))
 
 
 def _check_shoe(state: PanState, hand: Hand, extra: tuple[str, ...]) -> None:
@@ -604,6 +607,8 @@ def _refund(hand: Hand, player: str, step: Step, why: str) -> int:
         step.payments.append(Payment(player, pay.payer, pay.chips, f"{why}: returns {pay.reason}"))
         hand.collected.remove(pay)
         total += pay.chips
+    if total:
+        step.tallies.append(Tally(player, "condition_chips", -total))
     return total
 
 
@@ -641,6 +646,8 @@ def _foul(state: PanState, ev: dict, step: Step) -> None:
         step.payments.append(Payment(player, pay.payer, pay.chips, f"foul meld #{number}: returns {pay.reason}"))
         hand.collected.remove(pay)
         returned += pay.chips
+    if returned:
+        step.tallies.append(Tally(player, "condition_chips", -returned))
     del hand.melds[number]
     step.lines.append(f"Meld #{number} of {player} is foul: it goes back to his hand and he returns {returned} chips.")
 

@@ -1,7 +1,8 @@
 """Reports over the ledger: one evening at a glance, a player's career, the list of sessions.
 
-Each report has a reading part (a few grouped SQL queries over the effective payments and
-tallies, never a replay) and a pure part that shapes the rows; the CLI only renders the result.
+Each report has a reading part (the running totals the store keeps per player and per hand, and
+a few grouped SQL queries, never a replay) and a pure part that shapes the rows; the CLI only
+renders the result.
 """
 
 from __future__ import annotations
@@ -14,50 +15,11 @@ from pancli.ledger import POOLS
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
-# Payments that are not condition chips, told apart by their reason (the core's wording).
-_GOING_OUT = "% goes out: %"
-_REFUND = "%: returns %"
-
-
 def _voided_sql() -> str:
     return "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
 
 
 # -- reading -----------------------------------------------------------------------------
-
-def ledger_rows(conn, session_id: int) -> list[tuple[int, str, str, int, int]]:
-    """(hand, payer, payee, kind, chips) summed over the effective payments, in one pass.
-
-    kind is 1 for condition chips collected as melds were laid, 2 for condition chips given back
-    (a foul or dead hand), 0 for everything else (going out, the pools).
-    """
-    pools = ",".join("?" * len(POOLS))
-    # INDEXED BY: read the rows in the order they were written; the covering index for
-    # standings would send every row fetch for `reason` to a random page.
-    return conn.execute(
-        f"""SELECT coalesce(hand, 0), payer, payee,
-                   CASE WHEN payer IN ({pools}) OR payee IN ({pools}) OR reason LIKE ? THEN 0
-                        WHEN reason LIKE ? THEN 2 ELSE 1 END,
-                   SUM(chips)
-            FROM payments INDEXED BY payments_session
-            WHERE session_id = ? AND event_id NOT IN ({_voided_sql()})
-            GROUP BY 1, 2, 3, 4""",
-        [*POOLS, *POOLS, _GOING_OUT, _REFUND, session_id, session_id]).fetchall()
-
-
-def split_rows(rows) -> tuple[dict[tuple[int, str], int], dict[str, int]]:
-    """Per (hand, player) chips, and per player condition chips, from ledger_rows (pure)."""
-    deltas: dict[tuple[int, str], int] = defaultdict(int)
-    cond: dict[str, int] = defaultdict(int)
-    for hand, payer, payee, kind, chips in rows:
-        deltas[hand, payee] += chips
-        deltas[hand, payer] -= chips
-        if kind == 1:
-            cond[payee] += chips
-        elif kind == 2:
-            cond[payer] -= chips
-    return deltas, cond
-
 
 def hands_played(conn, session_id: int) -> int:
     row = conn.execute(
@@ -70,11 +32,10 @@ def session_report(store, session: dict) -> dict:
     """Everything `pan report` shows, as JSON-ready data."""
     sid = session["id"]
     with store.snapshot() as conn:
-        deltas, cond = split_rows(ledger_rows(conn, sid))
+        deltas = store.hand_nets(sid)
         tallies = store.tallies(sid)
         last_hand = hands_played(conn, sid)
-    if session["game"] != "panguingue":
-        cond = {}
+    cond = {p: t["condition_chips"] for p, t in tallies.items() if t.get("condition_chips")}
     return build_report(session, deltas, tallies, cond, last_hand)
 
 

@@ -49,6 +49,10 @@ def _migrations():
     def m003_totals(db):
         db.executescript(_SCHEMA_V3)
 
+    @migrations()
+    def m004_hand_totals(db):
+        db.executescript(_SCHEMA_V4)
+
     return migrations
 
 
@@ -147,7 +151,24 @@ INSERT INTO totals (session_id, player, stat, amount)
     HAVING SUM(amount) != 0;
 """
 
-KNOWN_MIGRATIONS = {"m001_initial", "m002_covering_indexes", "m003_totals"}
+# Each player's net per hand, kept the same way, for the running-total chart of `pan report`.
+_SCHEMA_V4 = """
+CREATE TABLE hand_totals (
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    hand INTEGER NOT NULL,          -- 0 for payments outside any hand
+    player TEXT NOT NULL,
+    net INTEGER NOT NULL,
+    PRIMARY KEY (session_id, hand, player)
+) WITHOUT ROWID;
+INSERT INTO hand_totals (session_id, hand, player, net)
+    SELECT session_id, hand, player, SUM(chips) FROM (
+        SELECT session_id, coalesce(hand, 0) AS hand, payee AS player, chips FROM effective_payments
+        UNION ALL
+        SELECT session_id, coalesce(hand, 0) AS hand, payer AS player, -chips FROM effective_payments
+    ) GROUP BY session_id, hand, player HAVING SUM(chips) != 0;
+"""
+
+KNOWN_MIGRATIONS = {"m001_initial", "m002_covering_indexes", "m003_totals", "m004_hand_totals"}
 
 
 def now() -> str:
@@ -339,19 +360,25 @@ class Store:
         c.executemany(
             "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) VALUES (?, ?, ?, ?, ?, ?)",
             [(event_id, session_id, hand, t.player, t.stat, t.amount) for t in tallies])
-        changes = [(p.payee, NET, p.chips) for p in payments] + [(p.payer, NET, -p.chips) for p in payments]
-        changes += [(t.player, t.stat, t.amount) for t in tallies]
+        moves = [(p.payer, p.payee, p.chips) for p in payments]
+        changes = [(t.player, t.stat, t.amount) for t in tallies]
+        hand_of_moves = hand
         if undo_of is not None:  # the voided event's payments and tallies come off the totals
-            changes += [(r[0], NET, -r[2]) for r in c.execute(
-                "SELECT payee, payer, chips FROM payments WHERE event_id = ?", [undo_of])]
-            changes += [(r[1], NET, r[2]) for r in c.execute(
-                "SELECT payee, payer, chips FROM payments WHERE event_id = ?", [undo_of])]
+            moves += [(payee, payer, chips) for payer, payee, chips in c.execute(
+                "SELECT payer, payee, chips FROM payments WHERE event_id = ?", [undo_of])]
             changes += [(r[0], r[1], -r[2]) for r in c.execute(
                 "SELECT player, stat, amount FROM tallies WHERE event_id = ?", [undo_of])]
+            hand_of_moves = c.execute("SELECT hand FROM events WHERE id = ?", [undo_of]).fetchone()[0]
+        nets = [(payee, chips) for _, payee, chips in moves] + [(payer, -chips) for payer, _, chips in moves]
+        changes += [(player, NET, chips) for player, chips in nets]
         c.executemany(
             "INSERT INTO totals (session_id, player, stat, amount) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (session_id, player, stat) DO UPDATE SET amount = amount + excluded.amount",
             [(session_id, player, stat, amount) for player, stat, amount in changes if amount])
+        c.executemany(
+            "INSERT INTO hand_totals (session_id, hand, player, net) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (session_id, hand, player) DO UPDATE SET net = net + excluded.net",
+            [(session_id, hand_of_moves or 0, player, chips) for player, chips in nets if chips])
         return event_id
 
     def effective_events(self, session_id: int, since_id: int = 0) -> list[dict]:
@@ -426,6 +453,20 @@ class Store:
             if total:
                 tallies.setdefault(player, {})[stat] = total
         return {p: n for p, n in sorted(nets.items()) if n}, tallies
+
+    def hand_nets(self, session_id: int) -> dict[tuple[int, str], int]:
+        """Each player's net chips per hand (hand 0: outside any hand), from the running totals."""
+        return {(hand, player): net for hand, player, net in self.conn.execute(
+            "SELECT hand, player, net FROM hand_totals WHERE session_id = ? AND net != 0", [session_id])}
+
+    def recomputed_hand_nets(self, session_id: int) -> dict[tuple[int, str], int]:
+        out: dict[tuple[int, str], int] = {}
+        for hand, payer, payee, chips in self.conn.execute(
+                "SELECT coalesce(hand, 0), payer, payee, SUM(chips) FROM effective_payments WHERE session_id = ? "
+                "GROUP BY 1, 2, 3", [session_id]):
+            out[hand, payee] = out.get((hand, payee), 0) + chips
+            out[hand, payer] = out.get((hand, payer), 0) - chips
+        return {k: v for k, v in out.items() if v}
 
 
 def _event_row(r) -> dict:

@@ -130,7 +130,9 @@ def test_a_first_schema_database_is_upgraded_by_a_reading_command(tmp_path):
     for index in ("payments_session_cover", "tallies_session_cover", "events_session_id", "events_session_undo"):
         con.execute(f"DROP INDEX {index}")
     con.execute("DROP TABLE totals")
-    con.execute("DELETE FROM _sqlite_migrations WHERE name IN ('m002_covering_indexes', 'm003_totals')")
+    con.execute("DROP TABLE hand_totals")
+    con.execute("DELETE FROM _sqlite_migrations WHERE name IN ('m002_covering_indexes', 'm003_totals', "
+                "'m004_hand_totals')")
     con.commit()
     con.close()
     st = json.loads(pan(db, "standings --json --session ex1").output)

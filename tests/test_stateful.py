@@ -169,6 +169,7 @@ class Night(RuleBasedStateMachine):
         assert board_json(self.session, state) == live
         sid = self.session["id"]
         assert self.store.recomputed_totals(sid) == (self.store.balances(sid), self.store.tallies(sid))
+        assert self.store.recomputed_hand_nets(sid) == self.store.hand_nets(sid)
 
 
 Night.TestCase.settings = settings(max_examples=60, stateful_step_count=40, deadline=None,
