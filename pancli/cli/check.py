@@ -10,36 +10,16 @@ import sys
 from typing import Optional
 
 import typer
-from typer.core import TyperCommand
 
-from pancli.cli.common import app, new_app
+from pancli.cli.common import PRESET_HELP, RULES_HELP, app, multiword_command, new_app
 
 # Tokens that separate the melds of a layout the player grouped himself.
 _GROUP_SEPARATORS = {"/", "|", "·", "//"}
 
 
-class _CheckCommand(TyperCommand):
-    """Lets ``--add`` take several cards: ``pan check 5S 5S 5S --add 5S 5S``."""
-
-    def parse_args(self, ctx, args):
-        out: list[str] = []
-        i = 0
-        while i < len(args):
-            if args[i] == "--add":
-                i += 1
-                taken = []
-                while i < len(args) and not args[i].startswith("-"):
-                    taken.append(args[i])
-                    i += 1
-                out += ["--add", " ".join(taken)]
-                continue
-            out.append(args[i])
-            i += 1
-        return super().parse_args(ctx, out)
+_CheckCommand = multiword_command("--add")  # pan check 5S 5S 5S --add 5S 5S
 
 
-_PRESET_HELP = "House rules preset: hoyle, cardroom-ca, online-pan, japanese-wp (default hoyle)."
-_RULES_HELP = "House rules file (TOML), as written by `pan rules init`."
 
 
 @app.command(cls=_CheckCommand)
@@ -54,8 +34,8 @@ def check(
     batch: bool = typer.Option(False, "--batch", help="Read one meld per line from standard input; "
                                                       "write one JSON object per line."),
     json_: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
-    preset: Optional[str] = typer.Option(None, "--preset", "-p", metavar="PRESET", help=_PRESET_HELP),
-    rules_file: Optional[str] = typer.Option(None, "--rules", metavar="FILE", help=_RULES_HELP),
+    preset: Optional[str] = typer.Option(None, "--preset", "-p", metavar="PRESET", help=PRESET_HELP),
+    rules_file: Optional[str] = typer.Option(None, "--rules", metavar="FILE", help=RULES_HELP),
 ):
     """Judge a meld: legal or not, set or rope, its condition and what it is worth.
 
@@ -335,8 +315,8 @@ app.add_typer(rules_app, name="rules")
 
 @rules_app.command("show")
 def rules_show(
-    preset: Optional[str] = typer.Option(None, "--preset", "-p", metavar="PRESET", help=_PRESET_HELP),
-    rules_file: Optional[str] = typer.Option(None, "--rules", metavar="FILE", help=_RULES_HELP),
+    preset: Optional[str] = typer.Option(None, "--preset", "-p", metavar="PRESET", help=PRESET_HELP),
+    rules_file: Optional[str] = typer.Option(None, "--rules", metavar="FILE", help=RULES_HELP),
     json_: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     markdown: bool = typer.Option(False, "--markdown", help="Print the reference of every knob and every "
                                                             "preset as Markdown (docs/rules.md)."),
@@ -388,7 +368,7 @@ def rules_show(
 @rules_app.command("init")
 def rules_init(
     path: str = typer.Argument(..., metavar="FILE", help="Where to write the rules file."),
-    preset: str = typer.Option("hoyle", "--preset", "-p", metavar="PRESET", help=_PRESET_HELP),
+    preset: str = typer.Option("hoyle", "--preset", "-p", metavar="PRESET", help=PRESET_HELP),
     force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists."),
 ):
     """Write a complete house-rules file (every knob, with its help) to edit for your table.

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from pancli.errors import PanError
 
@@ -44,6 +44,36 @@ def one_line(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+PRESET_HELP = "House rules preset: hoyle, cardroom-ca, online-pan, japanese-wp (default hoyle)."
+RULES_HELP = "House rules file (TOML), as written by `pan rules init`."
+
+
+def multiword_command(*names: str) -> type[TyperCommand]:
+    """A command class whose named options take every word up to the next option.
+
+    click gives an option one value; a dealer types `--add 5S 5S` or `--hand 5S 5S 4H`.
+    """
+
+    class MultiWordCommand(TyperCommand):
+        def parse_args(self, ctx, args):
+            out: list[str] = []
+            i = 0
+            while i < len(args):
+                if args[i] in names:
+                    name, taken = args[i], []
+                    i += 1
+                    while i < len(args) and not args[i].startswith("-"):
+                        taken.append(args[i])
+                        i += 1
+                    out += [name, " ".join(taken)]
+                    continue
+                out.append(args[i])
+                i += 1
+            return super().parse_args(ctx, out)
+
+    return MultiWordCommand
 
 
 def new_app(help: str, **kw) -> typer.Typer:

@@ -10,9 +10,8 @@ import sys
 from typing import Optional
 
 import typer
-from typer.core import TyperCommand
 
-from pancli.cli.common import app, new_app
+from pancli.cli.common import PRESET_HELP, RULES_HELP, app, multiword_command, new_app
 
 turn_app = new_app("Rule on a turn: may a discard be taken, what becomes of the drawn card, may a card be "
                    "discarded before a flat player, must a discard be taken (forcing).\n\n"
@@ -21,40 +20,16 @@ turn_app = new_app("Rule on a turn: may a discard be taken, what becomes of the 
 app.add_typer(turn_app, name="turn")
 
 # Options that take several words: --hand 5S 5S, --melds 5S 5S 5S | AH 2H 3H.
-_MULTI = {"--hand", "--melds", "--next-flat"}
+_TurnCommand = multiword_command("--hand", "--melds", "--next-flat")
 
-
-class _TurnCommand(TyperCommand):
-    """Lets the card options take several words up to the next option."""
-
-    def parse_args(self, ctx, args):
-        out: list[str] = []
-        i = 0
-        while i < len(args):
-            if args[i] in _MULTI:
-                name = args[i]
-                i += 1
-                taken = []
-                while i < len(args) and not args[i].startswith("-"):
-                    taken.append(args[i])
-                    i += 1
-                out += [name, " ".join(taken)]
-                continue
-            out.append(args[i])
-            i += 1
-        return super().parse_args(ctx, out)
-
-
-_PRESET_HELP = "House rules preset: hoyle, cardroom-ca, online-pan, japanese-wp (default hoyle)."
-_RULES_HELP = "House rules file (TOML), as written by `pan rules init`."
 _CARD_HELP = "The card, such as 5S or 5♠."
 _HAND_HELP = "The player's hand cards, such as 5S 5S 4H (none for an empty hand)."
 _MELDS_HELP = "The player's own melds, separated by |, such as \"5S 5S 5S | AH 2H 3H\"."
 _FLAT_HELP = "The melds of the next player when he is flat (ten cards melded), separated by |."
 _FROM_HELP = "Where the top discard came from: stock (rejected stock card), hand, or upcard."
 
-_Preset = typer.Option(None, "--preset", "-p", metavar="PRESET", help=_PRESET_HELP)
-_Rules = typer.Option(None, "--rules", metavar="FILE", help=_RULES_HELP)
+_Preset = typer.Option(None, "--preset", "-p", metavar="PRESET", help=PRESET_HELP)
+_Rules = typer.Option(None, "--rules", metavar="FILE", help=RULES_HELP)
 _Json = typer.Option(False, "--json", help="Print JSON instead of text.")
 
 
