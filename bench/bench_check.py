@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pancli.cards import over_shoe, parse_cards  # noqa: E402
-from pancli.houserules import preset  # noqa: E402
-from pancli.solver import solve  # noqa: E402
+from pancli.games.panguingue.cards import over_shoe, parse_cards  # noqa: E402
+from pancli.games.panguingue.rules import preset  # noqa: E402
+from pancli.games.panguingue.solver import solve  # noqa: E402
 
 WORST_CASES = {
     "20 fives, 5 of each suit": "5S " * 5 + "5H " * 5 + "5D " * 5 + "5C " * 5,

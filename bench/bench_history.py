@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pancli.games import game  # noqa: E402
-from pancli.houserules import preset  # noqa: E402
-from pancli.store import Store  # noqa: E402
+from pancli.games.panguingue.rules import preset  # noqa: E402
+from pancli.storage.store import Store  # noqa: E402
 
 RANKS = "A234567JQK"
 SUITS = "SHDC"

@@ -35,9 +35,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pancli.houserules import DEFAULTS, to_dict  # noqa: E402
-from pancli.recorder import Recorder  # noqa: E402
-from pancli.store import Store  # noqa: E402
+from pancli.games.panguingue.rules import DEFAULTS, to_dict  # noqa: E402
+from pancli.app.recorder import Recorder  # noqa: E402
+from pancli.storage.store import Store  # noqa: E402
 
 PLAYERS = [f"P{i:02d}" for i in range(1, 16)]
 # What the four other melders lay in each hand: meld, add, add, meld (8 cards each).
@@ -112,8 +112,8 @@ def whole_process(cmd: list[str], runs: int = 7) -> tuple[float, float]:
 
 
 def solver_worst_cases(runs: int, seed: int) -> None:
-    from pancli.cards import RANKS, SUITS
-    from pancli.solver import solve
+    from pancli.games.panguingue.cards import RANKS, SUITS
+    from pancli.games.panguingue.solver import solve
 
     rng = random.Random(seed)
 

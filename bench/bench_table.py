@@ -89,7 +89,7 @@ def profile(text: str) -> None:
 
     sys.path.insert(0, str(ROOT))
     from pancli.cli.common import options
-    from pancli.shell import TableShell
+    from pancli.cli.shell import TableShell
 
     with tempfile.TemporaryDirectory() as tmp:
         options["db"] = str(Path(tmp) / "bench.db")

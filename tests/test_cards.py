@@ -2,7 +2,7 @@
 
 import pytest
 
-from pancli.cards import (
+from pancli.games.panguingue.cards import (
     all_cards,
     display_order,
     format_card,
@@ -14,7 +14,7 @@ from pancli.cards import (
     parse_cards,
     shoe_counts,
 )
-from pancli.errors import InputError
+from pancli.core.errors import InputError
 
 
 @pytest.mark.parametrize("text, expected", [

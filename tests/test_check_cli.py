@@ -6,7 +6,7 @@ import tomllib
 import pytest
 from typer.testing import CliRunner
 
-from pancli import houserules as hr
+from pancli.games.panguingue import rules as hr
 from pancli.cli import app
 
 runner = CliRunner()

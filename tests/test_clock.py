@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pancli import clock as k
-from pancli import polish
-from pancli.errors import InputError, RuleError
+from pancli.games.polish import clock as k
+from pancli.games.polish import engine as polish
+from pancli.core.errors import InputError, RuleError
 
 MINUTE = 60_000
 

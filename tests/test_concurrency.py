@@ -27,9 +27,9 @@ import pytest
 from test_crash import PAN, check_consistent, child_env, run_pan
 
 from pancli.games import game
-from pancli.recorder import Recorder
-from pancli.render import board_json, standings_json
-from pancli.store import Store
+from pancli.app.recorder import Recorder
+from pancli.cli.render import board_json, standings_json
+from pancli.storage.store import Store
 
 # Each writer's player and one hand of lines for him: 3 + 1 + 4 + 3 = 11 cards, a legal way out.
 HANDS = {

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pancli import contract as c
-from pancli.errors import InputError, RuleError
+from pancli.games.contract import engine as c
+from pancli.core.errors import InputError, RuleError
 
 MENDELEV = c.ContractRules()
 WESTERN = c.ContractRules.preset("contract")

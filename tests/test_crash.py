@@ -31,9 +31,9 @@ from collections import Counter
 import pytest
 
 from pancli.games import game
-from pancli.recorder import Recorder
-from pancli.render import board_json
-from pancli.store import Store
+from pancli.app.recorder import Recorder
+from pancli.cli.render import board_json
+from pancli.storage.store import Store
 
 PAN = [sys.executable, "-m", "pancli"]
 # Worked example 1 as a loop: every line is legal after the one before, hand after hand
@@ -143,9 +143,9 @@ def kill_at(proc: subprocess.Popen, delay: float) -> tuple[str, str, int]:
 
 WRITER = textwrap.dedent("""
     import sys
-    from pancli.recorder import Recorder
-    from pancli.store import Store
-    from pancli.errors import PanError
+    from pancli.app.recorder import Recorder
+    from pancli.storage.store import Store
+    from pancli.core.errors import PanError
 
     store = Store(sys.argv[1])
     rec = Recorder(store, store.session("night"))

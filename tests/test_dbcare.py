@@ -4,10 +4,10 @@ import json
 import sqlite3
 import threading
 
-from pancli.store import KNOWN_MIGRATIONS
+from pancli.storage.store import KNOWN_MIGRATIONS
 
-from pancli.recorder import Recorder
-from pancli.store import Store
+from pancli.app.recorder import Recorder
+from pancli.storage.store import Store
 
 from conftest import run_pan as pan  # noqa: E402
 

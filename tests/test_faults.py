@@ -24,9 +24,9 @@ from typer.testing import CliRunner
 from pancli.cli import app
 
 from pancli.cli.record import Context
-from pancli.errors import RuleError, StoreError
-from pancli.recorder import Recorder
-from pancli.store import Store
+from pancli.core.errors import RuleError, StoreError
+from pancli.app.recorder import Recorder
+from pancli.storage.store import Store
 from conftest import db_dump as dump
 
 READ_LINES = ["standings --json", "board --json", "history", "session list"]

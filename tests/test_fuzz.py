@@ -27,15 +27,15 @@ from hypothesis import strategies as st
 from test_crash import replay
 from typer.testing import CliRunner
 
-from pancli.cards import RANKS, SUITS
+from pancli.games.panguingue.cards import RANKS, SUITS
 from pancli.cli import app
 from pancli.cli.record import Context
-from pancli.errors import InputError, PanError
-from pancli.houserules import BOOL, ENUM, INT, KNOBS, MONEY, PRESETS, from_dict, to_dict
-from pancli.houserules import CARDS as CARDS_KIND
-from pancli.recorder import Recorder
-from pancli.render import board_json
-from pancli.store import Store
+from pancli.core.errors import InputError, PanError
+from pancli.games.panguingue.rules import BOOL, ENUM, INT, KNOBS, MONEY, PRESETS, from_dict, to_dict
+from pancli.games.panguingue.rules import CARDS as CARDS_KIND
+from pancli.app.recorder import Recorder
+from pancli.cli.render import board_json
+from pancli.storage.store import Store
 from conftest import db_dump as dump
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]

@@ -7,9 +7,9 @@ from contextlib import contextmanager
 
 import pytest
 
-from pancli import contract as core_contract
-from pancli import polish as core_polish
-from pancli.clock import new_clock, remaining
+from pancli.games.contract import engine as core_contract
+from pancli.games.polish import engine as core_polish
+from pancli.games.polish.clock import new_clock, remaining
 from pancli.cli import games as cli_games
 from conftest import db_dump
 

@@ -4,8 +4,8 @@ import tomllib
 
 import pytest
 
-from pancli import houserules as hr
-from pancli.errors import InputError
+from pancli.games.panguingue import rules as hr
+from pancli.core.errors import InputError
 
 
 def test_defaults_are_hoyle():

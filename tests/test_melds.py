@@ -2,12 +2,12 @@
 
 import pytest
 
-from pancli import conditions, solver
-from pancli.cards import parse_cards
-from pancli.errors import InputError, RuleError
-from pancli.houserules import from_dict, preset
-from pancli.melds import check_meld, meld_order, rope_pieces
-from pancli.rulings import judge, judge_addition
+from pancli.games.panguingue import conditions, solver
+from pancli.games.panguingue.cards import parse_cards
+from pancli.core.errors import InputError, RuleError
+from pancli.games.panguingue.rules import from_dict, preset
+from pancli.games.panguingue.melds import check_meld, meld_order, rope_pieces
+from pancli.games.panguingue.rulings import judge, judge_addition
 
 HOYLE = preset("hoyle")
 NEW_SUIT_ONLY = HOYLE.replace(mixed_set_additions="new_suit_only")

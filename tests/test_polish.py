@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pancli import polish as p
-from pancli.errors import InputError, RuleError
+from pancli.games.polish import engine as p
+from pancli.core.errors import InputError, RuleError
 
 STANDARD = p.PolishRules()
 SPADES = p.PolishRules.preset("piki-cofane")

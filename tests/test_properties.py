@@ -5,11 +5,11 @@ from collections import Counter
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from pancli import conditions
-from pancli.cards import ORDINAL, RANKS, SUITS, all_cards, format_cards, parse_cards
-from pancli.houserules import PRESETS, preset
-from pancli.rulings import judge, judge_addition
-from pancli.solver import solve
+from pancli.games.panguingue import conditions
+from pancli.games.panguingue.cards import ORDINAL, RANKS, SUITS, all_cards, format_cards, parse_cards
+from pancli.games.panguingue.rules import PRESETS, preset
+from pancli.games.panguingue.rulings import judge, judge_addition
+from pancli.games.panguingue.solver import solve
 
 ALL = all_cards()
 RULES = {name: preset(name) for name in PRESETS}

@@ -2,9 +2,9 @@
 
 import pytest
 
-from pancli import panguingue as pg
-from pancli.errors import RuleError
-from pancli.houserules import HouseRules, from_dict
+from pancli.games.panguingue import engine as pg
+from pancli.core.errors import RuleError
+from pancli.games.panguingue.rules import HouseRules, from_dict
 
 PLAYERS = ["A", "B", "C"]
 

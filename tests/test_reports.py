@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from pancli.reports import sample, sparkline
+from pancli.app.reports import sample, sparkline
 
 from conftest import run_pan as pan  # noqa: E402
 

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from pancli.games import game
-from pancli.houserules import from_dict
-from pancli.rescore import LogEvent, nets, replay
+from pancli.games.panguingue.rules import from_dict
+from pancli.app.rescore import LogEvent, nets, replay
 
 from conftest import run_pan as pan  # noqa: E402
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from test_crash import check_consistent, run_pan
 
-from pancli.houserules import DEFAULTS, to_dict
-from pancli.recorder import Recorder
-from pancli.store import Store
+from pancli.games.panguingue.rules import DEFAULTS, to_dict
+from pancli.app.recorder import Recorder
+from pancli.storage.store import Store
 
 pytestmark = pytest.mark.slow
 

@@ -5,7 +5,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pancli.settle import minimal_transfers, negative_stacks, settle
+from pancli.core.settle import minimal_transfers, negative_stacks, settle
 
 from conftest import run_pan as pan  # noqa: E402
 

@@ -7,13 +7,13 @@ from itertools import product
 
 import pytest
 
-from pancli import conditions
-from pancli.cards import ORDINAL, SUITS, over_shoe, parse_cards
-from pancli.errors import RuleError
-from pancli.houserules import preset
-from pancli.melds import check_meld
-from pancli.rulings import judge
-from pancli.solver import Arrangement, PlacedMeld, arrange, check_layout, check_out, solve, why_not
+from pancli.games.panguingue import conditions
+from pancli.games.panguingue.cards import ORDINAL, SUITS, over_shoe, parse_cards
+from pancli.core.errors import RuleError
+from pancli.games.panguingue.rules import preset
+from pancli.games.panguingue.melds import check_meld
+from pancli.games.panguingue.rulings import judge
+from pancli.games.panguingue.solver import Arrangement, PlacedMeld, arrange, check_layout, check_out, solve, why_not
 
 HOYLE = preset("hoyle")
 RULE_VARIANTS = {

@@ -12,13 +12,13 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from pancli.cards import RANKS, SUITS
-from pancli.errors import PanError
+from pancli.games.panguingue.cards import RANKS, SUITS
+from pancli.core.errors import PanError
 from pancli.games import game
-from pancli.houserules import preset
-from pancli.recorder import Recorder
-from pancli.render import board_json
-from pancli.store import Store
+from pancli.games.panguingue.rules import preset
+from pancli.app.recorder import Recorder
+from pancli.cli.render import board_json
+from pancli.storage.store import Store
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
 

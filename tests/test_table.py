@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from pancli.cli import app
 from pancli.cli.record import Context
-from pancli.shell import ALIASES, TableShell, card_candidates, error_fragments
+from pancli.cli.shell import ALIASES, TableShell, card_candidates, error_fragments
 
 ROOT = Path(__file__).resolve().parent.parent
 TONIGHT = ROOT / "examples" / "tonight.pan"

@@ -7,9 +7,9 @@ from typer.testing import CliRunner
 
 import pancli.cli.turn  # noqa: F401  (registers `pan turn` on the app)
 from pancli.cli import app
-from pancli.errors import InputError
-from pancli.houserules import DEFAULTS, from_dict, preset
-from pancli.turns import TurnRuling, drawn_card, going_out, may_discard, may_take, meld_now, must_take
+from pancli.core.errors import InputError
+from pancli.games.panguingue.rules import DEFAULTS, from_dict, preset
+from pancli.games.panguingue.turns import TurnRuling, drawn_card, going_out, may_discard, may_take, meld_now, must_take
 
 H = DEFAULTS
 

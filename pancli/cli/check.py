@@ -51,8 +51,8 @@ def check(
 
     Example: printf '5S 5S 5S\\n5S 5S 5H\\n' | pan check --batch --preset cardroom-ca
     """
-    from pancli.errors import InputError
-    from pancli.houserules import resolve
+    from pancli.core.errors import InputError
+    from pancli.games.panguingue.rules import resolve
 
     rules = resolve(preset, rules_file)
     added_text = " ".join(add) if add is not None else None
@@ -85,20 +85,20 @@ def check(
 
 
 def _parse(tokens, rules) -> tuple[str, ...]:
-    from pancli.cards import parse_cards
+    from pancli.games.panguingue.cards import parse_cards
 
     return parse_cards(tokens, rules.rank_set)
 
 
 def _reject_groups(tokens) -> None:
-    from pancli.errors import InputError
+    from pancli.core.errors import InputError
 
     if any(t in _GROUP_SEPARATORS for t in tokens):
         raise InputError("a single meld has no '/'", "use --arrange or --out to check several melds")
 
 
 def _meld_result(tokens, rules) -> tuple[dict, int]:
-    from pancli.rulings import judge
+    from pancli.games.panguingue.rulings import judge
 
     _reject_groups(tokens)
     ruling = judge(_parse(tokens, rules), rules)
@@ -106,9 +106,9 @@ def _meld_result(tokens, rules) -> tuple[dict, int]:
 
 
 def _addition_result(tokens, added_tokens, rules) -> tuple[dict, int]:
-    from pancli.conditions import tag_of
-    from pancli.errors import InputError
-    from pancli.rulings import judge, judge_addition
+    from pancli.games.panguingue.conditions import tag_of
+    from pancli.core.errors import InputError
+    from pancli.games.panguingue.rulings import judge, judge_addition
 
     _reject_groups(tokens)
     meld = _parse(tokens, rules)
@@ -142,8 +142,8 @@ def _split_groups(tokens) -> list[list[str]] | None:
 
 
 def _arrange_result(tokens, rules, out: bool) -> tuple[dict, int]:
-    from pancli import solver
-    from pancli.errors import RuleError
+    from pancli.games.panguingue import solver
+    from pancli.core.errors import RuleError
 
     groups = _split_groups(tokens)
     if groups is not None:
@@ -177,7 +177,7 @@ def _run_batch(rules, arranging: bool, out: bool) -> int:
     """One JSON object per input line; the worst exit status of all lines (2 bad input, 1 illegal)."""
     import json
 
-    from pancli.errors import PanError
+    from pancli.core.errors import PanError
 
     worst = 0
     for raw in sys.stdin:
@@ -239,14 +239,14 @@ def _print_lines(lines: list[str]) -> None:
 
 
 def _cards_markup(cards) -> str:
-    from pancli.cards import markup_cards
-    from pancli.melds import meld_order
+    from pancli.games.panguingue.cards import markup_cards
+    from pancli.games.panguingue.melds import meld_order
 
     return markup_cards(meld_order(cards)) if cards else ""
 
 
 def _condition_words(tag, cards, with_tag: bool = True) -> str:
-    from pancli.conditions import NONE, describe
+    from pancli.games.panguingue.conditions import NONE, describe
 
     if not tag or tag == NONE:
         return "no condition"
@@ -329,7 +329,7 @@ def rules_show(
 
     Example: pan rules show --markdown > docs/rules.md
     """
-    from pancli.houserules import resolve
+    from pancli.games.panguingue.rules import resolve
 
     if markdown:
         sys.stdout.write(rules_markdown())
@@ -377,9 +377,9 @@ def rules_init(
     """
     from pathlib import Path
 
-    from pancli.errors import InputError
-    from pancli.houserules import dumps
-    from pancli.houserules import preset as load_preset
+    from pancli.core.errors import InputError
+    from pancli.games.panguingue.rules import dumps
+    from pancli.games.panguingue.rules import preset as load_preset
 
     rules = load_preset(preset)
     p = Path(path)
@@ -400,7 +400,7 @@ def rules_check(
 
     Example: pan rules check house.toml
     """
-    from pancli.houserules import load
+    from pancli.games.panguingue.rules import load
 
     rules = load(path)
     typer.echo(f"OK {path}: {summary(rules)}")
@@ -411,8 +411,8 @@ def rules_check(
 
 def summary(rules) -> str:
     """One line: the nearest preset and what differs from it."""
-    from pancli.houserules import KNOBS, PRESETS, diff_from
-    from pancli.houserules import preset as load_preset
+    from pancli.games.panguingue.rules import KNOBS, PRESETS, diff_from
+    from pancli.games.panguingue.rules import preset as load_preset
 
     best_name, best_diff = None, None
     for name in PRESETS:
@@ -436,7 +436,7 @@ def _fmt(value) -> str:
 
 
 def _allowed(meta) -> str:
-    from pancli.houserules import BOOL, CARDS, ENUM, INT, MONEY
+    from pancli.games.panguingue.rules import BOOL, CARDS, ENUM, INT, MONEY
 
     kind, allowed = meta["kind"], meta["allowed"]
     if kind == ENUM:
@@ -453,7 +453,7 @@ def _allowed(meta) -> str:
 
 
 def _knob_rows(rules) -> list[dict]:
-    from pancli.houserules import DEFAULTS, KNOBS
+    from pancli.games.panguingue.rules import DEFAULTS, KNOBS
 
     rows = []
     for name, f in KNOBS.items():
@@ -467,8 +467,8 @@ def _knob_rows(rules) -> list[dict]:
 
 def rules_markdown() -> str:
     """The reference of every knob and every preset, as written to docs/rules.md."""
-    from pancli.houserules import DEFAULTS, KNOBS, PRESET_NOTES, PRESETS
-    from pancli.houserules import preset as load_preset
+    from pancli.games.panguingue.rules import DEFAULTS, KNOBS, PRESET_NOTES, PRESETS
+    from pancli.games.panguingue.rules import preset as load_preset
 
     presets = {name: load_preset(name) for name in PRESETS}
     lines = [

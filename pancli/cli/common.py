@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from pancli.errors import PanError
+from pancli.core.errors import PanError
 
 
 class PanGroup(TyperGroup):
@@ -31,7 +31,7 @@ class PanGroup(TyperGroup):
             sqlite3 = sys.modules.get("sqlite3")
             if sqlite3 is None or not isinstance(e, sqlite3.DatabaseError):
                 raise
-            from pancli.store import _store_error, resolve_path
+            from pancli.storage.store import _store_error, resolve_path
 
             err = _store_error(resolve_path(options["db"]), e)
             typer.echo(f"Error: {one_line(str(err))}", err=True)

@@ -16,7 +16,7 @@ import typer
 from typer.core import TyperCommand
 
 from pancli.cli.common import app, console, new_app, print_json
-from pancli.errors import InputError, RuleError
+from pancli.core.errors import InputError, RuleError
 
 contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, lay-offs and deal scores; "
                        "settle disputed contracts and «May I?» buys.\n\n"
@@ -99,7 +99,7 @@ def _dealer_of(session: dict, players: list[str], number: int) -> str:
 # == contract rummy =======================================================================
 
 def _contract_codes(text: str) -> list[str]:
-    from pancli.contract import parse_cards
+    from pancli.games.contract.engine import parse_cards
 
     return [c.code for c in parse_cards(text)]
 
@@ -133,7 +133,7 @@ def contract_lay(name: str = typer.Argument(..., help="Who lays down the contrac
 
     Example: pan contract lay ana "7S 7H 7D + QC QD QS"
     """
-    from pancli.contract import parse_melds
+    from pancli.games.contract.engine import parse_melds
 
     who = _recorder("contract").player(name)
     laid = [[c.code for c in m] for m in parse_melds(" ".join(melds))]
@@ -162,7 +162,7 @@ def contract_out(name: str = typer.Argument(..., help="Who went out."),
 
     Example: pan contract out ana --discard QH
     """
-    from pancli.contract import parse_card
+    from pancli.games.contract.engine import parse_card
 
     who = _recorder("contract").player(name)
     _contract_record({"kind": "out", "player": who, "discard": parse_card(discard).code if discard else None})
@@ -209,7 +209,7 @@ def contract_deal(
 
     Example: pan contract deal --out ana --left "Ben=KC KD 4S" --left "Cruz=AS 9H 9D" --left Dee=69
     """
-    from pancli.contract import parse_card, parse_melds
+    from pancli.games.contract.engine import parse_card, parse_melds
 
     recorder = _recorder("contract")
     goer = recorder.player(out)
@@ -234,7 +234,7 @@ def contract_deal(
 
 
 def _contract_status_data(recorder) -> dict:
-    from pancli.contract import CONTRACTS, DEALS, describe_contract, parse_cards, standings, winners
+    from pancli.games.contract.engine import CONTRACTS, DEALS, describe_contract, parse_cards, standings, winners
 
     state = recorder.state()
     players = list(state.players)
@@ -258,7 +258,7 @@ def contract_status(as_json: bool = JSON):
 
     Example: pan contract status --json
     """
-    from pancli.contract import summary
+    from pancli.games.contract.engine import summary
 
     recorder = _recorder("contract")
     data = _contract_status_data(recorder)
@@ -293,7 +293,7 @@ def contract_check(
 
     Example: pan contract check --deal 1 "7S 7H 7D + QC QD QS"
     """
-    from pancli.contract import classify_meld, describe_contract, parse_melds, validate_contract
+    from pancli.games.contract.engine import classify_meld, describe_contract, parse_melds, validate_contract
     from pancli.games import game
 
     rules = game("contract").resolve_rules(preset, rules_file)
@@ -331,7 +331,7 @@ def contract_buy(
 
     Example: pan contract buy --discarder A --asker D --refused-by C --seats A,B,C,D
     """
-    from pancli.contract import rule_buy
+    from pancli.games.contract.engine import rule_buy
     from pancli.games import game
 
     rules = game("contract").resolve_rules(preset, rules_file)
@@ -378,7 +378,7 @@ def polish_nolose():
 
 
 def _polish_status_data(recorder) -> dict:
-    from pancli.polish import standings
+    from pancli.games.polish.engine import standings
 
     state = recorder.state()
     players = list(state.players)
@@ -395,7 +395,7 @@ def polish_status(as_json: bool = JSON):
 
     Example: pan polish status
     """
-    from pancli.polish import summary
+    from pancli.games.polish.engine import summary
 
     recorder = _recorder("polish")
     data = _polish_status_data(recorder)
@@ -427,7 +427,7 @@ class _TakeCommand(TyperCommand):
 
 
 def _polish_codes(text: str | None):
-    from pancli.polish import parse_cards
+    from pancli.games.polish.engine import parse_cards
 
     return parse_cards(text or "")
 
@@ -453,7 +453,7 @@ def polish_check(
     Example: pan polish check --pile "9H 9S TD" --play JC --seats A,B,C --mover B
     """
     from pancli.games import game
-    from pancli.polish import check_play, check_take, format_cards, next_player, take_choices
+    from pancli.games.polish.engine import check_play, check_take, format_cards, next_player, take_choices
 
     rules = game("polish").resolve_rules(preset, rules_file)
     if take_count is not None and not take:
@@ -504,7 +504,7 @@ def polish_deal_sizes(players: int = typer.Argument(..., help="How many players 
 
     Example: pan polish deal-sizes 5
     """
-    from pancli.polish import deal_sizes
+    from pancli.games.polish.engine import deal_sizes
 
     sizes = deal_sizes(players)
     if as_json:
@@ -569,7 +569,7 @@ def run_clock(clock, now: Callable[[], int], read_key: Callable[[float], Optiona
     b passes it back (spades back), o marks the player on move as out and passes on, p pauses or
     resumes, q quits. Returns ``(how, clock)`` with how one of "flag", "decided", "quit".
     """
-    from pancli import clock as ck
+    from pancli.games.polish import clock as ck
 
     out = out if out is not None else set()
     clock = ck.start(clock, now())
@@ -622,7 +622,7 @@ def _next_on_clock(players: tuple[str, ...], mover: str, out: set, back: bool = 
 def _clock_view(clock, now_ms: int, out: set):
     from rich.table import Table
 
-    from pancli.clock import format_ms, remaining
+    from pancli.games.polish.clock import format_ms, remaining
 
     left = remaining(clock, now_ms)
     state = "paused" if not clock.running and not clock.flagged else ("flag!" if clock.flagged else "running")
@@ -653,7 +653,7 @@ def clock_command(
 
     Example: pan clock --minutes 3 --first ana
     """
-    from pancli import clock as ck
+    from pancli.games.polish import clock as ck
 
     recorder = _recorder("polish")
     state = recorder.state()

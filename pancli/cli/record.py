@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from pancli.cli.common import app, console, new_app, options, print_json
-from pancli.errors import InputError
+from pancli.core.errors import InputError
 
 session_app = new_app("Start, list, show, switch and close sessions.\n\n"
                       "Example: pan session new friday --players Ana,Ben,Cruz --preset hoyle")
@@ -33,7 +33,7 @@ class Context:
 
     @classmethod
     def open_store(cls, create: bool = True):
-        from pancli.store import Store, resolve_path
+        from pancli.storage.store import Store, resolve_path
 
         path = resolve_path(options["db"])
         if cls.store is None or cls.store.path != path:
@@ -45,7 +45,7 @@ class Context:
 
     @classmethod
     def open_recorder(cls, name: str | None = None, create: bool = False):
-        from pancli.recorder import Recorder
+        from pancli.app.recorder import Recorder
 
         store = cls.open_store(create=create)
         name = name or cls.session_name
@@ -78,7 +78,7 @@ def pan_recorder():
 
 def record(*events: dict):
     """Record events on the current session as one command and print what happened."""
-    from pancli.recorder import BANK_KINDS
+    from pancli.app.recorder import BANK_KINDS
 
     recorder = Context.open_recorder() if events[0]["kind"] in BANK_KINDS else pan_recorder()
     steps = recorder.record_many(list(events))
@@ -91,7 +91,7 @@ _RED_CARD = re.compile(r"(?:10|[A2-7JQK])[♥♦]")
 
 
 def show_step(step) -> None:
-    from pancli.render import payment_lines
+    from pancli.cli.render import payment_lines
 
     # Plain echo, not rich: a recording command should not pay rich's import time. On a
     # terminal, hearts and diamonds are red all the same.
@@ -105,7 +105,7 @@ def player(text: str) -> str:
 
 
 def cards_arg(cards: List[str]) -> list[str]:
-    from pancli.cards import parse_cards
+    from pancli.games.panguingue.cards import parse_cards
 
     return list(parse_cards(cards, pan_recorder().rules.rank_set)) if cards else []
 
@@ -127,7 +127,7 @@ def session_new(
     Example: pan session new friday --players Ana,Ben,Cruz,Dee --dealer Dee --preset hoyle
     """
     from pancli.games import game as get_game
-    from pancli.recorder import resolve_player
+    from pancli.app.recorder import resolve_player
 
     g = get_game(game)
     names = [p.strip() for p in players.split(",") if p.strip()]
@@ -215,7 +215,7 @@ def session_close(name: Optional[str] = typer.Argument(None, help="Session to cl
 
     Example: pan session close
     """
-    from pancli.store import now
+    from pancli.storage.store import now
 
     recorder = Context.open_recorder(name)
     state = recorder.state()
@@ -417,8 +417,8 @@ def undo():
 
     Example: pan undo
     """
-    from pancli.recorder import describe_event
-    from pancli.render import payment_lines
+    from pancli.app.recorder import describe_event
+    from pancli.cli.render import payment_lines
 
     recorder = Context.open_recorder()
     last, voided = recorder.undo()
@@ -435,7 +435,7 @@ def board(as_json: bool = JSON):
 
     Example: pan board --json
     """
-    from pancli.render import board_json, board_table
+    from pancli.cli.render import board_json, board_table
 
     recorder = pan_recorder()
     data = board_json(recorder.session, recorder.state())
@@ -446,7 +446,7 @@ def board(as_json: bool = JSON):
 
 
 def standings_data(recorder) -> dict:
-    from pancli.render import standings_json
+    from pancli.cli.render import standings_json
 
     store = recorder.store
     with store.snapshot():
@@ -463,7 +463,7 @@ def standings(as_json: bool = JSON, name: Optional[str] = typer.Option(None, "--
 
     Example: pan standings --json
     """
-    from pancli.render import standings_table
+    from pancli.cli.render import standings_table
 
     data = standings_data(Context.open_recorder(name))
     if as_json:
@@ -478,8 +478,8 @@ def history(hand: Optional[int] = typer.Option(None, "--hand", help="Only this h
 
     Example: pan history --hand 2
     """
-    from pancli.recorder import describe_event
-    from pancli.render import payment_lines
+    from pancli.app.recorder import describe_event
+    from pancli.cli.render import payment_lines
 
     recorder = Context.open_recorder()
     events = recorder.store.all_events(recorder.session["id"], hand)
@@ -503,6 +503,6 @@ def db_path():
 
     Example: pan db path
     """
-    from pancli.store import resolve_path
+    from pancli.storage.store import resolve_path
 
     print(resolve_path(options["db"]))

@@ -11,7 +11,7 @@ import typer
 
 from pancli.cli.common import app, console, print_json
 from pancli.cli.record import Context, db_app, player, record
-from pancli.errors import InputError
+from pancli.core.errors import InputError
 
 JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 SESSION = typer.Argument(None, metavar="[SESSION]", help="Session name (default: the current one).")
@@ -23,7 +23,7 @@ def _session(name: str | None) -> tuple:
 
 
 def _signed(n: int) -> str:
-    from pancli.settle import signed
+    from pancli.core.settle import signed
 
     return signed(n)
 
@@ -76,7 +76,7 @@ def _report_renderables(data: dict, width: int) -> list:
     from rich.table import Table
     from rich.text import Text
 
-    from pancli.reports import sample, sparkline
+    from pancli.app.reports import sample, sparkline
 
     out: list = []
     cv = data["chip_value"]
@@ -136,7 +136,7 @@ def report(name: Optional[str] = SESSION, as_json: bool = JSON,
     """
     from rich.console import Console
 
-    from pancli.reports import session_report
+    from pancli.app.reports import session_report
 
     store, session = _session(name)
     data = session_report(store, session)
@@ -176,7 +176,7 @@ def player_cmd(name: str = typer.Argument(..., help="The player (a unique start 
     """
     from rich.table import Table
 
-    from pancli.reports import player_career, sparkline
+    from pancli.app.reports import player_career, sparkline
 
     store = Context.open_store(create=False)
     data = player_career(store, name)
@@ -215,7 +215,7 @@ def sessions_cmd(as_json: bool = JSON):
     """
     from rich.table import Table
 
-    from pancli.reports import sessions_overview
+    from pancli.app.reports import sessions_overview
 
     store = Context.open_store(create=False)
     rows = sessions_overview(store)
@@ -247,8 +247,8 @@ def settle(name: Optional[str] = SESSION,
 
     Example: pan settle friday --chip-value 0.25
     """
-    from pancli import settle as st
-    from pancli.reports import settle_inputs
+    from pancli.core import settle as st
+    from pancli.app.reports import settle_inputs
 
     store, session = _session(name)
     if chip_value is not None and (chip_value < 0 or chip_value != chip_value):
@@ -299,8 +299,8 @@ def export(name: Optional[str] = SESSION,
 
     Example: pan export friday --format toml -o friday.toml
     """
-    from pancli import archive
-    from pancli.store import now
+    from pancli.app import archive
+    from pancli.storage.store import now
 
     fmt = fmt.lower()
     if fmt not in ("toml", "json", "csv"):
@@ -341,7 +341,7 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
 
     Example: pan import sessions/friday.toml --as friday-copy
     """
-    from pancli import archive
+    from pancli.app import archive
 
     data = archive.load(file)
     store = Context.open_store(create=True)
@@ -388,9 +388,9 @@ def rescore(name: Optional[str] = SESSION,
     """
     from rich.table import Table
 
-    from pancli.archive import log_events
+    from pancli.app.archive import log_events
     from pancli.games import game as get_game
-    from pancli.rescore import rescore as do_rescore
+    from pancli.app.rescore import rescore as do_rescore
 
     if not (preset or rules or sets):
         raise InputError("say which rules to replay under", "give --preset P, --rules FILE or --set KNOB=VALUE")
@@ -434,7 +434,7 @@ def db_status(as_json: bool = JSON):
 
     Example: pan db status
     """
-    from pancli.dbcare import status
+    from pancli.app.dbcare import status
 
     data = status(Context.open_store(create=False))
     if as_json:
@@ -457,7 +457,7 @@ def db_check(as_json: bool = JSON):
 
     Example: pan db check
     """
-    from pancli.dbcare import CheckFailed, check
+    from pancli.app.dbcare import CheckFailed, check
 
     problem, figures = check(Context.open_store(create=False))
     if problem:
@@ -477,7 +477,7 @@ def db_backup(file: str = typer.Argument(..., help="Where to write the copy."),
 
     Example: pan db backup ~/pan-backup.db
     """
-    from pancli.dbcare import backup
+    from pancli.app.dbcare import backup
 
     data = backup(Context.open_store(create=False), file, force)
     console().print(f"Backed up {_count(data['sessions'], 'session')} and {_count(data['events'], 'event')} to {data['file']} "

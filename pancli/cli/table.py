@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from pancli.cli.common import app
-from pancli.errors import InputError
+from pancli.core.errors import InputError
 
 
 @app.command()
@@ -29,7 +29,7 @@ def table(
 
     Example: pan table --script examples/tonight.pan --quiet
     """
-    from pancli.shell import TableShell
+    from pancli.cli.shell import TableShell
 
     shell = TableShell(session=session, board=not (quiet or script or not sys.stdin.isatty()))
     if script is None and sys.stdin.isatty():

@@ -53,7 +53,7 @@ def take(
 
     Example: pan turn take QH --from upcard --melds "6H 7H JH" --json
     """
-    from pancli.turns import UPCARD, may_take
+    from pancli.games.panguingue.turns import UPCARD, may_take
 
     rules = _rules(preset, rules_file)
     if origin is None:
@@ -84,7 +84,7 @@ def drawn(
 
     Example: pan turn drawn QH --hand 2C 4D --next-flat "6H 7H JH | 5S 5S 5S | KH KD KC KS"
     """
-    from pancli.turns import drawn_card
+    from pancli.games.panguingue.turns import drawn_card
 
     rules = _rules(preset, rules_file)
     ruling = drawn_card(_card(card, rules), _hand(hand, rules), _melds(melds, rules), rules,
@@ -109,7 +109,7 @@ def discard(
 
     Example: pan turn discard QH --next-flat "6H 7H JH | 5S 5S 5S | KH KD KC KS"
     """
-    from pancli.turns import may_discard
+    from pancli.games.panguingue.turns import may_discard
 
     rules = _rules(preset, rules_file)
     ruling = may_discard(_card(card, rules), _melds(next_flat, rules) or None, rules,
@@ -133,7 +133,7 @@ def force(
 
     Example: pan turn force 5S --from stock --melds "5S 5S 5S" --demanded
     """
-    from pancli.turns import must_take
+    from pancli.games.panguingue.turns import must_take
 
     rules = _rules(preset, rules_file)
     ruling = must_take(_card(card, rules), _origin(origin), _melds(melds, rules), rules, demanded=demanded)
@@ -144,19 +144,19 @@ def force(
 
 
 def _bad(message: str, hint: str):
-    from pancli.errors import InputError
+    from pancli.core.errors import InputError
 
     raise InputError(message, hint)
 
 
 def _rules(preset, rules_file):
-    from pancli.houserules import resolve
+    from pancli.games.panguingue.rules import resolve
 
     return resolve(preset, rules_file)
 
 
 def _origin(origin: str) -> str:
-    from pancli.turns import ORIGINS
+    from pancli.games.panguingue.turns import ORIGINS
 
     value = origin.strip().lower()
     if value not in ORIGINS:
@@ -165,13 +165,13 @@ def _origin(origin: str) -> str:
 
 
 def _card(token: str, rules) -> str:
-    from pancli.cards import parse_card
+    from pancli.games.panguingue.cards import parse_card
 
     return parse_card(token, rules.rank_set)
 
 
 def _show(token: str, rules) -> str:
-    from pancli.cards import format_card
+    from pancli.games.panguingue.cards import format_card
 
     return format_card(_card(token, rules))
 
@@ -182,7 +182,7 @@ def _top(token: str, origin: str, rules) -> str:
 
 
 def _hand(text: str | None, rules) -> tuple[str, ...]:
-    from pancli.cards import parse_cards
+    from pancli.games.panguingue.cards import parse_cards
 
     if not text:
         return ()
@@ -192,7 +192,7 @@ def _hand(text: str | None, rules) -> tuple[str, ...]:
 
 
 def _melds(text: str | None, rules) -> list[tuple[str, ...]]:
-    from pancli.cards import parse_cards
+    from pancli.games.panguingue.cards import parse_cards
 
     if not text:
         return []

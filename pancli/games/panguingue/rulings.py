@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pancli import conditions
-from pancli.cards import NON_COMOQUERS, RANK_NAME, SUIT_NAME, format_card, format_cards, over_shoe
-from pancli.houserules import HouseRules
-from pancli.melds import check_meld, meld_order
+from pancli.games.panguingue import conditions
+from pancli.games.panguingue.cards import NON_COMOQUERS, RANK_NAME, SUIT_NAME, format_card, format_cards, over_shoe
+from pancli.games.panguingue.rules import HouseRules
+from pancli.games.panguingue.melds import check_meld, meld_order
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from pancli.errors import InputError
+from pancli.core.errors import InputError
 
 RANKS = "A234567JQK"  # low to high; 7 and J are neighbours, the ace is low only (§1.2)
 SUITS = "SHDC"

@@ -24,10 +24,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from pancli.errors import InputError, RuleError
-from pancli.frenchpack import RANK_NAMES as _ALL_RANK_NAMES
-from pancli.frenchpack import SUITS, Card, Switches, card_reader, format_cards, suggest
-from pancli.ledger import Step, Tally
+from pancli.core.errors import InputError, RuleError
+from pancli.games.frenchpack import RANK_NAMES as _ALL_RANK_NAMES
+from pancli.games.frenchpack import SUITS, Card, Switches, card_reader, format_cards, suggest
+from pancli.core.ledger import Step, Tally
 
 # ---------------------------------------------------------------- cards
 

@@ -26,11 +26,11 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from itertools import product
 
-from pancli import conditions
-from pancli.cards import NON_COMOQUERS, ORDINAL, RANKS, SUITS, format_card, format_cards, over_shoe
-from pancli.errors import RuleError
-from pancli.houserules import DEFAULTS, HouseRules
-from pancli.melds import ROPE, SET, check_meld, meld_order
+from pancli.games.panguingue import conditions
+from pancli.games.panguingue.cards import NON_COMOQUERS, ORDINAL, RANKS, SUITS, format_card, format_cards, over_shoe
+from pancli.core.errors import RuleError
+from pancli.games.panguingue.rules import DEFAULTS, HouseRules
+from pancli.games.panguingue.melds import ROPE, SET, check_meld, meld_order
 
 OUT_CARDS = 11       # cards melded to go out (§4.9)
 MAX_OUT_MELDS = 3    # eleven cards make at most three melds of three or more
@@ -46,7 +46,7 @@ class PlacedMeld:
 
     cards: tuple[str, ...]
     kind: str     # "set" | "rope"
-    tag: str      # a condition tag of pancli.conditions
+    tag: str      # a condition tag of pancli.games.panguingue.conditions
     worth: int
 
     def to_json(self) -> dict:
@@ -120,7 +120,7 @@ def check_layout(melds: Sequence[Sequence[str]], rules: HouseRules = DEFAULTS, *
 
     With ``going_out`` the layout must also be a way out: eleven cards in one to three melds.
     """
-    from pancli.rulings import judge
+    from pancli.games.panguingue.rulings import judge
 
     groups = [tuple(m) for m in melds]
     if going_out:

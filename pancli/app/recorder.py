@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pancli.errors import InputError, RuleError
+from pancli.core.errors import InputError, RuleError
 from pancli.games import game
-from pancli.ledger import Step, Tally
-from pancli.store import Store
+from pancli.core.ledger import Step, Tally
+from pancli.storage.store import Store
 
 # Events every game shares: chips bought from or cashed in to the bank. They move no chips
 # between players, so the game core never sees them; settle-up reads their tallies.

@@ -6,7 +6,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from pancli.errors import PanError, StoreError
+from pancli.core.errors import PanError, StoreError
 
 
 class CheckFailed(PanError):
@@ -36,7 +36,7 @@ def status(store) -> dict:
 
 
 def _schema_set() -> str:
-    from pancli.store import SCHEMA_SET
+    from pancli.storage.store import SCHEMA_SET
 
     return SCHEMA_SET
 
@@ -63,9 +63,9 @@ def stored_log(conn, session_id: int) -> dict[int, dict]:
 
 def check_session(store, session: dict) -> tuple[str | None, dict]:
     """Replay one session and compare; returns (first problem or None, figures)."""
-    from pancli.archive import log_events
+    from pancli.app.archive import log_events
     from pancli.games import game as get_game
-    from pancli.rescore import replay, first_difference
+    from pancli.app.rescore import replay, first_difference
 
     g = get_game(session["game"])
     c = store.conn

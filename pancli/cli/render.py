@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from pancli import conditions
-from pancli.cards import markup_cards
-from pancli.ledger import POOLS
-from pancli.melds import meld_order
+from pancli.games.panguingue import conditions
+from pancli.games.panguingue.cards import markup_cards
+from pancli.core.ledger import POOLS
+from pancli.games.panguingue.melds import meld_order
 
 
 def payment_lines(payments) -> list[str]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pancli.errors import InputError
+from pancli.core.errors import InputError
 
 ENUM, INT, BOOL, CARDS, MONEY = "enum", "int", "bool", "cards", "money"
 
@@ -89,7 +89,7 @@ class HouseRules:
 
     # -- derived -----------------------------------------------------------------
     def shoe(self):
-        from pancli.cards import shoe_counts
+        from pancli.games.panguingue.cards import shoe_counts
 
         return shoe_counts(self.packs, self.spade_sets_removed,
                            self.extra_spade_cards_removed, self.extra_pay_cards_added)
@@ -162,7 +162,7 @@ def _check_value(name: str, value: Any, where: str) -> Any:
             raise InputError(f"{prefix} is not allowed", f"{name} takes one of {', '.join(allowed)}")
         return value
     if kind == CARDS:
-        from pancli.cards import parse_card
+        from pancli.games.panguingue.cards import parse_card
 
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise InputError(f"{prefix} is not a list of cards", f'write e.g. {name} = ["3S", "5S", "7S"]')

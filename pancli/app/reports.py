@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 
-from pancli.errors import InputError
-from pancli.ledger import POOLS
+from pancli.core.errors import InputError
+from pancli.core.ledger import POOLS
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
@@ -137,7 +137,7 @@ def known_players(store) -> list[str]:
 
 
 def resolve_known(store, text: str) -> str:
-    from pancli.recorder import resolve_player
+    from pancli.app.recorder import resolve_player
 
     names = known_players(store)
     if not names:
@@ -178,11 +178,11 @@ def player_career(store, text: str) -> dict:
 
 def favourite_conditions(melds: list[tuple[dict, dict]]) -> list[tuple[str, int]]:
     """How often each condition was laid, from meld payloads (and final melds at going out)."""
-    from pancli import conditions
-    from pancli.cards import parse_cards
-    from pancli.errors import PanError
-    from pancli.houserules import from_dict
-    from pancli.melds import check_meld
+    from pancli.games.panguingue import conditions
+    from pancli.games.panguingue.cards import parse_cards
+    from pancli.core.errors import PanError
+    from pancli.games.panguingue.rules import from_dict
+    from pancli.games.panguingue.melds import check_meld
 
     counts: Counter = Counter()
     rules_cache: dict[str, object] = {}
@@ -261,7 +261,7 @@ def sparkline(values: list[int], lo: int | None = None, hi: int | None = None) -
 
 def settle_inputs(store, session: dict) -> dict:
     """Nets (players and pools), bank tallies, and every chip movement in order for the stack check."""
-    from pancli.recorder import BANK_KINDS
+    from pancli.app.recorder import BANK_KINDS
 
     sid = session["id"]
     with store.snapshot() as conn:

@@ -3,7 +3,7 @@
 Pure logic: every function takes the current time as ``now_ms`` (milliseconds from any fixed
 origin) and returns a new ``Clock``; nothing here reads the real clock. Only the player whose turn it
 is loses time. When that player's time runs out the flag falls: the clock stops, remembers who
-flagged, and ``flag_event`` turns that into the ``clock_flag`` event of ``pancli.polish`` (Q-B9).
+flagged, and ``flag_event`` turns that into the ``clock_flag`` event of ``pancli.games.polish.engine`` (Q-B9).
 
 Decisions where the spec is silent:
 * A fallen flag freezes the clock; every later operation is refused until a new clock is made.
@@ -20,7 +20,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from pancli.errors import InputError, RuleError
+from pancli.core.errors import InputError, RuleError
 
 
 @dataclass(frozen=True)

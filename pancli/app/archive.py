@@ -21,8 +21,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pancli.errors import InputError
-from pancli.rescore import LogEvent, first_difference, payment_tuples, replay
+from pancli.core.errors import InputError
+from pancli.app.rescore import LogEvent, first_difference, payment_tuples, replay
 
 FORMAT = "pancli-archive"
 VERSION = 1
@@ -118,7 +118,7 @@ def to_toml(archive: dict, exported_at: str | None = None) -> str:
 
 def to_csv(store, session: dict) -> str:
     """Two tables for spreadsheets, separated by an empty line: every effective payment, then standings."""
-    from pancli.render import standings_json
+    from pancli.cli.render import standings_json
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pancli.cards import ORDINAL, RANK_NAME, SUIT_NAME, VALLE
-from pancli.houserules import HouseRules
+from pancli.games.panguingue.cards import ORDINAL, RANK_NAME, SUIT_NAME, VALLE
+from pancli.games.panguingue.rules import HouseRules
 
 NONE = "none"
 VALLE_MIXED = "valle_mixed"

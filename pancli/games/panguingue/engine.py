@@ -20,14 +20,14 @@ import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pancli import conditions
-from pancli.cards import format_cards, over_shoe, parse_cards
-from pancli.errors import InputError, RuleError
-from pancli.houserules import HouseRules
-from pancli.ledger import HOUSE, TOPS, Payment, Step, Tally
-from pancli.melds import check_meld, meld_order, rope_pieces
-from pancli.rearrange import HAND, Part, find_sources, rearrange
-from pancli.rulings import judge, judge_addition
+from pancli.games.panguingue import conditions
+from pancli.games.panguingue.cards import format_cards, over_shoe, parse_cards
+from pancli.core.errors import InputError, RuleError
+from pancli.games.panguingue.rules import HouseRules
+from pancli.core.ledger import HOUSE, TOPS, Payment, Step, Tally
+from pancli.games.panguingue.melds import check_meld, meld_order, rope_pieces
+from pancli.games.panguingue.rearrange import HAND, Part, find_sources, rearrange
+from pancli.games.panguingue.rulings import judge, judge_addition
 
 IN, DROPPED, DEAD = "in", "dropped", "dead"
 

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from pancli.errors import InputError, StoreError
+from pancli.core.errors import InputError, StoreError
 
 SCHEMA_SET = "pancli"
 

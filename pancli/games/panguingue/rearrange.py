@@ -12,11 +12,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pancli import conditions
-from pancli.cards import format_cards
-from pancli.errors import RuleError
-from pancli.houserules import HouseRules
-from pancli.melds import check_meld, meld_order
+from pancli.games.panguingue import conditions
+from pancli.games.panguingue.cards import format_cards
+from pancli.core.errors import RuleError
+from pancli.games.panguingue.rules import HouseRules
+from pancli.games.panguingue.melds import check_meld, meld_order
 
 HAND = None  # source of a card that comes from the player's hand
 

@@ -87,7 +87,7 @@ class TableShell:
 
         from pancli.cli.common import app, options
         from pancli.cli.record import Context
-        from pancli.store import resolve_path
+        from pancli.storage.store import resolve_path
 
         self.command = get_command(app)
         self.db = resolve_path(db if db is not None else options["db"] or os.environ.get("PANCLI_DB"))
@@ -105,7 +105,7 @@ class TableShell:
     @staticmethod
     def words_of(line: str) -> list[str]:
         """The words of a line as the command sees them: aliases expanded, a leading `pan` dropped."""
-        from pancli.errors import InputError
+        from pancli.core.errors import InputError
 
         try:
             words = shlex.split(line, comments=True)
@@ -123,7 +123,7 @@ class TableShell:
         Errors are always captured (so they can be shown highlighted); nothing a refused line
         tried is stored, because every recorded event is one transaction.
         """
-        from pancli.errors import PanError
+        from pancli.core.errors import PanError
 
         result = LineResult(line)
         try:
@@ -164,7 +164,7 @@ class TableShell:
 
     def _invoke(self, words: list[str], capture: bool, quiet: bool) -> tuple[int, str, str]:
         ClickException, Abort = _click_exceptions()
-        from pancli.errors import PanError
+        from pancli.core.errors import PanError
 
         out = io.StringIO() if capture else None
         err = io.StringIO()
@@ -213,7 +213,7 @@ class TableShell:
     # -- what is shown ---------------------------------------------------------------------
 
     def recorder(self):
-        from pancli.errors import PanError
+        from pancli.core.errors import PanError
 
         try:
             return self.context.open_recorder()
@@ -299,7 +299,7 @@ class TableShell:
         if previous in _MELD_OPTIONS:
             return current, self._meld_numbers(current, rest)
         if previous == "--preset":
-            from pancli.houserules import PRESETS
+            from pancli.games.panguingue.rules import PRESETS
 
             return current, _starting(current, list(PRESETS))
         kind = self._argument_kind(cmd, path, rest)
@@ -503,7 +503,7 @@ _CARDS_PREFIX = re.compile(r"((?:(?:10|[A-Za-z0-9])[SHDCshdc♠♥♦♣])*)(.*)
 def card_candidates(word: str) -> list[str]:
     """Cards that complete the word: a rank gets its suits; a finished card offers itself again
     (sets) and the next card of its suit (ropes)."""
-    from pancli.cards import RANKS, SUITS
+    from pancli.games.panguingue.cards import RANKS, SUITS
 
     m = _CARDS_PREFIX.match(word)
     done, rest = m.group(1), m.group(2)
@@ -524,9 +524,9 @@ def card_candidates(word: str) -> list[str]:
 
 def compact_board(rec) -> list[str]:
     """One to three lines: the hand; who is in with melds, worth and chips; the night's totals."""
-    from pancli.cards import format_card
-    from pancli.ledger import POOLS
-    from pancli.melds import meld_order
+    from pancli.games.panguingue.cards import format_card
+    from pancli.core.ledger import POOLS
+    from pancli.games.panguingue.melds import meld_order
 
     store = rec.store
     with store.snapshot():

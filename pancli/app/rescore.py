@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, Iterable
 
-from pancli.errors import PanError, RuleError
-from pancli.ledger import POOLS
+from pancli.core.errors import PanError, RuleError
+from pancli.core.ledger import POOLS
 
 
 @dataclass
@@ -69,7 +69,7 @@ def payment_tuples(payments: Iterable) -> list[tuple]:
 
 def _apply_fn(game):
     """The recorder's own way of applying one event (bank events included), without a database."""
-    from pancli.recorder import Recorder
+    from pancli.app.recorder import Recorder
 
     shim = SimpleNamespace(game=game)
     return lambda state, payload: Recorder._apply(shim, state, payload)
@@ -178,7 +178,7 @@ def rescore(game, session: dict, events: list[LogEvent], new_rules, hand: int | 
     ``recorded`` is what the stored payments say; ``rescored`` what the replay pays. With
     ``hand``, both count only the events recorded in that hand.
     """
-    from pancli.recorder import describe_event
+    from pancli.app.recorder import describe_event
 
     recorded_by_seq = {ev.seq: ev for ev in events}
     if all(ev.payments is not None for ev in events):

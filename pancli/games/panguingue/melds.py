@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pancli.cards import NON_COMOQUERS, ORDINAL, RANK_NAME, RANKS, SUIT_NAME, format_cards
+from pancli.games.panguingue.cards import NON_COMOQUERS, ORDINAL, RANK_NAME, RANKS, SUIT_NAME, format_cards
 
 SET, ROPE = "set", "rope"
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pancli.ledger import HOUSE, POOLS, TOPS
+from pancli.core.ledger import HOUSE, POOLS, TOPS
 
 BANK = "(bank)"
 PARTY_NAMES = {BANK: "the bank", TOPS: "the tops", HOUSE: "the house"}

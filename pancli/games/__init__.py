@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pancli.errors import InputError
+from pancli.core.errors import InputError
 
 
 class Game:
@@ -42,33 +42,33 @@ class Panguingue(Game):
     zero_sum = True
 
     def rules_from_dict(self, data: dict) -> Any:
-        from pancli.houserules import from_dict
+        from pancli.games.panguingue.rules import from_dict
 
         return from_dict(data)
 
     def rules_to_dict(self, rules) -> dict:
-        from pancli.houserules import to_dict
+        from pancli.games.panguingue.rules import to_dict
 
         return to_dict(rules)
 
     def resolve_rules(self, preset: str | None, rules_file: str | None):
-        from pancli.houserules import resolve
+        from pancli.games.panguingue.rules import resolve
 
         return resolve(preset, rules_file)
 
     def new_state(self, rules, players: list[str], dealer: str | None):
-        from pancli.panguingue import new_state
+        from pancli.games.panguingue.engine import new_state
 
         return new_state(rules, players, dealer)
 
     def apply(self, state, event: dict):
-        from pancli.panguingue import apply
+        from pancli.games.panguingue.engine import apply
 
         return apply(state, event)
 
     def restore(self, rules, checkpoint: dict):
         """The state just before a recorded deal, from what the deal payload remembers."""
-        from pancli.panguingue import PanState
+        from pancli.games.panguingue.engine import PanState
 
         p = checkpoint["payload"]
         return PanState(rules=rules, seats=list(p["seats"]), next_dealer=p["dealer"], hands=p["hand"] - 1)
@@ -127,7 +127,7 @@ class Contract(Game):
     title = "Contract rummy (five deals)"
 
     def rules_from_dict(self, data: dict):
-        from pancli.contract import ContractRules
+        from pancli.games.contract.engine import ContractRules
 
         return ContractRules.from_dict(data)
 
@@ -135,17 +135,17 @@ class Contract(Game):
         return rules.to_dict()
 
     def resolve_rules(self, preset: str | None, rules_file: str | None):
-        from pancli.contract import ContractRules
+        from pancli.games.contract.engine import ContractRules
 
         return _resolve(preset, rules_file, ContractRules, "mendelev")
 
     def new_state(self, rules, players: list[str], dealer: str | None):
-        from pancli.contract import new_state
+        from pancli.games.contract.engine import new_state
 
         return new_state(rules, players)
 
     def apply(self, state, event: dict):
-        from pancli.contract import apply
+        from pancli.games.contract.engine import apply
 
         return apply(state, event)
 
@@ -177,7 +177,7 @@ class Polish(Game):
     title = "Polish Pan"
 
     def rules_from_dict(self, data: dict):
-        from pancli.polish import PolishRules
+        from pancli.games.polish.engine import PolishRules
 
         return PolishRules.from_dict(data)
 
@@ -185,17 +185,17 @@ class Polish(Game):
         return rules.to_dict()
 
     def resolve_rules(self, preset: str | None, rules_file: str | None):
-        from pancli.polish import PolishRules
+        from pancli.games.polish.engine import PolishRules
 
         return _resolve(preset, rules_file, PolishRules, "standard")
 
     def new_state(self, rules, players: list[str], dealer: str | None):
-        from pancli.polish import new_state
+        from pancli.games.polish.engine import new_state
 
         return new_state(rules, players)
 
     def apply(self, state, event: dict):
-        from pancli.polish import apply
+        from pancli.games.polish.engine import apply
 
         return apply(state, event)
 

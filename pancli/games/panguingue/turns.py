@@ -17,12 +17,12 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pancli.cards import format_card, format_cards
-from pancli.conditions import tag_of
-from pancli.errors import InputError
-from pancli.houserules import HouseRules
-from pancli.melds import meld_order
-from pancli.rulings import judge, judge_addition
+from pancli.games.panguingue.cards import format_card, format_cards
+from pancli.games.panguingue.conditions import tag_of
+from pancli.core.errors import InputError
+from pancli.games.panguingue.rules import HouseRules
+from pancli.games.panguingue.melds import meld_order
+from pancli.games.panguingue.rulings import judge, judge_addition
 
 STOCK, HAND, UPCARD = "stock", "hand", "upcard"
 ORIGINS = (STOCK, HAND, UPCARD)

@@ -1,0 +1,1 @@
+"""Mendelev's five-deal contract rummy."""

@@ -1,0 +1,1 @@
+"""Panguingue: cards, melds, conditions, house rules, rulings, rearranging, the solver, turns and the hand engine."""

@@ -1,0 +1,1 @@
+"""Polish Pan, the shedding game, with its chess clock."""

@@ -1,0 +1,1 @@
+"""SQLite storage: every SQL statement pancli runs lives in this package."""
