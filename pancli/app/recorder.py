@@ -72,6 +72,12 @@ class Recorder:
         with self.store.snapshot():
             return self._load()
 
+    def totals(self):
+        """The state with the session's net chips and tallies, all read from one snapshot."""
+        sid = self.session["id"]
+        with self.store.snapshot():
+            return self._load(), self.store.balances(sid), self.store.tallies(sid)
+
     # -- writing -------------------------------------------------------------------------
 
     def _check_open(self) -> None:

@@ -176,7 +176,7 @@ def session_show(name: Optional[str] = typer.Argument(None, help="Session name (
     recorder = Context.open_recorder(name)
     s = recorder.session
     state = recorder.state()
-    seats = getattr(state, "seats", s["players"])
+    seats = recorder.game.seats(state)
     from pancli.games import game as get_game
 
     defaults = get_game(s["game"]).rules_to_dict(get_game(s["game"]).resolve_rules(None, None))
@@ -219,8 +219,8 @@ def session_close(name: Optional[str] = typer.Argument(None, help="Session to cl
 
     recorder = Context.open_recorder(name)
     state = recorder.state()
-    if getattr(state, "hand_open", False):
-        raise InputError(f"hand {state.hand.number} is still in play",
+    if recorder.game.hand_open(state):
+        raise InputError(f"{recorder.game.status(state)} is still in play",
                          "finish it (`pan out`), void it (`pan void`), or undo the deal first")
     store = recorder.store
     with store.lock():
@@ -448,11 +448,7 @@ def board(as_json: bool = JSON):
 def standings_data(recorder) -> dict:
     from pancli.cli.render import standings_json
 
-    store = recorder.store
-    with store.snapshot():
-        state = recorder._load()
-        balances = store.balances(recorder.session["id"])
-        tallies = store.tallies(recorder.session["id"])
+    state, balances, tallies = recorder.totals()
     seats = recorder.game.players(state)
     return standings_json(recorder.session, balances, tallies, seats, recorder.session["chip_value"])
 

@@ -7,7 +7,6 @@ from collections import OrderedDict
 from pancli.games.panguingue import conditions
 from pancli.games.panguingue.cards import markup_cards
 from pancli.core.ledger import POOLS
-from pancli.games.panguingue.melds import meld_order
 
 
 def payment_lines(payments) -> list[str]:
@@ -27,21 +26,9 @@ def payment_lines(payments) -> list[str]:
 
 
 def board_json(session: dict, state) -> dict:
-    hand = state.hand
-    out = {"session": session["name"], "seats": list(state.seats), "hand": None}
-    if hand is None:
-        return out
-    rules = state.rules
-    players = []
-    for p in hand.order:
-        melds = [{"number": m.number, "cards": meld_order(m.cards), "condition": m.tag,
-                  "worth": m.worth(rules)} for m in hand.melds_of(p)]
-        players.append({"name": p, "status": hand.status[p], "stayed": p in hand.stayed,
-                        "melded": hand.melded(p), "melds": melds, "chips_this_hand": hand.moved.get(p, 0)})
-    out["hand"] = {"number": hand.number, "dealer": hand.dealer, "eldest": hand.eldest, "over": hand.over,
-                   "result": hand.result or "in play", "winner": hand.winner, "tops": hand.tops_total(),
-                   "players": players}
-    return out
+    from pancli.games import game
+
+    return game(session["game"]).board(session, state)
 
 
 def board_table(data: dict):

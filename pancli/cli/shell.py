@@ -225,12 +225,10 @@ class TableShell:
         if rec is None:
             return "pan> "
         try:
-            hand = getattr(rec.state(), "hand", None)
+            status = rec.game.status(rec.state())
         except Exception:
-            hand = None
-        where = rec.session["name"]
-        if hand is not None:
-            where += f" · hand {hand.number}" + (" over" if hand.over else "")
+            status = None
+        where = rec.session["name"] + (f" · {status}" if status else "")
         return f"{where}> "
 
     def board_lines(self) -> list[str]:
@@ -350,10 +348,7 @@ class TableShell:
             return []
         try:
             state = rec.state()
-            names = rec.game.players(state)
-            hand = getattr(state, "hand", None)
-            if not everyone and hand is not None and not hand.over:
-                names = [p for p in hand.order if hand.status.get(p) == "in"]
+            names = rec.game.players(state) if everyone else rec.game.active_players(state)
         except Exception:
             return []
         already = {w.lower() for w in typed}
@@ -372,9 +367,7 @@ class TableShell:
         rec = self.recorder()
         if rec is None:
             return []
-        hand = getattr(rec.state(), "hand", None)
-        if hand is None:
-            return []
+        state = rec.state()
         owner = None
         for w in typed:
             try:
@@ -382,7 +375,7 @@ class TableShell:
                 break
             except Exception:
                 continue
-        return _starting(current, [str(n) for n, m in hand.melds.items() if owner in (None, m.owner)])
+        return _starting(current, [str(n) for n in rec.game.meld_numbers(state, owner)])
 
     def completer(self):
         """A prompt_toolkit completer over `candidates`."""
@@ -524,31 +517,24 @@ def card_candidates(word: str) -> list[str]:
 
 def compact_board(rec) -> list[str]:
     """One to three lines: the hand; who is in with melds, worth and chips; the night's totals."""
-    from pancli.games.panguingue.cards import format_card
     from pancli.core.ledger import POOLS
-    from pancli.games.panguingue.melds import meld_order
+    from pancli.games.panguingue.cards import format_card
 
-    store = rec.store
-    with store.snapshot():
-        state = rec._load()
-        balances = store.balances(rec.session["id"])
+    state, balances, _ = rec.totals()
     lines = []
-    hand = getattr(state, "hand", None)
-    if hand is not None and hasattr(hand, "order"):
-        rules = state.rules
-        status = "in play" if not hand.over else (hand.result or "over")
-        lines.append(f"hand {hand.number} · {hand.dealer} deals · {hand.eldest} eldest · "
-                     f"tops {hand.tops_total()} · {status}")
+    hand = rec.game.board(rec.session, state).get("hand")
+    if hand is not None:
+        status = "in play" if not hand["over"] else hand["result"]
+        lines.append(f"hand {hand['number']} · {hand['dealer']} deals · {hand['eldest']} eldest · "
+                     f"tops {hand['tops']} · {status}")
         playing, out = [], []
-        for p in hand.order:
-            moved = hand.moved.get(p, 0)
-            melds = " ".join(
-                f"#{m.number} {''.join(format_card(c) for c in meld_order(m.cards))}"
-                + (f"={m.worth(rules)}" if m.worth(rules) else "")
-                for m in hand.melds_of(p))
-            text = f"{p} {moved:+d}" + (f" [{melds}]" if melds else "")
-            (playing if hand.status[p] == "in" else out).append(
-                text if hand.status[p] == "in" else f"{p} {hand.status[p]} {moved:+d}")
+        for p in hand["players"]:
+            if p["status"] != "in":
+                out.append(f"{p['name']} {p['status']} {p['chips_this_hand']:+d}")
+                continue
+            melds = " ".join(f"#{m['number']} {''.join(format_card(c) for c in m['cards'])}"
+                             + (f"={m['worth']}" if m["worth"] else "") for m in p["melds"])
+            playing.append(f"{p['name']} {p['chips_this_hand']:+d}" + (f" [{melds}]" if melds else ""))
         lines.append("in: " + " · ".join(playing) + (f" | {', '.join(out)}" if out else ""))
     seats = rec.game.players(state)
     names = list(seats) + [p for p in balances if p not in seats and p not in POOLS]
