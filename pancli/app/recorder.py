@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
+from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, RuleError
 from pancli.games import game
-from pancli.core.ledger import Step, Tally
 from pancli.storage.store import Store
-
-# Events every game shares: chips bought from or cashed in to the bank. They move no chips
-# between players, so the game core never sees them; settle-up reads their tallies.
-BANK_KINDS = ("buyin", "cashout")
 
 
 def resolve_player(names: list[str], text: str) -> str:
@@ -59,14 +55,7 @@ class Recorder:
         return state
 
     def _apply(self, state, event: dict):
-        if event.get("kind") in BANK_KINDS:
-            chips = event.get("chips")
-            if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
-                raise InputError(f"{chips!r} is not a number of chips", "give a whole number above 0")
-            verb = "buys" if event["kind"] == "buyin" else "cashes out"
-            return Step(state, tallies=[Tally(event["player"], event["kind"], chips)],
-                        lines=[f"{event['player']} {verb} {chips} chips."])
-        return self.game.apply(state, event)
+        return apply_event(self.game, state, event)
 
     def state(self):
         with self.store.snapshot():

@@ -261,7 +261,7 @@ def sparkline(values: list[int], lo: int | None = None, hi: int | None = None) -
 
 def settle_inputs(store, session: dict) -> dict:
     """Nets (players and pools), bank tallies, and every chip movement in order for the stack check."""
-    from pancli.app.recorder import BANK_KINDS
+    from pancli.core.bank import BANK_KINDS
 
     sid = session["id"]
     with store.snapshot() as conn:

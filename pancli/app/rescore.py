@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any, Iterable
 
 from pancli.core.errors import PanError, RuleError
@@ -69,10 +68,9 @@ def payment_tuples(payments: Iterable) -> list[tuple]:
 
 def _apply_fn(game):
     """The recorder's own way of applying one event (bank events included), without a database."""
-    from pancli.app.recorder import Recorder
+    from pancli.core.bank import apply_event
 
-    shim = SimpleNamespace(game=game)
-    return lambda state, payload: Recorder._apply(shim, state, payload)
+    return lambda state, payload: apply_event(game, state, payload)
 
 
 def replay(game, rules, players: list[str], dealer: str | None, events: Iterable[LogEvent],

@@ -31,9 +31,9 @@ class PanGroup(TyperGroup):
             sqlite3 = sys.modules.get("sqlite3")
             if sqlite3 is None or not isinstance(e, sqlite3.DatabaseError):
                 raise
-            from pancli.storage.store import _store_error, resolve_path
+            from pancli.storage.store import store_error, resolve_path
 
-            err = _store_error(resolve_path(options["db"]), e)
+            err = store_error(resolve_path(options["db"]), e)
             typer.echo(f"Error: {one_line(str(err))}", err=True)
             raise typer.Exit(err.exit_code) from None
 

@@ -78,7 +78,7 @@ def pan_recorder():
 
 def record(*events: dict):
     """Record events on the current session as one command and print what happened."""
-    from pancli.app.recorder import BANK_KINDS
+    from pancli.core.bank import BANK_KINDS
 
     recorder = Context.open_recorder() if events[0]["kind"] in BANK_KINDS else pan_recorder()
     steps = recorder.record_many(list(events))

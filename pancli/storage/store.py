@@ -196,7 +196,7 @@ class Store:
             self.conn.execute("PRAGMA busy_timeout = 30000")
             self._setup(create)
         except sqlite3.DatabaseError as e:
-            raise _store_error(self.path, e) from None
+            raise store_error(self.path, e) from None
 
     def _setup(self, create: bool) -> None:
         c = self.conn
@@ -256,7 +256,7 @@ class Store:
             c.execute("COMMIT")
         except sqlite3.DatabaseError as e:
             self._rollback()
-            raise _store_error(self.path, e) from None
+            raise store_error(self.path, e) from None
 
     def _rollback(self) -> None:
         if self.conn.in_transaction:
@@ -287,7 +287,7 @@ class Store:
             finally:
                 c.execute("COMMIT")
         except sqlite3.DatabaseError as e:
-            raise _store_error(self.path, e) from None
+            raise store_error(self.path, e) from None
 
     # -- settings and sessions ----------------------------------------------------------
 
@@ -487,7 +487,7 @@ def _folder_read_only(path: Path) -> bool:
     return path.exists() and not os.access(path.parent, os.W_OK)
 
 
-def _store_error(path: Path, e: sqlite3.DatabaseError) -> StoreError:
+def store_error(path: Path, e: sqlite3.DatabaseError) -> StoreError:
     text = str(e)
     if "readonly" in text or "read-only" in text:
         return StoreError(f"{path} is read-only", "check the file's permissions; nothing was recorded")

@@ -1,0 +1,29 @@
+"""Events every game shares: chips bought from or cashed in to the bank.
+
+They move no chips between players, so a game core never sees them; settle-up reads their
+tallies. ``apply_event`` is how the recorder, import, `db check` and rescore all apply one
+event, so they cannot disagree about bank events.
+"""
+
+from __future__ import annotations
+
+from pancli.core.errors import InputError
+from pancli.core.ledger import Step, Tally
+
+BANK_KINDS = ("buyin", "cashout")
+
+
+def apply_bank(state, event: dict) -> Step:
+    chips = event.get("chips")
+    if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
+        raise InputError(f"{chips!r} is not a number of chips", "give a whole number above 0")
+    verb = "buys" if event["kind"] == "buyin" else "cashes out"
+    return Step(state, tallies=[Tally(event["player"], event["kind"], chips)],
+                lines=[f"{event['player']} {verb} {chips} chips."])
+
+
+def apply_event(game, state, event: dict) -> Step:
+    """One event applied: a bank event here, any other by the game's core."""
+    if event.get("kind") in BANK_KINDS:
+        return apply_bank(state, event)
+    return game.apply(state, event)
