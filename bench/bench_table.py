@@ -88,12 +88,10 @@ def profile(text: str) -> None:
     import pstats
 
     sys.path.insert(0, str(ROOT))
-    from pancli.cli.common import options
     from pancli.cli.shell import TableShell
 
     with tempfile.TemporaryDirectory() as tmp:
-        options["db"] = str(Path(tmp) / "bench.db")
-        shell = TableShell(board=False)
+        shell = TableShell(db=str(Path(tmp) / "bench.db"), board=False)
         prof = cProfile.Profile()
         prof.enable()
         shell.run_script(text.splitlines(), quiet=True, out=open(os.devnull, "w"))

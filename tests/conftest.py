@@ -7,7 +7,6 @@ import pytest
 from typer.testing import CliRunner
 
 from pancli.cli import app
-from pancli.cli.record import Context
 
 runner = CliRunner()
 
@@ -23,7 +22,6 @@ def db_dump(path) -> str:
 
 def run_pan(db, line, ok=True):
     """One `pan` command in-process on a database, as a fresh process would see it."""
-    Context.reset()
     result = runner.invoke(app, ["--db", str(db)] + (shlex.split(line) if isinstance(line, str) else list(line)))
     if ok:
         assert result.exit_code == 0, f"pan {line}: {result.output}"

@@ -23,7 +23,6 @@ from typer.testing import CliRunner
 
 from pancli.cli import app
 
-from pancli.cli.record import Context
 from pancli.core.errors import RuleError, StoreError
 from pancli.app.recorder import Recorder
 from pancli.storage.store import Store
@@ -38,11 +37,9 @@ def cli(db, line: str) -> subprocess.CompletedProcess:
 
     Most cases run here, fast; each kind of trouble is also met by at least one whole `pan` process.
     """
-    Context.reset()
     result = CliRunner().invoke(app, ["--db", str(db), *shlex.split(line)])
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception
-    Context.reset()
     return subprocess.CompletedProcess(line, result.exit_code, result.stdout, result.stderr)
 
 
@@ -80,7 +77,6 @@ def tmpfs(path: Path, size: str = "512k"):
     try:
         yield path
     finally:
-        Context.reset()
         subprocess.run(["umount", "-l", str(path)], capture_output=True)
 
 
@@ -222,8 +218,8 @@ def test_full_disk_in_process(tmp_path, leave):
         pan(f"session new night --players {PLAYERS} --dealer F")
         for line in CYCLE:
             pan(line)
-        filler = fill(mnt, leave)
         done = event_count(db)
+        filler = fill(mnt, leave)
         for i in range(400):
             r = pan(CYCLE[done % 6], ok=False)
             if r.exit_code:
@@ -234,7 +230,6 @@ def test_full_disk_in_process(tmp_path, leave):
                                                  "nothing was recorded"]
         assert pan("standings --json", ok=False).exit_code in (0, 2)
         free_space(mnt, filler)
-        Context.reset()
         assert event_count(db) == done, "an event that failed was stored, or a success was lost"
         check_consistent(db)
         pan(CYCLE[done % 6])

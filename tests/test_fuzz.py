@@ -29,7 +29,6 @@ from typer.testing import CliRunner
 
 from pancli.games.panguingue.cards import RANKS, SUITS
 from pancli.cli import app
-from pancli.cli.record import Context
 from pancli.core.errors import InputError, PanError
 from pancli.games.panguingue.rules import BOOL, ENUM, INT, KNOBS, MONEY, PRESETS, from_dict, to_dict
 from pancli.games.panguingue.rules import CARDS as CARDS_KIND
@@ -92,7 +91,6 @@ def templates(tmp_path_factory):
         for line in lines:
             r = invoke(db, shlex.split(line))
             assert r.exit_code == 0, (line, r.output)
-        Context.reset()
         con = sqlite3.connect(db)
         con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         con.close()
@@ -158,14 +156,12 @@ def commands() -> st.SearchStrategy:
 # -- 1. the recording commands ------------------------------------------------------------------
 
 def check_command(templates, start: str, argv: list[str]) -> None:
-    Context.reset()
     db = templates["work"]
     for suffix in ("-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
     shutil.copyfile(templates[start], db)
     before = dump(db)
     result = invoke(db, argv)
-    Context.reset()
     if result.exit_code == 0:
         store = Store(db, create=False)
         try:
@@ -206,15 +202,12 @@ def test_very_long_arguments(templates, argv):
 @pytest.mark.parametrize("argv", [["drop", "cruz", "zed"], ["drop", "cruz", "cruz"], ["stay", "ben", "nobody"]])
 def test_several_names_are_one_command(templates, argv):
     start = "mid"
-    Context.reset()
     db = templates["work"]
     shutil.copyfile(templates[start], db)
     for _ in range(5):  # take back the melds and the addition: back to the deal and dee's drop
         assert invoke(db, ["undo"]).exit_code == 0
-    Context.reset()
     before = dump(db)
     result = invoke(db, argv)
-    Context.reset()
     assert result.exit_code != 0
     assert dump(db) == before, f"`pan {shlex.join(argv)}` was refused but recorded part of itself"
 
@@ -245,7 +238,6 @@ def rules_file_text(draw) -> bytes:
 
 
 def check_rules_file(templates, content: bytes, game: str) -> None:
-    Context.reset()
     folder = Path(templates["work"]).parent
     path = folder / "house.toml"
     path.write_bytes(content)
@@ -259,7 +251,6 @@ def check_rules_file(templates, content: bytes, game: str) -> None:
     shutil.copyfile(templates["between"], db)
     before = dump(db)
     made = invoke(db, ["session", "new", "night", "--players", "A,B,C,D", "--game", game, "--rules", str(path)])
-    Context.reset()
     if made.exit_code:
         explanation(made)
         assert dump(db) == before

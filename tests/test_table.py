@@ -16,7 +16,6 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 from pancli.cli import app
-from pancli.cli.record import Context
 from pancli.cli.shell import ALIASES, TableShell, card_candidates, error_fragments
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,11 +25,8 @@ TONIGHT_NET = {"Ana": 81, "Dee": 34, "Cruz": 15, "Gus": -6, "Eli": -33, "Ben": -
 
 
 @pytest.fixture(autouse=True)
-def fresh_context(monkeypatch):
+def no_db_from_the_environment(monkeypatch):
     monkeypatch.delenv("PANCLI_DB", raising=False)
-    Context.reset()
-    yield
-    Context.reset()
 
 
 def cli(db, *words, input=None):
@@ -136,7 +132,6 @@ def test_every_line_means_the_same_in_the_shell_and_on_the_command_line(tmp_path
     for line in SCENARIO:
         r = cli(a, *shlex.split(line))
         via_cli.append((r.exit_code, normal(r.stdout, a), normal(r.stderr, a)))
-    Context.reset()
     sh = shell_at(b, board=False)
     via_shell = []
     for line in SCENARIO:
@@ -184,7 +179,6 @@ def test_aliases_record_like_the_full_commands(tmp_path):
     lines = [("deal", "deal"), ("drop cruz", "d cruz"), ("meld ana 5s5s5s", "m ana 5s5s5s"),
              ("add ana 5s", "a ana 5s"), ("undo", "u"), ("meld ben 7h7h7h", "m ben 7h7h7h")]
     for db, pick in ((full, 0), (short, 1)):
-        Context.reset()
         sh = shell_at(db)
         new_table(sh)
         for pair in lines:
@@ -280,7 +274,6 @@ def test_quit_leaves_with_nothing_lost(tmp_path):
         assert sh.execute(line).ok
     assert sh.execute("quit").quit and sh.execute("exit").quit
     assert not sh.execute("quit now").quit
-    Context.reset()  # as if the process ended here
     data = json.loads(cli(db, "standings", "--json").stdout)
     assert {p["name"]: p["net"] for p in data["players"]} == {"Ana": 8, "Ben": -4, "Dee": -4, "Cruz": -2}
 
@@ -310,11 +303,9 @@ def test_a_named_session_is_kept_while_another_is_current(tmp_path):
     db = tmp_path / "pan.db"
     assert cli(db, "session", "new", "fri", "--players", "Ana,Ben").exit_code == 0
     assert cli(db, "session", "new", "sat", "--players", "Cruz,Dee").exit_code == 0
-    Context.reset()
     sh = shell_at(db, session="fr")
     assert sh.prompt_text() == "fri> "
     assert sh.execute("deal").ok and sh.execute("m ana 5s5s5s").ok
-    Context.reset()
     assert json.loads(cli(db, "standings", "--json", "--session", "fri").stdout)["players"][0]["net"] == 4
     assert json.loads(cli(db, "board", "--json").stdout)["hand"] is None  # sat, the current one
 
@@ -371,7 +362,6 @@ def test_history_is_kept_next_to_the_database(tmp_path):
     h = sh.history()
     h.append_string("deal")
     h.append_string("m ana 5s5s5s")
-    Context.reset()
     again = shell_at(db).history()
     assert list(again.load_history_strings())[:2] == ["m ana 5s5s5s", "deal"]  # newest first
 
@@ -384,7 +374,6 @@ def test_the_sample_evening_replays_to_its_standings(tmp_path):
     assert r.exit_code == 0, r.stderr
     assert r.stderr == ""
     assert r.stdout.startswith("Standings · tonight")
-    Context.reset()
     data = json.loads(cli(db, "standings", "--json").stdout)
     assert {p["name"]: p["net"] for p in data["players"]} == TONIGHT_NET
     assert data["sum"] == 0 and data["pools"] == {}

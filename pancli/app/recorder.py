@@ -70,8 +70,7 @@ class Recorder:
     # -- writing -------------------------------------------------------------------------
 
     def _check_open(self) -> None:
-        row = self.store.conn.execute("SELECT closed_at FROM sessions WHERE id = ?", [self.session["id"]]).fetchone()
-        if row and row[0]:
+        if self.store.closed_at(self.session["id"]):
             raise RuleError(f"session '{self.session['name']}' is closed", "start a new one with `pan session new`")
 
     def record(self, event: dict):

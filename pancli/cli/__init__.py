@@ -6,11 +6,13 @@ from typing import Optional
 
 import typer
 
-from pancli.cli.common import app, options
+from pancli.cli.common import app
+from pancli.cli.context import AppContext
 
 
 @app.callback()
 def root(
+    ctx: typer.Context,
     db: Optional[str] = typer.Option(None, "--db", envvar="PANCLI_DB", metavar="PATH",
                                      help="Database file (default: pancli.db in the user's data directory)."),
 ):
@@ -18,7 +20,12 @@ def root(
 
     Example: pan check 5S 5S 5S
     """
-    options["db"] = db
+    obj = ctx.obj
+    if not isinstance(obj, AppContext):  # a fresh invocation; the shell brings its own per line
+        obj = ctx.obj = AppContext()
+        ctx.call_on_close(obj.close)
+    if db is not None:
+        obj.db = db
 
 
 # Each module adds its commands to `app` when imported.

@@ -33,7 +33,9 @@ class PanGroup(TyperGroup):
                 raise
             from pancli.storage.store import store_error, resolve_path
 
-            err = store_error(resolve_path(options["db"]), e)
+            from pancli.cli.context import app_context
+
+            err = store_error(resolve_path(app_context().db), e)
             typer.echo(f"Error: {one_line(str(err))}", err=True)
             raise typer.Exit(err.exit_code) from None
 
@@ -83,10 +85,6 @@ def new_app(help: str, **kw) -> typer.Typer:
 
 app = new_app("Record a real Pan table, settle disputed melds, and keep every night's chips in SQLite.\n\n"
               "Example: pan session new friday --players Ana,Ben,Cruz && pan deal && pan meld ana 5S 5S 5S")
-
-# Filled in by the root callback: where the database is.
-options: dict[str, Any] = {"db": None}
-
 
 def console(stderr: bool = False):
     from rich.console import Console

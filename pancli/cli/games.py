@@ -47,10 +47,10 @@ def _say(line: str) -> None:
 
 def _recorder(game: str):
     """The current session's recorder, refusing a session of another game."""
-    from pancli.cli.record import Context
+    from pancli.cli.context import app_context
     from pancli.games import game as get_game
 
-    recorder = Context.open_recorder()
+    recorder = app_context().open_recorder()
     if recorder.session["game"] != game:
         title = get_game(game).title
         raise InputError(f"session '{recorder.session['name']}' is a {recorder.session['game']} game, not {title}",

@@ -8,7 +8,8 @@ from typing import List, Optional
 
 import typer
 
-from pancli.cli.common import app, console, new_app, options, print_json
+from pancli.cli.common import app, console, new_app, print_json
+from pancli.cli.context import app_context
 from pancli.core.errors import InputError
 
 session_app = new_app("Start, list, show, switch and close sessions.\n\n"
@@ -22,53 +23,9 @@ app.add_typer(db_app, name="db")
 JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 
 
-# -- context shared by commands (and kept open by `pan table`) ---------------------------
-
-class Context:
-    """The open database and the current session's recorder, reused while a shell stays open."""
-
-    store = None
-    recorder = None
-    session_name: str | None = None
-
-    @classmethod
-    def open_store(cls, create: bool = True):
-        from pancli.storage.store import Store, resolve_path
-
-        path = resolve_path(options["db"])
-        if cls.store is None or cls.store.path != path:
-            if cls.store is not None:
-                cls.store.close()
-            cls.store, cls.recorder = None, None
-            cls.store = Store(path, create=create)
-        return cls.store
-
-    @classmethod
-    def open_recorder(cls, name: str | None = None, create: bool = False):
-        from pancli.app.recorder import Recorder
-
-        store = cls.open_store(create=create)
-        name = name or cls.session_name
-        if cls.recorder is not None and cls.recorder.store is store and name in (None, cls.recorder.session["name"]) \
-                and cls.recorder.session["id"] == _current_id(store, name):
-            return cls.recorder
-        cls.recorder = Recorder(store, store.session(name))
-        return cls.recorder
-
-    @classmethod
-    def reset(cls):
-        if cls.store is not None:
-            cls.store.close()
-        cls.store = cls.recorder = cls.session_name = None
-
-
-def _current_id(store, name):
-    return store.session(name)["id"] if name else int(store.setting("current_session") or 0)
-
-
 def pan_recorder():
     """The current session's recorder, refusing sessions of the other games called Pan."""
-    recorder = Context.open_recorder()
+    recorder = app_context().open_recorder()
     game = recorder.session["game"]
     if game != "panguingue":
         raise InputError(f"session '{recorder.session['name']}' plays {game}, not Panguingue",
@@ -80,7 +37,7 @@ def record(*events: dict):
     """Record events on the current session as one command and print what happened."""
     from pancli.core.bank import BANK_KINDS
 
-    recorder = Context.open_recorder() if events[0]["kind"] in BANK_KINDS else pan_recorder()
+    recorder = app_context().open_recorder() if events[0]["kind"] in BANK_KINDS else pan_recorder()
     steps = recorder.record_many(list(events))
     for step in steps:
         show_step(step)
@@ -101,7 +58,7 @@ def show_step(step) -> None:
 
 
 def player(text: str) -> str:
-    return Context.open_recorder().player(text)
+    return app_context().open_recorder().player(text)
 
 
 def cards_arg(cards: List[str]) -> list[str]:
@@ -136,11 +93,11 @@ def session_new(
         raise InputError(f"--chip-value {chip_value} is not an amount of money", "give e.g. --chip-value 0.25")
     first = resolve_player(names, dealer) if dealer else None
     g.new_state(house, names, first)  # checks names, counts and seats before anything is stored
-    store = Context.open_store(create=True)
+    store = app_context().open_store(create=True)
     with store.lock():
         sid = store.create_session(name.strip(), g.name, names, first, g.rules_to_dict(house), chip_value)
         store.set_setting("current_session", str(sid))
-    Context.recorder = None
+    app_context().forget_session()
     typer.echo(f"Session {name} ({g.title}): {', '.join(names)}. "
                     f"{first or names[0]} deals first. It is now the current session.")
 
@@ -151,7 +108,7 @@ def session_list(as_json: bool = JSON):
 
     Example: pan session list
     """
-    store = Context.open_store(create=False)
+    store = app_context().open_store(create=False)
     current = store.setting("current_session")
     rows = store.sessions()
     if as_json:
@@ -172,8 +129,8 @@ def session_show(name: Optional[str] = typer.Argument(None, help="Session name (
 
     Example: pan session show friday
     """
-    store = Context.open_store(create=False)
-    recorder = Context.open_recorder(name)
+    store = app_context().open_store(create=False)
+    recorder = app_context().open_recorder(name)
     s = recorder.session
     state = recorder.state()
     seats = recorder.game.seats(state)
@@ -201,11 +158,11 @@ def session_use(name: str = typer.Argument(..., help="Session to make current.")
 
     Example: pan session use friday
     """
-    store = Context.open_store(create=False)
+    store = app_context().open_store(create=False)
     s = store.session(name)
     with store.lock():
         store.set_setting("current_session", str(s["id"]))
-    Context.recorder = None
+    app_context().forget_session()
     typer.echo(f"Current session: {s['name']}")
 
 
@@ -215,18 +172,15 @@ def session_close(name: Optional[str] = typer.Argument(None, help="Session to cl
 
     Example: pan session close
     """
-    from pancli.storage.store import now
-
-    recorder = Context.open_recorder(name)
+    recorder = app_context().open_recorder(name)
     state = recorder.state()
     if recorder.game.hand_open(state):
         raise InputError(f"{recorder.game.status(state)} is still in play",
                          "finish it (`pan out`), void it (`pan void`), or undo the deal first")
     store = recorder.store
     with store.lock():
-        store.conn.execute("UPDATE sessions SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
-                           [now(), recorder.session["id"]])
-    Context.recorder = None
+        store.close_session(recorder.session["id"])
+    app_context().forget_session()
     typer.echo(f"Session {recorder.session['name']} is closed.")
 
 
@@ -420,7 +374,7 @@ def undo():
     from pancli.app.recorder import describe_event
     from pancli.cli.render import payment_lines
 
-    recorder = Context.open_recorder()
+    recorder = app_context().open_recorder()
     last, voided = recorder.undo()
     typer.echo(f"Undid #{last['seq']}: {describe_event(last['payload'])}")
     for line in payment_lines(voided):
@@ -461,7 +415,7 @@ def standings(as_json: bool = JSON, name: Optional[str] = typer.Option(None, "--
     """
     from pancli.cli.render import standings_table
 
-    data = standings_data(Context.open_recorder(name))
+    data = standings_data(app_context().open_recorder(name))
     if as_json:
         print_json(data)
     else:
@@ -477,7 +431,7 @@ def history(hand: Optional[int] = typer.Option(None, "--hand", help="Only this h
     from pancli.app.recorder import describe_event
     from pancli.cli.render import payment_lines
 
-    recorder = Context.open_recorder()
+    recorder = app_context().open_recorder()
     events = recorder.store.all_events(recorder.session["id"], hand)
     if as_json:
         print_json({"session": recorder.session["name"], "events": [
@@ -501,4 +455,4 @@ def db_path():
     """
     from pancli.storage.store import resolve_path
 
-    print(resolve_path(options["db"]))
+    print(resolve_path(app_context().db))

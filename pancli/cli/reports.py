@@ -10,7 +10,8 @@ from typing import List, Optional
 import typer
 
 from pancli.cli.common import app, console, print_json
-from pancli.cli.record import Context, db_app, player, record
+from pancli.cli.context import app_context
+from pancli.cli.record import db_app, player, record
 from pancli.core.errors import InputError
 
 JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
@@ -18,7 +19,7 @@ SESSION = typer.Argument(None, metavar="[SESSION]", help="Session name (default:
 
 
 def _session(name: str | None) -> tuple:
-    store = Context.open_store(create=False)
+    store = app_context().open_store(create=False)
     return store, store.session(name)
 
 
@@ -178,7 +179,7 @@ def player_cmd(name: str = typer.Argument(..., help="The player (a unique start 
 
     from pancli.app.reports import player_career, sparkline
 
-    store = Context.open_store(create=False)
+    store = app_context().open_store(create=False)
     data = player_career(store, name)
     if as_json:
         print_json(data)
@@ -217,7 +218,7 @@ def sessions_cmd(as_json: bool = JSON):
 
     from pancli.app.reports import sessions_overview
 
-    store = Context.open_store(create=False)
+    store = app_context().open_store(create=False)
     rows = sessions_overview(store)
     if as_json:
         print_json(rows)
@@ -344,9 +345,9 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
     from pancli.app import archive
 
     data = archive.load(file)
-    store = Context.open_store(create=True)
+    store = app_context().open_store(create=True)
     result = archive.import_archive(store, data, as_name)
-    Context.recorder = None
+    app_context().forget_session()
     if as_json:
         print_json(result)
     elif result["status"] == "present":
@@ -436,7 +437,7 @@ def db_status(as_json: bool = JSON):
     """
     from pancli.app.dbcare import status
 
-    data = status(Context.open_store(create=False))
+    data = status(app_context().open_store(create=False))
     if as_json:
         print_json(data)
         return
@@ -459,7 +460,7 @@ def db_check(as_json: bool = JSON):
     """
     from pancli.app.dbcare import CheckFailed, check
 
-    problem, figures = check(Context.open_store(create=False))
+    problem, figures = check(app_context().open_store(create=False))
     if problem:
         raise CheckFailed(problem, "the stored ledger and the rules disagree; nothing was changed")
     if as_json:
@@ -479,6 +480,6 @@ def db_backup(file: str = typer.Argument(..., help="Where to write the copy."),
     """
     from pancli.app.dbcare import backup
 
-    data = backup(Context.open_store(create=False), file, force)
+    data = backup(app_context().open_store(create=False), file, force)
     console().print(f"Backed up {_count(data['sessions'], 'session')} and {_count(data['events'], 'event')} to {data['file']} "
                     f"({data['size'] / 1e6:.2f} MB).")

@@ -3,7 +3,7 @@
 A line is split with shlex and handed to the click command tree that `pan` itself runs
 (``typer.main.get_command(app)``), in this process, with ``standalone_mode=False``: the shell
 and the command line share one grammar and cannot disagree. The open Store and the session's
-Recorder stay in ``Context`` between lines, so a line costs one parse and one committed
+Recorder stay open in the shell's ``AppContext`` between lines, so a line costs one parse and one committed
 transaction, not a new process.
 
 prompt_toolkit is imported only inside the functions of the interactive prompt, so scripts and
@@ -85,20 +85,18 @@ class TableShell:
     def __init__(self, db=None, session: str | None = None, board: bool = True):
         from typer.main import get_command
 
-        from pancli.cli.common import app, options
-        from pancli.cli.record import Context
+        from pancli.cli.common import app
+        from pancli.cli.context import AppContext
         from pancli.storage.store import resolve_path
 
         self.command = get_command(app)
-        self.db = resolve_path(db if db is not None else options["db"] or os.environ.get("PANCLI_DB"))
-        options["db"] = str(self.db)
+        self.db = resolve_path(db if db is not None else os.environ.get("PANCLI_DB"))
         self.show_board = board
-        self.context = Context
+        self.context = AppContext(db=str(self.db))
         self.pinned = session is not None
         if session is not None:
-            s = Context.open_store(create=False).session(session)
-            Context.session_name = s["name"]
-            Context.recorder = None
+            s = self.context.open_store(create=False).session(session)
+            self.context.session_name = s["name"]
 
     # -- one line -------------------------------------------------------------------------
 
@@ -154,7 +152,7 @@ class TableShell:
         if result.ok and words[0] == "session" and len(words) > 1 and words[1] in ("new", "use"):
             # The shell follows the session that was just started or chosen.
             self.context.session_name = None
-            self.context.recorder = None
+            self.context.forget_session()
         if watch and result.ok:
             after = self._mark()
             result.changed = after != before
@@ -175,8 +173,11 @@ class TableShell:
                 stack.enter_context(contextlib.redirect_stdout(target))
             stack.enter_context(contextlib.redirect_stderr(err))
             try:
-                rv = self.command.main(args=["--db", str(self.db), *words], prog_name="pan",
-                                       standalone_mode=False)
+                line_context = self.context.for_line()
+                try:
+                    rv = self.command.main(args=words, prog_name="pan", standalone_mode=False, obj=line_context)
+                finally:
+                    self.context.adopt(line_context)
                 status = rv if isinstance(rv, int) else 0
             except ClickException as e:
                 e.show(file=err)
@@ -203,14 +204,14 @@ class TableShell:
         if store is None:
             return None
         try:
-            row = store.conn.execute(
-                "SELECT (SELECT max(id) FROM events), (SELECT value FROM settings WHERE key = 'current_session')"
-            ).fetchone()
+            return store.change_mark() + (self.context.session_name,)
         except Exception:
             return None
-        return tuple(row) + (self.context.session_name,)
 
     # -- what is shown ---------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.context.close()
 
     def recorder(self):
         from pancli.core.errors import PanError

@@ -29,9 +29,10 @@ def table(
 
     Example: pan table --script examples/tonight.pan --quiet
     """
+    from pancli.cli.context import app_context
     from pancli.cli.shell import TableShell
 
-    shell = TableShell(session=session, board=not (quiet or script or not sys.stdin.isatty()))
+    shell = TableShell(db=app_context().db, session=session, board=not (quiet or script or not sys.stdin.isatty()))
     if script is None and sys.stdin.isatty():
         raise typer.Exit(shell.interactive())
     if script is None or script == "-":

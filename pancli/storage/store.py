@@ -310,6 +310,20 @@ class Store:
             [name, game, created_at or now(), json.dumps(players), dealer, json.dumps(rules), chip_value, origin])
         return cur.lastrowid
 
+    def close_session(self, session_id: int, when: str | None = None) -> None:
+        self.conn.execute("UPDATE sessions SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
+                          [when or now(), session_id])
+
+    def closed_at(self, session_id: int) -> str | None:
+        row = self.conn.execute("SELECT closed_at FROM sessions WHERE id = ?", [session_id]).fetchone()
+        return row[0] if row else None
+
+    def change_mark(self) -> tuple:
+        """Something that changes whenever anything is recorded, undone or made current."""
+        return tuple(self.conn.execute(
+            "SELECT (SELECT max(id) FROM events), (SELECT value FROM settings WHERE key = 'current_session')"
+        ).fetchone())
+
     def sessions(self) -> list[dict]:
         return [self._session_row(r) for r in self.conn.execute("SELECT * FROM sessions ORDER BY id")]
 

@@ -1,0 +1,77 @@
+"""What one `pan` invocation works on, kept in click's ``ctx.obj``: no module-level state.
+
+The root command makes an ``AppContext`` per invocation and closes it when the command ends.
+`pan table` makes one per line, handing it the Store and Recorder the shell keeps open, so a
+line costs one parse and one committed transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+try:  # the click that typer runs: its own copy from typer 0.22 on
+    from typer._click.globals import get_current_context
+except ImportError:  # pragma: no cover
+    from click import get_current_context
+
+
+@dataclass
+class AppContext:
+    db: str | None = None              # --db / PANCLI_DB; None: the default path
+    session_name: str | None = None    # a session pinned by `pan table NAME`
+    store: Any = None                  # the open Store, once a command needs it
+    recorder: Any = None               # the current session's Recorder, cached
+
+    def open_store(self, create: bool = True):
+        from pancli.storage.store import Store, resolve_path
+
+        path = resolve_path(self.db)
+        if self.store is None or self.store.path != path:
+            if self.store is not None:
+                self.store.close()
+            self.store, self.recorder = None, None
+            self.store = Store(path, create=create)
+        return self.store
+
+    def open_recorder(self, name: str | None = None, create: bool = False):
+        from pancli.app.recorder import Recorder
+
+        store = self.open_store(create=create)
+        name = name or self.session_name
+        rec = self.recorder
+        if rec is not None and rec.store is store and name in (None, rec.session["name"]) \
+                and rec.session["id"] == _current_id(store, name):
+            return rec
+        self.recorder = Recorder(store, store.session(name))
+        return self.recorder
+
+    def forget_session(self) -> None:
+        """After `session new|use|close`: the next command looks the current session up again."""
+        self.recorder = None
+
+    def for_line(self) -> "AppContext":
+        """A context for one line of the shell, sharing what this one has open."""
+        return replace(self)
+
+    def adopt(self, other: "AppContext") -> None:
+        """Keep what a line opened or forgot, for the next line."""
+        self.store, self.recorder = other.store, other.recorder
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+        self.store = self.recorder = None
+
+
+def _current_id(store, name):
+    return store.session(name)["id"] if name else int(store.setting("current_session") or 0)
+
+
+def app_context() -> AppContext:
+    """The context of the command being run."""
+    ctx = get_current_context()
+    obj = ctx.find_object(AppContext)
+    if obj is None:  # a command invoked without the root (a test calling a sub-group directly)
+        obj = ctx.find_root().ensure_object(AppContext)
+    return obj
