@@ -6,7 +6,7 @@ import tomllib
 import pytest
 
 
-from conftest import run_pan as pan  # noqa: E402
+from helpers import pan_in_process as pan  # noqa: E402
 
 # The worked examples of spec §10.4, recorded as a dealer would type them, some with a slip undone.
 EXAMPLES = {

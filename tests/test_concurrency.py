@@ -24,7 +24,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from test_crash import PAN, check_consistent, child_env, run_pan
+from helpers import PAN, check_consistent, child_env, pan_process as run_pan
 
 from pancli.games import game
 from pancli.app.recorder import Recorder

@@ -9,7 +9,7 @@ from pancli.storage.store import KNOWN_MIGRATIONS
 from pancli.app.recorder import Recorder
 from pancli.storage.store import Store
 
-from conftest import run_pan as pan  # noqa: E402
+from helpers import pan_in_process as pan  # noqa: E402
 
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import shlex
 
 import pytest
-from conftest import Pan
-from test_crash import CYCLE, PLAYERS, check_consistent, event_count, new_night, run_pan
+from helpers import Pan
+from helpers import CYCLE, PLAYERS, check_consistent, event_count, new_night, pan_process as run_pan
 from typer.testing import CliRunner
 
 from pancli.cli import app
@@ -26,7 +26,7 @@ from pancli.cli import app
 from pancli.core.errors import RuleError, StoreError
 from pancli.app.recorder import Recorder
 from pancli.storage.store import Store
-from conftest import db_dump as dump
+from helpers import db_dump as dump
 
 READ_LINES = ["standings --json", "board --json", "history", "session list"]
 WRITE_LINES = ["meld b 2C 3C 4C", "undo", "session new other --players X,Y", "deal"]

@@ -24,7 +24,7 @@ import pytest
 import tomli_w
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_crash import replay
+from helpers import replay
 from typer.testing import CliRunner
 
 from pancli.games.panguingue.cards import RANKS, SUITS
@@ -35,7 +35,7 @@ from pancli.games.panguingue.rules import CARDS as CARDS_KIND
 from pancli.app.recorder import Recorder
 from pancli.cli.render import board_json
 from pancli.storage.store import Store
-from conftest import db_dump as dump
+from helpers import db_dump as dump
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
 MID_HAND = ["deal", "drop dee", "meld ana 5S 5S 5S", "add ana 5S", "meld ben AH 2H 3H", "meld ben 4D 5D 6D 7D",

@@ -11,7 +11,7 @@ from pancli.games.contract import engine as core_contract
 from pancli.games.polish import engine as core_polish
 from pancli.games.polish.clock import new_clock, remaining
 from pancli.cli import games as cli_games
-from conftest import db_dump
+from helpers import db_dump
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
 

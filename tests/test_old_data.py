@@ -127,7 +127,6 @@ def test_old_archive_imports_into_empty_database(pan, archive):
 
 @pytest.mark.parametrize("archive", ARCHIVES)
 def test_old_archive_into_the_database_holding_it_is_a_no_op(pan, archive):
-    name = EXPECTED["archives"][archive]
     old_db(pan)
     before = session_list(pan)
     pan(f"import {q(FIXTURES / 'archives' / archive)}")

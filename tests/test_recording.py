@@ -2,7 +2,7 @@
 
 
 import pytest
-from conftest import db_dump
+from helpers import db_dump
 
 
 

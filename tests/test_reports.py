@@ -6,7 +6,7 @@ import pytest
 
 from pancli.app.reports import sample, sparkline
 
-from conftest import run_pan as pan  # noqa: E402
+from helpers import pan_in_process as pan  # noqa: E402
 
 
 

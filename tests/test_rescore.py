@@ -8,7 +8,7 @@ from pancli.games import game
 from pancli.games.panguingue.rules import from_dict
 from pancli.app.rescore import LogEvent, nets, replay
 
-from conftest import run_pan as pan  # noqa: E402
+from helpers import pan_in_process as pan  # noqa: E402
 
 EXAMPLE_1 = ["session new ex1 --players A,B,C,D,E,F", "deal", "drop f", "meld a 5S 5S 5S", "add a 5S",
              "meld a KH KD KS KC", "out a 4H 4D 4C"]

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_crash import check_consistent, run_pan
+from helpers import check_consistent, pan_process as run_pan
 
 from pancli.games.panguingue.rules import DEFAULTS, to_dict
 from pancli.app.recorder import Recorder

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from pancli.core.settle import minimal_transfers, negative_stacks, settle
 
-from conftest import run_pan as pan  # noqa: E402
+from helpers import pan_in_process as pan  # noqa: E402
 
 
 

@@ -15,6 +15,7 @@ import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
+from helpers import command_paths
 from pancli.cli import app
 from pancli.cli.shell import ALIASES, TableShell, card_candidates, error_fragments
 
@@ -143,19 +144,10 @@ def test_every_line_means_the_same_in_the_shell_and_on_the_command_line(tmp_path
     assert table_rows(a) == table_rows(b)
 
 
-def _command_paths(group, prefix=()):
-    for name, cmd in group.commands.items():
-        if getattr(cmd, "hidden", False):
-            continue
-        yield prefix + (name,)
-        if hasattr(cmd, "commands"):
-            yield from _command_paths(cmd, prefix + (name,))
-
-
 def test_every_pan_command_is_reachable_in_the_shell_with_the_same_grammar(tmp_path):
     db = tmp_path / "pan.db"
     sh = shell_at(db, board=False)
-    paths = [p for p in _command_paths(get_command(app)) if p[0] != "table"]
+    paths = [p for p in command_paths(get_command(app)) if p[0] != "table"]
     assert ("meld",) in paths and ("session", "new") in paths
     for path in paths:
         c = cli(db, *path, "--help")

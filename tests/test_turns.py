@@ -5,7 +5,6 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-import pancli.cli.turn  # noqa: F401  (registers `pan turn` on the app)
 from pancli.cli import app
 from pancli.core.errors import InputError
 from pancli.games.panguingue.rules import DEFAULTS, from_dict, preset

@@ -28,9 +28,5 @@ def root(
         obj.db = db
 
 
-# Each module adds its commands to `app` when imported.
-from pancli.cli import check, games, record, reports, table, turn  # noqa: E402,F401
-
-
 def main() -> None:
     app()

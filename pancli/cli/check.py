@@ -11,7 +11,9 @@ from typing import Optional
 
 import typer
 
-from pancli.cli.common import PRESET_HELP, RULES_HELP, app, multiword_command, new_app
+from pancli.cli.common import PRESET_HELP, RULES_HELP, command_set, multiword_command, new_app
+
+commands = command_set()  # what this module adds to `pan`
 
 # Tokens that separate the melds of a layout the player grouped himself.
 _GROUP_SEPARATORS = {"/", "|", "·", "//"}
@@ -22,7 +24,7 @@ _CheckCommand = multiword_command("--add")  # pan check 5S 5S 5S --add 5S 5S
 
 
 
-@app.command(cls=_CheckCommand)
+@commands.command(cls=_CheckCommand)
 def check(
     cards: Optional[list[str]] = typer.Argument(None, metavar="CARD...", show_default=False,
                                                 help="Cards such as 5S 5S 5S, 5s5s5s or 5♠,5♠,5♠."),
@@ -310,7 +312,7 @@ def _emit_arrangement(data: dict, as_json: bool, out: bool) -> None:
 rules_app = new_app("Show, write and check house rules: every rule that varies from table to table.\n\n"
                     "Example: pan rules show --preset cardroom-ca\n\n"
                     "Example: pan rules init house.toml --preset cardroom-ca")
-app.add_typer(rules_app, name="rules")
+commands.add_typer(rules_app, name="rules")
 
 
 @rules_app.command("show")

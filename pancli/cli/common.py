@@ -83,8 +83,86 @@ def new_app(help: str, **kw) -> typer.Typer:
                        pretty_exceptions_enable=False, rich_markup_mode=None, **kw)
 
 
-app = new_app("Record a real Pan table, settle disputed melds, and keep every night's chips in SQLite.\n\n"
-              "Example: pan session new friday --players Ana,Ben,Cruz && pan deal && pan meld ana 5S 5S 5S")
+# Which module defines each top-level command, in the order `pan --help` lists them. A command
+# imports only its own module, so `pan meld` never loads the report or rules code. The games'
+# own command groups (`pan contract …`) come from the game registry (``Game.commands``).
+COMMAND_MODULES = {
+    "session": "record", "seat": "record",
+    "deal": "record", "drop": "record", "stay": "record", "meld": "record", "add": "record",
+    "split": "record", "borrow": "record", "spread": "record", "out": "record", "foul": "record",
+    "dead": "record", "void": "record", "chop": "record", "undo": "record",
+    "board": "record", "standings": "record", "history": "record",
+    "table": "table",
+    "check": "check", "rules": "check", "turn": "turn",
+    "buyin": "reports", "cashout": "reports", "report": "reports", "player": "reports",
+    "sessions": "reports", "settle": "reports", "export": "reports", "import": "reports",
+    "rescore": "reports",
+    "clock": "games",
+    "db": "db",
+}
+
+
+class RootGroup(PanGroup):
+    """`pan` itself: finds a command's module when the command is first asked for."""
+
+    def _module_group(self, module: str):
+        from importlib import import_module
+
+        cache = self.__dict__.setdefault("_loaded", {})
+        if module not in cache:
+            cmd = typer.main.get_command(import_module(f"pancli.cli.{module}").commands)
+            cache[module] = cmd
+        return cache[module]
+
+    def _game_group(self, name: str):
+        from importlib import import_module
+
+        from pancli.games import GAMES
+
+        g = GAMES.get(name)
+        if g is None or not g.commands:
+            return None
+        module, attr = g.commands.split(":")
+        return typer.main.get_command(getattr(import_module(module), attr))
+
+    def get_command(self, ctx, name: str):
+        if name in self.commands:
+            return self.commands[name]
+        module = COMMAND_MODULES.get(name)
+        if module is not None:
+            found = self._module_group(module)
+            cmd = found.commands.get(name) if hasattr(found, "commands") else found
+        else:
+            cmd = self._game_group(name)
+        if cmd is not None:
+            cmd.name = name
+            self.commands[name] = cmd
+        return cmd
+
+    def list_commands(self, ctx) -> list[str]:
+        from pancli.games import GAMES
+
+        return list(COMMAND_MODULES) + [n for n, g in GAMES.items() if g.commands and n not in COMMAND_MODULES]
+
+    def all_commands(self, ctx=None) -> dict:
+        """Every command by name, loading every module (for help, completion and the docs)."""
+        return {n: c for n in self.list_commands(ctx) if (c := self.get_command(ctx, n)) is not None}
+
+
+app = typer.Typer(help="Record a real Pan table, settle disputed melds, and keep every night's chips in SQLite.\n\n"
+                       "Example: pan session new friday --players Ana,Ben,Cruz && pan deal && pan meld ana 5S 5S 5S",
+                  cls=RootGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  rich_markup_mode=None)
+
+
+def command_set() -> typer.Typer:
+    """The commands one module adds to `pan`, mounted on the root by name and loaded when first used."""
+    return typer.Typer(cls=PanGroup, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+
+
+def count_of(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
 
 def console(stderr: bool = False):
     from rich.console import Console

@@ -15,16 +15,16 @@ from typing import Callable, Iterator, List, Optional
 import typer
 from typer.core import TyperCommand
 
-from pancli.cli.common import app, console, new_app, print_json
+from pancli.cli.common import command_set, console, new_app, print_json
 from pancli.core.errors import InputError, RuleError
+
+commands = command_set()  # what this module adds to `pan`
 
 contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, lay-offs and deal scores; "
                        "settle disputed contracts and «May I?» buys.\n\n"
                        'Example: pan contract lay ana "7S 7H 7D + QC QD QS"')
 polish_app = new_app("Polish Pan (P-A-N): record each deal's loser, check plays and pickups, deal sizes.\n\n"
                      "Example: pan polish lost ben")
-app.add_typer(contract_app, name="contract")
-app.add_typer(polish_app, name="polish")
 
 JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 
@@ -609,7 +609,7 @@ def _clock_view(clock, now_ms: int, out: set):
     return table
 
 
-@app.command("clock")
+@commands.command("clock")
 def clock_command(
     minutes: Optional[float] = typer.Option(None, "--minutes", "-m", min=0.05,
                                             help="Minutes per player (default: house rule clock_minutes, else 5)."),

@@ -8,17 +8,17 @@ from typing import List, Optional
 
 import typer
 
-from pancli.cli.common import app, console, new_app, print_json
+from pancli.cli.common import command_set, console, new_app, print_json
 from pancli.cli.context import app_context
 from pancli.core.errors import InputError
+
+commands = command_set()  # what this module adds to `pan`
 
 session_app = new_app("Start, list, show, switch and close sessions.\n\n"
                       "Example: pan session new friday --players Ana,Ben,Cruz --preset hoyle")
 seat_app = new_app("Players arrive and leave between hands.\n\nExample: pan seat add Eve --after Ben")
-db_app = new_app("Where the data lives and how it is kept.\n\nExample: pan db path")
-app.add_typer(session_app, name="session")
-app.add_typer(seat_app, name="seat")
-app.add_typer(db_app, name="db")
+commands.add_typer(session_app, name="session")
+commands.add_typer(seat_app, name="seat")
 
 JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 
@@ -207,7 +207,7 @@ def seat_remove(name: str = typer.Argument(..., help="The leaving player.")):
 
 # -- the hand -----------------------------------------------------------------------------
 
-@app.command()
+@commands.command()
 def deal(dealer: Optional[str] = typer.Option(None, "--dealer", help="Override who deals this hand.")):
     """Start the next hand: says who deals, who is eldest and the order of declarations; takes antes.
 
@@ -216,7 +216,7 @@ def deal(dealer: Optional[str] = typer.Option(None, "--dealer", help="Override w
     record({"kind": "deal", "dealer": player(dealer) if dealer else None})
 
 
-@app.command()
+@commands.command()
 def drop(names: List[str] = typer.Argument(..., help="Players who drop (go on top).")):
     """Players drop and pay the drop cost to the tops; allowed until the first meld.
 
@@ -225,7 +225,7 @@ def drop(names: List[str] = typer.Argument(..., help="Players who drop (go on to
     record(*({"kind": "drop", "player": player(name)} for name in names))
 
 
-@app.command()
+@commands.command()
 def stay(names: List[str] = typer.Argument(..., help="Players who stay in.")):
     """Record that players stay in (optional: not dropping is staying).
 
@@ -234,7 +234,7 @@ def stay(names: List[str] = typer.Argument(..., help="Players who stay in.")):
     record(*({"kind": "stay", "player": player(name)} for name in names))
 
 
-@app.command()
+@commands.command()
 def meld(name: str = typer.Argument(..., help="Who melds."),
          cards: List[str] = typer.Argument(..., help="The cards of the new meld.")):
     """Lay a new meld; its condition is paid at once by every payer.
@@ -244,7 +244,7 @@ def meld(name: str = typer.Argument(..., help="Who melds."),
     record({"kind": "meld", "player": player(name), "cards": cards_arg(cards)})
 
 
-@app.command()
+@commands.command()
 def add(name: str = typer.Argument(..., help="Who adds."),
         cards: List[str] = typer.Argument(..., help="The cards added."),
         to: Optional[int] = typer.Option(None, "--to", help="Number of the meld on `pan board` (needed only if several fit).")):
@@ -260,7 +260,7 @@ def _split_groups(parts: List[str]) -> list[str]:
     return [g for g in groups if g]
 
 
-@app.command()
+@commands.command()
 def split(name: str = typer.Argument(..., help="Whose meld."),
           number: int = typer.Argument(..., help="The meld's number on `pan board`."),
           parts: List[str] = typer.Argument(..., help='The parts, each quoted: "AD 2D 3D" "4D 5D 6D".'),
@@ -274,7 +274,7 @@ def split(name: str = typer.Argument(..., help="Whose meld."),
     record({"kind": "split", "player": player(name), "meld": number, "into": groups})
 
 
-@app.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@commands.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 def borrow(name: str = typer.Argument(..., help="Who borrows."),
            words: List[str] = typer.Argument(..., metavar="--from N CARD... --with CARD...",
                                              help="The meld lent from, its cards, and the hand cards.")):
@@ -305,7 +305,7 @@ def borrow(name: str = typer.Argument(..., help="Who borrows."),
             "cards": cards_arg(taken), "with": cards_arg(with_cards)})
 
 
-@app.command()
+@commands.command()
 def spread(name: str = typer.Argument(..., help="Whose layout."),
            layout: List[str] = typer.Argument(..., help='All the player\'s melds, separated by |: "AS 2S 3S | 5S 5S 5S".')):
     """Restate a player's whole layout: one legal rearrangement plus cards from the hand.
@@ -316,7 +316,7 @@ def spread(name: str = typer.Argument(..., help="Whose layout."),
     record({"kind": "spread", "player": player(name), "melds": groups})
 
 
-@app.command()
+@commands.command()
 def out(name: str = typer.Argument(..., help="Who goes out."),
         cards: Optional[List[str]] = typer.Argument(None, help="The final cards: a new meld, or an addition."),
         to: Optional[int] = typer.Option(None, "--to", help="Add the final cards to this meld.")):
@@ -327,7 +327,7 @@ def out(name: str = typer.Argument(..., help="Who goes out."),
     record({"kind": "out", "player": player(name), "cards": cards_arg(cards or []), "to": to})
 
 
-@app.command()
+@commands.command()
 def foul(name: str = typer.Argument(..., help="Who laid the foul meld."),
          after_discard: bool = typer.Option(False, "--after-discard", help="Found after his discard: the hand is dead."),
          meld_number: Optional[int] = typer.Option(None, "--meld", help="The recorded meld that is foul (before the discard).")):
@@ -338,7 +338,7 @@ def foul(name: str = typer.Argument(..., help="Who laid the foul meld."),
     record({"kind": "foul", "player": player(name), "after_discard": after_discard, "meld": meld_number})
 
 
-@app.command()
+@commands.command()
 def dead(name: str = typer.Argument(..., help="Whose hand is dead.")):
     """A dead hand (wrong number of cards after the first draw): returns his condition chips, keeps paying.
 
@@ -347,7 +347,7 @@ def dead(name: str = typer.Argument(..., help="Whose hand is dead.")):
     record({"kind": "dead", "player": player(name)})
 
 
-@app.command()
+@commands.command()
 def void():
     """End the hand with no winner (stock exhausted under void_hand, or a misdeal): the tops go back.
 
@@ -356,7 +356,7 @@ def void():
     record({"kind": "void"})
 
 
-@app.command()
+@commands.command()
 def chop():
     """The last two players chop the tops by agreement (house rule tops_chop_allowed).
 
@@ -365,7 +365,7 @@ def chop():
     record({"kind": "chop"})
 
 
-@app.command()
+@commands.command()
 def undo():
     """Void the last effective event with its payments; repeatable. The history keeps it, marked.
 
@@ -383,7 +383,7 @@ def undo():
 
 # -- looking ------------------------------------------------------------------------------
 
-@app.command()
+@commands.command()
 def board(as_json: bool = JSON):
     """The current hand: dealer, eldest, who is in, everyone's numbered melds and worth, chips moved, tops.
 
@@ -407,7 +407,7 @@ def standings_data(recorder) -> dict:
     return standings_json(recorder.session, balances, tallies, seats, recorder.session["chip_value"])
 
 
-@app.command()
+@commands.command()
 def standings(as_json: bool = JSON, name: Optional[str] = typer.Option(None, "--session", help="Session (default: current).")):
     """Per player: net chips (and money), hands played, won, dropped, conditions collected.
 
@@ -422,7 +422,7 @@ def standings(as_json: bool = JSON, name: Optional[str] = typer.Option(None, "--
         console().print(standings_table(data))
 
 
-@app.command()
+@commands.command()
 def history(hand: Optional[int] = typer.Option(None, "--hand", help="Only this hand."), as_json: bool = JSON):
     """Every event with its payments and reasons; undone events are marked.
 
@@ -445,14 +445,3 @@ def history(hand: Optional[int] = typer.Option(None, "--hand", help="Only this h
         out.print(f"#{e['seq']:<4} hand {e['hand'] or '-':<3} {describe_event(e['payload'])}{mark}", markup=True)
         for line in payment_lines(e["payments"]):
             out.print(f"        {line}", style="dim" if e["voided_by"] else None)
-
-
-@db_app.command("path")
-def db_path():
-    """Print where the database is (--db, then PANCLI_DB, then the user's data folder).
-
-    Example: pan db path
-    """
-    from pancli.storage.store import resolve_path
-
-    print(resolve_path(app_context().db))

@@ -9,10 +9,12 @@ from typing import List, Optional
 
 import typer
 
-from pancli.cli.common import app, console, print_json
+from pancli.cli.common import command_set, console, count_of, print_json
 from pancli.cli.context import app_context
-from pancli.cli.record import db_app, player, record
+from pancli.cli.record import player, record
 from pancli.core.errors import InputError
+
+commands = command_set()  # what this module adds to `pan`
 
 JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 SESSION = typer.Argument(None, metavar="[SESSION]", help="Session name (default: the current one).")
@@ -27,10 +29,6 @@ def _signed(n: int) -> str:
     from pancli.core.settle import signed
 
     return signed(n)
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}" + ("" if n == 1 else "s")
 
 
 def _money(amount: float) -> str:
@@ -50,7 +48,7 @@ def _chips(chips: int) -> int:
     return chips
 
 
-@app.command()
+@commands.command()
 def buyin(name: str = typer.Argument(..., help="Who buys chips."),
           chips: int = typer.Argument(..., help="How many chips.")):
     """A player buys chips from the bank; settle-up counts it.
@@ -60,7 +58,7 @@ def buyin(name: str = typer.Argument(..., help="Who buys chips."),
     record({"kind": "buyin", "player": player(name), "chips": _chips(chips)})
 
 
-@app.command()
+@commands.command()
 def cashout(name: str = typer.Argument(..., help="Who cashes chips in."),
             chips: int = typer.Argument(..., help="How many chips.")):
     """A player cashes chips in at the bank; settle-up counts it.
@@ -127,7 +125,7 @@ def _report_renderables(data: dict, width: int) -> list:
     return out
 
 
-@app.command()
+@commands.command()
 def report(name: Optional[str] = SESSION, as_json: bool = JSON,
            svg: Optional[str] = typer.Option(None, "--svg", metavar="FILE", help="Also save the report as an SVG picture."),
            html: Optional[str] = typer.Option(None, "--html", metavar="FILE", help="Also save the report as an HTML page.")):
@@ -168,7 +166,7 @@ def report(name: Optional[str] = SESSION, as_json: bool = JSON,
 
 # -- careers and the list of sessions ------------------------------------------------------
 
-@app.command("player")
+@commands.command("player")
 def player_cmd(name: str = typer.Argument(..., help="The player (a unique start of the name is enough)."),
                as_json: bool = JSON):
     """Career stats across all sessions: nights, hands, win and drop rates, net over time, best night.
@@ -187,7 +185,7 @@ def player_cmd(name: str = typer.Argument(..., help="The player (a unique start 
     out = console()
     pct = lambda x: "-" if x is None else f"{x * 100:.0f}%"  # noqa: E731
     money = f" ({data['money']:+.2f})" if data["money"] is not None else ""
-    out.print(f"{data['player']}: {_count(data['sessions'], 'session')}, {_count(data['hands'], 'hand')}, won {data['won']} "
+    out.print(f"{data['player']}: {count_of(data['sessions'], 'session')}, {count_of(data['hands'], 'hand')}, won {data['won']} "
               f"({pct(data['win_rate'])}), dropped {data['dropped']} ({pct(data['drop_rate'])}), "
               f"net {_signed(data['net'])}{money}.")
     if data["best_night"]:
@@ -195,7 +193,7 @@ def player_cmd(name: str = typer.Argument(..., help="The player (a unique start 
         out.print(f"Best night: {b['session']} ({b['date']}) {_signed(b['net'])}.")
     if data["favourite_condition"]:
         f = data["favourite_condition"]
-        out.print(f"Favourite condition: {f['condition']} ({_count(f['times'], 'time')}).")
+        out.print(f"Favourite condition: {f['condition']} ({count_of(f['times'], 'time')}).")
     if data["nights"]:
         running = [r["running"] for r in data["nights"]]
         out.print(f"Net over time: {sparkline(running, min(running + [0]), max(running + [0]))} {_signed(running[-1])}")
@@ -208,7 +206,7 @@ def player_cmd(name: str = typer.Argument(..., help="The player (a unique start 
         out.print(table)
 
 
-@app.command("sessions")
+@commands.command("sessions")
 def sessions_cmd(as_json: bool = JSON):
     """Every session: date, players, hands and the biggest winner (the current one is marked).
 
@@ -240,7 +238,7 @@ def sessions_cmd(as_json: bool = JSON):
 
 # -- settle-up -----------------------------------------------------------------------------
 
-@app.command()
+@commands.command()
 def settle(name: Optional[str] = SESSION,
            chip_value: Optional[float] = typer.Option(None, "--chip-value", help="Money per chip (default: the session's)."),
            as_json: bool = JSON):
@@ -290,7 +288,7 @@ def settle(name: Optional[str] = SESSION,
 
 # -- archives ------------------------------------------------------------------------------
 
-@app.command()
+@commands.command()
 def export(name: Optional[str] = SESSION,
            fmt: str = typer.Option("toml", "--format", "-f", help="toml (the archive), json (the same), csv (payments and standings)."),
            output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
@@ -334,7 +332,7 @@ def export(name: Optional[str] = SESSION,
     console().print(f"Wrote {path} ({fmt}).")
 
 
-@app.command("import")
+@commands.command("import")
 def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan export` (TOML or JSON)."),
                as_name: Optional[str] = typer.Option(None, "--as", metavar="NAME", help="Import under another name."),
                as_json: bool = JSON):
@@ -374,7 +372,7 @@ def _parse_sets(sets: List[str]) -> dict:
     return out
 
 
-@app.command()
+@commands.command()
 def rescore(name: Optional[str] = SESSION,
             hand: Optional[int] = typer.Option(None, "--hand", help="Only this hand."),
             preset: Optional[str] = typer.Option(None, "--preset", help="House-rules preset to replay under."),
@@ -425,61 +423,3 @@ def rescore(name: Optional[str] = SESSION,
             where = f"hand {e['hand']}, " if e["hand"] else ""
             out.print(f"  #{e['seq']} ({where}{e['what']}): {e['why']}", markup=False)
     out.print("The stored session is unchanged.")
-
-
-# -- the database ----------------------------------------------------------------------------
-
-@db_app.command("status")
-def db_status(as_json: bool = JSON):
-    """File, size, sessions, events and schema version of the database.
-
-    Example: pan db status
-    """
-    from pancli.app.dbcare import status
-
-    data = status(app_context().open_store(create=False))
-    if as_json:
-        print_json(data)
-        return
-    out = console()
-    out.print(f"File: {data['file']}")
-    wal = f" (+{data['wal_size'] / 1e6:.1f} MB write-ahead log)" if data["wal_size"] else ""
-    out.print(f"Size: {data['size'] / 1e6:.2f} MB{wal}")
-    out.print(f"Sessions: {data['sessions']} ({data['imported_sessions']} imported)")
-    out.print(f"Events: {data['events']} ({data['undos']} undos), payments: {data['payments']}, tallies: {data['tallies']}")
-    out.print(f"Schema version: {data['schema_version']} ({', '.join(data['migrations'])}); "
-              f"SQLite {data['sqlite']}, journal {data['journal_mode']}")
-
-
-@db_app.command("check")
-def db_check(as_json: bool = JSON):
-    """SQLite's integrity check, then every session replayed: stored payments must equal the recomputed
-    ones and sum to zero. Exits 1 with the first discrepancy.
-
-    Example: pan db check
-    """
-    from pancli.app.dbcare import CheckFailed, check
-
-    problem, figures = check(app_context().open_store(create=False))
-    if problem:
-        raise CheckFailed(problem, "the stored ledger and the rules disagree; nothing was changed")
-    if as_json:
-        print_json({"ok": True, **figures})
-        return
-    console().print(f"OK: integrity check passed; {_count(figures['sessions'], 'session')}, "
-                    f"{_count(figures['events'], 'event')} and {_count(figures['payments'], 'payment')} replayed "
-                    "and matched; every session sums to zero.")
-
-
-@db_app.command("backup")
-def db_backup(file: str = typer.Argument(..., help="Where to write the copy."),
-              force: bool = typer.Option(False, "--force", help="Replace FILE if it exists.")):
-    """A consistent copy of the database, safe while another pan records (SQLite's backup API).
-
-    Example: pan db backup ~/pan-backup.db
-    """
-    from pancli.app.dbcare import backup
-
-    data = backup(app_context().open_store(create=False), file, force)
-    console().print(f"Backed up {_count(data['sessions'], 'session')} and {_count(data['events'], 'event')} to {data['file']} "
-                    f"({data['size'] / 1e6:.2f} MB).")

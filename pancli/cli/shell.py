@@ -242,7 +242,7 @@ class TableShell:
     def help_text(self) -> str:
         back = {v: k for k, v in ALIASES.items()}
         rows = []
-        for name, cmd in self.command.commands.items():
+        for name, cmd in self.command.all_commands().items():
             if cmd.hidden or name == "table":
                 continue
             alias = f" ({back[name]})" if name in back else ""
@@ -271,20 +271,20 @@ class TableShell:
         if words:
             words[0] = ALIASES.get(words[0].lower(), words[0])
         if not words:
-            names = [n for n, c in self.command.commands.items() if not c.hidden and n != "table"]
+            names = [n for n, c in self.command.all_commands().items() if not c.hidden and n != "table"]
             return current, _starting(current, names + list(SHELL_WORDS))
         if words[0] == "help":
             if len(words) == 1:
-                return current, _starting(current, list(self.command.commands))
+                return current, _starting(current, self.command.list_commands(None))
             return current, []
         cmd, rest, path = self.command, list(words), []
         while hasattr(cmd, "commands") and rest:
-            sub = cmd.commands.get(rest[0])
+            sub = cmd.get_command(None, rest[0])
             if sub is None:
                 return current, []
             cmd, path = sub, path + [rest.pop(0)]
         if hasattr(cmd, "commands"):
-            return current, _starting(current, [n for n, c in cmd.commands.items() if not c.hidden])
+            return current, _starting(current, [n for n in cmd.list_commands(None) if not cmd.get_command(None, n).hidden])
         if current.startswith("-"):
             opts = [o for p in cmd.params if getattr(p, "param_type_name", "") == "option" for o in p.opts]
             if path[-1] == "borrow":
@@ -579,7 +579,7 @@ def make_lexer(shell: TableShell):
     """Highlights the line as it is typed: a known command in bold, an unknown one in red."""
     from prompt_toolkit.lexers import Lexer
 
-    known = set(shell.command.commands) | set(ALIASES) | set(SHELL_WORDS) | {"pan", "?"}
+    known = set(shell.command.list_commands(None)) | set(ALIASES) | set(SHELL_WORDS) | {"pan", "?"}
 
     class LineLexer(Lexer):
         def lex_document(self, document):

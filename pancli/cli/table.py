@@ -7,11 +7,13 @@ from typing import Optional
 
 import typer
 
-from pancli.cli.common import app
+from pancli.cli.common import command_set
 from pancli.core.errors import InputError
 
+commands = command_set()  # what this module adds to `pan`
 
-@app.command()
+
+@commands.command()
 def table(
     session: Optional[str] = typer.Argument(None, help="Session to record (default: the current one)."),
     script: Optional[str] = typer.Option(None, "--script", "-f", metavar="FILE",

@@ -11,13 +11,15 @@ from typing import Optional
 
 import typer
 
-from pancli.cli.common import PRESET_HELP, RULES_HELP, app, multiword_command, new_app
+from pancli.cli.common import PRESET_HELP, RULES_HELP, command_set, multiword_command, new_app
+
+commands = command_set()  # what this module adds to `pan`
 
 turn_app = new_app("Rule on a turn: may a discard be taken, what becomes of the drawn card, may a card be "
                    "discarded before a flat player, must a discard be taken (forcing).\n\n"
                    "Exit status: 0 allowed, 1 not allowed, 2 bad input.\n\n"
                    "Example: pan turn take 5S --from stock --hand 5S 5S")
-app.add_typer(turn_app, name="turn")
+commands.add_typer(turn_app, name="turn")
 
 # Options that take several words: --hand 5S 5S, --melds 5S 5S 5S | AH 2H 3H.
 _TurnCommand = multiword_command("--hand", "--melds", "--next-flat")

@@ -1,0 +1,81 @@
+"""Where the data lives and how it is kept: `pan db path|status|check|backup`."""
+
+from __future__ import annotations
+
+import typer
+
+from pancli.cli.common import command_set, console, count_of, new_app, print_json
+from pancli.cli.context import app_context
+
+db_app = new_app("Where the data lives and how it is kept.\n\nExample: pan db path")
+commands = command_set()  # what this module adds to `pan`
+commands.add_typer(db_app, name="db")
+
+JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
+
+
+@db_app.command("path")
+def db_path():
+    """Print where the database is (--db, then PANCLI_DB, then the user's data folder).
+
+    Example: pan db path
+    """
+    from pancli.storage.store import resolve_path
+
+    print(resolve_path(app_context().db))
+
+
+@db_app.command("status")
+def db_status(as_json: bool = JSON):
+    """File, size, sessions, events and schema version of the database.
+
+    Example: pan db status
+    """
+    from pancli.app.dbcare import status
+
+    data = status(app_context().open_store(create=False))
+    if as_json:
+        print_json(data)
+        return
+    out = console()
+    out.print(f"File: {data['file']}")
+    wal = f" (+{data['wal_size'] / 1e6:.1f} MB write-ahead log)" if data["wal_size"] else ""
+    out.print(f"Size: {data['size'] / 1e6:.2f} MB{wal}")
+    out.print(f"Sessions: {data['sessions']} ({data['imported_sessions']} imported)")
+    out.print(f"Events: {data['events']} ({data['undos']} undos), payments: {data['payments']}, tallies: {data['tallies']}")
+    out.print(f"Schema version: {data['schema_version']} ({', '.join(data['migrations'])}); "
+              f"SQLite {data['sqlite']}, journal {data['journal_mode']}")
+
+
+@db_app.command("check")
+def db_check(as_json: bool = JSON):
+    """SQLite's integrity check, then every session replayed: stored payments must equal the recomputed
+    ones and sum to zero. Exits 1 with the first discrepancy.
+
+    Example: pan db check
+    """
+    from pancli.app.dbcare import CheckFailed, check
+
+    problem, figures = check(app_context().open_store(create=False))
+    if problem:
+        raise CheckFailed(problem, "the stored ledger and the rules disagree; nothing was changed")
+    if as_json:
+        print_json({"ok": True, **figures})
+        return
+    console().print(f"OK: integrity check passed; {count_of(figures['sessions'], 'session')}, "
+                    f"{count_of(figures['events'], 'event')} and {count_of(figures['payments'], 'payment')} replayed "
+                    "and matched; every session sums to zero.")
+
+
+@db_app.command("backup")
+def db_backup(file: str = typer.Argument(..., help="Where to write the copy."),
+              force: bool = typer.Option(False, "--force", help="Replace FILE if it exists.")):
+    """A consistent copy of the database, safe while another pan records (SQLite's backup API).
+
+    Example: pan db backup ~/pan-backup.db
+    """
+    from pancli.app.dbcare import backup
+
+    data = backup(app_context().open_store(create=False), file, force)
+    console().print(f"Backed up {count_of(data['sessions'], 'session')} and {count_of(data['events'], 'event')} to {data['file']} "
+                    f"({data['size'] / 1e6:.2f} MB).")

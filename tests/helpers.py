@@ -1,0 +1,175 @@
+"""What several test files share: running `pan` (in this process or as a process), database
+digests, the crash-consistency check and the worked-example loop. Test files import from here,
+never from one another."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+import sqlite3
+import subprocess
+import sys
+from collections import Counter
+
+from typer.testing import CliRunner
+
+from pancli.app.recorder import Recorder
+from pancli.cli import app
+from pancli.cli.render import board_json
+from pancli.core.bank import apply_event
+from pancli.games import game
+from pancli.storage.store import Store
+
+runner = CliRunner()
+
+
+def db_dump(path) -> str:
+    """A digest of every row of every table: equal digests mean the database did not change."""
+    con = sqlite3.connect(path)
+    try:
+        return hashlib.sha256("\n".join(con.iterdump()).encode()).hexdigest()
+    finally:
+        con.close()
+
+
+def pan_in_process(db, line, ok=True):
+    """One `pan` command in-process on a database, as a fresh process would see it."""
+    result = runner.invoke(app, ["--db", str(db)] + (shlex.split(line) if isinstance(line, str) else list(line)))
+    if ok:
+        assert result.exit_code == 0, f"pan {line}: {result.output}"
+    return result
+
+
+class Pan:
+    """Runs `pan` commands in-process against one temporary database."""
+
+    def __init__(self, db):
+        self.db = str(db)
+        self.runner = CliRunner()
+
+    def __call__(self, line: str, ok: bool = True, code: int | None = None):
+        result = self.runner.invoke(app, ["--db", self.db, *shlex.split(line)])
+        if result.exception and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        if code is not None:
+            assert result.exit_code == code, f"`pan {line}` exited {result.exit_code}: {result.output}"
+        elif ok:
+            assert result.exit_code == 0, f"`pan {line}` failed: {result.output}"
+        return result
+
+    def json(self, line: str):
+        return json.loads(self(line + " --json").stdout)
+
+    def nets(self) -> dict:
+        return {p["name"]: p["net"] for p in self.json("standings")["players"]}
+
+
+
+def command_paths(group, prefix=()):
+    """Every command path under a click group (`("session", "new")`, …), hidden ones left out."""
+    for name in group.list_commands(None):
+        cmd = group.get_command(None, name)
+        if getattr(cmd, "hidden", False):
+            continue
+        yield prefix + (name,)
+        if hasattr(cmd, "list_commands"):
+            yield from command_paths(cmd, prefix + (name,))
+
+
+PAN = [sys.executable, "-m", "pancli"]
+# Worked example 1 as a loop: every line is legal after the one before, hand after hand
+# (A goes out, so F deals again), and each line records exactly one event.
+PLAYERS = "A,B,C,D,E,F"
+CYCLE = ["deal", "drop f", "meld a 5S 5S 5S", "add a 5S", "meld a KH KD KS KC", "out a 4H 4D 4C"]
+
+
+def child_env() -> dict:
+    env = dict(os.environ, PYTHONUNBUFFERED="1")  # what the child printed is what we read
+    env.pop("PANCLI_DB", None)
+    return env
+
+
+def pan_process(db, line: str | list[str], **kw) -> subprocess.CompletedProcess:
+    args = line.split() if isinstance(line, str) else line
+    return subprocess.run([*PAN, "--db", str(db), *args], capture_output=True, text=True, env=child_env(),
+                          timeout=120, **kw)
+
+
+def event_count(path) -> int:
+    con = sqlite3.connect(path, timeout=30)
+    try:
+        return con.execute("SELECT count(*) FROM events").fetchone()[0]
+    finally:
+        con.close()
+
+
+def last_kind(path) -> str:
+    con = sqlite3.connect(path, timeout=30)
+    try:
+        return con.execute("SELECT kind FROM events ORDER BY id DESC LIMIT 1").fetchone()[0]
+    finally:
+        con.close()
+
+
+def replay(store: Store, session: dict):
+    """Replay a session's effective events from its first; assert each one is stored whole.
+
+    Returns the final state and the balances the replay computes.
+    """
+    g = game(session["game"])
+    rules = g.rules_from_dict(session["rules"])
+    state = g.new_state(rules, session["players"], session["dealer"])
+    nets: Counter = Counter()
+    for ev in store.effective_events(session["id"]):
+        step = apply_event(g, state, ev["payload"])
+        state = step.state
+        stored = Counter((p["payer"], p["payee"], p["chips"], p["reason"]) for p in store.payments_of(ev["id"]))
+        assert stored == Counter((p.payer, p.payee, p.chips, p.reason) for p in step.payments), \
+            f"event #{ev['seq']} ({ev['kind']}) is half recorded: its payments differ from a replay"
+        tallies = Counter(tuple(r) for r in store.conn.execute(
+            "SELECT player, stat, amount FROM tallies WHERE event_id = ?", [ev["id"]]))
+        assert tallies == Counter((t.player, t.stat, t.amount) for t in step.tallies), \
+            f"event #{ev['seq']} ({ev['kind']}) is half recorded: its tallies differ from a replay"
+        for p in step.payments:
+            nets[p.payee] += p.chips
+            nets[p.payer] -= p.chips
+    return state, {k: v for k, v in nets.items() if v}
+
+
+def check_consistent(path, reported: list[int] = ()) -> dict[str, int]:
+    """Everything a crash, a fault or a race must leave true. Returns the event count per session."""
+    con = sqlite3.connect(path, timeout=30)
+    try:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert con.execute("PRAGMA foreign_key_check").fetchall() == []
+    finally:
+        con.close()
+    store = Store(path, create=False)
+    try:
+        ids = {r[0] for r in store.conn.execute("SELECT id FROM events")}
+        assert set(reported) <= ids, "a command that reported success is missing"
+        counts = {}
+        for session in store.sessions():
+            sid = session["id"]
+            seqs = [r[0] for r in store.conn.execute("SELECT seq FROM events WHERE session_id = ? ORDER BY id", [sid])]
+            assert seqs == list(range(1, len(seqs) + 1)), "event order has a gap, a duplicate or a reversal"
+            balances = {k: v for k, v in store.balances(sid).items() if v}
+            assert sum(balances.values()) == 0
+            state, nets = replay(store, session)
+            assert nets == balances, "the stored balances differ from a replay of the log"
+            fresh = Recorder(store, session)
+            assert board_json(session, fresh.state()) == board_json(session, state), \
+                "the board restored from the last checkpoint differs from a full replay"
+            counts[session["name"]] = len(seqs)
+        return counts
+    finally:
+        store.close()
+
+
+def new_night(path, players: str = PLAYERS, dealer: str = "F", name: str = "night") -> None:
+    result = pan_process(path, ["session", "new", name, "--players", players, "--dealer", dealer])
+    assert result.returncode == 0, result.stderr
+
+
