@@ -1,6 +1,7 @@
 """The games pancli keeps score for, behind one interface the recorder and reports use.
 
-A game turns its rules to and from plain dicts (stored with the session), makes a starting
+A game declares its house rules with the knob schema (``schema``: pancli.core.knobs; rules files are
+read by pancli.app.rulesfile), turns them to and from plain dicts (stored with the session), makes a starting
 state, applies one event, and may name a checkpoint event from which the current state can
 be rebuilt without replaying the whole night.
 
@@ -23,6 +24,19 @@ class Game:
     checkpoint_kind: str | None = None  # None: always replay the session from its first event
     zero_sum = False
 
+    @property
+    def schema(self):
+        """The knob schema of this game's house rules (pancli.core.knobs.Schema)."""
+        raise NotImplementedError
+
+    def rules_from_dict(self, data: dict) -> Any:
+        """Rules from a stored dict (or a preset name and overrides), every key and value checked."""
+        return self.schema.from_dict(data)
+
+    def rules_to_dict(self, rules) -> dict:
+        """Every knob and its value: the form stored with a session and in archives."""
+        return self.schema.to_dict(rules)
+
     def restore(self, rules, checkpoint: dict):
         raise NotImplementedError(f"{self.title} keeps no checkpoints")
 
@@ -41,20 +55,11 @@ class Panguingue(Game):
     checkpoint_kind = "deal"
     zero_sum = True
 
-    def rules_from_dict(self, data: dict) -> Any:
-        from pancli.games.panguingue.rules import from_dict
+    @property
+    def schema(self):
+        from pancli.games.panguingue.rules import SCHEMA
 
-        return from_dict(data)
-
-    def rules_to_dict(self, rules) -> dict:
-        from pancli.games.panguingue.rules import to_dict
-
-        return to_dict(rules)
-
-    def resolve_rules(self, preset: str | None, rules_file: str | None):
-        from pancli.games.panguingue.rules import resolve
-
-        return resolve(preset, rules_file)
+        return SCHEMA
 
     def new_state(self, rules, players: list[str], dealer: str | None):
         from pancli.games.panguingue.engine import new_state
@@ -87,34 +92,6 @@ class Panguingue(Game):
         return state.players()
 
 
-def _load_toml_rules(path: str, from_dict):
-    """House rules from a TOML file: the keys of the game's rules, optionally ``preset = NAME``."""
-    import tomllib
-    from pathlib import Path
-
-    p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"rules file {p} does not exist", "check the path") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read rules file {p}", str(e)) from None
-    except tomllib.TOMLDecodeError as e:
-        raise InputError(f"{p} is not valid TOML ({e})", "fix the line it names") from None
-    try:
-        return from_dict(data)
-    except InputError as e:
-        raise InputError(f"{p}: {e.message}", e.hint) from None
-
-
-def _resolve(preset: str | None, rules_file: str | None, rules_class, default: str):
-    if preset and rules_file:
-        raise InputError("give --preset or --rules, not both", "a rules file can name its preset itself")
-    if rules_file:
-        return _load_toml_rules(rules_file, rules_class.from_dict)
-    return rules_class.preset(preset or default)
-
-
 def _place(rows: list[dict], key) -> None:
     for row in rows:
         row["place"] = 1 + sum(1 for other in rows if key(other) < key(row))
@@ -126,18 +103,11 @@ class Contract(Game):
     name = "contract"
     title = "Contract rummy (five deals)"
 
-    def rules_from_dict(self, data: dict):
-        from pancli.games.contract.engine import ContractRules
+    @property
+    def schema(self):
+        from pancli.games.contract.rules import SCHEMA
 
-        return ContractRules.from_dict(data)
-
-    def rules_to_dict(self, rules) -> dict:
-        return rules.to_dict()
-
-    def resolve_rules(self, preset: str | None, rules_file: str | None):
-        from pancli.games.contract.engine import ContractRules
-
-        return _resolve(preset, rules_file, ContractRules, "mendelev")
+        return SCHEMA
 
     def new_state(self, rules, players: list[str], dealer: str | None):
         from pancli.games.contract.engine import new_state
@@ -176,18 +146,11 @@ class Polish(Game):
     name = "polish"
     title = "Polish Pan"
 
-    def rules_from_dict(self, data: dict):
-        from pancli.games.polish.engine import PolishRules
+    @property
+    def schema(self):
+        from pancli.games.polish.rules import SCHEMA
 
-        return PolishRules.from_dict(data)
-
-    def rules_to_dict(self, rules) -> dict:
-        return rules.to_dict()
-
-    def resolve_rules(self, preset: str | None, rules_file: str | None):
-        from pancli.games.polish.engine import PolishRules
-
-        return _resolve(preset, rules_file, PolishRules, "standard")
+        return SCHEMA
 
     def new_state(self, rules, players: list[str], dealer: str | None):
         from pancli.games.polish.engine import new_state
@@ -224,4 +187,7 @@ def game(name: str):
     try:
         return GAMES[name]
     except KeyError:
-        raise InputError(f"unknown game '{name}'", f"choose one of {', '.join(GAMES)}") from None
+        from pancli.core.knobs import did_you_mean
+
+        raise InputError(f"unknown game '{name}'{did_you_mean(name, GAMES)}",
+                         f"choose one of {', '.join(GAMES)}") from None
