@@ -6,6 +6,7 @@ import tomllib
 import pytest
 from typer.testing import CliRunner
 
+from pancli.app import rulesfile
 from pancli.games.panguingue import rules as hr
 from pancli.cli import app
 
@@ -305,7 +306,7 @@ def test_rules_init_round_trips(tmp_path):
         path = tmp_path / f"{name}.toml"
         r = run("rules", "init", str(path), "--preset", name)
         assert r.exit_code == 0 and path.exists()
-        assert hr.load(path) == hr.preset(name)
+        assert rulesfile.load(path) == hr.preset(name)
         assert set(tomllib.loads(path.read_text(encoding="utf-8"))) == set(hr.KNOBS)
         check = run("rules", "check", str(path))
         assert check.exit_code == 0
@@ -319,7 +320,7 @@ def test_rules_init_refuses_to_overwrite(tmp_path):
     assert r.exit_code == 2 and "already exists" in r.stderr and "--force" in r.stderr
     assert path.read_text(encoding="utf-8") == "# mine\n"
     assert run("rules", "init", str(path), "--force").exit_code == 0
-    assert hr.load(path) == hr.DEFAULTS
+    assert rulesfile.load(path) == hr.DEFAULTS
 
 
 def test_rules_init_unknown_preset(tmp_path):
@@ -362,7 +363,7 @@ def test_docs_rules_md_is_up_to_date():
 @pytest.mark.parametrize("name", list(hr.PRESETS))
 def test_example_rules_files_match_their_presets(name):
     path = ROOT / "examples" / f"rules-{name}.toml"
-    assert hr.load(path) == hr.preset(name)
+    assert rulesfile.load(path) == hr.preset(name)
 
 
 def test_hearts_and_diamonds_are_red_on_a_colour_terminal():

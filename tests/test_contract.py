@@ -82,7 +82,7 @@ def test_from_dict_preset_with_override_and_round_trip():
     ({"min_sequence": "4"}, ["min_sequence", "whole number"]),
     ({"max_set": 9}, ["max_set", "3 to 8"]),
     ({"duplicates_in_sets": 1}, ["duplicates_in_sets", "true or false"]),
-    ({"buy_turn": "r1"}, ["buy_turn", "'from_buyer', 'unchanged'"]),
+    ({"buy_turn": "r1"}, ["buy_turn = 'r1'", "buy_turn takes one of from_buyer, unchanged"]),
     ({"min_sequence": 5, "max_sequence": 4}, ["min_sequence", "max_sequence"]),
 ])
 def test_from_dict_refuses_bad_keys_and_values(d, words):

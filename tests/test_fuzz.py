@@ -8,7 +8,7 @@
 * Rules files: TOML with wrong types, unknown keys, out-of-range values, invalid TOML, random
   bytes: `pan rules check FILE` and `pan session new … --rules FILE` answer cleanly, agree with
   each other, and change nothing when they refuse.
-* Every valid rules file (drawn from the knob metadata in houserules.KNOBS) plays a scripted
+* Every valid rules file (drawn from the knob schema in panguingue.rules.KNOBS) plays a scripted
   night without a crash, with chips summing to zero after every event and a replay that matches.
 """
 
@@ -292,7 +292,7 @@ def valid_rules(draw) -> dict:
     for name, f in KNOBS.items():
         if not draw(st.booleans()):
             continue
-        kind, allowed = f.metadata["kind"], f.metadata["allowed"]
+        kind, allowed = f.kind, f.allowed
         if kind == INT:
             data[name] = draw(st.integers(allowed[0], allowed[1]))
         elif kind == BOOL:

@@ -4,6 +4,7 @@ import tomllib
 
 import pytest
 
+from pancli.app import rulesfile
 from pancli.games.panguingue import rules as hr
 from pancli.core.errors import InputError
 
@@ -42,14 +43,13 @@ def test_preset_shoe_sizes(name, size):
 
 def test_every_knob_has_metadata():
     assert len(hr.KNOBS) == 47
-    for name, f in hr.KNOBS.items():
-        meta = f.metadata
-        assert meta["kind"] in {hr.ENUM, hr.INT, hr.BOOL, hr.CARDS, hr.MONEY}, name
-        assert meta["doc"], name
-        if meta["kind"] == hr.ENUM:
-            assert getattr(hr.DEFAULTS, name) in meta["allowed"]
-        if meta["kind"] == hr.INT:
-            lo, hi = meta["allowed"]
+    for name, k in hr.KNOBS.items():
+        assert k.kind in {hr.ENUM, hr.INT, hr.BOOL, hr.CARDS, hr.MONEY}, name
+        assert k.help, name
+        if k.kind == hr.ENUM:
+            assert getattr(hr.DEFAULTS, name) in k.allowed
+        if k.kind == hr.INT:
+            lo, hi = k.allowed
             assert lo <= getattr(hr.DEFAULTS, name) <= hi
 
 
@@ -98,12 +98,12 @@ def test_replace_checks_values():
 @pytest.mark.parametrize("name", list(hr.PRESETS))
 def test_dumps_round_trips(tmp_path, name):
     rules = hr.preset(name)
-    text = hr.dumps(rules, name)
+    text = rulesfile.dumps(rules, name)
     data = tomllib.loads(text)
     assert set(data) == set(hr.KNOBS)          # complete: every knob written out
     path = tmp_path / "rules.toml"
     path.write_text(text, encoding="utf-8")
-    assert hr.load(path) == rules
+    assert rulesfile.load(path) == rules
     assert f"'{name}' preset" in text
 
 
@@ -111,30 +111,30 @@ def test_dumps_round_trips_lists_and_money(tmp_path):
     rules = hr.from_dict({"spade_sets_removed": 1, "extra_spade_cards_removed": ["3S", "5S", "7S"],
                           "extra_pay_cards_added": ["5S"], "unit_value": 0.5})
     path = tmp_path / "r.toml"
-    path.write_text(hr.dumps(rules), encoding="utf-8")
-    loaded = hr.load(path)
+    path.write_text(rulesfile.dumps(rules), encoding="utf-8")
+    loaded = rulesfile.load(path)
     assert loaded == rules and loaded.shoe_size() == 310 - 3 + 1
 
 
 def test_load_errors(tmp_path):
     with pytest.raises(InputError, match="does not exist"):
-        hr.load(tmp_path / "missing.toml")
+        rulesfile.load(tmp_path / "missing.toml")
     bad = tmp_path / "bad.toml"
     bad.write_text("ante = = 1\n", encoding="utf-8")
     with pytest.raises(InputError, match="not valid TOML"):
-        hr.load(bad)
+        rulesfile.load(bad)
     typo = tmp_path / "typo.toml"
     typo.write_text('preset = "hoyle"\nante = 1\ndrop_cots = 2\n', encoding="utf-8")
     with pytest.raises(InputError) as e:
-        hr.load(typo)
+        rulesfile.load(typo)
     assert str(typo) in str(e.value) and "did you mean 'drop_cost'" in str(e.value)
 
 
 def test_resolve():
-    assert hr.resolve() == hr.DEFAULTS
-    assert hr.resolve("online-pan") == hr.preset("online-pan")
+    assert rulesfile.resolve() == hr.DEFAULTS
+    assert rulesfile.resolve("online-pan") == hr.preset("online-pan")
     with pytest.raises(InputError, match="not both"):
-        hr.resolve("hoyle", "x.toml")
+        rulesfile.resolve("hoyle", "x.toml")
 
 
 def test_rules_are_immutable():

@@ -57,7 +57,7 @@ def test_presets_and_from_dict():
 @pytest.mark.parametrize("d, words", [
     ({"spades_bak": True}, ["'spades_bak'", "did you mean 'spades_back'"]),
     ({"preset": "piki"}, ["'piki'", "presets:"]),
-    ({"pickup": "four"}, ["pickup", "'three', 'any', 'three_or_all'"]),
+    ({"pickup": "four"}, ["pickup = 'four'", "pickup takes one of three, any, three_or_all"]),
     ({"beton": 1}, ["beton", "0, 2, 3"]),
     ({"spades_back": "yes"}, ["spades_back", "true or false"]),
     ({"clock_minutes": -1}, ["clock_minutes", "0 to 180"]),

@@ -1,4 +1,4 @@
-"""`pan check` (is this meld legal, what does it pay, how best to lay these cards) and `pan rules`.
+"""`pan check`: is this meld legal, what does it pay, how best to lay these cards.
 
 Only typer is imported at module level: the rules engine and rich are loaded inside the commands,
 so `pan check 5S 5S 5S` starts quickly.
@@ -11,7 +11,7 @@ from typing import Optional
 
 import typer
 
-from pancli.cli.common import PRESET_HELP, RULES_HELP, command_set, multiword_command, new_app
+from pancli.cli.common import PRESET_HELP, RULES_HELP, command_set, multiword_command
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -53,8 +53,8 @@ def check(
 
     Example: printf '5S 5S 5S\\n5S 5S 5H\\n' | pan check --batch --preset cardroom-ca
     """
+    from pancli.app.rulesfile import resolve
     from pancli.core.errors import InputError
-    from pancli.games.panguingue.rules import resolve
 
     rules = resolve(preset, rules_file)
     added_text = " ".join(add) if add is not None else None
@@ -305,211 +305,3 @@ def _emit_arrangement(data: dict, as_json: bool, out: bool) -> None:
         table.add_row(_cards_markup(m["cards"]), m["kind"], _condition_words(m["condition"], m["cards"], False),
                       str(m["worth"]))
     con.print(table)
-
-
-# -- pan rules ----------------------------------------------------------------------------
-
-rules_app = new_app("Show, write and check house rules: every rule that varies from table to table.\n\n"
-                    "Example: pan rules show --preset cardroom-ca\n\n"
-                    "Example: pan rules init house.toml --preset cardroom-ca")
-commands.add_typer(rules_app, name="rules")
-
-
-@rules_app.command("show")
-def rules_show(
-    preset: Optional[str] = typer.Option(None, "--preset", "-p", metavar="PRESET", help=PRESET_HELP),
-    rules_file: Optional[str] = typer.Option(None, "--rules", metavar="FILE", help=RULES_HELP),
-    json_: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
-    markdown: bool = typer.Option(False, "--markdown", help="Print the reference of every knob and every "
-                                                            "preset as Markdown (docs/rules.md)."),
-):
-    """Show every house-rule knob: its value, the allowed values, what it does, and which differ from Hoyle.
-
-    Example: pan rules show --preset cardroom-ca
-
-    Example: pan rules show --rules house.toml --json
-
-    Example: pan rules show --markdown > docs/rules.md
-    """
-    from pancli.games.panguingue.rules import resolve
-
-    if markdown:
-        sys.stdout.write(rules_markdown())
-        return
-    rules = resolve(preset, rules_file)
-    source = f"rules file {rules_file}" if rules_file else f"preset {preset or 'hoyle'}"
-    rows = _knob_rows(rules)
-    if json_:
-        _print_json({"source": source, "rules": {r["name"]: r["value"] for r in rows},
-                     "differs_from_hoyle": [r["name"] for r in rows if r["differs_from_hoyle"]],
-                     "knobs": rows})
-        return
-    from rich.markup import escape
-    from rich.table import Table
-
-    from pancli.cli.common import console
-
-    con = console()
-    if not con.is_terminal:
-        con.width = max(con.width, 250)  # piped: keep one knob per line
-    table = Table(title=f"House rules: {source}", title_justify="left", box=None, pad_edge=False,
-                  padding=(0, 2, 0, 0))
-    table.add_column("knob", no_wrap=True)
-    table.add_column("value", no_wrap=True)
-    table.add_column("allowed", overflow="fold")
-    table.add_column("what it does")
-    for r in rows:
-        name = f"[bold yellow]*{r['name']}[/bold yellow]" if r["differs_from_hoyle"] else f" {r['name']}"
-        doc = r["help"] + (" (recorded only)" if r["recorded_only"] else "")
-        table.add_row(name, escape(_fmt(r["value"])), escape(r["allowed"]), escape(doc))
-    con.print(table)
-    changed = [r["name"] for r in rows if r["differs_from_hoyle"]]
-    con.print(f"* differs from hoyle: {', '.join(changed)}" if changed else "Same as hoyle.")
-
-
-@rules_app.command("init")
-def rules_init(
-    path: str = typer.Argument(..., metavar="FILE", help="Where to write the rules file."),
-    preset: str = typer.Option("hoyle", "--preset", "-p", metavar="PRESET", help=PRESET_HELP),
-    force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists."),
-):
-    """Write a complete house-rules file (every knob, with its help) to edit for your table.
-
-    Example: pan rules init house.toml --preset cardroom-ca
-    """
-    from pathlib import Path
-
-    from pancli.core.errors import InputError
-    from pancli.games.panguingue.rules import dumps
-    from pancli.games.panguingue.rules import preset as load_preset
-
-    rules = load_preset(preset)
-    p = Path(path)
-    if p.exists() and not force:
-        raise InputError(f"{p} already exists", "add --force to overwrite it")
-    try:
-        p.write_text(dumps(rules, preset), encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"cannot write {p}", e.strerror or str(e)) from None
-    typer.echo(f"Wrote {p} (preset {preset}). Check it with: pan rules check {p}")
-
-
-@rules_app.command("check")
-def rules_check(
-    path: str = typer.Argument(..., metavar="FILE", help="The rules file to check."),
-):
-    """Check a house-rules file: OK with a one-line summary, or the first error.
-
-    Example: pan rules check house.toml
-    """
-    from pancli.games.panguingue.rules import load
-
-    rules = load(path)
-    typer.echo(f"OK {path}: {summary(rules)}")
-
-
-# -- rules helpers ------------------------------------------------------------------------
-
-
-def summary(rules) -> str:
-    """One line: the nearest preset and what differs from it."""
-    from pancli.games.panguingue.rules import KNOBS, PRESETS, diff_from
-    from pancli.games.panguingue.rules import preset as load_preset
-
-    best_name, best_diff = None, None
-    for name in PRESETS:
-        d = diff_from(rules, load_preset(name))
-        if best_diff is None or len(d) < len(best_diff):
-            best_name, best_diff = name, d
-    if not best_diff:
-        return f"{len(KNOBS)} knobs, same as preset {best_name}"
-    changes = ", ".join(f"{k} = {_fmt(v)}" for k, v in best_diff.items())
-    return f"{len(KNOBS)} knobs, preset {best_name} with {changes}"
-
-
-def _fmt(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return "[" + ", ".join(f'"{v}"' for v in value) + "]"
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
-
-
-def _allowed(meta) -> str:
-    from pancli.games.panguingue.rules import BOOL, CARDS, ENUM, INT, MONEY
-
-    kind, allowed = meta["kind"], meta["allowed"]
-    if kind == ENUM:
-        return " | ".join(allowed)
-    if kind == INT:
-        return str(allowed[0]) if allowed[0] == allowed[1] else f"{allowed[0]}-{allowed[1]}"
-    if kind == BOOL:
-        return " | ".join(_fmt(v) for v in allowed) if allowed else "true | false"
-    if kind == CARDS:
-        return "list of spades" if allowed == "spades" else "list of cards"
-    if kind == MONEY:
-        return "amount >= 0"
-    return str(allowed)
-
-
-def _knob_rows(rules) -> list[dict]:
-    from pancli.games.panguingue.rules import DEFAULTS, KNOBS
-
-    rows = []
-    for name, f in KNOBS.items():
-        meta = f.metadata
-        value = getattr(rules, name)
-        rows.append({"name": name, "value": value, "kind": meta["kind"], "allowed": _allowed(meta),
-                     "help": meta["doc"], "recorded_only": meta["recorded_only"],
-                     "hoyle": getattr(DEFAULTS, name), "differs_from_hoyle": value != getattr(DEFAULTS, name)})
-    return rows
-
-
-def rules_markdown() -> str:
-    """The reference of every knob and every preset, as written to docs/rules.md."""
-    from pancli.games.panguingue.rules import DEFAULTS, KNOBS, PRESET_NOTES, PRESETS
-    from pancli.games.panguingue.rules import preset as load_preset
-
-    presets = {name: load_preset(name) for name in PRESETS}
-    lines = [
-        "# House rules reference",
-        "",
-        "<!-- Generated by `pan rules show --markdown`; do not edit by hand. -->",
-        "",
-        "Every rule of Panguingue that varies from table to table is a knob. A rules file (TOML) may",
-        "name a `preset` and override any knob; `pan rules init FILE --preset P` writes a complete one,",
-        "`pan rules check FILE` checks it and `pan rules show --rules FILE` explains it. Commands take",
-        "`--preset P` or `--rules FILE`; without either they play Hoyle.",
-        "",
-        "## Presets",
-        "",
-        "| Preset | Table | Differs from hoyle |",
-        "|---|---|---|",
-    ]
-    for name, rules in presets.items():
-        diff = {k: v for k, v in rules.__dict__.items() if getattr(DEFAULTS, k) != v}
-        shown = ", ".join(f"`{k} = {_fmt(v)}`" for k, v in diff.items()) or "(the defaults)"
-        lines.append(f"| `{name}` | {PRESET_NOTES[name]} | {shown} |")
-    lines += [
-        "",
-        "## Knobs",
-        "",
-        "Values that differ from `hoyle` are in bold. *Recorded only* knobs are kept with a session",
-        "and shown, but change no payment.",
-        "",
-        "| Knob | Type | Allowed | " + " | ".join(f"`{n}`" for n in presets) + " | What it does |",
-        "|---|---|---|" + "---|" * len(presets) + "---|",
-    ]
-    for name, f in KNOBS.items():
-        meta = f.metadata
-        cells = []
-        for rules in presets.values():
-            v = _fmt(getattr(rules, name))
-            cells.append(f"**{v}**" if getattr(rules, name) != getattr(DEFAULTS, name) else v)
-        doc = meta["doc"].replace("|", "\\|") + (" *(recorded only)*" if meta["recorded_only"] else "")
-        allowed = _allowed(meta).replace("|", "\\|")
-        lines.append(f"| `{name}` | {meta['kind']} | {allowed} | " + " | ".join(cells) + f" | {doc} |")
-    lines.append("")
-    return "\n".join(lines)

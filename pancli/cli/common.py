@@ -93,7 +93,7 @@ COMMAND_MODULES = {
     "dead": "record", "void": "record", "chop": "record", "undo": "record",
     "board": "record", "standings": "record", "history": "record",
     "table": "table",
-    "check": "check", "rules": "check", "turn": "turn",
+    "check": "check", "rules": "rules", "turn": "turn",
     "buyin": "reports", "cashout": "reports", "report": "reports", "player": "reports",
     "sessions": "reports", "settle": "reports", "export": "reports", "import": "reports",
     "rescore": "reports",

@@ -273,9 +273,9 @@ def contract_check(
     Example: pan contract check --deal 1 "7S 7H 7D + QC QD QS"
     """
     from pancli.games.contract.engine import classify_meld, describe_contract, parse_melds, validate_contract
-    from pancli.games import game
+    from pancli.app.rulesfile import resolve as resolve_rules
 
-    rules = game("contract").resolve_rules(preset, rules_file)
+    rules = resolve_rules(preset, rules_file, "contract")
     laid = parse_melds(" ".join(melds))
     if not laid:
         raise InputError("no melds given", 'write the lay-down, e.g. "7S 7H 7D + QC QD QS"')
@@ -311,9 +311,9 @@ def contract_buy(
     Example: pan contract buy --discarder A --asker D --refused-by C --seats A,B,C,D
     """
     from pancli.games.contract.engine import rule_buy
-    from pancli.games import game
+    from pancli.app.rulesfile import resolve as resolve_rules
 
-    rules = game("contract").resolve_rules(preset, rules_file)
+    rules = resolve_rules(preset, rules_file, "contract")
     table = _seats(seats)
     d, a = _seat_name(table, discarder), _seat_name(table, asker)
     r = _seat_name(table, refused_by) if refused_by else None
@@ -423,10 +423,10 @@ def polish_check(
 
     Example: pan polish check --pile "9H 9S TD" --play JC --seats A,B,C --mover B
     """
-    from pancli.games import game
+    from pancli.app.rulesfile import resolve as resolve_rules
     from pancli.games.polish.engine import check_play, check_take, format_cards, next_player, take_choices
 
-    rules = game("polish").resolve_rules(preset, rules_file)
+    rules = resolve_rules(preset, rules_file, "polish")
     if take_count is not None and not take:
         raise InputError("a count goes with --take", "write --take N")
     if (play is None) == (not take):

@@ -85,10 +85,11 @@ def session_new(
     """
     from pancli.games import game as get_game
     from pancli.app.recorder import resolve_player
+    from pancli.app.rulesfile import resolve as resolve_rules
 
     g = get_game(game)
     names = [p.strip() for p in players.split(",") if p.strip()]
-    house = g.resolve_rules(preset, rules)
+    house = resolve_rules(preset, rules, g.name)
     if chip_value is not None and (chip_value < 0 or chip_value != chip_value):
         raise InputError(f"--chip-value {chip_value} is not an amount of money", "give e.g. --chip-value 0.25")
     first = resolve_player(names, dealer) if dealer else None
@@ -136,7 +137,8 @@ def session_show(name: Optional[str] = typer.Argument(None, help="Session name (
     seats = recorder.game.seats(state)
     from pancli.games import game as get_game
 
-    defaults = get_game(s["game"]).rules_to_dict(get_game(s["game"]).resolve_rules(None, None))
+    g = get_game(s["game"])
+    defaults = g.rules_to_dict(g.schema.defaults)
     changed = {k: v for k, v in s["rules"].items() if defaults.get(k) != v}
     data = {"name": s["name"], "game": s["game"], "created_at": s["created_at"], "seats": seats,
             "chip_value": s["chip_value"], "closed": bool(s["closed_at"]), "rules_changed": changed,

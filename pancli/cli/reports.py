@@ -390,12 +390,13 @@ def rescore(name: Optional[str] = SESSION,
     from pancli.app.archive import log_events
     from pancli.games import game as get_game
     from pancli.app.rescore import rescore as do_rescore
+    from pancli.app.rulesfile import resolve as resolve_rules
 
     if not (preset or rules or sets):
         raise InputError("say which rules to replay under", "give --preset P, --rules FILE or --set KNOB=VALUE")
     store, session = _session(name)
     g = get_game(session["game"])
-    base = g.resolve_rules(preset, rules) if (preset or rules) else g.rules_from_dict(session["rules"])
+    base = resolve_rules(preset, rules, g.name) if (preset or rules) else g.rules_from_dict(session["rules"])
     new_rules = g.rules_from_dict({**g.rules_to_dict(base), **_parse_sets(sets or [])}) if sets else base
     with store.snapshot():
         events = log_events(store, session)

@@ -152,7 +152,7 @@ def _bad(message: str, hint: str):
 
 
 def _rules(preset, rules_file):
-    from pancli.games.panguingue.rules import resolve
+    from pancli.app.rulesfile import resolve
 
     return resolve(preset, rules_file)
 

@@ -1,14 +1,14 @@
-"""Cards of the standard French-suited pack and house-rule switches, shared by the contract game
-and Polish Pan (Panguingue has its own pack in cards.py: no 8, 9 or 10, and string cards).
+"""Cards of the standard French-suited pack, shared by the contract game and Polish Pan
+(Panguingue has its own pack in cards.py: no 8, 9 or 10, and string cards). Their house rules are
+declared with the shared knob schema (pancli.core.knobs) in each game's rules.py.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
 from pancli.core.errors import InputError
 
@@ -62,66 +62,10 @@ def format_cards(cards: Iterable[Card], ascii: bool = False) -> str:
     return " ".join(c.code if ascii else str(c) for c in cards)
 
 
-# -- house-rule switches ------------------------------------------------------------------
+# -- did-you-mean ---------------------------------------------------------------------------
 
 def suggest(word: str, choices: Iterable[str], what: str) -> str:
     by_lower = {choice.lower(): choice for choice in choices}
     close = difflib.get_close_matches(word.lower(), by_lower, n=1)
     listed = ", ".join(by_lower.values())
     return f"did you mean {by_lower[close[0]]!r}? ({what}: {listed})" if close else f"{what}: {listed}"
-
-
-def checked_value(key: str, value: Any, allowed: Any) -> Any:
-    """A switch value checked against what it allows: bool, str (a word), a range or a tuple."""
-    if allowed is bool:
-        if not isinstance(value, bool):
-            raise InputError(f"house rule {key} must be true or false, not {value!r}", "write true or false")
-        return value
-    if allowed is str:  # free text is a word of letters
-        if not isinstance(value, str) or not value.isalpha() or not 1 <= len(value) <= 10:
-            raise InputError(f"house rule {key} must be a word of 1 to 10 letters, not {value!r}",
-                             f'e.g. {key} = "PAN"')
-        return value.upper()
-    if isinstance(allowed, range):
-        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-            raise InputError(f"house rule {key} must be a whole number from {allowed.start} to {allowed.stop - 1}, "
-                             f"not {value!r}", f"set {key} between {allowed.start} and {allowed.stop - 1}")
-        return value
-    if isinstance(value, bool) or value not in allowed:
-        raise InputError(f"house rule {key} cannot be {value!r}",
-                         f"allowed values: {', '.join(repr(a) for a in allowed)}")
-    return value
-
-
-class Switches:
-    """Base of a game's house rules: presets, a checked dict reader and its inverse.
-
-    A subclass is a frozen dataclass and sets PRESETS, ALLOWED and DEFAULT_PRESET.
-    """
-
-    PRESETS: dict[str, dict[str, Any]] = {}
-    ALLOWED: dict[str, Any] = {}
-    DEFAULT_PRESET = ""
-
-    @classmethod
-    def preset(cls, name: str):
-        if name not in cls.PRESETS:
-            raise InputError(f"unknown preset {name!r}", suggest(name, cls.PRESETS, "presets"))
-        return cls(**cls.PRESETS[name])
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]):
-        name = d.get("preset", cls.DEFAULT_PRESET)
-        if not isinstance(name, str) or name not in cls.PRESETS:
-            raise InputError(f"unknown preset {name!r}", suggest(str(name), cls.PRESETS, "presets"))
-        values = dict(cls.PRESETS[name])
-        for key, value in d.items():
-            if key == "preset":
-                continue
-            if key not in cls.ALLOWED:
-                raise InputError(f"unknown house-rule key {key!r}", suggest(key, cls.ALLOWED, "keys"))
-            values[key] = checked_value(key, value, cls.ALLOWED[key])
-        return cls(**values)
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)

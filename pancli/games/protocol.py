@@ -22,17 +22,15 @@ class Game(Protocol):
     commands: str | None   # "module:attribute" of a Typer app mounted as `pan NAME`, or None
 
     # -- house rules ------------------------------------------------------------------------
-    def default_rules(self, preset: str | None = None) -> Any:
-        """The rules of a named preset (None: the game's default preset)."""
+    @property
+    def schema(self) -> Any:
+        """The knob schema of the game's house rules (``pancli.core.knobs.Schema``): knobs, presets."""
 
     def rules_from_dict(self, data: dict) -> Any:
         """Rules from their stored form (a session's rules, a rules file's keys); validates."""
 
     def rules_to_dict(self, rules: Any) -> dict:
         """The stored form of rules: plain JSON/TOML values."""
-
-    def resolve_rules(self, preset: str | None, rules_file: str | None) -> Any:
-        """The rules a command asked for: a preset, a rules file, or the default preset."""
 
     # -- playing ----------------------------------------------------------------------------
     def new_state(self, rules: Any, players: list[str], dealer: str | None) -> Any:
@@ -84,6 +82,12 @@ class GameBase:
     zero_sum = False
     checkpoint_kind: str | None = None
     commands: str | None = None
+
+    def rules_from_dict(self, data: dict):
+        return self.schema.from_dict(data)
+
+    def rules_to_dict(self, rules) -> dict:
+        return self.schema.to_dict(rules)
 
     def restore(self, rules, checkpoint: dict):
         raise NotImplementedError(f"{self.title} keeps no checkpoints")

@@ -1,4 +1,4 @@
-"""Mendelev's five-deal contract rummy: cards, house rules, dispute checks and scoring.
+"""Mendelev's five-deal contract rummy: cards, dispute checks and scoring (house rules: rules.py).
 
 Implements spec other-pan-games.md Part A: the contracts and meld rules of A.2 rules 1-9 and
 A.5, the «Можно?» buying rules 10-15 with both turn readings of Q-A3, the deal scoring of rule 8 and
@@ -28,14 +28,14 @@ from typing import Any, Iterable
 
 from pancli.core.errors import InputError, RuleError
 from pancli.games.frenchpack import RANK_NAMES as _ALL_RANK_NAMES
-from pancli.games.frenchpack import SUIT_SYMBOLS, Card, Switches, card_reader, format_cards, suggest
+from pancli.games.frenchpack import SUIT_SYMBOLS, Card, card_reader, format_cards, suggest
 from pancli.core.ledger import Step, Tally
+from pancli.games.contract.rules import PACKS, ContractRules
 
 # ---------------------------------------------------------------- cards
 
 RANK_NAMES = {r: name for r, name in _ALL_RANK_NAMES.items()}  # 2..14, ace = 14 (it may also sit low)
 _PACK = "a standard pack holds ranks 2-10, J, Q, K, A in suits S H D C (♠ ♥ ♦ ♣), e.g. 7S, TH, 10♦, QC"
-PACKS = 2  # two 52-card packs: at most two copies of any card (A.3, Q-A7)
 parse_card, parse_cards = card_reader(RANK_NAMES, "the contract game's packs", _PACK)
 
 
@@ -44,60 +44,6 @@ def parse_melds(text: str | Iterable[Any]) -> list[list[Card]]:
     groups = re.split(r"[+/|]", text) if isinstance(text, str) else list(text)
     melds = [parse_cards(g) for g in groups]
     return [m for m in melds if m]
-
-
-# ---------------------------------------------------------------- house rules
-
-PRESETS: dict[str, dict[str, Any]] = {
-    "mendelev": {},
-    "contract": {"min_sequence": 4, "buy_turn": "unchanged", "scoring": "penalty"},
-}
-
-ALLOWED: dict[str, Any] = {
-    "min_sequence": range(3, 14),
-    "max_set": range(3, 4 * PACKS + 1),
-    "max_sequence": range(3, 14),
-    "duplicates_in_sets": bool,
-    "lay_off_before_contract": bool,
-    "buy_turn": ("from_buyer", "unchanged"),
-    "ace_value": (15, 11, 1),
-    "going_out_bonus": range(0, 101),
-    "scoring": ("signed", "penalty"),
-    "last_deal_no_discard": bool,
-}
-
-
-@dataclass(frozen=True)
-class ContractRules(Switches):
-    """House-rule switches; the defaults are the spec's ``mendelev`` profile (A.5)."""
-
-    min_sequence: int = 3               # Q-A2: 3 (remik, Russian rummy) or 4 (Western)
-    max_set: int = 8                    # rule 5: a set grows to at most 8 cards
-    max_sequence: int = 13              # rule 5: a sequence grows to at most 13 cards
-    duplicates_in_sets: bool = True     # Q-A9: two identical cards in one set
-    lay_off_before_contract: bool = False  # Q-A5: lay off only after your own contract is down
-    buy_turn: str = "from_buyer"        # Q-A3: R1 "from_buyer" or R2 "unchanged"
-    ace_value: int = 15                 # Q-A6: 15, 11 or 1
-    going_out_bonus: int = 20           # rule 8
-    scoring: str = "signed"             # "signed": +bonus / -cards, highest wins; "penalty": lowest wins
-    last_deal_no_discard: bool = True   # rule 6: deal 5 goes out without a final discard
-
-    PRESETS = PRESETS
-    ALLOWED = ALLOWED
-    DEFAULT_PRESET = "mendelev"
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "ContractRules":
-        rules = super().from_dict(d)
-        if rules.min_sequence > rules.max_sequence:
-            raise InputError(f"min_sequence {rules.min_sequence} is above max_sequence {rules.max_sequence}",
-                             "make min_sequence at most max_sequence")
-        return rules
-
-    def card_value(self, card: Card) -> int:
-        if card.rank == 14:
-            return self.ace_value
-        return min(card.rank, 10)
 
 
 # ---------------------------------------------------------------- melds and contracts

@@ -12,24 +12,11 @@ class Contract(GameBase):
     title = "Contract rummy (five deals)"
     commands = "pancli.cli.games:contract_app"
 
-    def default_rules(self, preset: str | None = None):
-        from pancli.games.contract.engine import ContractRules
+    @property
+    def schema(self):
+        from pancli.games.contract.rules import SCHEMA
 
-        return ContractRules.preset(preset or "mendelev")
-
-    def rules_from_dict(self, data: dict):
-        from pancli.games.contract.engine import ContractRules
-
-        return ContractRules.from_dict(data)
-
-    def rules_to_dict(self, rules) -> dict:
-        return rules.to_dict()
-
-    def resolve_rules(self, preset: str | None, rules_file: str | None):
-        from pancli.games import _resolve
-        from pancli.games.contract.engine import ContractRules
-
-        return _resolve(preset, rules_file, ContractRules, "mendelev")
+        return SCHEMA
 
     def new_state(self, rules, players: list[str], dealer: str | None):
         from pancli.games.contract.engine import new_state

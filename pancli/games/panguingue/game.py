@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from pancli.games.protocol import GameBase
 
@@ -14,25 +13,11 @@ class Panguingue(GameBase):
     zero_sum = True
     commands = None  # its commands are pan's own top-level ones (deal, meld, out …)
 
-    def default_rules(self, preset: str | None = None) -> Any:
-        from pancli.games.panguingue.rules import preset as by_name
+    @property
+    def schema(self):
+        from pancli.games.panguingue.rules import SCHEMA
 
-        return by_name(preset or "hoyle")
-
-    def rules_from_dict(self, data: dict) -> Any:
-        from pancli.games.panguingue.rules import from_dict
-
-        return from_dict(data)
-
-    def rules_to_dict(self, rules) -> dict:
-        from pancli.games.panguingue.rules import to_dict
-
-        return to_dict(rules)
-
-    def resolve_rules(self, preset: str | None, rules_file: str | None):
-        from pancli.games.panguingue.rules import resolve
-
-        return resolve(preset, rules_file)
+        return SCHEMA
 
     def new_state(self, rules, players: list[str], dealer: str | None):
         from pancli.games.panguingue.engine import new_state

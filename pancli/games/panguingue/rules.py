@@ -1,42 +1,44 @@
 """House rules: every Panguingue rule that varies from table to table, as one immutable model.
 
-Each knob of spec §9 is a field with its default, allowed values and a line of help.
-Presets are the four named profiles of §9; a TOML file may name a preset and override knobs.
+Each knob of spec §9 is a field with its default, allowed values and a line of help (declared with
+the shared schema of pancli.core.knobs). Presets are the four named profiles of §9; a rules file may
+name a preset and override knobs (read by pancli.app.rulesfile).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import difflib
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 from pancli.core.errors import InputError
+from pancli.core.knobs import BOOL, CARDS, ENUM, INT, MONEY, KnobRules, Schema, knob
 
-ENUM, INT, BOOL, CARDS, MONEY = "enum", "int", "bool", "cards", "money"
+__all__ = ["BOOL", "CARDS", "ENUM", "INT", "MONEY", "HouseRules", "SCHEMA", "KNOBS", "DEFAULTS", "PRESETS",
+           "PRESET_NOTES", "preset", "from_dict", "to_dict", "diff_from"]
 
 
-def knob(default: Any, kind: str, allowed: Any = None, doc: str = "", *, recorded_only: bool = False):
-    """A field with the metadata the rules file reader and the reference need.
+def _card(text: str) -> str:
+    from pancli.games.panguingue.cards import parse_card
 
-    ``recorded_only`` marks a knob about turn play the recorder does not model (who may take
-    which discard, forcing): it is kept with the session and shown, and `pan check --turn`
-    style rulings may read it, but it changes no payment.
-    """
-    meta = {"kind": kind, "allowed": allowed, "doc": doc, "recorded_only": recorded_only}
-    if isinstance(default, list):
-        return field(default_factory=lambda: list(default), metadata=meta)
-    return field(default=default, metadata=meta)
+    return parse_card(text)
+
+
+def _spade(text: str) -> str:
+    card = _card(text)
+    if card[1] != "S":
+        raise InputError(f"{card} is not a spade", "only spades are taken out")
+    return card
 
 
 @dataclass(frozen=True)
-class HouseRules:
+class HouseRules(KnobRules):
     # The pack (§1)
     packs: int = knob(8, INT, (5, 11), "40-card packs in the shoe")
     spade_sets_removed: int = knob(0, INT, (0, 1), "full spade sets taken out (1 leaves 310 cards)")
-    extra_spade_cards_removed: list = knob([], CARDS, "spades", "further spades taken out, e.g. [\"3S\", \"5S\", \"7S\"]")
-    extra_pay_cards_added: list = knob([], CARDS, "any", "extra pay cards put in, e.g. [\"3S\", \"5S\", \"7S\"]")
+    extra_spade_cards_removed: tuple = knob((), CARDS, "spades", "further spades taken out, e.g. [\"3S\", \"5S\", \"7S\"]",
+                                           convert=_spade)
+    extra_pay_cards_added: tuple = knob((), CARDS, "any", "extra pay cards put in, e.g. [\"3S\", \"5S\", \"7S\"]",
+                                       convert=_card)
     rank_set: str = knob("no_8_9_10", ENUM, ("no_8_9_10", "no_JQK"), "which ranks the pack lacks (no_JQK reads 8-9-10 as J-Q-K)")
     suit_style: str = knob("french", ENUM, ("french", "spanish"), "suit names on the cards (spanish: swords are spades)", recorded_only=True)
     # Seating and rotation (§2)
@@ -97,12 +99,6 @@ class HouseRules:
     def shoe_size(self) -> int:
         return sum(self.shoe().values())
 
-    def replace(self, **changes) -> HouseRules:
-        return from_dict({**to_dict(self), **changes})
-
-
-KNOBS = {f.name: f for f in dataclasses.fields(HouseRules)}
-DEFAULTS = HouseRules()
 
 PRESETS: dict[str, dict[str, Any]] = {
     "hoyle": {},
@@ -126,127 +122,30 @@ PRESET_NOTES = {
 }
 
 
+def _check_shoe(rules: HouseRules) -> None:
+    if any(n < 0 for n in rules.shoe().values()):
+        raise InputError("more copies of a spade are removed than the pack holds",
+                         "remove fewer spades or use more packs")
+
+
+SCHEMA = Schema(HouseRules, game="panguingue", title="Panguingue", presets=PRESETS, notes=PRESET_NOTES,
+                default_preset="hoyle", check=_check_shoe)
+KNOBS = SCHEMA.knobs
+DEFAULTS = HouseRules()
+
+
 def preset(name: str) -> HouseRules:
-    if name not in PRESETS:
-        raise InputError(f"unknown preset '{name}'", f"choose one of {', '.join(PRESETS)}{_did_you_mean(name, PRESETS)}")
-    return from_dict(PRESETS[name])
-
-
-def _did_you_mean(word: str, choices) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
-def _check_value(name: str, value: Any, where: str) -> Any:
-    f = KNOBS[name]
-    kind, allowed = f.metadata["kind"], f.metadata["allowed"]
-    prefix = f"{where}{name} = {value!r}"
-    if kind == BOOL:
-        if not isinstance(value, bool):
-            raise InputError(f"{prefix} is not true or false", f"write {name} = true or {name} = false")
-        if allowed and value not in allowed:
-            raise InputError(f"{prefix} is not allowed", f"{name} must be {allowed[0]!r}".lower())
-        return value
-    if kind == INT:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InputError(f"{prefix} is not a whole number", f"{name} takes {allowed[0]} to {allowed[1]}")
-        if not allowed[0] <= value <= allowed[1]:
-            raise InputError(f"{prefix} is out of range", f"{name} takes {allowed[0]} to {allowed[1]}")
-        return value
-    if kind == MONEY:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or value != value:
-            raise InputError(f"{prefix} is not an amount of money", f"{name} takes a number such as 0.25")
-        return float(value)
-    if kind == ENUM:
-        if value not in allowed:
-            raise InputError(f"{prefix} is not allowed", f"{name} takes one of {', '.join(allowed)}")
-        return value
-    if kind == CARDS:
-        from pancli.games.panguingue.cards import parse_card
-
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise InputError(f"{prefix} is not a list of cards", f'write e.g. {name} = ["3S", "5S", "7S"]')
-        cards = [parse_card(v) for v in value]
-        if allowed == "spades" and any(c[1] != "S" for c in cards):
-            raise InputError(f"{prefix} names a card that is not a spade", "only spades are taken out")
-        return cards
-    raise AssertionError(kind)
+    return SCHEMA.preset(name)
 
 
 def from_dict(data: dict[str, Any], where: str = "") -> HouseRules:
     """Build house rules from a preset name and knob overrides, checking every key and value."""
-    data = dict(data)
-    base_name = data.pop("preset", None)
-    if base_name is not None and not isinstance(base_name, str):
-        raise InputError(f"{where}preset = {base_name!r} is not a name", f"choose one of {', '.join(PRESETS)}")
-    values: dict[str, Any] = dict(PRESETS[_preset_name(base_name)]) if base_name else {}
-    for key, value in data.items():
-        if key not in KNOBS:
-            raise InputError(f"{where}unknown rule '{key}'{_did_you_mean(key, KNOBS)}",
-                             "run `pan rules show` for every rule name")
-        values[key] = _check_value(key, value, where)
-    rules = HouseRules(**values)
-    shoe = rules.shoe()
-    if any(n < 0 for n in shoe.values()):
-        raise InputError(f"{where}more copies of a spade are removed than the pack holds",
-                         "remove fewer spades or use more packs")
-    return rules
-
-
-def _preset_name(name: str) -> str:
-    preset(name)  # raises with a did-you-mean for a typo
-    return name
+    return SCHEMA.from_dict(data, where)
 
 
 def to_dict(rules: HouseRules) -> dict[str, Any]:
-    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
+    return SCHEMA.to_dict(rules)
 
 
 def diff_from(rules: HouseRules, base: HouseRules = DEFAULTS) -> dict[str, Any]:
-    return {k: v for k, v in to_dict(rules).items() if getattr(base, k) != v}
-
-
-def load(path: str | Path) -> HouseRules:
-    import tomllib
-
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"rules file {p} does not exist", "check the path, or write one with `pan rules init FILE`") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read rules file {p}", str(e)) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise InputError(f"{p} is not valid TOML ({e})", "fix the line it names") from None
-    return from_dict(data, where=f"{p}: ")
-
-
-def dumps(rules: HouseRules, preset_name: str | None = None) -> str:
-    """A complete rules file: every knob written out, with its help as a comment."""
-    import tomli_w
-
-    lines = ["# pancli house rules. Every knob is listed; `pan rules show` explains them.\n"]
-    if preset_name:
-        lines.append(f"# Written from the '{preset_name}' preset.\n")
-    for name, value in to_dict(rules).items():
-        meta = KNOBS[name].metadata
-        allowed = meta["allowed"]
-        choices = ""
-        if meta["kind"] == ENUM:
-            choices = f" ({' | '.join(allowed)})"
-        elif meta["kind"] == INT:
-            choices = f" ({allowed[0]}-{allowed[1]})"
-        lines.append(f"# {meta['doc']}{choices}\n")
-        lines.append(tomli_w.dumps({name: value}))
-    return "".join(lines)
-
-
-def resolve(preset_name: str | None = None, rules_file: str | Path | None = None) -> HouseRules:
-    """The rules a command runs under: a rules file, else a preset, else Hoyle."""
-    if preset_name and rules_file:
-        raise InputError("give --preset or --rules, not both", "a rules file can name its preset itself")
-    if rules_file:
-        return load(rules_file)
-    return preset(preset_name or "hoyle")
+    return SCHEMA.diff(rules, base)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
@@ -167,30 +167,10 @@ def _check_out_count(n: int) -> None:
 # -- the search --------------------------------------------------------------------------------
 
 
-def _rules_key(rules: HouseRules) -> tuple:
-    return tuple(tuple(v) if isinstance(v, list) else v
-                 for v in (getattr(rules, f.name) for f in fields(rules)))
-
-
-_SOLVERS: dict[tuple, _Solver] = {}
-_BY_ID: dict[int, tuple[HouseRules, _Solver]] = {}
-
-
+@lru_cache(maxsize=32)
 def _solver(rules: HouseRules) -> _Solver:
-    hit = _BY_ID.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    key = _rules_key(rules)
-    s = _SOLVERS.get(key)
-    if s is None:
-        if len(_SOLVERS) > 32:
-            _SOLVERS.clear()
-            _BY_ID.clear()
-        s = _SOLVERS[key] = _Solver(rules)
-    if len(_BY_ID) > 256:
-        _BY_ID.clear()
-    _BY_ID[id(rules)] = (rules, s)  # holding `rules` keeps its id from being reused
-    return s
+    """One solver, with its memo tables, per set of house rules (rules are hashable and immutable)."""
+    return _Solver(rules)
 
 
 def _display(cards: Iterable[str]) -> list[str]:

@@ -1,4 +1,4 @@
-"""The Polish shedding game Pan ("trzy litery"): cards, house rules, dispute checks and letters.
+"""The Polish shedding game Pan ("trzy litery"): cards, dispute checks and letters (house rules: rules.py).
 
 Implements spec other-pan-games.md Part B: the 24-card pack, dealing, opening, legal plays,
 taking and turn order of B.2 and B.5, the variants of B.3 (piki cofane, timed play, beton, pickup
@@ -26,8 +26,9 @@ from typing import Any, Iterable
 
 from pancli.core.errors import InputError, RuleError
 from pancli.games.frenchpack import RANK_NAMES as _ALL_RANK_NAMES
-from pancli.games.frenchpack import SUITS, Card, Switches, card_reader, format_cards, suggest
+from pancli.games.frenchpack import SUITS, Card, card_reader, format_cards, suggest
 from pancli.core.ledger import Step, Tally
+from pancli.games.polish.rules import PolishRules
 
 # ---------------------------------------------------------------- cards
 
@@ -38,46 +39,6 @@ NINE_OF_HEARTS = Card(9, "H")
 PACK = tuple(Card(rank, suit) for rank in RANK_NAMES for suit in SUITS)
 parse_card, parse_cards = card_reader(RANK_NAMES, "the Polish Pan pack", _PACK)
 
-
-# ---------------------------------------------------------------- house rules
-
-PRESETS: dict[str, dict[str, Any]] = {
-    "standard": {},
-    "piki-cofane": {"spades_back": True},
-    "beton": {"beton": 3},
-    "timed": {"clock_minutes": 5},
-}
-
-ALLOWED: dict[str, Any] = {
-    "three_card_play": ("same_rank", "nines_only", "equal_or_higher"),
-    "open_with_four_nines": bool,
-    "pickup": ("three", "any", "three_or_all"),
-    "spades_back": bool,
-    "spades_back_two_players": ("again", "opponent"),
-    "beton": (0, 2, 3),
-    "word": str,
-    "clock_minutes": range(0, 181),
-    "timeout_loses": ("deal", "game"),
-}
-
-
-@dataclass(frozen=True)
-class PolishRules(Switches):
-    """House-rule switches; the defaults are the spec's recommended ones (B.5, Q-B1..Q-B10)."""
-
-    three_card_play: str = "same_rank"      # Q-B2: three of a rank onto that rank
-    open_with_four_nines: bool = True       # Q-B1: all four 9s at once, 9♥ at the bottom
-    pickup: str = "three"                   # Q-B3: "three", "any" or "three_or_all"
-    spades_back: bool = False               # B.3 piki cofane
-    spades_back_two_players: str = "again"  # Q-B5: the mover plays again (seed) or the opponent does
-    beton: int = 0                          # Q-B10: face-down cards per player, 0, 2 or 3
-    word: str = "PAN"                       # the letters a loser collects, one per lost deal
-    clock_minutes: int = 0                  # timed play: minutes per player, 0 for none
-    timeout_loses: str = "deal"             # Q-B9: a flag fall loses the deal or the game
-
-    PRESETS = PRESETS
-    ALLOWED = ALLOWED
-    DEFAULT_PRESET = "standard"
 
 # ---------------------------------------------------------------- dealing
 

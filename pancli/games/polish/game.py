@@ -12,24 +12,11 @@ class Polish(GameBase):
     title = "Polish Pan"
     commands = "pancli.cli.games:polish_app"
 
-    def default_rules(self, preset: str | None = None):
-        from pancli.games.polish.engine import PolishRules
+    @property
+    def schema(self):
+        from pancli.games.polish.rules import SCHEMA
 
-        return PolishRules.preset(preset or "standard")
-
-    def rules_from_dict(self, data: dict):
-        from pancli.games.polish.engine import PolishRules
-
-        return PolishRules.from_dict(data)
-
-    def rules_to_dict(self, rules) -> dict:
-        return rules.to_dict()
-
-    def resolve_rules(self, preset: str | None, rules_file: str | None):
-        from pancli.games import _resolve
-        from pancli.games.polish.engine import PolishRules
-
-        return _resolve(preset, rules_file, PolishRules, "standard")
+        return SCHEMA
 
     def new_state(self, rules, players: list[str], dealer: str | None):
         from pancli.games.polish.engine import new_state

@@ -1,0 +1,109 @@
+"""House-rules files (TOML), read and written for every game in this one place.
+
+A rules file holds knobs of one game, optionally ``preset = NAME`` first; knobs it leaves out take
+the preset's value (the game's default preset when it names none). The game modules only check
+dicts (pancli.core.knobs); this module adds the file: every refusal names the file, the key and
+what is allowed, on one line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pancli.core.errors import InputError
+
+DEFAULT_GAME = "panguingue"
+
+
+def schema(game: str = DEFAULT_GAME):
+    """The knob schema of a game, by name (a did-you-mean for an unknown one)."""
+    from pancli.games import game as get_game
+
+    return get_game(game).schema
+
+
+def load(path: str | Path, game: str = DEFAULT_GAME) -> Any:
+    """The rules a file sets for ``game``."""
+    import tomllib
+
+    s = schema(game)
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"rules file {p} does not exist",
+                         f"check the path, or write one with `pan rules init FILE{s.game_option()}`") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read rules file {p}", str(e)) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"{p} is not valid TOML ({e})", "fix the line it names") from None
+    try:
+        return s.from_dict(data, where=f"{p}: ")
+    except InputError as e:
+        other = _other_game(data, s.game)
+        if other is None:
+            raise
+        raise InputError(e.message, f"this is a rules file of {other.title}: give --game {other.game}") from None
+
+
+def _other_game(data: dict, game: str):
+    """The one other game whose rules ``data`` are, if there is exactly one."""
+    from pancli.games import GAMES
+
+    fits = []
+    for name, g in GAMES.items():
+        if name == game:
+            continue
+        try:
+            g.schema.from_dict(data)
+        except InputError:
+            continue
+        fits.append(g.schema)
+    return fits[0] if len(fits) == 1 else None
+
+
+def dumps(rules, preset_name: str | None = None, game: str = DEFAULT_GAME) -> str:
+    """A complete rules file: every knob written out, with its help and allowed values as a comment."""
+    import tomli_w
+
+    s = schema(game)
+    if s.game == DEFAULT_GAME:
+        lines = ["# pancli house rules. Every knob is listed; `pan rules show` explains them.\n"]
+    else:
+        lines = [f"# pancli house rules for {s.title}. Every knob is listed; "
+                 f"`pan rules show{s.game_option()}` explains them.\n"]
+    if preset_name:
+        lines.append(f"# Written from the '{preset_name}' preset.\n")
+    for name, value in s.to_dict(rules).items():
+        k = s.knobs[name]
+        lines.append(f"# {k.help}{k.choices_text()}\n")
+        lines.append(tomli_w.dumps({name: value}))
+    return "".join(lines)
+
+
+def write(path: str | Path, rules, preset_name: str | None = None, game: str = DEFAULT_GAME,
+          force: bool = False) -> Path:
+    """Write a complete rules file; refuse to overwrite one unless ``force``."""
+    p = Path(path)
+    if p.exists() and not force:
+        raise InputError(f"{p} already exists", "add --force to overwrite it")
+    text = dumps(rules, preset_name, game)
+    try:
+        p.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot write {p}", e.strerror or str(e)) from None
+    return p
+
+
+def resolve(preset_name: str | None = None, rules_file: str | Path | None = None,
+            game: str = DEFAULT_GAME) -> Any:
+    """The rules a command runs under: a rules file, else a preset, else the game's default preset."""
+    if preset_name and rules_file:
+        raise InputError("give --preset or --rules, not both", "a rules file can name its preset itself")
+    if rules_file:
+        return load(rules_file, game)
+    s = schema(game)
+    return s.preset(preset_name or s.default_preset)

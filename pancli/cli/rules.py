@@ -1,0 +1,245 @@
+"""`pan rules show|init|check`: the house rules of every game, their presets and rules files.
+
+Only typer is imported at module level; the games' rules are loaded inside the commands.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+from pancli.cli.common import command_set, new_app
+
+commands = command_set()  # what this module adds to `pan`
+
+GAMES_TEXT = "panguingue, contract or polish"
+GAME_HELP = f"Whose house rules: {GAMES_TEXT} (default panguingue)."
+ANY_PRESET_HELP = ("House rules preset of the game: panguingue hoyle, cardroom-ca, online-pan, japanese-wp; "
+                   "contract mendelev, contract; polish standard, piki-cofane, beton, timed "
+                   "(default: hoyle, mendelev, standard).")
+ANY_RULES_HELP = "House rules file (TOML) of the game, as written by `pan rules init`."
+
+rules_app = new_app("Show, write and check house rules: every rule that varies from table to table, "
+                    f"for each game ({GAMES_TEXT}; default panguingue).\n\n"
+                    "Example: pan rules show --preset cardroom-ca\n\n"
+                    "Example: pan rules init house.toml --preset cardroom-ca\n\n"
+                    "Example: pan rules show --game contract --preset contract")
+commands.add_typer(rules_app, name="rules")
+
+_Game = typer.Option(None, "--game", "-g", metavar="GAME", help=GAME_HELP, show_default=False)
+
+
+def _schema(game: Optional[str]):
+    from pancli.app.rulesfile import DEFAULT_GAME, schema
+
+    return schema(game or DEFAULT_GAME)
+
+
+@rules_app.command("show")
+def rules_show(
+    game: Optional[str] = _Game,
+    preset: Optional[str] = typer.Option(None, "--preset", "-p", metavar="PRESET", help=ANY_PRESET_HELP),
+    rules_file: Optional[str] = typer.Option(None, "--rules", metavar="FILE", help=ANY_RULES_HELP),
+    json_: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    markdown: bool = typer.Option(False, "--markdown", help="Print the reference of every knob and every "
+                                                            "preset of every game (or of --game) as Markdown "
+                                                            "(docs/rules.md)."),
+):
+    """Show every house-rule knob: its value, the allowed values, what it does, and which differ from
+    the game's default preset (Hoyle for Panguingue).
+
+    Example: pan rules show --preset cardroom-ca
+
+    Example: pan rules show --rules house.toml --json
+
+    Example: pan rules show --game polish --preset piki-cofane
+
+    Example: pan rules show --markdown > docs/rules.md
+    """
+    from pancli.app.rulesfile import resolve
+
+    if markdown:
+        sys.stdout.write(rules_markdown([game] if game else None))
+        return
+    schema = _schema(game)
+    rules = resolve(preset, rules_file, schema.game)
+    default = schema.default_preset
+    source = f"rules file {rules_file}" if rules_file else f"preset {preset or default}"
+    rows = knob_rows(schema, rules)
+    differs = f"differs_from_{default}"
+    if json_:
+        from pancli.cli.common import print_json
+
+        print_json({"game": schema.game, "source": source, "rules": {r["name"]: r["value"] for r in rows},
+                    differs: [r["name"] for r in rows if r[differs]], "knobs": rows})
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    from pancli.cli.common import console
+
+    con = console()
+    if not con.is_terminal:
+        con.width = max(con.width, 250)  # piped: keep one knob per line
+    title = "House rules" if schema.game == "panguingue" else f"{schema.title} house rules"
+    table = Table(title=f"{title}: {source}", title_justify="left", box=None, pad_edge=False,
+                  padding=(0, 2, 0, 0))
+    table.add_column("knob", no_wrap=True)
+    table.add_column("value", no_wrap=True)
+    table.add_column("allowed", overflow="fold")
+    table.add_column("what it does")
+    for r in rows:
+        name = f"[bold yellow]*{r['name']}[/bold yellow]" if r[differs] else f" {r['name']}"
+        doc = r["help"] + (" (recorded only)" if r["recorded_only"] else "")
+        table.add_row(name, escape(_fmt(r["value"])), escape(r["allowed"]), escape(doc))
+    con.print(table)
+    changed = [r["name"] for r in rows if r[differs]]
+    con.print(f"* differs from {default}: {', '.join(changed)}" if changed else f"Same as {default}.")
+
+
+@rules_app.command("init")
+def rules_init(
+    path: str = typer.Argument(..., metavar="FILE", help="Where to write the rules file."),
+    game: Optional[str] = _Game,
+    preset: Optional[str] = typer.Option(None, "--preset", "-p", metavar="PRESET",
+                                         help=ANY_PRESET_HELP, show_default=False),
+    force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists."),
+):
+    """Write a complete house-rules file (every knob, with its help) to edit for your table.
+
+    Example: pan rules init house.toml --preset cardroom-ca
+
+    Example: pan rules init polish.toml --game polish --preset beton
+    """
+    from pancli.app.rulesfile import write
+
+    schema = _schema(game)
+    name = preset or schema.default_preset
+    rules = schema.preset(name)
+    p = write(path, rules, name, schema.game, force=force)
+    typer.echo(f"Wrote {p} (preset {name}). Check it with: pan rules check {p}{schema.game_option()}")
+
+
+@rules_app.command("check")
+def rules_check(
+    path: str = typer.Argument(..., metavar="FILE", help="The rules file to check."),
+    game: Optional[str] = _Game,
+):
+    """Check a house-rules file: OK with a one-line summary, or the first error.
+
+    Exit status: 0 the file is good, 2 it is not (the error names the file, the key and what is allowed).
+
+    Example: pan rules check house.toml
+
+    Example: pan rules check contract.toml --game contract
+    """
+    from pancli.app.rulesfile import load
+
+    schema = _schema(game)
+    rules = load(path, schema.game)
+    typer.echo(f"OK {path}: {summary(schema, rules)}")
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def summary(schema, rules) -> str:
+    """One line: the nearest preset and what differs from it."""
+    name, diff = schema.nearest_preset(rules)
+    if not diff:
+        return f"{len(schema.knobs)} knobs, same as preset {name}"
+    changes = ", ".join(f"{k} = {_fmt(v)}" for k, v in diff.items())
+    return f"{len(schema.knobs)} knobs, preset {name} with {changes}"
+
+
+def _fmt(value) -> str:
+    from pancli.core.knobs import format_value
+
+    return format_value(value)
+
+
+def knob_rows(schema, rules) -> list[dict]:
+    """One dict per knob: name, value, kind, allowed, help, recorded_only, the default preset's value
+    (keyed by the preset's name) and whether the value differs from it."""
+    default = schema.default_preset
+    defaults = schema.defaults
+    rows = []
+    for name, k in schema.knobs.items():
+        value = getattr(rules, name)
+        base = getattr(defaults, name)
+        rows.append({"name": name, "value": list(value) if isinstance(value, tuple) else value,
+                     "kind": k.kind, "allowed": k.allowed_text(), "help": k.help,
+                     "recorded_only": k.recorded_only, default: list(base) if isinstance(base, tuple) else base,
+                     f"differs_from_{default}": value != base})
+    return rows
+
+
+def rules_markdown(games: list[str] | None = None) -> str:
+    """The reference of every knob and every preset of each game, as written to docs/rules.md."""
+    from pancli.games import GAMES, game as get_game
+
+    names = games or list(GAMES)
+    lines = [
+        "# House rules reference",
+        "",
+        "<!-- Generated by `pan rules show --markdown`; do not edit by hand. -->",
+        "",
+        "Every rule that varies from table to table is a knob, for each of the three games. A rules file",
+        "(TOML) may name a `preset` and override any knob; `pan rules init FILE --preset P` writes a complete",
+        "one, `pan rules check FILE` checks it and `pan rules show --rules FILE` explains it. These commands",
+        "read Panguingue rules; add `--game contract` or `--game polish` for the other two games. Commands",
+        "take `--preset P` or `--rules FILE`; without either they play the game's default preset (Hoyle for",
+        "Panguingue). Unknown keys, wrong types and out-of-range values are refused with the file, the key",
+        "and the allowed values.",
+    ]
+    for name in names:
+        lines += _game_markdown(get_game(name).schema)
+    lines.append("")
+    return "\n".join(lines)
+
+
+def _game_markdown(schema) -> list[str]:
+    default = schema.default_preset
+    defaults = schema.defaults
+    presets = {name: schema.preset(name) for name in schema.presets}
+    option = schema.game_option()
+    lines = [
+        "",
+        f"## {schema.title}",
+        "",
+        f"{len(schema.knobs)} knobs; `pan rules show{option}` lists them with their values.",
+        "",
+        "### Presets",
+        "",
+        f"| Preset | Table | Differs from {default} |",
+        "|---|---|---|",
+    ]
+    for name, rules in presets.items():
+        shown = ", ".join(f"`{k} = {_fmt(v)}`" for k, v in schema.diff(rules).items()) or "(the defaults)"
+        lines.append(f"| `{name}` | {schema.notes[name]} | {shown} |")
+    recorded = any(k.recorded_only for k in schema.knobs.values())
+    lines += [
+        "",
+        "### Knobs",
+        "",
+        f"Values that differ from `{default}` are in bold."
+        + (" *Recorded only* knobs are kept with a session" if recorded else ""),
+    ]
+    if recorded:
+        lines.append("and shown, but change no payment.")
+    lines += [
+        "",
+        "| Knob | Type | Allowed | " + " | ".join(f"`{n}`" for n in presets) + " | What it does |",
+        "|---|---|---|" + "---|" * len(presets) + "---|",
+    ]
+    for name, k in schema.knobs.items():
+        cells = []
+        for rules in presets.values():
+            v = _fmt(getattr(rules, name))
+            cells.append(f"**{v}**" if getattr(rules, name) != getattr(defaults, name) else v)
+        doc = k.help.replace("|", "\\|") + (" *(recorded only)*" if k.recorded_only else "")
+        allowed = k.allowed_text().replace("|", "\\|")
+        lines.append(f"| `{name}` | {k.kind} | {allowed} | " + " | ".join(cells) + f" | {doc} |")
+    return lines

@@ -1,0 +1,254 @@
+"""One schema for the house rules of every game: knobs, presets and the checks on a rules dict.
+
+A game's rules are a frozen dataclass whose fields are declared with :func:`knob` (default, type,
+allowed values, a line of help). :class:`Schema` reads those fields and adds the named presets; it
+builds rules from a plain dict (a preset name plus overrides, as a rules file or the sessions table
+holds them), checking every key and value, and turns rules back into that dict.
+
+Every refusal is one line that names the key, the value and what is allowed, with a did-you-mean
+for a misspelt key, preset or value. Nothing here reads or writes files (pancli.app.rulesfile does).
+Sequence-valued knobs hold tuples, so rules objects are immutable and hashable: a cache keyed on
+rules is a plain ``functools.lru_cache``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Iterable
+
+from pancli.core.errors import InputError
+
+# Knob types. ENUM values may be words or whole numbers; WORD is free text of letters.
+ENUM, INT, BOOL, CARDS, MONEY, WORD = "enum", "int", "bool", "cards", "money", "word"
+KINDS = (ENUM, INT, BOOL, CARDS, MONEY, WORD)
+
+_META = "knob"
+
+
+def knob(default: Any, kind: str, allowed: Any = None, help: str = "", *, recorded_only: bool = False,
+         convert: Callable[[str], Any] | None = None):
+    """A rules field with the metadata the schema needs.
+
+    ``allowed`` is, by kind: ENUM a tuple of values; INT ``(lowest, highest)``; BOOL None or the
+    one value allowed, as a tuple; CARDS a word describing the cards ("spades", "any"); MONEY
+    ``(lowest, None)``; WORD ``(shortest, longest)``. ``convert`` reads one element of a CARDS list
+    (raising InputError for a bad one). ``recorded_only`` marks a knob kept and shown but changing
+    no score.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown knob kind {kind!r}")
+    if isinstance(default, list):
+        default = tuple(default)
+    meta = {_META: {"kind": kind, "default": default, "allowed": allowed, "help": help,
+                    "recorded_only": recorded_only, "convert": convert}}
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def did_you_mean(word: Any, choices: Iterable[Any]) -> str:
+    """`` (did you mean 'x'?)`` for the closest choice, or nothing."""
+    by_text = {str(c): c for c in choices}
+    close = difflib.get_close_matches(str(word), list(by_text), n=1)
+    return f" (did you mean {by_text[close[0]]!r}?)" if close else ""
+
+
+def format_value(value: Any) -> str:
+    """A value as a rules file writes it, without the quotes around words."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(f'"{v}"' for v in value) + "]"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Knob:
+    name: str
+    kind: str
+    default: Any
+    allowed: Any
+    help: str
+    recorded_only: bool = False
+    convert: Callable[[str], Any] | None = dataclasses.field(default=None, compare=False, repr=False)
+
+    def allowed_text(self) -> str:
+        """The allowed values in a few words: ``a | b``, ``3-13``, ``true | false``."""
+        kind, allowed = self.kind, self.allowed
+        if kind == ENUM:
+            return " | ".join(str(a) for a in allowed)
+        if kind == INT:
+            return str(allowed[0]) if allowed[0] == allowed[1] else f"{allowed[0]}-{allowed[1]}"
+        if kind == BOOL:
+            return " | ".join(format_value(v) for v in allowed) if allowed else "true | false"
+        if kind == CARDS:
+            return "list of cards" if allowed in (None, "any") else f"list of {allowed}"
+        if kind == MONEY:
+            return f"amount >= {allowed[0]}"
+        if kind == WORD:
+            return f"{allowed[0]}-{allowed[1]} letters"
+        raise AssertionError(kind)
+
+    def choices_text(self) -> str:
+        """What a rules file comment says may be written, e.g. ``(a | b)`` or ``(3-13)``; may be empty."""
+        if self.kind in (ENUM, INT, WORD):
+            return f" ({self.allowed_text()})"
+        return ""
+
+    def check(self, value: Any, where: str = "") -> Any:
+        """The value checked and normalised (tuples for lists, floats for money, capitals for words)."""
+        name, kind, allowed = self.name, self.kind, self.allowed
+        prefix = f"{where}{name} = {value!r}"
+        if kind == BOOL:
+            if not isinstance(value, bool):
+                raise InputError(f"{prefix} is not true or false", f"write {name} = true or {name} = false")
+            if allowed and value not in allowed:
+                raise InputError(f"{prefix} is not allowed", f"{name} must be {format_value(allowed[0])}")
+            return value
+        if kind == INT:
+            takes = f"{name} takes {allowed[0]} to {allowed[1]}"
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InputError(f"{prefix} is not a whole number", takes)
+            if not allowed[0] <= value <= allowed[1]:
+                raise InputError(f"{prefix} is out of range", takes)
+            return value
+        if kind == ENUM:
+            same_type = not isinstance(value, bool) and any(type(value) is type(a) for a in allowed)
+            if not same_type or value not in allowed:
+                close = did_you_mean(value, allowed) if isinstance(value, str) else ""
+                raise InputError(f"{prefix} is not allowed{close}",
+                                 f"{name} takes one of {', '.join(str(a) for a in allowed)}")
+            return value
+        if kind == MONEY:
+            if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+                    or value < allowed[0]):
+                raise InputError(f"{prefix} is not an amount of money", f"{name} takes a number such as 0.25")
+            return float(value)
+        if kind == WORD:
+            lo, hi = allowed
+            if not isinstance(value, str) or not value.isalpha() or not lo <= len(value) <= hi:
+                raise InputError(f"{prefix} is not a word of {lo} to {hi} letters",
+                                 f'write e.g. {name} = "{format_value(self.default)}"')
+            return value.upper()
+        if kind == CARDS:
+            if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                raise InputError(f"{prefix} is not a list of cards", f'write e.g. {name} = ["3S", "5S", "7S"]')
+            if self.convert is None:
+                return tuple(value)
+            try:
+                return tuple(self.convert(v) for v in value)
+            except InputError as e:
+                raise InputError(f"{prefix}: {e.message}", e.hint) from None
+        raise AssertionError(kind)
+
+
+class Schema:
+    """A game's knobs and presets, and the reader and writer of its rules dicts."""
+
+    def __init__(self, rules_class: type, *, game: str, title: str, presets: dict[str, dict[str, Any]],
+                 notes: dict[str, str], default_preset: str,
+                 check: Callable[[Any], None] | None = None):
+        self.rules_class = rules_class
+        self.game = game
+        self.title = title
+        self.knobs: dict[str, Knob] = {
+            f.name: Knob(name=f.name, **{k: v for k, v in f.metadata[_META].items()})
+            for f in dataclasses.fields(rules_class)}
+        self.presets = {name: dict(values) for name, values in presets.items()}
+        self.notes = dict(notes)
+        self.default_preset = default_preset
+        self._check = check
+        if set(self.notes) != set(self.presets) or default_preset not in self.presets:
+            raise ValueError(f"{game}: every preset needs a note, and the default preset must exist")
+        rules_class.SCHEMA = self
+        for name in self.presets:  # a preset is checked like any rules file
+            self.preset(name)
+
+    # -- reading ------------------------------------------------------------------------
+    def preset(self, name: Any, where: str = ""):
+        if not isinstance(name, str):
+            raise InputError(f"{where}preset = {name!r} is not a name", self.presets_hint())
+        if name not in self.presets:
+            raise InputError(f"{where}unknown preset '{name}'{did_you_mean(name, self.presets)}",
+                             self.presets_hint())
+        return self.from_dict(self.presets[name], where=where, _base=self.rules_class())
+
+    def presets_hint(self) -> str:
+        return f"presets: {', '.join(self.presets)}"
+
+    def from_dict(self, data: dict[str, Any], where: str = "", *, _base=None):
+        """Rules from ``preset = NAME`` (default: the game's default preset) and knob overrides."""
+        if not isinstance(data, dict):
+            raise InputError(f"{where}house rules must be a table of knobs, not {type(data).__name__}",
+                             f"write one knob per line, e.g. {next(iter(self.knobs))} = ...")
+        data = dict(data)
+        if _base is None:
+            base = self.preset(data.pop("preset", self.default_preset), where)
+        else:
+            base = _base
+        values = {}
+        for key, value in data.items():
+            knob_ = self.knobs.get(key)
+            if knob_ is None:
+                raise InputError(f"{where}unknown rule '{key}'{did_you_mean(key, self.knobs)}",
+                                 f"run `pan rules show{self.game_option()}` for every rule name")
+            values[key] = knob_.check(value, where)
+        rules = dataclasses.replace(base, **values) if values else base
+        if self._check is not None:
+            try:
+                self._check(rules)
+            except InputError as e:
+                raise InputError(f"{where}{e.message}", e.hint) from None
+        return rules
+
+    def game_option(self) -> str:
+        return "" if self.game == "panguingue" else f" --game {self.game}"
+
+    # -- writing ------------------------------------------------------------------------
+    def to_dict(self, rules) -> dict[str, Any]:
+        """Every knob and its value, lists for tuples: the form stored with a session."""
+        return {name: list(v) if isinstance(v, tuple) else v
+                for name in self.knobs for v in [getattr(rules, name)]}
+
+    @property
+    def defaults(self):
+        return self.preset(self.default_preset)
+
+    def diff(self, rules, base=None) -> dict[str, Any]:
+        """The knobs whose value differs from ``base`` (default: the default preset)."""
+        base = self.defaults if base is None else base
+        return {name: getattr(rules, name) for name in self.knobs if getattr(rules, name) != getattr(base, name)}
+
+    def nearest_preset(self, rules) -> tuple[str, dict[str, Any]]:
+        """The preset that differs from ``rules`` in the fewest knobs, and those differences."""
+        best: tuple[str, dict[str, Any]] | None = None
+        for name in self.presets:
+            d = self.diff(rules, self.preset(name))
+            if best is None or len(d) < len(best[1]):
+                best = (name, d)
+        assert best is not None
+        return best
+
+
+class KnobRules:
+    """Base of a game's rules dataclass: the schema's reader and writer as methods."""
+
+    SCHEMA: ClassVar[Schema]
+
+    @classmethod
+    def preset(cls, name: str):
+        return cls.SCHEMA.preset(name)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], where: str = ""):
+        return cls.SCHEMA.from_dict(data, where)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.SCHEMA.to_dict(self)
+
+    def replace(self, **changes):
+        """A copy with some knobs changed, every new value checked."""
+        return self.SCHEMA.from_dict({**self.to_dict(), **changes})
