@@ -41,39 +41,20 @@ def _schema_set() -> str:
     return SCHEMA_SET
 
 
-def stored_log(conn, session_id: int) -> dict[int, dict]:
-    """Per seq: the stored payload, payments and tallies of every event of a session."""
-    import json
-
-    out: dict[int, dict] = {}
-    ids: dict[int, int] = {}
-    for eid, seq, payload in conn.execute(
-            "SELECT id, seq, payload FROM events WHERE session_id = ? ORDER BY id", [session_id]):
-        out[seq] = {"payload": json.loads(payload), "payments": [], "tallies": []}
-        ids[eid] = seq
-    for eid, payer, payee, chips, reason in conn.execute(
-            "SELECT event_id, payer, payee, chips, reason FROM payments WHERE session_id = ? ORDER BY id",
-            [session_id]):
-        out[ids[eid]]["payments"].append((payer, payee, chips, reason))
-    for eid, player, stat, amount in conn.execute(
-            "SELECT event_id, player, stat, amount FROM tallies WHERE session_id = ? ORDER BY id", [session_id]):
-        out[ids[eid]]["tallies"].append((player, stat, amount))
-    return out
-
-
 def check_session(store, session: dict) -> tuple[str | None, dict]:
-    """Replay one session and compare; returns (first problem or None, figures)."""
+    """Replay one session once and compare each event with what is stored; returns (first problem
+    or None, figures). Payments are compared by players, chips, code and parameters (players and
+    chips only for rows written before payments had codes), never by their reason text."""
     from pancli.app.archive import log_events
+    from pancli.app.rescore import first_difference, replay
     from pancli.games import game as get_game
-    from pancli.app.rescore import replay, first_difference
 
     g = get_game(session["game"])
-    c = store.conn
-    events = log_events(store, session)
-    stored = stored_log(c, session["id"])
-    orphans = c.execute(
-        "SELECT count(*) FROM payments p LEFT JOIN events e ON e.id = p.event_id "
-        "WHERE p.session_id = ? AND (e.id IS NULL OR e.session_id != p.session_id)", [session["id"]]).fetchone()[0]
+    rows = store.session_log(session["id"])
+    events = log_events(store, session, rows)
+    stored = {ev.seq: {"payload": e["payload"], "payments": ev.payments, "tallies": e["tallies"]}
+              for e, ev in zip(rows, events)}
+    orphans = store.orphan_payments(session["id"])
     name = session["name"]
     figures = {"session": name, "events": len(events), "payments": sum(len(s["payments"]) for s in stored.values())}
     if orphans:
