@@ -45,6 +45,13 @@ def check_session(store, session: dict) -> tuple[str | None, dict]:
     """Replay one session once and compare each event with what is stored; returns (first problem
     or None, figures). Payments are compared by players, chips, code and parameters (players and
     chips only for rows written before payments had codes), never by their reason text."""
+    from pancli.app.rescore import gc_paused
+
+    with gc_paused():
+        return _check_session(store, session)
+
+
+def _check_session(store, session: dict) -> tuple[str | None, dict]:
     from pancli.app.archive import log_events
     from pancli.app.rescore import first_difference, replay
     from pancli.games import game as get_game
