@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -89,10 +90,9 @@ class HouseRules:
 
     # -- derived -----------------------------------------------------------------
     def shoe(self):
-        from pancli.games.panguingue.cards import shoe_counts
-
-        return shoe_counts(self.packs, self.spade_sets_removed,
-                           self.extra_spade_cards_removed, self.extra_pay_cards_added)
+        """Copies of every card in the shoe. Shared between calls: read it, do not change it."""
+        return _shoe(self.packs, self.spade_sets_removed,
+                     tuple(self.extra_spade_cards_removed), tuple(self.extra_pay_cards_added))
 
     def shoe_size(self) -> int:
         return sum(self.shoe().values())
@@ -191,6 +191,13 @@ def from_dict(data: dict[str, Any], where: str = "") -> HouseRules:
         raise InputError(f"{where}more copies of a spade are removed than the pack holds",
                          "remove fewer spades or use more packs")
     return rules
+
+
+@functools.lru_cache(maxsize=64)
+def _shoe(packs: int, spade_sets_removed: int, removed: tuple, added: tuple):
+    from pancli.games.panguingue.cards import shoe_counts
+
+    return shoe_counts(packs, spade_sets_removed, removed, added)
 
 
 def _preset_name(name: str) -> str:
