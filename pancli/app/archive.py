@@ -112,7 +112,7 @@ def to_toml(archive: dict, exported_at: str | None = None) -> str:
         events.append(out)
     doc["events"] = events
     head = (f"# pancli session archive: {s['name']} ({s['game']}), {len(events)} events.\n"
-            "# Rebuild it with `pan import FILE`; see sessions/README.md for the format.\n\n")
+            "# Rebuild it with `pan import FILE`; `pan export --format-doc` describes the format.\n\n")
     return head + tomli_w.dumps(doc)
 
 
