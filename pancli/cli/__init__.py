@@ -62,8 +62,10 @@ def root(
     if not isinstance(obj, AppContext):  # a fresh invocation; the shell brings its own per line
         obj = ctx.obj = AppContext()
         ctx.call_on_close(obj.close)
-    if db is not None:
-        obj.db = db
+        if db is not None:
+            obj.db = db
+    elif db is not None and ctx.get_parameter_source("db").name == "COMMANDLINE":
+        obj.db = db  # a shell line's own --db; PANCLI_DB never overrides the shell's database
 
 
 def main() -> None:
