@@ -26,7 +26,8 @@ def table(
     """Open the table shell: type `deal`, `d cruz`, `m ben 5s5s5s`, `o ben`, `u`… one line per event.
 
     Every accepted line is saved before the next prompt; a refused line changes nothing and says
-    why. Without a terminal on stdin (`pan table < tonight.pan`) or with --script, it runs the
+    why; `redo` records again what `undo` took back; quit or Ctrl-D leaves with the night's
+    standings. Without a terminal on stdin (`pan table < tonight.pan`) or with --script, it runs the
     lines, stops at the first refused one (line number, exit 1) and prints the final standings.
 
     Example: pan table --script examples/tonight.pan --quiet
