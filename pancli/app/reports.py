@@ -15,26 +15,15 @@ from pancli.core.ledger import POOLS
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
-def _voided_sql() -> str:
-    return "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
-
-
 # -- reading -----------------------------------------------------------------------------
-
-def hands_played(conn, session_id: int) -> int:
-    row = conn.execute(
-        f"SELECT max(hand) FROM events WHERE session_id = ? AND kind != 'undo' AND id NOT IN ({_voided_sql()})",
-        [session_id, session_id]).fetchone()
-    return row[0] or 0
-
 
 def session_report(store, session: dict) -> dict:
     """Everything `pan report` shows, as JSON-ready data."""
     sid = session["id"]
-    with store.snapshot() as conn:
+    with store.snapshot():
         deltas = store.hand_nets(sid)
         tallies = store.tallies(sid)
-        last_hand = hands_played(conn, sid)
+        last_hand = store.hands_played(sid)
     cond = {p: t["condition_chips"] for p, t in tallies.items() if t.get("condition_chips")}
     return build_report(session, deltas, tallies, cond, last_hand)
 
@@ -98,13 +87,11 @@ def build_report(session: dict, deltas: dict[tuple[int, str], int], tallies: dic
 # -- the list of sessions ----------------------------------------------------------------
 
 def sessions_overview(store) -> list[dict]:
-    with store.snapshot() as conn:
+    with store.snapshot():
         sessions = store.sessions()
-        hands = dict(conn.execute(
-            "SELECT session_id, max(hand) FROM events WHERE kind != 'undo' AND id NOT IN "
-            "(SELECT undo_of FROM events WHERE undo_of IS NOT NULL) GROUP BY session_id").fetchall())
+        hands = store.hands_per_session()
         nets: dict[int, dict[str, int]] = defaultdict(dict)
-        for sid, player, net in conn.execute("SELECT session_id, player, net FROM balances"):
+        for sid, player, net in store.balances_of_all_sessions():
             nets[sid][player] = net
         current = store.setting("current_session")
     out = []
@@ -129,7 +116,7 @@ def known_players(store) -> list[str]:
             if p.lower() not in seen:
                 seen.add(p.lower())
                 names.append(p)
-    for (p,) in store.conn.execute("SELECT DISTINCT player FROM tallies"):
+    for p in store.tally_players():
         if p.lower() not in seen and p not in POOLS:
             seen.add(p.lower())
             names.append(p)
@@ -150,27 +137,14 @@ def resolve_known(store, text: str) -> str:
 
 def player_career(store, text: str) -> dict:
     """Career stats of one player across every session."""
-    with store.snapshot() as conn:
+    with store.snapshot():
         name = resolve_known(store, text)
         sessions = {s["id"]: s for s in store.sessions()}
-        voided = "SELECT undo_of FROM events WHERE undo_of IS NOT NULL"
-        nets = dict(conn.execute(
-            f"""SELECT session_id, SUM(d) FROM (
-                   SELECT session_id, chips AS d FROM payments WHERE payee = ? COLLATE NOCASE
-                    AND event_id NOT IN ({voided})
-                   UNION ALL
-                   SELECT session_id, -chips FROM payments WHERE payer = ? COLLATE NOCASE
-                    AND event_id NOT IN ({voided}))
-                GROUP BY session_id""", [name, name]).fetchall())
+        nets = store.career_nets(name)
         stats: dict[int, dict[str, int]] = defaultdict(dict)
-        for sid, stat, total in conn.execute(
-                f"""SELECT session_id, stat, SUM(amount) FROM tallies WHERE player = ? COLLATE NOCASE
-                    AND event_id NOT IN ({voided}) GROUP BY session_id, stat""", [name]):
+        for sid, stat, total in store.career_tallies(name):
             stats[sid][stat] = total
-        melds = conn.execute(
-            f"""SELECT session_id, payload FROM events WHERE kind IN ('meld', 'out')
-                AND json_extract(payload, '$.player') = ? COLLATE NOCASE AND id NOT IN ({voided})""",
-            [name]).fetchall()
+        melds = store.career_melds(name)
     favourites = favourite_conditions(
         [(sessions[sid]["rules"], json.loads(p)) for sid, p in melds if sessions[sid]["game"] == "panguingue"])
     return build_career(name, [sessions[sid] for sid in sorted(set(nets) | set(stats))], nets, stats, favourites)
@@ -264,22 +238,10 @@ def settle_inputs(store, session: dict) -> dict:
     from pancli.core.bank import BANK_KINDS
 
     sid = session["id"]
-    with store.snapshot() as conn:
+    with store.snapshot():
         nets = store.balances(sid)
         tallies = store.tallies(sid)
         bank = {p: {k: t.get(k, 0) for k in BANK_KINDS} for p, t in tallies.items()
                 if any(t.get(k) for k in BANK_KINDS)}
-        moves: list[tuple[int, int | None, str, int]] = []
-        if bank:
-            voided = _voided_sql()
-            rows = conn.execute(
-                f"""SELECT e.id, e.seq, e.hand, x.player, SUM(x.d) FROM (
-                       SELECT event_id, payee AS player, chips AS d FROM payments WHERE session_id = ?
-                       UNION ALL SELECT event_id, payer, -chips FROM payments WHERE session_id = ?
-                       UNION ALL SELECT event_id, player, CASE stat WHEN 'buyin' THEN amount ELSE -amount END
-                                 FROM tallies WHERE session_id = ? AND stat IN ('buyin', 'cashout')) x
-                    JOIN events e ON e.id = x.event_id
-                    WHERE e.id NOT IN ({voided}) GROUP BY e.id, x.player ORDER BY e.id""",
-                [sid, sid, sid, sid]).fetchall()
-            moves = [(seq, hand, player, d) for _, seq, hand, player, d in rows]
+        moves = store.stack_moves(sid) if bank else []
     return {"nets": nets, "bank": bank, "moves": moves}

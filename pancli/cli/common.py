@@ -59,6 +59,8 @@ def multiword_command(*names: str) -> type[TyperCommand]:
     """
 
     class MultiWordCommand(TyperCommand):
+        multiword_options = names
+
         def parse_args(self, ctx, args):
             out: list[str] = []
             i = 0

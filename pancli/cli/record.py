@@ -8,8 +8,9 @@ from typing import List, Optional
 
 import typer
 
-from pancli.cli.common import command_set, console, new_app, print_json
+from pancli.cli.common import command_set, console, multiword_command, new_app, print_json
 from pancli.cli.context import app_context
+from pancli.cli.params import CARDS, MELD, MELDS, PLAYER, PLAYER_IN_HAND, SESSION, flat, melds
 from pancli.core.errors import InputError
 
 commands = command_set()  # what this module adds to `pan`
@@ -59,12 +60,6 @@ def show_step(step) -> None:
 
 def player(text: str) -> str:
     return app_context().open_recorder().player(text)
-
-
-def cards_arg(cards: List[str]) -> list[str]:
-    from pancli.games.panguingue.cards import parse_cards
-
-    return list(parse_cards(cards, pan_recorder().rules.rank_set)) if cards else []
 
 
 # -- sessions ----------------------------------------------------------------------------
@@ -124,7 +119,7 @@ def session_list(as_json: bool = JSON):
 
 
 @session_app.command("show")
-def session_show(name: Optional[str] = typer.Argument(None, help="Session name (default: the current one)."),
+def session_show(name: Optional[str] = typer.Argument(None, click_type=SESSION, help="Session name (default: the current one)."),
                  as_json: bool = JSON):
     """Show a session: game, seats, house rules that differ from the preset defaults, status.
 
@@ -155,7 +150,7 @@ def session_show(name: Optional[str] = typer.Argument(None, help="Session name (
 
 
 @session_app.command("use")
-def session_use(name: str = typer.Argument(..., help="Session to make current.")):
+def session_use(name: str = typer.Argument(..., click_type=SESSION, help="Session to make current.")):
     """Make another session the current one.
 
     Example: pan session use friday
@@ -169,7 +164,7 @@ def session_use(name: str = typer.Argument(..., help="Session to make current.")
 
 
 @session_app.command("close")
-def session_close(name: Optional[str] = typer.Argument(None, help="Session to close (default: the current one).")):
+def session_close(name: Optional[str] = typer.Argument(None, click_type=SESSION, help="Session to close (default: the current one).")):
     """Close a session: nothing more can be recorded in it. Refused while a hand is in play.
 
     Example: pan session close
@@ -190,163 +185,143 @@ def session_close(name: Optional[str] = typer.Argument(None, help="Session to cl
 
 @seat_app.command("add")
 def seat_add(name: str = typer.Argument(..., help="The new player's name."),
-             after: Optional[str] = typer.Option(None, "--after", help="Seat him after this player (default: last).")):
+             after: Optional[str] = typer.Option(None, "--after", click_type=PLAYER,
+                                                 help="Seat him after this player (default: last).")):
     """Seat a player between hands.
 
     Example: pan seat add Eve --after Ben
     """
-    record({"kind": "seat_add", "player": name.strip(), "after": player(after) if after else None})
+    record({"kind": "seat_add", "player": name.strip(), "after": after})
 
 
 @seat_app.command("remove")
-def seat_remove(name: str = typer.Argument(..., help="The leaving player.")):
+def seat_remove(name: str = typer.Argument(..., click_type=PLAYER, help="The leaving player.")):
     """A player leaves between hands (his results stay in the session).
 
     Example: pan seat remove Eve
     """
-    record({"kind": "seat_remove", "player": player(name)})
+    record({"kind": "seat_remove", "player": name})
 
 
 # -- the hand -----------------------------------------------------------------------------
 
 @commands.command()
-def deal(dealer: Optional[str] = typer.Option(None, "--dealer", help="Override who deals this hand.")):
+def deal(dealer: Optional[str] = typer.Option(None, "--dealer", click_type=PLAYER, help="Override who deals this hand.")):
     """Start the next hand: says who deals, who is eldest and the order of declarations; takes antes.
 
     Example: pan deal
     """
-    record({"kind": "deal", "dealer": player(dealer) if dealer else None})
+    record({"kind": "deal", "dealer": dealer})
 
 
 @commands.command()
-def drop(names: List[str] = typer.Argument(..., help="Players who drop (go on top).")):
+def drop(names: List[str] = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Players who drop (go on top).")):
     """Players drop and pay the drop cost to the tops; allowed until the first meld.
 
     Example: pan drop cruz dee
     """
-    record(*({"kind": "drop", "player": player(name)} for name in names))
+    record(*({"kind": "drop", "player": name} for name in names))
 
 
 @commands.command()
-def stay(names: List[str] = typer.Argument(..., help="Players who stay in.")):
+def stay(names: List[str] = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Players who stay in.")):
     """Record that players stay in (optional: not dropping is staying).
 
     Example: pan stay ana ben
     """
-    record(*({"kind": "stay", "player": player(name)} for name in names))
+    record(*({"kind": "stay", "player": name} for name in names))
 
 
 @commands.command()
-def meld(name: str = typer.Argument(..., help="Who melds."),
-         cards: List[str] = typer.Argument(..., help="The cards of the new meld.")):
+def meld(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who melds."),
+         cards: List[str] = typer.Argument(..., click_type=CARDS, help="The cards of the new meld.")):
     """Lay a new meld; its condition is paid at once by every payer.
 
     Example: pan meld ben 5S 5S 5S
     """
-    record({"kind": "meld", "player": player(name), "cards": cards_arg(cards)})
+    record({"kind": "meld", "player": name, "cards": flat(cards)})
 
 
 @commands.command()
-def add(name: str = typer.Argument(..., help="Who adds."),
-        cards: List[str] = typer.Argument(..., help="The cards added."),
-        to: Optional[int] = typer.Option(None, "--to", help="Number of the meld on `pan board` (needed only if several fit).")):
+def add(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who adds."),
+        cards: List[str] = typer.Argument(..., click_type=CARDS, help="The cards added."),
+        to: Optional[int] = typer.Option(None, "--to", click_type=MELD, help="Number of the meld on `pan board` (needed only if several fit).")):
     """Add cards to one of the player's own melds.
 
     Example: pan add ben 5S --to 1
     """
-    record({"kind": "add", "player": player(name), "cards": cards_arg(cards), "to": to})
-
-
-def _split_groups(parts: List[str]) -> list[str]:
-    groups = [g.strip() for p in parts for g in p.split("|")]
-    return [g for g in groups if g]
+    record({"kind": "add", "player": name, "cards": flat(cards), "to": to})
 
 
 @commands.command()
-def split(name: str = typer.Argument(..., help="Whose meld."),
-          number: int = typer.Argument(..., help="The meld's number on `pan board`."),
-          parts: List[str] = typer.Argument(..., help='The parts, each quoted: "AD 2D 3D" "4D 5D 6D".'),
+def split(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose meld."),
+          number: int = typer.Argument(..., click_type=MELD, help="The meld's number on `pan board`."),
+          parts: List[str] = typer.Argument(..., click_type=MELDS, help='The parts, each quoted: "AD 2D 3D" "4D 5D 6D".'),
           into: bool = typer.Option(False, "--into", help="Marks the parts that follow (optional)."),
           ):
     """Split a meld into two or more legal melds; a part that becomes a condition pays.
 
     Example: pan split ana 1 --into "AD 2D 3D" "4D 5D 6D"
     """
-    groups = [" ".join(cards_arg([g])) for g in _split_groups(parts)]
-    record({"kind": "split", "player": player(name), "meld": number, "into": groups})
+    record({"kind": "split", "player": name, "meld": number, "into": melds(parts, each_word_a_meld=True)})
 
 
-@commands.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
-def borrow(name: str = typer.Argument(..., help="Who borrows."),
-           words: List[str] = typer.Argument(..., metavar="--from N CARD... --with CARD...",
-                                             help="The meld lent from, its cards, and the hand cards.")):
+@commands.command(cls=multiword_command("--from", "-f", "--with", "-w"))
+def borrow(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who borrows."),
+           lent: Optional[str] = typer.Option(None, "--from", "-f", metavar="N CARD...",
+                                    help="The meld that lends (its number on `pan board`) and the cards it lends."),
+           with_cards: Optional[str] = typer.Option(None, "--with", "-w", metavar="CARD...", help="The cards from the hand.")):
     """Borrow cards from one of the player's melds to make a new meld with cards from the hand.
 
     Example: pan borrow ana --from 1 KH --with KD KC
     """
-    source, taken, with_cards, target = None, [], [], None
-    for w in words:
-        if w in ("--from", "-f"):
-            target = "from"
-        elif w in ("--with", "-w"):
-            target = "with"
-        elif target == "from" and source is None:
-            try:
-                source = int(w)
-            except ValueError:
-                raise InputError(f"--from takes a meld number, not '{w}'", "see the numbers with `pan board`") from None
-        elif target == "from":
-            taken.append(w)
-        elif target == "with":
-            with_cards.append(w)
-        else:
-            raise InputError(f"unexpected '{w}'", "write: pan borrow NAME --from N CARD... --with CARD...")
-    if source is None:
+    if not (lent or "").strip():
         raise InputError("say which meld lends the cards with --from N", "e.g. pan borrow ana --from 1 KH --with KD KC")
-    record({"kind": "borrow", "player": player(name), "from": source,
-            "cards": cards_arg(taken), "with": cards_arg(with_cards)})
+    number, _, taken = lent.strip().partition(" ")
+    source = MELD.number(number, "--from")
+    record({"kind": "borrow", "player": name, "from": source,
+            "cards": list(CARDS.convert(taken, None, None)), "with": list(CARDS.convert(with_cards or "", None, None))})
 
 
 @commands.command()
-def spread(name: str = typer.Argument(..., help="Whose layout."),
-           layout: List[str] = typer.Argument(..., help='All the player\'s melds, separated by |: "AS 2S 3S | 5S 5S 5S".')):
+def spread(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose layout."),
+           layout: List[str] = typer.Argument(..., click_type=MELDS, help='All the player\'s melds, separated by |: "AS 2S 3S | 5S 5S 5S".')):
     """Restate a player's whole layout: one legal rearrangement plus cards from the hand.
 
     Example: pan spread ana "AS 2S 3S 4S | 5S 5S 5S | KH KH KC KD"
     """
-    groups = [" ".join(cards_arg([g])) for g in _split_groups([" ".join(layout)])]
-    record({"kind": "spread", "player": player(name), "melds": groups})
+    record({"kind": "spread", "player": name, "melds": melds(layout)})
 
 
 @commands.command()
-def out(name: str = typer.Argument(..., help="Who goes out."),
-        cards: Optional[List[str]] = typer.Argument(None, help="The final cards: a new meld, or an addition."),
-        to: Optional[int] = typer.Option(None, "--to", help="Add the final cards to this meld.")):
+def out(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who goes out."),
+        cards: Optional[List[str]] = typer.Argument(None, click_type=CARDS, help="The final cards: a new meld, or an addition."),
+        to: Optional[int] = typer.Option(None, "--to", click_type=MELD, help="Add the final cards to this meld.")):
     """Go out: checks the 11-card layout and pays the settlement (base, conditions again, tops).
 
     Example: pan out ana 4H 4D 4C
     """
-    record({"kind": "out", "player": player(name), "cards": cards_arg(cards or []), "to": to})
+    record({"kind": "out", "player": name, "cards": flat(cards), "to": to})
 
 
 @commands.command()
-def foul(name: str = typer.Argument(..., help="Who laid the foul meld."),
+def foul(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who laid the foul meld."),
          after_discard: bool = typer.Option(False, "--after-discard", help="Found after his discard: the hand is dead."),
-         meld_number: Optional[int] = typer.Option(None, "--meld", help="The recorded meld that is foul (before the discard).")):
+         meld_number: Optional[int] = typer.Option(None, "--meld", click_type=MELD, help="The recorded meld that is foul (before the discard).")):
     """A foul meld: before the discard the meld's chips go back; after it the hand is dead.
 
     Example: pan foul ben --after-discard
     """
-    record({"kind": "foul", "player": player(name), "after_discard": after_discard, "meld": meld_number})
+    record({"kind": "foul", "player": name, "after_discard": after_discard, "meld": meld_number})
 
 
 @commands.command()
-def dead(name: str = typer.Argument(..., help="Whose hand is dead.")):
+def dead(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose hand is dead.")):
     """A dead hand (wrong number of cards after the first draw): returns his condition chips, keeps paying.
 
     Example: pan dead ben
     """
-    record({"kind": "dead", "player": player(name)})
+    record({"kind": "dead", "player": name})
 
 
 @commands.command()
@@ -410,7 +385,7 @@ def standings_data(recorder) -> dict:
 
 
 @commands.command()
-def standings(as_json: bool = JSON, name: Optional[str] = typer.Option(None, "--session", help="Session (default: current).")):
+def standings(as_json: bool = JSON, name: Optional[str] = typer.Option(None, "--session", click_type=SESSION, help="Session (default: current).")):
     """Per player: net chips (and money), hands played, won, dropped, conditions collected.
 
     Example: pan standings --json

@@ -11,13 +11,14 @@ import typer
 
 from pancli.cli.common import command_set, console, count_of, print_json
 from pancli.cli.context import app_context
-from pancli.cli.record import player, record
+from pancli.cli.params import PLAYER, SESSION as SESSION_NAME
+from pancli.cli.record import record
 from pancli.core.errors import InputError
 
 commands = command_set()  # what this module adds to `pan`
 
 JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
-SESSION = typer.Argument(None, metavar="[SESSION]", help="Session name (default: the current one).")
+SESSION = typer.Argument(None, metavar="[SESSION]", click_type=SESSION_NAME, help="Session name (default: the current one).")
 
 
 def _session(name: str | None) -> tuple:
@@ -49,23 +50,23 @@ def _chips(chips: int) -> int:
 
 
 @commands.command()
-def buyin(name: str = typer.Argument(..., help="Who buys chips."),
+def buyin(name: str = typer.Argument(..., click_type=PLAYER, help="Who buys chips."),
           chips: int = typer.Argument(..., help="How many chips.")):
     """A player buys chips from the bank; settle-up counts it.
 
     Example: pan buyin ana 100
     """
-    record({"kind": "buyin", "player": player(name), "chips": _chips(chips)})
+    record({"kind": "buyin", "player": name, "chips": _chips(chips)})
 
 
 @commands.command()
-def cashout(name: str = typer.Argument(..., help="Who cashes chips in."),
+def cashout(name: str = typer.Argument(..., click_type=PLAYER, help="Who cashes chips in."),
             chips: int = typer.Argument(..., help="How many chips.")):
     """A player cashes chips in at the bank; settle-up counts it.
 
     Example: pan cashout ana 60
     """
-    record({"kind": "cashout", "player": player(name), "chips": _chips(chips)})
+    record({"kind": "cashout", "player": name, "chips": _chips(chips)})
 
 
 # -- the evening's report ------------------------------------------------------------------

@@ -28,13 +28,6 @@ ALIASES = {"m": "meld", "a": "add", "d": "drop", "o": "out", "u": "undo", "b": "
 QUIT_WORDS = ("quit", "exit")
 SHELL_WORDS = ("help", "redo", "clear") + QUIT_WORDS
 
-# Commands and the kind of word each of their arguments is, for completion.
-_PLAYER_OPTIONS = {"--dealer", "--after"}
-_SESSION_OPTIONS = {"--session"}
-_MELD_OPTIONS = {"--to", "--meld", "--from", "-f"}
-_CARD_ARGUMENTS = {"cards", "parts", "layout", "words", "add"}
-_NUMBER_ARGUMENTS = {"number"}
-
 
 def _click_exceptions():
     """ClickException and Abort of the click that typer runs (typer vendors its own copy)."""
@@ -373,96 +366,19 @@ class TableShell:
             return current, _starting(current, [n for n in cmd.list_commands(None) if not cmd.get_command(None, n).hidden])
         if current.startswith("-"):
             opts = [o for p in cmd.params if getattr(p, "param_type_name", "") == "option" for o in p.opts]
-            if path[-1] == "borrow":
-                opts += ["--from", "--with"]
             return current, _starting(current, opts + ["--help"])
-        previous = rest[-1] if rest else ""
-        if previous in _PLAYER_OPTIONS:
-            return current, self._players(current, rest, everyone=True)
-        if previous in _SESSION_OPTIONS:
-            return current, self._sessions(current)
-        if previous in _MELD_OPTIONS:
-            return current, self._meld_numbers(current, rest)
-        if previous == "--preset":
+        param = _param_being_typed(cmd, rest)
+        if param is not None and "--preset" in getattr(param, "opts", ()):
             from pancli.games.panguingue.rules import PRESETS
 
             return current, _starting(current, list(PRESETS))
-        kind = self._argument_kind(cmd, path, rest)
-        if kind == "player":
-            return current, self._players(current, rest, everyone=path == ["seat", "remove"])
-        if kind == "session":
-            return current, self._sessions(current)
-        if kind == "number":
-            return current, self._meld_numbers(current, rest)
-        if kind == "cards":
-            return current, card_candidates(current)
-        return current, []
-
-    def _argument_kind(self, cmd, path: list[str], rest: list[str]) -> str | None:
-        """The kind of the positional argument being typed after the words in `rest`."""
-        options_with_value = {o for p in cmd.params if getattr(p, "param_type_name", "") == "option"
-                              and not getattr(p, "is_flag", False) for o in p.opts}
-        position, skip = 0, False
-        for w in rest:
-            if skip:
-                skip = False
-            elif w.startswith("-"):
-                skip = w in options_with_value
-            else:
-                position += 1
-        args = [p for p in cmd.params if getattr(p, "param_type_name", "") == "argument"]
-        if not args:
-            return None
-        arg = args[min(position, len(args) - 1)]
-        if position >= len(args) and args[-1].nargs != -1:
-            return None
-        name = arg.name
-        if path[0] == "session":
-            return "session" if name == "name" else None
-        if path == ["seat", "add"]:
-            return None
-        if name in ("name", "names"):
-            return "player"
-        if name in _NUMBER_ARGUMENTS:
-            return "number"
-        if name in _CARD_ARGUMENTS:
-            return "cards"
-        return None
-
-    def _players(self, current: str, typed: list[str], everyone: bool = False) -> list[str]:
-        rec = self.recorder()
-        if rec is None:
-            return []
+        candidates = getattr(getattr(param, "type", None), "candidates", None)
+        if candidates is None:
+            return current, []
         try:
-            state = rec.state()
-            names = rec.game.players(state) if everyone else rec.game.active_players(state)
-        except Exception:
-            return []
-        already = {w.lower() for w in typed}
-        return [n for n in names if n.lower().startswith(current.lower()) and n.lower() not in already]
-
-    def _sessions(self, current: str) -> list[str]:
-        store = self.context.store
-        if store is None:
-            try:
-                store = self.context.open_store(create=False)
-            except Exception:
-                return []
-        return _starting(current, [s["name"] for s in store.sessions()])
-
-    def _meld_numbers(self, current: str, typed: list[str]) -> list[str]:
-        rec = self.recorder()
-        if rec is None:
-            return []
-        state = rec.state()
-        owner = None
-        for w in typed:
-            try:
-                owner = rec.player(w)
-                break
-            except Exception:
-                continue
-        return _starting(current, [str(n) for n in rec.game.meld_numbers(state, owner)])
+            return current, candidates(self.context, current, rest)
+        except Exception:  # no database or session yet: nothing to offer
+            return current, []
 
     def completer(self):
         """A prompt_toolkit completer over `candidates`."""
@@ -642,6 +558,31 @@ class _TerminalBuffer(io.StringIO):
 
     def isatty(self) -> bool:
         return True
+
+
+def _param_being_typed(cmd, typed: list[str]):
+    """The option value or positional argument that the next word of `typed` fills."""
+    params = [p for p in cmd.params if getattr(p, "param_type_name", "") in ("option", "argument")]
+    by_opt = {o: p for p in params if p.param_type_name == "option" for o in p.opts}
+    multiword = getattr(cmd, "multiword_options", ())
+    position, pending = 0, None
+    for w in typed:
+        if w in by_opt:
+            p = by_opt[w]
+            pending = p if not getattr(p, "is_flag", False) else None
+            continue
+        if pending is not None:
+            if any(o in multiword for o in pending.opts):
+                continue  # a multi-word option takes every word up to the next option
+            pending = None
+            continue
+        position += 1
+    if pending is not None:
+        return pending
+    args = [p for p in params if p.param_type_name == "argument"]
+    if not args or (position >= len(args) and args[-1].nargs != -1):
+        return None
+    return args[min(position, len(args) - 1)]
 
 
 def _starting(prefix: str, names: Iterable[str]) -> list[str]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from pancli.core.errors import InputError, StoreError
+from pancli.storage.queries import ReportQueries
 
 SCHEMA_SET = "pancli"
 
@@ -213,7 +214,7 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class Store:
+class Store(ReportQueries):
     """One open database. Read-only opens never create the file."""
 
     def __init__(self, path: str | os.PathLike | None = None, create: bool = True):

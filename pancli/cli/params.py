@@ -1,0 +1,167 @@
+"""The kinds of words `pan` commands take: cards, players, meld numbers, sessions.
+
+Each is one click ParamType used by every command that takes such a word, so reading it,
+refusing it with a one-line reason, and completing it in `pan table` happen in one place.
+Converting a player or cards needs the session (its players, its house rules), which the type
+finds in the command's ``AppContext``.
+"""
+
+from __future__ import annotations
+
+try:  # the click that typer runs: its own copy from typer 0.22 on
+    from typer._click.types import ParamType
+except ImportError:  # pragma: no cover
+    from click.types import ParamType
+
+from pancli.cli.context import AppContext
+from pancli.core.errors import InputError
+
+
+def _obj(ctx) -> AppContext:
+    obj = ctx.find_object(AppContext) if ctx is not None else None
+    if obj is None:
+        from pancli.cli.context import app_context
+
+        obj = app_context()
+    return obj
+
+
+class PlayerType(ParamType):
+    """A player of the current session: any case, or a unique start of the name (`an` → Ana)."""
+
+    name = "player"
+
+    def __init__(self, in_hand: bool = False):
+        self.in_hand = in_hand  # completion offers only the players still in the hand
+
+    def convert(self, value, param, ctx):
+        return _obj(ctx).open_recorder().player(value)
+
+    def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
+        rec = obj.open_recorder()
+        state = rec.state()
+        names = rec.game.active_players(state) if self.in_hand else rec.game.players(state)
+        already = {w.lower() for w in typed}
+        return [n for n in names if n.lower().startswith(incomplete.lower()) and n.lower() not in already]
+
+
+class CardsType(ParamType):
+    """Panguingue cards in any accepted notation (`5S`, `5s5s5s`, `5♠,5♠`), read under the house
+    rules: the current session's, or for a dispute command its own --preset/--rules."""
+
+    name = "cards"
+
+    def __init__(self, rules_from: str = "session"):
+        self.rules_from = rules_from  # "session", or "options" for pan check / pan turn
+
+    def rank_set(self, ctx) -> str:
+        if self.rules_from == "options":
+            from pancli.app.rulesfile import resolve
+
+            params = ctx.params if ctx is not None else {}
+            return resolve(params.get("preset"), params.get("rules_file")).rank_set
+        rec = _obj(ctx).open_recorder()
+        return rec.rules.rank_set if rec.session["game"] == "panguingue" else "no_8_9_10"
+
+    def convert(self, value, param, ctx):
+        from pancli.games.panguingue.cards import parse_cards
+
+        if isinstance(value, tuple):
+            return value
+        return parse_cards(value, self.rank_set(ctx))
+
+    def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
+        from pancli.cli.shell import card_candidates
+
+        return card_candidates(incomplete)
+
+
+class MeldsType(CardsType):
+    """Cards of several melds, the melds separated by `|`: `"AS 2S 3S | 5S 5S 5S"`. A word becomes
+    its cards with `|` kept between them; ``melds`` groups the words."""
+
+    name = "melds"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        out: list = []
+        for i, piece in enumerate(value.split("|")):
+            if i:
+                out.append("|")
+            if piece.strip():
+                out.extend(super(MeldsType, self).convert(piece, param, ctx))
+        return tuple(out)
+
+
+def melds(words, each_word_a_meld: bool = False) -> list[str]:
+    """The melds written across converted MeldsType words: `|` ends a meld, and so does the end of
+    a word when each word is a meld (`pan split ben 2 "AD 2D 3D" "4D 5D 6D"`)."""
+    groups: list[list[str]] = [[]]
+    for word in words or ():
+        for item in word:
+            if item == "|":
+                groups.append([])
+            else:
+                groups[-1].append(item)
+        if each_word_a_meld:
+            groups.append([])
+    return [" ".join(g) for g in groups if g]
+
+
+class MeldNumberType(ParamType):
+    """A meld's number as `pan board` shows it."""
+
+    name = "meld"
+
+    def convert(self, value, param, ctx):
+        option = param.opts[0] if param is not None and param.param_type_name == "option" else "the meld"
+        return self.number(value, option)
+
+    @staticmethod
+    def number(value, option: str) -> int:
+        if isinstance(value, int):
+            return value
+        try:
+            return int(value)
+        except ValueError:
+            raise InputError(f"{option} takes a meld number, not '{value}'", "see the numbers with `pan board`") from None
+
+    def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
+        rec = obj.open_recorder()
+        state = rec.state()
+        owner = None
+        for w in typed:
+            try:
+                owner = rec.player(w)
+                break
+            except Exception:
+                continue
+        return [str(n) for n in rec.game.meld_numbers(state, owner) if str(n).startswith(incomplete)]
+
+
+class SessionType(ParamType):
+    """A session's name (or a unique start of it)."""
+
+    name = "session"
+
+    def convert(self, value, param, ctx):
+        return value
+
+    def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
+        names = [s["name"] for s in obj.open_store(create=False).sessions()]
+        return [n for n in names if n.lower().startswith(incomplete.lower())]
+
+
+PLAYER = PlayerType()
+PLAYER_IN_HAND = PlayerType(in_hand=True)
+CARDS = CardsType()
+CARDS_BY_OPTIONS = CardsType(rules_from="options")
+MELDS = MeldsType()
+MELD = MeldNumberType()
+SESSION = SessionType()
+
+
+def flat(groups) -> list[str]:
+    """The cards of several card words, in order."""
+    return [c for g in groups or () for c in g]

@@ -1,0 +1,68 @@
+"""Read-only queries for reports, careers, the list of sessions and settle-up.
+
+A mixin of ``Store``: each method is one SQL statement over the event log or its projections,
+returning plain Python values; what they mean is computed in pancli/app/reports.py.
+"""
+
+from __future__ import annotations
+
+_VOIDED_IN_SESSION = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
+_VOIDED = "SELECT undo_of FROM events WHERE undo_of IS NOT NULL"
+
+
+class ReportQueries:
+    conn = None  # the Store's connection
+
+    def hands_played(self, session_id: int) -> int:
+        row = self.conn.execute(
+            f"SELECT max(hand) FROM events WHERE session_id = ? AND kind != 'undo' AND id NOT IN ({_VOIDED_IN_SESSION})",
+            [session_id, session_id]).fetchone()
+        return row[0] or 0
+
+    def hands_per_session(self) -> dict[int, int]:
+        return dict(self.conn.execute(
+            f"SELECT session_id, max(hand) FROM events WHERE kind != 'undo' AND id NOT IN ({_VOIDED}) "
+            "GROUP BY session_id").fetchall())
+
+    def balances_of_all_sessions(self) -> list[tuple[int, str, int]]:
+        return [tuple(r) for r in self.conn.execute("SELECT session_id, player, net FROM balances")]
+
+    def tally_players(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT DISTINCT player FROM tallies")]
+
+    def career_nets(self, name: str) -> dict[int, int]:
+        """A player's net chips per session, from effective payments (any case of the name)."""
+        return dict(self.conn.execute(
+            f"""SELECT session_id, SUM(d) FROM (
+                   SELECT session_id, chips AS d FROM payments WHERE payee = ? COLLATE NOCASE
+                    AND event_id NOT IN ({_VOIDED})
+                   UNION ALL
+                   SELECT session_id, -chips FROM payments WHERE payer = ? COLLATE NOCASE
+                    AND event_id NOT IN ({_VOIDED}))
+                GROUP BY session_id""", [name, name]).fetchall())
+
+    def career_tallies(self, name: str) -> list[tuple[int, str, int]]:
+        return [tuple(r) for r in self.conn.execute(
+            f"""SELECT session_id, stat, SUM(amount) FROM tallies WHERE player = ? COLLATE NOCASE
+                AND event_id NOT IN ({_VOIDED}) GROUP BY session_id, stat""", [name])]
+
+    def career_melds(self, name: str) -> list[tuple[int, str]]:
+        """(session id, payload JSON) of the player's effective melds and final melds."""
+        return [tuple(r) for r in self.conn.execute(
+            f"""SELECT session_id, payload FROM events WHERE kind IN ('meld', 'out')
+                AND json_extract(payload, '$.player') = ? COLLATE NOCASE AND id NOT IN ({_VOIDED})""",
+            [name])]
+
+    def stack_moves(self, session_id: int) -> list[tuple[int, int | None, str, int]]:
+        """Every effective change of a player's stack in order: (seq, hand, player, chips), with
+        buy-ins adding and cash-outs taking away."""
+        rows = self.conn.execute(
+            f"""SELECT e.id, e.seq, e.hand, x.player, SUM(x.d) FROM (
+                   SELECT event_id, payee AS player, chips AS d FROM payments WHERE session_id = ?
+                   UNION ALL SELECT event_id, payer, -chips FROM payments WHERE session_id = ?
+                   UNION ALL SELECT event_id, player, CASE stat WHEN 'buyin' THEN amount ELSE -amount END
+                             FROM tallies WHERE session_id = ? AND stat IN ('buyin', 'cashout')) x
+                JOIN events e ON e.id = x.event_id
+                WHERE e.id NOT IN ({_VOIDED_IN_SESSION}) GROUP BY e.id, x.player ORDER BY e.id""",
+            [session_id, session_id, session_id, session_id]).fetchall()
+        return [(seq, hand, player, d) for _, seq, hand, player, d in rows]
