@@ -289,13 +289,26 @@ def settle(name: Optional[str] = SESSION,
 
 # -- archives ------------------------------------------------------------------------------
 
+def _print_format_doc(value: bool) -> None:
+    """--format-doc: the archive format, as shipped inside the package (wherever pancli is installed)."""
+    if value:
+        from importlib.resources import files
+
+        sys.stdout.write(files("pancli").joinpath("data", "archive-format.md").read_text(encoding="utf-8"))
+        raise typer.Exit(0)
+
+
 @commands.command()
 def export(name: Optional[str] = SESSION,
            fmt: str = typer.Option("toml", "--format", "-f", help="toml (the archive), json (the same), csv (payments and standings)."),
            output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
                                                 help="Where to write (- for standard output). Default: sessions/NAME.toml "
-                                                     "for toml, standard output for json and csv.")):
+                                                     "for toml, standard output for json and csv."),
+           format_doc: bool = typer.Option(False, "--format-doc", is_eager=True, callback=_print_format_doc,
+                                           help="Print the description of the archive format and exit.")):
     """Write a session out: TOML is the portable archive `pan import` reads back; CSV is for spreadsheets.
+
+    `pan export --format-doc` prints the archive format, field by field.
 
     Example: pan export friday --format toml -o friday.toml
     """
