@@ -90,12 +90,6 @@ def _seats(text: str) -> list[str]:
     return seats
 
 
-def _dealer_of(session: dict, players: list[str], number: int) -> str:
-    """Who deals deal ``number``: the first dealer, then one seat on in playing order each deal."""
-    first = session["dealer"] if session["dealer"] in players else players[0]
-    return players[(players.index(first) + number - 1) % len(players)]
-
-
 # == contract rummy =======================================================================
 
 def _contract_codes(text: str) -> list[str]:
@@ -234,22 +228,9 @@ def contract_deal(
 
 
 def _contract_status_data(recorder) -> dict:
-    from pancli.games.contract.engine import CONTRACTS, DEALS, describe_contract, parse_cards, standings, winners
+    from pancli.app.views import contract_status_data
 
-    state = recorder.state()
-    players = list(state.players)
-    data = {"session": recorder.session["name"], "deal": state.deal, "deals": DEALS,
-            "contract": describe_contract(state.deal), "contract_counts": CONTRACTS[state.deal],
-            "dealer": _dealer_of(recorder.session, players, state.deal), "over": state.over,
-            "down": list(state.down), "out": state.out,
-            "table": [{"number": i, "owner": m.owner, "kind": m.kind, "cards": list(m.cards),
-                       "shown": " ".join(str(c) for c in parse_cards(m.cards))} for i, m in enumerate(state.table, 1)],
-            "left": {x.player: x.points for x in state.leftovers},
-            "totals": {p: state.total(p) for p in players},
-            "history": [dict(zip(players, h)) for h in state.history],
-            "standings": standings(state), "scoring": state.rules.scoring,
-            "winners": winners(state) if state.over else []}
-    return data
+    return contract_status_data(recorder)
 
 
 @contract_app.command("status")
@@ -378,15 +359,9 @@ def polish_nolose():
 
 
 def _polish_status_data(recorder) -> dict:
-    from pancli.games.polish.engine import standings
+    from pancli.app.views import polish_status_data
 
-    state = recorder.state()
-    players = list(state.players)
-    return {"session": recorder.session["name"], "word": state.rules.word, "deals": len(state.deals),
-            "losers": list(state.deals), "over": state.over, "loser": state.loser,
-            "next_dealer": None if state.over else _dealer_of(recorder.session, players, len(state.deals) + 1),
-            "letters": {p: state.letters_of(p) for p in players}, "standings": standings(state),
-            "clock_minutes": state.rules.clock_minutes}
+    return polish_status_data(recorder)
 
 
 @polish_app.command("status")

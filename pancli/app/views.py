@@ -1,0 +1,146 @@
+"""The data behind what people look at: one builder per view, shared by the CLI's --json and `pan serve`.
+
+Each builder reads the store (inside one read snapshot where it reads more than once) and returns
+JSON-ready dicts; the CLI prints or renders them, the web server puts them in a page or in /api/….
+So the phone and the terminal always show the same objects.
+"""
+
+from __future__ import annotations
+
+from pancli.core.errors import InputError
+
+
+# -- the table now ---------------------------------------------------------------------------
+
+def board_data(recorder) -> dict:
+    """The hand in play as its game shows it: `pan board --json` for Panguingue,
+    `pan contract status --json` and `pan polish status --json` for the other two games."""
+    game = recorder.session["game"]
+    if game == "contract":
+        return contract_status_data(recorder)
+    if game == "polish":
+        return polish_status_data(recorder)
+    from pancli.cli.render import board_json
+
+    return board_json(recorder.session, recorder.state())
+
+
+def standings_data(recorder) -> dict:
+    """`pan standings --json`."""
+    from pancli.cli.render import standings_json
+
+    store = recorder.store
+    with store.snapshot():
+        state = recorder._load()
+        balances = store.balances(recorder.session["id"])
+        tallies = store.tallies(recorder.session["id"])
+    seats = recorder.game.players(state)
+    return standings_json(recorder.session, balances, tallies, seats, recorder.session["chip_value"])
+
+
+def event_json(e: dict) -> dict:
+    """One event of `pan history --json`."""
+    return {"seq": e["seq"], "hand": e["hand"], "kind": e["kind"], "payload": e["payload"],
+            "created_at": e["created_at"], "voided": e["voided_by"] is not None,
+            "undo_of": e["undo_of"], "payments": e["payments"]}
+
+
+def history_data(store, session: dict, hand: int | None = None) -> dict:
+    """`pan history [--hand N] --json`: every event, voided ones and undos included, with its payments."""
+    events = store.all_events(session["id"], hand)
+    return {"session": session["name"], "events": [event_json(e) for e in events]}
+
+
+def recent_history(store, session: dict, hands: int | None = None, before_seq: int | None = None,
+                   limit: int = 200) -> dict:
+    """The newest events, as `pan history --json` shows them, for pages that cannot show a whole
+    night of 10,000 hands: at most ``limit`` events recorded before ``before_seq`` (default: the
+    last one), cut to whole hands when ``hands`` is given. ``more`` is the seq to page on from."""
+    with store.snapshot():
+        events = store.recent_events(session["id"], before_seq, limit + 1)
+    more = len(events) > limit
+    events = events[-limit:] if more else events
+    if hands is not None and events:
+        seen: list = []
+        for e in reversed(events):
+            if e["hand"] not in seen:
+                if len(seen) == hands:
+                    break
+                seen.append(e["hand"])
+        keep = set(seen)
+        cut = [e for e in events if e["hand"] in keep]
+        more = more or len(cut) < len(events)
+        events = cut
+    return {"session": session["name"], "events": [event_json(e) for e in events],
+            "more": events[0]["seq"] if more and events else None}
+
+
+# -- settle-up ---------------------------------------------------------------------------------
+
+def settle_result(store, session: dict, chip_value: float | None = None):
+    """`pan settle`: the settlement (checked to balance) and the chip value it is priced at."""
+    from pancli.app.reports import settle_inputs
+    from pancli.core import settle as st
+
+    if chip_value is not None and (chip_value < 0 or chip_value != chip_value):
+        raise InputError(f"--chip-value {chip_value} is not an amount of money", "give e.g. --chip-value 0.25")
+    value = chip_value if chip_value is not None else (session["chip_value"] or session["rules"].get("unit_value"))
+    data = settle_inputs(store, session)
+    s = st.settle(data["nets"], data["bank"], value, session["players"])
+    if s.banked:
+        s.flags = st.negative_stacks(data["moves"])
+    left = {p.name: p.balance for p in s.parties}
+    for t in s.transfers:
+        left[t.payer] += t.chips
+        left[t.payee] -= t.chips
+    if s.total != 0 or any(left.values()):
+        raise InputError(f"the ledger of '{session['name']}' does not balance (sum {s.total})", "run `pan db check`")
+    return s, value
+
+
+def settle_json(session: dict, s) -> dict:
+    """`pan settle --json`."""
+    from pancli.core import settle as st
+
+    return {"session": session["name"], **st.to_json(s)}
+
+
+# -- the other two games ---------------------------------------------------------------------
+
+def dealer_of(session: dict, players: list[str], number: int) -> str:
+    """Who deals deal ``number``: the first dealer, then one seat on in playing order each deal."""
+    first = session["dealer"] if session["dealer"] in players else players[0]
+    return players[(players.index(first) + number - 1) % len(players)]
+
+
+def contract_status_data(recorder) -> dict:
+    """`pan contract status --json`."""
+    from pancli.games.contract.engine import CONTRACTS, DEALS, describe_contract, parse_cards, standings, winners
+
+    state = recorder.state()
+    players = list(state.players)
+    data = {"session": recorder.session["name"], "deal": state.deal, "deals": DEALS,
+            "contract": describe_contract(state.deal), "contract_counts": CONTRACTS[state.deal],
+            "dealer": dealer_of(recorder.session, players, state.deal), "over": state.over,
+            "down": list(state.down), "out": state.out,
+            "table": [{"number": i, "owner": m.owner, "kind": m.kind, "cards": list(m.cards),
+                       "shown": " ".join(str(c) for c in parse_cards(m.cards))} for i, m in enumerate(state.table, 1)],
+            "left": {x.player: x.points for x in state.leftovers},
+            "totals": {p: state.total(p) for p in players},
+            "history": [dict(zip(players, h)) for h in state.history],
+            "standings": standings(state), "scoring": state.rules.scoring,
+            "winners": winners(state) if state.over else []}
+    return data
+
+
+def polish_status_data(recorder) -> dict:
+    """`pan polish status --json`."""
+    from pancli.games.polish.engine import standings
+
+    state = recorder.state()
+    players = list(state.players)
+    return {"session": recorder.session["name"], "word": state.rules.word, "deals": len(state.deals),
+            "losers": list(state.deals), "over": state.over, "loser": state.loser,
+            "next_dealer": None if state.over else dealer_of(recorder.session, players, len(state.deals) + 1),
+            "letters": {p: state.letters_of(p) for p in players}, "standings": standings(state),
+            "clock_minutes": state.rules.clock_minutes}
