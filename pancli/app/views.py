@@ -45,34 +45,12 @@ def event_json(e: dict) -> dict:
             "undo_of": e["undo_of"], "payments": e["payments"]}
 
 
-def history_data(store, session: dict, hand: int | None = None) -> dict:
-    """`pan history [--hand N] --json`: every event, voided ones and undos included, with its payments."""
-    events = store.all_events(session["id"], hand)
+def history_data(store, session: dict, hand: int | None = None, events: list[dict] | None = None) -> dict:
+    """`pan history [--hand N] --json`: every event, voided ones and undos included, with its payments
+    (or just ``events``, rows as ``Store.all_events`` gives them, for a reader that pages the log)."""
+    if events is None:
+        events = store.all_events(session["id"], hand)
     return {"session": session["name"], "events": [event_json(e) for e in events]}
-
-
-def recent_history(store, session: dict, hands: int | None = None, before_seq: int | None = None,
-                   limit: int = 200) -> dict:
-    """The newest events, as `pan history --json` shows them, for pages that cannot show a whole
-    night of 10,000 hands: at most ``limit`` events recorded before ``before_seq`` (default: the
-    last one), cut to whole hands when ``hands`` is given. ``more`` is the seq to page on from."""
-    with store.snapshot():
-        events = store.recent_events(session["id"], before_seq, limit + 1)
-    more = len(events) > limit
-    events = events[-limit:] if more else events
-    if hands is not None and events:
-        seen: list = []
-        for e in reversed(events):
-            if e["hand"] not in seen:
-                if len(seen) == hands:
-                    break
-                seen.append(e["hand"])
-        keep = set(seen)
-        cut = [e for e in events if e["hand"] in keep]
-        more = more or len(cut) < len(events)
-        events = cut
-    return {"session": session["name"], "events": [event_json(e) for e in events],
-            "more": events[0]["seq"] if more and events else None}
 
 
 # -- settle-up ---------------------------------------------------------------------------------

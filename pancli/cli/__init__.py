@@ -23,6 +23,7 @@ def root(
 
 # Each module adds its commands to `app` when imported.
 from pancli.cli import check, games, record, reports, table, turn  # noqa: E402,F401
+from pancli.cli import serve  # noqa: E402,F401
 
 
 def main() -> None:
