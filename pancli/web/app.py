@@ -288,7 +288,7 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
             recent = [e for e in event_lines(reader.recent(s, 40)["events"]) if career["player"] in e["people"]]
             points = [(n["date"], n["running"]) for n in career["nights"]]
             return {"session": s, "career": career, "tonight": tonight, "standings": standings, "seat": seat,
-                    "board": board, "recent": list(reversed(recent))[:12], "points": points}
+                    "board": board, "recent": list(reversed(recent))[:6], "points": points}
 
         return page(request, "player.html", f"{name} · player", build, live="any")
 
