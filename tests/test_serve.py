@@ -385,3 +385,15 @@ def test_serve_help_has_an_example():
 
     r = CliRunner().invoke(app, ["serve", "--help"])
     assert r.exit_code == 0 and "Example: pan serve" in r.output
+
+
+def test_the_listening_socket_is_tcp_so_nagle_is_off():
+    import socket as s
+
+    from pancli.cli.serve import _bind
+
+    sock = _bind("127.0.0.1", 0)
+    try:
+        assert sock.proto == s.IPPROTO_TCP  # asyncio sets TCP_NODELAY only on such sockets
+    finally:
+        sock.close()

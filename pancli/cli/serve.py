@@ -6,20 +6,24 @@ command pays for them at start-up.
 
 from __future__ import annotations
 
-import socket
 import sys
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from pancli.cli.common import app, options
 from pancli.core.errors import InputError
 
+if TYPE_CHECKING:
+    import socket
+
 DEFAULT_PORT = 8765
 
 
 def lan_address() -> str | None:
     """This machine's address on the local network, from its own name; sends nothing anywhere."""
+    import socket
+
     try:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_STREAM)
     except OSError:
@@ -32,8 +36,12 @@ def lan_address() -> str | None:
 
 
 def _bind(host: str, port: int) -> socket.socket:
+    import socket
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP spelled out: asyncio turns Nagle off (TCP_NODELAY) only on sockets that say they are
+    # TCP, and with it on, each keep-alive response waited 40 ms for the client's delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
@@ -90,6 +98,8 @@ def serve(
     except ImportError as e:
         raise InputError(f"`pan serve` needs its web extra ({e.name} is missing)",
                          "install it with: pip install 'pancli[web]'") from None
+    import socket
+
     from pancli.storage.store import resolve_path
 
     if token is not None and (len(token) < 8 or not token.isprintable() or " " in token):

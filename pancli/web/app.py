@@ -205,12 +205,28 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
         query.update({k: v for k, v in params.items() if v is not None})
         return f"{path}?{urlencode(query)}"
 
+    def fast(endpoint, kind: str):
+        """Answers from what is kept on the event loop itself; only a miss goes to a worker thread."""
+        from starlette.concurrency import run_in_threadpool
+
+        async def handler(request):
+            kept = reader.peek((kind, request.url.path, query_key(request)))
+            if kept is not None:
+                if kind == "page":
+                    return HTMLResponse(kept, headers=SECURITY_HEADERS)
+                return Response(kept, media_type="application/json", headers=SECURITY_HEADERS)
+            return await run_in_threadpool(endpoint, request)
+
+        return handler
+
+    def query_key(request) -> tuple:
+        return tuple(sorted((k, v) for k, v in request.query_params.items() if k != "token"))
+
     def page(request, template: str, title: str, build, live: str = "session") -> Response:
         """A page: its context built (and kept until the database changes), rendered, or only its
         <main> when the live script asks for the fresh content (?fragment=1)."""
         fragment = request.query_params.get("fragment") == "1"
-        key = ("page", request.url.path, tuple(sorted((k, v) for k, v in request.query_params.items()
-                                                      if k != "token")))
+        key = ("page", request.url.path, query_key(request))
 
         def render() -> str:
             generation = reader.generation
@@ -302,8 +318,7 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
 
     def api(build):
         def endpoint(request):
-            key = ("api", request.url.path, tuple(sorted((k, v) for k, v in request.query_params.items()
-                                                         if k != "token")))
+            key = ("api", request.url.path, query_key(request))
             body = reader.cached(key, lambda: json.dumps(build(request), ensure_ascii=False))
             return Response(body, media_type="application/json", headers=SECURITY_HEADERS)
 
@@ -374,17 +389,17 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
     from starlette.exceptions import HTTPException
 
     routes = [
-        Route("/", table_page),
-        Route("/history", history_page),
-        Route("/settle", settle_page),
-        Route("/player/{name}", player_page),
-        Route("/sessions", sessions_page),
-        Route("/api/board", api(lambda r: reader.board(session_of(r)))),
-        Route("/api/standings", api(lambda r: reader.standings(session_of(r)))),
-        Route("/api/history", api(api_history)),
-        Route("/api/settle", api(lambda r: reader.settle(session_of(r))[1])),
-        Route("/api/player/{name}", api(lambda r: reader.player(r.path_params["name"]))),
-        Route("/api/sessions", api(lambda r: reader.sessions())),
+        Route("/", fast(table_page, "page")),
+        Route("/history", fast(history_page, "page")),
+        Route("/settle", fast(settle_page, "page")),
+        Route("/player/{name}", fast(player_page, "page")),
+        Route("/sessions", fast(sessions_page, "page")),
+        Route("/api/board", fast(api(lambda r: reader.board(session_of(r))), "api")),
+        Route("/api/standings", fast(api(lambda r: reader.standings(session_of(r))), "api")),
+        Route("/api/history", fast(api(api_history), "api")),
+        Route("/api/settle", fast(api(lambda r: reader.settle(session_of(r))[1]), "api")),
+        Route("/api/player/{name}", fast(api(lambda r: reader.player(r.path_params["name"])), "api")),
+        Route("/api/sessions", fast(api(lambda r: reader.sessions()), "api")),
         Route("/events", events),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]

@@ -61,6 +61,13 @@ class HandIndex:
         return [(a, b) for a, b in merged]
 
 
+class _Pending:
+    def __init__(self):
+        self.done = threading.Event()
+        self.value = None
+        self.error: BaseException | None = None
+
+
 class Reader:
     def __init__(self, db_path: str | Path, session: str | None = None, cache_size: int = 256):
         from pancli.storage.store import Store
@@ -73,6 +80,7 @@ class Reader:
         self._cache_size = cache_size
         self._lock = threading.Lock()
         self._hands: dict[int, HandIndex] = {}
+        self._pending: dict = {}
         Store(self.path, readonly=True).close()  # a missing or foreign file is refused at start
 
     # -- plumbing --------------------------------------------------------------------------
@@ -85,19 +93,42 @@ class Reader:
             store = self._local.store = Store(self.path, readonly=True)
         return store
 
+    def peek(self, key):
+        """The kept value for ``key`` at this generation, or None (for a caller on the event loop)."""
+        with self._lock:
+            return self._cache.get((self.generation, key))
+
     def cached(self, key, build):
-        """``build()``, kept until the database changes."""
+        """``build()``, kept until the database changes. Requests that ask for the same thing at
+        once (fifty phones told of the same event) wait for one build instead of each making it."""
         key = (self.generation, key)
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        value = build()
-        with self._lock:
-            self._cache[key] = value
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-        return value
+            pending = self._pending.get(key)
+            owner = pending is None
+            if owner:
+                pending = self._pending[key] = _Pending()
+        if not owner:
+            pending.done.wait()
+            if pending.error is not None:
+                raise pending.error
+            return pending.value
+        try:
+            pending.value = build()
+        except BaseException as e:
+            pending.error = e
+            raise
+        finally:
+            with self._lock:
+                if pending.error is None:
+                    self._cache[key] = pending.value
+                    while len(self._cache) > self._cache_size:
+                        self._cache.popitem(last=False)
+                del self._pending[key]
+            pending.done.set()
+        return pending.value
 
     def session(self, name: str | None = None) -> dict:
         try:
