@@ -98,6 +98,7 @@ def serve(
     except ImportError as e:
         raise InputError(f"`pan serve` needs its web extra ({e.name} is missing)",
                          "install it with: pip install 'pancli[web]'") from None
+    import signal
     import socket
 
     from pancli.storage.store import resolve_path
@@ -135,10 +136,15 @@ def serve(
 
     config = uvicorn.Config(web, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=2, server_header=False)
+    server = Server(config)
+    # Ctrl-C before uvicorn has put in its own handlers (while it starts) stops it the same way,
+    # instead of being lost in the start-up; uvicorn puts this handler back when it is done.
+    previous = signal.signal(signal.SIGINT, server.handle_exit)
     try:
-        Server(config).run(sockets=[sock])
+        server.run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGINT, previous)
         sock.close()
     print("Stopped serving.", flush=True)
