@@ -104,13 +104,14 @@ COMMAND_MODULES = {
     "sessions": "reports", "settle": "reports", "buyin": "reports", "cashout": "reports",
     "export": "reports", "import": "reports", "rescore": "reports",
     "clock": "games",
+    "serve": "serve",
     "db": "db",
 }
 
 # `pan --help` groups the commands in the order a host needs them during an evening.
 PANELS = [
     ("First time here", ["demo"]),
-    ("Sessions and seats", ["session", "seat", "table"]),
+    ("Sessions and seats", ["session", "seat", "table", "serve"]),
     ("Recording a hand", ["deal", "drop", "stay", "meld", "add", "split", "borrow", "spread", "out",
                           "foul", "dead", "void", "chop", "undo", "board"]),
     ("Disputes", ["check", "turn", "rules"]),

@@ -15,6 +15,7 @@ from typing import Callable, Iterator, List, Optional
 import typer
 from typer.core import TyperCommand
 
+from pancli.app.views import board_data
 from pancli.cli.common import command_set, console, new_app, print_json
 from pancli.core.errors import InputError, RuleError
 
@@ -227,10 +228,6 @@ def contract_deal(
     _contract_record(event)
 
 
-def _contract_status_data(recorder) -> dict:
-    return recorder.game.board(recorder.session, recorder.state())
-
-
 @contract_app.command("status")
 def contract_status(as_json: bool = JSON):
     """The deal in play: its contract, who deals, the numbered melds on the table, and the running totals.
@@ -240,7 +237,7 @@ def contract_status(as_json: bool = JSON):
     from pancli.games.contract.engine import summary
 
     recorder = _recorder("contract")
-    data = _contract_status_data(recorder)
+    data = board_data(recorder)
     if as_json:
         print_json(data)
         return
@@ -356,10 +353,6 @@ def polish_nolose():
     _record("polish", {"kind": "deal", "loser": None})
 
 
-def _polish_status_data(recorder) -> dict:
-    return recorder.game.board(recorder.session, recorder.state())
-
-
 @polish_app.command("status")
 def polish_status(as_json: bool = JSON):
     """Everyone's letters, the deals so far, and who deals next.
@@ -369,7 +362,7 @@ def polish_status(as_json: bool = JSON):
     from pancli.games.polish.engine import summary
 
     recorder = _recorder("polish")
-    data = _polish_status_data(recorder)
+    data = board_data(recorder)
     if as_json:
         print_json(data)
         return

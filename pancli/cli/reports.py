@@ -248,24 +248,12 @@ def settle(name: Optional[str] = SESSION,
     Example: pan settle friday --chip-value 0.25
     """
     from pancli.core import settle as st
-    from pancli.app.reports import settle_inputs
+    from pancli.app.views import settle_json, settle_result
 
     store, session = _session(name)
-    if chip_value is not None and (chip_value < 0 or chip_value != chip_value):
-        raise InputError(f"--chip-value {chip_value} is not an amount of money", "give e.g. --chip-value 0.25")
-    value = chip_value if chip_value is not None else (session["chip_value"] or session["rules"].get("unit_value"))
-    data = settle_inputs(store, session)
-    s = st.settle(data["nets"], data["bank"], value, session["players"])
-    if s.banked:
-        s.flags = st.negative_stacks(data["moves"])
-    left = {p.name: p.balance for p in s.parties}
-    for t in s.transfers:
-        left[t.payer] += t.chips
-        left[t.payee] -= t.chips
-    if s.total != 0 or any(left.values()):
-        raise InputError(f"the ledger of '{session['name']}' does not balance (sum {s.total})", "run `pan db check`")
+    s, value = settle_result(store, session, chip_value)
     if as_json:
-        print_json({"session": session["name"], **st.to_json(s)})
+        print_json(settle_json(session, s))
         return
     out = console()
     out.print(f"Settle-up · {session['name']}" + (f" · {st.money(1, value)} a chip" if value else ""))
