@@ -414,6 +414,18 @@ class Store(ReportQueries, DatabaseCare):
         row = self.conn.execute("SELECT closed_at FROM sessions WHERE id = ?", [session_id]).fetchone()
         return row[0] if row else None
 
+    def data_version(self) -> int:
+        """SQLite's data version: it changes when another connection commits."""
+        return self.conn.execute("PRAGMA data_version").fetchone()[0]
+
+    def last_event_id_of_all(self) -> int:
+        return self.conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
+
+    def sessions_changed_since(self, event_id: int) -> dict[int, int]:
+        """Sessions with events after ``event_id``: their id and last seq."""
+        return dict(self.conn.execute(
+            "SELECT session_id, max(seq) FROM events WHERE id > ? GROUP BY session_id", [event_id]).fetchall())
+
     def change_mark(self) -> tuple:
         """Something that changes whenever anything is recorded, undone or made current."""
         return tuple(self.conn.execute(

@@ -91,23 +91,23 @@ class Poller(threading.Thread):
         from pancli.storage.store import Store
 
         store = Store(self.reader.path, readonly=True)
-        conn = store.conn
         try:
-            version = conn.execute("PRAGMA data_version").fetchone()[0]
-            last_id = conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
+            version = store.data_version()
+            last_id = store.last_event_id_of_all()
+            self.reader.mark = store.change_mark()
             try:  # warm the hand index of the session shown by default, for the first history page
                 self.reader.hand_index(store.session(self.reader.default_session)["id"])
             except PanError:
                 pass
             while not self.stopped.wait(self.interval):
                 try:
-                    now = conn.execute("PRAGMA data_version").fetchone()[0]
+                    now = store.data_version()
                     if now == version:
                         continue
                     version = now
-                    changed = {sid: seq for sid, seq in conn.execute(
-                        "SELECT session_id, max(seq) FROM events WHERE id > ? GROUP BY session_id", [last_id])}
-                    last_id = conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
+                    changed = store.sessions_changed_since(last_id)
+                    last_id = store.last_event_id_of_all()
+                    self.reader.mark = store.change_mark()
                 except Exception:  # a damaged or vanished file: keep serving what can be read
                     continue
                 self.reader.generation += 1
@@ -210,7 +210,10 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
         from starlette.concurrency import run_in_threadpool
 
         async def handler(request):
-            kept = reader.peek((kind, request.url.path, query_key(request)))
+            # A page loaded afresh (a reload, or a phone with scripts off) is always checked
+            # against the database; what the live script fetches on the poller's word is not.
+            reload = kind == "page" and request.query_params.get("fragment") != "1"
+            kept = None if reload else reader.peek((kind, request.url.path, query_key(request)))
             if kept is not None:
                 if kind == "page":
                     return HTMLResponse(kept, headers=SECURITY_HEADERS)

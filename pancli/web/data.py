@@ -74,7 +74,8 @@ class Reader:
 
         self.path = Path(db_path)
         self.default_session = session
-        self.generation = 0
+        self.generation = 0     # bumped by the poller on every change: tells the pages to refresh
+        self.mark = None        # the database's change mark the poller saw last (Store.change_mark)
         self._local = threading.local()
         self._cache: OrderedDict = OrderedDict()
         self._cache_size = cache_size
@@ -94,14 +95,16 @@ class Reader:
         return store
 
     def peek(self, key):
-        """The kept value for ``key`` at this generation, or None (for a caller on the event loop)."""
+        """The kept value for ``key`` as of the poller's last look, or None (for a caller on the
+        event loop, which must not wait on the database)."""
         with self._lock:
-            return self._cache.get((self.generation, key))
+            return self._cache.get((self.mark, key))
 
     def cached(self, key, build):
-        """``build()``, kept until the database changes. Requests that ask for the same thing at
-        once (fifty phones told of the same event) wait for one build instead of each making it."""
-        key = (self.generation, key)
+        """``build()``, kept until the database changes (checked on every call, so a reload right
+        after an event is fresh even before the poller sees it). Requests that ask for the same
+        thing at once (fifty phones told of the same event) wait for one build instead of each making it."""
+        key = (self.store().change_mark(), key)
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
