@@ -31,7 +31,8 @@ from pancli.app.rescore import LogEvent, first_difference, payment_tuples, repla
 
 FORMAT = "pancli-archive"
 VERSION = 1
-SESSION_KEYS = ("name", "game", "created_at", "seats", "dealer", "chip_value", "closed_at")
+SESSION_KEYS = ("name", "game", "created_at", "seats", "dealer", "chip_value", "closed_at", "device", "uid")
+GLOBAL_ID = re.compile(r"[0-9a-f]{32}")  # a device id or a session uid: 32 lowercase hex digits
 
 
 # -- from the database -------------------------------------------------------------------
@@ -51,7 +52,8 @@ def build(store, session: dict) -> dict:
     """The archive of a session as plain data (None where a value is absent)."""
     header = {"name": session["name"], "game": session["game"], "created_at": session["created_at"],
               "seats": list(session["players"]), "dealer": session["dealer"],
-              "chip_value": session["chip_value"], "closed_at": session["closed_at"]}
+              "chip_value": session["chip_value"], "closed_at": session["closed_at"],
+              "device": session.get("device"), "uid": session.get("uid")}
     events = []
     params: dict[str, dict] = {}  # parsed once per distinct text: every payer of a condition shares it
     for ev in log_events(store, session):
@@ -260,7 +262,14 @@ def _normalise(data: Any, where: str) -> dict:
         "dealer": _get(s, "dealer", str, f"{where} [session]", required=False),
         "chip_value": _get(s, "chip_value", (int, float), f"{where} [session]", required=False),
         "closed_at": _get(s, "closed_at", str, f"{where} [session]", required=False),
+        "device": _get(s, "device", str, f"{where} [session]", required=False),
+        "uid": _get(s, "uid", str, f"{where} [session]", required=False),
     }
+    for key in ("device", "uid"):  # the session's global id (archives from pancli 0.1 have none)
+        if session[key] is not None and not GLOBAL_ID.fullmatch(session[key]):
+            raise _bad(f"{where} [session]", f"'{key}' must be 32 lowercase hex digits")
+    if (session["device"] is None) != (session["uid"] is None):
+        raise _bad(f"{where} [session]", "'device' and 'uid' go together")
     if session["chip_value"] is not None:
         session["chip_value"] = float(session["chip_value"])
     if not all(isinstance(x, str) for x in session["seats"]):
@@ -306,43 +315,69 @@ def _normalise(data: Any, where: str) -> dict:
 
 # -- importing ---------------------------------------------------------------------------
 
-def import_archive(store, archive: dict, as_name: str | None = None, make_current: bool = True) -> dict:
-    """Rebuild the archived session in the store; returns {"status": "imported"|"present", "name", ...}.
+def archive_events(archive: dict) -> list[LogEvent]:
+    return [LogEvent(seq=e["seq"], kind=e["kind"], payload=e["payload"], hand=e["hand"],
+                     created_at=e["created_at"], undo_of=e["undo_of"],
+                     payments=None if e["payments"] is None else payment_tuples(e["payments"]))
+            for e in archive["events"]]
 
-    Every event goes through the game core; the recomputed payloads and payments must equal the
-    archive's, or nothing is stored.
-    """
+
+def replay_archive(archive: dict):
+    """Every event of the archive through the game core, strictly; the recomputed payloads and
+    payments must equal the archive's. Returns (game, rules, replayed events)."""
     from pancli.games import game as get_game
 
-    fp = fingerprint(archive)
     s = archive["session"]
-    name = (as_name or s["name"]).strip()
-    if not name:
-        raise InputError("a session needs a name", "give one with --as NAME")
     g = get_game(s["game"])
     rules = g.rules_from_dict(archive["rules"])
-    events = [LogEvent(seq=e["seq"], kind=e["kind"], payload=e["payload"], hand=e["hand"],
-                       created_at=e["created_at"], undo_of=e["undo_of"],
-                       payments=None if e["payments"] is None else payment_tuples(e["payments"]))
-              for e in archive["events"]]
+    events = archive_events(archive)
     replayed = replay(g, rules, s["seats"], s["dealer"], events, strict=True)
     stored = {e.seq: {"payload": e.payload, "payments": e.payments} for e in events}
     diff = first_difference(replayed, stored)
     if diff:
         raise InputError(f"the archive does not match what pancli computes: {diff}",
                          "nothing was imported; was the archive edited by hand?")
+    return g, rules, replayed
+
+
+def import_archive(store, archive: dict, as_name: str | None = None, make_current: bool = True) -> dict:
+    """Rebuild the archived session in the store; returns {"status": "imported"|"present"|"extended",
+    "name", ...}.
+
+    Every event goes through the game core; the recomputed payloads and payments must equal the
+    archive's, or nothing is stored. An archive that carries a session's global id (device and
+    uid) is that session: held already, it is present when the same, extends it when it holds
+    the same events and more (`extend_session`), and is refused when it contradicts it.
+    """
+    fp = fingerprint(archive)
+    s = archive["session"]
+    name = (as_name or s["name"]).strip()
+    if not name:
+        raise InputError("a session needs a name", "give one with --as NAME")
+    if s.get("device"):
+        with store.snapshot():
+            held = store.session_by_global_id(s["device"], s["uid"])
+        if held is not None:
+            return merge_into(store, held, archive)
+    g, rules, replayed = replay_archive(archive)
     with store.lock():
         present = store.session_from(fp)
         if present:
             return {"status": "present", "name": present, "fingerprint": fp}
         existing = store.session_named(name)
         if existing:
-            if fingerprint(build(store, existing)) == fp:
+            built = build(store, existing)
+            if not s.get("device"):  # an archive from before global ids: the same session without one
+                built["session"].update(device=None, uid=None)
+            if fingerprint(built) == fp:
                 return {"status": "present", "name": existing["name"], "fingerprint": fp}
             raise InputError(f"a different session named '{existing['name']}' exists already",
                              "import this one under another name with --as NAME")
+        if s.get("device") and store.session_by_global_id(s["device"], s["uid"]) is not None:
+            raise InputError(f"session '{name}' was brought in by another pancli just now", "run it again")
         sid = store.create_session(name, g.name, list(s["seats"]), s["dealer"], g.rules_to_dict(rules),
-                                   s["chip_value"], origin=fp, created_at=s["created_at"])
+                                   s["chip_value"], origin=fp, created_at=s["created_at"],
+                                   device=s.get("device"), uid=s.get("uid"))
         ids: dict[int, int] = {}
         for r in replayed:
             undo_of = ids[r.undo_of] if r.kind == "undo" else None
@@ -353,3 +388,94 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
         if make_current:
             store.set_setting("current_session", str(sid))
     return {"status": "imported", "name": name, "fingerprint": fp, "events": len(replayed)}
+
+
+# -- one session, two copies: the same, one extending the other, or a contradiction --------
+
+HEADER_KEYS = ("game", "created_at", "seats", "dealer", "chip_value")  # what a session never changes
+
+
+def event_key(ev: LogEvent) -> tuple:
+    """What makes two copies of an event the same: its seq, kind, hand, payload, what it undoes,
+    and its payments by players, chips, code and parameters (never their English reason)."""
+    payments = None if ev.payments is None else tuple(tuple(p[:5]) for p in ev.payments)
+    return (ev.seq, ev.kind, ev.hand, json.dumps(ev.payload, sort_keys=True, ensure_ascii=False), ev.undo_of, payments)
+
+
+def compare(mine: dict, mine_events: list[LogEvent], theirs: dict, their_events: list[LogEvent]) -> dict:
+    """How the copy ``theirs`` stands to ``mine`` (session headers and event logs):
+
+    ``same``; ``older`` (its events are the first of mine); ``newer`` (mine are the first of its
+    events, or it only closes the session); or ``conflict``, with ``seq`` the first event that
+    differs (None when the headers differ) and ``why``.
+    """
+    for key in HEADER_KEYS:
+        if mine.get(key) != theirs.get(key):
+            return {"relation": "conflict", "seq": None, "why": f"the sessions differ in {key}"}
+    for a, b in zip(mine_events, their_events):
+        if event_key(a) != event_key(b):
+            return {"relation": "conflict", "seq": a.seq, "why": f"event #{a.seq} differs ({a.kind} / {b.kind})"}
+    if mine.get("closed_at") and theirs.get("closed_at") and mine["closed_at"] != theirs["closed_at"]:
+        return {"relation": "conflict", "seq": None, "why": "the sessions were closed at different times"}
+    if len(their_events) > len(mine_events):
+        return {"relation": "newer", "seq": None, "why": None}
+    if len(their_events) < len(mine_events):
+        if theirs.get("closed_at") and not mine.get("closed_at"):
+            return {"relation": "conflict", "seq": their_events[-1].seq + 1 if their_events else 1,
+                    "why": "it was closed before events this copy holds"}
+        return {"relation": "older", "seq": None, "why": None}
+    if theirs.get("closed_at") and not mine.get("closed_at"):
+        return {"relation": "newer", "seq": None, "why": None}
+    return {"relation": "same", "seq": None, "why": None}
+
+
+def session_header(session: dict) -> dict:
+    """A stored session's header in the archive's terms."""
+    return {"name": session["name"], "game": session["game"], "created_at": session["created_at"],
+            "seats": list(session["players"]), "dealer": session["dealer"], "chip_value": session["chip_value"],
+            "closed_at": session["closed_at"]}
+
+
+def merge_into(store, session: dict, archive: dict) -> dict:
+    """The archive of a session held here: nothing to do when it is the same or older, its new
+    events appended when it extends the session (`extend_session`); InputError on a contradiction."""
+    rows = store.session_log(session["id"])
+    mine = log_events(store, session, rows)
+    theirs = archive_events(archive)
+    how = compare(session_header(session), mine, archive["session"], theirs)
+    if how["relation"] == "conflict":
+        raise InputError(f"the archive contradicts session '{session['name']}' held here: {how['why']}",
+                         "nothing was changed; the two copies were recorded apart")
+    if how["relation"] in ("same", "older"):
+        return {"status": "present", "name": session["name"], "fingerprint": fingerprint(archive)}
+    return extend_session(store, session, archive, rows)
+
+
+def extend_session(store, session: dict, archive: dict, rows: list[dict] | None = None) -> dict:
+    """Append the events of ``archive`` that follow the ones held of ``session`` (their first ones):
+    the whole archive is replayed strictly, so the new payments are recomputed and checked, then
+    the new events are stored in one transaction (all or none), and the session closed if the
+    archive's is."""
+    if rows is None:
+        rows = store.session_log(session["id"])
+    mine = log_events(store, session, rows)
+    _, _, replayed = replay_archive(archive)
+    how = compare(session_header(session), mine, archive["session"], archive_events(archive))
+    if how["relation"] != "newer":
+        raise InputError(f"the archive does not extend session '{session['name']}'", how["why"] or how["relation"])
+    held = len(mine)
+    ids = {e["seq"]: e["id"] for e in rows}
+    sid = session["id"]
+    with store.lock():
+        if store.last_seq(sid) != held:
+            raise InputError(f"session '{session['name']}' changed while it was being brought up to date",
+                             "run it again")
+        for r in replayed[held:]:
+            undo_of = ids[r.undo_of] if r.kind == "undo" else None
+            ids[r.seq] = store.append(sid, r.kind, r.payload, r.hand, r.payments, r.tallies,
+                                      undo_of=undo_of, created_at=r.created_at)
+        closed = archive["session"]["closed_at"]
+        if closed and not store.closed_at(sid):
+            store.set_closed(sid, closed)
+    return {"status": "extended", "name": session["name"], "fingerprint": fingerprint(archive),
+            "events": len(replayed) - held}

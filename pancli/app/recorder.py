@@ -75,7 +75,16 @@ class Recorder:
 
     # -- writing -------------------------------------------------------------------------
 
+    def check_writable(self) -> None:
+        """Only a session's own device records into it: one brought in by `pan sync` from another
+        device is read-only here (its new events come with the next sync)."""
+        device = self.session.get("device")
+        if device and device != self.store.device_id():
+            raise RuleError(f"session '{self.session['name']}' is recorded on another device ({device[:8]}); "
+                            "here it is read-only", "record on that device; `pan sync` brings its events here")
+
     def _check_open(self) -> None:
+        self.check_writable()
         if self.store.closed_at(self.session["id"]):
             raise RuleError(f"session '{self.session['name']}' is closed", "start a new one with `pan session new`")
 

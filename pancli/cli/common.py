@@ -105,6 +105,7 @@ COMMAND_MODULES = {
     "export": "reports", "import": "reports", "rescore": "reports",
     "clock": "games",
     "serve": "serve",
+    "sync": "sync", "replicate": "replicate", "restore": "replicate",
     "db": "db",
 }
 
@@ -119,6 +120,7 @@ PANELS = [
                         "cashout", "export", "import", "rescore"]),
     ("The other games called Pan", ["contract", "polish", "clock"]),
     ("The database", ["db"]),
+    ("Several hosts or tables", ["sync", "replicate", "restore"]),
 ]
 
 

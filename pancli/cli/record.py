@@ -170,6 +170,7 @@ def session_close(name: Optional[str] = typer.Argument(None, click_type=SESSION,
     Example: pan session close
     """
     recorder = app_context().open_recorder(name)
+    recorder.check_writable()
     state = recorder.state()
     if recorder.game.hand_open(state):
         raise InputError(f"{recorder.game.status(state)} is still in play",

@@ -352,6 +352,9 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
         print_json(result)
     elif result["status"] == "present":
         console().print(f"Already in the database as session {result['name']}: nothing imported.")
+    elif result["status"] == "extended":
+        console().print(f"Brought session {result['name']} up to date: {count_of(result['events'], 'new event')}, "
+                        "every payment checked.")
     else:
         console().print(f"Imported session {result['name']} ({result['events']} events, every payment checked). "
                         "It is now the current session.")

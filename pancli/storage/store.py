@@ -21,6 +21,7 @@ from typing import Any, Iterator
 from pancli.core.errors import InputError, StoreError
 from pancli.storage.care import DatabaseCare
 from pancli.storage.queries import ReportQueries
+from pancli.storage.sync import SyncQueries
 
 SCHEMA_SET = "pancli"
 
@@ -103,6 +104,12 @@ def m004_hand_totals(db):
 @_step
 def m005_payment_codes(db):
     for statement in _SCHEMA_V5:
+        db.execute(statement)
+
+
+@_step
+def m006_device_identity(db):
+    for statement in _SCHEMA_V6:
         db.execute(statement)
 
 
@@ -235,6 +242,21 @@ _SCHEMA_V5 = (
     "ALTER TABLE payments ADD COLUMN params TEXT",
 )
 
+# Several hosts or tables (`pan sync`): every database has a random device id, made once and
+# kept; every session has a global id, the device that records it (its only writer) and a random
+# uid of its own. Sessions of an older database become this device's, each with a fresh uid.
+# ``devices`` remembers each device met in a synced folder: its label and when it last synced.
+_SCHEMA_V6 = (
+    "INSERT INTO settings (key, value) SELECT 'device_id', lower(hex(randomblob(16))) "
+    "WHERE NOT EXISTS (SELECT 1 FROM settings WHERE key = 'device_id')",
+    "ALTER TABLE sessions ADD COLUMN device TEXT",
+    "ALTER TABLE sessions ADD COLUMN uid TEXT",
+    "UPDATE sessions SET device = (SELECT value FROM settings WHERE key = 'device_id'), "
+    "uid = lower(hex(randomblob(16)))",
+    "CREATE UNIQUE INDEX sessions_global_id ON sessions(device, uid)",
+    "CREATE TABLE devices (id TEXT PRIMARY KEY, label TEXT, last_sync TEXT, seen_at TEXT)",
+)
+
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)
 
 
@@ -242,7 +264,7 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class Store(ReportQueries, DatabaseCare):
+class Store(ReportQueries, DatabaseCare, SyncQueries):
     """One open database. Read-only opens never create the file."""
 
     def __init__(self, path: str | os.PathLike | None = None, create: bool = True, readonly: bool = False):
@@ -396,14 +418,19 @@ class Store(ReportQueries, DatabaseCare):
 
     def create_session(self, name: str, game: str, players: list[str], dealer: str | None,
                        rules: dict, chip_value: float | None, origin: str | None = None,
-                       created_at: str | None = None) -> int:
+                       created_at: str | None = None, device: str | None = None, uid: str | None = None) -> int:
+        """A new session; its global id is (``device``, ``uid``): this device's and a fresh uid
+        unless given (a session imported from another device keeps its own)."""
+        import uuid
+
         c = self.conn
         if c.execute("SELECT 1 FROM sessions WHERE name = ?", [name]).fetchone():
             raise InputError(f"a session named '{name}' exists already", "choose another name, or `pan session use` it")
         cur = c.execute(
-            "INSERT INTO sessions (name, game, created_at, players, dealer, rules, chip_value, origin) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [name, game, created_at or now(), json.dumps(players), dealer, json.dumps(rules), chip_value, origin])
+            "INSERT INTO sessions (name, game, created_at, players, dealer, rules, chip_value, origin, device, uid) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [name, game, created_at or now(), json.dumps(players), dealer, json.dumps(rules), chip_value, origin,
+             device or self.device_id(), uid or uuid.uuid4().hex])
         return cur.lastrowid
 
     def close_session(self, session_id: int, when: str | None = None) -> None:

