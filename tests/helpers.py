@@ -36,6 +36,18 @@ def db_dump(path) -> str:
         con.close()
 
 
+def history_digest(path) -> str:
+    """A digest of the history a database holds: its sessions, events, payments, tallies and
+    running totals (not its settings, nor the devices it has met)."""
+    con = sqlite3.connect(path)
+    try:
+        rows = [repr(r) for table in ("sessions", "events", "payments", "tallies", "totals", "hand_totals")
+                for r in con.execute(f"SELECT * FROM {table} ORDER BY 1, 2")]
+        return hashlib.sha256("\n".join(rows).encode()).hexdigest()
+    finally:
+        con.close()
+
+
 def pan_in_process(db, line, ok=True):
     """One `pan` command in-process on a database, as a fresh process would see it."""
     result = runner.invoke(app, ["--db", str(db)] + (shlex.split(line) if isinstance(line, str) else list(line)))

@@ -94,6 +94,8 @@ def sessions_overview(store) -> list[dict]:
         for sid, player, net in store.balances_of_all_sessions():
             nets[sid][player] = net
         current = store.setting("current_session")
+        me = store.device_id()
+        labels = {d["id"]: d["label"] for d in store.devices()}
     out = []
     for s in sessions:
         players = {p: v for p, v in nets[s["id"]].items() if p not in POOLS}
@@ -102,8 +104,43 @@ def sessions_overview(store) -> list[dict]:
                     "created_at": s["created_at"], "players": s["players"], "hands": hands.get(s["id"]) or 0,
                     "biggest_winner": {"name": winner[0], "net": winner[1]} if winner and winner[1] > 0 else None,
                     "closed": bool(s["closed_at"]), "current": str(s["id"]) == current,
-                    "imported": bool(s["origin"])})
+                    "imported": bool(s["origin"]), "device": s["device"],
+                    "device_label": labels.get(s["device"]), "recorded_here": s["device"] == me})
     return out
+
+
+# -- a season -------------------------------------------------------------------------------
+
+def season_standings(store, year: str | None = None, game: str = "panguingue") -> dict:
+    """Every session of one game in a year (or all of them), from every device whose sessions
+    this database holds: per player (names compared case-insensitively), the net chips summed,
+    the nights, hands and hands won."""
+    from pancli.storage.store import NET
+
+    if year is not None and not (year.isdigit() and len(year) == 4):
+        raise InputError(f"'{year}' is not a year", "give one like 2026, or --season all")
+    with store.snapshot():
+        sessions = {s["id"]: s for s in store.sessions()
+                    if s["game"] == game and (year is None or s["created_at"][:4] == year)}
+        totals = store.totals_of_all_sessions()
+    # The same order on every device: a player's name is spelt as in the first session he played.
+    order = {sid: (s["created_at"], s.get("device") or "", s.get("uid") or "") for sid, s in sessions.items()}
+    totals = sorted((t for t in totals if t[0] in sessions), key=lambda t: (order[t[0]], t[1], t[2]))
+    players: dict[str, dict] = {}
+    for sid, player, stat, amount in totals:
+        if sid not in sessions or player in POOLS:
+            continue
+        row = players.setdefault(player.lower(), {"name": player, "net": 0, "nights": set(), "hands": 0, "won": 0})
+        row["nights"].add(sid)
+        if stat == NET:
+            row["net"] += amount
+        elif stat in ("hands", "won"):
+            row[stat] += amount
+    rows = [{**r, "nights": len(r["nights"])} for r in players.values()]
+    rows.sort(key=lambda r: (-r["net"], r["name"].lower()))
+    devices = {sessions[sid].get("device") for sid in sessions}
+    return {"season": year or "all", "game": game, "sessions": len(sessions), "devices": len(devices - {None}),
+            "players": rows}
 
 
 # -- a player's career -------------------------------------------------------------------

@@ -265,14 +265,19 @@ def _unlink(p: Path) -> None:
 
 # -- the sync -----------------------------------------------------------------------------------
 
-def folder_of(store, folder: str | None) -> Path:
+def folder_of(store, folder: str | None, create: bool = False) -> Path:
     """The folder to sync with: the one given, else the one used last time."""
     given = folder or store.setting("sync_folder")
     if not given:
         raise InputError("no folder given, and this database has not synced before", "pan sync FOLDER")
     root = Path(given).expanduser()
+    if create and not root.exists() and not root.is_symlink():
+        try:
+            root.mkdir()
+        except OSError as e:
+            raise InputError(f"cannot create {root}: {e.strerror or e}", "create it yourself") from None
     if not root.is_dir():
-        raise InputError(f"no folder {root}", "create it, or give the folder your file-sync engine shares")
+        raise InputError(f"no folder {root}", "give the folder your file-sync engine shares, or --create to start one")
     root = root.resolve()
     db = Path(os.path.realpath(store.path))
     if root == db.parent or root in db.parents:
@@ -281,10 +286,10 @@ def folder_of(store, folder: str | None) -> Path:
     return root
 
 
-def sync(store, folder: str | None = None, label: str | None = None) -> Outcome:
+def sync(store, folder: str | None = None, label: str | None = None, create: bool = False) -> Outcome:
     from pancli.storage.store import now
 
-    root = folder_of(store, folder)
+    root = folder_of(store, folder, create)
     with store.lock():
         if label:
             store.set_setting("device_label", clean_label(label))

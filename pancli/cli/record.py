@@ -384,13 +384,26 @@ def standings_data(recorder) -> dict:
 
 
 @commands.command()
-def standings(as_json: bool = JSON, name: Optional[str] = typer.Option(None, "--session", click_type=SESSION, help="Session (default: current).")):
+def standings(as_json: bool = JSON, name: Optional[str] = typer.Option(None, "--session", click_type=SESSION, help="Session (default: current)."),
+              season: Optional[str] = typer.Option(None, "--season", metavar="YEAR|all",
+                                                   help="Every session of a year (or all of them), from every device synced here."),
+              game: str = typer.Option("panguingue", "--game", help="With --season: which game's sessions.")):
     """Per player: net chips (and money), hands played, won, dropped, conditions collected.
 
-    Example: pan standings --json
+    Example: pan standings --season 2026
     """
     from pancli.cli.render import standings_table
 
+    if season is not None:
+        from pancli.app.reports import season_standings
+        from pancli.cli.render import season_table
+
+        data = season_standings(app_context().open_store(create=False), None if season == "all" else season, game)
+        if as_json:
+            print_json(data)
+        else:
+            console().print(season_table(data))
+        return
     data = standings_data(app_context().open_recorder(name))
     if as_json:
         print_json(data)

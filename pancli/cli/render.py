@@ -99,6 +99,22 @@ def standings_table(data: dict):
     return table
 
 
+def season_table(data: dict):
+    """Standings over a season: every session of one game, every device."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    title = "all sessions" if data["season"] == "all" else data["season"]
+    table = Table(title=f"Season · {title} · {data['game']} · {data['sessions']} sessions from "
+                        f"{data['devices']} device{'s' if data['devices'] != 1 else ''}", title_justify="left")
+    for col in ("player", "net", "nights", "hands", "won"):
+        table.add_column(col, justify="left" if col == "player" else "right")
+    for r in data["players"]:
+        net = f"[green]{r['net']:+d}[/green]" if r["net"] > 0 else (f"[red]{r['net']:+d}[/red]" if r["net"] < 0 else "0")
+        table.add_row(escape(r["name"]), net, str(r["nights"]), str(r["hands"]), str(r["won"]))
+    return table
+
+
 def _score_table(table, data: dict):
     """Standings of a game scored in points or letters: place, player, the game's own columns."""
     cols = data["columns"]

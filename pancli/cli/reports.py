@@ -232,6 +232,8 @@ def sessions_cmd(as_json: bool = JSON):
         w = r["biggest_winner"]
         mark = "*" if r["current"] else ""
         name = r["name"] + (" (closed)" if r["closed"] else "")
+        if not r["recorded_here"]:
+            name += f" (from {r['device_label'] or r['device'][:8]})"
         table.add_row(mark, r["date"], name, r["game"], ", ".join(r["players"]), str(r["hands"]),
                       f"{w['name']} {_signed(w['net'])}" if w else "-")
     console().print(table)

@@ -15,6 +15,7 @@ commands = command_set()  # what this module adds to `pan`
 @commands.command("sync")
 def sync_cmd(folder: Optional[str] = typer.Argument(None, help="The shared folder (default: the one used last time)."),
              show_status: bool = typer.Option(False, "--status", help="What each device has contributed, and when it last synced."),
+             create: bool = typer.Option(False, "--create", help="Create FOLDER if it does not exist."),
              device_name: Optional[str] = typer.Option(None, "--device-name", metavar="NAME",
                                                        help="Name this device (kept; shown to the others)."),
              as_json: bool = typer.Option(False, "--json", help="Print JSON for scripts.")):
@@ -37,7 +38,7 @@ def sync_cmd(folder: Optional[str] = typer.Argument(None, help="The shared folde
             _print_status(data)
         return
     store = ctx.open_store(create=True)
-    out = sync.sync(store, folder, device_name)
+    out = sync.sync(store, folder, device_name, create)
     ctx.forget_session()
     if as_json:
         print_json(out.to_json())
@@ -48,30 +49,30 @@ def sync_cmd(folder: Optional[str] = typer.Argument(None, help="The shared folde
 
 
 def _print_outcome(out) -> None:
-    con = console()
+    # plain lines, never wrapped: they hold file names
     for w in out.written:
-        con.print(f"Wrote {w['name']} ({count_of(w['events'], 'event')}).", markup=False)
+        typer.echo(f"Wrote {w['name']} ({count_of(w['events'], 'event')}).")
     for i in out.imported:
-        con.print(f"Imported {i['name']} from {i['device_label']} ({count_of(i['events'], 'event')}, "
-                  "every payment checked; read-only here).", markup=False)
+        typer.echo(f"Imported {i['name']} from {i['device_label']} ({count_of(i['events'], 'event')}, "
+                   "every payment checked; read-only here).")
     for e in out.extended:
-        con.print(f"Brought {e['name']} up to date from {e['device_label']}: "
-                  f"{count_of(e['events'], 'new event')}.", markup=False)
+        typer.echo(f"Brought {e['name']} up to date from {e['device_label']}: "
+                   f"{count_of(e['events'], 'new event')}.")
     for f in out.incomplete:
-        con.print(f"Not complete yet, read again next time: {f['file']} ({f['why']}).", markup=False)
+        typer.echo(f"Not complete yet, read again next time: {f['file']} ({f['why']}).")
     for f in out.refused:
-        con.print(f"Refused {f['file']}: {f['why']}.", markup=False)
+        typer.echo(f"Refused {f['file']}: {f['why']}.")
     for c in out.conflicts:
         at = f"the copies differ from event #{c['seq']} on" if c["seq"] else c["why"]
         sides = "; ".join(f"{s['where']}" + (f" (written by {s['device_label']})" if s.get("device_label") else "")
                           + f": {count_of(s['events'], 'event')}" for s in c["sides"])
-        con.print(f"Conflict in session {c['session']} (recorded on {c['device_label']} {c['device'][:8]}): "
-                  f"{at}. {sides}. Both are left as they are.", markup=False)
+        typer.echo(f"Conflict in session {c['session']} (recorded on {c['device_label']} {c['device'][:8]}): "
+                   f"{at}. {sides}. Both are left as they are.")
     changed = len(out.written) + len(out.imported) + len(out.extended)
     summary = "nothing changed" if not changed else f"{count_of(changed, 'session')} changed"
     problems = len(out.conflicts) + len(out.refused)
-    con.print(f"Synced {out.label} ({out.device[:8]}) with {out.folder}: {summary}"
-              + (f"; {count_of(problems, 'problem')} to look at." if problems else "."), markup=False)
+    typer.echo(f"Synced {out.label} with {out.folder}: {summary}"
+               + (f"; {count_of(problems, 'problem')} to look at." if problems else "."))
 
 
 def _print_status(data: dict) -> None:

@@ -66,3 +66,9 @@ class ReportQueries:
                 WHERE e.id NOT IN ({_VOIDED_IN_SESSION}) GROUP BY e.id, x.player ORDER BY e.id""",
             [session_id, session_id, session_id, session_id]).fetchall()
         return [(seq, hand, player, d) for _, seq, hand, player, d in rows]
+
+    def totals_of_all_sessions(self) -> list[tuple[int, str, str, int]]:
+        """(session id, player, stat, amount) of every running total that is not zero: nets are
+        the stat '(net)', tallies their own words."""
+        return [tuple(r) for r in self.conn.execute(
+            "SELECT session_id, player, stat, amount FROM totals WHERE amount != 0 ORDER BY session_id")]
