@@ -70,7 +70,7 @@ def test_two_databases_share_a_session_and_its_later_events(tmp_path):
     # read-only on ben: one line, nothing recorded
     ben("session use friday")
     refused = ben("meld ana 7S 7S 7S", code=1)
-    assert "recorded on another device" in refused.output and len(refused.output.strip().splitlines()) == 1
+    assert "recorded on ana; here it is read-only" in refused.output and len(refused.output.strip().splitlines()) == 1
     ben("undo", code=1)
     ben("session close", code=1)
     # ana records more; the next sync extends ben's copy, payments recomputed and checked

@@ -80,8 +80,9 @@ class Recorder:
         device is read-only here (its new events come with the next sync)."""
         device = self.session.get("device")
         if device and device != self.store.device_id():
-            raise RuleError(f"session '{self.session['name']}' is recorded on another device ({device[:8]}); "
-                            "here it is read-only", "record on that device; `pan sync` brings its events here")
+            label = {d["id"]: d["label"] for d in self.store.devices()}.get(device) or device[:8]
+            raise RuleError(f"session '{self.session['name']}' is recorded on {label}; here it is read-only",
+                            "record on that device; `pan sync` brings its events here")
 
     def _check_open(self) -> None:
         self.check_writable()

@@ -104,9 +104,12 @@ def season_table(data: dict):
     from rich.markup import escape
     from rich.table import Table
 
-    title = "all sessions" if data["season"] == "all" else data["season"]
-    table = Table(title=f"Season · {title} · {data['game']} · {data['sessions']} sessions from "
-                        f"{data['devices']} device{'s' if data['devices'] != 1 else ''}", title_justify="left")
+    title = "Season" + ("" if data["season"] == "all" else f" {data['season']}")
+    if data["game"] != "panguingue":
+        title += f" · {data['game']}"
+    n, d = data["sessions"], data["devices"]
+    table = Table(title=f"{title} · {n} session{'s' if n != 1 else ''} · {d} device{'s' if d != 1 else ''}",
+                  title_justify="left")
     for col in ("player", "net", "nights", "hands", "won"):
         table.add_column(col, justify="left" if col == "player" else "right")
     for r in data["players"]:

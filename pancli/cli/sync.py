@@ -76,16 +76,18 @@ def _print_outcome(out) -> None:
 
 
 def _print_status(data: dict) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     con = console()
     con.print(f"This device: {data['label']} ({data['device'][:8]}); folder: {data['folder'] or 'none yet'}",
               markup=False)
     table = Table(title_justify="left")
-    for col in ("device", "id", "sessions", "events", "last event", "last sync"):
+    for col in ("device", "sessions", "events", "last event", "last sync"):
         table.add_column(col, justify="right" if col in ("sessions", "events") else "left")
     for d in data["devices"]:
-        table.add_row((d["label"] or "?") + (" (this)" if d["this"] else ""), d["device"][:8], str(d["sessions"]),
+        table.add_row(escape(d["label"] or d["device"][:8]) + (" *" if d["this"] else ""), str(d["sessions"]),
                       str(d["events"]), (d["last_event"] or "-")[:16].replace("T", " "),
                       (d["last_sync"] or "never")[:16].replace("T", " "))
     con.print(table)
+    con.print("* this device", markup=False)
