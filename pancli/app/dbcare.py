@@ -27,43 +27,42 @@ def status(store) -> dict:
             "sqlite": counts["sqlite"], "journal_mode": counts["journal_mode"]}
 
 
-def check_session(store, session: dict) -> tuple[str | None, dict]:
+# A session this long is checked in parts, one per core, each replayed from a checkpoint in a
+# process of its own; a shorter one is not worth starting processes for.
+PARALLEL_FROM = 4000
+
+
+def check_session(store, session: dict, workers: int | None = None) -> tuple[str | None, dict]:
     """Replay one session once and compare each event with what is stored; returns (first problem
     or None, figures). Payments are compared by players, chips, code and parameters (players and
     chips only for rows written before payments had codes), never by their reason text."""
     from pancli.app.rescore import gc_paused
-
-    with gc_paused():
-        return _check_session(store, session)
-
-
-def _check_session(store, session: dict) -> tuple[str | None, dict]:
-    from pancli.app.archive import log_events
-    from pancli.app.rescore import first_difference, replay
     from pancli.games import game as get_game
 
     g = get_game(session["game"])
-    rows = store.session_log(session["id"])
-    events = log_events(store, session, rows)
-    stored = {ev.seq: {"payload": e["payload"], "payments": ev.payments, "tallies": e["tallies"]}
-              for e, ev in zip(rows, events)}
-    orphans = store.orphan_payments(session["id"])
     name = session["name"]
-    figures = {"session": name, "events": len(events), "payments": sum(len(s["payments"]) for s in stored.values())}
+    orphans = store.orphan_payments(session["id"])
     if orphans:
-        return f"session '{name}': {orphans} payments belong to no event of the session", figures
+        return f"session '{name}': {orphans} payments belong to no event of the session", {"session": name}
     try:
         rules = g.rules_from_dict(session["rules"])
-        replayed = replay(g, rules, session["players"], session["dealer"], events)
     except PanError as e:
-        return f"session '{name}': cannot be replayed: {e}", figures
-    diff = first_difference(replayed, stored)
-    if diff:
-        return f"session '{name}', {diff}", figures
-    for seq, s in stored.items():
-        bad = [p for p in s["payments"] if not isinstance(p[2], int) or p[2] <= 0]
-        if bad:
-            return f"session '{name}', event #{seq}: a payment of {bad[0][2]!r} chips", figures
+        return f"session '{name}': cannot be replayed: {e}", {"session": name}
+    parts = _parts(store, session, g, workers)
+    with gc_paused():
+        if len(parts) == 1:
+            results = [check_part(store, session, g, rules, *parts[0])]
+        else:
+            import multiprocessing
+
+            with multiprocessing.get_context("fork").Pool(len(parts)) as pool:
+                results = pool.starmap(_check_part_apart, [(str(store.path), session, first, last)
+                                                           for first, last in parts])
+    problem = next((p for p, _ in results if p), None)
+    figures = {"session": name, "events": sum(f["events"] for _, f in results),
+               "payments": sum(f["payments"] for _, f in results)}
+    if problem:
+        return f"session '{name}', {problem}", figures
     nets, tallies = store.recomputed_totals(session["id"])
     if (nets, tallies) != (store.balances(session["id"]), store.tallies(session["id"])) \
             or store.recomputed_hand_nets(session["id"]) != store.hand_nets(session["id"]):
@@ -75,23 +74,96 @@ def _check_session(store, session: dict) -> tuple[str | None, dict]:
     return None, figures
 
 
-def check(store, progress=None) -> tuple[str | None, dict]:
-    """Integrity check, then every session replayed. Returns (first problem or None, figures)."""
-    with store.snapshot():
-        problem = store.integrity_problem()
-        if problem:
-            return problem, {}
-        figures = {"sessions": 0, "events": 0, "payments": 0}
-        for session in store.sessions():
-            problem, f = check_session(store, session)
-            figures["sessions"] += 1
-            figures["events"] += f.get("events", 0)
-            figures["payments"] += f.get("payments", 0)
-            if progress:
-                progress(f)
-            if problem:
-                return problem, figures
+def _parts(store, session: dict, g, workers: int | None) -> list[tuple[int, int | None]]:
+    """Seq ranges that can be checked apart: each begins at a checkpoint that was never undone (so
+    no undo after it reaches before it) and ends at the next part's checkpoint, which it replays
+    too, so that the state a part restores is checked to be the one the part before it reached."""
+    last = store.last_seq(session["id"])
+    workers = workers or min(4, os.cpu_count() or 1)
+    if workers < 2 or last < PARALLEL_FROM or not g.checkpoint_kind:
+        return [(1, None)]
+    seqs = [s for s in store.checkpoint_seqs(session["id"], g.checkpoint_kind) if s > 1]
+    cuts: list[int] = []
+    for k in range(1, workers):
+        want = last * k // workers
+        cut = next((s for s in seqs if s >= want and (not cuts or s > cuts[-1])), None)
+        if cut is not None:
+            cuts.append(cut)
+    bounds = [1] + cuts
+    return [(first, bounds[i + 1] if i + 1 < len(bounds) else None) for i, first in enumerate(bounds)]
+
+
+def _check_part_apart(path: str, session: dict, first: int, last: int | None):
+    """check_part in a worker process, on a read-only connection of its own."""
+    from pancli.games import game as get_game
+    from pancli.storage.store import Store
+
+    store = Store(path, readonly=True)
+    try:
+        with store.snapshot():
+            g = get_game(session["game"])
+            return check_part(store, session, g, g.rules_from_dict(session["rules"]), first, last)
+    finally:
+        store.close()
+
+
+def check_part(store, session: dict, g, rules, first: int, last: int | None) -> tuple[str | None, dict]:
+    """Replay the events numbered ``first`` to ``last`` (from the checkpoint that ``first`` is, or
+    from the session's start) and compare them with what is stored. The event numbered ``last`` is
+    the next part's checkpoint: compared here, counted there."""
+    from pancli.app.archive import log_events
+    from pancli.app.rescore import first_difference, replay
+
+    rows = store.session_log(session["id"], first, last)
+    events = log_events(store, session, rows)
+    counted = events if last is None else events[:-1]
+    figures = {"events": len(counted), "payments": sum(len(ev.payments) for ev in counted)}
+    stored = {ev.seq: {"payload": e["payload"], "payments": ev.payments, "tallies": e["tallies"]}
+              for e, ev in zip(rows, events)}
+    try:
+        start = g.restore(rules, rows[0]) if first > 1 else None
+        replayed = replay(g, rules, session["players"], session["dealer"], events, start=start)
+    except PanError as e:
+        return f"cannot be replayed: {e}", figures
+    diff = first_difference(replayed, stored)
+    if diff:
+        return diff, figures
+    for ev in counted:
+        bad = [p for p in ev.payments if not isinstance(p[2], int) or p[2] <= 0]
+        if bad:
+            return f"event #{ev.seq}: a payment of {bad[0][2]!r} chips", figures
     return None, figures
+
+
+def check(store, progress=None) -> tuple[str | None, dict]:
+    """Integrity check, then every session replayed. Returns (first problem or None, figures).
+
+    SQLite's integrity check runs in a thread on a connection of its own while the sessions are
+    replayed; its verdict comes first."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as ex:
+        integrity = ex.submit(store.integrity_problem_at, store.path)
+        problem, figures, failure = None, {"sessions": 0, "events": 0, "payments": 0}, None
+        try:
+            with store.snapshot():
+                for session in store.sessions():
+                    problem, f = check_session(store, session)
+                    figures["sessions"] += 1
+                    figures["events"] += f.get("events", 0)
+                    figures["payments"] += f.get("payments", 0)
+                    if progress:
+                        progress(f)
+                    if problem:
+                        break
+        except Exception as e:  # a damaged file: SQLite's own verdict says more
+            failure = e
+        broken = integrity.result()
+    if broken:
+        return broken, {}
+    if failure is not None:
+        raise failure
+    return problem, figures
 
 
 def backup(store, dest: str | os.PathLike, force: bool = False) -> dict:

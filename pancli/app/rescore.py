@@ -117,16 +117,17 @@ def _apply_fn(game):
 
 
 def replay(game, rules, players: list[str], dealer: str | None, events: Iterable[LogEvent],
-           strict: bool = False) -> list[Replayed]:
+           strict: bool = False, start: Any = None) -> list[Replayed]:
     """Apply every event in order. ``strict``: the first refused event raises RuleError;
-    otherwise it is recorded with its reason, skipped, and the replay goes on."""
+    otherwise it is recorded with its reason, skipped, and the replay goes on. ``start``: the
+    state to begin from (a checkpoint restored) instead of the session's first."""
     with gc_paused():
-        return _replay(game, rules, players, dealer, events, strict)
+        return _replay(game, rules, players, dealer, events, strict, start)
 
 
-def _replay(game, rules, players, dealer, events, strict) -> list[Replayed]:
+def _replay(game, rules, players, dealer, events, strict, start=None) -> list[Replayed]:
     apply = _apply_fn(game)
-    state = game.new_state(rules, list(players), dealer)
+    state = start if start is not None else game.new_state(rules, list(players), dealer)
     start = state
     effective: list[Replayed] = []    # applied and not (yet) undone, in order
     before: list[Any] = []            # the state before each of them; None before the last checkpoint

@@ -28,13 +28,22 @@ class DatabaseCare:
 
     def integrity_problem(self) -> str | None:
         """SQLite's integrity and foreign-key checks: the first problem, or None."""
-        rows = [r[0] for r in self.conn.execute("PRAGMA integrity_check")]
-        if rows != ["ok"]:
-            return "SQLite integrity check: " + "; ".join(rows[:3])
-        fk = self.conn.execute("PRAGMA foreign_key_check").fetchall()
-        if fk:
-            return f"foreign key check: table {fk[0][0]} row {fk[0][1]} points to a missing {fk[0][2]}"
-        return None
+        return _integrity_problem(self.conn)
+
+    @staticmethod
+    def integrity_problem_at(path) -> str | None:
+        """The same checks on a connection of their own, so they can run in another thread while
+        this one replays the log (SQLite lets go of Python's lock while it checks)."""
+        from pathlib import Path
+        from urllib.parse import quote
+
+        conn = sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=ro", uri=True, timeout=30,
+                               check_same_thread=False)
+        try:
+            conn.execute("PRAGMA busy_timeout = 30000")
+            return _integrity_problem(conn)
+        finally:
+            conn.close()
 
     def copy_to(self, path) -> dict:
         """A consistent copy of the whole database into a new file (SQLite's backup API, one read
@@ -53,3 +62,13 @@ class DatabaseCare:
                 target.close()
         except sqlite3.DatabaseError as e:
             raise StoreError(f"cannot back up to {path}: {e}", "check the folder is writable") from None
+
+
+def _integrity_problem(conn) -> str | None:
+    rows = [r[0] for r in conn.execute("PRAGMA integrity_check")]
+    if rows != ["ok"]:
+        return "SQLite integrity check: " + "; ".join(rows[:3])
+    fk = conn.execute("PRAGMA foreign_key_check").fetchall()
+    if fk:
+        return f"foreign key check: table {fk[0][0]} row {fk[0][1]} points to a missing {fk[0][2]}"
+    return None

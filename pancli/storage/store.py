@@ -587,9 +587,10 @@ class Store(ReportQueries, DatabaseCare, SyncQueries):
                         dict(r) | {"params": json.loads(r["params"]) if r["params"] is not None else None})
         return events
 
-    def session_log(self, session_id: int) -> list[dict]:
-        """Every event of a session in order, undos and voided events included, each with its stored
-        payments and tallies in the order they were written: three ordered scans, whatever its length.
+    def session_log(self, session_id: int, first_seq: int = 1, last_seq: int | None = None) -> list[dict]:
+        """Every event of a session in order (or those numbered ``first_seq`` to ``last_seq``), undos
+        and voided events included, each with its stored payments and tallies in the order they were
+        written: three ordered scans, whatever its length.
 
         Each event: id, seq, hand, kind, payload (parsed), created_at, undo_of (an event id),
         payments [(payer, payee, chips, code, params, reason)] with params as JSON text (code and
@@ -605,22 +606,33 @@ class Store(ReportQueries, DatabaseCare, SyncQueries):
         loads = json.loads
         for eid, seq, hand, kind, payload, created_at, undo_of in c.execute(
                 "SELECT id, seq, hand, kind, payload, created_at, undo_of FROM events "
-                "WHERE session_id = ? ORDER BY id", [session_id]):
+                "WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY id",
+                [session_id, first_seq, last_seq if last_seq is not None else 2 ** 62]):
             payments[eid], tallies[eid] = [], []
             events.append({"id": eid, "seq": seq, "hand": hand, "kind": kind, "payload": loads(payload),
                            "created_at": created_at, "undo_of": undo_of,
                            "payments": payments[eid], "tallies": tallies[eid]})
+        if not events:
+            return events
+        ids = [session_id, events[0]["id"], events[-1]["id"]]
         for r in c.execute("SELECT event_id, payer, payee, chips, code, params, reason FROM payments "
-                           "WHERE session_id = ? ORDER BY event_id, id", [session_id]):
+                           "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id", ids):
             into = payments.get(r[0])
             if into is not None:
                 into.append(r[1:])
-        for r in c.execute("SELECT event_id, player, stat, amount FROM tallies WHERE session_id = ? ORDER BY id",
-                           [session_id]):
+        for r in c.execute("SELECT event_id, player, stat, amount FROM tallies "
+                           "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY id", ids):
             into = tallies.get(r[0])
             if into is not None:
                 into.append(r[1:])
         return events
+
+    def checkpoint_seqs(self, session_id: int, kind: str) -> list[int]:
+        """The seq of every effective (never undone) event of ``kind`` in a session, in order."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT seq FROM events WHERE session_id = ? AND kind = ? AND id NOT IN "
+            "(SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL) ORDER BY seq",
+            [session_id, kind, session_id])]
 
     def orphan_payments(self, session_id: int) -> int:
         """How many of a session's payments belong to no event of that session."""

@@ -1,0 +1,71 @@
+"""`pan db check` checks a long session in parts, each replayed from a checkpoint in a process of
+its own: the parts must find exactly what one replay from the start finds."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from helpers import CYCLE, PLAYERS
+from pancli.app import dbcare
+from pancli.games import game
+from pancli.storage.store import Store
+
+
+@pytest.fixture
+def night(pan, monkeypatch):
+    """Eight hands of the worked example, with undos inside hands and one undone deal."""
+    monkeypatch.setattr(dbcare, "PARALLEL_FROM", 10)
+    pan(f"session new night --players {PLAYERS} --dealer F")
+    for i in range(8):
+        for line in CYCLE:
+            pan(line)
+            if line.startswith("meld a KH") and i % 3 == 0:
+                pan("undo")
+                pan(line)
+        if i == 4:
+            pan("deal")
+            pan("undo")  # a deal that never counted: no part may start there
+    return pan.db
+
+
+def check(db, workers):
+    store = Store(db, create=False)
+    try:
+        with store.snapshot():
+            session = store.sessions()[0]
+            return dbcare._parts(store, session, game("panguingue"), workers), \
+                dbcare.check_session(store, session, workers=workers)
+    finally:
+        store.close()
+
+
+def test_parts_find_what_one_replay_finds(night):
+    one_parts, one = check(night, 1)
+    parts, many = check(night, 3)
+    assert one_parts == [(1, None)] and len(parts) == 3
+    assert many == one and one[0] is None
+    assert one[1]["events"] == sqlite3.connect(night).execute("SELECT count(*) FROM events").fetchone()[0]
+
+
+def test_a_part_starts_at_a_deal_that_was_never_undone(night):
+    con = sqlite3.connect(night)
+    parts, _ = check(night, 3)
+    for first, _ in parts[1:]:
+        kind, eid = con.execute("SELECT kind, id FROM events WHERE seq = ?", [first]).fetchone()
+        assert kind == "deal"
+        assert con.execute("SELECT count(*) FROM events WHERE undo_of = ?", [eid]).fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("where", ["first part", "last part"])
+def test_a_changed_payment_is_found_in_any_part(night, where):
+    con = sqlite3.connect(night)
+    parts, _ = check(night, 3)
+    lo, hi = (1, parts[1][0] - 1) if where == "first part" else (parts[-1][0] + 1, 10 ** 9)
+    pid, seq = con.execute("SELECT p.id, e.seq FROM payments p JOIN events e ON e.id = p.event_id "
+                           "WHERE e.seq BETWEEN ? AND ? ORDER BY p.id DESC LIMIT 1", [lo, hi]).fetchone()
+    con.execute("UPDATE payments SET chips = chips + 1 WHERE id = ?", [pid])
+    con.commit()
+    _, (problem, _) = check(night, 3)
+    assert problem is not None and f"event #{seq} " in problem
