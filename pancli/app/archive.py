@@ -347,18 +347,22 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
     Every event goes through the game core; the recomputed payloads and payments must equal the
     archive's, or nothing is stored. An archive that carries a session's global id (device and
     uid) is that session: held already, it is present when the same, extends it when it holds
-    the same events and more (`extend_session`), and is refused when it contradicts it.
+    the same events and more (`extend_session`), and is refused when it contradicts it; imported
+    ``as_name`` beside it, it is a copy: a new session of this device's.
     """
     fp = fingerprint(archive)
     s = archive["session"]
     name = (as_name or s["name"]).strip()
     if not name:
         raise InputError("a session needs a name", "give one with --as NAME")
-    if s.get("device"):
+    device, uid = s.get("device"), s.get("uid")
+    if device:
         with store.snapshot():
-            held = store.session_by_global_id(s["device"], s["uid"])
+            held = store.session_by_global_id(device, uid)
         if held is not None:
-            return merge_into(store, held, archive)
+            if as_name is None:
+                return merge_into(store, held, archive)
+            device = uid = None  # a copy under another name: a new session of this device's
     g, rules, replayed = replay_archive(archive)
     with store.lock():
         present = store.session_from(fp)
@@ -373,11 +377,10 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
                 return {"status": "present", "name": existing["name"], "fingerprint": fp}
             raise InputError(f"a different session named '{existing['name']}' exists already",
                              "import this one under another name with --as NAME")
-        if s.get("device") and store.session_by_global_id(s["device"], s["uid"]) is not None:
+        if device and store.session_by_global_id(device, uid) is not None:
             raise InputError(f"session '{name}' was brought in by another pancli just now", "run it again")
         sid = store.create_session(name, g.name, list(s["seats"]), s["dealer"], g.rules_to_dict(rules),
-                                   s["chip_value"], origin=fp, created_at=s["created_at"],
-                                   device=s.get("device"), uid=s.get("uid"))
+                                   s["chip_value"], origin=fp, created_at=s["created_at"], device=device, uid=uid)
         ids: dict[int, int] = {}
         for r in replayed:
             undo_of = ids[r.undo_of] if r.kind == "undo" else None
@@ -395,11 +398,21 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
 HEADER_KEYS = ("game", "created_at", "seats", "dealer", "chip_value")  # what a session never changes
 
 
-def event_key(ev: LogEvent) -> tuple:
-    """What makes two copies of an event the same: its seq, kind, hand, payload, what it undoes,
-    and its payments by players, chips, code and parameters (never their English reason)."""
-    payments = None if ev.payments is None else tuple(tuple(p[:5]) for p in ev.payments)
-    return (ev.seq, ev.kind, ev.hand, json.dumps(ev.payload, sort_keys=True, ensure_ascii=False), ev.undo_of, payments)
+def same_event(a: LogEvent, b: LogEvent) -> bool:
+    """Whether two copies of an event are the same: seq, kind, hand, payload and what it undoes,
+    and its payments by players, chips, code and parameters (by players and chips alone where a
+    copy predates codes), never by their English reason."""
+    if (a.seq, a.kind, a.hand, a.undo_of) != (b.seq, b.kind, b.hand, b.undo_of) or a.payload != b.payload:
+        return False
+    if a.payments is None or b.payments is None:
+        return True
+    if len(a.payments) != len(b.payments):
+        return False
+    for x, y in zip(a.payments, b.payments):
+        width = 3 if x[3] is None or y[3] is None else 5
+        if tuple(x[:width]) != tuple(y[:width]):
+            return False
+    return True
 
 
 def compare(mine: dict, mine_events: list[LogEvent], theirs: dict, their_events: list[LogEvent]) -> dict:
@@ -413,7 +426,7 @@ def compare(mine: dict, mine_events: list[LogEvent], theirs: dict, their_events:
         if mine.get(key) != theirs.get(key):
             return {"relation": "conflict", "seq": None, "why": f"the sessions differ in {key}"}
     for a, b in zip(mine_events, their_events):
-        if event_key(a) != event_key(b):
+        if not same_event(a, b):
             return {"relation": "conflict", "seq": a.seq, "why": f"event #{a.seq} differs ({a.kind} / {b.kind})"}
     if mine.get("closed_at") and theirs.get("closed_at") and mine["closed_at"] != theirs["closed_at"]:
         return {"relation": "conflict", "seq": None, "why": "the sessions were closed at different times"}
