@@ -43,9 +43,14 @@ class PanGroup(TyperGroup):
 def one_line(text: str) -> str:
     """An error quotes what the user typed: a newline or other control character in it is shown
     escaped (\\n), so the explanation stays one line and cannot forge output of its own."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    from pancli.core.names import inert
+
+    return inert(text)
+
+
+def echo(text: str) -> None:
+    """A plain line on standard output, any stored text in it made inert (see ``one_line``)."""
+    typer.echo(one_line(text))
 
 
 PRESET_HELP = "House rules preset: hoyle, cardroom-ca, online-pan, japanese-wp (default hoyle)."
@@ -166,11 +171,60 @@ def count_of(n: int, what: str) -> str:
     return f"{n} {what}" + ("" if n == 1 else "s")
 
 
-def console(stderr: bool = False):
+def console(stderr: bool = False, markup: bool = False, **kw):
+    """A rich console that shows every string literally: no markup (`[/red]Ben` is a name), no
+    emoji codes, and any control or invisible character escaped. Styling is given by ``styled``
+    (rich Text); the few places that print markup of their own pass ``markup=True`` and escape
+    what they interpolate."""
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False)
+    from pancli.core.names import inert
+
+    class PanConsole(Console):
+        def render_str(self, text: str, **options):
+            return super().render_str(inert(text), **options)
+
+    return PanConsole(stderr=stderr, highlight=False, markup=markup, emoji=False, **kw)
+
+
+def styled(*parts):
+    """Rich Text from pieces: a string, or (string, style); every string made inert."""
+    from rich.text import Text
+
+    from pancli.core.names import inert
+
+    out = Text()
+    for part in parts:
+        text, style = (part, None) if isinstance(part, str) else part
+        out.append(inert(text), style=style)
+    return out
+
+
+def _json_default(value):
+    from decimal import Decimal
+
+    if isinstance(value, Decimal):
+        return str(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _escape_hidden(match) -> str:
+    code = ord(match.group(0))
+    if code > 0xFFFF:  # a UTF-16 surrogate pair, as JSON writes characters outside the BMP
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def json_text(data: Any) -> str:
+    """JSON for scripts: readable non-ASCII letters kept, but every character that would not show
+    as itself (C1 controls, bidirectional overrides, zero-width spaces…) escaped as \\uXXXX; money
+    as exact decimal strings; never Infinity or NaN."""
+    import re
+
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, default=_json_default)
+    return re.sub(r"[^\x20-\x7e]", lambda m: m.group(0) if m.group(0).isprintable() else _escape_hidden(m), text)
 
 
 def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(data) + "\n")

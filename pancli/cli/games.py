@@ -42,7 +42,9 @@ _P_PRESET, _P_RULES = _rules_option("Polish Pan", "standard", "standard, piki-co
 
 def _say(line: str) -> None:
     """One plain line (no rich): a ruling stays on one line when piped, and commands start fast."""
-    typer.echo(line)
+    from pancli.cli.common import echo
+
+    echo(line)
 
 
 def _recorder(game: str):

@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from pancli.cli.common import command_set, console, multiword_command, new_app, print_json
+from pancli.cli.common import command_set, console, echo, multiword_command, new_app, one_line, print_json, styled
 from pancli.cli.context import app_context
 from pancli.cli.params import CARDS, MELD, MELDS, PLAYER, PLAYER_IN_HAND, SESSION, flat, melds
 from pancli.core.errors import InputError
@@ -55,6 +55,7 @@ def show_step(step) -> None:
     # terminal, hearts and diamonds are red all the same.
     paint = sys.stdout.isatty()
     for line in step.lines + [f"  {p}" for p in payment_lines(step.payments)]:
+        line = one_line(line)  # names come from the log: shown inert
         typer.echo(_RED_CARD.sub(lambda m: typer.style(m.group(0), fg="red"), line) if paint else line)
 
 
@@ -82,8 +83,11 @@ def session_new(
     from pancli.app.recorder import resolve_player
     from pancli.app.rulesfile import resolve as resolve_rules
 
+    from pancli.core.names import clean_name, clean_players
+
     g = get_game(game)
-    names = [p.strip() for p in players.split(",") if p.strip()]
+    name = clean_name(name, "session")
+    names = clean_players(p for p in players.split(",") if p.strip())
     house = resolve_rules(preset, rules, g.name)
     if chip_value is not None and (chip_value < 0 or chip_value != chip_value):
         raise InputError(f"--chip-value {chip_value} is not an amount of money", "give e.g. --chip-value 0.25")
@@ -91,10 +95,10 @@ def session_new(
     g.new_state(house, names, first)  # checks names, counts and seats before anything is stored
     store = app_context().open_store(create=True)
     with store.lock():
-        sid = store.create_session(name.strip(), g.name, names, first, g.rules_to_dict(house), chip_value)
+        sid = store.create_session(name, g.name, names, first, g.rules_to_dict(house), chip_value)
         store.set_setting("current_session", str(sid))
     app_context().forget_session()
-    typer.echo(f"Session {name} ({g.title}): {', '.join(names)}. "
+    echo(f"Session {name} ({g.title}): {', '.join(names)}. "
                     f"{first or names[0]} deals first. It is now the current session.")
 
 
@@ -160,7 +164,7 @@ def session_use(name: str = typer.Argument(..., click_type=SESSION, help="Sessio
     with store.lock():
         store.set_setting("current_session", str(s["id"]))
     app_context().forget_session()
-    typer.echo(f"Current session: {s['name']}")
+    echo(f"Current session: {s['name']}")
 
 
 @session_app.command("close")
@@ -178,7 +182,7 @@ def session_close(name: Optional[str] = typer.Argument(None, click_type=SESSION,
     with store.lock():
         store.close_session(recorder.session["id"])
     app_context().forget_session()
-    typer.echo(f"Session {recorder.session['name']} is closed.")
+    echo(f"Session {recorder.session['name']} is closed.")
 
 
 # -- seats --------------------------------------------------------------------------------
@@ -191,7 +195,7 @@ def seat_add(name: str = typer.Argument(..., help="The new player's name."),
 
     Example: pan seat add Eve --after Ben
     """
-    record({"kind": "seat_add", "player": name.strip(), "after": after})
+    record({"kind": "seat_add", "player": name, "after": after})
 
 
 @seat_app.command("remove")
@@ -353,9 +357,9 @@ def undo():
 
     recorder = app_context().open_recorder()
     last, voided = recorder.undo()
-    typer.echo(f"Undid #{last['seq']}: {describe_event(last['payload'])}")
+    echo(f"Undid #{last['seq']}: {describe_event(last['payload'])}")
     for line in payment_lines(voided):
-        typer.echo(f"  voided: {line}")
+        echo(f"  voided: {line}")
 
 
 # -- looking ------------------------------------------------------------------------------
@@ -418,7 +422,7 @@ def history(hand: Optional[int] = typer.Option(None, "--hand", help="Only this h
         return
     out = console()
     for e in events:
-        mark = " [dim](undone)[/dim]" if e["voided_by"] else ""
-        out.print(f"#{e['seq']:<4} hand {e['hand'] or '-':<3} {describe_event(e['payload'])}{mark}", markup=True)
+        mark = (" (undone)", "dim") if e["voided_by"] else ""
+        out.print(styled(f"#{e['seq']:<4} hand {e['hand'] or '-':<3} {describe_event(e['payload'])}", mark))
         for line in payment_lines(e["payments"]):
             out.print(f"        {line}", style="dim" if e["voided_by"] else None)

@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from pancli.cli.common import command_set, console, count_of, print_json
+from pancli.cli.common import command_set, console, count_of, print_json, styled
 from pancli.cli.context import app_context
 from pancli.cli.params import PLAYER, SESSION as SESSION_NAME
 from pancli.cli.record import record
@@ -36,9 +36,8 @@ def _money(amount: float) -> str:
     return f"+{amount:.2f}" if amount > 0 else (f"−{-amount:.2f}" if amount < 0 else "0.00")
 
 
-def _colored(n: int) -> str:
-    text = _signed(n)
-    return f"[green]{text}[/green]" if n > 0 else (f"[red]{text}[/red]" if n < 0 else text)
+def _colored(n: int):
+    return styled((_signed(n), "green" if n > 0 else ("red" if n < 0 else None)))
 
 
 # -- buy-ins and cash-outs -----------------------------------------------------------------
@@ -105,7 +104,7 @@ def _report_renderables(data: dict, width: int) -> list:
                     + (" bought/cashed: chips from and to the bank." if banked else ""), style="dim"))
     if data["largest_hand"]:
         b = data["largest_hand"]
-        out.append(Text(f"Largest hand: {b['player']} {_signed(b['chips'])} in hand {b['hand']}."))
+        out.append(styled(f"Largest hand: {b['player']} {_signed(b['chips'])} in hand {b['hand']}."))
     if data["hands"]:
         name_w = max(len(r["name"]) for r in data["players"])
         chart_w = max(10, min(data["hands"], width - name_w - 12))
@@ -116,7 +115,7 @@ def _report_renderables(data: dict, width: int) -> list:
         per = "" if data["hands"] <= chart_w else f", one mark per {data['hands'] / chart_w:.1f} hands"
         out.append(Text(f"\nRunning total, hand by hand (from {_signed(lo)} to {_signed(hi)}{per}):"))
         for r in data["players"]:
-            line = Text(f"{r['name']:<{name_w}}  ")
+            line = styled(f"{r['name']:<{name_w}}  ")
             line.append(sparkline(series[r["name"]], lo, hi),
                         style="green" if r["net"] > 0 else ("red" if r["net"] < 0 else None))
             line.append(f"  {_signed(r['net'])}")
@@ -151,7 +150,7 @@ def report(name: Optional[str] = SESSION, as_json: bool = JSON,
             continue
         import io
 
-        rec = Console(record=True, width=100, file=io.StringIO(), highlight=False)
+        rec = console(record=True, width=100, file=io.StringIO())
         for r in _report_renderables(data, 100):
             rec.print(r)
         try:
@@ -282,9 +281,9 @@ def settle(name: Optional[str] = SESSION,
     for note in st.pool_notes(s):
         out.print(f"Note: {note}")
     for f in s.flags:
-        out.print(f"[red]Flag:[/red] {f['player']}'s stack went below zero ({st.signed(f['stack'])}) at "
-                  f"#{f['seq']}" + (f", hand {f['hand']}" if f["hand"] else "")
-                  + ": he played on chips he had not bought.")
+        out.print(styled(("Flag:", "red"), f" {f['player']}'s stack went below zero ({st.signed(f['stack'])}) at "
+                         f"#{f['seq']}" + (f", hand {f['hand']}" if f["hand"] else "")
+                         + ": he played on chips he had not bought."))
 
 
 # -- archives ------------------------------------------------------------------------------
@@ -423,5 +422,5 @@ def rescore(name: Optional[str] = SESSION,
                   "not allowed under these rules (skipped):")
         for e in result.illegal:
             where = f"hand {e['hand']}, " if e["hand"] else ""
-            out.print(f"  #{e['seq']} ({where}{e['what']}): {e['why']}", markup=False)
+            out.print(f"  #{e['seq']} ({where}{e['what']}): {e['why']}")
     out.print("The stored session is unchanged.")

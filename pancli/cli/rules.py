@@ -80,7 +80,7 @@ def rules_show(
 
     from pancli.cli.common import console
 
-    con = console()
+    con = console(markup=True)  # knob names in bold; every value escaped
     if not con.is_terminal:
         con.width = max(con.width, 250)  # piped: keep one knob per line
     title = "House rules" if schema.game == "panguingue" else f"{schema.title} house rules"
