@@ -5,8 +5,10 @@ Each test here is one promise a hostile user once broke."""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from helpers import Pan, db_dump, pan_in_process
 
@@ -95,3 +97,95 @@ def test_text_from_an_old_database_is_made_inert(tmp_path):
         assert "\\u001b" in text and "\\u202e" in text and "\\u009b" in text, line
         json.loads(text)  # still JSON, and the names read back exactly
     assert f"Ben{BAD}" in [p["name"] for p in pan.json("standings")["players"]]
+
+
+# -- money --------------------------------------------------------------------------------------
+
+def one_line_error(result) -> str:
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "-0.25", "0", "1e300", "1e-9", "abc", "Infinity"])
+def test_a_chip_value_is_a_finite_positive_decimal_from_every_entry(pan, tmp_path, value):
+    run(pan, "session", "new", "a", "--players", "A,B", "--chip-value", value, code=2)
+    pan("session new ok --players A,B --chip-value 0.25")
+    before = db_dump(pan.db)
+    one_line_error(run(pan, "settle", "--chip-value", value, code=2))
+    toml_value = {"Infinity": "inf", "abc": '"abc"', "1e300": "1e300"}.get(value, value)
+    if value != "0":  # unit_value = 0 in a rules file means: no money
+        rules = tmp_path / "r.toml"
+        rules.write_text(f"unit_value = {toml_value}\n")
+        one_line_error(run(pan, "session", "new", "b", "--players", "A,B", "--rules", str(rules), code=2))
+    assert db_dump(pan.db) == before
+
+
+def test_settle_rounds_to_the_cent_and_the_check_line_is_true(pan):
+    # 0.0125 a chip: +14, −4, −2, −10 (the bank), +2 (the tops) are 17.5, −5, −2.5, −12.5, 2.5 cents
+    pan("session new fri --players Ana,Ben,Cruz --chip-value 0.0125")
+    pan("buyin ana 10")
+    pan("deal")
+    pan("drop cruz")
+    pan("meld ana 5S 5S 5S")
+    data = pan.json("settle")
+    assert data["chip_value"] == "0.0125"
+    money = {p["name"]: Decimal(p["money"]) for p in data["parties"]}
+    assert sum(money.values()) == 0
+    for p in data["parties"]:
+        assert abs(Decimal(p["money"]) - Decimal(p["balance"]) * Decimal("0.0125")) < Decimal("0.01")
+    left = dict(money)
+    for t in data["transfers"]:
+        assert isinstance(t["money"], str) and Decimal(t["money"]) == Decimal(t["money"]).quantize(Decimal("0.01"))
+        left[t["payer"]] += Decimal(t["money"])
+        left[t["payee"]] -= Decimal(t["money"])
+    assert not any(left.values()), "the payments do not square everyone to the cent"
+    assert "Infinity" not in pan("settle --json").stdout and "NaN" not in pan("settle --json").stdout
+    assert "everyone is square" in pan("settle").output
+
+
+@given(st.dictionaries(st.sampled_from("ABCDEFG"), st.integers(-10**9, 10**9), min_size=1),
+       st.decimals(min_value=Decimal("0.0001"), max_value=Decimal(1000), places=4))
+def test_settle_in_cents_squares_everyone_exactly(nets, value):
+    from pancli.core.settle import settle
+
+    nets = dict(nets)
+    nets["(tops)"] = -sum(nets.values())
+    s = settle(nets, None, value)
+    assert s.square()
+    assert sum(p.cents for p in s.parties) == 0
+    for p in s.parties:
+        assert abs(Decimal(p.cents) - Decimal(p.balance) * value * 100) < 1
+    assert len(s.transfers) <= max(len(s.parties) - 1, 0)
+
+
+# -- numbers ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("line, says", [
+    ("buyin ana -50", "-50 is not a number of chips"),
+    ("cashout ana -1", "-1 is not a number of chips"),
+    ("buyin ana 99999999999999999999999", "is not a number of chips"),
+    ("buyin ana 1000000001", "is not a number of chips"),
+    ("buyin ana 2.5", "2.5 is not a number of chips"),
+    ("buyin ana -inf", "-inf is not a number of chips"),
+    ("history --hand -1", "-1 is not a hand number"),
+    ("history --hand 99999999999999999999999", "is not a hand number"),
+    ("rescore --hand x --preset hoyle", "x is not a hand number"),
+    ("add ana 5S --to -3", "--to takes a meld number"),
+    ("split ana -1 'AS 2S 3S'", "takes a meld number, not '-1'"),
+    ("clock --minutes abc", "--minutes"),
+    ("polish deal-sizes -3", "-3 is not a number of players"),
+])
+def test_every_number_option_says_so_in_one_line(pan, line, says):
+    pan("session new fri --players Ana,Ben,Cruz")
+    pan("deal")
+    before = db_dump(pan.db)
+    err = one_line_error(pan(line, code=2))
+    assert says in err
+    assert db_dump(pan.db) == before
+
+
+def test_contract_points_refuse_a_negative_number(pan):
+    pan("session new tue --game contract --players Ana,Ben")
+    assert "-5 is not a number of points" in one_line_error(pan("contract left ana --points -5", code=2))

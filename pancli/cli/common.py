@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
 import typer
 from typer.core import TyperCommand, TyperGroup
+
+try:  # the click that typer runs: its own copy from typer 0.22 on
+    from typer._click.exceptions import BadParameter
+except ImportError:  # pragma: no cover
+    from click.exceptions import BadParameter
 
 from pancli.core.errors import PanError
 
@@ -15,12 +21,21 @@ from pancli.core.errors import PanError
 class PanGroup(TyperGroup):
     """Turns every PanError into one line on stderr and its exit code, never a traceback."""
 
+    def resolve_command(self, ctx, args):
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if cmd is not None and not hasattr(cmd, "commands"):
+            rest = negative_numbers_as_arguments(cmd, ctx, rest)
+        return name, cmd, rest
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except PanError as e:
             typer.echo(f"Error: {one_line(str(e))}", err=True)
             raise typer.Exit(e.exit_code) from None
+        except BadParameter as e:  # a word click could not read as the option's type: one line
+            typer.echo(f"Error: {one_line(e.format_message())}", err=True)
+            raise typer.Exit(2) from None
         except KeyboardInterrupt:
             typer.echo("Interrupted: nothing was recorded by the interrupted command.", err=True)
             raise typer.Exit(130) from None
@@ -38,6 +53,48 @@ class PanGroup(TyperGroup):
             err = store_error(resolve_path(app_context().db), e)
             typer.echo(f"Error: {one_line(str(err))}", err=True)
             raise typer.Exit(err.exit_code) from None
+
+
+_NEGATIVE = re.compile(r"-(?:\d|\.\d|inf\b|infinity\b|nan\b)", re.IGNORECASE)
+
+
+def negative_numbers_as_arguments(cmd, ctx, args: list[str]) -> list[str]:
+    """`pan buyin ana -50`: click reads -50 as options -5 and -0. A word that looks like a negative
+    number and names no option is an argument, so the argument's type can refuse it in one line.
+    The words are reordered as click reads them anyway: options with their values, then `--`,
+    then the arguments in order."""
+    if not any(_NEGATIVE.match(a) for a in args) or "--" in args:
+        return args
+    takes_value, names = set(), set()
+    multiword = set(getattr(cmd, "multiword_options", ()))
+    for p in cmd.get_params(ctx):
+        if getattr(p, "param_type_name", "") != "option":
+            continue
+        for o in list(p.opts) + list(p.secondary_opts):
+            names.add(o)
+            if not p.is_flag and not p.count:
+                takes_value.add(o)
+    options, arguments = [], []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in names or (a.startswith("--") and a.split("=", 1)[0] in names):
+            options.append(a)
+            i += 1
+            if a in multiword:
+                while i < len(args) and not args[i].startswith("-"):
+                    options.append(args[i])
+                    i += 1
+            elif a in takes_value and i < len(args):
+                options.append(args[i])
+                i += 1
+            continue
+        if a.startswith("-") and len(a) > 1 and not _NEGATIVE.match(a):
+            options.append(a)  # an unknown option: click names it
+        else:
+            arguments.append(a)
+        i += 1
+    return options + ["--"] + arguments if arguments else options
 
 
 def one_line(text: str) -> str:

@@ -56,7 +56,10 @@ def board_table(data: dict):
     return table
 
 
-def standings_json(session: dict, balances: dict, tallies: dict, players: list[str], chip_value: float | None) -> dict:
+def standings_json(session: dict, balances: dict, tallies: dict, players: list[str], chip_value) -> dict:
+    from pancli.core.money import amount, shown_chip_value
+
+    chip_value = shown_chip_value(chip_value)
     names = list(players) + [p for p in balances if p not in players and p not in POOLS] \
         + [p for p in tallies if p not in players and p not in balances]
     rows = []
@@ -68,7 +71,7 @@ def standings_json(session: dict, balances: dict, tallies: dict, players: list[s
         for stat, value in t.items():
             row.setdefault(stat, value)
         if chip_value:
-            row["money"] = round(net * chip_value, 2)
+            row["money"] = amount(net, chip_value)
         rows.append(row)
     rows.sort(key=lambda r: -r["net"])
     pools = {p.strip("()"): balances[p] for p in POOLS if balances.get(p)}

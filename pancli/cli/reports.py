@@ -11,7 +11,7 @@ import typer
 
 from pancli.cli.common import command_set, console, count_of, print_json, styled
 from pancli.cli.context import app_context
-from pancli.cli.params import PLAYER, SESSION as SESSION_NAME
+from pancli.cli.params import CHIPS, HAND, PLAYER, SESSION as SESSION_NAME
 from pancli.cli.record import record
 from pancli.core.errors import InputError
 
@@ -32,7 +32,7 @@ def _signed(n: int) -> str:
     return signed(n)
 
 
-def _money(amount: float) -> str:
+def _money(amount) -> str:
     return f"+{amount:.2f}" if amount > 0 else (f"−{-amount:.2f}" if amount < 0 else "0.00")
 
 
@@ -42,30 +42,24 @@ def _colored(n: int):
 
 # -- buy-ins and cash-outs -----------------------------------------------------------------
 
-def _chips(chips: int) -> int:
-    if chips <= 0:
-        raise InputError(f"{chips} is not a number of chips", "give a whole number above 0")
-    return chips
-
-
 @commands.command()
 def buyin(name: str = typer.Argument(..., click_type=PLAYER, help="Who buys chips."),
-          chips: int = typer.Argument(..., help="How many chips.")):
+          chips: int = typer.Argument(..., click_type=CHIPS, help="How many chips.")):
     """A player buys chips from the bank; settle-up counts it.
 
     Example: pan buyin ana 100
     """
-    record({"kind": "buyin", "player": name, "chips": _chips(chips)})
+    record({"kind": "buyin", "player": name, "chips": chips})
 
 
 @commands.command()
 def cashout(name: str = typer.Argument(..., click_type=PLAYER, help="Who cashes chips in."),
-            chips: int = typer.Argument(..., help="How many chips.")):
+            chips: int = typer.Argument(..., click_type=CHIPS, help="How many chips.")):
     """A player cashes chips in at the bank; settle-up counts it.
 
     Example: pan cashout ana 60
     """
-    record({"kind": "cashout", "player": name, "chips": _chips(chips)})
+    record({"kind": "cashout", "player": name, "chips": chips})
 
 
 # -- the evening's report ------------------------------------------------------------------
@@ -240,36 +234,34 @@ def sessions_cmd(as_json: bool = JSON):
 
 @commands.command()
 def settle(name: Optional[str] = SESSION,
-           chip_value: Optional[float] = typer.Option(None, "--chip-value", help="Money per chip (default: the session's)."),
+           chip_value: Optional[str] = typer.Option(None, "--chip-value", metavar="AMOUNT",
+                                                    help="Money per chip (default: the session's)."),
            as_json: bool = JSON):
     """Who pays whom: the fewest payments that square every player, each explained, checked to sum to zero.
 
     Example: pan settle friday --chip-value 0.25
     """
+    from pancli.core import money as mo
     from pancli.core import settle as st
     from pancli.app.reports import settle_inputs
 
+    value = mo.chip_value(chip_value) if chip_value is not None else None
     store, session = _session(name)
-    if chip_value is not None and (chip_value < 0 or chip_value != chip_value):
-        raise InputError(f"--chip-value {chip_value} is not an amount of money", "give e.g. --chip-value 0.25")
-    value = chip_value if chip_value is not None else (session["chip_value"] or session["rules"].get("unit_value"))
+    if value is None:
+        value = mo.stored_chip_value(session["chip_value"] or session["rules"].get("unit_value"))
     data = settle_inputs(store, session)
     s = st.settle(data["nets"], data["bank"], value, session["players"])
     if s.banked:
         s.flags = st.negative_stacks(data["moves"])
-    left = {p.name: p.balance for p in s.parties}
-    for t in s.transfers:
-        left[t.payer] += t.chips
-        left[t.payee] -= t.chips
-    if s.total != 0 or any(left.values()):
+    if not s.square():
         raise InputError(f"the ledger of '{session['name']}' does not balance (sum {s.total})", "run `pan db check`")
     if as_json:
         print_json({"session": session["name"], **st.to_json(s)})
         return
     out = console()
-    out.print(f"Settle-up · {session['name']}" + (f" · {st.money(1, value)} a chip" if value else ""))
+    out.print(f"Settle-up · {session['name']}" + (f" · ${value:,f} a chip" if value else ""))
     for p in s.parties:
-        amount = f"  {st.money(p.balance, value)}" if value else ""
+        amount = f"  {st.party_money(p, s)}" if value else ""
         out.print(f"  {p.label:<14} {st.signed(p.balance):>6} chips{amount}")
     if s.transfers:
         out.print(f"{len(s.transfers)} payment{'s' if len(s.transfers) != 1 else ''}:")
@@ -374,7 +366,7 @@ def _parse_sets(sets: List[str]) -> dict:
 
 @commands.command()
 def rescore(name: Optional[str] = SESSION,
-            hand: Optional[int] = typer.Option(None, "--hand", help="Only this hand."),
+            hand: Optional[int] = typer.Option(None, "--hand", click_type=HAND, help="Only this hand."),
             preset: Optional[str] = typer.Option(None, "--preset", help="House-rules preset to replay under."),
             rules: Optional[str] = typer.Option(None, "--rules", metavar="FILE", help="House-rules TOML file to replay under."),
             sets: Optional[List[str]] = typer.Option(None, "--set", metavar="KNOB=VALUE",
