@@ -189,3 +189,106 @@ def test_every_number_option_says_so_in_one_line(pan, line, says):
 def test_contract_points_refuse_a_negative_number(pan):
     pan("session new tue --game contract --players Ana,Ben")
     assert "-5 is not a number of points" in one_line_error(pan("contract left ana --points -5", code=2))
+
+
+# -- files --------------------------------------------------------------------------------------
+
+WRITERS = ["report --svg {}", "report --html {}", "export -o {}", "export -f json -o {}", "rules init {}"]
+
+
+def played(pan) -> None:
+    pan("session new fri --players Ana,Ben,Cruz --chip-value 0.25")
+    pan("deal")
+    pan("meld ana 5S 5S 5S")
+
+
+def _db_files(db) -> dict:
+    return {p.name: p.read_bytes() for p in db.parent.iterdir() if p.name.startswith(db.name)}
+
+
+@pytest.mark.parametrize("writer", WRITERS + ["db backup {}"])
+def test_no_command_writes_over_the_database_however_it_is_named(pan, tmp_path, monkeypatch, writer):
+    import os
+
+    played(pan)
+    db = tmp_path / "pan.db"
+    (tmp_path / "sub").mkdir()
+    os.symlink(db, tmp_path / "link.db")
+    os.link(db, tmp_path / "hard.db")
+    os.symlink(tmp_path / "pan.db-wal", tmp_path / "wal-link")
+    monkeypatch.chdir(tmp_path / "sub")
+    before = db_dump(db)
+    for target in ["../pan.db", str(db), "../link.db", "../hard.db", "../sub/../pan.db", "../pan.db-wal",
+                   "../pan.db-shm", "../wal-link"]:
+        for force in ("", " --force"):
+            r = pan(writer.format(target) + force, code=2)
+            assert "database" in one_line_error(r), (writer, target)
+    assert db_dump(db) == before
+    assert "OK" in pan("db check").output
+
+
+@pytest.mark.parametrize("writer", WRITERS + ["db backup {}"])
+def test_an_existing_file_is_replaced_only_with_force(pan, tmp_path, writer):
+    played(pan)
+    target = tmp_path / "keep.txt"
+    target.write_text("precious")
+    assert "exists already" in one_line_error(pan(writer.format(target), code=2))
+    assert target.read_text() == "precious"
+    pan(writer.format(target) + " --force")
+    assert target.read_text() != "precious" if "backup" not in writer else target.read_bytes()[:6] == b"SQLite"
+
+
+def test_a_killed_writers_partial_file_is_removed_by_the_next_write(pan, tmp_path):
+    import subprocess
+    import sys
+
+    played(pan)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale = tmp_path / f".fri.toml.partial-{int(dead.stdout)}"
+    stale.write_text("half an archive")
+    pan(f"export -o {tmp_path / 'fri.toml'}")
+    assert not stale.exists()
+    assert not [p for p in tmp_path.iterdir() if ".partial-" in p.name]
+    pan(f"rules init {tmp_path / 'house.toml'}")
+    pan(f"report --svg {tmp_path / 'r.svg'}")
+    assert not [p for p in tmp_path.iterdir() if ".partial-" in p.name]
+
+
+def test_a_name_too_long_for_the_file_system_is_one_line(pan, tmp_path):
+    played(pan)
+    for writer in WRITERS:
+        one_line_error(pan(writer.format(tmp_path / ("x" * 300 + ".txt")), code=2))
+
+
+def test_default_export_paths_are_distinct_and_readable(pan, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    names = ["a/b", "a b", "a:b", "a-b", "..", ".", "Пятница", "金曜日", "a\\b", "fri"]
+    for n in names:
+        run(pan, "session", "new", n, "--players", "A,B", code=0)
+        run(pan, "export", n, code=0)
+    files = sorted(p.name for p in (tmp_path / "sessions").iterdir())
+    assert len(files) == len(names)
+    assert {"Пятница.toml", "金曜日.toml", "fri.toml", "a-b.toml"} <= set(files)
+    assert all(p.startswith(("a-b~", "session~", "a-b.", "Пят", "金", "fri")) for p in files), files
+
+
+# -- a closed or broken standard output ------------------------------------------------------
+
+def test_a_closed_or_broken_standard_output_shows_no_traceback(tmp_path):
+    import subprocess
+
+    from helpers import PAN, child_env, pan_process
+
+    db = tmp_path / "pan.db"
+    assert pan_process(db, "session new fri --players Ana,Ben,Cruz").returncode == 0
+    for _ in range(40):
+        pan_process(db, "deal")
+        pan_process(db, "void")
+    base = " ".join([*PAN, "--db", str(db)])
+    for line in ("history", "history --json", "report", "standings", "export -o -", "rules show"):
+        piped = subprocess.run(f"{base} {line} | head -c1 >/dev/null", shell=True, capture_output=True,
+                               text=True, env=child_env(), timeout=120)
+        closed = subprocess.run(f"{base} {line} >&-", shell=True, capture_output=True, text=True,
+                                env=child_env(), timeout=120)
+        for r in (piped, closed):
+            assert "Traceback" not in r.stderr and "Exception" not in r.stderr, (line, r.stderr)

@@ -69,13 +69,16 @@ def db_check(as_json: bool = JSON):
 
 @db_app.command("backup")
 def db_backup(file: str = typer.Argument(..., help="Where to write the copy."),
-              force: bool = typer.Option(False, "--force", help="Replace FILE if it exists.")):
+              force: bool = typer.Option(False, "--force", help="Replace FILE if it exists (never the database).")):
     """A consistent copy of the database, safe while another pan records (SQLite's backup API).
 
     Example: pan db backup ~/pan-backup.db
     """
     from pancli.app.dbcare import backup
+    from pancli.app.files import check_target
+    from pancli.storage.store import resolve_path
 
-    data = backup(app_context().open_store(create=False), file, force)
+    target = check_target(file, force, resolve_path(app_context().db), "backup")
+    data = backup(app_context().open_store(create=False), target, force)
     console().print(f"Backed up {count_of(data['sessions'], 'session')} and {count_of(data['events'], 'event')} to {data['file']} "
                     f"({data['size'] / 1e6:.2f} MB).")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -19,6 +18,17 @@ commands = command_set()  # what this module adds to `pan`
 
 JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 SESSION = typer.Argument(None, metavar="[SESSION]", click_type=SESSION_NAME, help="Session name (default: the current one).")
+
+
+FORCE = typer.Option(False, "--force", help="Replace the file if it exists (never the database).")
+
+
+def _target(path: str, force: bool, what: str):
+    """Where a command may write: never the database or its -wal/-shm, an existing file only with --force."""
+    from pancli.app.files import check_target
+    from pancli.storage.store import resolve_path
+
+    return check_target(path, force, resolve_path(app_context().db), what)
 
 
 def _session(name: str | None) -> tuple:
@@ -122,7 +132,8 @@ def _report_renderables(data: dict, width: int) -> list:
 @commands.command()
 def report(name: Optional[str] = SESSION, as_json: bool = JSON,
            svg: Optional[str] = typer.Option(None, "--svg", metavar="FILE", help="Also save the report as an SVG picture."),
-           html: Optional[str] = typer.Option(None, "--html", metavar="FILE", help="Also save the report as an HTML page.")):
+           html: Optional[str] = typer.Option(None, "--html", metavar="FILE", help="Also save the report as an HTML page."),
+           force: bool = FORCE):
     """The evening at a glance: nets, money, hands won and dropped, conditions, largest hand, a chart.
 
     Example: pan report friday --svg friday.svg
@@ -131,6 +142,9 @@ def report(name: Optional[str] = SESSION, as_json: bool = JSON,
 
     from pancli.app.reports import session_report
 
+    targets = [(_target(path, force, f"{kind} report"), kind) for path, kind in ((svg, "svg"), (html, "html")) if path]
+    if len(targets) == 2 and targets[0][0].resolve() == targets[1][0].resolve():
+        raise InputError("--svg and --html name the same file", "give them different names")
     store, session = _session(name)
     data = session_report(store, session)
     if as_json:
@@ -139,21 +153,18 @@ def report(name: Optional[str] = SESSION, as_json: bool = JSON,
         out = console()
         for r in _report_renderables(data, out.width):
             out.print(r)
-    for path, kind in ((svg, "svg"), (html, "html")):
-        if not path:
-            continue
+    for path, kind in targets:
         import io
+
+        from pancli.app.files import write_atomic
+        from pancli.core.names import inert
 
         rec = console(record=True, width=100, file=io.StringIO())
         for r in _report_renderables(data, 100):
             rec.print(r)
-        try:
-            if kind == "svg":
-                rec.save_svg(path, title=f"pan report {data['session']}")
-            else:
-                rec.save_html(path)
-        except OSError as e:
-            raise InputError(f"cannot write {path}: {e.strerror or e}", "check the folder exists and is writable") from None
+        text = (rec.export_svg(title=f"pan report {inert(data['session'])}") if kind == "svg"
+                else rec.export_html())
+        write_atomic(path, text)
         if not as_json:
             console().print(f"Saved the report to {path}.")
 
@@ -285,7 +296,8 @@ def export(name: Optional[str] = SESSION,
            fmt: str = typer.Option("toml", "--format", "-f", help="toml (the archive), json (the same), csv (payments and standings)."),
            output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
                                                 help="Where to write (- for standard output). Default: sessions/NAME.toml "
-                                                     "for toml, standard output for json and csv.")):
+                                                     "for toml, standard output for json and csv."),
+           force: bool = FORCE):
     """Write a session out: TOML is the portable archive `pan import` reads back; CSV is for spreadsheets.
 
     Example: pan export friday --format toml -o friday.toml
@@ -293,9 +305,12 @@ def export(name: Optional[str] = SESSION,
     from pancli.app import archive
     from pancli.storage.store import now
 
+    from pancli.app.files import session_file_name, write_atomic
+
     fmt = fmt.lower()
     if fmt not in ("toml", "json", "csv"):
         raise InputError(f"unknown format '{fmt}'", "choose toml, json or csv")
+    path = _target(output, force, "archive") if output not in (None, "-") else None
     store, session = _session(name)
     with store.snapshot():
         if fmt == "csv":
@@ -304,23 +319,11 @@ def export(name: Optional[str] = SESSION,
             data = archive.build(store, session)
             text = archive.to_toml(data, exported_at=now()) if fmt == "toml" else archive.to_json(data)
     if output is None and fmt == "toml":
-        output = str(Path("sessions") / f"{archive.safe_name(session['name'])}.toml")
-    if output in (None, "-"):
+        path = _target(str(Path("sessions") / session_file_name(session["name"], ".toml")), force, "archive")
+    if path is None:
         sys.stdout.write(text)
         return
-    path = Path(output)
-    # Written beside the target and renamed over it, so a crash never leaves half an archive.
-    partial = path.with_name(f".{path.name}.partial-{os.getpid()}")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(partial, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(partial, path)
-    except OSError as e:
-        partial.unlink(missing_ok=True)
-        raise InputError(f"cannot write {path}: {e.strerror or e}", "check the folder is writable") from None
+    write_atomic(path, text, mkdir=True)
     console().print(f"Wrote {path} ({fmt}).")
 
 
