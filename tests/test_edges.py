@@ -292,3 +292,110 @@ def test_a_closed_or_broken_standard_output_shows_no_traceback(tmp_path):
                                 env=child_env(), timeout=120)
         for r in (piped, closed):
             assert "Traceback" not in r.stderr and "Exception" not in r.stderr, (line, r.stderr)
+
+
+# -- malformed archives ------------------------------------------------------------------------
+
+from pathlib import Path  # noqa: E402
+
+from hypothesis import HealthCheck  # noqa: E402
+
+ARCHIVES = Path(__file__).parent / "fixtures" / "v0_1" / "archives"
+
+
+def _imported_or_refused(db, path) -> str:
+    """Import an archive: whole (exit 0), or exit 2 with one line and the database unchanged."""
+    from helpers import pan_in_process
+
+    before = db_dump(db)
+    r = pan_in_process(db, ["import", str(path), "--json"], ok=False)
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        raise r.exception
+    if r.exit_code == 0:
+        return "imported"
+    assert r.exit_code == 2, r.output
+    one_line_error(r)
+    assert db_dump(db) == before, "a refused import changed the database"
+    return "refused"
+
+
+def _mutations():
+    def paths(node, at=()):
+        yield at
+        if isinstance(node, dict):
+            for k, v in node.items():
+                yield from paths(v, at + (k,))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                yield from paths(v, at + (i,))
+    return paths
+
+
+REPLACEMENTS = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.sampled_from([2**63, -2**63 - 1, 10**30, 0, -1]),
+    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=20),
+    st.sampled_from(["", "\x1b[2J", "[/red]x", "5S", "Ana", "a" * 5000]),
+    st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.recursive(st.integers(), lambda c: st.lists(c, max_size=2), max_leaves=3),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(name=st.sampled_from(sorted(p.name for p in ARCHIVES.glob("*.json"))), data=st.data())
+def test_mutated_archives_are_imported_whole_or_refused_in_one_line(tmp_path_factory, name, data):
+    original = json.loads((ARCHIVES / name).read_text(encoding="utf-8"))
+    doc = json.loads(json.dumps(original))
+    every = list(_mutations()(doc))
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.sampled_from(every[1:]))
+        parent = doc
+        try:
+            for k in at[:-1]:
+                parent = parent[k]
+            action = data.draw(st.sampled_from(["replace", "delete", "nest", "number"]))
+            if action == "delete":
+                del parent[at[-1]]
+            elif action == "nest":
+                parent[at[-1]] = [[[[[[[[parent[at[-1]]]]]]]]]]
+            elif action == "number":
+                parent[at[-1]] = data.draw(st.sampled_from([10**19, -10**19, 1.5, float("inf"), -7]))
+            else:
+                parent[at[-1]] = data.draw(REPLACEMENTS)
+        except (KeyError, IndexError, TypeError):
+            continue
+    folder = tmp_path_factory.mktemp("m")
+    path = folder / "a.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    db = folder / "pan.db"
+    Pan(db)("session new other --players X,Y")
+    _imported_or_refused(db, path)
+
+
+@pytest.mark.parametrize("content", [
+    b"\x00\x01\x02binary", b"\xff\xfe\xfa not utf-8", b"[" * 100_000, b"{" + b'"a":[' * 50_000,
+    b"a = " + b"[" * 100_000, b'format = "pancli-archive"\nversion = 1\n[session]\nname = 5\n',
+])
+def test_broken_archive_files_give_one_line(tmp_path, content):
+    path = tmp_path / "a.toml"
+    path.write_bytes(content)
+    db = tmp_path / "pan.db"
+    Pan(db)("session new fri --players A,B")
+    assert _imported_or_refused(db, path) == "refused"
+    assert _imported_or_refused(db, tmp_path / ("x" * 300 + ".toml")) == "refused"
+    assert _imported_or_refused(db, tmp_path) == "refused"
+
+
+def test_an_archive_with_wrong_types_is_refused_before_replay(tmp_path):
+    doc = json.loads((ARCHIVES / "friday.json").read_text(encoding="utf-8"))
+    db = tmp_path / "pan.db"
+    Pan(db)("session new x --players A,B")
+    for change in (lambda d: d["events"][2]["payload"].__setitem__("cards", 5),
+                   lambda d: d["events"][2]["payload"].__setitem__("player", ["x"]),
+                   lambda d: d["session"].__setitem__("chip_value", 1e300),
+                   lambda d: d["session"].__setitem__("seats", ["A\x1b[2J", "B"]),
+                   lambda d: d["events"][1].__setitem__("hand", "one")):
+        bad = json.loads(json.dumps(doc))
+        change(bad)
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(bad))
+        assert _imported_or_refused(db, path) == "refused"

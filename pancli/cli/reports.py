@@ -12,7 +12,7 @@ from pancli.cli.common import command_set, console, count_of, print_json, styled
 from pancli.cli.context import app_context
 from pancli.cli.params import CHIPS, HAND, PLAYER, SESSION as SESSION_NAME
 from pancli.cli.record import record
-from pancli.core.errors import InputError
+from pancli.core.errors import InputError, RuleError
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -335,11 +335,24 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
 
     Example: pan import sessions/friday.toml --as friday-copy
     """
-    from pancli.app import archive
+    from pancli.app import archive, archive_check
+    from pancli.core.names import clean_name
 
-    data = archive.load(file)
+    text = archive_check.read_text(file)
+    archive_check.check(archive_check.parse(text, file), file)  # every field's type, before any replay
+    data = archive.parse(text, file)
+    if as_name is not None:
+        as_name = clean_name(as_name, "session")
     store = app_context().open_store(create=True)
-    result = archive.import_archive(store, data, as_name)
+    try:
+        result = archive.import_archive(store, data, as_name)
+    except RuleError as e:  # a replayed event the rules refuse: the archive is at fault (exit 2)
+        raise InputError(e.message, e.hint) from None
+    except (TypeError, KeyError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as e:
+        # A value the checks above let through but a game core cannot take: the archive's fault,
+        # not a crash; the import ran as one transaction, so nothing was stored.
+        raise InputError(f"{file} holds an event pancli cannot replay ({type(e).__name__})",
+                         "nothing was imported; export it again with `pan export`") from None
     app_context().forget_session()
     if as_json:
         print_json(result)
