@@ -125,8 +125,9 @@ def replay(store: Store, session: dict):
     for ev in store.effective_events(session["id"]):
         step = apply_event(g, state, ev["payload"])
         state = step.state
-        stored = Counter((p["payer"], p["payee"], p["chips"], p["reason"]) for p in store.payments_of(ev["id"]))
-        assert stored == Counter((p.payer, p.payee, p.chips, p.reason) for p in step.payments), \
+        stored = Counter((p["payer"], p["payee"], p["chips"], p["code"], p["params"])
+                         for p in store.payments_of(ev["id"]))
+        assert stored == Counter((p.payer, p.payee, p.chips, p.code, p.params.to_json()) for p in step.payments), \
             f"event #{ev['seq']} ({ev['kind']}) is half recorded: its payments differ from a replay"
         tallies = Counter(tuple(r) for r in store.conn.execute(
             "SELECT player, stat, amount FROM tallies WHERE event_id = ?", [ev["id"]]))

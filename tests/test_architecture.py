@@ -57,17 +57,33 @@ def test_sql_lives_in_storage(path):
         f"{rel(path)} runs SQL on a Store's connection: add a Store method"
 
 
+def private_names_defined(tree) -> set[str]:
+    """Private names a module defines itself: its functions, attributes it sets, its __slots__."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("_"):
+            names.add(node.value)  # __slots__ entries
+    return {n for n in names if n.startswith("_")}
+
+
 @pytest.mark.parametrize("path", modules("."), ids=rel)
 def test_no_module_uses_another_modules_private_names(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    own = private_names_defined(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pancli"):
             private = [a.name for a in node.names if a.name.startswith("_")]
             assert not private, f"{rel(path)} imports private {private} from {node.module}"
         if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
             owner = node.value
-            if isinstance(owner, ast.Name) and owner.id in ("self", "cls", "super"):
-                continue
+            if node.attr in own or isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+                continue  # its own objects' insides (another instance of the same class included)
             if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
                 continue
             pytest.fail(f"{rel(path)}:{node.lineno} reaches into .{node.attr} of another object")

@@ -19,7 +19,7 @@ from pancli.cli.common import PanGroup
 from pancli.cli.context import app_context
 from pancli.core.errors import InputError
 from pancli.core.knobs import INT, KnobRules, Schema, knob
-from pancli.core.ledger import Payment, Step, Tally
+from pancli.core.ledger import Params, Payment, Step, Tally
 from pancli.games import GAMES, register
 from pancli.games.protocol import Game, GameBase
 
@@ -33,6 +33,10 @@ class HighCardRules(KnobRules):
 
 SCHEMA = Schema(HighCardRules, game="highcard", title="High card", presets={"one": {}, "five": {"stake": 5}},
                 notes={"one": "one chip a deal", "five": "five chips a deal"}, default_preset="one")
+
+
+def word(code: str, params: Params) -> str:
+    return f"{params['card']} is high"
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,8 @@ class HighCard(GameBase):
             raise InputError("every player shows one card", f"players: {', '.join(state.players)}")
         best = max(shown, key=lambda p: RANKS.index(shown[p][0]))
         stake = state.rules.stake
-        payments = [Payment(p, best, stake, f"{best}'s {shown[best]} is high") for p in state.players if p != best]
+        payments = [Payment(p, best, stake, "high_card", Params(card=shown[best]), wording=word)
+                    for p in state.players if p != best]
         tallies = [Tally(p, "deals") for p in state.players] + [Tally(best, "won")]
         new = HighCardState(state.rules, state.players, state.deals + 1)
         return Step(new, payments, tallies, [f"Deal {new.deals}: {best} wins with {shown[best]}."])

@@ -9,11 +9,16 @@ same archive twice changes nothing.
 
 TOML has no null: a payload key whose value is null is left out and named in the event's
 ``nulls`` list; an absent ``hand`` or ``undo_of`` is null.
+
+Each payment carries its ``code`` and ``params`` (why it was paid, as data; ``params`` may be left
+out when empty) beside its English ``reason``. Archives written by pancli 0.1 have no codes: their
+payments are compared by players and chips only. The reason text is never compared.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import io
 import json
@@ -31,9 +36,11 @@ SESSION_KEYS = ("name", "game", "created_at", "seats", "dealer", "chip_value", "
 
 # -- from the database -------------------------------------------------------------------
 
-def log_events(store, session: dict) -> list[LogEvent]:
-    """Every event of a session, undos included, with its stored payments."""
-    rows = store.all_events(session["id"])
+def log_events(store, session: dict, rows: list[dict] | None = None) -> list[LogEvent]:
+    """Every event of a session, undos included, with its stored payments (from ``rows``, the
+    session's Store.session_log, when the caller has read it already)."""
+    if rows is None:
+        rows = store.session_log(session["id"])
     seq_of = {e["id"]: e["seq"] for e in rows}
     return [LogEvent(seq=e["seq"], kind=e["kind"], payload=e["payload"], hand=e["hand"],
                      created_at=e["created_at"], undo_of=seq_of.get(e["undo_of"]) if e["undo_of"] else None,
@@ -46,10 +53,18 @@ def build(store, session: dict) -> dict:
               "seats": list(session["players"]), "dealer": session["dealer"],
               "chip_value": session["chip_value"], "closed_at": session["closed_at"]}
     events = []
+    params: dict[str, dict] = {}  # parsed once per distinct text: every payer of a condition shares it
     for ev in log_events(store, session):
+        payments = []
+        for payer, payee, chips, code, text, reason in ev.payments:
+            p = {"payer": payer, "payee": payee, "chips": chips, "reason": reason}
+            if code is not None:
+                if text not in params:
+                    params[text] = json.loads(text)
+                p["code"], p["params"] = code, params[text]
+            payments.append(p)
         events.append({"seq": ev.seq, "hand": ev.hand, "kind": ev.kind, "created_at": ev.created_at,
-                       "undo_of": ev.undo_of, "payload": ev.payload,
-                       "payments": [{"payer": a, "payee": b, "chips": c, "reason": r} for a, b, c, r in ev.payments]})
+                       "undo_of": ev.undo_of, "payload": ev.payload, "payments": payments})
     return {"format": FORMAT, "version": VERSION, "session": header, "rules": dict(session["rules"]), "events": events}
 
 
@@ -81,7 +96,41 @@ def _has_none(value) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=4096)
+def _toml_scalar(value: str | int | float | bool, kind: type) -> str:
+    import tomli_w
+
+    return tomli_w.dumps({"v": value})[4:].rstrip("\n")
+
+
+def _toml_inline(value: Any) -> str:
+    """A value as one line of TOML: inline tables and arrays, however long."""
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        return "{ " + ", ".join(f"{k if _BARE_KEY.fullmatch(k) else _toml_scalar(k, str)} = {_toml_inline(v)}"
+                                for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_inline(v) for v in value) + "]"
+    return _toml_scalar(value, type(value))
+
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _toml_payments(payments: list[dict]) -> str:
+    """An event's payments, one inline table a line (tomli_w would spread a payment whose params
+    hold a list over a dozen lines)."""
+    lines = []
+    for p in payments:
+        p = {k: v for k, v in p.items() if not (k == "params" and not v)}  # empty params are left out
+        lines.append(f"    {_toml_inline(p)},\n")
+    return "payments = [\n" + "".join(lines) + "]"
+
+
 def to_toml(archive: dict, exported_at: str | None = None) -> str:
+    import secrets
+
     import tomli_w
 
     s = archive["session"]
@@ -91,7 +140,8 @@ def to_toml(archive: dict, exported_at: str | None = None) -> str:
     doc["session"] = {k: s[k] for k in SESSION_KEYS if s.get(k) is not None}
     doc["rules"] = archive["rules"]
     events = []
-    for ev in archive["events"]:
+    marker = f"payments-{secrets.token_hex(8)}-"  # stands in for each event's payments, written below
+    for i, ev in enumerate(archive["events"]):
         out: dict[str, Any] = {"seq": ev["seq"]}
         if ev["hand"] is not None:
             out["hand"] = ev["hand"]
@@ -108,12 +158,15 @@ def to_toml(archive: dict, exported_at: str | None = None) -> str:
             if nulls:
                 out["nulls"] = nulls
             out["payload"] = {k: v for k, v in payload.items() if v is not None}
-        out["payments"] = ev["payments"]
+        out["payments"] = f"{marker}{i}" if ev["payments"] else []
         events.append(out)
     doc["events"] = events
     head = (f"# pancli session archive: {s['name']} ({s['game']}), {len(events)} events.\n"
             "# Rebuild it with `pan import FILE`; see sessions/README.md for the format.\n\n")
-    return head + tomli_w.dumps(doc)
+    body = re.sub(rf'^payments = "{marker}(\d+)"$',
+                  lambda m: _toml_payments(archive["events"][int(m[1])]["payments"]),
+                  tomli_w.dumps(doc), flags=re.M)
+    return head + body
 
 
 def to_csv(store, session: dict) -> str:
@@ -231,8 +284,14 @@ def _normalise(data: Any, where: str) -> dict:
         for p in _get(ev, "payments", list, at, required=False) or []:
             if not isinstance(p, dict):
                 raise _bad(at, "a payment is not a table")
-            payments.append({"payer": _get(p, "payer", str, at), "payee": _get(p, "payee", str, at),
-                             "chips": _get(p, "chips", int, at), "reason": _get(p, "reason", str, at)})
+            pay = {"payer": _get(p, "payer", str, at), "payee": _get(p, "payee", str, at),
+                   "chips": _get(p, "chips", int, at), "reason": _get(p, "reason", str, at)}
+            code = _get(p, "code", str, at, required=False)
+            if code is not None:  # pancli 0.1 wrote no codes: such a payment is compared by players and chips
+                pay["code"], pay["params"] = code, dict(_get(p, "params", dict, at, required=False) or {})
+            elif p.get("params") is not None:
+                raise _bad(at, "a payment has params but no code")
+            payments.append(pay)
         events.append({"seq": _get(ev, "seq", int, at), "hand": _get(ev, "hand", int, at, required=False),
                        "kind": _get(ev, "kind", str, at), "created_at": _get(ev, "created_at", str, at),
                        "undo_of": _get(ev, "undo_of", int, at, required=False), "payload": payload,
@@ -272,13 +331,12 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
     if diff:
         raise InputError(f"the archive does not match what pancli computes: {diff}",
                          "nothing was imported; was the archive edited by hand?")
-    with store.lock() as c:
-        row = c.execute("SELECT name FROM sessions WHERE origin = ?", [fp]).fetchone()
-        if row:
-            return {"status": "present", "name": row[0], "fingerprint": fp}
-        clash = c.execute("SELECT * FROM sessions WHERE name = ?", [name]).fetchone()
-        if clash:
-            existing = store._session_row(clash)
+    with store.lock():
+        present = store.session_from(fp)
+        if present:
+            return {"status": "present", "name": present, "fingerprint": fp}
+        existing = store.session_named(name)
+        if existing:
             if fingerprint(build(store, existing)) == fp:
                 return {"status": "present", "name": existing["name"], "fingerprint": fp}
             raise InputError(f"a different session named '{existing['name']}' exists already",
@@ -291,7 +349,7 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
             ids[r.seq] = store.append(sid, r.kind, r.payload, r.hand, r.payments, r.tallies,
                                       undo_of=undo_of, created_at=r.created_at)
         if s["closed_at"]:
-            c.execute("UPDATE sessions SET closed_at = ? WHERE id = ?", [s["closed_at"], sid])
+            store.set_closed(sid, s["closed_at"])
         if make_current:
             store.set_setting("current_session", str(sid))
     return {"status": "imported", "name": name, "fingerprint": fp, "events": len(replayed)}

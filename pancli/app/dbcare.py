@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 from pathlib import Path
 
 from pancli.core.errors import PanError, StoreError
@@ -16,64 +15,39 @@ class CheckFailed(PanError):
 
 
 def status(store) -> dict:
-    c = store.conn
     path = Path(store.path)
     size = path.stat().st_size
     wal = Path(str(path) + "-wal")
     wal_size = wal.stat().st_size if wal.exists() else 0
     with store.snapshot():
-        counts = {t: c.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                  for t in ("sessions", "events", "payments", "tallies")}
-        migrations = [r[0] for r in c.execute(
-            "SELECT name FROM _sqlite_migrations WHERE migration_set = ? ORDER BY applied_at, name",
-            [_schema_set()])]
-        undos = c.execute("SELECT count(*) FROM events WHERE kind = 'undo'").fetchone()[0]
-        imported = c.execute("SELECT count(*) FROM sessions WHERE origin IS NOT NULL").fetchone()[0]
-    return {"file": str(path.resolve()), "size": size, "wal_size": wal_size, **counts, "undos": undos,
-            "imported_sessions": imported, "schema_version": len(migrations), "migrations": migrations,
-            "sqlite": sqlite3.sqlite_version,
-            "journal_mode": c.execute("PRAGMA journal_mode").fetchone()[0]}
-
-
-def _schema_set() -> str:
-    from pancli.storage.store import SCHEMA_SET
-
-    return SCHEMA_SET
-
-
-def stored_log(conn, session_id: int) -> dict[int, dict]:
-    """Per seq: the stored payload, payments and tallies of every event of a session."""
-    import json
-
-    out: dict[int, dict] = {}
-    ids: dict[int, int] = {}
-    for eid, seq, payload in conn.execute(
-            "SELECT id, seq, payload FROM events WHERE session_id = ? ORDER BY id", [session_id]):
-        out[seq] = {"payload": json.loads(payload), "payments": [], "tallies": []}
-        ids[eid] = seq
-    for eid, payer, payee, chips, reason in conn.execute(
-            "SELECT event_id, payer, payee, chips, reason FROM payments WHERE session_id = ? ORDER BY id",
-            [session_id]):
-        out[ids[eid]]["payments"].append((payer, payee, chips, reason))
-    for eid, player, stat, amount in conn.execute(
-            "SELECT event_id, player, stat, amount FROM tallies WHERE session_id = ? ORDER BY id", [session_id]):
-        out[ids[eid]]["tallies"].append((player, stat, amount))
-    return out
+        counts = store.counts()
+    return {"file": str(path.resolve()), "size": size, "wal_size": wal_size,
+            **{k: counts[k] for k in ("sessions", "events", "payments", "tallies", "undos", "imported_sessions")},
+            "schema_version": len(counts["migrations"]), "migrations": counts["migrations"],
+            "sqlite": counts["sqlite"], "journal_mode": counts["journal_mode"]}
 
 
 def check_session(store, session: dict) -> tuple[str | None, dict]:
-    """Replay one session and compare; returns (first problem or None, figures)."""
+    """Replay one session once and compare each event with what is stored; returns (first problem
+    or None, figures). Payments are compared by players, chips, code and parameters (players and
+    chips only for rows written before payments had codes), never by their reason text."""
+    from pancli.app.rescore import gc_paused
+
+    with gc_paused():
+        return _check_session(store, session)
+
+
+def _check_session(store, session: dict) -> tuple[str | None, dict]:
     from pancli.app.archive import log_events
+    from pancli.app.rescore import first_difference, replay
     from pancli.games import game as get_game
-    from pancli.app.rescore import replay, first_difference
 
     g = get_game(session["game"])
-    c = store.conn
-    events = log_events(store, session)
-    stored = stored_log(c, session["id"])
-    orphans = c.execute(
-        "SELECT count(*) FROM payments p LEFT JOIN events e ON e.id = p.event_id "
-        "WHERE p.session_id = ? AND (e.id IS NULL OR e.session_id != p.session_id)", [session["id"]]).fetchone()[0]
+    rows = store.session_log(session["id"])
+    events = log_events(store, session, rows)
+    stored = {ev.seq: {"payload": e["payload"], "payments": ev.payments, "tallies": e["tallies"]}
+              for e, ev in zip(rows, events)}
+    orphans = store.orphan_payments(session["id"])
     name = session["name"]
     figures = {"session": name, "events": len(events), "payments": sum(len(s["payments"]) for s in stored.values())}
     if orphans:
@@ -103,14 +77,10 @@ def check_session(store, session: dict) -> tuple[str | None, dict]:
 
 def check(store, progress=None) -> tuple[str | None, dict]:
     """Integrity check, then every session replayed. Returns (first problem or None, figures)."""
-    c = store.conn
     with store.snapshot():
-        rows = [r[0] for r in c.execute("PRAGMA integrity_check")]
-        if rows != ["ok"]:
-            return "SQLite integrity check: " + "; ".join(rows[:3]), {}
-        fk = c.execute("PRAGMA foreign_key_check").fetchall()
-        if fk:
-            return f"foreign key check: table {fk[0][0]} row {fk[0][1]} points to a missing {fk[0][2]}", {}
+        problem = store.integrity_problem()
+        if problem:
+            return problem, {}
         figures = {"sessions": 0, "events": 0, "payments": 0}
         for session in store.sessions():
             problem, f = check_session(store, session)
@@ -139,23 +109,16 @@ def backup(store, dest: str | os.PathLike, force: bool = False) -> dict:
         raise StoreError(f"the folder {dest.parent} does not exist", "create it first")
     tmp = dest.with_name(f".{dest.name}.partial-{os.getpid()}")
     try:
-        target = sqlite3.connect(tmp)
-        try:
-            store.conn.backup(target)
-            target.execute("PRAGMA journal_mode = DELETE")
-            ok = target.execute("PRAGMA quick_check").fetchone()[0]
-            events = target.execute("SELECT count(*) FROM events").fetchone()[0]
-            sessions = target.execute("SELECT count(*) FROM sessions").fetchone()[0]
-        finally:
-            target.close()
-        if ok != "ok":
-            raise StoreError(f"the copy failed its check ({ok})", "try again; the database itself was not changed")
+        copy = store.copy_to(tmp)
+        if copy["check"] != "ok":
+            raise StoreError(f"the copy failed its check ({copy['check']})",
+                             "try again; the database itself was not changed")
         os.replace(tmp, dest)
-    except sqlite3.DatabaseError as e:
-        raise StoreError(f"cannot back up to {dest}: {e}", "check the folder is writable") from None
+    except StoreError:
+        raise
     except OSError as e:
         raise StoreError(f"cannot write {dest}: {e.strerror or e}", "check the folder is writable") from None
     finally:
         if tmp.exists():
             tmp.unlink()
-    return {"file": str(dest), "size": dest.stat().st_size, "sessions": sessions, "events": events}
+    return {"file": str(dest), "size": dest.stat().st_size, "sessions": copy["sessions"], "events": copy["events"]}

@@ -6,18 +6,27 @@ play would have paid under other rules, skipping what those rules forbid and say
 
 The log is a list of events in order, undo events included. An undo names the event it voids by
 its sequence number; as at the table, it can only void the last effective event, so replaying it
-means dropping that event and rebuilding the state from the last checkpoint before it.
+means going back to the state before that event. The replay keeps the state before each effective
+event since the last checkpoint (the game core never changes a state in place), so an undo costs
+nothing and a whole log is replayed once, in time linear in its length. Only an undo that reaches
+back past a checkpoint rebuilds, from the checkpoint before, as the recorder loads a session.
+
+Payments are compared by payer, payee, chips, code and parameters, in their order within the
+event, and never by their English reason. A payment stored by pancli 0.1 has no code: it is
+compared by payer, payee and chips only.
 Nothing here touches a database.
 """
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from pancli.core.errors import PanError, RuleError
-from pancli.core.ledger import POOLS
+from pancli.core.ledger import POOLS, Payment, canonical_json
 
 
 @dataclass
@@ -30,7 +39,7 @@ class LogEvent:
     hand: int | None = None
     created_at: str | None = None
     undo_of: int | None = None        # for an undo: the seq of the event it voids
-    payments: list | None = None      # what was stored, if known: [(payer, payee, chips, reason)]
+    payments: list | None = None      # what was stored, if known: payment_tuples()
 
 
 @dataclass
@@ -54,16 +63,50 @@ class Replayed:
 
 
 def payment_tuples(payments: Iterable) -> list[tuple]:
-    """Payments as (payer, payee, chips, reason), from Payment objects or dicts."""
+    """Payments as (payer, payee, chips, code, params, reason), from Payment objects, stored rows or
+    archive tables. ``params`` is canonical JSON text; ``code`` and ``params`` are None for a payment
+    written before payments had codes. ``reason`` is there to be shown, never compared."""
     out = []
     for p in payments:
-        if isinstance(p, dict):
-            out.append((p["payer"], p["payee"], p["chips"], p["reason"]))
-        elif isinstance(p, (tuple, list)):
-            out.append(tuple(p))
+        if type(p) is tuple:
+            out.append(p)
+        elif isinstance(p, dict):
+            code, params = p.get("code"), p.get("params")
+            if code is None:
+                params = None
+            elif params is None:
+                params = "{}"
+            elif not isinstance(params, str):  # a table from an archive
+                params = canonical_json(params)
+            out.append((p["payer"], p["payee"], p["chips"], code, params, p.get("reason") or ""))
         else:
-            out.append((p.payer, p.payee, p.chips, p.reason))
+            out.append((p.payer, p.payee, p.chips, p.code, p.params.to_json(), p.reason))
     return out
+
+
+@contextmanager
+def gc_paused():
+    """Python's cycle collector paused while a whole log is loaded and replayed: it would otherwise
+    walk every object of the log again and again (40% of a long replay), and the replay makes no
+    garbage cycles that need it. Nested uses are fine; the collector is on again after the outermost."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _moves(payments: Iterable) -> Iterator[tuple[str, str, int]]:
+    """(payer, payee, chips) of payments in any of their forms, without wording their reasons."""
+    for p in payments:
+        if isinstance(p, Payment):
+            yield p.payer, p.payee, p.chips
+        elif isinstance(p, dict):
+            yield p["payer"], p["payee"], p["chips"]
+        else:
+            yield p[0], p[1], p[2]
 
 
 def _apply_fn(game):
@@ -77,10 +120,17 @@ def replay(game, rules, players: list[str], dealer: str | None, events: Iterable
            strict: bool = False) -> list[Replayed]:
     """Apply every event in order. ``strict``: the first refused event raises RuleError;
     otherwise it is recorded with its reason, skipped, and the replay goes on."""
+    with gc_paused():
+        return _replay(game, rules, players, dealer, events, strict)
+
+
+def _replay(game, rules, players, dealer, events, strict) -> list[Replayed]:
     apply = _apply_fn(game)
     state = game.new_state(rules, list(players), dealer)
     start = state
     effective: list[Replayed] = []    # applied and not (yet) undone, in order
+    before: list[Any] = []            # the state before each of them; None before the last checkpoint
+    kept = 0                          # before[:kept] are None
     by_seq: dict[int, Replayed] = {}
     out: list[Replayed] = []
 
@@ -108,8 +158,10 @@ def replay(game, rules, players: list[str], dealer: str | None, events: Iterable
                 refuse(r, f"#{ev.undo_of} is not the last effective event, and only that one can be undone")
             else:
                 effective.pop()
+                state = before.pop()
                 target.voided = True
-                state = _rebuild(game, rules, start, effective, apply)
+                if state is None:  # back past the last checkpoint: rebuild from the one before
+                    kept, state = _rebuild(game, rules, start, effective, before, apply)
             continue
         try:
             step = apply(state, ev.payload)
@@ -119,24 +171,33 @@ def replay(game, rules, players: list[str], dealer: str | None, events: Iterable
         r.payload = game.enrich(state, ev.payload, step)
         r.hand = game.hand_number(step.state)
         r.payments, r.tallies = list(step.payments), list(step.tallies)
-        state = step.state
         effective.append(r)
+        before.append(state)
+        state = step.state
+        if r.kind == game.checkpoint_kind:
+            # Until this checkpoint is undone, no undo reaches the states before it.
+            for i in range(kept, len(before) - 1):
+                before[i] = None
+            kept = len(before) - 1
     return out
 
 
-def _rebuild(game, rules, start, effective: list[Replayed], apply):
-    """The state after the effective events: from the last checkpoint, as the recorder loads it."""
-    first = 0
-    state = start
-    if game.checkpoint_kind:
-        for i in range(len(effective) - 1, -1, -1):
-            if effective[i].kind == game.checkpoint_kind:
-                state = game.restore(rules, {"payload": effective[i].payload})
-                first = i
-                break
-    for r in effective[first:]:
-        state = apply(state, r.payload).state
-    return state
+def _rebuild(game, rules, start, effective: list[Replayed], before: list, apply) -> tuple[int, Any]:
+    """The state after the effective events, from the last checkpoint among them (restored as the
+    recorder loads a session), filling in the states before the events since; returns the index
+    of the first state filled in, and the state."""
+    first, state = 0, start
+    for i in range(len(effective) - 1, -1, -1):
+        if before[i] is not None:
+            first, state = i, before[i]
+            break
+        if effective[i].kind == game.checkpoint_kind:
+            first, state = i, game.restore(rules, {"payload": effective[i].payload})
+            break
+    for i in range(first, len(effective)):
+        before[i] = state
+        state = apply(state, effective[i].payload).state
+    return first, state
 
 
 # -- totals and differences --------------------------------------------------------------
@@ -149,7 +210,7 @@ def nets(replayed: Iterable[Replayed], hand: int | None = None) -> dict[str, int
             continue
         if hand is not None and r.hand != hand:
             continue
-        for payer, payee, chips, _ in payment_tuples(r.payments):
+        for payer, payee, chips in _moves(r.payments):
             totals[payee] += chips
             totals[payer] -= chips
     return dict(totals)
@@ -195,7 +256,7 @@ def rescore(game, session: dict, events: list[LogEvent], new_rules, hand: int | 
     before, after = nets(old), nets(new)
     names = [p for p in session["players"]]
     for r in list(old) + list(new):
-        for payer, payee, _, _ in payment_tuples(r.payments):
+        for payer, payee, _ in _moves(r.payments):
             for n in (payer, payee):
                 if n not in names and n not in POOLS:
                     names.append(n)
@@ -231,9 +292,9 @@ def first_difference(replayed: list[Replayed], stored: dict[int, dict]) -> str |
         if "payload" in s and s["payload"] != r.payload:
             return f"event #{r.seq} ({r.kind}): stored payload {s['payload']} but the core makes {r.payload}"
         if s.get("payments") is not None:
-            want, got = payment_tuples(s["payments"]), payment_tuples(r.payments)
-            if want != got:
-                return f"event #{r.seq} ({r.kind}): " + _describe_payment_diff(want, got)
+            want = payment_tuples(s["payments"])
+            if not same_payments(want, r.payments):
+                return f"event #{r.seq} ({r.kind}): " + _describe_payment_diff(want, payment_tuples(r.payments))
         if s.get("tallies") is not None:
             want = sorted(tuple(t) for t in s["tallies"])
             got = sorted((t.player, t.stat, t.amount) for t in r.tallies)
@@ -242,13 +303,37 @@ def first_difference(replayed: list[Replayed], stored: dict[int, dict]) -> str |
     return None
 
 
+def _same_payment(stored: tuple, computed: tuple) -> bool:
+    """Players and chips, and code and parameters unless the stored row predates them."""
+    if stored[3] is None:
+        return stored[:3] == computed[:3]
+    return stored[:5] == computed[:5]
+
+
+def same_payments(stored: list[tuple], computed: list) -> bool:
+    """The payments of one event, in order: ``stored`` as payment_tuples, ``computed`` as the
+    core's Payments (or payment_tuples). Reasons are not worded, let alone compared."""
+    if len(stored) != len(computed):
+        return False
+    for a, b in zip(stored, computed):
+        if not isinstance(b, Payment):
+            if not _same_payment(a, b):
+                return False
+        elif a[0] != b.payer or a[1] != b.payee or a[2] != b.chips \
+                or a[3] is not None and (a[3] != b.code or a[4] != b.params.to_json()):
+            return False
+    return True
+
+
+def _said(p: tuple) -> str:
+    what = p[5] if p[3] is None else f"{p[5]} [{p[3]} {p[4]}]"
+    return f"'{p[0]} pays {p[1]} {p[2]}: {what}'"
+
+
 def _describe_payment_diff(stored: list[tuple], computed: list[tuple]) -> str:
     for i, (a, b) in enumerate(zip(stored, computed)):
-        if a != b:
-            return (f"stored payment {i + 1} is '{a[0]} pays {a[1]} {a[2]}: {a[3]}' "
-                    f"but the core pays '{b[0]} pays {b[1]} {b[2]}: {b[3]}'")
+        if not _same_payment(a, b):
+            return f"stored payment {i + 1} is {_said(a)} but the core pays {_said(b)}"
     if len(stored) > len(computed):
-        a = stored[len(computed)]
-        return f"stored payment '{a[0]} pays {a[1]} {a[2]}: {a[3]}' is not paid by the core"
-    b = computed[len(stored)]
-    return f"the core pays '{b[0]} pays {b[1]} {b[2]}: {b[3]}', which is not stored"
+        return f"stored payment {_said(stored[len(computed)])} is not paid by the core"
+    return f"the core pays {_said(computed[len(stored)])}, which is not stored"

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from pancli.games.panguingue import conditions
-from pancli.games.panguingue.cards import markup_cards
 from pancli.core.ledger import POOLS
 
 
@@ -33,6 +31,9 @@ def board_json(session: dict, state) -> dict:
 
 def board_table(data: dict):
     from rich.table import Table
+
+    from pancli.games.panguingue import conditions
+    from pancli.games.panguingue.cards import markup_cards
 
     hand = data["hand"]
     if hand is None:

@@ -2,16 +2,100 @@
 
 Every game's pure core returns a Step from applying one event; storage keeps the
 payments and tallies beside the event, so standings are sums over effective events.
+
+A payment says what it is for as data: a ``code`` from its game's vocabulary (documented in one
+place per game, e.g. ``pancli/games/panguingue/reasons.py``) and ``params``, the particulars.
+``reason`` is the same in English, rendered from them by the game's wording when it is asked for
+(to show it, or to store it beside them for people); it is never compared or read back.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Iterator
 
 TOPS = "(tops)"    # the chips on the foot of the stock until someone wins them
 HOUSE = "(house)"  # a house collection leaves the players for good
 POOLS = (TOPS, HOUSE)
+
+
+_SCALARS = (str, int, bool, float, type(None))
+
+
+def _freeze(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
+    if isinstance(value, Mapping):
+        return value if isinstance(value, Params) else Params(value)
+    if isinstance(value, (list, tuple)):
+        if all(type(v) in _SCALARS for v in value):
+            return tuple(value)
+        return tuple(_freeze(v) for v in value)
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    raise TypeError(f"a payment parameter must be plain data, not {type(value).__name__}")
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, Params):
+        return value.plain()
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+class Params(Mapping):
+    """The particulars of a payment's reason: an immutable, hashable mapping of plain data
+    (strings, numbers, booleans, lists, nested mappings), with one canonical JSON text."""
+
+    __slots__ = ("_items", "_json")
+
+    def __init__(self, data: Mapping | None = None, /, **more: Any):
+        merged = {**data, **more} if data else more
+        self._items = tuple(sorted([(k, _freeze(v)) for k, v in merged.items()]))
+        self._json: str | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        for k, v in self._items:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return (k for k, _ in self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Params):
+            return self._items == other._items
+        return Mapping.__eq__(self, other)
+
+    def __repr__(self) -> str:
+        return f"Params({self.plain()!r})"
+
+    def plain(self) -> dict:
+        """As a plain dict (lists for sequences), ready for JSON or TOML."""
+        return {k: _thaw(v) for k, v in self._items}
+
+    def to_json(self) -> str:
+        """The canonical JSON text: keys sorted, no spaces. Stored as is, and compared as text."""
+        if self._json is None:
+            self._json = canonical_json(self.plain())
+        return self._json
+
+
+def canonical_json(data: Mapping) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+NO_PARAMS = Params()
 
 
 @dataclass(frozen=True)
@@ -19,7 +103,15 @@ class Payment:
     payer: str
     payee: str
     chips: int
-    reason: str
+    code: str                        # what it is for, from the game's vocabulary
+    params: Params = NO_PARAMS       # the particulars
+    # The game's wording of (code, params) in English; payments are equal whatever their wording.
+    wording: Callable[[str, Params], str] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def reason(self) -> str:
+        """The reason in English, for people."""
+        return self.wording(self.code, self.params) if self.wording else self.code
 
     def line(self) -> str:
         return f"{self.payer} pays {self.payee} {self.chips}: {self.reason}"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from pancli.core.errors import InputError, StoreError
+from pancli.storage.care import DatabaseCare
 from pancli.storage.queries import ReportQueries
 
 SCHEMA_SET = "pancli"
@@ -33,27 +34,46 @@ def resolve_path(path: str | os.PathLike | None) -> Path:
     return Path(path).expanduser() if path else default_path()
 
 
+_STEPS: list = []  # every migration of the schema, in order; each function's name is its migration's
+
+
+def _step(fn):
+    _STEPS.append(fn)
+    return fn
+
+
+@_step
+def m001_initial(db):
+    db.executescript(_SCHEMA_V1)
+
+
+@_step
+def m002_covering_indexes(db):
+    db.executescript(_SCHEMA_V2)
+
+
+@_step
+def m003_totals(db):
+    db.executescript(_SCHEMA_V3)
+
+
+@_step
+def m004_hand_totals(db):
+    db.executescript(_SCHEMA_V4)
+
+
+@_step
+def m005_payment_codes(db):
+    for statement in _SCHEMA_V5:
+        db.execute(statement)
+
+
 def _migrations():
     from sqlite_utils.migrations import Migrations
 
     migrations = Migrations(SCHEMA_SET)
-
-    @migrations()
-    def m001_initial(db):
-        db.executescript(_SCHEMA_V1)
-
-    @migrations()
-    def m002_covering_indexes(db):
-        db.executescript(_SCHEMA_V2)
-
-    @migrations()
-    def m003_totals(db):
-        db.executescript(_SCHEMA_V3)
-
-    @migrations()
-    def m004_hand_totals(db):
-        db.executescript(_SCHEMA_V4)
-
+    for fn in _STEPS:
+        migrations()(fn)
     return migrations
 
 
@@ -169,14 +189,22 @@ INSERT INTO hand_totals (session_id, hand, player, net)
     ) GROUP BY session_id, hand, player HAVING SUM(chips) != 0;
 """
 
-KNOWN_MIGRATIONS = {"m001_initial", "m002_covering_indexes", "m003_totals", "m004_hand_totals"}
+# Why each payment was made, as data: a code from its game's vocabulary and its parameters as
+# canonical JSON (keys sorted, no spaces; see pancli.core.ledger.Params). Rows written by pancli
+# 0.1 keep NULL in both: they are compared by players and chips only, never by their reason text.
+_SCHEMA_V5 = (
+    "ALTER TABLE payments ADD COLUMN code TEXT",
+    "ALTER TABLE payments ADD COLUMN params TEXT",
+)
+
+KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)
 
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class Store(ReportQueries):
+class Store(ReportQueries, DatabaseCare):
     """One open database. Read-only opens never create the file."""
 
     def __init__(self, path: str | os.PathLike | None = None, create: bool = True):
@@ -348,6 +376,19 @@ class Store(ReportQueries):
                              "see them with `pan session list`")
         return self._session_row(row)
 
+    def session_from(self, origin: str) -> str | None:
+        """The name of the session imported from the archive with this fingerprint, if any."""
+        row = self.conn.execute("SELECT name FROM sessions WHERE origin = ?", [origin]).fetchone()
+        return row[0] if row else None
+
+    def session_named(self, name: str) -> dict | None:
+        """The session of exactly this name (case-insensitively), or None."""
+        row = self.conn.execute("SELECT * FROM sessions WHERE name = ?", [name]).fetchone()
+        return self._session_row(row) if row else None
+
+    def set_closed(self, session_id: int, closed_at: str) -> None:
+        self.conn.execute("UPDATE sessions SET closed_at = ? WHERE id = ?", [closed_at, session_id])
+
     @staticmethod
     def _session_row(row) -> dict:
         d = dict(row)
@@ -370,8 +411,10 @@ class Store(ReportQueries):
             [session_id, seq, hand, kind, json.dumps(payload, ensure_ascii=False), created_at or now(), undo_of])
         event_id = cur.lastrowid
         c.executemany(
-            "INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(event_id, session_id, hand, p.payer, p.payee, p.chips, p.reason) for p in payments])
+            "INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason, code, params) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(event_id, session_id, hand, p.payer, p.payee, p.chips, p.reason, p.code, p.params.to_json())
+             for p in payments])
         c.executemany(
             "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) VALUES (?, ?, ?, ?, ?, ?)",
             [(event_id, session_id, hand, t.player, t.stat, t.amount) for t in tallies])
@@ -415,7 +458,8 @@ class Store(ReportQueries):
         return _event_row(row) if row else None
 
     def all_events(self, session_id: int, hand: int | None = None) -> list[dict]:
-        """Every event, voided ones and undos included, with its payments."""
+        """Every event, voided ones and undos included, with its payments (params parsed; code and
+        params None in rows written before payments had codes)."""
         sql = ("SELECT e.id, e.seq, e.hand, e.kind, e.payload, e.created_at, e.undo_of, "
                "(SELECT u.id FROM events u WHERE u.undo_of = e.id) AS voided_by FROM events e WHERE e.session_id = ?")
         args: list[Any] = [session_id]
@@ -428,16 +472,60 @@ class Store(ReportQueries):
             e["payments"] = []
         if events:
             rows = self.conn.execute(
-                "SELECT event_id, payer, payee, chips, reason FROM payments WHERE session_id = ? AND event_id >= ? "
+                "SELECT event_id, payer, payee, chips, reason, code, params FROM payments "
+                "WHERE session_id = ? AND event_id >= ? "
                 "ORDER BY id", [session_id, events[0]["id"]])
             for r in rows:
                 if r["event_id"] in by_id:
-                    by_id[r["event_id"]]["payments"].append(dict(r))
+                    by_id[r["event_id"]]["payments"].append(
+                        dict(r) | {"params": json.loads(r["params"]) if r["params"] is not None else None})
         return events
+
+    def session_log(self, session_id: int) -> list[dict]:
+        """Every event of a session in order, undos and voided events included, each with its stored
+        payments and tallies in the order they were written: three ordered scans, whatever its length.
+
+        Each event: id, seq, hand, kind, payload (parsed), created_at, undo_of (an event id),
+        payments [(payer, payee, chips, code, params, reason)] with params as JSON text (code and
+        params are None in rows written before payments had codes), tallies [(player, stat, amount)].
+        Payments or tallies whose event is not one of the session's are left out (orphan_payments
+        counts them).
+        """
+        c = self.conn.cursor()
+        c.row_factory = None  # plain tuples: a long session has hundreds of thousands of rows
+        events: list[dict] = []
+        payments: dict[int, list] = {}
+        tallies: dict[int, list] = {}
+        loads = json.loads
+        for eid, seq, hand, kind, payload, created_at, undo_of in c.execute(
+                "SELECT id, seq, hand, kind, payload, created_at, undo_of FROM events "
+                "WHERE session_id = ? ORDER BY id", [session_id]):
+            payments[eid], tallies[eid] = [], []
+            events.append({"id": eid, "seq": seq, "hand": hand, "kind": kind, "payload": loads(payload),
+                           "created_at": created_at, "undo_of": undo_of,
+                           "payments": payments[eid], "tallies": tallies[eid]})
+        for r in c.execute("SELECT event_id, payer, payee, chips, code, params, reason FROM payments "
+                           "WHERE session_id = ? ORDER BY event_id, id", [session_id]):
+            into = payments.get(r[0])
+            if into is not None:
+                into.append(r[1:])
+        for r in c.execute("SELECT event_id, player, stat, amount FROM tallies WHERE session_id = ? ORDER BY id",
+                           [session_id]):
+            into = tallies.get(r[0])
+            if into is not None:
+                into.append(r[1:])
+        return events
+
+    def orphan_payments(self, session_id: int) -> int:
+        """How many of a session's payments belong to no event of that session."""
+        return self.conn.execute(
+            "SELECT count(*) FROM payments p LEFT JOIN events e ON e.id = p.event_id "
+            "WHERE p.session_id = ? AND (e.id IS NULL OR e.session_id != p.session_id)", [session_id]).fetchone()[0]
 
     def payments_of(self, event_id: int) -> list[dict]:
         return [dict(r) for r in self.conn.execute(
-            "SELECT payer, payee, chips, reason FROM payments WHERE event_id = ? ORDER BY id", [event_id])]
+            "SELECT payer, payee, chips, reason, code, params FROM payments WHERE event_id = ? ORDER BY id",
+            [event_id])]
 
     def balances(self, session_id: int) -> dict[str, int]:
         """Net chips per player and pool, from the running totals."""

@@ -16,6 +16,9 @@ Decisions where the spec is silent:
 * A buyer refused by a player who is not next in turn: under R1 play goes on from the refuser's
   left; under R2 the player who was in turn still plays next.
 * Meld numbers in ``lay_off`` events count from 1 in the order melds reached the table this deal.
+
+Payments: none, so no payment codes. A deal's score is kept as tallies, whose ``stat`` is their
+code: ``points`` (the change to a player's total), ``deals_played``, ``deals_won``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ Plain strings keep events JSON-friendly and make multisets cheap (spec §1).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -60,7 +61,8 @@ def parse_cards(text: str | Iterable[str], rank_set: str = "no_8_9_10") -> tuple
     return tuple(cards)
 
 
-def _parse_token(token: str, rank_set: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)
+def _parse_token(token: str, rank_set: str) -> tuple[str, ...]:
     if token.upper() in {"JOKER", "JOKERS", "JK", "JKR"}:
         raise InputError(f"'{token}' is a joker", "the Pan pack has no jokers")
     cards: list[str] = []
@@ -75,7 +77,7 @@ def _parse_token(token: str, rank_set: str) -> list[str]:
             f"'{token}' is not a card",
             "write rank then suit: ranks A 2 3 4 5 6 7 J Q K, suits S H D C (or ♠ ♥ ♦ ♣), e.g. 5S",
         )
-    return cards
+    return tuple(cards)
 
 
 def _make_card(rank: str, suit: str, token: str, rank_set: str) -> str:

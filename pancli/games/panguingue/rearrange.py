@@ -35,7 +35,8 @@ class Result:
     tag: str
     continues: int | None  # index of the old meld this one carries on (keeps its number)
     pays: int              # chips each payer owes for this meld now
-    reason: str
+    code: str              # why it pays, in the vocabulary of reasons.py (the meld number is added there)
+    params: dict
     grown: bool
 
 
@@ -69,19 +70,18 @@ def rearrange(olds: Sequence[tuple[tuple[str, ...], str, bool]], parts: Sequence
         if pure_remainder and not rules.remainder_conditions_pay:
             tag = conditions.NONE
         value = conditions.worth(tag, part.cards, rules)
-        shown = format_cards(meld_order(part.cards))
-        reason = f"{shown}, {conditions.describe(tag, part.cards)}" + (" made by rearranging" if value else "")
-        results.append(Result(part.cards, tag, None, value, reason, False))
+        results.append(Result(part.cards, tag, None, value, "rearranged",
+                              {"tag": tag, "cards": meld_order(part.cards)}, False))
     return results
 
 
 def _carry_on(part: Part, tag: str, from_hand: int, i: int, grown: bool, rules: HouseRules) -> Result:
-    shown = format_cards(meld_order(part.cards))
+    shown = {"tag": tag, "cards": meld_order(part.cards)}
     if tag != conditions.NONE and conditions.tag_of(part.cards, rules) != tag:
-        return Result(part.cards, conditions.NONE, i, 0, f"{shown}, no longer a condition", True)
+        # no longer a condition: it pays nothing
+        return Result(part.cards, conditions.NONE, i, 0, "carried", {**shown, "tag": conditions.NONE, "added": 0}, True)
     pays = conditions.addition_value(tag, part.cards, rules) * from_hand if tag != conditions.NONE else 0
-    reason = f"{shown}, {conditions.describe(tag, part.cards)}" + (f" (+{from_hand} added)" if from_hand else "")
-    return Result(part.cards, tag, i, pays, reason, grown or from_hand > 0)
+    return Result(part.cards, tag, i, pays, "carried", {**shown, "added": from_hand}, grown or from_hand > 0)
 
 
 def _keepers(olds, parts, by_part, rules: HouseRules) -> dict[int, int]:

@@ -7,6 +7,7 @@ name a preset and override knobs (read by pancli.app.rulesfile).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,10 +92,9 @@ class HouseRules(KnobRules):
 
     # -- derived -----------------------------------------------------------------
     def shoe(self):
-        from pancli.games.panguingue.cards import shoe_counts
-
-        return shoe_counts(self.packs, self.spade_sets_removed,
-                           self.extra_spade_cards_removed, self.extra_pay_cards_added)
+        """Copies of every card in the shoe. Shared between calls: read it, do not change it."""
+        return _shoe(self.packs, self.spade_sets_removed,
+                     tuple(self.extra_spade_cards_removed), tuple(self.extra_pay_cards_added))
 
     def shoe_size(self) -> int:
         return sum(self.shoe().values())
@@ -120,6 +120,13 @@ PRESET_NOTES = {
     "online-pan": "Online rooms: 310 cards, drawn card melded first, automatic forcing, going out pays 2",
     "japanese-wp": "Japanese Wikipedia: ante 1, drop 2, additions pay full value, the deal rotates",
 }
+
+
+@functools.lru_cache(maxsize=64)
+def _shoe(packs: int, spade_sets_removed: int, removed: tuple, added: tuple):
+    from pancli.games.panguingue.cards import shoe_counts
+
+    return shoe_counts(packs, spade_sets_removed, removed, added)
 
 
 def _check_shoe(rules: HouseRules) -> None:

@@ -16,6 +16,9 @@ Decisions where the spec is silent:
 * The word whose letters a loser collects is a house rule (Pagat: any three-letter word works).
 * A timeout loses the deal (Q-B9); with ``timeout_loses = "game"`` the flagged player takes all the
   missing letters at once and the game ends.
+
+Payments: none, so no payment codes. Letters are kept as tallies, whose ``stat`` is their code:
+``letters``, ``deals_played``, ``deals_lost``, ``games_lost``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,55 @@
+"""SQL for looking after the database: counts, SQLite's own checks, and a consistent copy.
+
+A mixin of ``Store``; pancli/app/dbcare.py decides what the answers mean.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+
+class DatabaseCare:
+    conn = None  # the Store's connection
+
+    def counts(self) -> dict:
+        """Rows of every kind, undos, imported sessions, applied migrations, SQLite and journal mode."""
+        from pancli.storage.store import SCHEMA_SET
+
+        c = self.conn
+        out = {t: c.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+               for t in ("sessions", "events", "payments", "tallies")}
+        out["undos"] = c.execute("SELECT count(*) FROM events WHERE kind = 'undo'").fetchone()[0]
+        out["imported_sessions"] = c.execute("SELECT count(*) FROM sessions WHERE origin IS NOT NULL").fetchone()[0]
+        out["migrations"] = [r[0] for r in c.execute(
+            "SELECT name FROM _sqlite_migrations WHERE migration_set = ? ORDER BY applied_at, name", [SCHEMA_SET])]
+        out["sqlite"] = sqlite3.sqlite_version
+        out["journal_mode"] = c.execute("PRAGMA journal_mode").fetchone()[0]
+        return out
+
+    def integrity_problem(self) -> str | None:
+        """SQLite's integrity and foreign-key checks: the first problem, or None."""
+        rows = [r[0] for r in self.conn.execute("PRAGMA integrity_check")]
+        if rows != ["ok"]:
+            return "SQLite integrity check: " + "; ".join(rows[:3])
+        fk = self.conn.execute("PRAGMA foreign_key_check").fetchall()
+        if fk:
+            return f"foreign key check: table {fk[0][0]} row {fk[0][1]} points to a missing {fk[0][2]}"
+        return None
+
+    def copy_to(self, path) -> dict:
+        """A consistent copy of the whole database into a new file (SQLite's backup API, one read
+        transaction), in rollback-journal mode and checked; returns its check and counts."""
+        from pancli.core.errors import StoreError
+
+        try:
+            target = sqlite3.connect(path)
+            try:
+                self.conn.backup(target)
+                target.execute("PRAGMA journal_mode = DELETE")
+                return {"check": target.execute("PRAGMA quick_check").fetchone()[0],
+                        "events": target.execute("SELECT count(*) FROM events").fetchone()[0],
+                        "sessions": target.execute("SELECT count(*) FROM sessions").fetchone()[0]}
+            finally:
+                target.close()
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"cannot back up to {path}: {e}", "check the folder is writable") from None
