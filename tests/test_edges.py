@@ -399,3 +399,57 @@ def test_an_archive_with_wrong_types_is_refused_before_replay(tmp_path):
         path = tmp_path / "bad.json"
         path.write_text(json.dumps(bad))
         assert _imported_or_refused(db, path) == "refused"
+
+
+# -- other programs' databases -----------------------------------------------------------------
+
+def _foreign_databases(tmp_path) -> list:
+    import sqlite3
+
+    made = []
+    plain = tmp_path / "notes.db"
+    con = sqlite3.connect(plain)
+    con.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+    con.execute("INSERT INTO notes (text) VALUES ('keep me')")
+    con.commit()
+    con.close()
+    made.append(plain)
+    other = tmp_path / "other-sqlite-utils.db"  # another program that also uses sqlite-utils migrations
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE _sqlite_migrations (id INTEGER PRIMARY KEY, migration_set TEXT, name TEXT, "
+                "applied_at TEXT)")
+    con.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES ('theirs', 'm001', 'x')")
+    con.execute("CREATE TABLE things (id INTEGER PRIMARY KEY)")
+    con.commit()
+    con.close()
+    made.append(other)
+    return made
+
+
+READERS = ["standings", "sessions", "session list", "history", "report", "settle", "db status", "db check",
+           "board", "player ana", "export -o -", "undo", "deal", "seat add Eve", "buyin ana 5"]
+
+
+def test_another_programs_database_is_never_changed(tmp_path):
+    for db in _foreign_databases(tmp_path):
+        before = db.read_bytes()
+        pan = Pan(db)
+        for line in READERS + ["session new fri --players Ana,Ben", f"import {ARCHIVES / 'friday.toml'}"]:
+            r = pan(line, ok=False)
+            assert r.exit_code == 2, (db.name, line, r.output)
+            one_line_error(r)
+            assert db.read_bytes() == before, (db.name, line)
+        assert not Path(str(db) + "-wal").exists() or Path(str(db) + "-wal").stat().st_size == 0
+
+
+def test_a_new_database_is_made_only_by_session_new_or_import(tmp_path):
+    for line in READERS:
+        db = tmp_path / "new.db"
+        r = Pan(db)(line, ok=False)
+        assert r.exit_code == 2 and not db.exists(), line
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    Pan(empty)("standings", code=2)
+    assert empty.read_bytes() == b""
+    Pan(empty)("session new fri --players Ana,Ben")
+    Pan(tmp_path / "imported.db")(f"import {ARCHIVES / 'friday.toml'}")

@@ -26,7 +26,10 @@ MAX_NUMBER = MAX_CHIPS
 
 _HINT = "this is not a complete pancli archive; export it again with `pan export`"
 
-# Payload fields every game writes, by name: the type each must have (None: may be absent/null).
+# Payload fields the three games and the bank write, by name: the type each must have, and
+# whether it may be null. Another game's payloads are checked as plain bounded data; its core
+# reads them, and the import turns anything it cannot take into one line.
+TYPED_GAMES = ("panguingue", "contract", "polish")
 _STR, _INT, _BOOL, _STRS, _LIST, _DICT = "text", "whole number", "true or false", "list of texts", "list", "table"
 PAYLOAD_FIELDS: dict[str, tuple[str, bool]] = {
     "kind": (_STR, False), "player": (_STR, False), "dealer": (_STR, True), "after": (_STR, True),
@@ -144,11 +147,14 @@ def _field(d: dict, key: str, kind: str, where: str, optional: bool = False) -> 
     return d[key]
 
 
-def check_payload(payload: Any, where: str) -> None:
+def check_payload(payload: Any, where: str, game: str = "panguingue") -> None:
     if not isinstance(payload, dict):
         raise _bad(where, f"the payload must be a table, not {_shown(payload)}")
     _plain(payload, f"{where} payload")
+    typed = game in TYPED_GAMES or payload.get("kind") in ("buyin", "cashout", "undo")
     for key, value in payload.items():
+        if not typed and key not in ("kind", "chips"):
+            continue
         spec = PAYLOAD_FIELDS.get(key)
         if spec is None or (value is None and spec[1]):
             continue
@@ -226,7 +232,7 @@ def check(data: Any, where: str) -> None:
             nulls = _field(ev, "nulls", _STRS, at, optional=True)
             if nulls is not None and len(nulls) > 100:
                 raise _bad(at, "too many nulls")
-        check_payload(payload, at)
+        check_payload(payload, at, s["game"])
         payments = ev.get("payments")
         if payments is None:
             continue

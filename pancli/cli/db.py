@@ -75,10 +75,7 @@ def db_backup(file: str = typer.Argument(..., help="Where to write the copy."),
     Example: pan db backup ~/pan-backup.db
     """
     from pancli.app.dbcare import backup
-    from pancli.app.files import check_target
-    from pancli.storage.store import resolve_path
 
-    target = check_target(file, force, resolve_path(app_context().db), "backup")
-    data = backup(app_context().open_store(create=False), target, force)
+    data = backup(app_context().open_store(create=False), file, force)
     console().print(f"Backed up {count_of(data['sessions'], 'session')} and {count_of(data['events'], 'event')} to {data['file']} "
                     f"({data['size'] / 1e6:.2f} MB).")

@@ -335,12 +335,10 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
 
     Example: pan import sessions/friday.toml --as friday-copy
     """
-    from pancli.app import archive, archive_check
+    from pancli.app import archive
     from pancli.core.names import clean_name
 
-    text = archive_check.read_text(file)
-    archive_check.check(archive_check.parse(text, file), file)  # every field's type, before any replay
-    data = archive.parse(text, file)
+    data = archive.load(file)  # every field's type checked, before any replay
     if as_name is not None:
         as_name = clean_name(as_name, "session")
     store = app_context().open_store(create=True)
