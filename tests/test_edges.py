@@ -232,7 +232,7 @@ def test_an_existing_file_is_replaced_only_with_force(pan, tmp_path, writer):
     played(pan)
     target = tmp_path / "keep.txt"
     target.write_text("precious")
-    assert "exists already" in one_line_error(pan(writer.format(target), code=2))
+    assert "already exists" in one_line_error(pan(writer.format(target), code=2))
     assert target.read_text() == "precious"
     pan(writer.format(target) + " --force")
     assert target.read_text() != "precious" if "backup" not in writer else target.read_bytes()[:6] == b"SQLite"

@@ -52,7 +52,7 @@ def check_target(path: str | os.PathLike, force: bool = False, db_path: str | os
     except OSError as e:
         raise InputError(f"cannot use {p}: {e.strerror or e}", "check the path") from None
     if exists and not force:
-        raise InputError(f"{p} exists already", "choose another name, or pass --force to replace it")
+        raise InputError(f"{p} already exists", "choose another name, or pass --force to replace it")
     return p
 
 
