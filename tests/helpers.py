@@ -7,11 +7,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import shlex
 import sqlite3
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -174,3 +176,18 @@ def new_night(path, players: str = PLAYERS, dealer: str = "F", name: str = "nigh
     assert result.returncode == 0, result.stderr
 
 
+# -- `pan serve` as a process -------------------------------------------------------------
+
+def start_server(db, *args):
+    env = dict(os.environ, PANCLI_DB=str(db), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "pancli", "serve", "--host", "127.0.0.1", "--port", "0", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=Path(__file__).resolve().parent.parent)
+    first = proc.stdout.readline().strip()
+    assert first.startswith("http://127.0.0.1:"), (first, proc.stderr.read() if proc.poll() is not None else "")
+    return proc, first
+
+
+def stop_server(proc) -> tuple[int, str, str]:
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=10)
+    return proc.returncode, out, err

@@ -454,3 +454,69 @@ def test_the_shell_does_not_load_prompt_toolkit_for_a_script(tmp_path):
         "m ben 8s8s8s\n", ""), capture_output=True, text=True, cwd=ROOT, env={**os.environ})
     assert proc.returncode == 0, proc.stderr
     assert "no PT" in proc.stderr
+
+
+# -- redo, clear, help, the end of a hand, standard input ----------------------------------------
+
+def test_redo_puts_back_what_undo_took_back(tmp_path):
+    db = tmp_path / "pan.db"
+    sh = shell_at(db)
+    new_table(sh)
+    assert sh.execute("deal").ok
+    assert sh.execute("m ana 5s5s5s").ok
+    assert sh.execute("m ben kh kh kh").ok
+    before = cli(db, "standings", "--json").stdout
+    assert sh.execute("u").ok and sh.execute("u").ok
+    r = sh.execute("redo")
+    assert r.ok and "Redid: meld Ana 5S 5S 5S" in r.out and "Ana melds #1" in r.out
+    r = sh.execute("redo")
+    assert r.ok and "Ben melds #2" in r.out
+    assert cli(db, "standings", "--json").stdout == before
+    r = sh.execute("redo")
+    assert r.status == 1 and "nothing to redo" in r.err
+
+
+def test_redo_is_forgotten_once_something_new_is_recorded(tmp_path):
+    db = tmp_path / "pan.db"
+    sh = shell_at(db)
+    new_table(sh)
+    assert sh.execute("deal").ok and sh.execute("m ana 5s5s5s").ok and sh.execute("u").ok
+    assert sh.execute("m ben kh kh kh").ok
+    r = sh.execute("redo")
+    assert r.status == 1 and "nothing to redo" in r.err
+
+
+def test_the_end_of_a_hand_says_who_won_what_moved_and_who_deals_next(tmp_path):
+    sh = shell_at(tmp_path / "pan.db")
+    new_table(sh)
+    for line in ("deal", "d cruz", "m ben 5s5s5s", "a ben 5s", "m ben 2c3c4c5c"):
+        assert sh.execute(line).ok, line
+    r = sh.execute("o ben 6d6h6c")
+    assert r.ok, r.err
+    text = "".join(r.board)
+    assert "Hand 1 is over: won by Ben." in text
+    assert "Moved this hand: Ben +" in text and "Cruz -2" in text
+    assert "Next hand: Ana deals, Ben is eldest" in text
+    assert not any("is over" in x for x in sh.execute("b").board)  # only when the hand ends
+
+
+def test_clear_and_help_are_the_shells_own(tmp_path):
+    sh = shell_at(tmp_path / "pan.db")
+    assert sh.execute("clear").clear
+    r = sh.execute("help out")
+    whole = "Go out: checks the 11-card layout and pays the settlement (base, conditions again, tops)."
+    assert r.ok and whole in " ".join(r.out.split())
+    assert all(len(line) <= 80 for line in sh.help_text(width=80).splitlines())
+
+
+def test_help_in_a_script_prints_the_list(tmp_path):
+    r = cli(tmp_path / "pan.db", "table", "--script", "-", input="help\n")
+    assert r.exit_code == 0 and "Commands (the same as `pan COMMAND`" in r.stdout
+
+
+def test_standard_input_that_is_not_a_terminal_is_explained(tmp_path):
+    r = cli(tmp_path / "pan.db", "table", input="")
+    assert r.exit_code == 0
+    assert r.stderr.strip() == ("pan table: standard input is not a terminal, so its lines are run as a script "
+                                "(`pan table --help` explains).")
+    assert cli(tmp_path / "pan.db", "table", "-q", input="").stderr == ""

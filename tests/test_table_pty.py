@@ -25,9 +25,9 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX p
 
 
 class Terminal:
-    def __init__(self, args, env):
+    def __init__(self, args, env, columns: int = 120):
         self.master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
         self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT,
                                      start_new_session=True)
         os.close(slave)
@@ -168,3 +168,43 @@ def test_a_closed_terminal_loses_nothing_that_was_accepted(tmp_path):
         os.close(t.master)
     standings = json.loads(pan(db, "standings", "--json").stdout)
     assert {p["name"]: p["net"] for p in standings["players"]} == {"Ana": 8, "Ben": -4, "Cruz": -4}
+
+
+def test_eight_players_at_eighty_columns(tmp_path):
+    """Nothing wraps inside a word at 80 columns; the end of a hand says who won, what moved and who
+    deals next; `u` then `redo` puts the event back; leaving prints the night and the next step."""
+    db = tmp_path / "pan.db"
+    players = "Anastasia,Benedict,Cruz,Dolores,Eli,Fay,Gus,Hal"
+    assert pan(db, "session", "new", "fri", "--players", players, "--dealer", "Hal").returncode == 0
+    env = {**os.environ, "PANCLI_DB": str(db), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    env.pop("COLUMNS", None)
+    env.pop("LINES", None)
+    t = Terminal([sys.executable, "-m", "pancli", "table"], env, columns=80)
+    try:
+        t.expect("fri>")
+        t.line("deal", "Hand 1: Hal deals")
+        t.line("m cruz 7d7d7d", "night:")
+        t.line("m anastasia ah2h3h", "night:")
+        out = t.line("u", "night:")
+        assert "Undid" in out
+        out = t.line("redo", "night:")
+        assert "Redid: meld Anastasia" in out and "Anastasia melds #2" in out
+        t.line("a anastasia 4h 5h", "night:")
+        t.line("m anastasia 6s6h6d", "night:")
+        out = t.line("o anastasia qc qd qs", "night:")
+        assert "Hand 1 is over: won by Anastasia." in out
+        assert "Moved this hand: Anastasia +" in out
+        assert "Next hand: Hal deals, Anastasia is eldest" in out
+        out = t.line("redo", "Nothing was recorded")
+        assert "nothing to redo" in out
+        t.line("help", "quit or Ctrl-D")
+        t.send("quit\r")
+        out = t.expect("pan settle")
+        assert "Standings · fri" in out
+        assert t.close() == 0
+    finally:
+        if t.proc.poll() is None:
+            os.killpg(t.proc.pid, signal.SIGKILL)
+    lines = [line.split("\r")[-1] for line in t.seen.split("\n") if "fri · hand 1" not in line]  # not the prompts
+    too_wide = [line for line in lines if len(line) > 80]
+    assert not too_wide, "\n".join(too_wide)

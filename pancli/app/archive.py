@@ -158,7 +158,7 @@ def to_toml(archive: dict, exported_at: str | None = None) -> str:
         events.append(out)
     doc["events"] = events
     head = (f"# pancli session archive: {s['name']} ({s['game']}), {len(events)} events.\n"
-            "# Rebuild it with `pan import FILE`; see sessions/README.md for the format.\n\n")
+            "# Rebuild it with `pan import FILE`; `pan export --format-doc` describes the format.\n\n")
     body = re.sub(rf'^payments = "{marker}(\d+)"$',
                   lambda m: _toml_payments(archive["events"][int(m[1])]["payments"]),
                   tomli_w.dumps(doc), flags=re.M)

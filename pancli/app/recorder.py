@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, RuleError
 from pancli.core.names import check_new_player
@@ -20,7 +22,11 @@ def resolve_player(names: list[str], text: str) -> str:
         return matches[0]
     if matches:
         raise InputError(f"'{text}' could be {', '.join(matches)}", "type more of the name")
-    raise InputError(f"no player '{text}' in this session", f"players: {', '.join(names)}")
+    by_lower = {n.lower(): n for n in names}
+    close = difflib.get_close_matches(wanted, by_lower, n=1) if wanted else []
+    listed = f"players: {', '.join(names)}"
+    hint = f"did you mean {by_lower[close[0]]}? ({listed})" if close else listed
+    raise InputError(f"no player '{text}' in this session", hint)
 
 
 class Recorder:

@@ -10,11 +10,49 @@ from pancli.cli.common import app
 from pancli.cli.context import AppContext
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"pan (pancli) {version('pancli')}")
+        except PackageNotFoundError:  # pragma: no cover - run from a checkout that was never installed
+            typer.echo("pan (pancli), not installed")
+        raise typer.Exit(0)
+
+
+def _install_completion(ctx: typer.Context, param, value):
+    """Typer's own --install-completion, its machinery loaded only when asked for."""
+    if not value or ctx.resilient_parsing:
+        return value
+    from typer.completion import completion_init, install_callback
+
+    completion_init()
+    return install_callback(ctx, param, value)
+
+
+def _show_completion(ctx: typer.Context, param, value):
+    if not value or ctx.resilient_parsing:
+        return value
+    from typer.completion import completion_init, show_callback
+
+    completion_init()
+    return show_callback(ctx, param, value)
+
+
 @app.callback()
 def root(
     ctx: typer.Context,
     db: Optional[str] = typer.Option(None, "--db", envvar="PANCLI_DB", metavar="PATH",
-                                     help="Database file (default: pancli.db in the user's data directory)."),
+                                     help="Database file (default: pancli.db in the user's data folder; "
+                                          "`pan db path` prints it)."),
+    version: bool = typer.Option(False, "--version", is_eager=True, expose_value=False, callback=_version,
+                                 help="Print pancli's version and exit."),
+    install_completion: bool = typer.Option(None, "--install-completion", callback=_install_completion,
+                                            expose_value=False, help="Install completion for the current shell."),
+    show_completion: bool = typer.Option(None, "--show-completion", callback=_show_completion, expose_value=False,
+                                         help="Show completion for the current shell, to copy it or customize "
+                                              "the installation."),
 ):
     """Record a real Pan table, settle disputed melds, and keep every night's chips in SQLite.
 
@@ -24,8 +62,10 @@ def root(
     if not isinstance(obj, AppContext):  # a fresh invocation; the shell brings its own per line
         obj = ctx.obj = AppContext()
         ctx.call_on_close(obj.close)
-    if db is not None:
-        obj.db = db
+        if db is not None:
+            obj.db = db
+    elif db is not None and ctx.get_parameter_source("db").name == "COMMANDLINE":
+        obj.db = db  # a shell line's own --db; PANCLI_DB never overrides the shell's database
 
 
 def main() -> None:

@@ -142,28 +142,46 @@ def multiword_command(*names: str) -> type[TyperCommand]:
     return MultiWordCommand
 
 
+# -h as well as --help, on every command (click passes it down to every sub-context).
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
 def new_app(help: str, **kw) -> typer.Typer:
     return typer.Typer(help=help, cls=PanGroup, no_args_is_help=True, add_completion=False,
-                       pretty_exceptions_enable=False, rich_markup_mode=None, **kw)
+                       pretty_exceptions_enable=False, rich_markup_mode=None,
+                       context_settings=CONTEXT_SETTINGS, **kw)
 
 
-# Which module defines each top-level command, in the order `pan --help` lists them. A command
-# imports only its own module, so `pan meld` never loads the report or rules code. The games'
-# own command groups (`pan contract …`) come from the game registry (``Game.commands``).
+# Which module defines each top-level command. A command imports only its own module, so
+# `pan meld` never loads the report or rules code. The games' own command groups
+# (`pan contract …`) come from the game registry (``Game.commands``).
 COMMAND_MODULES = {
-    "session": "record", "seat": "record",
+    "demo": "demo",
+    "session": "record", "seat": "record", "table": "table",
     "deal": "record", "drop": "record", "stay": "record", "meld": "record", "add": "record",
     "split": "record", "borrow": "record", "spread": "record", "out": "record", "foul": "record",
-    "dead": "record", "void": "record", "chop": "record", "undo": "record",
-    "board": "record", "standings": "record", "history": "record",
-    "table": "table",
-    "check": "check", "rules": "rules", "turn": "turn",
-    "buyin": "reports", "cashout": "reports", "report": "reports", "player": "reports",
-    "sessions": "reports", "settle": "reports", "export": "reports", "import": "reports",
-    "rescore": "reports",
+    "dead": "record", "void": "record", "chop": "record", "undo": "record", "board": "record",
+    "check": "check", "turn": "turn", "rules": "rules",
+    "standings": "record", "history": "record", "report": "reports", "player": "reports",
+    "sessions": "reports", "settle": "reports", "buyin": "reports", "cashout": "reports",
+    "export": "reports", "import": "reports", "rescore": "reports",
     "clock": "games",
+    "serve": "serve",
     "db": "db",
 }
+
+# `pan --help` groups the commands in the order a host needs them during an evening.
+PANELS = [
+    ("First time here", ["demo"]),
+    ("Sessions and seats", ["session", "seat", "table", "serve"]),
+    ("Recording a hand", ["deal", "drop", "stay", "meld", "add", "split", "borrow", "spread", "out",
+                          "foul", "dead", "void", "chop", "undo", "board"]),
+    ("Disputes", ["check", "turn", "rules"]),
+    ("After the game", ["standings", "history", "report", "player", "sessions", "settle", "buyin",
+                        "cashout", "export", "import", "rescore"]),
+    ("The other games called Pan", ["contract", "polish", "clock"]),
+    ("The database", ["db"]),
+]
 
 
 class RootGroup(PanGroup):
@@ -206,7 +224,37 @@ class RootGroup(PanGroup):
     def list_commands(self, ctx) -> list[str]:
         from pancli.games import GAMES
 
-        return list(COMMAND_MODULES) + [n for n, g in GAMES.items() if g.commands and n not in COMMAND_MODULES]
+        names = list(COMMAND_MODULES) + [n for n, g in GAMES.items() if g.commands and n not in COMMAND_MODULES]
+        order = [n for _, panel in PANELS for n in panel]
+        return sorted(names, key=lambda n: order.index(n) if n in order else len(order))
+
+    def format_commands(self, ctx, formatter) -> None:
+        """The commands in panels (PANELS), plain click formatting: no rich on the way to the help."""
+        found = [(n, c) for n in self.list_commands(ctx)
+                 if (c := self.get_command(ctx, n)) is not None and not c.hidden]
+        if not found:
+            return
+        width = max(len(n) for n, _ in found)
+        limit = formatter.width - 6 - width
+        placed = {n for _, panel in PANELS for n in panel}
+        panels = PANELS + [("Other commands", [n for n, _ in found if n not in placed])]
+        by_name = dict(found)
+        for title, names in panels:
+            rows = [(n.ljust(width), by_name[n].get_short_help_str(limit)) for n in names if n in by_name]
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+    def _main_shell_completion(self, ctx_args, prog_name, complete_var=None) -> None:
+        # Typer's completion classes are registered only when a shell asks for completions.
+        import os
+
+        var = complete_var or f"_{prog_name}_COMPLETE".replace("-", "_").upper()
+        if os.environ.get(var):
+            from typer._completion_classes import completion_init
+
+            completion_init()
+        super()._main_shell_completion(ctx_args, prog_name, complete_var)
 
     def all_commands(self, ctx=None) -> dict:
         """Every command by name, loading every module (for help, completion and the docs)."""
@@ -216,12 +264,13 @@ class RootGroup(PanGroup):
 app = typer.Typer(help="Record a real Pan table, settle disputed melds, and keep every night's chips in SQLite.\n\n"
                        "Example: pan session new friday --players Ana,Ben,Cruz && pan deal && pan meld ana 5S 5S 5S",
                   cls=RootGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
-                  rich_markup_mode=None)
+                  rich_markup_mode=None, context_settings=CONTEXT_SETTINGS)
 
 
 def command_set() -> typer.Typer:
     """The commands one module adds to `pan`, mounted on the root by name and loaded when first used."""
-    return typer.Typer(cls=PanGroup, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+    return typer.Typer(cls=PanGroup, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+                       context_settings=CONTEXT_SETTINGS)
 
 
 def count_of(n: int, what: str) -> str:

@@ -16,6 +16,7 @@ import typer
 from typer.core import TyperCommand
 
 from pancli.cli.params import CountType
+from pancli.app.views import board_data
 from pancli.cli.common import command_set, console, new_app, print_json
 from pancli.core.errors import InputError, RuleError
 
@@ -231,10 +232,6 @@ def contract_deal(
     _contract_record(event)
 
 
-def _contract_status_data(recorder) -> dict:
-    return recorder.game.board(recorder.session, recorder.state())
-
-
 @contract_app.command("status")
 def contract_status(as_json: bool = JSON):
     """The deal in play: its contract, who deals, the numbered melds on the table, and the running totals.
@@ -244,7 +241,7 @@ def contract_status(as_json: bool = JSON):
     from pancli.games.contract.engine import summary
 
     recorder = _recorder("contract")
-    data = _contract_status_data(recorder)
+    data = board_data(recorder)
     if as_json:
         print_json(data)
         return
@@ -361,10 +358,6 @@ def polish_nolose():
     _record("polish", {"kind": "deal", "loser": None})
 
 
-def _polish_status_data(recorder) -> dict:
-    return recorder.game.board(recorder.session, recorder.state())
-
-
 @polish_app.command("status")
 def polish_status(as_json: bool = JSON):
     """Everyone's letters, the deals so far, and who deals next.
@@ -374,7 +367,7 @@ def polish_status(as_json: bool = JSON):
     from pancli.games.polish.engine import summary
 
     recorder = _recorder("polish")
-    data = _polish_status_data(recorder)
+    data = board_data(recorder)
     if as_json:
         print_json(data)
         return

@@ -386,11 +386,9 @@ def board(as_json: bool = JSON):
 
 
 def standings_data(recorder) -> dict:
-    from pancli.cli.render import standings_json
+    from pancli.app.views import standings_data as build
 
-    state, balances, tallies = recorder.totals()
-    seats = recorder.game.players(state)
-    return standings_json(recorder.session, balances, tallies, seats, recorder.session["chip_value"])
+    return build(recorder)
 
 
 @commands.command()
@@ -415,19 +413,17 @@ def history(hand: Optional[int] = typer.Option(None, "--hand", click_type=HAND, 
     Example: pan history --hand 2
     """
     from pancli.app.recorder import describe_event
+    from pancli.app.views import history_data
     from pancli.cli.render import payment_lines
 
     recorder = app_context().open_recorder()
-    events = recorder.store.all_events(recorder.session["id"], hand)
+    data = history_data(recorder.store, recorder.session, hand)
     if as_json:
-        print_json({"session": recorder.session["name"], "events": [
-            {"seq": e["seq"], "hand": e["hand"], "kind": e["kind"], "payload": e["payload"],
-             "created_at": e["created_at"], "voided": e["voided_by"] is not None,
-             "undo_of": e["undo_of"], "payments": e["payments"]} for e in events]})
+        print_json(data)
         return
     out = console()
-    for e in events:
-        mark = (" (undone)", "dim") if e["voided_by"] else ""
+    for e in data["events"]:
+        mark = (" (undone)", "dim") if e["voided"] else ""
         out.print(styled(f"#{e['seq']:<4} hand {e['hand'] or '-':<3} {describe_event(e['payload'])}", mark))
         for line in payment_lines(e["payments"]):
-            out.print(f"        {line}", style="dim" if e["voided_by"] else None)
+            out.print(f"        {line}", style="dim" if e["voided"] else None)

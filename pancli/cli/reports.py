@@ -254,20 +254,13 @@ def settle(name: Optional[str] = SESSION,
     """
     from pancli.core import money as mo
     from pancli.core import settle as st
-    from pancli.app.reports import settle_inputs
+    from pancli.app.views import settle_json, settle_result
 
     value = mo.chip_value(chip_value) if chip_value is not None else None
     store, session = _session(name)
-    if value is None:
-        value = mo.stored_chip_value(session["chip_value"] or session["rules"].get("unit_value"))
-    data = settle_inputs(store, session)
-    s = st.settle(data["nets"], data["bank"], value, session["players"])
-    if s.banked:
-        s.flags = st.negative_stacks(data["moves"])
-    if not s.square():
-        raise InputError(f"the ledger of '{session['name']}' does not balance (sum {s.total})", "run `pan db check`")
+    s, value = settle_result(store, session, chip_value)
     if as_json:
-        print_json({"session": session["name"], **st.to_json(s)})
+        print_json(settle_json(session, s))
         return
     out = console()
     out.print(f"Settle-up · {session['name']}" + (f" · ${value:,f} a chip" if value else ""))
@@ -291,14 +284,27 @@ def settle(name: Optional[str] = SESSION,
 
 # -- archives ------------------------------------------------------------------------------
 
+def _print_format_doc(value: bool) -> None:
+    """--format-doc: the archive format, as shipped inside the package (wherever pancli is installed)."""
+    if value:
+        from importlib.resources import files
+
+        sys.stdout.write(files("pancli").joinpath("data", "archive-format.md").read_text(encoding="utf-8"))
+        raise typer.Exit(0)
+
+
 @commands.command()
 def export(name: Optional[str] = SESSION,
            fmt: str = typer.Option("toml", "--format", "-f", help="toml (the archive), json (the same), csv (payments and standings)."),
            output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
                                                 help="Where to write (- for standard output). Default: sessions/NAME.toml "
                                                      "for toml, standard output for json and csv."),
+           format_doc: bool = typer.Option(False, "--format-doc", is_eager=True, callback=_print_format_doc,
+                                           help="Print the description of the archive format and exit."),
            force: bool = FORCE):
     """Write a session out: TOML is the portable archive `pan import` reads back; CSV is for spreadsheets.
+
+    `pan export --format-doc` prints the archive format, field by field.
 
     Example: pan export friday --format toml -o friday.toml
     """

@@ -26,7 +26,7 @@ from typing import Iterable, TextIO
 # One-letter aliases for the frequent commands.
 ALIASES = {"m": "meld", "a": "add", "d": "drop", "o": "out", "u": "undo", "b": "board", "s": "standings"}
 QUIT_WORDS = ("quit", "exit")
-SHELL_WORDS = ("help",) + QUIT_WORDS
+SHELL_WORDS = ("help", "redo", "clear") + QUIT_WORDS
 
 
 def _click_exceptions():
@@ -61,6 +61,7 @@ class LineResult:
     changed: bool = False
     quit: bool = False
     skipped: bool = False
+    clear: bool = False
     board: list[str] = field(default_factory=list)
 
     @property
@@ -86,6 +87,8 @@ class TableShell:
         self.db = resolve_path(db if db is not None else os.environ.get("PANCLI_DB"))
         self.show_board = board
         self.context = AppContext(db=str(self.db))
+        self.redo_stack: list[dict] = []  # what `undo` took back at this shell, newest last
+        self.terminal = False             # at the prompt: output is caught and fitted to the terminal
         self.pinned = session is not None
         if session is not None:
             s = self.context.open_store(create=False).session(session)
@@ -129,6 +132,9 @@ class TableShell:
         if head in QUIT_WORDS and len(words) == 1:
             result.quit = True
             return result
+        if head == "clear" and len(words) == 1:
+            result.clear = True
+            return result
         if head == "help" or head == "?":
             if len(words) == 1:
                 result.out = self.help_text()
@@ -139,25 +145,100 @@ class TableShell:
             return result
 
         watch = self.show_board and not quiet
-        before = self._mark() if watch else None
-        result.status, out, err = self._invoke(words, capture, quiet)
+        track = watch or bool(self.redo_stack)
+        before = self._mark() if track else None
+        hand_before = self._hand() if watch else None
+        undoing = self._next_undo() if words == ["undo"] else None
+        if head == "redo" and len(words) == 1:
+            result.status, out, err = self._redo(capture, quiet)
+        else:
+            result.status, out, err = self._invoke(words, capture, quiet)
         result.out, result.err = out, err
         if result.ok and words[0] == "session" and len(words) > 1 and words[1] in ("new", "use"):
             # The shell follows the session that was just started or chosen.
             self.context.session_name = None
             self.context.forget_session()
+        changed = self._mark() != before if track else None
+        if result.ok:
+            if undoing is not None:
+                self.redo_stack.append(undoing)
+            elif head != "redo" and (changed or words[0] == "session"):
+                self.redo_stack.clear()  # something new was recorded: what was undone stays undone
         if watch and result.ok:
-            after = self._mark()
-            result.changed = after != before
+            result.changed = changed
             if result.changed:
-                result.board = self.board_lines()
+                result.board = self.hand_over_lines(hand_before) + self.board_lines()
         return result
+
+    def _next_undo(self) -> dict | None:
+        """The event `undo` would take back now (to offer it again with `redo`)."""
+        rec = self.recorder()
+        if rec is None:
+            return None
+        try:
+            last = rec.store.last_effective(rec.session["id"])
+        except Exception:
+            return None
+        return dict(last["payload"]) if last else None
+
+    def _redo(self, capture: bool, quiet: bool) -> tuple[int, str, str]:
+        """Record again what the last `undo` at this shell took back."""
+        from pancli.app.recorder import describe_event
+        from pancli.core.errors import PanError
+
+        if not self.redo_stack:
+            return 1, "", "Error: nothing to redo: `redo` records again what `undo` took back at this table\n"
+        payload = self.redo_stack[-1]
+        out = _TerminalBuffer() if self.terminal else io.StringIO()
+        try:
+            rec = self.context.open_recorder()
+            steps = rec.record_many([payload])
+        except PanError as e:
+            return e.exit_code, "", f"Error: {e}\n"
+        self.redo_stack.pop()
+        from pancli.cli.record import show_step
+
+        target = out if capture else (_Null() if quiet else sys.stdout)
+        with contextlib.redirect_stdout(target):
+            print(f"Redid: {describe_event(payload)}")
+            for step in steps:
+                show_step(step)
+        return 0, out.getvalue(), ""
+
+    def _hand(self):
+        """The current hand of a Panguingue session as (number, over), or None."""
+        rec = self.recorder()
+        if rec is None or rec.session["game"] != "panguingue":
+            return None
+        try:
+            hand = rec.state().hand
+        except Exception:
+            return None
+        return None if hand is None else (hand.number, hand.over)
+
+    def hand_over_lines(self, before) -> list[str]:
+        """When a line ends a hand: who won, what moved, who deals next and who is eldest."""
+        after = self._hand()
+        if after is None or not after[1] or before == after:
+            return []
+        rec = self.recorder()
+        state = rec.state()
+        hand = state.hand
+        moved = sorted(((p, n) for p, n in hand.moved.items() if p in hand.status), key=lambda pn: -pn[1])
+        lines = [f"Hand {hand.number} is over: {hand.result}.",
+                 "Moved this hand: " + " · ".join(f"{p} {n:+d}" for p, n in moved)]
+        try:
+            nxt = rec.game.apply(state, {"kind": "deal"}).state.hand
+            lines.append(f"Next hand: {nxt.dealer} deals, {nxt.eldest} is eldest; type `deal` to start it.")
+        except Exception:
+            pass
+        return lines
 
     def _invoke(self, words: list[str], capture: bool, quiet: bool) -> tuple[int, str, str]:
         ClickException, Abort = _click_exceptions()
         from pancli.core.errors import PanError
 
-        out = io.StringIO() if capture else None
+        out = (_TerminalBuffer() if self.terminal else io.StringIO()) if capture else None
         err = io.StringIO()
         target: TextIO | None = _Null() if quiet else out
         status = 0
@@ -236,21 +317,26 @@ class TableShell:
 
         return [inert(line) for line in compact_board(rec)]  # names from the log, shown inert
 
-    def help_text(self) -> str:
+    def help_text(self, width: int | None = None) -> str:
+        width = width or terminal_width()
         back = {v: k for k, v in ALIASES.items()}
         rows = []
         for name, cmd in self.command.all_commands().items():
-            if cmd.hidden or name == "table":
+            if cmd.hidden or name in ("table", "demo"):
                 continue
             alias = f" ({back[name]})" if name in back else ""
             sub = " …" if hasattr(cmd, "commands") else ""
-            rows.append((f"{name}{sub}{alias}", cmd.get_short_help_str(60)))
-        width = max(len(r[0]) for r in rows)
-        lines = [f"  {a.ljust(width)}  {b}" for a, b in rows]
+            rows.append((f"{name}{sub}{alias}", cmd))
+        left = max(len(r[0]) for r in rows)
+        limit = max(20, width - 1 - (left + 4))
+        lines = [f"  {a.ljust(left)}  {cmd.get_short_help_str(limit)}" for a, cmd in rows]
+        tail = ["help COMMAND shows its whole description and options",
+                "Tab completes commands, players and cards",
+                "↑/↓ recall earlier lines · Ctrl-C clears the line · clear clears the screen",
+                "Every accepted line is saved at once; `undo` takes back the last event, `redo` puts it back",
+                "quit or Ctrl-D leaves with the night's standings"]
         return ("Commands (the same as `pan COMMAND`, without `pan`):\n" + "\n".join(lines) + "\n"
-                "  help COMMAND shows its options · Tab completes commands, players and cards\n"
-                "  ↑/↓ recall earlier lines · Ctrl-C clears the line · quit or Ctrl-D leaves\n"
-                "  Every accepted line is saved at once; `undo` takes back the last event.\n")
+                + "".join(x for t in tail for x in fit_words("  " + t, width)))
 
     # -- completion --------------------------------------------------------------------------
 
@@ -345,6 +431,8 @@ class TableShell:
             result = self.execute(line, capture=False, quiet=quiet)
             if result.quit:
                 break
+            if result.ok and result.out and not quiet:  # `help`: the shell's own words answer in text
+                out.write(result.out)
             if not result.ok:
                 failed += 1
                 out.flush()
@@ -371,6 +459,7 @@ class TableShell:
         session = PromptSession(history=self.history(), completer=self.completer(),
                                 complete_while_typing=False, auto_suggest=AutoSuggestFromHistory(),
                                 lexer=make_lexer(self), style=_style())
+        self.terminal = True
         self.show_banner()
         while True:
             try:
@@ -379,33 +468,102 @@ class TableShell:
                 continue  # Ctrl-C: the line being typed is dropped, nothing else
             except EOFError:
                 break
-            result = self.execute(line, capture=False)
+            result = self.execute(line)
             if result.quit:
                 break
+            if result.clear:
+                from prompt_toolkit.shortcuts import clear
+
+                clear()
+                continue
             self.show(result)
+        self.show_goodbye()
         return 0
 
+    def show_goodbye(self) -> None:
+        """Leaving the table: the night's standings and what comes next."""
+        if self.recorder() is None:
+            return
+        self.show(self.execute("standings"))
+        _print([("class:dim", line) for line in fit_words(
+            "Everything is saved. Next: `pan settle` says who pays whom; `pan report` shows the evening.",
+            terminal_width())], end="")
+
     def show_banner(self) -> None:
+        width = terminal_width()
         rec = self.recorder()
         if rec is None:
-            _print([("class:dim", f"No session in {self.db} yet: start one with "
-                                  "`session new NAME --players A,B,C`. `help` lists the commands.")])
-            return
-        from pancli.core.names import inert
+            text = (f"No session in {self.db} yet: start one with "
+                    "`session new NAME --players A,B,C`. `help` lists the commands.")
+        else:
+            from pancli.core.names import inert
 
-        _print([("class:dim", f"Session {inert(rec.session['name'])} at {self.db}. `help` lists the commands; "
-                              "Tab completes; `undo` takes back; Ctrl-D leaves.")])
-        for line in self.board_lines():
-            _print([("class:board", line)])
+            text = (f"Session {inert(rec.session['name'])} at {self.db}. `help` lists the commands; "
+                    "Tab completes; `undo` takes back; Ctrl-D leaves.")
+        _print([("class:dim", line) for line in fit_words(text, width)], end="")
+        if rec is not None:
+            for line in self.board_lines():
+                _print([("class:board", x) for x in fit_words(line, width)], end="")
 
     def show(self, result: LineResult) -> None:
+        width = terminal_width()
         if result.out:
-            sys.stdout.write(result.out)
+            sys.stdout.write("".join(fit_words(result.out, width)))
             sys.stdout.flush()
         if result.err:
-            _print(error_fragments(result) if not result.ok else [("class:warning", result.err)], end="")
+            if not result.ok:
+                fragments = error_fragments(result)
+            else:
+                fragments = [("class:warning", result.err)]
+            _print([(style, x) for style, text in fragments for x in fit_words(text, width)], end="")
         for line in result.board:
-            _print([("class:board", line)])
+            _print([("class:board", x) for x in fit_words(line, width)], end="")
+
+
+def terminal_width() -> int:
+    import shutil
+
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_BREAKS = re.compile(r"(?<=[·|]) ")  # where a board line may break: after its separators
+
+
+def visible_len(text: str) -> int:
+    return len(_ANSI.sub("", text))
+
+
+def fit_words(text: str, width: int, indent: str = "    ") -> list[str]:
+    """The text as lines of at most `width` columns (each ending in a newline), a long line broken
+    between its items (after · or |), else between words, never inside a word; the lines
+    after the first are indented. Lines that fit are kept exactly as they are."""
+    out = []
+    for line in text.rstrip("\n").split("\n"):
+        if visible_len(line) <= width:
+            out.append(line + "\n")
+            continue
+        lead = line[:len(line) - len(line.lstrip(" "))]
+        units = []
+        for item in _BREAKS.split(line.strip(" ")):
+            units += [item] if visible_len(lead + indent + item) <= width else item.split(" ")
+        current = lead + units[0]
+        for u in units[1:]:
+            if visible_len(current) + 1 + visible_len(u) <= width:
+                current += " " + u
+            else:
+                out.append(current + "\n")
+                current = lead + indent + u
+        out.append(current + "\n")
+    return out
+
+
+class _TerminalBuffer(io.StringIO):
+    """What a line prints at the prompt, caught to be fitted to the terminal: it says it is a
+    terminal, so colours and the terminal's width are kept."""
+
+    def isatty(self) -> bool:
+        return True
 
 
 def _param_being_typed(cmd, typed: list[str]):

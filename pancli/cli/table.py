@@ -26,7 +26,8 @@ def table(
     """Open the table shell: type `deal`, `d cruz`, `m ben 5s5s5s`, `o ben`, `u`… one line per event.
 
     Every accepted line is saved before the next prompt; a refused line changes nothing and says
-    why. Without a terminal on stdin (`pan table < tonight.pan`) or with --script, it runs the
+    why; `redo` records again what `undo` took back; quit or Ctrl-D leaves with the night's
+    standings. Without a terminal on stdin (`pan table < tonight.pan`) or with --script, it runs the
     lines, stops at the first refused one (line number, exit 1) and prints the final standings.
 
     Example: pan table --script examples/tonight.pan --quiet
@@ -37,6 +38,9 @@ def table(
     shell = TableShell(db=app_context().db, session=session, board=not (quiet or script or not sys.stdin.isatty()))
     if script is None and sys.stdin.isatty():
         raise typer.Exit(shell.interactive())
+    if script is None and not quiet:
+        typer.echo("pan table: standard input is not a terminal, so its lines are run as a script "
+                   "(`pan table --help` explains).", err=True)
     if script is None or script == "-":
         lines, source = sys.stdin, "stdin"
     else:

@@ -41,7 +41,7 @@ def card_reader(ranks: Iterable[int], pack_name: str, pack_text: str) -> tuple[C
     by_length = sorted(aliases.items(), key=lambda kv: -len(kv[0]))
 
     def parse_card(token: str) -> Card:
-        text = token.strip().upper()
+        text = token.strip().translate({0xFE0E: None, 0xFE0F: None}).upper()  # 5♠️: the emoji selector
         for rank_text, rank in by_length:
             if text.startswith(rank_text) and text[len(rank_text):] in SUIT_ALIASES:
                 return Card(rank, SUIT_ALIASES[text[len(rank_text):]])

@@ -13,6 +13,7 @@ import os
 import sqlite3
 import time
 from contextlib import contextmanager
+from functools import lru_cache
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
@@ -24,10 +25,47 @@ from pancli.storage.queries import ReportQueries
 SCHEMA_SET = "pancli"
 
 
-def default_path() -> Path:
+def data_dir() -> Path:
+    """The user's data folder for pancli: $XDG_DATA_HOME/pancli (~/.local/share/pancli) on Linux
+    and other Unixes, ~/Library/Application Support/pancli on macOS, %LOCALAPPDATA%\\pancli on Windows."""
+    import sys
+
+    home = Path.home()
+    if sys.platform == "darwin":
+        return home / "Library" / "Application Support" / "pancli"
+    if os.name == "nt":
+        base = os.environ.get("LOCALAPPDATA") or os.environ.get("APPDATA")
+        return (Path(base) if base else home / "AppData" / "Local") / "pancli"
+    xdg = os.environ.get("XDG_DATA_HOME", "")
+    return (Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share") / "pancli"
+
+
+def legacy_path() -> Path:
+    """Where pancli 0.1 kept the database: the user's config folder (click's app dir)."""
     from typer import get_app_dir
 
     return Path(get_app_dir("pancli")) / "pancli.db"
+
+
+def default_path() -> Path:
+    """pancli.db in the user's data folder; a database still at the old place (the config folder,
+    from pancli 0.1) is used where it is while none exists at the new one, with a note on stderr."""
+    path = data_dir() / "pancli.db"
+    if path.exists():
+        return path
+    old = legacy_path()
+    if old != path and old.is_file():
+        _note_legacy(str(old), str(path.parent))
+        return old
+    return path
+
+
+@lru_cache(maxsize=None)
+def _note_legacy(old: str, new_folder: str) -> None:
+    import sys
+
+    sys.stderr.write(f"Note: using the database at its old place {old}; move it (with any -wal and -shm "
+                     f"files next to it) into {new_folder} and this note goes away.\n")
 
 
 def resolve_path(path: str | os.PathLike | None) -> Path:
@@ -207,8 +245,11 @@ def now() -> str:
 class Store(ReportQueries, DatabaseCare):
     """One open database. Read-only opens never create the file."""
 
-    def __init__(self, path: str | os.PathLike | None = None, create: bool = True):
+    def __init__(self, path: str | os.PathLike | None = None, create: bool = True, readonly: bool = False):
         self.path = resolve_path(path)
+        if readonly:
+            self._open_readonly()
+            return
         if not self.path.exists():
             if not create:
                 raise StoreError(f"no database at {self.path}",
@@ -226,6 +267,32 @@ class Store(ReportQueries, DatabaseCare):
             self._setup(create)
         except sqlite3.DatabaseError as e:
             raise store_error(self.path, e) from None
+
+    def _open_readonly(self) -> None:
+        """Open for reading only (`pan serve`): SQLite refuses every write on this connection, and
+        nothing is created, migrated or switched (no journal mode, no pragmas that write)."""
+        from urllib.parse import quote
+
+        if not self.path.is_file():
+            raise StoreError(f"no database at {self.path}", "record something first (`pan session new …`), or pass --db PATH")
+        try:
+            uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
+            self.conn = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
+            self.conn.row_factory = sqlite3.Row
+            self.conn.execute("PRAGMA busy_timeout = 30000")
+            self.conn.execute("PRAGMA query_only = ON")
+            has_schema = self.conn.execute(
+                "SELECT count(*) FROM sqlite_master WHERE name = '_sqlite_migrations'").fetchone()[0]
+            applied = {r[0] for r in self.conn.execute(
+                "SELECT name FROM _sqlite_migrations WHERE migration_set = ?", [SCHEMA_SET])} if has_schema else set()
+        except sqlite3.DatabaseError as e:
+            raise store_error(self.path, e) from None
+        if applied - KNOWN_MIGRATIONS:
+            raise StoreError(f"{self.path} was written by a newer pancli (schema {sorted(applied)[-1]})",
+                             "upgrade pancli to read it; nothing was changed")
+        if applied != KNOWN_MIGRATIONS:
+            raise StoreError(f"{self.path} has no pancli data of this version yet",
+                             "run any `pan` command on it once (it upgrades the file), then read it")
 
     def _setup(self, create: bool) -> None:
         c = self.conn
@@ -525,6 +592,35 @@ class Store(ReportQueries, DatabaseCare):
         return self.conn.execute(
             "SELECT count(*) FROM payments p LEFT JOIN events e ON e.id = p.event_id "
             "WHERE p.session_id = ? AND (e.id IS NULL OR e.session_id != p.session_id)", [session_id]).fetchone()[0]
+
+    def events_between(self, session_id: int, first_seq: int, last_seq: int) -> list[dict]:
+        """The events numbered ``first_seq`` to ``last_seq``, shaped as ``all_events``: a short
+        index search, so a page of a 10,000-hand night costs what a page of one hand does."""
+        rows = self.conn.execute(
+            "SELECT e.id, e.seq, e.hand, e.kind, e.payload, e.created_at, e.undo_of, "
+            "(SELECT u.id FROM events u WHERE u.undo_of = e.id) AS voided_by FROM events e "
+            "WHERE e.session_id = ? AND e.seq BETWEEN ? AND ? ORDER BY e.seq",
+            [session_id, first_seq, last_seq]).fetchall()
+        events = [dict(r) | {"payload": json.loads(r["payload"]), "payments": []} for r in rows]
+        by_id = {e["id"]: e for e in events}
+        if events:
+            for r in self.conn.execute(
+                    "SELECT event_id, payer, payee, chips, reason, code, params FROM payments "
+                    "WHERE event_id IN (SELECT value FROM json_each(?)) ORDER BY id", [json.dumps(list(by_id))]):
+                by_id[r["event_id"]]["payments"].append(
+                    dict(r) | {"params": json.loads(r["params"]) if r["params"] is not None else None})
+        return events
+
+    def event_hands(self, session_id: int, after_seq: int = 0) -> list[tuple[int, int | None]]:
+        """(seq, hand) of each event after ``after_seq``, in order: where each hand lies in the log."""
+        cur = self.conn.cursor()
+        cur.row_factory = None  # plain tuples: a 10,000-hand night has 130,000 of them
+        return cur.execute("SELECT seq, hand FROM events WHERE session_id = ? AND seq > ? ORDER BY seq",
+                           [session_id, after_seq]).fetchall()
+
+    def last_seq(self, session_id: int) -> int:
+        return self.conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?",
+                                 [session_id]).fetchone()[0]
 
     def payments_of(self, event_id: int) -> list[dict]:
         return [dict(r) for r in self.conn.execute(

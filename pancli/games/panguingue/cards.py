@@ -61,8 +61,13 @@ def parse_cards(text: str | Iterable[str], rank_set: str = "no_8_9_10") -> tuple
     return tuple(cards)
 
 
+# Emoji and text presentation selectors: a phone keyboard types 5♠️ as 5, ♠ and U+FE0F.
+_VARIATION_SELECTORS = {0xFE0E: None, 0xFE0F: None}
+
+
 @functools.lru_cache(maxsize=4096)
 def _parse_token(token: str, rank_set: str) -> tuple[str, ...]:
+    token = token.translate(_VARIATION_SELECTORS)
     if token.upper() in {"JOKER", "JOKERS", "JK", "JKR"}:
         raise InputError(f"'{token}' is a joker", "the Pan pack has no jokers")
     cards: list[str] = []

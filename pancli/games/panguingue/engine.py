@@ -126,7 +126,7 @@ def new_state(rules: HouseRules, players: list[str], dealer: str | None = None) 
 
 def _check_names(players: list[str], rules: HouseRules) -> None:
     if len(players) < 2:
-        raise InputError("a Pan table needs at least 2 players", "list them with --players Ana,Ben,Cruz")
+        raise RuleError("a Pan table needs at least 2 players", "list them with --players Ana,Ben,Cruz")
     if len(players) > rules.max_players:
         raise RuleError(f"{len(players)} players is more than this table's {rules.max_players}",
                         "raise max_players in the house rules, or seat fewer")
@@ -536,6 +536,7 @@ def _out(state: PanState, ev: dict, step: Step) -> None:
     player = ev["player"]
     _in_hand(hand, player, "go out")
     cards = _meld_cards(ev)
+    before = hand.melded(player)
     if cards:
         as_meld = ev.get("to") is None and len(cards) >= 3 and check_meld(cards, state.rules.mixed_set_additions).valid
         if as_meld:
@@ -544,9 +545,24 @@ def _out(state: PanState, ev: dict, step: Step) -> None:
             _add_cards(state, hand, player, cards, ev.get("to"), step)
     melded = hand.melded(player)
     if melded != 11:
-        raise RuleError(f"{player} has {melded} cards melded; going out needs 11",
-                        "name the final cards: `pan out NAME CARD...`")
+        raise _short_out(player, before, cards, melded)
     _maybe_out(state, hand, player, step)
+
+
+def _short_out(player: str, before: int, cards, melded: int) -> RuleError:
+    """A `pan out` that leaves fewer than 11 cards melded, explained for the situation it was typed in."""
+    spread = f"lay the whole hand at once with `pan spread {player.lower()} \"CARDS | CARDS | CARDS\"`"
+    if before == 0 and not cards:
+        return RuleError(f"{player} has no melds yet; going out needs 11 cards melded", spread)
+    if before == 0:
+        return RuleError(f"{format_cards(cards)} would be {player}'s only meld; going out needs 11 cards melded",
+                         spread)
+    if cards:
+        return RuleError(f"with {format_cards(cards)} {player} would have {melded} cards melded; going out needs 11",
+                         f"{11 - melded} more: record his other melds first (`pan meld`, `pan add`), "
+                         "then go out with the last cards")
+    return RuleError(f"{player} has {melded} cards melded; going out needs 11",
+                     f"name the final cards: `pan out {player.lower()} CARD...`")
 
 
 def _maybe_out(state: PanState, hand: Hand, player: str, step: Step) -> None:

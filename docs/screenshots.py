@@ -1,0 +1,89 @@
+"""Phone-width screenshots of every `pan serve` page, into docs/serve-*.png. Run by hand:
+
+    .venv/bin/python docs/screenshots.py
+
+Builds a demo database (examples/tonight.pan, a hand in play, a contract game and a Polish game),
+serves it on 127.0.0.1 and has headless Chromium (Debian's `chromium`) capture each page 390 px wide.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from cdp import Browser  # noqa: E402
+from conftest import Pan  # noqa: E402
+from test_serve import start_server, stop_server  # noqa: E402
+
+
+NAMES = ["ana", "ben", "cruz", "dee", "eli", "fay", "gus"]
+
+
+def earlier_night(db: Path, name: str, date: str, shift: int) -> None:
+    """examples/tonight.pan again, the players' names rotated, as an earlier night of the season."""
+    import re
+    import sqlite3
+
+    turn = {n: NAMES[(i + shift) % len(NAMES)] for i, n in enumerate(NAMES)}
+    text = (ROOT / "examples" / "tonight.pan").read_text()
+    text = re.sub(r"\b(" + "|".join(NAMES) + r")\b", lambda m: turn[m.group(1).lower()].title(), text,
+                  flags=re.IGNORECASE)
+    text = text.replace("session new tonight", f"session new {name}")
+    script = db.parent / f"{name}.pan"
+    script.write_text(text)
+    Pan(db)(f"table --quiet --script {script}")
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("UPDATE sessions SET created_at = ? WHERE name = ?", [f"{date}T21:00:00+00:00", name])
+    con.close()
+
+
+def demo(db: Path) -> None:
+    pan = Pan(db)
+    for name, date, shift in (("sep-night", "2026-09-25", 2), ("oct-night", "2026-10-16", 5),
+                              ("nov-night", "2026-11-06", 3)):
+        earlier_night(db, name, date, shift)
+    pan(f"table --quiet --script {ROOT / 'examples' / 'tonight.pan'}")
+    pan("session new rummy --game contract --players Ana,Ben,Cruz,Dee --dealer Dee")
+    for line in ['contract lay ana "7S 7H 7D + QC QD QS"', "contract out ana --discard 2H",
+                 "contract left ben 9C 9D", "contract left cruz AS 5H 5D", "contract left dee --points 12",
+                 'contract lay cruz "4H 4D 4C + 5S 6S 7S 8S"']:
+        pan(line)
+    pan("session new polski --game polish --players Ola,Piotr,Zosia,Marek")
+    for loser in ("piotr", "ola", "piotr", "marek"):
+        pan(f"polish lost {loser}")
+    pan("session use tonight")
+    for line in ["deal", "drop eli fay", "meld gus 5S 5S 5S", "add gus 5S", "meld dee AH 2H 3H",
+                 "meld ana KC KC KC", "meld ben 4D 5D 6D 7D", "meld cruz JS QS KS"]:
+        pan(line)
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "demo.db"
+        demo(db)
+        proc, url = start_server(db, "--no-qr")
+        base, token = url.split("/?token=")
+        pages = {
+            "table": "/", "history": "/history", "settle": "/settle", "player": "/player/Ana",
+            "sessions": "/sessions", "contract": "/?session=rummy", "polish": "/?session=polski",
+        }
+        try:
+            with Browser(390, 844) as browser:
+                for name, path in pages.items():
+                    sep = "&" if "?" in path else "?"
+                    browser.goto(f"{base}{path}{sep}token={token}")
+                    browser.wait_for("!document.getElementById('live-status').hidden", 5)
+                    out = ROOT / "docs" / f"serve-{name}.png"
+                    browser.screenshot(out)
+                    print(f"wrote {out.relative_to(ROOT)}")
+        finally:
+            stop_server(proc)
+
+
+if __name__ == "__main__":
+    main()

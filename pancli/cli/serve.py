@@ -1,0 +1,150 @@
+"""`pan serve`: the table, read-only, on every player's phone over the local network.
+
+Starlette, uvicorn, Jinja2 and segno are imported inside the command, so no other `pan`
+command pays for them at start-up.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Optional
+
+import typer
+
+from pancli.cli.common import command_set
+from pancli.cli.context import app_context
+from pancli.core.errors import InputError
+
+if TYPE_CHECKING:
+    import socket
+
+DEFAULT_PORT = 8765
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, from its own name; sends nothing anywhere."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_STREAM)
+    except OSError:
+        return None
+    for info in infos:
+        address = info[4][0]
+        if not address.startswith("127."):
+            return address
+    return None
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP spelled out: asyncio turns Nagle off (TCP_NODELAY) only on sockets that say they are
+    # TCP, and with it on, each keep-alive response waited 40 ms for the client's delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        hint = "choose another with --port, or --port 0 for any free one" if e.errno == 98 else \
+            "check --host is an address of this machine"
+        raise InputError(f"cannot listen on {host}:{port}: {e.strerror or e}", hint) from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def _url(host: str, port: int, token: str) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/?token={token}"
+
+
+def _qr(url: str) -> str:
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="l").terminal(out=out, compact=True, border=2)
+    return out.getvalue()
+
+
+commands = command_set()  # what this module adds to `pan`
+
+
+@commands.command()
+def serve(
+    host: str = typer.Option("0.0.0.0", "--host", "-H",
+                             help="Address to listen on: 0.0.0.0, the local network (default); 127.0.0.1 keeps it on this machine."),
+    port: int = typer.Option(DEFAULT_PORT, "--port", "-p", help="Port to listen on (0: any free port)."),
+    session: Optional[str] = typer.Option(None, "--session", help="Session to show (default: the current one, "
+                                                                  "following `pan session use`)."),
+    token: Optional[str] = typer.Option(None, "--token", help="Use this token instead of a fresh random one "
+                                                              "(to keep the same QR code from one night to the next)."),
+    no_qr: bool = typer.Option(False, "--no-qr", help="Print only the address, no QR code."),
+):
+    """Serve the table read-only on the local network: every player follows it live on a phone.
+
+    Prints the address to open (with its token) and a QR code of it. The pages (the table,
+    history, settle-up, each player) update by themselves within a second of each event,
+    undo included; /api/board, /api/standings and /api/history give the same JSON as --json.
+    The database is opened read-only: keep recording with `pan …` or `pan table` meanwhile.
+    Ctrl-C stops it.
+
+    Example: pan serve --host 127.0.0.1 --port 8765
+    """
+    import uvicorn
+
+    from pancli.web.app import create_app, new_token
+    import signal
+    import socket
+
+    from pancli.storage.store import resolve_path
+
+    if token is not None and (len(token) < 8 or not token.isprintable() or " " in token):
+        raise InputError("--token must be at least 8 characters, with no spaces", "or leave it out for a fresh one")
+    token = token or new_token()
+    path = resolve_path(app_context().db)
+    web = create_app(path, token, session)  # refuses a missing or foreign database before listening
+    reader = web.state.reader
+    shown = reader.session(None) if session or reader.store().setting("current_session") else None
+    sock = _bind(host, port)
+    port = sock.getsockname()[1]
+    if host in ("0.0.0.0", "::", ""):
+        address = lan_address()
+        url = _url(address or socket.gethostname(), port, token)
+    else:
+        url = _url(host, port, token)
+    print(url, flush=True)
+    if not no_qr:
+        sys.stdout.write(_qr(url))
+    what = f"session {shown['name']}" if shown else "the current session"
+    follow = "" if session else " (follows `pan session use`)"
+    print(f"Serving {what}{follow} read-only from {path}. Ctrl-C stops.", flush=True)
+    if host in ("0.0.0.0", "::") and not lan_address():
+        print("Could not tell this machine's address on the network: if the address above does not open, "
+              "use the one your network settings show.", flush=True)
+
+    hub = web.state.hub
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            hub.close_threadsafe()  # ends the live streams, so shutdown does not wait on them
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(web, log_level="warning", access_log=False, lifespan="on",
+                            timeout_graceful_shutdown=2, server_header=False)
+    server = Server(config)
+    # Ctrl-C before uvicorn has put in its own handlers (while it starts) stops it the same way,
+    # instead of being lost in the start-up; uvicorn puts this handler back when it is done.
+    previous = signal.signal(signal.SIGINT, server.handle_exit)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        sock.close()
+    print("Stopped serving.", flush=True)

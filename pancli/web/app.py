@@ -1,0 +1,456 @@
+"""The `pan serve` web application: read-only pages and JSON of one database, live over SSE.
+
+* Every request needs the token (``?token=``); only GET and HEAD are answered.
+* Pages are rendered on the server (Jinja2) and work with JavaScript off; a small script
+  listens on ``/events`` (server-sent events) and swaps in the fresh page when the log changes.
+* ONE poller thread watches the database (``PRAGMA data_version``, a few times a second, on its own
+  read-only connection) and fans a message out to every connected page; an undo is an event
+  too, so it shows the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import threading
+from pathlib import Path
+from urllib.parse import parse_qs, quote, urlencode
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
+from starlette.applications import Starlette
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from pancli.core.errors import PanError
+from pancli.web.charts import running_chart
+from pancli.web.data import NotFound, Reader
+
+HERE = Path(__file__).resolve().parent
+POLL_SECONDS = 0.2
+KEEPALIVE_SECONDS = 15
+SECURITY_HEADERS = {
+    "Referrer-Policy": "no-referrer",  # the token is in the address: never pass it on
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'",
+    "Cache-Control": "no-store",
+}
+ERROR_HEADERS = {**SECURITY_HEADERS, "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"}
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+# -- live updates ------------------------------------------------------------------------------
+
+class Hub:
+    """The connected pages: each has a queue; the poller's messages go to all of them."""
+
+    def __init__(self):
+        self.queues: set[asyncio.Queue] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.closed = False
+
+    def subscribe(self) -> asyncio.Queue:
+        q: asyncio.Queue = asyncio.Queue(maxsize=8)
+        self.queues.add(q)
+        return q
+
+    def unsubscribe(self, q: asyncio.Queue) -> None:
+        self.queues.discard(q)
+
+    def publish(self, message: str | None) -> None:
+        for q in list(self.queues):
+            if q.full():  # a page that stopped reading: the newest message is all it needs
+                q.get_nowait()
+            q.put_nowait(message)
+
+    def close(self) -> None:
+        """Ends every stream (Ctrl-C), so the server stops at once instead of waiting on them."""
+        self.closed = True
+        self.publish(None)
+
+    def close_threadsafe(self) -> None:
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.close)
+
+
+class Poller(threading.Thread):
+    """Watches the database for commits by other connections and tells the hub what changed."""
+
+    def __init__(self, reader: Reader, hub: Hub, interval: float = POLL_SECONDS):
+        super().__init__(name="pan-serve-poller", daemon=True)
+        self.reader, self.hub, self.interval = reader, hub, interval
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        from pancli.storage.store import Store
+
+        store = Store(self.reader.path, readonly=True)
+        conn = store.conn
+        try:
+            version = conn.execute("PRAGMA data_version").fetchone()[0]
+            last_id = conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
+            try:  # warm the hand index of the session shown by default, for the first history page
+                self.reader.hand_index(store.session(self.reader.default_session)["id"])
+            except PanError:
+                pass
+            while not self.stopped.wait(self.interval):
+                try:
+                    now = conn.execute("PRAGMA data_version").fetchone()[0]
+                    if now == version:
+                        continue
+                    version = now
+                    changed = {sid: seq for sid, seq in conn.execute(
+                        "SELECT session_id, max(seq) FROM events WHERE id > ? GROUP BY session_id", [last_id])}
+                    last_id = conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
+                except Exception:  # a damaged or vanished file: keep serving what can be read
+                    continue
+                self.reader.generation += 1
+                message = json.dumps({"generation": self.reader.generation,
+                                      "sessions": sorted(changed), "any": not changed})
+                loop = self.hub.loop
+                if loop is not None and not loop.is_closed():
+                    loop.call_soon_threadsafe(self.hub.publish, message)
+        finally:
+            store.close()
+
+
+# -- rendering helpers ------------------------------------------------------------------------
+
+_SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_html(code: str) -> Markup:
+    code = str(code)
+    rank, suit = code[:-1], code[-1:].upper()
+    red = suit in ("H", "D")
+    return Markup('<span class="card{}">{}{}</span>').format(" red" if red else "", rank,
+                                                            _SUITS.get(suit, suit))
+
+
+def cards_html(cards) -> Markup:
+    return Markup(" ").join(card_html(c) for c in cards)
+
+
+def shown_html(text: str) -> Markup:
+    """Cards already written with suit symbols (`7♥ 7♦`): hearts and diamonds in red."""
+    out = []
+    for word in str(text).split():
+        red = word.endswith(("♥", "♦"))
+        out.append(Markup('<span class="card{}">{}</span>').format(" red" if red else "", word))
+    return Markup(" ").join(out)
+
+
+def signed(n) -> str:
+    if n is None:
+        return "-"
+    return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
+
+
+def tone(n) -> str:
+    return "up" if (n or 0) > 0 else ("down" if (n or 0) < 0 else "flat")
+
+
+def money(x) -> str:
+    if x is None:
+        return ""
+    return f"+{x:.2f}" if x > 0 else (f"−{-x:.2f}" if x < 0 else "0.00")
+
+
+def event_lines(events: list[dict]) -> list[dict]:
+    """History events as people read them: the one-line event and its payments' reasons."""
+    from pancli.app.recorder import describe_event
+    from pancli.cli.render import payment_lines
+
+    return [{"seq": e["seq"], "hand": e["hand"], "kind": e["kind"], "text": describe_event(e["payload"]),
+             "payments": payment_lines(e["payments"]), "voided": e["voided"],
+             "people": {e["payload"].get("player")} | {p["payer"] for p in e["payments"]}
+             | {p["payee"] for p in e["payments"]}} for e in events]
+
+
+def party(name: str) -> str:
+    from pancli.core.settle import PARTY_NAMES
+
+    return PARTY_NAMES.get(name, name)
+
+
+def meld_words(m: dict) -> str:
+    from pancli.games.panguingue import conditions
+
+    return conditions.describe(m["condition"], m["cards"]) if m["worth"] else "no condition"
+
+
+# -- the application ---------------------------------------------------------------------------
+
+def create_app(db_path, token: str, session: str | None = None, poll_interval: float = POLL_SECONDS,
+               hub: Hub | None = None) -> Starlette:
+    reader = Reader(db_path, session)
+    hub = hub or Hub()
+    env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"]),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters.update(cards=cards_html, card=card_html, shown=shown_html, signed=signed, tone=tone,
+                       money=money, meld_words=meld_words, party=party, urlpart=lambda s: quote(str(s), safe=""))
+    env.globals.update(chart=running_chart)
+
+    def link(request, path: str, keep_session: bool = True, **params) -> str:
+        query = {"token": token}
+        wanted = request.query_params.get("session")
+        if keep_session and wanted and "session" not in params:
+            query["session"] = wanted
+        query.update({k: v for k, v in params.items() if v is not None})
+        return f"{path}?{urlencode(query)}"
+
+    def fast(endpoint, kind: str):
+        """Answers from what is kept on the event loop itself; only a miss goes to a worker thread."""
+        from starlette.concurrency import run_in_threadpool
+
+        async def handler(request):
+            kept = reader.peek((kind, request.url.path, query_key(request)))
+            if kept is not None:
+                if kind == "page":
+                    return HTMLResponse(kept, headers=SECURITY_HEADERS)
+                return Response(kept, media_type="application/json", headers=SECURITY_HEADERS)
+            return await run_in_threadpool(endpoint, request)
+
+        return handler
+
+    def query_key(request) -> tuple:
+        return tuple(sorted((k, v) for k, v in request.query_params.items() if k != "token"))
+
+    def page(request, template: str, title: str, build, live: str = "session") -> Response:
+        """A page: its context built (and kept until the database changes), rendered, or only its
+        <main> when the live script asks for the fresh content (?fragment=1)."""
+        fragment = request.query_params.get("fragment") == "1"
+        key = ("page", request.url.path, query_key(request))
+
+        def render() -> str:
+            generation = reader.generation
+            context = build()
+            sessions = reader.session_names()
+            return env.get_template(template).render(
+                title=title, fragment=fragment, live=live, generation=generation, sessions=sessions,
+                url=lambda path, **kw: link(request, path, **kw), token=token, path=request.url.path,
+                **context)
+
+        return HTMLResponse(reader.cached(key, render), headers=SECURITY_HEADERS)
+
+    def session_of(request) -> dict:
+        return reader.session(request.query_params.get("session") or None)
+
+    def int_param(request, name: str, default: int | None = None) -> int | None:
+        raw = request.query_params.get(name)
+        if raw is None or raw == "":
+            return default
+        try:
+            return int(raw)
+        except ValueError:
+            raise BadRequest(f"{name}={raw!r} is not a whole number", f"give e.g. ?{name}=2") from None
+
+    # -- pages ---------------------------------------------------------------------------
+
+    def table_page(request):
+        s = session_of(request)
+
+        def build():
+            board = reader.board(s)
+            standings = reader.standings(s)
+            recent = reader.recent(s)
+            return {"session": s, "board": board, "standings": standings,
+                    "recent": list(reversed(event_lines(recent["events"])))}
+
+        return page(request, f"table_{s['game']}.html", f"{s['name']} · the table", build)
+
+    def history_page(request):
+        s = session_of(request)
+        number = int_param(request, "page", 1)
+
+        def build():
+            data = reader.history(s, page=number)
+            by_hand: dict = {}
+            for e in event_lines(data["events"]):
+                by_hand.setdefault(e["hand"], []).append(e)
+            hands = [(h, by_hand.get(h, [])) for h in reversed(data["hands"])]
+            return {"session": s, "hands": hands, "page_no": data["page"], "pages": data["pages"]}
+
+        return page(request, "history.html", f"{s['name']} · history", build)
+
+    def settle_page(request):
+        s = session_of(request)
+
+        def build():
+            _, data = reader.settle(s)
+            return {"session": s, "settle": data, "standings": reader.standings(s)}
+
+        return page(request, "settle.html", f"{s['name']} · settle-up", build)
+
+    def player_page(request):
+        s = session_of(request)
+        name = request.path_params["name"]
+
+        def build():
+            career = reader.player(name)
+            standings = reader.standings(s)
+            tonight = next((r for r in standings["players"] if r["name"].lower() == career["player"].lower()), None)
+            board = reader.board(s)
+            seat = None
+            if s["game"] == "panguingue" and board.get("hand"):
+                seat = next((p for p in board["hand"]["players"] if p["name"] == tonight["name"]), None) \
+                    if tonight else None
+            recent = [e for e in event_lines(reader.recent(s, 40)["events"]) if career["player"] in e["people"]]
+            points = [(n["date"], n["running"]) for n in career["nights"]]
+            return {"session": s, "career": career, "tonight": tonight, "standings": standings, "seat": seat,
+                    "board": board, "recent": list(reversed(recent))[:6], "points": points}
+
+        return page(request, "player.html", f"{name} · player", build, live="any")
+
+    def sessions_page(request):
+        def build():
+            return {"session": None, "rows": reader.sessions()}
+
+        return page(request, "sessions.html", "sessions", build, live="any")
+
+    # -- JSON ------------------------------------------------------------------------------
+
+    from pancli.cli.common import json_text
+
+    def api(build):
+        def endpoint(request):
+            key = ("api", request.url.path, query_key(request))
+            body = reader.cached(key, lambda: json_text(build(request)))  # money as exact decimal strings
+            return Response(body, media_type="application/json", headers=SECURITY_HEADERS)
+
+        return endpoint
+
+    def api_history(request):
+        s = session_of(request)
+        if request.query_params.get("all") == "1":
+            return reader.history(s, everything=True)
+        hand = int_param(request, "hand")
+        if hand is not None:
+            return reader.history(s, hand=hand)
+        return reader.history(s, page=int_param(request, "page", 1))
+
+    # -- live ------------------------------------------------------------------------------
+
+    async def events(request):
+        queue = hub.subscribe()
+
+        async def stream():
+            try:
+                hello = json.dumps({"generation": reader.generation})
+                yield f"retry: 1000\nevent: hello\ndata: {hello}\n\n"
+                while not hub.closed:
+                    try:
+                        message = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_SECONDS)
+                    except asyncio.TimeoutError:
+                        yield ": keep-alive\n\n"
+                        continue
+                    if message is None:
+                        break
+                    yield f"event: change\ndata: {message}\n\n"
+            finally:
+                hub.unsubscribe(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={**SECURITY_HEADERS, "X-Accel-Buffering": "no"})
+
+    # -- errors ----------------------------------------------------------------------------
+
+    def error_response(request_path: str, status: int, message: str, hint: str = "") -> Response:
+        if request_path.startswith("/api/") or request_path == "/events":
+            return JSONResponse({"error": message, "hint": hint, "status": status}, status_code=status,
+                                headers=ERROR_HEADERS)
+        html = env.get_template("error.html").render(status=status, message=message, hint=hint,
+                                                     title=f"{status}", token=None)
+        return HTMLResponse(html, status_code=status, headers=ERROR_HEADERS)
+
+    async def on_pan_error(request, exc):
+        from pancli.cli.common import one_line
+
+        status = 404 if isinstance(exc, NotFound) else 400
+        return error_response(request.url.path, status, one_line(exc.message), one_line(exc.hint or ""))
+
+    async def on_http_error(request, exc):
+        words = {404: ("Not found", "check the address; the table is at /"),
+                 405: ("Only GET and HEAD are answered", "this server is read-only")}
+        message, hint = words.get(exc.status_code, (str(exc.detail), ""))
+        response = error_response(request.url.path, exc.status_code, message, hint)
+        if exc.status_code == 405:
+            response.headers["Allow"] = "GET, HEAD"
+        return response
+
+    async def on_error(request, exc):
+        return error_response(request.url.path, 500, "Something went wrong reading the table",
+                              "try again; the recorder is not affected")
+
+    from starlette.exceptions import HTTPException
+
+    routes = [
+        Route("/", fast(table_page, "page")),
+        Route("/history", fast(history_page, "page")),
+        Route("/settle", fast(settle_page, "page")),
+        Route("/player/{name}", fast(player_page, "page")),
+        Route("/sessions", fast(sessions_page, "page")),
+        Route("/api/board", fast(api(lambda r: reader.board(session_of(r))), "api")),
+        Route("/api/standings", fast(api(lambda r: reader.standings(session_of(r))), "api")),
+        Route("/api/history", fast(api(api_history), "api")),
+        Route("/api/settle", fast(api(lambda r: reader.settle(session_of(r))[1]), "api")),
+        Route("/api/player/{name}", fast(api(lambda r: reader.player(r.path_params["name"])), "api")),
+        Route("/api/sessions", fast(api(lambda r: reader.sessions()), "api")),
+        Route("/events", events),
+        Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+
+    poller = Poller(reader, hub, poll_interval)
+
+    from contextlib import asynccontextmanager
+
+    @asynccontextmanager
+    async def lifespan(app):
+        hub.loop = asyncio.get_running_loop()
+        poller.start()
+        try:
+            yield
+        finally:
+            hub.close()
+            poller.stopped.set()
+
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={PanError: on_pan_error, HTTPException: on_http_error, Exception: on_error})
+    app.state.reader, app.state.hub, app.state.poller = reader, hub, poller
+    return Guard(app, token, error_response)
+
+
+class BadRequest(PanError):
+    exit_code = 2
+
+
+class Guard:
+    """Before anything else: only GET and HEAD, and only with the token."""
+
+    def __init__(self, app, token: str, error_response):
+        self.app, self.token, self.error_response = app, token, error_response
+        self.state = app.state
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        path = scope.get("path", "/")
+        if scope["method"] not in ("GET", "HEAD"):
+            response = self.error_response(path, 405, "Only GET and HEAD are answered", "this server is read-only")
+            response.headers["Allow"] = "GET, HEAD"
+            return await response(scope, receive, send)
+        given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])[0]
+        if not secrets.compare_digest(given.encode(), self.token.encode()):
+            response = self.error_response(path, 403, "Forbidden: this address needs its token",
+                                           "open the address `pan serve` printed (or scan its QR code)")
+            return await response(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+
+__all__ = ["create_app", "new_token", "Hub", "escape"]

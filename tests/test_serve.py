@@ -1,0 +1,383 @@
+"""`pan serve` over HTTP: every route, the token, the errors, read-only, live updates, Ctrl-C."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import warnings
+
+import httpx
+import pytest
+
+with warnings.catch_warnings():  # starlette suggests httpx2 for its test client; httpx serves as well
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from helpers import Pan, db_dump, start_server, stop_server
+
+from pancli.web.app import create_app
+
+TOKEN = "test-token-123"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory):
+    """A database with a Panguingue night (a hand in play, an undo), a contract and a Polish game."""
+    db = tmp_path_factory.mktemp("serve") / "pan.db"
+    pan = Pan(db)
+    pan("session new tonight --players Ana,Ben,Cruz,Dee --dealer Dee --chip-value 0.25")
+    for line in ["deal", "drop cruz", "meld ben 5S 5S 5S", "add ben 5S", "meld ana JH QH KH",
+                 "meld ben 2C 3C 4C 5C", "out ben 6D 6H 6C", "deal", "meld dee AS 2S 3S", "meld ana KC KH KS",
+                 "undo"]:
+        pan(line)
+    pan("session new rummy --game contract --players Ana,Ben,Cruz,Dee --dealer Dee")
+    pan('contract lay ana "7S 7H 7D + QC QD QS"')
+    pan("session new polski --game polish --players Ola,Piotr,Zosia")
+    pan("polish lost piotr")
+    pan("polish lost piotr")
+    pan("session use tonight")
+    return db
+
+
+@pytest.fixture(scope="module")
+def client(night):
+    with TestClient(create_app(night, TOKEN)) as c:
+        yield c
+
+
+def get(client, path, **params):
+    return client.get(path, params={"token": TOKEN, **params})
+
+
+def cli_json(db, line):
+    return Pan(db).json(line)
+
+
+# -- pages ---------------------------------------------------------------------------------
+
+def test_table_page_shows_the_hand_standings_and_last_events(client, night):
+    r = get(client, "/")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    html = r.text
+    assert "Hand 2" in html and "in play" in html
+    assert 'class="card red">A♥' not in html  # the undone meld is gone from the board
+    assert "rope A-2-3 in spades" in html and "#3" in html
+    ben = next(r for r in cli_json(night, "standings")["players"] if r["name"] == "Ben")
+    assert "Standings" in html and f"+{ben['net']}</td>" in html
+    assert "undo" in html and "undone" in html  # the undo and the event it voided, in the last events
+    assert "pay Ben 7 each: Ben goes out: base 1 + conditions 6" in html  # a payment's one-line reason
+    assert TOKEN in html  # links keep the token
+    assert "/static/live.js" in html and "/static/pan.css" in html
+
+
+def test_history_page_hand_by_hand(client):
+    html = get(client, "/history").text
+    assert "Hand 1" in html and "Hand 2" in html
+    assert html.index("Hand 2") < html.index("Hand 1")  # newest first
+    assert "takes the tops" in html
+
+
+def test_settle_page(client, night):
+    html = get(client, "/settle").text
+    data = cli_json(night, "settle")
+    for t in data["transfers"]:
+        assert t["line"].replace("—", "—") in html.replace("&#39;", "'")
+    assert "everyone is square" in html
+
+
+def test_player_page_tonight_and_career(client, night):
+    html = get(client, "/player/ben").text
+    assert "<h1>Ben</h1>" in html and "Tonight" in html and "Career" in html
+    assert "<svg" in html and "polyline" in html  # the chart, drawn on the server
+    career = cli_json(night, "player ben")
+    assert f"+{career['net']}" in html
+
+
+def test_sessions_page_links_every_game(client):
+    html = get(client, "/sessions").text
+    for name in ("tonight", "rummy", "polski"):
+        assert f"session={name}" in html
+
+
+def test_contract_board(client, night):
+    html = get(client, "/", session="rummy").text
+    assert "Deal 1" in html and "2 sets" in html and "7♥" in html
+    api = get(client, "/api/board", session="rummy").json()
+    Pan(night)("session use rummy")
+    try:
+        assert api == cli_json(night, "contract status")
+    finally:
+        Pan(night)("session use tonight")
+
+
+def test_polish_board_shows_the_letters(client, night):
+    html = get(client, "/", session="polski").text
+    assert re.search(r'class="letter has">P</span><span class="letter has">A</span><span class="letter">N', html)
+    api = get(client, "/api/board", session="polski").json()
+    Pan(night)("session use polski")
+    try:
+        assert api == cli_json(night, "polish status")
+    finally:
+        Pan(night)("session use tonight")
+
+
+def test_fragment_is_only_the_main_content(client):
+    r = get(client, "/", fragment="1")
+    assert r.status_code == 200
+    assert "<html" not in r.text and "Hand 2" in r.text
+
+
+def test_head_is_answered_without_a_body(client):
+    r = client.head("/", params={"token": TOKEN})
+    assert r.status_code == 200 and r.content == b""
+
+
+def test_static_files(client):
+    assert get(client, "/static/pan.css").status_code == 200
+    assert "EventSource" in get(client, "/static/live.js").text
+
+
+# -- JSON: the same objects as the CLI's --json ----------------------------------------------
+
+def test_api_board_is_pan_board_json(client, night):
+    assert get(client, "/api/board").json() == cli_json(night, "board")
+
+
+def test_api_standings_is_pan_standings_json(client, night):
+    assert get(client, "/api/standings").json() == cli_json(night, "standings")
+    assert get(client, "/api/standings", session="rummy").json() == cli_json(night, "standings --session rummy")
+
+
+def test_api_history(client, night):
+    assert get(client, "/api/history", all="1").json() == cli_json(night, "history")
+    assert get(client, "/api/history", hand="1").json() == cli_json(night, "history --hand 1")
+    page = get(client, "/api/history").json()
+    assert page["page"] == 1 and page["pages"] == 1 and page["hands"] == [1, 2]
+    assert page["events"] == cli_json(night, "history")["events"]
+
+
+def test_api_settle_player_sessions(client, night):
+    assert get(client, "/api/settle").json() == cli_json(night, "settle")
+    assert get(client, "/api/player/ana").json() == cli_json(night, "player ana")
+    got = get(client, "/api/sessions").json()
+    assert [r["name"] for r in got] == [r["name"] for r in cli_json(night, "sessions")]
+
+
+def test_history_pages_of_a_long_night(tmp_path):
+    pan = Pan(tmp_path / "long.db")
+    pan("session new long --players Ana,Ben,Cruz --dealer Cruz")
+    for _ in range(23):
+        pan("deal")
+        pan("void")
+    with TestClient(create_app(tmp_path / "long.db", TOKEN)) as c:
+        first = get(c, "/api/history").json()
+        assert first["pages"] == 3 and first["hands"] == list(range(14, 24))
+        last = get(c, "/api/history", page="3").json()
+        assert last["hands"] == [1, 2, 3]
+        assert {e["hand"] for e in last["events"]} == {1, 2, 3}
+        assert "older" in get(c, "/history").text
+        assert get(c, "/history", page="4").status_code == 404
+        assert get(c, "/api/history", hand="7").json() == pan.json("history --hand 7")
+
+
+# -- the token, methods and errors ------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/", "/history", "/settle", "/player/ana", "/sessions", "/api/board",
+                                  "/api/standings", "/api/history", "/api/settle", "/api/player/ana",
+                                  "/api/sessions", "/events", "/static/pan.css", "/nowhere"])
+@pytest.mark.parametrize("token", [None, "", "wrong-token", TOKEN + "x"])
+def test_without_the_right_token_403_and_no_data(client, path, token):
+    params = {} if token is None else {"token": token}
+    r = client.get(path, params=params)
+    assert r.status_code == 403
+    assert "Ana" not in r.text and "tonight" not in r.text and "Traceback" not in r.text
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
+def test_only_get_and_head(client, method):
+    r = client.request(method, "/api/board", params={"token": TOKEN})
+    assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD"
+    r = client.request(method, "/", params={"token": "wrong"})
+    assert r.status_code == 405
+
+
+@pytest.mark.parametrize("path,status", [
+    ("/nowhere", 404), ("/api/nowhere", 404), ("/static/../pancli.db", 404), ("/static/nothing.css", 404),
+    ("/player/nobody", 404), ("/api/player/nobody", 404), ("/%2e%2e/%2e%2e/etc/passwd", 404),
+    ("/player/", 404), ("/api/board/extra", 404),
+])
+def test_odd_paths_get_a_plain_error(client, path, status):
+    r = client.get(path, params={"token": TOKEN})
+    assert r.status_code == status
+    assert "Traceback" not in r.text and 'File "' not in r.text
+    if path.startswith("/api/"):
+        assert r.json()["status"] == status and r.json()["error"]
+
+
+def test_unknown_session(client):
+    r = get(client, "/", session="nosuch")
+    assert r.status_code == 404 and "no session named" in r.text and "Traceback" not in r.text
+    r = get(client, "/api/board", session="nosuch")
+    assert r.status_code == 404 and "no session named 'nosuch'" in r.json()["error"]
+
+
+def test_bad_parameters(client):
+    r = get(client, "/api/history", hand="two")
+    assert r.status_code == 400 and "not a whole number" in r.json()["error"]
+    assert get(client, "/history", page="x").status_code == 400
+
+
+def test_security_headers(client):
+    r = get(client, "/")
+    assert r.headers["referrer-policy"] == "no-referrer"
+    assert "script-src 'self'" in r.headers["content-security-policy"]
+
+
+def test_a_missing_or_foreign_database_is_refused(tmp_path):
+    from pancli.core.errors import StoreError
+
+    with pytest.raises(StoreError):
+        create_app(tmp_path / "none.db", TOKEN)
+    import sqlite3
+
+    con = sqlite3.connect(tmp_path / "other.db")
+    con.execute("CREATE TABLE x (y)")
+    con.close()
+    with pytest.raises(StoreError):
+        create_app(tmp_path / "other.db", TOKEN)
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_readonly_store_refuses_writes(night):
+    import sqlite3
+
+    from pancli.storage.store import Store
+
+    store = Store(night, readonly=True)
+    with pytest.raises(sqlite3.OperationalError):
+        store.conn.execute("INSERT INTO settings (key, value) VALUES ('x', 'y')")
+    store.close()
+
+
+# -- the real server -----------------------------------------------------------------------------
+
+def test_serve_prints_the_url_first_then_a_qr_code_and_stops_cleanly(night):
+    before = db_dump(night)
+    proc, url = start_server(night)
+    try:
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[A-Za-z0-9_-]{16}", url)
+        assert httpx.get(url, timeout=5).status_code == 200
+        assert httpx.get(url.split("?")[0], timeout=5).status_code == 403
+        assert httpx.get(url.replace("/?", "/api/board?"), timeout=5).json() == cli_json(night, "board")
+    finally:
+        rc, out, err = stop_server(proc)
+    assert rc == 0, err
+    assert "█" in out or "▀" in out  # the QR code
+    assert "Stopped serving." in out and "Traceback" not in err and "Traceback" not in out
+    assert db_dump(night) == before  # read-only: not one row changed
+
+
+def test_a_fresh_token_each_time(night):
+    urls = []
+    for _ in range(2):
+        proc, url = start_server(night, "--no-qr")
+        urls.append(url)
+        stop_server(proc)
+    assert urls[0].split("token=")[1] != urls[1].split("token=")[1]
+
+
+def test_serve_refuses_an_unknown_session_and_a_busy_port(night):
+    env = dict(os.environ, PANCLI_DB=str(night))
+    r = subprocess.run([sys.executable, "-m", "pancli", "serve", "--host", "127.0.0.1", "--port", "0",
+                        "--session", "nosuch"], capture_output=True, text=True, env=env, timeout=30)
+    assert r.returncode != 0 and "no session named 'nosuch'" in r.stderr and "Traceback" not in r.stderr
+    proc, url = start_server(night, "--no-qr")
+    try:
+        port = url.split(":")[2].split("/")[0]
+        r = subprocess.run([sys.executable, "-m", "pancli", "serve", "--host", "127.0.0.1", "--port", port],
+                           capture_output=True, text=True, env=env, timeout=30)
+        assert r.returncode != 0 and "cannot listen on 127.0.0.1:" in r.stderr and "Traceback" not in r.stderr
+    finally:
+        stop_server(proc)
+
+
+def test_live_events_on_record_and_undo_while_the_recorder_writes(tmp_path):
+    db = tmp_path / "live.db"
+    pan = Pan(db)
+    pan("session new live --players Ana,Ben,Cruz --dealer Cruz")
+    pan("deal")
+    proc, url = start_server(db, "--no-qr")
+    messages: list[tuple[float, dict]] = []
+    stop = threading.Event()
+    ready = threading.Event()
+
+    def listen():
+        with httpx.stream("GET", url.replace("/?", "/events?"), timeout=10) as r:
+            assert r.headers["content-type"].startswith("text/event-stream")
+            event = None
+            for line in r.iter_lines():
+                if line.startswith("event: "):
+                    event = line[7:]
+                    if event == "hello":
+                        ready.set()
+                elif line.startswith("data: ") and event == "change":
+                    messages.append((time.monotonic(), json.loads(line[6:])))
+                if stop.is_set():
+                    return
+
+    t = threading.Thread(target=listen, daemon=True)
+    t.start()
+    try:
+        assert ready.wait(10)
+        for line in ("meld ana 5S 5S 5S", "undo"):
+            n = len(messages)
+            started = time.monotonic()
+            subprocess.run([sys.executable, "-m", "pancli", "--db", str(db), *line.split()], check=True,
+                           capture_output=True, cwd=ROOT)
+            done = time.monotonic()
+            while len(messages) == n and time.monotonic() - started < 5:
+                time.sleep(0.02)
+            assert len(messages) > n, f"no live message after `pan {line}`"
+            assert messages[-1][0] - done < 1.0
+            assert messages[-1][1]["sessions"] == [1]
+        board = httpx.get(url.replace("/?", "/api/board?"), timeout=5).json()
+        assert board["hand"]["players"][0]["melds"] == []  # the undo shows
+    finally:
+        stop.set()
+        rc, out, err = stop_server(proc)
+    assert rc == 0 and "Traceback" not in err
+
+
+def test_other_commands_do_not_import_the_web_stack():
+    code = ("import sys; from pancli.cli import app; "
+            "bad = [m for m in ('starlette', 'uvicorn', 'jinja2', 'segno', 'anyio') if m in sys.modules]; "
+            "print(bad)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert r.stdout.strip() == "[]", r.stdout + r.stderr
+
+
+def test_serve_help_has_an_example():
+    from typer.testing import CliRunner
+
+    from pancli.cli import app
+
+    r = CliRunner().invoke(app, ["serve", "--help"])
+    assert r.exit_code == 0 and "Example: pan serve" in r.output
+
+
+def test_the_listening_socket_is_tcp_so_nagle_is_off():
+    import socket as s
+
+    from pancli.cli.serve import _bind
+
+    sock = _bind("127.0.0.1", 0)
+    try:
+        assert sock.proto == s.IPPROTO_TCP  # asyncio sets TCP_NODELAY only on such sockets
+    finally:
+        sock.close()
