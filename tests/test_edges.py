@@ -340,7 +340,7 @@ REPLACEMENTS = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=200, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
 @given(name=st.sampled_from(sorted(p.name for p in ARCHIVES.glob("*.json"))), data=st.data())
 def test_mutated_archives_are_imported_whole_or_refused_in_one_line(tmp_path_factory, name, data):
     original = json.loads((ARCHIVES / name).read_text(encoding="utf-8"))
