@@ -141,7 +141,7 @@ def test_standings_json_shape_and_money(pan):
     data = pan.json("standings")
     assert data["session"] == "s"
     ana = data["players"][0]
-    assert (ana["name"], ana["net"], ana["money"]) == ("Ana", 4, 2.0)
+    assert (ana["name"], ana["net"], ana["money"]) == ("Ana", 4, "2.00")
 
 
 def test_spread_rearranges_and_pays_only_what_is_new(table):

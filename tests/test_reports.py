@@ -26,7 +26,7 @@ def test_report_json(night):
     data = json.loads(pan(night, "report fri --json").output)
     rows = {r["name"]: r for r in data["players"]}
     ana = rows["Ana"]
-    assert (ana["net"], ana["money"], ana["hands"], ana["won"], ana["dropped"]) == (54, 13.5, 1, 1, 0)
+    assert (ana["net"], ana["money"], ana["hands"], ana["won"], ana["dropped"]) == (54, "13.50", 1, 1, 0)
     assert ana["conditions"] == 1 and ana["condition_chips"] == 24
     assert ana["largest_hand"] == {"hand": 1, "chips": 54}
     assert rows["Fay"]["dropped"] == 1 and rows["Fay"]["net"] == -2
@@ -54,7 +54,7 @@ def test_report_of_current_session_and_unknown(night):
 def test_player_career(night):
     data = json.loads(pan(night, "player ana --json").output)
     assert data["player"] == "Ana" and data["sessions"] == 2 and data["hands"] == 3 and data["won"] == 2
-    assert data["net"] == 54 + 54 - 2 and data["money"] == pytest.approx(26.5)
+    assert data["net"] == 54 + 54 - 2 and data["money"] == "26.50"
     assert data["win_rate"] == pytest.approx(2 / 3) or data["win_rate"] == round(2 / 3, 4)
     assert data["drop_rate"] == round(1 / 3, 4)
     assert data["best_night"]["session"] == "fri"

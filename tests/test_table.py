@@ -371,7 +371,7 @@ def test_the_sample_evening_replays_to_its_standings(tmp_path):
     assert {p["name"]: p["net"] for p in data["players"]} == TONIGHT_NET
     assert data["sum"] == 0 and data["pools"] == {}
     ana = next(p for p in data["players"] if p["name"] == "Ana")
-    assert (ana["won"], ana["money"]) == (2, 20.25)
+    assert (ana["won"], ana["money"]) == (2, "20.25")
     rows = table_rows(db)
     kinds = [e[4] for e in rows["events"]]
     assert kinds.count("deal") == 9 and kinds.count("out") == 8

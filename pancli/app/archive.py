@@ -26,6 +26,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pancli.core.money import amount, chip_value as money_per_chip
 from pancli.core.errors import InputError
 from pancli.app.rescore import LogEvent, first_difference, payment_tuples, replay
 
@@ -75,11 +76,6 @@ def fingerprint(archive: dict) -> str:
     content = {k: archive[k] for k in ("session", "rules", "events")}
     text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def safe_name(name: str) -> str:
-    """A file name for a session: letters, digits, dot, dash and underscore."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "session"
 
 
 # -- writing -----------------------------------------------------------------------------
@@ -195,7 +191,7 @@ def to_csv(store, session: dict) -> str:
         w.writerow([r["name"], r["net"]] + ([f"{r['money']:.2f}"] if chip_value else [])
                    + [r.get(k, 0) for k in ("hands", "won", "dropped", "conditions", "buyin", "cashout")])
     for name, chips in data["pools"].items():
-        w.writerow([f"({name})", chips] + ([f"{chips * chip_value:.2f}"] if chip_value else []) + [""] * 6)
+        w.writerow([f"({name})", chips] + ([f"{amount(chips, data['chip_value']):.2f}" if data["chip_value"] else ""] if chip_value else []) + [""] * 6)
     return buf.getvalue()
 
 
@@ -203,30 +199,17 @@ def to_csv(store, session: dict) -> str:
 
 def load(path: str | Path) -> dict:
     """Read an archive file (TOML or JSON) into the plain form `build` makes; checks its shape."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"archive {p} does not exist", "check the path; `pan export` writes sessions/NAME.toml") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read archive {p}", str(e)) from None
-    return parse(text, str(p))
+    from pancli.app.archive_check import read_text
+
+    return parse(read_text(path), str(path))
 
 
 def parse(text: str, where: str = "archive") -> dict:
-    stripped = text.lstrip()
-    if stripped.startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise InputError(f"{where} is not valid JSON ({e})", "export it again with `pan export`") from None
-    else:
-        import tomllib
+    """An archive's text read and checked: every field's type (archive_check), then its shape."""
+    from pancli.app import archive_check
 
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise InputError(f"{where} is not valid TOML ({e})", "export it again with `pan export`") from None
+    data = archive_check.parse(text, where)
+    archive_check.check(data, where)
     return _normalise(data, where)
 
 
@@ -270,8 +253,8 @@ def _normalise(data: Any, where: str) -> dict:
             raise _bad(f"{where} [session]", f"'{key}' must be 32 lowercase hex digits")
     if (session["device"] is None) != (session["uid"] is None):
         raise _bad(f"{where} [session]", "'device' and 'uid' go together")
-    if session["chip_value"] is not None:
-        session["chip_value"] = float(session["chip_value"])
+    if session["chip_value"]:  # checked by archive_check; stored as REAL, exact through repr (core/money)
+        session["chip_value"] = float(money_per_chip(session["chip_value"], "chip_value"))
     if not all(isinstance(x, str) for x in session["seats"]):
         raise _bad(f"{where} [session]", "seats must be names")
     rules = _get(data, "rules", dict, where)

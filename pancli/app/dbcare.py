@@ -168,29 +168,20 @@ def check(store, progress=None) -> tuple[str | None, dict]:
 
 def backup(store, dest: str | os.PathLike, force: bool = False) -> dict:
     """A consistent copy of the whole database, taken in one read transaction (SQLite's backup API),
-    so a writer in another process cannot tear it. Written to a temporary file, then renamed."""
-    dest = Path(dest).expanduser()
-    src = Path(store.path).resolve()
-    if dest.exists() and dest.resolve() == src:
-        raise StoreError(f"{dest} is the database itself", "back up to another file")
-    if dest.is_dir():
-        raise StoreError(f"{dest} is a folder", "give a file name, e.g. backup.db")
-    if dest.exists() and not force:
-        raise StoreError(f"{dest} exists already", "choose another name, or pass --force to replace it")
+    so a writer in another process cannot tear it. The target is checked (never the database or its
+    -wal/-shm; an existing file only with ``force``) and written by the shared atomic writer."""
+    from pancli.app.files import check_target, write_atomic
+
+    dest = check_target(dest, force, store.path, "backup")
     if not dest.parent.exists():
         raise StoreError(f"the folder {dest.parent} does not exist", "create it first")
-    tmp = dest.with_name(f".{dest.name}.partial-{os.getpid()}")
-    try:
-        copy = store.copy_to(tmp)
-        if copy["check"] != "ok":
-            raise StoreError(f"the copy failed its check ({copy['check']})",
+    found: dict = {}
+
+    def copy(tmp: Path) -> None:
+        found.update(store.copy_to(tmp))
+        if found["check"] != "ok":
+            raise StoreError(f"the copy failed its check ({found['check']})",
                              "try again; the database itself was not changed")
-        os.replace(tmp, dest)
-    except StoreError:
-        raise
-    except OSError as e:
-        raise StoreError(f"cannot write {dest}: {e.strerror or e}", "check the folder is writable") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return {"file": str(dest), "size": dest.stat().st_size, "sessions": copy["sessions"], "events": copy["events"]}
+
+    write_atomic(dest, copy)
+    return {"file": str(dest), "size": dest.stat().st_size, "sessions": found["sessions"], "events": found["events"]}

@@ -6,6 +6,7 @@ import difflib
 
 from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, RuleError
+from pancli.core.names import check_new_player
 from pancli.games import game
 from pancli.storage.store import Store
 
@@ -100,6 +101,8 @@ class Recorder:
             self._check_open()
             state = self._load()
             for event in events:
+                if event.get("kind") == "seat_add":  # a new name: clean, and unlike every seated one
+                    event = {**event, "player": check_new_player(event.get("player"), self.game.players(state))}
                 step = self._apply(state, event)
                 payload = self.game.enrich(state, event, step)
                 hand = self.game.hand_number(step.state)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 
+from pancli.core.money import amount, shown_chip_value
 from pancli.core.errors import InputError
 from pancli.core.ledger import POOLS
 
@@ -31,7 +32,7 @@ def session_report(store, session: dict) -> dict:
 def build_report(session: dict, deltas: dict[tuple[int, str], int], tallies: dict, cond: dict,
                  last_hand: int) -> dict:
     """Shape the per-hand chips into the report (pure)."""
-    chip_value = session.get("chip_value")
+    chip_value = shown_chip_value(session.get("chip_value"))
     names = [p for p in session["players"]]
     for _, p in deltas:
         if p not in names and p not in POOLS:
@@ -64,7 +65,7 @@ def build_report(session: dict, deltas: dict[tuple[int, str], int], tallies: dic
         total += by_hand[0]  # payments outside any hand, if a game makes them
         t = tallies.get(n, {})
         row = {
-            "name": n, "net": total, "money": round(total * chip_value, 2) if chip_value else None,
+            "name": n, "net": total, "money": amount(total, chip_value) if chip_value else None,
             "hands": t.get("hands", 0), "won": t.get("won", 0), "dropped": t.get("dropped", 0),
             "conditions": t.get("conditions", 0), "condition_chips": cond.get(n, 0),
             "largest_hand": {"hand": best_h, "chips": by_hand[best_h]} if best_h and by_hand[best_h] > 0 else None,
@@ -115,6 +116,7 @@ def season_standings(store, year: str | None = None, game: str = "panguingue") -
     """Every session of one game in a year (or all of them), from every device whose sessions
     this database holds: per player (names compared case-insensitively), the net chips summed,
     the nights, hands and hands won."""
+    from pancli.core.names import name_key
     from pancli.storage.store import NET
 
     if year is not None and not (year.isdigit() and len(year) == 4):
@@ -130,7 +132,7 @@ def season_standings(store, year: str | None = None, game: str = "panguingue") -
     for sid, player, stat, amount in totals:
         if sid not in sessions or player in POOLS:
             continue
-        row = players.setdefault(player.lower(), {"name": player, "net": 0, "nights": set(), "hands": 0, "won": 0})
+        row = players.setdefault(name_key(player), {"name": player, "net": 0, "nights": set(), "hands": 0, "won": 0})
         row["nights"].add(sid)
         if stat == NET:
             row["net"] += amount
@@ -222,9 +224,9 @@ def build_career(name: str, sessions: list[dict], nets: dict[int, int], stats: d
         net = nets.get(s["id"], 0)
         running += net
         t = stats.get(s["id"], {})
-        cv = s.get("chip_value")
+        cv = shown_chip_value(s.get("chip_value"))
         rows.append({"session": s["name"], "date": s["created_at"][:10], "net": net,
-                     "money": round(net * cv, 2) if cv else None, "hands": t.get("hands", 0),
+                     "money": amount(net, cv) if cv else None, "hands": t.get("hands", 0),
                      "won": t.get("won", 0), "dropped": t.get("dropped", 0),
                      "conditions": t.get("conditions", 0), "running": running})
     hands = sum(r["hands"] for r in rows)

@@ -85,17 +85,12 @@ def dumps(rules, preset_name: str | None = None, game: str = DEFAULT_GAME) -> st
 
 
 def write(path: str | Path, rules, preset_name: str | None = None, game: str = DEFAULT_GAME,
-          force: bool = False) -> Path:
-    """Write a complete rules file; refuse to overwrite one unless ``force``."""
-    p = Path(path)
-    if p.exists() and not force:
-        raise InputError(f"{p} already exists", "add --force to overwrite it")
-    text = dumps(rules, preset_name, game)
-    try:
-        p.write_text(text, encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"cannot write {p}", e.strerror or str(e)) from None
-    return p
+          force: bool = False, db_path: str | Path | None = None) -> Path:
+    """Write a complete rules file; refuse to overwrite one unless ``force``, and never the database."""
+    from pancli.app.files import check_target, write_atomic
+
+    p = check_target(path, force, db_path, "rules file")
+    return write_atomic(p, dumps(rules, preset_name, game))
 
 
 def resolve(preset_name: str | None = None, rules_file: str | Path | None = None,

@@ -41,7 +41,6 @@ from pancli.core.errors import InputError
 
 DEVICE_FORMAT = "pancli-device"
 MANIFEST = "device.json"
-MAX_BYTES = 64 * 1024 * 1024
 _ID = re.compile(r"[0-9a-f]{32}")
 
 
@@ -101,16 +100,28 @@ def device_label(store) -> str:
 
 
 def clean_label(label: str) -> str:
-    text = label.strip()
-    if not text or len(text) > 32 or not re.fullmatch(r"[\w][\w .-]*", text):
-        raise InputError(f"'{label}' is not a device name", "use up to 32 letters, digits, spaces, dots and dashes")
+    from pancli.core.names import clean_name
+
+    text = clean_name(label, "device")
+    if len(text) > 32 or not re.fullmatch(r"\w[\w .-]*", text):
+        raise InputError(f"'{text}' is not a device name", "use up to 32 letters, digits, spaces, dots and dashes")
     return text
 
 
+def safe_label(label: str | None, device: str) -> str:
+    """Another device's name as it says it, if it is a sound one; else the start of its id."""
+    try:
+        return clean_label(label) if label else device[:8]
+    except InputError:
+        return device[:8]
+
+
 def archive_file_name(session: dict) -> str:
-    """A session's archive in its device's subfolder: named by its uid (its name only to read)."""
-    slug = re.sub(r"[^\w.-]+", "-", session["name"]).strip("-.")[:40] or "session"
-    return f"{slug}--{session['uid']}.toml"
+    """A session's archive in its device's subfolder: its name to read (as `pan export` names
+    files) and its uid, which makes it unique."""
+    from pancli.app.files import session_file_name
+
+    return session_file_name(session["name"], f"--{session['uid']}.toml")
 
 
 def sync_text(archive: dict, label: str, written_at: str) -> str:
@@ -125,33 +136,38 @@ def sync_text(archive: dict, label: str, written_at: str) -> str:
 # -- reading the folder -----------------------------------------------------------------------
 
 def _read(path: Path) -> str:
-    """A file's text, without following a link (one swapped in after the folder was listed)."""
+    """A file's text, without following a link (one swapped in after the folder was listed), with
+    the checks every archive gets (archive_check: size, binary, UTF-8)."""
+    from pancli.app.archive_check import MAX_BYTES
+
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     with os.fdopen(fd, "rb") as f:
         raw = f.read(MAX_BYTES + 1)
     if len(raw) > MAX_BYTES:
         raise ValueError(f"larger than {MAX_BYTES // 2**20} MB")
+    if b"\x00" in raw:
+        raise ValueError("a binary file")
     return raw.decode("utf-8")
 
 
 def read_copy(path: Path) -> Copy | str | tuple[str]:
     """An archive file: a Copy, a str saying why it is not complete yet (read again next time),
     or a 1-tuple saying why it is refused (complete but not what it claims: edited or damaged)."""
-    import tomllib
+    from pancli.app import archive_check
 
     try:
         text = _read(path)
     except (OSError, ValueError, UnicodeDecodeError) as e:
         return f"cannot be read yet ({getattr(e, 'strerror', None) or e})"
     try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+        raw = archive_check.parse(text, str(path))
+    except InputError:
         return "not complete TOML (still arriving, or cut short)"
-    tail = raw.get("sync")
+    tail = raw.get("sync") if isinstance(raw, dict) else None
     if not isinstance(tail, dict) or not isinstance(tail.get("fingerprint"), str):
         return "no [sync] end (still arriving, or cut short)"
     try:
-        archive = arc.parse(text, str(path))
+        archive = arc.parse(text, str(path))  # every field checked (archive_check), then its shape
     except InputError as e:
         return (f"not a pancli archive: {e.message}",)
     s = archive["session"]
@@ -215,52 +231,11 @@ def read_manifest(path: Path) -> dict | None:
 # -- writing ------------------------------------------------------------------------------------
 
 def write_atomic(path: Path, text: str) -> None:
-    """Whole or not at all: a hidden temporary file beside it, flushed, renamed over it, the
-    folder flushed. A temporary file left by a killed sync is removed by the next one."""
-    folder = path.parent
-    for entry in os.scandir(folder):
-        m = re.fullmatch(r"\..+\.partial-(\d+)", entry.name)
-        if m and entry.is_file(follow_symlinks=False) and not _alive(int(m[1])):
-            _unlink(Path(entry.path))
-    partial = folder / f".{path.name}.partial-{os.getpid()}"
-    _unlink(partial)
-    try:
-        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-        with os.fdopen(fd, "wb") as f:
-            f.write(text.encode("utf-8"))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(partial, path)
-        try:
-            dfd = os.open(folder, os.O_RDONLY)
-        except OSError:
-            return
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except BaseException:
-        _unlink(partial)
-        raise
+    """Whole or not at all (app/files.py: a hidden temporary file beside it, flushed, renamed over
+    it, the folder flushed; a temporary file left by a killed sync is removed by the next one)."""
+    from pancli.app import files
 
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
-def _unlink(p: Path) -> None:
-    try:
-        p.unlink()
-    except OSError:
-        pass
+    files.write_atomic(path, text)
 
 
 # -- the sync -----------------------------------------------------------------------------------
@@ -304,8 +279,8 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
     seen = now()
     with store.lock():
         for m in manifests:
-            store.note_device(m["device"], m["label"], m["last_sync"], seen)
-    labels = {m["device"]: m["label"] for m in manifests if m["label"]}
+            store.note_device(m["device"], safe_label(m["label"], m["device"]), m["last_sync"], seen)
+    labels = {m["device"]: safe_label(m["label"], m["device"]) for m in manifests if m["label"]}
     groups: dict[tuple[str, str], list[Copy]] = {}
     for c in copies:
         groups.setdefault(c.global_id, []).append(c)
@@ -350,7 +325,7 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], labels: dict, out: 
     """The copies in the folder of one session, against the one held here: import it, extend it,
     or report a contradiction (and change nothing). False on a contradiction."""
     device, uid = gid
-    label = labels.get(device) or next((c.label for c in group if c.label), None) or device[:8]
+    label = safe_label(labels.get(device) or next((c.label for c in group if c.label), None), device)
     with store.snapshot():
         held = store.session_by_global_id(device, uid)
         rows = store.session_log(held["id"]) if held else None
@@ -396,15 +371,21 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], labels: dict, out: 
 
 
 def unused_name(store, name: str, label: str, device: str) -> str:
-    """The session's own name, or, taken here by another session, the name with its device's."""
+    """The session's own name, or, taken here by another session, the name with its device's
+    (shortened to fit a session name's length)."""
+    from pancli.core.names import MAX_SESSION_NAME
+
+    def fit(suffix: str) -> str:
+        return name[:MAX_SESSION_NAME - len(suffix)] + suffix
+
     with store.snapshot():
-        for candidate in (name, f"{name}@{label}", f"{name}@{label}-{device[:6]}"):
+        for candidate in (name, fit(f"@{label}"), fit(f"@{label}-{device[:6]}")):
             if not store.name_taken(candidate):
                 return candidate
         n = 2
-        while store.name_taken(f"{name}@{label}-{device[:6]}-{n}"):
+        while store.name_taken(fit(f"@{label}-{device[:6]}-{n}")):
             n += 1
-    return f"{name}@{label}-{device[:6]}-{n}"
+    return fit(f"@{label}-{device[:6]}-{n}")
 
 
 # -- status -------------------------------------------------------------------------------------

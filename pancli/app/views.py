@@ -44,23 +44,22 @@ def history_data(store, session: dict, hand: int | None = None, events: list[dic
 
 # -- settle-up ---------------------------------------------------------------------------------
 
-def settle_result(store, session: dict, chip_value: float | None = None):
-    """`pan settle`: the settlement (checked to balance) and the chip value it is priced at."""
+def settle_result(store, session: dict, chip_value=None):
+    """`pan settle`: the settlement (checked to square everyone exactly) and the chip value it is
+    priced at: an exact Decimal (``chip_value`` as typed, or the session's), or None."""
     from pancli.app.reports import settle_inputs
+    from pancli.core import money
     from pancli.core import settle as st
 
-    if chip_value is not None and (chip_value < 0 or chip_value != chip_value):
-        raise InputError(f"--chip-value {chip_value} is not an amount of money", "give e.g. --chip-value 0.25")
-    value = chip_value if chip_value is not None else (session["chip_value"] or session["rules"].get("unit_value"))
+    if chip_value is not None:
+        value = money.chip_value(chip_value)
+    else:
+        value = money.stored_chip_value(session["chip_value"] or session["rules"].get("unit_value"))
     data = settle_inputs(store, session)
     s = st.settle(data["nets"], data["bank"], value, session["players"])
     if s.banked:
         s.flags = st.negative_stacks(data["moves"])
-    left = {p.name: p.balance for p in s.parties}
-    for t in s.transfers:
-        left[t.payer] += t.chips
-        left[t.payee] -= t.chips
-    if s.total != 0 or any(left.values()):
+    if not s.square():
         raise InputError(f"the ledger of '{session['name']}' does not balance (sum {s.total})", "run `pan db check`")
     return s, value
 

@@ -69,4 +69,33 @@ def root(
 
 
 def main() -> None:
-    app()
+    """`pan`: a reader that goes away (`pan history | head -1`) or a closed standard output ends
+    the command quietly, never with a traceback."""
+    import os
+    import sys
+
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:  # started with the descriptor closed (`pan … >&-`)
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
+    try:
+        app()
+        if sys.stdout is not None:
+            sys.stdout.flush()  # inside the try: a pipe closed early shows up here
+    except BrokenPipeError:
+        _quiet_stdout(os, sys)
+        sys.exit(1)
+    except (OSError, ValueError) as e:  # standard output closed, or a full disk behind it
+        if isinstance(e, ValueError) and "closed file" not in str(e):
+            raise
+        _quiet_stdout(os, sys)
+        sys.exit(1)
+
+
+def _quiet_stdout(os, sys) -> None:
+    """Point standard output at the null device, so Python's final flush has nowhere to fail
+    (the way the Python docs advise for SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        sys.stdout = None

@@ -199,7 +199,9 @@ def _run_batch(rules, arranging: bool, out: bool) -> int:
             data = {"cards": [], "valid": False, "kind": None, "condition": None, "worth": 0,
                     "reason": str(e), "input": line}
             code = e.exit_code
-        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        from pancli.cli.common import json_text
+
+        sys.stdout.write(json_text(data) + "\n")
         sys.stdout.flush()
         worst = max(worst, code)
     return worst
@@ -217,7 +219,7 @@ def _print_json(data) -> None:
 def _console():
     from pancli.cli.common import console
 
-    con = console()
+    con = console(markup=True)  # its lines are markup: cards, and reasons escaped
     con.soft_wrap = True  # one result per line, even when piped
     return con
 
@@ -238,6 +240,13 @@ def _print_lines(lines: list[str]) -> None:
     import re
 
     sys.stdout.write("".join(re.sub(r"\[/?(?:red|green)\]", "", line) + "\n" for line in lines))
+
+
+def _text(text: str) -> str:
+    """A reason or other words in a markup line: shown literally."""
+    from rich.markup import escape
+
+    return escape(text)
 
 
 def _cards_markup(cards) -> str:
@@ -264,7 +273,7 @@ def _emit_meld(data: dict, as_json: bool) -> None:
         lines.append(f"  [green]legal {data['kind']}[/green], {_condition_words(data['condition'], data['cards'])}")
         lines.append(f"  worth {data['worth']} from each payer")
     else:
-        lines.append(f"  [red]not legal[/red]: {data['reason']}")
+        lines.append(f"  [red]not legal[/red]: {_text(data['reason'])}")
     _print_lines(lines)
 
 
@@ -275,14 +284,14 @@ def _emit_addition(data: dict, as_json: bool) -> None:
     base = data["base"]
     lines = [f"{_cards_markup(base['cards'])} + {_cards_markup(data['added'])}"]
     if not base["valid"]:
-        lines.append(f"  [red]not legal[/red]: {data['reason']}")
+        lines.append(f"  [red]not legal[/red]: {_text(data['reason'])}")
     else:
         lines.append(f"  the meld: legal {base['kind']}, {_condition_words(base['condition'], base['cards'])}")
         if data["valid"]:
-            lines.append(f"  [green]legal addition[/green]: {data['reason']}")
+            lines.append(f"  [green]legal addition[/green]: {_text(data['reason'])}")
             lines.append(f"  pays {data['pays']} from each payer")
         else:
-            lines.append(f"  [red]not legal[/red]: {data['reason']}")
+            lines.append(f"  [red]not legal[/red]: {_text(data['reason'])}")
     _print_lines(lines)
 
 
@@ -293,11 +302,11 @@ def _emit_arrangement(data: dict, as_json: bool, out: bool) -> None:
     from rich.table import Table
 
     if not data["valid"]:
-        _print_lines([_cards_markup(data["cards"]), f"  [red]not legal[/red]: {data['reason']}"])
+        _print_lines([_cards_markup(data["cards"]), f"  [red]not legal[/red]: {_text(data['reason'])}"])
         return
     con = _console()
     title = "legal way out" if out else "best arrangement"
-    con.print(f"[green]{title}[/green]: {data['reason']}")
+    con.print(f"[green]{title}[/green]: {_text(data['reason'])}")
     table = Table(box=None, show_header=True, pad_edge=False, padding=(0, 2, 0, 2))
     for col in ("cards", "kind", "condition", "worth"):
         table.add_column(col, justify="right" if col == "worth" else "left")

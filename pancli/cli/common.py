@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
 import typer
 from typer.core import TyperCommand, TyperGroup
+
+try:  # the click that typer runs: its own copy from typer 0.22 on
+    from typer._click.exceptions import BadParameter
+except ImportError:  # pragma: no cover
+    from click.exceptions import BadParameter
 
 from pancli.core.errors import PanError
 
@@ -15,12 +21,21 @@ from pancli.core.errors import PanError
 class PanGroup(TyperGroup):
     """Turns every PanError into one line on stderr and its exit code, never a traceback."""
 
+    def resolve_command(self, ctx, args):
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if cmd is not None and not hasattr(cmd, "commands"):
+            rest = negative_numbers_as_arguments(cmd, ctx, rest)
+        return name, cmd, rest
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except PanError as e:
             typer.echo(f"Error: {one_line(str(e))}", err=True)
             raise typer.Exit(e.exit_code) from None
+        except BadParameter as e:  # a word click could not read as the option's type: one line
+            typer.echo(f"Error: {one_line(e.format_message())}", err=True)
+            raise typer.Exit(2) from None
         except KeyboardInterrupt:
             typer.echo("Interrupted: nothing was recorded by the interrupted command.", err=True)
             raise typer.Exit(130) from None
@@ -40,12 +55,59 @@ class PanGroup(TyperGroup):
             raise typer.Exit(err.exit_code) from None
 
 
+_NEGATIVE = re.compile(r"-(?:\d|\.\d|inf\b|infinity\b|nan\b)", re.IGNORECASE)
+
+
+def negative_numbers_as_arguments(cmd, ctx, args: list[str]) -> list[str]:
+    """`pan buyin ana -50`: click reads -50 as options -5 and -0. A word that looks like a negative
+    number and names no option is an argument, so the argument's type can refuse it in one line.
+    The words are reordered as click reads them anyway: options with their values, then `--`,
+    then the arguments in order."""
+    if not any(_NEGATIVE.match(a) for a in args) or "--" in args:
+        return args
+    takes_value, names = set(), set()
+    multiword = set(getattr(cmd, "multiword_options", ()))
+    for p in cmd.get_params(ctx):
+        if getattr(p, "param_type_name", "") != "option":
+            continue
+        for o in list(p.opts) + list(p.secondary_opts):
+            names.add(o)
+            if not p.is_flag and not p.count:
+                takes_value.add(o)
+    options, arguments = [], []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in names or (a.startswith("--") and a.split("=", 1)[0] in names):
+            options.append(a)
+            i += 1
+            if a in multiword:
+                while i < len(args) and not args[i].startswith("-"):
+                    options.append(args[i])
+                    i += 1
+            elif a in takes_value and i < len(args):
+                options.append(args[i])
+                i += 1
+            continue
+        if a.startswith("-") and len(a) > 1 and not _NEGATIVE.match(a):
+            options.append(a)  # an unknown option: click names it
+        else:
+            arguments.append(a)
+        i += 1
+    return options + ["--"] + arguments if arguments else options
+
+
 def one_line(text: str) -> str:
     """An error quotes what the user typed: a newline or other control character in it is shown
     escaped (\\n), so the explanation stays one line and cannot forge output of its own."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    from pancli.core.names import inert
+
+    return inert(text)
+
+
+def echo(text: str) -> None:
+    """A plain line on standard output, any stored text in it made inert (see ``one_line``)."""
+    typer.echo(one_line(text))
 
 
 PRESET_HELP = "House rules preset: hoyle, cardroom-ca, online-pan, japanese-wp (default hoyle)."
@@ -217,11 +279,60 @@ def count_of(n: int, what: str) -> str:
     return f"{n} {what}" + ("" if n == 1 else "s")
 
 
-def console(stderr: bool = False):
+def console(stderr: bool = False, markup: bool = False, **kw):
+    """A rich console that shows every string literally: no markup (`[/red]Ben` is a name), no
+    emoji codes, and any control or invisible character escaped. Styling is given by ``styled``
+    (rich Text); the few places that print markup of their own pass ``markup=True`` and escape
+    what they interpolate."""
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False)
+    from pancli.core.names import inert
+
+    class PanConsole(Console):
+        def render_str(self, text: str, **options):
+            return super().render_str(inert(text), **options)
+
+    return PanConsole(stderr=stderr, highlight=False, markup=markup, emoji=False, **kw)
+
+
+def styled(*parts):
+    """Rich Text from pieces: a string, or (string, style); every string made inert."""
+    from rich.text import Text
+
+    from pancli.core.names import inert
+
+    out = Text()
+    for part in parts:
+        text, style = (part, None) if isinstance(part, str) else part
+        out.append(inert(text), style=style)
+    return out
+
+
+def _json_default(value):
+    from decimal import Decimal
+
+    if isinstance(value, Decimal):
+        return str(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _escape_hidden(match) -> str:
+    code = ord(match.group(0))
+    if code > 0xFFFF:  # a UTF-16 surrogate pair, as JSON writes characters outside the BMP
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def json_text(data: Any) -> str:
+    """JSON for scripts: readable non-ASCII letters kept, but every character that would not show
+    as itself (C1 controls, bidirectional overrides, zero-width spaces…) escaped as \\uXXXX; money
+    as exact decimal strings; never Infinity or NaN."""
+    import re
+
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, default=_json_default)
+    return re.sub(r"[^\x20-\x7e]", lambda m: m.group(0) if m.group(0).isprintable() else _escape_hidden(m), text)
 
 
 def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(data) + "\n")

@@ -23,7 +23,7 @@ class AppContext:
     store: Any = None                  # the open Store, once a command needs it
     recorder: Any = None               # the current session's Recorder, cached
 
-    def open_store(self, create: bool = True):
+    def open_store(self, create: bool = False):
         from pancli.storage.store import Store, resolve_path
 
         path = resolve_path(self.db)

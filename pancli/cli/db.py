@@ -69,7 +69,7 @@ def db_check(as_json: bool = JSON):
 
 @db_app.command("backup")
 def db_backup(file: str = typer.Argument(..., help="Where to write the copy."),
-              force: bool = typer.Option(False, "--force", help="Replace FILE if it exists.")):
+              force: bool = typer.Option(False, "--force", help="Replace FILE if it exists (never the database).")):
     """A consistent copy of the database, safe while another pan records (SQLite's backup API).
 
     Example: pan db backup ~/pan-backup.db

@@ -15,6 +15,7 @@ from typing import Callable, Iterator, List, Optional
 import typer
 from typer.core import TyperCommand
 
+from pancli.cli.params import CountType
 from pancli.app.views import board_data
 from pancli.cli.common import command_set, console, new_app, print_json
 from pancli.core.errors import InputError, RuleError
@@ -43,7 +44,9 @@ _P_PRESET, _P_RULES = _rules_option("Polish Pan", "standard", "standard, piki-co
 
 def _say(line: str) -> None:
     """One plain line (no rich): a ruling stays on one line when piped, and commands start fast."""
-    typer.echo(line)
+    from pancli.cli.common import echo
+
+    echo(line)
 
 
 def _recorder(game: str):
@@ -139,7 +142,8 @@ def contract_lay(name: str = typer.Argument(..., help="Who lays down the contrac
 
 @contract_app.command("layoff")
 def contract_layoff(name: str = typer.Argument(..., help="Who lays off."),
-                    meld: int = typer.Argument(..., help="The meld's number on `pan contract status`."),
+                    meld: int = typer.Argument(..., click_type=CountType("a meld number", 1, 100_000),
+                                               help="The meld's number on `pan contract status`."),
                     cards: List[str] = typer.Argument(..., help="The cards laid off.")):
     """Lay off cards onto a meld on the table, one's own or an opponent's.
 
@@ -166,7 +170,7 @@ def contract_out(name: str = typer.Argument(..., help="Who went out."),
 @contract_app.command("left")
 def contract_left(name: str = typer.Argument(..., help="Whose hand."),
                   cards: Optional[List[str]] = typer.Argument(None, help="The cards left in the hand."),
-                  points: Optional[int] = typer.Option(None, "--points", min=0,
+                  points: Optional[int] = typer.Option(None, "--points", click_type=CountType("a number of points", 0),
                                                        help="Their value as counted at the table, instead of the cards.")):
     """Record the cards left in a hand after someone went out; the last one scores the deal.
 
@@ -258,7 +262,7 @@ def contract_status(as_json: bool = JSON):
 @contract_app.command("check")
 def contract_check(
     melds: List[str] = typer.Argument(..., metavar="MELDS", help='The lay-down, melds separated by +: "7S 7H 7D + QC QD QS".'),
-    deal: int = typer.Option(..., "--deal", "-d", help="Which deal's contract (1-5)."),
+    deal: int = typer.Option(..., "--deal", "-d", click_type=CountType("a deal number", 1, 1000), help="Which deal's contract (1-5)."),
     preset: Optional[str] = _C_PRESET,
     rules_file: Optional[str] = _C_RULES,
     as_json: bool = JSON,
@@ -294,7 +298,8 @@ def contract_buy(
     seats: str = typer.Option(..., "--seats", metavar="A,B,C", help="Every player in playing order."),
     refused_by: Optional[str] = typer.Option(None, "--refused-by", metavar="NAME",
                                              help="The first player asked who said no (everyone before agreed)."),
-    cards: int = typer.Option(1, "--cards", help="How many cards off the top of the pack are bought."),
+    cards: int = typer.Option(1, "--cards", click_type=CountType("a number of cards", 0, 1000),
+                              help="How many cards off the top of the pack are bought."),
     preset: Optional[str] = _C_PRESET,
     rules_file: Optional[str] = _C_RULES,
     as_json: bool = JSON,
@@ -401,7 +406,7 @@ def polish_check(
     pile: str = typer.Option("", "--pile", metavar="CARDS", help='The pile from the bottom (9H) to the top; "" for a new deal.'),
     play: Optional[str] = typer.Option(None, "--play", metavar="CARDS", help="The cards played, in the order laid."),
     take: bool = typer.Option(False, "--take", help="Take from the pile instead of playing: --take or --take N."),
-    take_count: Optional[int] = typer.Option(None, "--take-count", hidden=True),
+    take_count: Optional[int] = typer.Option(None, "--take-count", click_type=CountType("a number of cards", 0, 1000), hidden=True),
     hand: Optional[str] = typer.Option(None, "--hand", metavar="CARDS", help="The mover's hand, to check he holds the play."),
     seats: Optional[str] = typer.Option(None, "--seats", metavar="A,B,C", help="The players clockwise, to say who moves next."),
     mover: Optional[str] = typer.Option(None, "--mover", metavar="NAME", help="Who plays or takes (with --seats)."),
@@ -463,7 +468,8 @@ def polish_check(
 
 
 @polish_app.command("deal-sizes")
-def polish_deal_sizes(players: int = typer.Argument(..., help="How many players (2-6)."), as_json: bool = JSON):
+def polish_deal_sizes(players: int = typer.Argument(..., click_type=CountType("a number of players", 0, 1000), help="How many players (2-6)."),
+                      as_json: bool = JSON):
     """How many cards each player gets from the 24-card pack, in dealing order.
 
     Example: pan polish deal-sizes 5
@@ -606,7 +612,8 @@ def _clock_view(clock, now_ms: int, out: set):
 def clock_command(
     minutes: Optional[float] = typer.Option(None, "--minutes", "-m", min=0.05,
                                             help="Minutes per player (default: house rule clock_minutes, else 5)."),
-    increment: int = typer.Option(0, "--increment", "-i", min=0, help="Seconds added to a player's time per move."),
+    increment: int = typer.Option(0, "--increment", "-i", click_type=CountType("a number of seconds", 0, 86_400),
+                                  help="Seconds added to a player's time per move."),
     first: Optional[str] = typer.Option(None, "--first", metavar="NAME",
                                         help="Who moves first: the holder of the 9♥ (default: the first seat)."),
 ):

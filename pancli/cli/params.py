@@ -120,12 +120,14 @@ class MeldNumberType(ParamType):
 
     @staticmethod
     def number(value, option: str) -> int:
-        if isinstance(value, int):
-            return value
         try:
-            return int(value)
+            n = value if isinstance(value, int) else int(str(value).strip().replace("_", "x"), 10)
         except ValueError:
-            raise InputError(f"{option} takes a meld number, not '{value}'", "see the numbers with `pan board`") from None
+            n = None
+        if n is None or not 1 <= n <= 100_000:
+            raise InputError(f"{option} takes a meld number, not '{str(value)[:40]}'",
+                             "see the numbers with `pan board`") from None
+        return n
 
     def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
         rec = obj.open_recorder()
@@ -165,3 +167,32 @@ SESSION = SessionType()
 def flat(groups) -> list[str]:
     """The cards of several card words, in order."""
     return [c for g in groups or () for c in g]
+
+
+class CountType(ParamType):
+    """A whole number in a range (chips, points, a hand, a deal): anything else, a negative
+    number included, is refused in one line saying what the option takes."""
+
+    name = "integer"
+
+    def __init__(self, noun: str = "a number of chips", low: int = 1, high: int | None = None):
+        from pancli.core.money import MAX_CHIPS
+
+        self.noun, self.low, self.high = noun, low, MAX_CHIPS if high is None else high
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            n = value
+        else:
+            try:
+                n = int(str(value).strip().replace("_", "x"), 10)
+            except ValueError:
+                n = None
+        if n is None or not self.low <= n <= self.high:
+            span = f"above 0 and at most {self.high:,}" if self.low == 1 else f"from {self.low} to {self.high:,}"
+            raise InputError(f"{str(value)[:40]} is not {self.noun}", f"give a whole number {span}")
+        return n
+
+
+CHIPS = CountType("a number of chips")
+HAND = CountType("a hand number", low=0)

@@ -8,9 +8,9 @@ from typing import List, Optional
 
 import typer
 
-from pancli.cli.common import command_set, console, multiword_command, new_app, print_json
+from pancli.cli.common import command_set, console, echo, multiword_command, new_app, one_line, print_json, styled
 from pancli.cli.context import app_context
-from pancli.cli.params import CARDS, MELD, MELDS, PLAYER, PLAYER_IN_HAND, SESSION, flat, melds
+from pancli.cli.params import CARDS, HAND, MELD, MELDS, PLAYER, PLAYER_IN_HAND, SESSION, flat, melds
 from pancli.core.errors import InputError
 
 commands = command_set()  # what this module adds to `pan`
@@ -55,6 +55,7 @@ def show_step(step) -> None:
     # terminal, hearts and diamonds are red all the same.
     paint = sys.stdout.isatty()
     for line in step.lines + [f"  {p}" for p in payment_lines(step.payments)]:
+        line = one_line(line)  # names come from the log: shown inert
         typer.echo(_RED_CARD.sub(lambda m: typer.style(m.group(0), fg="red"), line) if paint else line)
 
 
@@ -71,7 +72,8 @@ def session_new(
     dealer: Optional[str] = typer.Option(None, "--dealer", help="Who deals the first hand (default: the first listed)."),
     preset: Optional[str] = typer.Option(None, "--preset", help="House-rules preset: hoyle, cardroom-ca, online-pan, japanese-wp."),
     rules: Optional[str] = typer.Option(None, "--rules", help="House-rules TOML file (copied into the session)."),
-    chip_value: Optional[float] = typer.Option(None, "--chip-value", help="Money per chip, for standings and settle-up."),
+    chip_value: Optional[str] = typer.Option(None, "--chip-value", metavar="AMOUNT",
+                                             help="Money per chip, for standings and settle-up (above 0, at most 4 decimals)."),
     game: str = typer.Option("panguingue", "--game", help="panguingue, contract or polish."),
 ):
     """Start a session and make it the current one.
@@ -82,19 +84,24 @@ def session_new(
     from pancli.app.recorder import resolve_player
     from pancli.app.rulesfile import resolve as resolve_rules
 
+    from pancli.core.names import clean_name, clean_players
+
     g = get_game(game)
-    names = [p.strip() for p in players.split(",") if p.strip()]
+    name = clean_name(name, "session")
+    names = clean_players(p for p in players.split(",") if p.strip())
     house = resolve_rules(preset, rules, g.name)
-    if chip_value is not None and (chip_value < 0 or chip_value != chip_value):
-        raise InputError(f"--chip-value {chip_value} is not an amount of money", "give e.g. --chip-value 0.25")
+    from pancli.core.money import chip_value as money_per_chip
+
+    value = money_per_chip(chip_value) if chip_value is not None else None
     first = resolve_player(names, dealer) if dealer else None
     g.new_state(house, names, first)  # checks names, counts and seats before anything is stored
     store = app_context().open_store(create=True)
     with store.lock():
-        sid = store.create_session(name.strip(), g.name, names, first, g.rules_to_dict(house), chip_value)
+        sid = store.create_session(name, g.name, names, first, g.rules_to_dict(house),
+                                   float(value) if value is not None else None)  # exact through repr: see core/money
         store.set_setting("current_session", str(sid))
     app_context().forget_session()
-    typer.echo(f"Session {name} ({g.title}): {', '.join(names)}. "
+    echo(f"Session {name} ({g.title}): {', '.join(names)}. "
                     f"{first or names[0]} deals first. It is now the current session.")
 
 
@@ -132,11 +139,13 @@ def session_show(name: Optional[str] = typer.Argument(None, click_type=SESSION, 
     seats = recorder.game.seats(state)
     from pancli.games import game as get_game
 
+    from pancli.core.money import shown_chip_value
+
     g = get_game(s["game"])
     defaults = g.rules_to_dict(g.schema.defaults)
     changed = {k: v for k, v in s["rules"].items() if defaults.get(k) != v}
     data = {"name": s["name"], "game": s["game"], "created_at": s["created_at"], "seats": seats,
-            "chip_value": s["chip_value"], "closed": bool(s["closed_at"]), "rules_changed": changed,
+            "chip_value": shown_chip_value(s["chip_value"]), "closed": bool(s["closed_at"]), "rules_changed": changed,
             "db": str(store.path)}
     if as_json:
         print_json(data)
@@ -145,8 +154,8 @@ def session_show(name: Optional[str] = typer.Argument(None, click_type=SESSION, 
     out.print(f"Session {s['name']} · {s['game']} · started {s['created_at']}" + (" · closed" if s["closed_at"] else ""))
     out.print(f"Seats: {', '.join(seats)}")
     out.print("House rules: " + (", ".join(f"{k} = {v}" for k, v in changed.items()) or "the defaults"))
-    if s["chip_value"]:
-        out.print(f"Chip value: {s['chip_value']}")
+    if data["chip_value"]:
+        out.print(f"Chip value: {data['chip_value']}")
 
 
 @session_app.command("use")
@@ -160,7 +169,7 @@ def session_use(name: str = typer.Argument(..., click_type=SESSION, help="Sessio
     with store.lock():
         store.set_setting("current_session", str(s["id"]))
     app_context().forget_session()
-    typer.echo(f"Current session: {s['name']}")
+    echo(f"Current session: {s['name']}")
 
 
 @session_app.command("close")
@@ -179,7 +188,7 @@ def session_close(name: Optional[str] = typer.Argument(None, click_type=SESSION,
     with store.lock():
         store.close_session(recorder.session["id"])
     app_context().forget_session()
-    typer.echo(f"Session {recorder.session['name']} is closed.")
+    echo(f"Session {recorder.session['name']} is closed.")
 
 
 # -- seats --------------------------------------------------------------------------------
@@ -192,7 +201,7 @@ def seat_add(name: str = typer.Argument(..., help="The new player's name."),
 
     Example: pan seat add Eve --after Ben
     """
-    record({"kind": "seat_add", "player": name.strip(), "after": after})
+    record({"kind": "seat_add", "player": name, "after": after})
 
 
 @seat_app.command("remove")
@@ -354,9 +363,9 @@ def undo():
 
     recorder = app_context().open_recorder()
     last, voided = recorder.undo()
-    typer.echo(f"Undid #{last['seq']}: {describe_event(last['payload'])}")
+    echo(f"Undid #{last['seq']}: {describe_event(last['payload'])}")
     for line in payment_lines(voided):
-        typer.echo(f"  voided: {line}")
+        echo(f"  voided: {line}")
 
 
 # -- looking ------------------------------------------------------------------------------
@@ -412,7 +421,7 @@ def standings(as_json: bool = JSON, name: Optional[str] = typer.Option(None, "--
 
 
 @commands.command()
-def history(hand: Optional[int] = typer.Option(None, "--hand", help="Only this hand."), as_json: bool = JSON):
+def history(hand: Optional[int] = typer.Option(None, "--hand", click_type=HAND, help="Only this hand."), as_json: bool = JSON):
     """Every event with its payments and reasons; undone events are marked.
 
     Example: pan history --hand 2
@@ -428,7 +437,7 @@ def history(hand: Optional[int] = typer.Option(None, "--hand", help="Only this h
         return
     out = console()
     for e in data["events"]:
-        mark = " [dim](undone)[/dim]" if e["voided"] else ""
-        out.print(f"#{e['seq']:<4} hand {e['hand'] or '-':<3} {describe_event(e['payload'])}{mark}", markup=True)
+        mark = (" (undone)", "dim") if e["voided"] else ""
+        out.print(styled(f"#{e['seq']:<4} hand {e['hand'] or '-':<3} {describe_event(e['payload'])}", mark))
         for line in payment_lines(e["payments"]):
             out.print(f"        {line}", style="dim" if e["voided"] else None)

@@ -38,6 +38,8 @@ def board_table(data: dict):
     hand = data["hand"]
     if hand is None:
         return f"Session {data['session']}: no hand dealt yet. Seats: {', '.join(data['seats'])}."
+    from rich.text import Text
+
     table = Table(title=f"{data['session']} · hand {hand['number']} · {hand['dealer']} deals, "
                         f"{hand['eldest']} eldest · tops {hand['tops']} · {hand['result']}",
                   title_justify="left", show_lines=False)
@@ -49,11 +51,16 @@ def board_table(data: dict):
             + (f"  [bold]{m['worth']}[/bold] {conditions.describe(m['condition'], m['cards'])}" if m["worth"] else "")
             for m in p["melds"]) or "-"
         status = p["status"] + (" (stays)" if p["stayed"] and p["status"] == "in" else "")
-        table.add_row(p["name"], status, melds, str(p["melded"]), f"{p['chips_this_hand']:+d}")
+        # The melds cell is markup of its own (red hearts, the worth in bold): cards and condition
+        # words only, never a name; every other cell is a plain string, shown literally.
+        table.add_row(p["name"], status, Text.from_markup(melds), str(p["melded"]), f"{p['chips_this_hand']:+d}")
     return table
 
 
-def standings_json(session: dict, balances: dict, tallies: dict, players: list[str], chip_value: float | None) -> dict:
+def standings_json(session: dict, balances: dict, tallies: dict, players: list[str], chip_value) -> dict:
+    from pancli.core.money import amount, shown_chip_value
+
+    chip_value = shown_chip_value(chip_value)
     names = list(players) + [p for p in balances if p not in players and p not in POOLS] \
         + [p for p in tallies if p not in players and p not in balances]
     rows = []
@@ -65,7 +72,7 @@ def standings_json(session: dict, balances: dict, tallies: dict, players: list[s
         for stat, value in t.items():
             row.setdefault(stat, value)
         if chip_value:
-            row["money"] = round(net * chip_value, 2)
+            row["money"] = amount(net, chip_value)
         rows.append(row)
     rows.sort(key=lambda r: -r["net"])
     pools = {p.strip("()"): balances[p] for p in POOLS if balances.get(p)}
@@ -83,6 +90,8 @@ def standings_json(session: dict, balances: dict, tallies: dict, players: list[s
 def standings_table(data: dict):
     from rich.table import Table
 
+    from pancli.cli.common import styled
+
     table = Table(title=f"Standings · {data['session']}", title_justify="left")
     if "columns" in data:
         return _score_table(table, data)
@@ -90,7 +99,7 @@ def standings_table(data: dict):
     for col in cols:
         table.add_column(col, justify="left" if col == "player" else "right")
     for r in data["players"]:
-        net = f"[green]{r['net']:+d}[/green]" if r["net"] > 0 else (f"[red]{r['net']:+d}[/red]" if r["net"] < 0 else "0")
+        net = styled((f"{r['net']:+d}" if r["net"] else "0", "green" if r["net"] > 0 else ("red" if r["net"] < 0 else None)))
         cells = [r["name"], net] + ([f"{r['money']:+.2f}"] if data["chip_value"] else []) + [
             str(r["hands"]), str(r["won"]), str(r["dropped"]), str(r["conditions"])]
         table.add_row(*cells)
@@ -101,8 +110,9 @@ def standings_table(data: dict):
 
 def season_table(data: dict):
     """Standings over a season: every session of one game, every device."""
-    from rich.markup import escape
     from rich.table import Table
+
+    from pancli.cli.common import styled
 
     title = "Season" + ("" if data["season"] == "all" else f" {data['season']}")
     if data["game"] != "panguingue":
@@ -113,8 +123,8 @@ def season_table(data: dict):
     for col in ("player", "net", "nights", "hands", "won"):
         table.add_column(col, justify="left" if col == "player" else "right")
     for r in data["players"]:
-        net = f"[green]{r['net']:+d}[/green]" if r["net"] > 0 else (f"[red]{r['net']:+d}[/red]" if r["net"] < 0 else "0")
-        table.add_row(escape(r["name"]), net, str(r["nights"]), str(r["hands"]), str(r["won"]))
+        net = styled((f"{r['net']:+d}" if r["net"] else "0", "green" if r["net"] > 0 else ("red" if r["net"] < 0 else None)))
+        table.add_row(r["name"], net, str(r["nights"]), str(r["hands"]), str(r["won"]))
     return table
 
 

@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from pancli.cli.common import command_set, console, count_of, print_json
+from pancli.cli.common import command_set, console, count_of, print_json, styled
 from pancli.cli.context import app_context
-from pancli.cli.params import PLAYER, SESSION as SESSION_NAME
+from pancli.cli.params import CHIPS, HAND, PLAYER, SESSION as SESSION_NAME
 from pancli.cli.record import record
-from pancli.core.errors import InputError
+from pancli.core.errors import InputError, RuleError
 
 commands = command_set()  # what this module adds to `pan`
 
 JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 SESSION = typer.Argument(None, metavar="[SESSION]", click_type=SESSION_NAME, help="Session name (default: the current one).")
+
+
+FORCE = typer.Option(False, "--force", help="Replace the file if it exists (never the database).")
+
+
+def _target(path: str, force: bool, what: str):
+    """Where a command may write: never the database or its -wal/-shm, an existing file only with --force."""
+    from pancli.app.files import check_target
+    from pancli.storage.store import resolve_path
+
+    return check_target(path, force, resolve_path(app_context().db), what)
 
 
 def _session(name: str | None) -> tuple:
@@ -32,41 +42,34 @@ def _signed(n: int) -> str:
     return signed(n)
 
 
-def _money(amount: float) -> str:
+def _money(amount) -> str:
     return f"+{amount:.2f}" if amount > 0 else (f"−{-amount:.2f}" if amount < 0 else "0.00")
 
 
-def _colored(n: int) -> str:
-    text = _signed(n)
-    return f"[green]{text}[/green]" if n > 0 else (f"[red]{text}[/red]" if n < 0 else text)
+def _colored(n: int):
+    return styled((_signed(n), "green" if n > 0 else ("red" if n < 0 else None)))
 
 
 # -- buy-ins and cash-outs -----------------------------------------------------------------
 
-def _chips(chips: int) -> int:
-    if chips <= 0:
-        raise InputError(f"{chips} is not a number of chips", "give a whole number above 0")
-    return chips
-
-
 @commands.command()
 def buyin(name: str = typer.Argument(..., click_type=PLAYER, help="Who buys chips."),
-          chips: int = typer.Argument(..., help="How many chips.")):
+          chips: int = typer.Argument(..., click_type=CHIPS, help="How many chips.")):
     """A player buys chips from the bank; settle-up counts it.
 
     Example: pan buyin ana 100
     """
-    record({"kind": "buyin", "player": name, "chips": _chips(chips)})
+    record({"kind": "buyin", "player": name, "chips": chips})
 
 
 @commands.command()
 def cashout(name: str = typer.Argument(..., click_type=PLAYER, help="Who cashes chips in."),
-            chips: int = typer.Argument(..., help="How many chips.")):
+            chips: int = typer.Argument(..., click_type=CHIPS, help="How many chips.")):
     """A player cashes chips in at the bank; settle-up counts it.
 
     Example: pan cashout ana 60
     """
-    record({"kind": "cashout", "player": name, "chips": _chips(chips)})
+    record({"kind": "cashout", "player": name, "chips": chips})
 
 
 # -- the evening's report ------------------------------------------------------------------
@@ -105,7 +108,7 @@ def _report_renderables(data: dict, width: int) -> list:
                     + (" bought/cashed: chips from and to the bank." if banked else ""), style="dim"))
     if data["largest_hand"]:
         b = data["largest_hand"]
-        out.append(Text(f"Largest hand: {b['player']} {_signed(b['chips'])} in hand {b['hand']}."))
+        out.append(styled(f"Largest hand: {b['player']} {_signed(b['chips'])} in hand {b['hand']}."))
     if data["hands"]:
         name_w = max(len(r["name"]) for r in data["players"])
         chart_w = max(10, min(data["hands"], width - name_w - 12))
@@ -116,7 +119,7 @@ def _report_renderables(data: dict, width: int) -> list:
         per = "" if data["hands"] <= chart_w else f", one mark per {data['hands'] / chart_w:.1f} hands"
         out.append(Text(f"\nRunning total, hand by hand (from {_signed(lo)} to {_signed(hi)}{per}):"))
         for r in data["players"]:
-            line = Text(f"{r['name']:<{name_w}}  ")
+            line = styled(f"{r['name']:<{name_w}}  ")
             line.append(sparkline(series[r["name"]], lo, hi),
                         style="green" if r["net"] > 0 else ("red" if r["net"] < 0 else None))
             line.append(f"  {_signed(r['net'])}")
@@ -129,7 +132,8 @@ def _report_renderables(data: dict, width: int) -> list:
 @commands.command()
 def report(name: Optional[str] = SESSION, as_json: bool = JSON,
            svg: Optional[str] = typer.Option(None, "--svg", metavar="FILE", help="Also save the report as an SVG picture."),
-           html: Optional[str] = typer.Option(None, "--html", metavar="FILE", help="Also save the report as an HTML page.")):
+           html: Optional[str] = typer.Option(None, "--html", metavar="FILE", help="Also save the report as an HTML page."),
+           force: bool = FORCE):
     """The evening at a glance: nets, money, hands won and dropped, conditions, largest hand, a chart.
 
     Example: pan report friday --svg friday.svg
@@ -138,6 +142,9 @@ def report(name: Optional[str] = SESSION, as_json: bool = JSON,
 
     from pancli.app.reports import session_report
 
+    targets = [(_target(path, force, f"{kind} report"), kind) for path, kind in ((svg, "svg"), (html, "html")) if path]
+    if len(targets) == 2 and targets[0][0].resolve() == targets[1][0].resolve():
+        raise InputError("--svg and --html name the same file", "give them different names")
     store, session = _session(name)
     data = session_report(store, session)
     if as_json:
@@ -146,21 +153,18 @@ def report(name: Optional[str] = SESSION, as_json: bool = JSON,
         out = console()
         for r in _report_renderables(data, out.width):
             out.print(r)
-    for path, kind in ((svg, "svg"), (html, "html")):
-        if not path:
-            continue
+    for path, kind in targets:
         import io
 
-        rec = Console(record=True, width=100, file=io.StringIO(), highlight=False)
+        from pancli.app.files import write_atomic
+        from pancli.core.names import inert
+
+        rec = console(record=True, width=100, file=io.StringIO())
         for r in _report_renderables(data, 100):
             rec.print(r)
-        try:
-            if kind == "svg":
-                rec.save_svg(path, title=f"pan report {data['session']}")
-            else:
-                rec.save_html(path)
-        except OSError as e:
-            raise InputError(f"cannot write {path}: {e.strerror or e}", "check the folder exists and is writable") from None
+        text = (rec.export_svg(title=f"pan report {inert(data['session'])}") if kind == "svg"
+                else rec.export_html())
+        write_atomic(path, text)
         if not as_json:
             console().print(f"Saved the report to {path}.")
 
@@ -243,24 +247,27 @@ def sessions_cmd(as_json: bool = JSON):
 
 @commands.command()
 def settle(name: Optional[str] = SESSION,
-           chip_value: Optional[float] = typer.Option(None, "--chip-value", help="Money per chip (default: the session's)."),
+           chip_value: Optional[str] = typer.Option(None, "--chip-value", metavar="AMOUNT",
+                                                    help="Money per chip (default: the session's)."),
            as_json: bool = JSON):
     """Who pays whom: the fewest payments that square every player, each explained, checked to sum to zero.
 
     Example: pan settle friday --chip-value 0.25
     """
+    from pancli.core import money as mo
     from pancli.core import settle as st
     from pancli.app.views import settle_json, settle_result
 
+    value = mo.chip_value(chip_value) if chip_value is not None else None
     store, session = _session(name)
     s, value = settle_result(store, session, chip_value)
     if as_json:
         print_json(settle_json(session, s))
         return
     out = console()
-    out.print(f"Settle-up · {session['name']}" + (f" · {st.money(1, value)} a chip" if value else ""))
+    out.print(f"Settle-up · {session['name']}" + (f" · ${value:,f} a chip" if value else ""))
     for p in s.parties:
-        amount = f"  {st.money(p.balance, value)}" if value else ""
+        amount = f"  {st.party_money(p, s)}" if value else ""
         out.print(f"  {p.label:<14} {st.signed(p.balance):>6} chips{amount}")
     if s.transfers:
         out.print(f"{len(s.transfers)} payment{'s' if len(s.transfers) != 1 else ''}:")
@@ -272,9 +279,9 @@ def settle(name: Optional[str] = SESSION,
     for note in st.pool_notes(s):
         out.print(f"Note: {note}")
     for f in s.flags:
-        out.print(f"[red]Flag:[/red] {f['player']}'s stack went below zero ({st.signed(f['stack'])}) at "
-                  f"#{f['seq']}" + (f", hand {f['hand']}" if f["hand"] else "")
-                  + ": he played on chips he had not bought.")
+        out.print(styled(("Flag:", "red"), f" {f['player']}'s stack went below zero ({st.signed(f['stack'])}) at "
+                         f"#{f['seq']}" + (f", hand {f['hand']}" if f["hand"] else "")
+                         + ": he played on chips he had not bought."))
 
 
 # -- archives ------------------------------------------------------------------------------
@@ -295,7 +302,8 @@ def export(name: Optional[str] = SESSION,
                                                 help="Where to write (- for standard output). Default: sessions/NAME.toml "
                                                      "for toml, standard output for json and csv."),
            format_doc: bool = typer.Option(False, "--format-doc", is_eager=True, callback=_print_format_doc,
-                                           help="Print the description of the archive format and exit.")):
+                                           help="Print the description of the archive format and exit."),
+           force: bool = FORCE):
     """Write a session out: TOML is the portable archive `pan import` reads back; CSV is for spreadsheets.
 
     `pan export --format-doc` prints the archive format, field by field.
@@ -305,9 +313,12 @@ def export(name: Optional[str] = SESSION,
     from pancli.app import archive
     from pancli.storage.store import now
 
+    from pancli.app.files import session_file_name, write_atomic
+
     fmt = fmt.lower()
     if fmt not in ("toml", "json", "csv"):
         raise InputError(f"unknown format '{fmt}'", "choose toml, json or csv")
+    path = _target(output, force, "archive") if output not in (None, "-") else None
     store, session = _session(name)
     with store.snapshot():
         if fmt == "csv":
@@ -316,23 +327,11 @@ def export(name: Optional[str] = SESSION,
             data = archive.build(store, session)
             text = archive.to_toml(data, exported_at=now()) if fmt == "toml" else archive.to_json(data)
     if output is None and fmt == "toml":
-        output = str(Path("sessions") / f"{archive.safe_name(session['name'])}.toml")
-    if output in (None, "-"):
+        path = _target(str(Path("sessions") / session_file_name(session["name"], ".toml")), force, "archive")
+    if path is None:
         sys.stdout.write(text)
         return
-    path = Path(output)
-    # Written beside the target and renamed over it, so a crash never leaves half an archive.
-    partial = path.with_name(f".{path.name}.partial-{os.getpid()}")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(partial, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(partial, path)
-    except OSError as e:
-        partial.unlink(missing_ok=True)
-        raise InputError(f"cannot write {path}: {e.strerror or e}", "check the folder is writable") from None
+    write_atomic(path, text, mkdir=True)
     console().print(f"Wrote {path} ({fmt}).")
 
 
@@ -345,10 +344,21 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
     Example: pan import sessions/friday.toml --as friday-copy
     """
     from pancli.app import archive
+    from pancli.core.names import clean_name
 
-    data = archive.load(file)
+    data = archive.load(file)  # every field's type checked, before any replay
+    if as_name is not None:
+        as_name = clean_name(as_name, "session")
     store = app_context().open_store(create=True)
-    result = archive.import_archive(store, data, as_name)
+    try:
+        result = archive.import_archive(store, data, as_name)
+    except RuleError as e:  # a replayed event the rules refuse: the archive is at fault (exit 2)
+        raise InputError(e.message, e.hint) from None
+    except (TypeError, KeyError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as e:
+        # A value the checks above let through but a game core cannot take: the archive's fault,
+        # not a crash; the import ran as one transaction, so nothing was stored.
+        raise InputError(f"{file} holds an event pancli cannot replay ({type(e).__name__})",
+                         "nothing was imported; export it again with `pan export`") from None
     app_context().forget_session()
     if as_json:
         print_json(result)
@@ -381,7 +391,7 @@ def _parse_sets(sets: List[str]) -> dict:
 
 @commands.command()
 def rescore(name: Optional[str] = SESSION,
-            hand: Optional[int] = typer.Option(None, "--hand", help="Only this hand."),
+            hand: Optional[int] = typer.Option(None, "--hand", click_type=HAND, help="Only this hand."),
             preset: Optional[str] = typer.Option(None, "--preset", help="House-rules preset to replay under."),
             rules: Optional[str] = typer.Option(None, "--rules", metavar="FILE", help="House-rules TOML file to replay under."),
             sets: Optional[List[str]] = typer.Option(None, "--set", metavar="KNOB=VALUE",
@@ -429,5 +439,5 @@ def rescore(name: Optional[str] = SESSION,
                   "not allowed under these rules (skipped):")
         for e in result.illegal:
             where = f"hand {e['hand']}, " if e["hand"] else ""
-            out.print(f"  #{e['seq']} ({where}{e['what']}): {e['why']}", markup=False)
+            out.print(f"  #{e['seq']} ({where}{e['what']}): {e['why']}")
     out.print("The stored session is unchanged.")

@@ -80,7 +80,7 @@ def rules_show(
 
     from pancli.cli.common import console
 
-    con = console()
+    con = console(markup=True)  # knob names in bold; every value escaped
     if not con.is_terminal:
         con.width = max(con.width, 250)  # piped: keep one knob per line
     title = "House rules" if schema.game == "panguingue" else f"{schema.title} house rules"
@@ -105,7 +105,7 @@ def rules_init(
     game: Optional[str] = _Game,
     preset: Optional[str] = typer.Option(None, "--preset", "-p", metavar="PRESET",
                                          help=ANY_PRESET_HELP, show_default=False),
-    force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists."),
+    force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists (never the database)."),
 ):
     """Write a complete house-rules file (every knob, with its help) to edit for your table.
 
@@ -114,11 +114,13 @@ def rules_init(
     Example: pan rules init polish.toml --game polish --preset beton
     """
     from pancli.app.rulesfile import write
+    from pancli.cli.context import app_context
+    from pancli.storage.store import resolve_path
 
     schema = _schema(game)
     name = preset or schema.default_preset
     rules = schema.preset(name)
-    p = write(path, rules, name, schema.game, force=force)
+    p = write(path, rules, name, schema.game, force=force, db_path=resolve_path(app_context().db))
     typer.echo(f"Wrote {p} (preset {name}). Check it with: pan rules check {p}{schema.game_option()}")
 
 

@@ -303,15 +303,19 @@ class TableShell:
             status = rec.game.status(rec.state())
         except Exception:
             status = None
+        from pancli.core.names import inert
+
         where = rec.session["name"] + (f" · {status}" if status else "")
-        return f"{where}> "
+        return f"{inert(where)}> "
 
     def board_lines(self) -> list[str]:
         """The live board in one to three lines: the hand, who is in with melds and chips, the night."""
         rec = self.recorder()
         if rec is None:
             return []
-        return compact_board(rec)
+        from pancli.core.names import inert
+
+        return [inert(line) for line in compact_board(rec)]  # names from the log, shown inert
 
     def help_text(self, width: int | None = None) -> str:
         width = width or terminal_width()
@@ -492,7 +496,9 @@ class TableShell:
             text = (f"No session in {self.db} yet: start one with "
                     "`session new NAME --players A,B,C`. `help` lists the commands.")
         else:
-            text = (f"Session {rec.session['name']} at {self.db}. `help` lists the commands; "
+            from pancli.core.names import inert
+
+            text = (f"Session {inert(rec.session['name'])} at {self.db}. `help` lists the commands; "
                     "Tab completes; `undo` takes back; Ctrl-D leaves.")
         _print([("class:dim", line) for line in fit_words(text, width)], end="")
         if rec is not None:

@@ -49,34 +49,39 @@ def sync_cmd(folder: Optional[str] = typer.Argument(None, help="The shared folde
 
 
 def _print_outcome(out) -> None:
-    # plain lines, never wrapped: they hold file names
+    from pancli.core.names import inert
+
+    def say(text: str) -> None:
+        """One plain line, never wrapped (it may hold a file name), inert: names and files come
+        from other devices."""
+        typer.echo(inert(text))
+
     for w in out.written:
-        typer.echo(f"Wrote {w['name']} ({count_of(w['events'], 'event')}).")
+        say(f"Wrote {w['name']} ({count_of(w['events'], 'event')}).")
     for i in out.imported:
-        typer.echo(f"Imported {i['name']} from {i['device_label']} ({count_of(i['events'], 'event')}, "
-                   "every payment checked; read-only here).")
+        say(f"Imported {i['name']} from {i['device_label']} ({count_of(i['events'], 'event')}, "
+            "every payment checked; read-only here).")
     for e in out.extended:
-        typer.echo(f"Brought {e['name']} up to date from {e['device_label']}: "
-                   f"{count_of(e['events'], 'new event')}.")
+        say(f"Brought {e['name']} up to date from {e['device_label']}: "
+            f"{count_of(e['events'], 'new event')}.")
     for f in out.incomplete:
-        typer.echo(f"Not complete yet, read again next time: {f['file']} ({f['why']}).")
+        say(f"Not complete yet, read again next time: {f['file']} ({f['why']}).")
     for f in out.refused:
-        typer.echo(f"Refused {f['file']}: {f['why']}.")
+        say(f"Refused {f['file']}: {f['why']}.")
     for c in out.conflicts:
         at = f"the copies differ from event #{c['seq']} on" if c["seq"] else c["why"]
         sides = "; ".join(f"{s['where']}" + (f" (written by {s['device_label']})" if s.get("device_label") else "")
                           + f": {count_of(s['events'], 'event')}" for s in c["sides"])
-        typer.echo(f"Conflict in session {c['session']} (recorded on {c['device_label']} {c['device'][:8]}): "
-                   f"{at}. {sides}. Both are left as they are.")
+        say(f"Conflict in session {c['session']} (recorded on {c['device_label']} {c['device'][:8]}): "
+            f"{at}. {sides}. Both are left as they are.")
     changed = len(out.written) + len(out.imported) + len(out.extended)
     summary = "nothing changed" if not changed else f"{count_of(changed, 'session')} changed"
     problems = len(out.conflicts) + len(out.refused)
-    typer.echo(f"Synced {out.label} with {out.folder}: {summary}"
-               + (f"; {count_of(problems, 'problem')} to look at." if problems else "."))
+    say(f"Synced {out.label} with {out.folder}: {summary}"
+        + (f"; {count_of(problems, 'problem')} to look at." if problems else "."))
 
 
 def _print_status(data: dict) -> None:
-    from rich.markup import escape
     from rich.table import Table
 
     con = console()
@@ -86,8 +91,8 @@ def _print_status(data: dict) -> None:
     for col in ("device", "sessions", "events", "last event", "last sync"):
         table.add_column(col, justify="right" if col in ("sessions", "events") else "left")
     for d in data["devices"]:
-        table.add_row(escape(d["label"] or d["device"][:8]) + (" *" if d["this"] else ""), str(d["sessions"]),
+        table.add_row((d["label"] or d["device"][:8]) + (" *" if d["this"] else ""), str(d["sessions"]),
                       str(d["events"]), (d["last_event"] or "-")[:16].replace("T", " "),
                       (d["last_sync"] or "never")[:16].replace("T", " "))
     con.print(table)
-    con.print("* this device", markup=False)
+    con.print("* this device")

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from pancli.core.errors import InputError
 from pancli.core.ledger import Step, Tally
+from pancli.core.money import MAX_CHIPS
 
 BANK_KINDS = ("buyin", "cashout")
 
 
 def apply_bank(state, event: dict) -> Step:
     chips = event.get("chips")
-    if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
-        raise InputError(f"{chips!r} is not a number of chips", "give a whole number above 0")
+    if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips <= MAX_CHIPS:
+        raise InputError(f"{chips!r} is not a number of chips", f"give a whole number above 0 and at most {MAX_CHIPS:,}")
     verb = "buys" if event["kind"] == "buyin" else "cashes out"
     return Step(state, tallies=[Tally(event["player"], event["kind"], chips)],
                 lines=[f"{event['player']} {verb} {chips} chips."])

@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterable
 
+from pancli.core.money import chip_value
 from pancli.core.errors import InputError
 
 # Knob types. ENUM values may be words or whole numbers; WORD is free text of letters.
@@ -126,6 +127,11 @@ class Knob:
             if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
                     or value < allowed[0]):
                 raise InputError(f"{prefix} is not an amount of money", f"{name} takes a number such as 0.25")
+            if value:  # an amount of money is bounded and exact to CHIP_VALUE_PLACES decimals
+                try:
+                    chip_value(value, f"{where}{name} =")
+                except InputError as e:
+                    raise InputError(f"{prefix} is not an amount of money", e.hint) from None
             return float(value)
         if kind == WORD:
             lo, hi = allowed

@@ -8,14 +8,20 @@ Each party has a balance in chips: what it is owed (positive) or owes (negative)
   and chips still on the tops (a hand not finished) belong to whoever wins them.
 The balances sum to zero. The greedy rule pays the largest debtor to the largest creditor until
 all are square; each payment squares at least one party, so n parties need at most n − 1.
+
+With a chip value, money is exact: every balance is rounded to the cent so that the rounded
+balances still sum to zero (largest remainder, ``money.to_cents``), and the payments are worked
+out in whole cents, so they add up to each rounded balance exactly.
 Pure functions only: the caller reads the ledger.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from pancli.core.ledger import HOUSE, POOLS, TOPS
+from pancli.core.money import cents_decimal, cents_text, stored_chip_value, to_cents
 
 BANK = "(bank)"
 PARTY_NAMES = {BANK: "the bank", TOPS: "the tops", HOUSE: "the house"}
@@ -25,7 +31,8 @@ PARTY_NAMES = {BANK: "the bank", TOPS: "the tops", HOUSE: "the house"}
 class Transfer:
     payer: str
     payee: str
-    chips: int
+    chips: int | Decimal           # a whole number, unless a chip is worth a fraction of a cent
+    cents: int | None = None       # the money, when the session has a chip value
 
 
 @dataclass
@@ -35,6 +42,7 @@ class Party:
     net: int = 0           # chips won or lost in play
     bought: int = 0
     cashed: int = 0
+    cents: int | None = None   # the balance in money, rounded to the cent (see to_cents)
 
     @property
     def label(self) -> str:
@@ -45,13 +53,24 @@ class Party:
 class Settlement:
     parties: list[Party]
     transfers: list[Transfer]
-    chip_value: float | None
+    chip_value: Decimal | None
     banked: bool                        # the session has buy-ins or cash-outs
     flags: list[dict] = field(default_factory=list)
 
     @property
     def total(self) -> int:
         return sum(p.balance for p in self.parties)
+
+    def square(self) -> bool:
+        """True when the balances sum to zero and the transfers square every party exactly (in
+        cents when there is a chip value, else in chips): what the check line says."""
+        money = self.chip_value is not None
+        left = {p.name: (p.cents if money else p.balance) for p in self.parties}
+        for t in self.transfers:
+            amount = t.cents if money else t.chips
+            left[t.payer] += amount
+            left[t.payee] -= amount
+        return self.total == 0 and sum(left.values()) == 0 and not any(left.values())
 
 
 def minimal_transfers(balances: dict[str, int]) -> list[Transfer]:
@@ -79,7 +98,7 @@ def minimal_transfers(balances: dict[str, int]) -> list[Transfer]:
 
 
 def settle(nets: dict[str, int], bank: dict[str, dict[str, int]] | None = None,
-           chip_value: float | None = None, players: list[str] | None = None) -> Settlement:
+           chip_value: Decimal | None = None, players: list[str] | None = None) -> Settlement:
     """Balances and transfers from the play nets (players and pools) and bank tallies.
 
     ``bank`` maps a player to {"buyin": chips, "cashout": chips}. ``players`` fixes the order
@@ -101,7 +120,17 @@ def settle(nets: dict[str, int], bank: dict[str, dict[str, int]] | None = None,
         if nets.get(pool):
             parties.append(Party(pool, nets[pool], nets[pool]))
     balances = {p.name: p.balance for p in parties}
-    transfers = minimal_transfers(balances)
+    chip_value = stored_chip_value(chip_value)  # a float or text from a caller: exact, checked
+    if not chip_value:
+        return Settlement(parties, minimal_transfers(balances), None, banked)
+    cents = to_cents(balances, chip_value)
+    for p in parties:
+        p.cents = cents[p.name]
+    transfers = []
+    for t in minimal_transfers(cents):
+        chips = Decimal(t.chips) / (chip_value * 100)
+        transfers.append(Transfer(t.payer, t.payee, int(chips) if chips == chips.to_integral_value() else chips,
+                                  t.chips))
     return Settlement(parties, transfers, chip_value, banked)
 
 
@@ -129,11 +158,24 @@ def signed(chips: int) -> str:
     return f"+{chips}" if chips > 0 else (f"−{-chips}" if chips < 0 else "0")
 
 
-def money(chips: int, chip_value: float | None) -> str:
+def money(chips: int, chip_value: Decimal | None) -> str:
+    """Chips as money, to the cent (or as chips, without a chip value)."""
     if not chip_value:
         return f"{chips} chips"
-    amount = round(chips * chip_value + 0.0, 2)
-    return f"${amount:,.2f}" if amount >= 0 else f"−${-amount:,.2f}"
+    from pancli.core.money import amount
+
+    return cents_text(int(amount(chips, chip_value) * 100))
+
+
+def party_money(p: Party, s: "Settlement") -> str:
+    """A party's balance as the settle-up rounds it."""
+    return cents_text(p.cents) if p.cents is not None else money(p.balance, s.chip_value)
+
+
+def _chips_text(chips) -> str:
+    if isinstance(chips, int):
+        return f"{chips} chips"
+    return f"about {chips:.2f} chips".replace(".00 ", " ")
 
 
 def position(p: Party, banked: bool) -> str:
@@ -154,7 +196,8 @@ def transfer_line(t: Transfer, s: Settlement) -> str:
     """'Cruz pays Ana $6.50 — Cruz is −26 chips, Ana is +40 chips'."""
     by_name = {p.name: p for p in s.parties}
     payer, payee = by_name[t.payer], by_name[t.payee]
-    what = money(t.chips, s.chip_value) + (f" ({t.chips} chips)" if s.chip_value else "")
+    what = (f"{cents_text(t.cents)} ({_chips_text(t.chips)})" if t.cents is not None
+            else money(t.chips, s.chip_value))
     return (f"{payer.label[0].upper() + payer.label[1:]} pays {payee.label} {what} — "
             f"{position(payer, s.banked)}, {position(payee, s.banked)}")
 
@@ -168,22 +211,21 @@ def pool_notes(s: Settlement) -> list[str]:
         elif p.name == TOPS:
             notes.append(f"The tops are short {-p.balance} chips (more was paid out of them than in).")
         elif p.name == HOUSE and p.balance:
-            notes.append(f"The house collected {p.balance} chips ({money(p.balance, s.chip_value)}): "
+            notes.append(f"The house collected {p.balance} chips ({party_money(p, s)}): "
                          "they leave the players for good.")
     return notes
 
 
 def to_json(s: Settlement) -> dict:
-    cv = s.chip_value
-
-    def m(chips):
-        return round(chips * cv, 2) if cv else None
+    """Plain data; money as exact Decimals to the cent (JSON writes them as strings)."""
+    def m(cents):
+        return cents_decimal(cents) if cents is not None else None
 
     return {
-        "chip_value": cv, "banked": s.banked,
-        "parties": [{"name": p.name, "balance": p.balance, "money": m(p.balance), "net": p.net,
+        "chip_value": s.chip_value, "banked": s.banked,
+        "parties": [{"name": p.name, "balance": p.balance, "money": m(p.cents), "net": p.net,
                      "bought": p.bought, "cashed_out": p.cashed} for p in s.parties],
-        "transfers": [{"payer": t.payer, "payee": t.payee, "chips": t.chips, "money": m(t.chips),
+        "transfers": [{"payer": t.payer, "payee": t.payee, "chips": t.chips, "money": m(t.cents),
                        "line": transfer_line(t, s)} for t in s.transfers],
         "flags": s.flags, "notes": pool_notes(s), "sum": s.total,
     }

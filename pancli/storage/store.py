@@ -320,21 +320,25 @@ class Store(ReportQueries, DatabaseCare, SyncQueries):
         c = self.conn
         # One statement, so one read snapshot: another process that finishes creating the schema
         # between two separate queries would otherwise make a new pancli database look foreign.
-        has_schema, objects = c.execute(
+        # Nothing is written until the file is known to be pancli's: another program's database
+        # (sqlite-utils programs have a _sqlite_migrations table too) is refused unchanged, with
+        # no table created and its journal mode left as it was.
+        has_table, objects = c.execute(
             "SELECT count(*) FILTER (WHERE name = '_sqlite_migrations'), count(*) FROM sqlite_master").fetchone()
-        if has_schema:
-            applied = {r[0] for r in c.execute(
-                "SELECT name FROM _sqlite_migrations WHERE migration_set = ?", [SCHEMA_SET])}
+        applied = {r[0] for r in c.execute(
+            "SELECT name FROM _sqlite_migrations WHERE migration_set = ?", [SCHEMA_SET])} if has_table else set()
+        if applied:
             if applied - KNOWN_MIGRATIONS:
                 raise StoreError(f"{self.path} was written by a newer pancli (schema {sorted(applied)[-1]})",
                                  "upgrade pancli to read it; nothing was changed")
             if applied == KNOWN_MIGRATIONS:
                 self._pragmas()
                 return
+            # an older pancli schema is upgraded, even by a reading command
         elif objects:
             raise StoreError(f"{self.path} is an SQLite database, but not a pancli one",
-                             "pass --db with another file")
-        if not create and not has_schema:  # an older pancli schema is upgraded even by a reading command
+                             "pass --db with another file; nothing was changed")
+        elif not create:
             raise StoreError(f"{self.path} has no pancli data yet", "record something first")
         self._pragmas()
         import sqlite_utils

@@ -319,10 +319,12 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
 
     # -- JSON ------------------------------------------------------------------------------
 
+    from pancli.cli.common import json_text
+
     def api(build):
         def endpoint(request):
             key = ("api", request.url.path, query_key(request))
-            body = reader.cached(key, lambda: json.dumps(build(request), ensure_ascii=False))
+            body = reader.cached(key, lambda: json_text(build(request)))  # money as exact decimal strings
             return Response(body, media_type="application/json", headers=SECURITY_HEADERS)
 
         return endpoint

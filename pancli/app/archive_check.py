@@ -1,0 +1,248 @@
+"""An archive file checked before anything in it is replayed.
+
+``read_text`` reads the file (size, bytes, encoding) and ``check`` walks the parsed document:
+the type of every field of the header, of every event and payment, and of every payload field
+(known fields by name, any other as plain bounded data), the names, the chip value and every
+number. Anything else is refused with one line naming the place, exit 2, before the database is
+touched: a hand-edited or damaged archive never reaches the game cores as the wrong type.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+from typing import Any
+
+from pancli.core.errors import InputError
+from pancli.core.money import MAX_CHIPS, chip_value
+from pancli.core.names import MAX_SESSION_NAME, clean_name, clean_players, inert
+
+MAX_BYTES = 64 * 1024 * 1024      # far beyond any evening (300,000 events are ~60 MB of TOML)
+MAX_DEPTH = 6                     # payload nesting: a contract's melds are lists of lists
+MAX_TEXT = 10_000
+MAX_ITEMS = 100_000
+MAX_NUMBER = MAX_CHIPS
+
+_HINT = "this is not a complete pancli archive; export it again with `pan export`"
+
+# Payload fields the three games and the bank write, by name: the type each must have, and
+# whether it may be null. Another game's payloads are checked as plain bounded data; its core
+# reads them, and the import turns anything it cannot take into one line.
+TYPED_GAMES = ("panguingue", "contract", "polish")
+_STR, _INT, _BOOL, _STRS, _LIST, _DICT = "text", "whole number", "true or false", "list of texts", "list", "table"
+PAYLOAD_FIELDS: dict[str, tuple[str, bool]] = {
+    "kind": (_STR, False), "player": (_STR, False), "dealer": (_STR, True), "after": (_STR, True),
+    "cards": (_STRS, False), "with": (_STRS, False), "chips": (_INT, False), "points": (_INT, True),
+    "to": (_INT, True), "meld": (_INT, True), "from": (_INT, False), "hand": (_INT, True), "seq": (_INT, False),
+    "after_discard": (_BOOL, False), "discard": (_STR, True), "loser": (_STR, True), "out": (_STR, True),
+    "undid": (_STR, False), "seats": (_STRS, False), "into": (_LIST, False), "melds": (_LIST, False),
+    "contracts": (_DICT, False), "hands": (_DICT, False),
+}
+
+
+def _bad(where: str, what: str) -> InputError:
+    return InputError(f"{inert(where)}: {inert(what)}", _HINT)
+
+
+def read_text(path: str | os.PathLike) -> str:
+    """The archive file's text, or one line saying why it cannot be read."""
+    p = Path(path)
+    try:
+        with open(p, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise InputError(f"archive {p} does not exist", "check the path; `pan export` writes sessions/NAME.toml") from None
+    except IsADirectoryError:
+        raise InputError(f"{p} is a folder", "give the archive file") from None
+    except OSError as e:
+        why = "the name is too long for the file system" if e.errno == errno.ENAMETOOLONG else (e.strerror or str(e))
+        raise InputError(f"cannot read archive {p}: {why}", "check the path") from None
+    if len(raw) > MAX_BYTES:
+        raise InputError(f"archive {p} is larger than {MAX_BYTES // 2**20} MB", "this is not a pancli archive")
+    if b"\x00" in raw:
+        raise InputError(f"archive {p} is a binary file", "give a TOML or JSON archive written by `pan export`")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"archive {p} is not UTF-8 text (byte {e.start})", "give a TOML or JSON archive") from None
+
+
+def parse(text: str, where: str) -> Any:
+    """The parsed document (TOML or JSON); a document nested too deep is refused, not a crash."""
+    import json
+    import tomllib
+
+    try:
+        if text.lstrip().startswith("{"):
+            try:
+                return json.loads(text)
+            except json.JSONDecodeError as e:
+                raise InputError(f"{where} is not valid JSON ({e})", "export it again with `pan export`") from None
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise InputError(f"{where} is not valid TOML ({e})", "export it again with `pan export`") from None
+    except RecursionError:
+        raise InputError(f"{where} is nested too deeply", "this is not a pancli archive") from None
+
+
+def _plain(value: Any, where: str, depth: int = 0) -> None:
+    """Plain bounded data: text, whole numbers, true/false, lists and tables of them."""
+    if depth > MAX_DEPTH:
+        raise _bad(where, "nested too deeply")
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if abs(value) > MAX_NUMBER:
+            raise _bad(where, f"the number {str(value)[:30]} is out of range (at most {MAX_NUMBER:,})")
+        return
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise _bad(where, "a text is too long")
+        return
+    if isinstance(value, list):
+        if len(value) > MAX_ITEMS:
+            raise _bad(where, "a list is too long")
+        for i, v in enumerate(value):
+            _plain(v, f"{where}[{i}]", depth + 1)
+        return
+    if isinstance(value, dict):
+        if len(value) > MAX_ITEMS:
+            raise _bad(where, "a table is too long")
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise _bad(where, "a key is not text")
+            _plain(v, f"{where}.{k}", depth + 1)
+        return
+    raise _bad(where, f"{type(value).__name__} values are not allowed (a number with a point, or a date?)")
+
+
+def _typed(value: Any, kind: str, where: str) -> None:
+    ok = {
+        _STR: lambda v: isinstance(v, str),
+        _INT: lambda v: isinstance(v, int) and not isinstance(v, bool),
+        _BOOL: lambda v: isinstance(v, bool),
+        _STRS: lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+        _LIST: lambda v: isinstance(v, list),
+        _DICT: lambda v: isinstance(v, dict),
+    }[kind](value)
+    if not ok:
+        raise _bad(where, f"must be a {kind}, not {_shown(value)}")
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _field(d: dict, key: str, kind: str, where: str, optional: bool = False) -> Any:
+    if key not in d or d[key] is None:
+        if optional:
+            return None
+        raise _bad(where, f"'{key}' is missing")
+    _typed(d[key], kind, f"{where} '{key}'")
+    if kind == _INT and abs(d[key]) > MAX_NUMBER:
+        raise _bad(where, f"'{key}' = {str(d[key])[:30]} is out of range")
+    return d[key]
+
+
+def check_payload(payload: Any, where: str, game: str = "panguingue") -> None:
+    if not isinstance(payload, dict):
+        raise _bad(where, f"the payload must be a table, not {_shown(payload)}")
+    _plain(payload, f"{where} payload")
+    typed = game in TYPED_GAMES or payload.get("kind") in ("buyin", "cashout", "undo")
+    for key, value in payload.items():
+        if not typed and key not in ("kind", "chips"):
+            continue
+        spec = PAYLOAD_FIELDS.get(key)
+        if spec is None or (value is None and spec[1]):
+            continue
+        _typed(value, spec[0], f"{where} payload '{key}'")
+    if payload.get("kind") == "seat_add":
+        try:
+            clean_name(payload.get("player"), "player")
+        except InputError as e:
+            raise _bad(where, e.message) from None
+
+
+def check(data: Any, where: str) -> None:
+    """Every field of the parsed archive has its type; names, chip value and numbers are sound."""
+    if not isinstance(data, dict):
+        raise _bad(where, "not a pancli archive (no format line)")
+    s = data.get("session")
+    if not isinstance(s, dict):
+        return  # the format and version lines are checked by the archive reader, with their own words
+    at = f"{where} [session]"
+    for key in ("name", "game", "created_at"):
+        _field(s, key, _STR, at)
+    for key in ("dealer", "closed_at"):
+        _field(s, key, _STR, at, optional=True)
+    _field(s, "seats", _STRS, at)
+    try:
+        if clean_name(s["name"], "session") != s["name"] or len(s["name"]) > MAX_SESSION_NAME:
+            raise _bad(at, f"the session name '{s['name']}' has spaces around it or is not normalised")
+        seats = clean_players(s["seats"])
+        if seats != s["seats"]:
+            raise _bad(at, "a seat's name has spaces around it or is not normalised")
+    except InputError as e:
+        raise _bad(at, e.message) from None
+    cv = s.get("chip_value")
+    if cv is not None and not (cv == 0 and not isinstance(cv, bool)):
+        if not isinstance(cv, (int, float)) or isinstance(cv, bool):
+            raise _bad(at, f"'chip_value' must be a number, not {_shown(cv)}")
+        try:
+            chip_value(cv, "chip_value")
+        except InputError as e:
+            raise _bad(at, e.message) from None
+    rules = data.get("rules")
+    if rules is not None:
+        if not isinstance(rules, dict):
+            raise _bad(where, f"[rules] must be a table, not {_shown(rules)}")
+        for k, v in rules.items():
+            if isinstance(v, float):
+                continue  # a money knob; the rules schema checks it
+            _plain(v, f"{where} [rules] {k}", 1)
+    events = data.get("events", [])
+    if events is None:
+        return
+    if not isinstance(events, list):
+        raise _bad(where, f"'events' must be a list, not {_shown(events)}")
+    if len(events) > 10 * MAX_ITEMS:
+        raise _bad(where, "too many events")
+    for i, ev in enumerate(events):
+        at = f"{where} event {i + 1}"
+        if not isinstance(ev, dict):
+            raise _bad(at, "not a table")
+        _field(ev, "seq", _INT, at)
+        _field(ev, "kind", _STR, at)
+        _field(ev, "created_at", _STR, at)
+        _field(ev, "hand", _INT, at, optional=True)
+        _field(ev, "undo_of", _INT, at, optional=True)
+        if "payload_json" in ev:
+            import json
+
+            text = _field(ev, "payload_json", _STR, at)
+            try:
+                payload = json.loads(text)
+            except (json.JSONDecodeError, RecursionError):
+                raise _bad(at, "payload_json is not JSON") from None
+        else:
+            payload = _field(ev, "payload", _DICT, at)
+            nulls = _field(ev, "nulls", _STRS, at, optional=True)
+            if nulls is not None and len(nulls) > 100:
+                raise _bad(at, "too many nulls")
+        check_payload(payload, at, s["game"])
+        payments = ev.get("payments")
+        if payments is None:
+            continue
+        if not isinstance(payments, list):
+            raise _bad(at, f"'payments' must be a list, not {_shown(payments)}")
+        for p in payments:
+            if not isinstance(p, dict):
+                raise _bad(at, "a payment is not a table")
+            for key in ("payer", "payee", "reason"):
+                _field(p, key, _STR, f"{at} payment")
+            chips = _field(p, "chips", _INT, f"{at} payment")
+            if chips <= 0:
+                raise _bad(f"{at} payment", f"'chips' = {chips} is not above 0")

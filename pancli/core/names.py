@@ -1,0 +1,102 @@
+"""Names people type (players, sessions) and making any stored text safe to show.
+
+A name is normalised (Unicode NFC, spaces trimmed) and refused, with a one-line reason, when it
+is empty, too long, or holds a character that would not show as itself on a terminal: a control
+character (C0, C1, DEL, newline, tab), a format character (zero-width spaces and joiners, the
+bidirectional overrides and isolates, the byte-order mark), a line or paragraph separator, a
+private-use, surrogate or unassigned code point. A new player whose name differs from a seated
+one only by case or by such characters is refused too: nobody could tell them apart.
+
+Text read back from a database or an archive may hold anything (older files took any name);
+``inert`` shows every such character escaped, so it can never move the cursor, change colours
+or reorder a line.
+
+Pure functions only.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from pancli.core.errors import InputError
+
+MAX_PLAYER_NAME = 40     # characters, after normalising
+MAX_SESSION_NAME = 80
+POOL_NAMES = ("(tops)", "(house)", "(bank)")
+
+# Unicode categories that never show as themselves: control, format, surrogate, private use,
+# unassigned, line and paragraph separators.
+_HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def hidden_char(ch: str) -> bool:
+    """A character that would not be seen as itself (or at all) on a terminal."""
+    return unicodedata.category(ch) in _HIDDEN or (unicodedata.category(ch) == "Zs" and ch != " ")
+
+
+def _describe(ch: str) -> str:
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X}" + (f" {name}" if name else "")
+
+
+def clean_name(text: str, what: str = "player") -> str:
+    """The name normalised (NFC, trimmed), or InputError saying in one line why it cannot be one."""
+    limit = MAX_SESSION_NAME if what == "session" else MAX_PLAYER_NAME
+    if not isinstance(text, str):
+        raise InputError(f"a {what}'s name must be text, not {type(text).__name__}")
+    name = unicodedata.normalize("NFC", text).strip()
+    if not name:
+        raise InputError(f"a {what}'s name cannot be empty", "type a name")
+    bad = next((ch for ch in name if hidden_char(ch)), None)
+    if bad is not None:
+        raise InputError(f"the {what} name '{inert(name)}' holds an invisible or control character "
+                         f"({_describe(bad)})", "use letters, digits, spaces and punctuation")
+    if len(name) > limit:
+        raise InputError(f"the {what} name '{inert(name[:limit])}…' is {len(name)} characters long",
+                         f"a {what}'s name may have at most {limit}")
+    if what == "player":
+        if name.startswith("(") or any(ch in name for ch in ",|"):
+            raise InputError(f"'{name}' cannot be a player's name", "it may not start with ( or hold , or |")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: case, width and invisible characters ignored."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(ch for ch in folded if not hidden_char(ch) and not ch.isspace())
+
+
+def check_new_player(name: str, seated) -> str:
+    """A new player's cleaned name; refused if a seated player's name differs from it only by case
+    or invisible characters."""
+    name = clean_name(name, "player")
+    key = name_key(name)
+    for other in seated:
+        if name_key(other) == key:
+            same = "is seated already" if other == name else f"looks the same as '{inert(other)}', seated already"
+            raise InputError(f"'{name}' {same}", "give every player a name the others can tell apart")
+    return name
+
+
+def clean_players(names) -> list[str]:
+    """A list of new players, each cleaned, none looking like another."""
+    out: list[str] = []
+    for n in names:
+        out.append(check_new_player(n, out))
+    return out
+
+
+def inert(text) -> str:
+    """Text safe to show on a terminal: every character that would not show as itself is written as
+    an escape (\\x1b, \\u202e), so stored text cannot forge output, colours or direction."""
+    text = str(text)
+    if text.isprintable() and not any(hidden_char(ch) for ch in text):
+        return text
+    out = []
+    for ch in text:
+        if hidden_char(ch) or not ch.isprintable():
+            out.append(ch.encode("unicode_escape").decode("ascii") if ord(ch) > 0x7f or ch in "\t\n\r"
+                       else f"\\x{ord(ch):02x}")
+        else:
+            out.append(ch)
+    return "".join(out)
