@@ -138,8 +138,6 @@ def report(name: Optional[str] = SESSION, as_json: bool = JSON,
 
     Example: pan report friday --svg friday.svg
     """
-    from rich.console import Console
-
     from pancli.app.reports import session_report
 
     targets = [(_target(path, force, f"{kind} report"), kind) for path, kind in ((svg, "svg"), (html, "html")) if path]
