@@ -177,8 +177,6 @@ def _arrange_result(tokens, rules, out: bool) -> tuple[dict, int]:
 
 def _run_batch(rules, arranging: bool, out: bool) -> int:
     """One JSON object per input line; the worst exit status of all lines (2 bad input, 1 illegal)."""
-    import json
-
     from pancli.core.errors import PanError
 
     worst = 0

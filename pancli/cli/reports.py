@@ -138,8 +138,6 @@ def report(name: Optional[str] = SESSION, as_json: bool = JSON,
 
     Example: pan report friday --svg friday.svg
     """
-    from rich.console import Console
-
     from pancli.app.reports import session_report
 
     targets = [(_target(path, force, f"{kind} report"), kind) for path, kind in ((svg, "svg"), (html, "html")) if path]
@@ -349,16 +347,28 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
     data = archive.load(file)  # every field's type checked, before any replay
     if as_name is not None:
         as_name = clean_name(as_name, "session")
-    store = app_context().open_store(create=True)
+    from pancli.storage.store import resolve_path
+
+    ctx = app_context()
+    new_file = not resolve_path(ctx.db).exists()
+    store = ctx.open_store(create=True)
     try:
-        result = archive.import_archive(store, data, as_name)
-    except RuleError as e:  # a replayed event the rules refuse: the archive is at fault (exit 2)
-        raise InputError(e.message, e.hint) from None
-    except (TypeError, KeyError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as e:
-        # A value the checks above let through but a game core cannot take: the archive's fault,
-        # not a crash; the import ran as one transaction, so nothing was stored.
-        raise InputError(f"{file} holds an event pancli cannot replay ({type(e).__name__})",
-                         "nothing was imported; export it again with `pan export`") from None
+        try:
+            result = archive.import_archive(store, data, as_name)
+        except RuleError as e:  # a replayed event the rules refuse: the archive is at fault (exit 2)
+            raise InputError(e.message, e.hint) from None
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as e:
+            # A value the checks above let through but a game core cannot take: the archive's fault,
+            # not a crash; the import ran as one transaction, so nothing was stored.
+            raise InputError(f"{file} holds an event pancli cannot replay ({type(e).__name__})",
+                             "nothing was imported; export it again with `pan export`") from None
+    except InputError:
+        if new_file:  # a refused import leaves no database behind where there was none
+            path = store.path
+            ctx.close()
+            for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+                leftover.unlink(missing_ok=True)
+        raise
     app_context().forget_session()
     if as_json:
         print_json(result)
