@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pancli.app import archive as arc
-from pancli.core.errors import InputError
+from pancli.core.errors import InputError, PanError
 
 DEVICE_FORMAT = "pancli-device"
 MANIFEST = "device.json"
@@ -364,8 +364,12 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], labels: dict, out: 
             got = arc.extend_session(store, held, best.archive, rows)
             out.extended.append({"name": held["name"], "device": device, "device_label": label,
                                  "events": got["events"]})
-    except InputError as e:  # the copy does not replay to what it says (edited), or a race
+    except PanError as e:  # the copy does not replay to what it says (edited), or a race
         out.refused.append({"file": str(best.path), "why": e.message})
+        return False
+    except (TypeError, KeyError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as e:
+        # a value the archive checks let through but a game core cannot take (as `pan import` says)
+        out.refused.append({"file": str(best.path), "why": f"it holds an event pancli cannot replay ({type(e).__name__})"})
         return False
     return True
 
