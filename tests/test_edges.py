@@ -277,13 +277,14 @@ def test_default_export_paths_are_distinct_and_readable(pan, tmp_path, monkeypat
 def test_a_closed_or_broken_standard_output_shows_no_traceback(tmp_path):
     import subprocess
 
-    from helpers import PAN, child_env, pan_process
+    from helpers import PAN, Pan, child_env
 
     db = tmp_path / "pan.db"
-    assert pan_process(db, "session new fri --players Ana,Ben,Cruz").returncode == 0
-    for _ in range(40):
-        pan_process(db, "deal")
-        pan_process(db, "void")
+    pan = Pan(db)
+    pan("session new fri --players Ana,Ben,Cruz")
+    for _ in range(40):  # enough history that the output outlasts a pipe's buffer
+        pan("deal")
+        pan("void")
     base = " ".join([*PAN, "--db", str(db)])
     for line in ("history", "history --json", "report", "standings", "export -o -", "rules show"):
         piped = subprocess.run(f"{base} {line} | head -c1 >/dev/null", shell=True, capture_output=True,

@@ -78,6 +78,7 @@ def test_a_bad_replica_or_interval_is_refused(tmp_path):
     assert "not an interval" in pan(f"replicate {tmp_path / 'r'} --interval soon", code=2).output
 
 
+@pytest.mark.slow
 def test_kill_the_machine_mid_evening_and_restore_elsewhere(tmp_path):
     """The recorder and the replication are killed at once (the laptop dies); the replica is
     restored in another folder. Recovery point: every event committed up to a second before the

@@ -5,12 +5,10 @@ copies; idempotence, a kill during sync, links out of the folder."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -385,6 +383,7 @@ def _sync_process(db, folder) -> subprocess.Popen:
                             stderr=subprocess.PIPE, env=child_env())
 
 
+@pytest.mark.slow
 def test_a_kill_during_sync_loses_nothing(tmp_path):
     folder = tmp_path / "shared"
     folder.mkdir()

@@ -129,15 +129,15 @@ def season_standings(store, year: str | None = None, game: str = "panguingue") -
     order = {sid: (s["created_at"], s.get("device") or "", s.get("uid") or "") for sid, s in sessions.items()}
     totals = sorted((t for t in totals if t[0] in sessions), key=lambda t: (order[t[0]], t[1], t[2]))
     players: dict[str, dict] = {}
-    for sid, player, stat, amount in totals:
+    for sid, player, stat, total in totals:
         if sid not in sessions or player in POOLS:
             continue
         row = players.setdefault(name_key(player), {"name": player, "net": 0, "nights": set(), "hands": 0, "won": 0})
         row["nights"].add(sid)
         if stat == NET:
-            row["net"] += amount
+            row["net"] += total
         elif stat in ("hands", "won"):
-            row[stat] += amount
+            row[stat] += total
     rows = [{**r, "nights": len(r["nights"])} for r in players.values()]
     rows.sort(key=lambda r: (-r["net"], r["name"].lower()))
     devices = {sessions[sid].get("device") for sid in sessions}

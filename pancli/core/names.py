@@ -79,10 +79,16 @@ def check_new_player(name: str, seated) -> str:
 
 
 def clean_players(names) -> list[str]:
-    """A list of new players, each cleaned, none looking like another."""
+    """A list of new players, each cleaned, none looking like another (one key each: a long list
+    costs what its length does)."""
     out: list[str] = []
+    seen: dict[str, str] = {}
     for n in names:
-        out.append(check_new_player(n, out))
+        name = clean_name(n, "player")
+        other = seen.setdefault(name_key(name), name)
+        if other is not name:
+            check_new_player(name, [other])  # raises with the usual words
+        out.append(name)
     return out
 
 
