@@ -341,9 +341,24 @@ REPLACEMENTS = st.one_of(
 )
 
 
-@settings(max_examples=200, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
-@given(name=st.sampled_from(sorted(p.name for p in ARCHIVES.glob("*.json"))), data=st.data())
+MUTATION = dict(derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+ARCHIVE_NAMES = st.sampled_from(sorted(p.name for p in ARCHIVES.glob("*.json")))
+
+
+@settings(max_examples=60, **MUTATION)
+@given(name=ARCHIVE_NAMES, data=st.data())
 def test_mutated_archives_are_imported_whole_or_refused_in_one_line(tmp_path_factory, name, data):
+    mutate_and_import(tmp_path_factory, name, data)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, **MUTATION)
+@given(name=ARCHIVE_NAMES, data=st.data())
+def test_many_mutated_archives(tmp_path_factory, name, data):
+    mutate_and_import(tmp_path_factory, name, data)
+
+
+def mutate_and_import(tmp_path_factory, name, data):
     original = json.loads((ARCHIVES / name).read_text(encoding="utf-8"))
     doc = json.loads(json.dumps(original))
     every = list(_mutations()(doc))

@@ -390,7 +390,7 @@ def test_a_kill_during_sync_loses_nothing(tmp_path):
     ana, ben = new(tmp_path, "ana"), new(tmp_path, "ben")
     record(ana, "night0", NIGHT)
     ana("session close")
-    text = ana(f"export night0 --format toml -o -").stdout
+    text = ana("export night0 --format toml -o -").stdout
     plain = "\n".join(line for line in text.splitlines() if not line.startswith(("device =", "uid =")))
     for i in range(1, 30):  # the same night under other names, without its global id: new sessions
         copy = tmp_path / f"night{i}.toml"
