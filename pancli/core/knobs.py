@@ -14,7 +14,6 @@ rules is a plain ``functools.lru_cache``.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterable
@@ -51,6 +50,8 @@ def knob(default: Any, kind: str, allowed: Any = None, help: str = "", *, record
 def did_you_mean(word: Any, choices: Iterable[Any]) -> str:
     """`` (did you mean 'x'?)`` for the closest choice, or nothing."""
     by_text = {str(c): c for c in choices}
+    import difflib  # only when something was mistyped: not at start-up
+
     close = difflib.get_close_matches(str(word), list(by_text), n=1)
     return f" (did you mean {by_text[close[0]]!r}?)" if close else ""
 

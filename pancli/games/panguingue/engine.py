@@ -24,7 +24,6 @@ from pancli.core.errors import InputError, RuleError
 from pancli.games.panguingue.rules import HouseRules
 from pancli.core.ledger import HOUSE, TOPS, Params, Payment, Step, Tally
 from pancli.games.panguingue.melds import check_meld, meld_order, rope_pieces
-from pancli.games.panguingue.rearrange import HAND, Part, find_sources, rearrange
 from pancli.games.panguingue.rulings import judge, judge_addition
 
 IN, DROPPED, DEAD = "in", "dropped", "dead"
@@ -432,8 +431,10 @@ def _own_meld(hand: Hand, player: str, number) -> Meld:
     return meld
 
 
-def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Meld], parts: list[Part],
+def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Meld], parts: list,
                          step: Step, borrow: bool, what: str) -> None:
+    from pancli.games.panguingue.rearrange import HAND, rearrange
+
     results = rearrange([(m.cards, m.tag, m.grown) for m in olds], parts, state.rules, borrow=borrow)
     added = sum(s is HAND for p in parts for s in p.sources)
     new_cards = tuple(c for p in parts for c, s in zip(p.cards, p.sources) if s is HAND)
@@ -461,6 +462,8 @@ def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Me
 
 
 def _split(state: PanState, ev: dict, step: Step) -> None:
+    from pancli.games.panguingue.rearrange import Part  # only rearranging needs it: not at start-up
+
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "split a meld")
@@ -477,6 +480,8 @@ def _split(state: PanState, ev: dict, step: Step) -> None:
 
 
 def _borrow(state: PanState, ev: dict, step: Step) -> None:
+    from pancli.games.panguingue.rearrange import HAND, Part  # only rearranging needs it: not at start-up
+
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "borrow")
@@ -508,6 +513,8 @@ def _borrow(state: PanState, ev: dict, step: Step) -> None:
 
 
 def _spread(state: PanState, ev: dict, step: Step) -> None:
+    from pancli.games.panguingue.rearrange import find_sources, rearrange
+
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "spread")
