@@ -176,7 +176,7 @@ class CountType(ParamType):
     name = "integer"
 
     def __init__(self, noun: str = "a number of chips", low: int = 1, high: int | None = None):
-        from pancli.core.money import MAX_CHIPS
+        from pancli.core.ledger import MAX_CHIPS
 
         self.noun, self.low, self.high = noun, low, MAX_CHIPS if high is None else high
 

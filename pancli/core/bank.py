@@ -8,15 +8,13 @@ event, so they cannot disagree about bank events.
 from __future__ import annotations
 
 from pancli.core.errors import InputError
-from pancli.core.ledger import Step, Tally
+from pancli.core.ledger import MAX_CHIPS, Step, Tally
 
 BANK_KINDS = ("buyin", "cashout")
 
 
 def apply_bank(state, event: dict) -> Step:
     chips = event.get("chips")
-    from pancli.core.money import MAX_CHIPS  # here: the money module's decimal is no start-up cost
-
     if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips <= MAX_CHIPS:
         raise InputError(f"{chips!r} is not a number of chips", f"give a whole number above 0 and at most {MAX_CHIPS:,}")
     verb = "buys" if event["kind"] == "buyin" else "cashes out"

@@ -18,7 +18,6 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterable
 
-from pancli.core.money import chip_value
 from pancli.core.errors import InputError
 
 # Knob types. ENUM values may be words or whole numbers; WORD is free text of letters.
@@ -129,6 +128,8 @@ class Knob:
                     or value < allowed[0]):
                 raise InputError(f"{prefix} is not an amount of money", f"{name} takes a number such as 0.25")
             if value:  # an amount of money is bounded and exact to CHIP_VALUE_PLACES decimals
+                from pancli.core.money import chip_value  # decimal: not for every command's start
+
                 try:
                     chip_value(value, f"{where}{name} =")
                 except InputError as e:

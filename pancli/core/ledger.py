@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+MAX_CHIPS = 1_000_000_000  # the most chips one number may say (see pancli/core/money.py)
+
 TOPS = "(tops)"    # the chips on the foot of the stock until someone wins them
 HOUSE = "(house)"  # a house collection leaves the players for good
 POOLS = (TOPS, HOUSE)
