@@ -1,4 +1,4 @@
-"""Reports, settle-up, buy-ins, archives, re-scoring and database care: parse, call, render."""
+"""Reports, settle-up, buy-ins and cash-outs, archives and re-scoring: parse, call, render."""
 
 from __future__ import annotations
 
