@@ -5,6 +5,7 @@ This is what `pan check` prints and what the hand recorder applies before it mov
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,7 +31,12 @@ class Ruling:
 
 def judge(cards: Sequence[str], rules: HouseRules) -> Ruling:
     """Judge cards laid as one new meld."""
-    cards = tuple(cards)
+    return _judge(tuple(cards), rules)
+
+
+@functools.lru_cache(maxsize=4096)
+def _judge(cards: tuple[str, ...], rules: HouseRules) -> Ruling:
+    # Kept: a long night lays the same melds again and again, and a ruling depends on nothing else.
     check = check_meld(cards, rules.mixed_set_additions, rules.max_meld_size)
     if not check.valid:
         return Ruling(cards, False, None, None, 0, check.reason)
