@@ -69,3 +69,15 @@ def test_a_changed_payment_is_found_in_any_part(night, where):
     con.commit()
     _, (problem, _) = check(night, 3)
     assert problem is not None and f"event #{seq} " in problem
+
+
+def test_the_whole_check_with_its_worker_processes(night):
+    """`pan db check` starts its worker processes before anything else runs beside it (a fork
+    taken while a thread holds a lock can hang the child), and gives the one-replay answer."""
+    store = Store(night, create=False)
+    try:
+        for _ in range(5):
+            problem, figures = dbcare.check(store)
+            assert problem is None and figures["sessions"] == 1 and figures["events"] > 10
+    finally:
+        store.close()

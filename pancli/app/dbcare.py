@@ -32,7 +32,7 @@ def status(store) -> dict:
 PARALLEL_FROM = 4000
 
 
-def check_session(store, session: dict, workers: int | None = None) -> tuple[str | None, dict]:
+def check_session(store, session: dict, workers: int | None = None, pool=None) -> tuple[str | None, dict]:
     """Replay one session once and compare each event with what is stored; returns (first problem
     or None, figures). Payments are compared by players, chips, code and parameters (players and
     chips only for rows written before payments had codes), never by their reason text."""
@@ -53,11 +53,14 @@ def check_session(store, session: dict, workers: int | None = None) -> tuple[str
         if len(parts) == 1:
             results = [check_part(store, session, g, rules, *parts[0])]
         else:
-            import multiprocessing
+            args = [(str(store.path), session, first, last) for first, last in parts]
+            if pool is not None:
+                results = pool.starmap(_check_part_apart, args)
+            else:  # called on its own (no threads running here): a pool for this session
+                import multiprocessing
 
-            with multiprocessing.get_context("fork").Pool(len(parts)) as pool:
-                results = pool.starmap(_check_part_apart, [(str(store.path), session, first, last)
-                                                           for first, last in parts])
+                with multiprocessing.get_context("fork").Pool(len(parts)) as own:
+                    results = own.starmap(_check_part_apart, args)
     problem = next((p for p, _ in results if p), None)
     figures = {"session": name, "events": sum(f["events"] for _, f in results),
                "payments": sum(f["payments"] for _, f in results)}
@@ -138,32 +141,50 @@ def check_part(store, session: dict, g, rules, first: int, last: int | None) -> 
 def check(store, progress=None) -> tuple[str | None, dict]:
     """Integrity check, then every session replayed. Returns (first problem or None, figures).
 
-    SQLite's integrity check runs in a thread on a connection of its own while the sessions are
-    replayed; its verdict comes first."""
-    from concurrent.futures import ThreadPoolExecutor
+    With a session long enough to be checked in parts, the worker processes are started first
+    (forking a process that runs threads can leave a child waiting on a lock forever), and
+    SQLite's integrity check runs in one of them beside the replay; its verdict comes first."""
+    with store.snapshot():
+        sessions = store.sessions()
+        long = [s for s in sessions if store.last_seq(s["id"]) >= PARALLEL_FROM]
+    workers = min(4, os.cpu_count() or 1)
+    if not long or workers < 2:
+        with store.snapshot():
+            problem = store.integrity_problem()
+        if problem:
+            return problem, {}
+        return _check_sessions(store, sessions, progress, None)
+    import multiprocessing
 
-    with ThreadPoolExecutor(1) as ex:
-        integrity = ex.submit(store.integrity_problem_at, store.path)
-        problem, figures, failure = None, {"sessions": 0, "events": 0, "payments": 0}, None
+    # One process more than cores: the integrity check takes one for its first seconds.
+    with multiprocessing.get_context("fork").Pool(workers + 1) as pool:
+        integrity = pool.apply_async(store.integrity_problem_at, (str(store.path),))
+        failure = None
         try:
-            with store.snapshot():
-                for session in store.sessions():
-                    problem, f = check_session(store, session)
-                    figures["sessions"] += 1
-                    figures["events"] += f.get("events", 0)
-                    figures["payments"] += f.get("payments", 0)
-                    if progress:
-                        progress(f)
-                    if problem:
-                        break
+            problem, figures = _check_sessions(store, sessions, progress, pool)
         except Exception as e:  # a damaged file: SQLite's own verdict says more
             failure = e
-        broken = integrity.result()
+        broken = integrity.get()
     if broken:
         return broken, {}
     if failure is not None:
         raise failure
     return problem, figures
+
+
+def _check_sessions(store, sessions: list[dict], progress, pool) -> tuple[str | None, dict]:
+    figures = {"sessions": 0, "events": 0, "payments": 0}
+    with store.snapshot():
+        for session in sessions:
+            problem, f = check_session(store, session, pool=pool)
+            figures["sessions"] += 1
+            figures["events"] += f.get("events", 0)
+            figures["payments"] += f.get("payments", 0)
+            if progress:
+                progress(f)
+            if problem:
+                return problem, figures
+    return None, figures
 
 
 def backup(store, dest: str | os.PathLike, force: bool = False) -> dict:
