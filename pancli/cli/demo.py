@@ -61,7 +61,7 @@ def demo():
         if code:  # the sample is tested; this would be a bug, shown rather than hidden
             typer.echo(err.getvalue(), err=True, nl=False)
             raise typer.Exit(code)
-        from pancli.cli.record import standings_data
+        from pancli.app.views import standings_data
         from pancli.cli.render import standings_table
 
         data = standings_data(shell.recorder())

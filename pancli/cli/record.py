@@ -376,20 +376,14 @@ def board(as_json: bool = JSON):
 
     Example: pan board --json
     """
-    from pancli.cli.render import board_json, board_table
+    from pancli.app.views import board_data
+    from pancli.cli.render import board_table
 
-    recorder = pan_recorder()
-    data = board_json(recorder.session, recorder.state())
+    data = board_data(pan_recorder())
     if as_json:
         print_json(data)
     else:
         console().print(board_table(data))
-
-
-def standings_data(recorder) -> dict:
-    from pancli.app.views import standings_data as build
-
-    return build(recorder)
 
 
 @commands.command()
@@ -413,6 +407,8 @@ def standings(as_json: bool = JSON, name: Optional[str] = typer.Option(None, "--
         else:
             console().print(season_table(data))
         return
+    from pancli.app.views import standings_data
+
     data = standings_data(app_context().open_recorder(name))
     if as_json:
         print_json(data)
