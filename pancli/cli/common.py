@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from typing import Any
@@ -189,14 +188,22 @@ PANELS = [
 class RootGroup(PanGroup):
     """`pan` itself: finds a command's module when the command is first asked for."""
 
-    def _module_group(self, module: str):
+    def _module_command(self, module: str, name: str):
+        """Only the command asked for is turned into a click command: typer reads the signature
+        and type hints of every command it converts, and `pan meld` need not pay for the other
+        twenty commands of its module."""
+        from copy import copy
         from importlib import import_module
 
-        cache = self.__dict__.setdefault("_loaded", {})
-        if module not in cache:
-            cmd = typer.main.get_command(import_module(f"pancli.cli.{module}").commands)
-            cache[module] = cmd
-        return cache[module]
+        source = import_module(f"pancli.cli.{module}").commands
+        one = copy(source)
+        one.registered_commands = [c for c in source.registered_commands
+                                   if (c.name or c.callback.__name__.lower().replace("_", "-")) == name]
+        one.registered_groups = [g for g in source.registered_groups if g.name == name]
+        if not one.registered_commands and not one.registered_groups:
+            return None
+        found = typer.main.get_command(one)
+        return found.commands.get(name) if one.registered_groups else found
 
     def _game_group(self, name: str):
         from importlib import import_module
@@ -214,8 +221,7 @@ class RootGroup(PanGroup):
             return self.commands[name]
         module = COMMAND_MODULES.get(name)
         if module is not None:
-            found = self._module_group(module)
-            cmd = found.commands.get(name) if hasattr(found, "commands") else found
+            cmd = self._module_command(module, name)
         else:
             cmd = self._game_group(name)
         if cmd is not None:
@@ -328,7 +334,7 @@ def json_text(data: Any) -> str:
     """JSON for scripts: readable non-ASCII letters kept, but every character that would not show
     as itself (C1 controls, bidirectional overrides, zero-width spaces…) escaped as \\uXXXX; money
     as exact decimal strings; never Infinity or NaN."""
-    import re
+    import json  # only the --json views pay for it
 
     text = json.dumps(data, ensure_ascii=False, allow_nan=False, default=_json_default)
     return re.sub(r"[^\x20-\x7e]", lambda m: m.group(0) if m.group(0).isprintable() else _escape_hidden(m), text)
