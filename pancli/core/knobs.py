@@ -242,9 +242,38 @@ class Schema:
 
 
 class KnobRules:
-    """Base of a game's rules dataclass: the schema's reader and writer as methods."""
+    """Base of a game's rules dataclass: the schema's reader and writer as methods.
+
+    A rules class is declared ``@dataclass(frozen=True, eq=False, repr=False)``: equality, hash
+    and repr are written here once. The generated ones cost milliseconds on every start-up for a
+    class of fifty knobs, and every cached ruling hashes the rules, so the hash is kept.
+    """
 
     SCHEMA: ClassVar[Schema]
+
+    def knob_values(self) -> tuple:
+        """Every knob's value, in the schema's order."""
+        return tuple([getattr(self, name) for name in self.SCHEMA.knobs])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self is other or self.knob_values() == other.knob_values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        try:
+            return self.__dict__["_hash"]
+        except KeyError:
+            h = hash((self.__class__.__name__, self.knob_values()))
+            object.__setattr__(self, "_hash", h)  # frozen: a cache, not a knob
+            return h
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a string's hash differs from one process to the next: the kept hash is not carried
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}({', '.join(f'{k}={v!r}' for k, v in zip(self.SCHEMA.knobs, self.knob_values()))})"
 
     @classmethod
     def preset(cls, name: str):

@@ -13,7 +13,7 @@ from pancli.core.knobs import BOOL, ENUM, INT, KnobRules, Schema, knob
 PACKS = 2  # two 52-card packs: at most two copies of any card (A.3, Q-A7)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash, repr: KnobRules
 class ContractRules(KnobRules):
     """House-rule switches; the defaults are the spec's ``mendelev`` profile (A.5)."""
 

@@ -31,7 +31,7 @@ def _spade(text: str) -> str:
     return card
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash, repr: KnobRules
 class HouseRules(KnobRules):
     # The pack (§1)
     packs: int = knob(8, INT, (5, 11), "40-card packs in the shoe")

@@ -10,7 +10,7 @@ from typing import Any
 from pancli.core.knobs import BOOL, ENUM, INT, WORD, KnobRules, Schema, knob
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # eq, hash, repr: KnobRules
 class PolishRules(KnobRules):
     """House-rule switches; the defaults are the spec's recommended ones (B.5, Q-B1..Q-B10)."""
 
