@@ -55,6 +55,45 @@ def test_check_finds_a_payment_of_a_voided_event_changed(tmp_path):
     assert bad.exit_code == 1 and "#5" in bad.output
 
 
+def _tamper(db, sql):
+    con = sqlite3.connect(db)
+    con.execute(sql)
+    con.commit()
+    con.close()
+
+
+def test_check_finds_running_totals_that_differ_from_the_log(tmp_path):
+    db = tmp_path / "p.db"
+    make(db)
+    _tamper(db, "UPDATE totals SET amount = amount + 1 WHERE player = 'A' AND stat = '(net)'")
+    bad = pan(db, "db check", ok=False)
+    assert bad.exit_code == 1 and "the running totals differ from the sums of the log" in bad.output
+
+
+def test_check_finds_a_hand_total_that_differs_from_the_log(tmp_path):
+    db = tmp_path / "p.db"
+    make(db)
+    _tamper(db, "UPDATE hand_totals SET net = net + 1 WHERE player = 'A' AND hand = 1")
+    bad = pan(db, "db check", ok=False)
+    assert bad.exit_code == 1 and "running totals differ" in bad.output
+
+
+def test_check_finds_stray_tallies_and_payments_of_another_hand(tmp_path):
+    db = tmp_path / "p.db"
+    make(db)
+    pan(db, "session new ex2 --players X,Y")
+    pan(db, "deal")
+    _tamper(db, "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) "
+                "SELECT id, 1, 1, 'A', 'hands', 1 FROM events WHERE session_id = 2")
+    bad = pan(db, "db check", ok=False)
+    assert bad.exit_code == 1 and "1 tallies belong to no event" in bad.output
+    db2 = tmp_path / "q.db"
+    make(db2)
+    _tamper(db2, "UPDATE payments SET hand = 7 WHERE id = (SELECT min(id) FROM payments)")
+    bad = pan(db2, "db check", ok=False)
+    assert bad.exit_code == 1 and "1 payments and 0 tallies" in bad.output and "another hand" in bad.output
+
+
 def test_check_reports_integrity_failure(tmp_path):
     db = tmp_path / "p.db"
     make(db)

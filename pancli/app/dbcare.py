@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections import defaultdict
 from pathlib import Path
 
 from pancli.core.errors import PanError, StoreError
@@ -41,9 +42,10 @@ def check_session(store, session: dict, workers: int | None = None, pool=None) -
 
     g = get_game(session["game"])
     name = session["name"]
-    orphans = store.orphan_payments(session["id"])
-    if orphans:
-        return f"session '{name}': {orphans} payments belong to no event of the session", {"session": name}
+    payments, tallies = store.stray_rows(session["id"])
+    if payments or tallies:
+        return (f"session '{name}': {payments} payments and {tallies} tallies belong to no event of the "
+                "session, or to another hand than their event's"), {"session": name}
     try:
         rules = g.rules_from_dict(session["rules"])
     except PanError as e:
@@ -66,9 +68,9 @@ def check_session(store, session: dict, workers: int | None = None, pool=None) -
                "payments": sum(f["payments"] for _, f in results)}
     if problem:
         return f"session '{name}', {problem}", figures
-    nets, tallies = store.recomputed_totals(session["id"])
-    if (nets, tallies) != (store.balances(session["id"]), store.tallies(session["id"])) \
-            or store.recomputed_hand_nets(session["id"]) != store.hand_nets(session["id"]):
+    nets, tallies, hand_nets = _sums(f["sums"] for _, f in results)
+    if (nets, tallies, hand_nets) != (store.balances(session["id"]), store.tallies(session["id"]),
+                                      store.hand_nets(session["id"])):
         return f"session '{name}': the running totals differ from the sums of the log", figures
     total = sum(nets.values())
     figures["sum"] = total
@@ -135,7 +137,52 @@ def check_part(store, session: dict, g, rules, first: int, last: int | None) -> 
         bad = [p for p in ev.payments if not isinstance(p[2], int) or p[2] <= 0]
         if bad:
             return f"event #{ev.seq}: a payment of {bad[0][2]!r} chips", figures
+    figures["sums"] = log_sums(rows if last is None else rows[:-1])
     return None, figures
+
+
+def log_sums(rows: list[dict]) -> tuple[dict, dict]:
+    """What the running totals should hold for these events (Store.session_log rows): net chips
+    per hand and player (or pool), and tallies per player and stat. Every event counts but the
+    undone ones, as the running totals do."""
+    undone = {e["undo_of"] for e in rows if e["undo_of"] is not None}
+    hands: dict[int, dict[str, int]] = {}
+    tallies: dict[str, dict[str, int]] = {}
+    for e in rows:
+        if e["id"] in undone:
+            continue
+        if e["payments"]:
+            hand = e["hand"] or 0
+            moved = hands.get(hand)
+            if moved is None:
+                moved = hands[hand] = defaultdict(int)
+            for p in e["payments"]:
+                moved[p[1]] += p[2]
+                moved[p[0]] -= p[2]
+        for player, stat, amount in e["tallies"]:
+            counts = tallies.get(player)
+            if counts is None:
+                counts = tallies[player] = defaultdict(int)
+            counts[stat] += amount
+    return hands, tallies
+
+
+def _sums(parts) -> tuple[dict, dict, dict]:
+    """The sums of the parts of a session, shaped as Store.balances, tallies and hand_nets."""
+    nets: dict[str, int] = defaultdict(int)
+    tallies: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    hand_nets: dict[tuple[int, str], int] = defaultdict(int)
+    for hands, counts in parts:
+        for hand, moved in hands.items():
+            for player, chips in moved.items():
+                nets[player] += chips
+                hand_nets[hand, player] += chips
+        for player, stats in counts.items():
+            for stat, amount in stats.items():
+                tallies[player][stat] += amount
+    by_player = {p: kept for p, stats in tallies.items() if (kept := {s: v for s, v in stats.items() if v})}
+    return ({p: v for p, v in sorted(nets.items()) if v}, by_player,
+            {k: v for k, v in hand_nets.items() if v})
 
 
 def check(store, progress=None) -> tuple[str | None, dict]:

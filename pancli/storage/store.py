@@ -599,7 +599,7 @@ class Store(ReportQueries, DatabaseCare, SyncQueries):
         Each event: id, seq, hand, kind, payload (parsed), created_at, undo_of (an event id),
         payments [(payer, payee, chips, code, params, reason)] with params as JSON text (code and
         params are None in rows written before payments had codes), tallies [(player, stat, amount)].
-        Payments or tallies whose event is not one of the session's are left out (orphan_payments
+        Payments or tallies whose event is not one of the session's are left out (stray_rows
         counts them).
         """
         c = self.conn.cursor()
@@ -638,11 +638,13 @@ class Store(ReportQueries, DatabaseCare, SyncQueries):
             "(SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL) ORDER BY seq",
             [session_id, kind, session_id])]
 
-    def orphan_payments(self, session_id: int) -> int:
-        """How many of a session's payments belong to no event of that session."""
-        return self.conn.execute(
-            "SELECT count(*) FROM payments p LEFT JOIN events e ON e.id = p.event_id "
-            "WHERE p.session_id = ? AND (e.id IS NULL OR e.session_id != p.session_id)", [session_id]).fetchone()[0]
+    def stray_rows(self, session_id: int) -> tuple[int, int]:
+        """How many of a session's payments, and how many of its tallies, belong to no event of
+        that session or say another hand than their event."""
+        return tuple(self.conn.execute(
+            f"SELECT count(*) FROM {table} r LEFT JOIN events e ON e.id = r.event_id "
+            "WHERE r.session_id = ? AND (e.id IS NULL OR e.session_id != r.session_id OR r.hand IS NOT e.hand)",
+            [session_id]).fetchone()[0] for table in ("payments", "tallies"))
 
     def events_between(self, session_id: int, first_seq: int, last_seq: int) -> list[dict]:
         """The events numbered ``first_seq`` to ``last_seq``, shaped as ``all_events``: a short
