@@ -100,7 +100,10 @@ def canonical_json(data: Mapping) -> str:
 NO_PARAMS = Params()
 
 
-@dataclass(frozen=True)
+# Payments and tallies are made by the hundred thousand when a long night is replayed: their
+# __init__ fills the instance dict directly, twice as fast as a frozen dataclass's setattr calls.
+
+@dataclass(frozen=True, init=False)
 class Payment:
     payer: str
     payee: str
@@ -109,6 +112,12 @@ class Payment:
     params: Params = NO_PARAMS       # the particulars
     # The game's wording of (code, params) in English; payments are equal whatever their wording.
     wording: Callable[[str, Params], str] | None = field(default=None, compare=False, repr=False)
+
+    def __init__(self, payer: str, payee: str, chips: int, code: str, params: Params = NO_PARAMS,
+                 wording: Callable[[str, Params], str] | None = None):
+        d = self.__dict__
+        d["payer"], d["payee"], d["chips"], d["code"], d["params"], d["wording"] = \
+            payer, payee, chips, code, params, wording
 
     @property
     def reason(self) -> str:
@@ -119,13 +128,17 @@ class Payment:
         return f"{self.payer} pays {self.payee} {self.chips}: {self.reason}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Tally:
     """A counter for standings and reports: hands played, won, dropped, conditions, points."""
 
     player: str
     stat: str
     amount: int = 1
+
+    def __init__(self, player: str, stat: str, amount: int = 1):
+        d = self.__dict__
+        d["player"], d["stat"], d["amount"] = player, stat, amount
 
 
 @dataclass

@@ -52,6 +52,8 @@ def parse_card(token: str, rank_set: str = "no_8_9_10") -> str:
 
 def parse_cards(text: str | Iterable[str], rank_set: str = "no_8_9_10") -> tuple[str, ...]:
     """Read cards separated by spaces or commas; compact runs like ``5s5s5s`` are fine."""
+    if type(text) in (list, tuple) and rank_set == "no_8_9_10" and _CANONICAL.issuperset(text):
+        return tuple(text)  # as the log stores them: nothing to read
     parts = [text] if isinstance(text, str) else list(text)
     cards: list[str] = []
     for part in parts:
@@ -127,6 +129,9 @@ def display_order(cards: Iterable[str]) -> list[str]:
 
 def all_cards() -> list[str]:
     return [r + s for s in SUITS for r in RANKS]
+
+
+_CANONICAL = frozenset(all_cards())
 
 
 def shoe_counts(packs: int = 8, spade_sets_removed: int = 0,

@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pancli.games.panguingue import conditions, reasons
-from pancli.games.panguingue.cards import format_cards, over_shoe, parse_cards
+from pancli.games.panguingue.cards import format_cards, parse_cards
 from pancli.core.errors import InputError, RuleError
 from pancli.games.panguingue.rules import HouseRules
 from pancli.core.ledger import HOUSE, TOPS, Params, Payment, Step, Tally
@@ -39,6 +39,9 @@ def _shallow(obj):
 
 @dataclass
 class Meld:
+    """A meld on the board. States share their melds: a handler that changes one replaces it in
+    its hand with a clone first (Hand.changing), so the state before the event keeps the old one."""
+
     number: int
     owner: str
     cards: tuple[str, ...]
@@ -70,19 +73,24 @@ class Hand:
     next_meld: int = 1
     tops: dict[str, int] = field(default_factory=dict)       # who put how much on the tops
     collected: list[Payment] = field(default_factory=list)   # condition chips won this hand
-    moved: Counter = field(default_factory=Counter)          # net chips per player this hand
+    moved: dict[str, int] = field(default_factory=dict)      # net chips per player this hand
     winner: str | None = None
     over: bool = False
     result: str = ""
 
     def clone(self) -> Hand:
-        """A copy apply() may change freely (much cheaper than deepcopy on every event)."""
+        """A copy apply() may change freely (much cheaper than deepcopy on every event). The melds
+        are shared until changed: see ``changing``."""
         new = _shallow(self)
         new.order, new.stayed, new.collected = list(self.order), list(self.stayed), list(self.collected)
-        new.status, new.tops, new.moved = dict(self.status), dict(self.tops), Counter()
-        dict.update(new.moved, self.moved)  # five times quicker than Counter(self.moved)
-        new.melds = {n: m.clone() for n, m in self.melds.items()}
+        new.status, new.tops, new.moved = dict(self.status), dict(self.tops), dict(self.moved)
+        new.melds = dict(self.melds)
         return new
+
+    def changing(self, meld: Meld) -> Meld:
+        """The meld, made this hand's own to change: the state before the event keeps the old one."""
+        own = self.melds[meld.number] = meld.clone()
+        return own
 
     def melds_of(self, player: str) -> list[Meld]:
         return [m for m in self.melds.values() if m.owner == player]
@@ -154,9 +162,10 @@ def apply(state: PanState, event: dict) -> Step:
     step = Step(new)
     handler(new, event, step)
     if new.hand:
+        moved = new.hand.moved
         for p in step.payments:
-            new.hand.moved[p.payee] += p.chips
-            new.hand.moved[p.payer] -= p.chips
+            moved[p.payee] = moved.get(p.payee, 0) + p.chips
+            moved[p.payer] = moved.get(p.payer, 0) - p.chips
     return step
 
 
@@ -325,11 +334,13 @@ def _collect(state: PanState, hand: Hand, player: str, each: int, code: str, par
 
 
 def _check_shoe(state: PanState, hand: Hand, extra: tuple[str, ...]) -> None:
-    table = [c for m in hand.melds.values() for c in m.cards] + list(extra)
-    card = over_shoe(table, state.rules.shoe())
-    if card:
-        raise RuleError(f"that would put more {format_cards([card])} on the table than the shoe holds "
-                        f"({state.rules.shoe()[card]})", "check the cards: one of them must be another card")
+    # The board was within the shoe before (every card on it was checked when it came), so
+    # only the copies of the cards coming now can be too many.
+    shoe = state.rules.shoe()
+    for card in set(extra):
+        if extra.count(card) + sum(m.cards.count(card) for m in hand.melds.values()) > shoe[card]:
+            raise RuleError(f"that would put more {format_cards([card])} on the table than the shoe holds "
+                            f"({shoe[card]})", "check the cards: one of them must be another card")
 
 
 def _check_count(state: PanState, hand: Hand, player: str, extra: int) -> None:
@@ -408,6 +419,7 @@ def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...],
     _check_shoe(state, hand, cards)
     _check_count(state, hand, player, len(cards))
     before = Params(meld=meld.number, added=cards, tag=meld.tag, cards=meld_order(meld.cards))
+    meld = hand.changing(meld)
     meld.cards, meld.tag, meld.grown = meld.cards + tuple(cards), ruling.tag, True
     _collect(state, hand, player, ruling.pays, "addition", before, step, meld)
     step.lines.append(f"{player} adds {format_cards(cards)} to #{meld.number}, now {meld.shown()}: "
@@ -448,7 +460,7 @@ def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Me
         if r.continues is None:
             hand.next_meld += 1
         kept = [m for m in olds if m.number == number]
-        meld = Meld(number, player, r.cards, r.tag, r.grown, kept[0].pays if kept else [])
+        meld = Meld(number, player, r.cards, r.tag, r.grown, list(kept[0].pays) if kept else [])
         hand.melds[number] = meld
         made.append(f"#{number} {format_cards(meld_order(r.cards))}")
         if r.pays:

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 
 from pancli.games.protocol import GameBase
+
+
+@functools.cache
+def _engine():
+    """The engine, imported on first use (a command that never applies an event does not load it)
+    and then looked up in a dictionary: a replay applies every event of a long night."""
+    from pancli.games.panguingue import engine
+
+    return engine
 
 
 class Panguingue(GameBase):
@@ -25,9 +35,7 @@ class Panguingue(GameBase):
         return new_state(rules, players, dealer)
 
     def apply(self, state, event: dict):
-        from pancli.games.panguingue.engine import apply
-
-        return apply(state, event)
+        return _engine().apply(state, event)
 
     def restore(self, rules, checkpoint: dict):
         """The state just before a recorded deal, from what the deal payload remembers."""
