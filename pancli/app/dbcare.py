@@ -99,13 +99,15 @@ def _parts(store, session: dict, g, workers: int | None) -> list[tuple[int, int 
 
 
 def _check_part_apart(path: str, session: dict, first: int, last: int | None):
-    """check_part in a worker process, on a read-only connection of its own."""
+    """check_part in a worker process, on a read-only connection of its own (and, as in the
+    parent, without the cycle collector walking the rows as they are read)."""
+    from pancli.app.rescore import gc_paused
     from pancli.games import game as get_game
     from pancli.storage.store import Store
 
     store = Store(path, readonly=True)
     try:
-        with store.snapshot():
+        with gc_paused(), store.snapshot():
             g = get_game(session["game"])
             return check_part(store, session, g, g.rules_from_dict(session["rules"]), first, last)
     finally:
