@@ -18,6 +18,8 @@ except ImportError:  # pragma: no cover
 
 @dataclass
 class AppContext:
+    """What one invocation of pan (or one line of the table shell) works with."""
+
     db: str | None = None              # --db / PANCLI_DB; None: the default path
     session_name: str | None = None    # a session pinned by `pan table NAME`
     store: Any = None                  # the open Store, once a command needs it

@@ -68,6 +68,8 @@ def format_value(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Knob:
+    """One rule that varies from table to table: its type, allowed values, default and help."""
+
     name: str
     kind: str
     default: Any
@@ -127,7 +129,7 @@ class Knob:
             if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
                     or value < allowed[0]):
                 raise InputError(f"{prefix} is not an amount of money", f"{name} takes a number such as 0.25")
-            if value:  # an amount of money is bounded and exact to CHIP_VALUE_PLACES decimals
+            if value and value != self.default:  # bounded and exact to CHIP_VALUE_PLACES decimals
                 from pancli.core.money import chip_value  # decimal: not for every command's start
 
                 try:

@@ -105,6 +105,8 @@ NO_PARAMS = Params()
 
 @dataclass(frozen=True, init=False)
 class Payment:
+    """Chips that move from a payer to a payee, and what for (a code and its params)."""
+
     payer: str
     payee: str
     chips: int

@@ -63,6 +63,8 @@ class Meld:
 
 @dataclass
 class Hand:
+    """One deal: who is in, the board, the tops and the chips moved so far."""
+
     number: int
     dealer: str
     eldest: str
@@ -108,6 +110,8 @@ class Hand:
 
 @dataclass
 class PanState:
+    """The table between events: the rules, the seats and the hand being played."""
+
     rules: HouseRules
     seats: list[str]
     next_dealer: str | None = None   # set after a void or for rotate

@@ -12,6 +12,8 @@ SET, ROPE = "set", "rope"
 
 @dataclass(frozen=True)
 class MeldCheck:
+    """Whether cards make a legal set or rope, and why not."""
+
     valid: bool
     kind: str | None  # "set" | "rope" | None
     reason: str       # why not, or an empty string for a valid meld

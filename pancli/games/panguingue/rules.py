@@ -33,6 +33,8 @@ def _spade(text: str) -> str:
 
 @dataclass(frozen=True, eq=False, repr=False)  # eq, hash, repr: KnobRules
 class HouseRules(KnobRules):
+    """Every Panguingue rule that varies, with the spec's defaults."""
+
     # The pack (§1)
     packs: int = knob(8, INT, (5, 11), "40-card packs in the shoe")
     spade_sets_removed: int = knob(0, INT, (0, 1), "full spade sets taken out (1 leaves 310 cards)")

@@ -17,6 +17,8 @@ from pancli.games.panguingue.melds import check_meld, meld_order
 
 @dataclass(frozen=True)
 class Ruling:
+    """The dealer's answer about one meld: legal or not, its condition and what it pays."""
+
     cards: tuple[str, ...]
     valid: bool
     kind: str | None
@@ -61,6 +63,8 @@ def explain(tag: str, cards: Sequence[str], rules: HouseRules, kind: str | None 
 
 @dataclass(frozen=True)
 class AdditionRuling:
+    """The dealer's answer about cards added to a meld."""
+
     legal: bool
     tag: str | None  # the meld's tag after the addition
     pays: int        # chips each payer owes for the addition
