@@ -89,6 +89,12 @@ def main() -> None:
             raise
         _quiet_stdout(os, sys)
         sys.exit(1)
+    finally:
+        # Python's exit runs the cycle collector over every object typer and pancli made; frozen,
+        # they are freed without it. A command ends 15-40 ms sooner (bench/bench_startup.py).
+        import gc
+
+        gc.freeze()
 
 
 def _quiet_stdout(os, sys) -> None:
