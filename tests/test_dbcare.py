@@ -4,6 +4,8 @@ import json
 import sqlite3
 import threading
 
+import pytest
+
 from pancli.storage.store import KNOWN_MIGRATIONS
 
 from pancli.app.recorder import Recorder
@@ -62,20 +64,17 @@ def _tamper(db, sql):
     con.close()
 
 
-def test_check_finds_running_totals_that_differ_from_the_log(tmp_path):
+@pytest.mark.parametrize("sql", [
+    "UPDATE totals SET amount = amount + 1 WHERE player = 'A' AND stat = '(net)'",
+    "UPDATE totals SET amount = amount + 1 WHERE player = 'A' AND stat = 'hands'",
+    "UPDATE hand_totals SET net = net + 1 WHERE player = 'A' AND hand = 1",
+])
+def test_check_finds_running_totals_that_differ_from_the_log(tmp_path, sql):
     db = tmp_path / "p.db"
     make(db)
-    _tamper(db, "UPDATE totals SET amount = amount + 1 WHERE player = 'A' AND stat = '(net)'")
+    _tamper(db, sql)
     bad = pan(db, "db check", ok=False)
     assert bad.exit_code == 1 and "the running totals differ from the sums of the log" in bad.output
-
-
-def test_check_finds_a_hand_total_that_differs_from_the_log(tmp_path):
-    db = tmp_path / "p.db"
-    make(db)
-    _tamper(db, "UPDATE hand_totals SET net = net + 1 WHERE player = 'A' AND hand = 1")
-    bad = pan(db, "db check", ok=False)
-    assert bad.exit_code == 1 and "running totals differ" in bad.output
 
 
 def test_check_finds_stray_tallies_and_payments_of_another_hand(tmp_path):
