@@ -197,7 +197,7 @@ class RootGroup(PanGroup):
 
         source = import_module(f"pancli.cli.{module}").commands
         one = copy(source)
-        one.registered_commands = [c for c in source.registered_commands
+        one.registered_commands = [c for c in source.registered_commands  # named as typer names them
                                    if (c.name or c.callback.__name__.lower().replace("_", "-")) == name]
         one.registered_groups = [g for g in source.registered_groups if g.name == name]
         if not one.registered_commands and not one.registered_groups:
