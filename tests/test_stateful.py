@@ -16,6 +16,7 @@ from pancli.games.panguingue.cards import RANKS, SUITS
 from pancli.core.errors import PanError
 from pancli.games import game
 from pancli.games.panguingue.rules import preset
+from pancli.app.dbcare import log_sums, running_totals
 from pancli.app.recorder import Recorder
 from pancli.cli.render import board_json
 from pancli.storage.store import Store
@@ -168,8 +169,8 @@ class Night(RuleBasedStateMachine):
         assert recomputed == stored
         assert board_json(self.session, state) == live
         sid = self.session["id"]
-        assert self.store.recomputed_totals(sid) == (self.store.balances(sid), self.store.tallies(sid))
-        assert self.store.recomputed_hand_nets(sid) == self.store.hand_nets(sid)
+        assert running_totals([log_sums(self.store.session_log(sid))]) == (
+            self.store.balances(sid), self.store.tallies(sid), self.store.hand_nets(sid))
 
 
 Night.TestCase.settings = settings(max_examples=60, stateful_step_count=40, deadline=None,

@@ -68,7 +68,7 @@ def check_session(store, session: dict, workers: int | None = None, pool=None) -
                "payments": sum(f["payments"] for _, f in results)}
     if problem:
         return f"session '{name}', {problem}", figures
-    nets, tallies, hand_nets = _sums(f["sums"] for _, f in results)
+    nets, tallies, hand_nets = running_totals(f["sums"] for _, f in results)
     if (nets, tallies, hand_nets) != (store.balances(session["id"]), store.tallies(session["id"]),
                                       store.hand_nets(session["id"])):
         return f"session '{name}': the running totals differ from the sums of the log", figures
@@ -169,8 +169,9 @@ def log_sums(rows: list[dict]) -> tuple[dict, dict]:
     return hands, tallies
 
 
-def _sums(parts) -> tuple[dict, dict, dict]:
-    """The sums of the parts of a session, shaped as Store.balances, tallies and hand_nets."""
+def running_totals(parts) -> tuple[dict, dict, dict]:
+    """What the running totals should hold, from the log_sums of a session's parts: shaped as
+    Store.balances, Store.tallies and Store.hand_nets."""
     nets: dict[str, int] = defaultdict(int)
     tallies: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     hand_nets: dict[tuple[int, str], int] = defaultdict(int)

@@ -694,35 +694,10 @@ class Store(ReportQueries, DatabaseCare, SyncQueries):
             out.setdefault(player, {})[stat] = total
         return out
 
-    def recomputed_totals(self, session_id: int) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
-        """Balances and tallies summed afresh from the effective log, to check the running totals."""
-        nets: dict[str, int] = {}
-        for payer, payee, chips in self.conn.execute(
-                "SELECT payer, payee, SUM(chips) FROM effective_payments WHERE session_id = ? GROUP BY payer, payee",
-                [session_id]):
-            nets[payee] = nets.get(payee, 0) + chips
-            nets[payer] = nets.get(payer, 0) - chips
-        tallies: dict[str, dict[str, int]] = {}
-        for player, stat, total in self.conn.execute(
-                "SELECT player, stat, SUM(amount) FROM effective_tallies WHERE session_id = ? GROUP BY player, stat",
-                [session_id]):
-            if total:
-                tallies.setdefault(player, {})[stat] = total
-        return {p: n for p, n in sorted(nets.items()) if n}, tallies
-
     def hand_nets(self, session_id: int) -> dict[tuple[int, str], int]:
         """Each player's net chips per hand (hand 0: outside any hand), from the running totals."""
         return {(hand, player): net for hand, player, net in self.conn.execute(
             "SELECT hand, player, net FROM hand_totals WHERE session_id = ? AND net != 0", [session_id])}
-
-    def recomputed_hand_nets(self, session_id: int) -> dict[tuple[int, str], int]:
-        out: dict[tuple[int, str], int] = {}
-        for hand, payer, payee, chips in self.conn.execute(
-                "SELECT coalesce(hand, 0), payer, payee, SUM(chips) FROM effective_payments WHERE session_id = ? "
-                "GROUP BY 1, 2, 3", [session_id]):
-            out[hand, payee] = out.get((hand, payee), 0) + chips
-            out[hand, payer] = out.get((hand, payer), 0) - chips
-        return {k: v for k, v in out.items() if v}
 
 
 def _event_row(r) -> dict:
