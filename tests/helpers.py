@@ -111,20 +111,33 @@ def pan_process(db, line: str | list[str], **kw) -> subprocess.CompletedProcess:
                           timeout=120, **kw)
 
 
-def event_count(path) -> int:
+def sql_value(path, sql: str):
+    """The first column of the first row a query gives, on a connection of its own (a writer in
+    another process may hold the database for a moment)."""
     con = sqlite3.connect(path, timeout=30)
     try:
-        return con.execute("SELECT count(*) FROM events").fetchone()[0]
+        return con.execute(sql).fetchone()[0]
     finally:
         con.close()
+
+
+def run_sql(path, *statements: str) -> None:
+    """Change a database file behind pancli's back (or make another program's), committed."""
+    con = sqlite3.connect(path)
+    try:
+        for sql in statements:
+            con.execute(sql)
+        con.commit()
+    finally:
+        con.close()
+
+
+def event_count(path) -> int:
+    return sql_value(path, "SELECT count(*) FROM events")
 
 
 def last_kind(path) -> str:
-    con = sqlite3.connect(path, timeout=30)
-    try:
-        return con.execute("SELECT kind FROM events ORDER BY id DESC LIMIT 1").fetchone()[0]
-    finally:
-        con.close()
+    return sql_value(path, "SELECT kind FROM events ORDER BY id DESC LIMIT 1")
 
 
 def replay(store: Store, session: dict):

@@ -11,7 +11,7 @@ from pancli.storage.store import KNOWN_MIGRATIONS
 from pancli.app.recorder import Recorder
 from pancli.storage.store import Store
 
-from helpers import pan_in_process as pan  # noqa: E402
+from helpers import pan_in_process as pan, run_sql  # noqa: E402
 
 
 
@@ -36,10 +36,7 @@ def test_check_passes_then_finds_a_changed_payment(tmp_path):
     make(db)
     ok = pan(db, "db check")
     assert "OK" in ok.output and "1 session," in ok.output
-    con = sqlite3.connect(db)
-    con.execute("UPDATE payments SET chips = 5 WHERE reason LIKE '%goes out%' AND payer = 'C'")
-    con.commit()
-    con.close()
+    run_sql(db, "UPDATE payments SET chips = 5 WHERE reason LIKE '%goes out%' AND payer = 'C'")
     bad = pan(db, "db check", ok=False)
     assert bad.exit_code == 1
     assert "event #8 (out)" in bad.output and "C pays A 5" in bad.output and "Traceback" not in bad.output
@@ -49,19 +46,9 @@ def test_check_passes_then_finds_a_changed_payment(tmp_path):
 def test_check_finds_a_payment_of_a_voided_event_changed(tmp_path):
     db = tmp_path / "p.db"
     make(db)
-    con = sqlite3.connect(db)
-    con.execute("UPDATE events SET payload = json_set(payload, '$.cards', json('[\"3C\",\"3H\",\"3S\"]')) WHERE seq = 5")
-    con.commit()
-    con.close()
+    run_sql(db, "UPDATE events SET payload = json_set(payload, '$.cards', json('[\"3C\",\"3H\",\"3S\"]')) WHERE seq = 5")
     bad = pan(db, "db check", ok=False)
     assert bad.exit_code == 1 and "#5" in bad.output
-
-
-def _tamper(db, sql):
-    con = sqlite3.connect(db)
-    con.execute(sql)
-    con.commit()
-    con.close()
 
 
 @pytest.mark.parametrize("sql", [
@@ -72,7 +59,7 @@ def _tamper(db, sql):
 def test_check_finds_running_totals_that_differ_from_the_log(tmp_path, sql):
     db = tmp_path / "p.db"
     make(db)
-    _tamper(db, sql)
+    run_sql(db, sql)
     bad = pan(db, "db check", ok=False)
     assert bad.exit_code == 1 and "the running totals differ from the sums of the log" in bad.output
 
@@ -82,13 +69,13 @@ def test_check_finds_stray_tallies_and_payments_of_another_hand(tmp_path):
     make(db)
     pan(db, "session new ex2 --players X,Y")
     pan(db, "deal")
-    _tamper(db, "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) "
+    run_sql(db, "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) "
                 "SELECT id, 1, 1, 'A', 'hands', 1 FROM events WHERE session_id = 2")
     bad = pan(db, "db check", ok=False)
     assert bad.exit_code == 1 and "1 tallies belong to no event" in bad.output
     db2 = tmp_path / "q.db"
     make(db2)
-    _tamper(db2, "UPDATE payments SET hand = 7 WHERE id = (SELECT min(id) FROM payments)")
+    run_sql(db2, "UPDATE payments SET hand = 7 WHERE id = (SELECT min(id) FROM payments)")
     bad = pan(db2, "db check", ok=False)
     assert bad.exit_code == 1 and "1 payments and 0 tallies" in bad.output and "another hand" in bad.output
 

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from helpers import Pan, db_dump, pan_in_process
+from helpers import Pan, db_dump, pan_in_process, run_sql
 
 
 def run(pan: Pan, *words: str, code: int | None = None):
@@ -420,26 +420,15 @@ def test_an_archive_with_wrong_types_is_refused_before_replay(tmp_path):
 # -- other programs' databases -----------------------------------------------------------------
 
 def _foreign_databases(tmp_path) -> list:
-    import sqlite3
-
-    made = []
     plain = tmp_path / "notes.db"
-    con = sqlite3.connect(plain)
-    con.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
-    con.execute("INSERT INTO notes (text) VALUES ('keep me')")
-    con.commit()
-    con.close()
-    made.append(plain)
+    run_sql(plain, "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)",
+            "INSERT INTO notes (text) VALUES ('keep me')")
     other = tmp_path / "other-sqlite-utils.db"  # another program that also uses sqlite-utils migrations
-    con = sqlite3.connect(other)
-    con.execute("CREATE TABLE _sqlite_migrations (id INTEGER PRIMARY KEY, migration_set TEXT, name TEXT, "
-                "applied_at TEXT)")
-    con.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES ('theirs', 'm001', 'x')")
-    con.execute("CREATE TABLE things (id INTEGER PRIMARY KEY)")
-    con.commit()
-    con.close()
-    made.append(other)
-    return made
+    run_sql(other, "CREATE TABLE _sqlite_migrations (id INTEGER PRIMARY KEY, migration_set TEXT, name TEXT, "
+                   "applied_at TEXT)",
+            "INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES ('theirs', 'm001', 'x')",
+            "CREATE TABLE things (id INTEGER PRIMARY KEY)")
+    return [plain, other]
 
 
 READERS = ["standings", "sessions", "session list", "history", "report", "settle", "db status", "db check",

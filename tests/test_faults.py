@@ -17,7 +17,7 @@ from pathlib import Path
 import shlex
 
 import pytest
-from helpers import Pan
+from helpers import Pan, run_sql
 from helpers import CYCLE, PLAYERS, check_consistent, event_count, new_night, pan_process as run_pan
 from typer.testing import CliRunner
 
@@ -157,11 +157,7 @@ def test_file_that_is_not_sqlite(tmp_path, content):
 
 def test_sqlite_database_of_another_program(tmp_path):
     db = tmp_path / "other.db"
-    con = sqlite3.connect(db)
-    con.execute("CREATE TABLE recipes (name TEXT)")
-    con.execute("INSERT INTO recipes VALUES ('flan')")
-    con.commit()
-    con.close()
+    run_sql(db, "CREATE TABLE recipes (name TEXT)", "INSERT INTO recipes VALUES ('flan')")
     before = dump(db)
     for line in READ_LINES + WRITE_LINES:
         one_line_error(cli(db, line), "not a pancli one")
@@ -195,11 +191,8 @@ def test_damaged_pages(tmp_path):
 def test_database_from_a_newer_pancli(tmp_path):
     db = tmp_path / "pan.db"
     night_with_a_hand(db)
-    con = sqlite3.connect(db)
-    con.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
+    run_sql(db, "INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
                 "VALUES ('pancli', 'm999_side_pots', '2031-01-01')")
-    con.commit()
-    con.close()
     before = dump(db)
     for line in READ_LINES + WRITE_LINES:
         one_line_error(cli(db, line), "newer pancli", "nothing was changed")

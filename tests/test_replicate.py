@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -14,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import CYCLE, PAN, PLAYERS, Pan, child_env, new_night
+from helpers import CYCLE, PAN, PLAYERS, Pan, child_env, event_count, new_night
 
 pytestmark = pytest.mark.skipif(
     not (Path(sys.executable).parent / "litestream").exists() and not __import__("shutil").which("litestream"),
@@ -37,14 +36,6 @@ while True:
     i += 1
     time.sleep(0.02)
 """
-
-
-def events(db) -> int:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute("SELECT count(*) FROM events").fetchone()[0]
-    finally:
-        con.close()
 
 
 def test_replicate_once_and_restore(tmp_path):
@@ -109,13 +100,13 @@ def test_kill_the_machine_mid_evening_and_restore_elsewhere(tmp_path):
         for p in (rep,):
             if p.poll() is None:
                 os.killpg(p.pid, signal.SIGKILL)
-    recorded = events(db)
+    recorded = event_count(db)
     assert recorded >= committed[-1][0] >= 50
     other = tmp_path / "another-machine" / "pan.db"
     out = Pan(other)(f"restore {replica}").output
     assert "`pan db check` passes" in out
     assert "OK" in Pan(other)("db check").output
-    restored = events(other)
+    restored = event_count(other)
     # events are numbered from 1 in order: the restored database holds a prefix of the evening
     first_missing = next((at for n, at in committed if n > restored), None)
     lost = 0.0 if first_missing is None else killed_at - first_missing

@@ -105,26 +105,26 @@ def test_sessions_page_links_every_game(client):
         assert f"session={name}" in html
 
 
+def assert_api_board_is_the_cli_status(client, night, session: str, status: str) -> None:
+    """/api/board of a session is what `pan <status> --json` says with that session in use."""
+    api = get(client, "/api/board", session=session).json()
+    Pan(night)(f"session use {session}")
+    try:
+        assert api == cli_json(night, status)
+    finally:
+        Pan(night)("session use tonight")
+
+
 def test_contract_board(client, night):
     html = get(client, "/", session="rummy").text
     assert "Deal 1" in html and "2 sets" in html and "7♥" in html
-    api = get(client, "/api/board", session="rummy").json()
-    Pan(night)("session use rummy")
-    try:
-        assert api == cli_json(night, "contract status")
-    finally:
-        Pan(night)("session use tonight")
+    assert_api_board_is_the_cli_status(client, night, "rummy", "contract status")
 
 
 def test_polish_board_shows_the_letters(client, night):
     html = get(client, "/", session="polski").text
     assert re.search(r'class="letter has">P</span><span class="letter has">A</span><span class="letter">N', html)
-    api = get(client, "/api/board", session="polski").json()
-    Pan(night)("session use polski")
-    try:
-        assert api == cli_json(night, "polish status")
-    finally:
-        Pan(night)("session use tonight")
+    assert_api_board_is_the_cli_status(client, night, "polski", "polish status")
 
 
 def test_fragment_is_only_the_main_content(client):

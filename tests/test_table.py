@@ -15,7 +15,7 @@ import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from helpers import command_paths
+from helpers import command_paths, event_count
 from pancli.cli import app
 from pancli.cli.shell import ALIASES, TableShell, card_candidates, error_fragments
 
@@ -52,14 +52,6 @@ def table_rows(db) -> dict:
             # every database has a random device id of its own (`pan sync`)
             "settings": conn.execute("SELECT * FROM settings WHERE key != 'device_id' ORDER BY key").fetchall(),
         }
-    finally:
-        conn.close()
-
-
-def count_events(db) -> int:
-    conn = sqlite3.connect(db)
-    try:
-        return conn.execute("SELECT count(*) FROM events").fetchone()[0]
     finally:
         conn.close()
 
@@ -277,7 +269,7 @@ def test_every_accepted_line_is_committed_before_the_next(tmp_path):
     new_table(sh)
     for n, line in enumerate(("deal", "d cruz", "m ana 5s5s5s"), 1):
         assert sh.execute(line).ok
-        assert count_events(db) == n  # another connection sees it at once
+        assert event_count(db) == n  # another connection sees it at once
 
 
 def test_the_shell_follows_writes_from_another_process(tmp_path):
@@ -415,7 +407,7 @@ def test_a_script_stops_at_the_first_refused_line(tmp_path):
     assert f"{path}:6: m ben 8s8s8s" in r.stderr and "not in the Pan pack" in r.stderr
     assert "Stopped at line 6" in r.stderr
     assert "Ana melds #1" in r.stdout and "Standings · fri" in r.stdout
-    assert count_events(db) == 2  # deal and Ana's meld; Ben's 7s never ran
+    assert event_count(db) == 2  # deal and Ana's meld; Ben's 7s never ran
 
 
 def test_keep_going_runs_every_line_and_still_fails(tmp_path):
@@ -425,7 +417,7 @@ def test_keep_going_runs_every_line_and_still_fails(tmp_path):
     assert r.exit_code == 1
     assert ":6: m ben 8s8s8s" in r.stderr and "1 line refused." in r.stderr
     assert "melds" not in r.stdout and r.stdout.startswith("Standings · fri")
-    assert count_events(db) == 3
+    assert event_count(db) == 3
 
 
 def test_a_script_from_stdin_via_the_runner(tmp_path):
