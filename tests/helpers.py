@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from pancli.app.recorder import Recorder
 from pancli.cli import app
-from pancli.cli.render import board_json
+from pancli.app.views import board_json
 from pancli.core.bank import apply_event
 from pancli.games import game
 from pancli.storage.store import Store

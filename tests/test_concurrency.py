@@ -28,7 +28,7 @@ from helpers import PAN, check_consistent, child_env, pan_process as run_pan
 
 from pancli.games import game
 from pancli.app.recorder import Recorder
-from pancli.cli.render import board_json, standings_json
+from pancli.app.views import board_json, standings_json
 from pancli.storage.store import Store
 
 # Each writer's player and one hand of lines for him: 3 + 1 + 4 + 3 = 11 cards, a legal way out.

@@ -33,7 +33,7 @@ from pancli.core.errors import InputError, PanError
 from pancli.games.panguingue.rules import BOOL, ENUM, INT, KNOBS, MONEY, PRESETS, from_dict, to_dict
 from pancli.games.panguingue.rules import CARDS as CARDS_KIND
 from pancli.app.recorder import Recorder
-from pancli.cli.render import board_json
+from pancli.app.views import board_json
 from pancli.storage.store import Store
 from helpers import db_dump as dump
 

@@ -18,7 +18,7 @@ from pancli.games import game
 from pancli.games.panguingue.rules import preset
 from pancli.app.dbcare import log_sums, running_totals
 from pancli.app.recorder import Recorder
-from pancli.cli.render import board_json
+from pancli.app.views import board_json
 from pancli.storage.store import Store
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]

@@ -169,7 +169,7 @@ def to_toml(archive: dict, exported_at: str | None = None) -> str:
 
 def to_csv(store, session: dict) -> str:
     """Two tables for spreadsheets, separated by an empty line: every effective payment, then standings."""
-    from pancli.cli.render import standings_json
+    from pancli.app.views import standings_json
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")

@@ -8,9 +8,46 @@ So the phone and the terminal always show the same objects.
 from __future__ import annotations
 
 from pancli.core.errors import InputError
+from pancli.core.ledger import POOLS
 
 
 # -- the table now ---------------------------------------------------------------------------
+
+def board_json(session: dict, state) -> dict:
+    from pancli.games import game
+
+    return game(session["game"]).board(session, state)
+
+
+def standings_json(session: dict, balances: dict, tallies: dict, players: list[str], chip_value) -> dict:
+    from pancli.core.money import amount, shown_chip_value
+
+    chip_value = shown_chip_value(chip_value)
+    names = list(players) + [p for p in balances if p not in players and p not in POOLS] \
+        + [p for p in tallies if p not in players and p not in balances]
+    rows = []
+    for name in names:
+        t = tallies.get(name, {})
+        net = balances.get(name, 0)
+        row = {"name": name, "net": net, "hands": t.get("hands", 0), "won": t.get("won", 0),
+               "dropped": t.get("dropped", 0), "conditions": t.get("conditions", 0)}
+        for stat, value in t.items():
+            row.setdefault(stat, value)
+        if chip_value:
+            row["money"] = amount(net, chip_value)
+        rows.append(row)
+    rows.sort(key=lambda r: -r["net"])
+    pools = {p.strip("()"): balances[p] for p in POOLS if balances.get(p)}
+    data = {"session": session["name"], "game": session["game"], "chip_value": chip_value,
+            "players": rows, "pools": pools, "sum": sum(balances.values())}
+    from pancli.games import GAMES
+
+    g = GAMES.get(session["game"])
+    ranked = g.standings(session["rules"], rows) if g else None
+    if ranked:  # a game scored in points or letters: ranked by its own score, with its own columns
+        data["players"], data["columns"] = ranked
+    return data
+
 
 def board_data(recorder) -> dict:
     """The hand in play as its game shows it: `pan board --json` for Panguingue,
@@ -20,8 +57,6 @@ def board_data(recorder) -> dict:
 
 def standings_data(recorder) -> dict:
     """`pan standings --json`."""
-    from pancli.cli.render import standings_json
-
     state, balances, tallies = recorder.totals()
     seats = recorder.game.players(state)
     return standings_json(recorder.session, balances, tallies, seats, recorder.session["chip_value"])

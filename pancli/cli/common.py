@@ -15,6 +15,7 @@ except ImportError:  # pragma: no cover
     from click.exceptions import BadParameter
 
 from pancli.core.errors import PanError
+from pancli.core.text import json_text, one_line
 
 
 class PanGroup(TyperGroup):
@@ -94,14 +95,6 @@ def negative_numbers_as_arguments(cmd, ctx, args: list[str]) -> list[str]:
             arguments.append(a)
         i += 1
     return options + ["--"] + arguments if arguments else options
-
-
-def one_line(text: str) -> str:
-    """An error quotes what the user typed: a newline or other control character in it is shown
-    escaped (\\n), so the explanation stays one line and cannot forge output of its own."""
-    from pancli.core.names import inert
-
-    return inert(text)
 
 
 def echo(text: str) -> None:
@@ -312,32 +305,6 @@ def styled(*parts):
         text, style = (part, None) if isinstance(part, str) else part
         out.append(inert(text), style=style)
     return out
-
-
-def _json_default(value):
-    from decimal import Decimal
-
-    if isinstance(value, Decimal):
-        return str(value)
-    raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def _escape_hidden(match) -> str:
-    code = ord(match.group(0))
-    if code > 0xFFFF:  # a UTF-16 surrogate pair, as JSON writes characters outside the BMP
-        code -= 0x10000
-        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
-    return f"\\u{code:04x}"
-
-
-def json_text(data: Any) -> str:
-    """JSON for scripts: readable non-ASCII letters kept, but every character that would not show
-    as itself (C1 controls, bidirectional overrides, zero-width spaces…) escaped as \\uXXXX; money
-    as exact decimal strings; never Infinity or NaN."""
-    import json  # only the --json views pay for it
-
-    text = json.dumps(data, ensure_ascii=False, allow_nan=False, default=_json_default)
-    return re.sub(r"[^\x20-\x7e]", lambda m: m.group(0) if m.group(0).isprintable() else _escape_hidden(m), text)
 
 
 def print_json(data: Any) -> None:

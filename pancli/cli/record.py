@@ -49,7 +49,7 @@ _RED_CARD = re.compile(r"(?:10|[A2-7JQK])[♥♦]")
 
 
 def show_step(step) -> None:
-    from pancli.cli.render import payment_lines
+    from pancli.core.text import payment_lines
 
     # Plain echo, not rich: a recording command should not pay rich's import time. On a
     # terminal, hearts and diamonds are red all the same.
@@ -359,7 +359,7 @@ def undo():
     Example: pan undo
     """
     from pancli.app.recorder import describe_event
-    from pancli.cli.render import payment_lines
+    from pancli.core.text import payment_lines
 
     recorder = app_context().open_recorder()
     last, voided = recorder.undo()
@@ -424,7 +424,7 @@ def history(hand: Optional[int] = typer.Option(None, "--hand", click_type=HAND, 
     """
     from pancli.app.recorder import describe_event
     from pancli.app.views import history_data
-    from pancli.cli.render import payment_lines
+    from pancli.core.text import payment_lines
 
     recorder = app_context().open_recorder()
     data = history_data(recorder.store, recorder.session, hand)

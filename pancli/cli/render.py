@@ -2,32 +2,6 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
-from pancli.core.ledger import POOLS
-
-
-def payment_lines(payments) -> list[str]:
-    """Payments grouped as a dealer calls them: 'Ben, Cruz pay Ana 4 each: reason'."""
-    groups: OrderedDict = OrderedDict()
-    for p in payments:
-        payer, payee, chips, reason = (p.payer, p.payee, p.chips, p.reason) if hasattr(p, "payer") else (
-            p["payer"], p["payee"], p["chips"], p["reason"])
-        groups.setdefault((payee, chips, reason), []).append(payer)
-    lines = []
-    for (payee, chips, reason), payers in groups.items():
-        if len(payers) == 1:
-            lines.append(f"{payers[0]} pays {payee} {chips}: {reason}")
-        else:
-            lines.append(f"{', '.join(payers)} pay {payee} {chips} each: {reason}")
-    return lines
-
-
-def board_json(session: dict, state) -> dict:
-    from pancli.games import game
-
-    return game(session["game"]).board(session, state)
-
 
 def board_table(data: dict):
     from rich.table import Table
@@ -56,37 +30,6 @@ def board_table(data: dict):
         table.add_row(p["name"], status, Text.from_markup(melds), str(p["melded"]), f"{p['chips_this_hand']:+d}")
     return table
 
-
-def standings_json(session: dict, balances: dict, tallies: dict, players: list[str], chip_value) -> dict:
-    from pancli.core.money import amount, shown_chip_value
-
-    chip_value = shown_chip_value(chip_value)
-    names = list(players) + [p for p in balances if p not in players and p not in POOLS] \
-        + [p for p in tallies if p not in players and p not in balances]
-    rows = []
-    for name in names:
-        t = tallies.get(name, {})
-        net = balances.get(name, 0)
-        row = {"name": name, "net": net, "hands": t.get("hands", 0), "won": t.get("won", 0),
-               "dropped": t.get("dropped", 0), "conditions": t.get("conditions", 0)}
-        for stat, value in t.items():
-            row.setdefault(stat, value)
-        if chip_value:
-            row["money"] = amount(net, chip_value)
-        rows.append(row)
-    rows.sort(key=lambda r: -r["net"])
-    pools = {p.strip("()"): balances[p] for p in POOLS if balances.get(p)}
-    data = {"session": session["name"], "game": session["game"], "chip_value": chip_value,
-            "players": rows, "pools": pools, "sum": sum(balances.values())}
-    from pancli.games import GAMES
-
-    g = GAMES.get(session["game"])
-    ranked = g.standings(session["rules"], rows) if g else None
-    if ranked:  # a game scored in points or letters: ranked by its own score, with its own columns
-        data["players"], data["columns"] = ranked
-    return data
-
-
 def standings_table(data: dict):
     from rich.table import Table
 
@@ -107,7 +50,6 @@ def standings_table(data: dict):
         table.add_row(f"({name})", f"{chips:+d}", *([""] * (len(cols) - 2)))
     return table
 
-
 def season_table(data: dict):
     """Standings over a season: every session of one game, every device."""
     from rich.table import Table
@@ -126,7 +68,6 @@ def season_table(data: dict):
         net = styled((f"{r['net']:+d}" if r["net"] else "0", "green" if r["net"] > 0 else ("red" if r["net"] < 0 else None)))
         table.add_row(r["name"], net, str(r["nights"]), str(r["hands"]), str(r["won"]))
     return table
-
 
 def _score_table(table, data: dict):
     """Standings of a game scored in points or letters: place, player, the game's own columns."""

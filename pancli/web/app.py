@@ -165,7 +165,7 @@ def money(x) -> str:
 def event_lines(events: list[dict]) -> list[dict]:
     """History events as people read them: the one-line event and its payments' reasons."""
     from pancli.app.recorder import describe_event
-    from pancli.cli.render import payment_lines
+    from pancli.core.text import payment_lines
 
     return [{"seq": e["seq"], "hand": e["hand"], "kind": e["kind"], "text": describe_event(e["payload"]),
              "payments": payment_lines(e["payments"]), "voided": e["voided"],
@@ -319,7 +319,7 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
 
     # -- JSON ------------------------------------------------------------------------------
 
-    from pancli.cli.common import json_text
+    from pancli.core.text import json_text
 
     def api(build):
         def endpoint(request):
@@ -373,7 +373,7 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
         return HTMLResponse(html, status_code=status, headers=ERROR_HEADERS)
 
     async def on_pan_error(request, exc):
-        from pancli.cli.common import one_line
+        from pancli.core.text import one_line
 
         status = 404 if isinstance(exc, NotFound) else 400
         return error_response(request.url.path, status, one_line(exc.message), one_line(exc.hint or ""))

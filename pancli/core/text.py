@@ -1,0 +1,59 @@
+"""Text for people and scripts, the same on every face: payments as a dealer calls them, one-line
+errors that cannot forge output, and JSON that shows every character as itself."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pancli.core.names import inert
+
+
+def one_line(text: str) -> str:
+    """An error quotes what the user typed: a newline or other control character in it is shown
+    escaped (\\n), so the explanation stays one line and cannot forge output of its own."""
+    return inert(text)
+
+
+def payment_lines(payments) -> list[str]:
+    """Payments grouped as a dealer calls them: 'Ben, Cruz pay Ana 4 each: reason'."""
+    groups: dict[tuple, list[str]] = {}
+    for p in payments:
+        payer, payee, chips, reason = (p.payer, p.payee, p.chips, p.reason) if hasattr(p, "payer") else (
+            p["payer"], p["payee"], p["chips"], p["reason"])
+        groups.setdefault((payee, chips, reason), []).append(payer)
+    lines = []
+    for (payee, chips, reason), payers in groups.items():
+        if len(payers) == 1:
+            lines.append(f"{payers[0]} pays {payee} {chips}: {reason}")
+        else:
+            lines.append(f"{', '.join(payers)} pay {payee} {chips} each: {reason}")
+    return lines
+
+
+def _json_default(value):
+    from decimal import Decimal
+
+    if isinstance(value, Decimal):
+        return str(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _escape_hidden(match) -> str:
+    code = ord(match.group(0))
+    if code > 0xFFFF:  # a UTF-16 surrogate pair, as JSON writes characters outside the BMP
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def json_text(data: Any) -> str:
+    """JSON for scripts: readable non-ASCII letters kept, but every character that would not show
+    as itself (C1 controls, bidirectional overrides, zero-width spaces…) escaped as \\uXXXX; money
+    as exact decimal strings; never Infinity or NaN."""
+    import json  # only the --json views pay for it
+
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, default=_json_default)
+    return re.sub(r"[^\x20-\x7e]", lambda m: m.group(0) if m.group(0).isprintable() else _escape_hidden(m), text)
+
+
