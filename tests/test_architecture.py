@@ -89,3 +89,61 @@ def test_no_module_uses_another_modules_private_names(path):
             if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
                 continue
             pytest.fail(f"{rel(path)}:{node.lineno} reaches into .{node.attr} of another object")
+
+
+# Which layers each layer may import (function-local imports included). The faces (cli, web)
+# stand on the application layer; storage and the games stand on the pure core alone.
+MAY_IMPORT = {
+    "core": {"core"},
+    "games": {"games", "core"},
+    "storage": {"storage", "core"},
+    "app": {"app", "games", "storage", "core"},
+    "web": {"web", "app", "games", "storage", "core"},
+    "cli": {"cli", "web", "app", "games", "storage", "core"},  # `pan serve` starts the web face
+}
+
+
+def layer_of(dotted: str) -> str:
+    parts = dotted.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def pancli_imports(path: Path) -> list[tuple[int, str]]:
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names if a.name.startswith("pancli.")]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("pancli."):
+            out.append((node.lineno, node.module))
+    return out
+
+
+@pytest.mark.parametrize("path", [p for p in modules(*MAY_IMPORT)], ids=rel)
+def test_imports_run_one_way(path):
+    own = path.relative_to(PACKAGE).parts[0]
+    for line, name in pancli_imports(path):
+        assert layer_of(name) in MAY_IMPORT[own], \
+            f"{rel(path)}:{line} imports {name}: {own} may import only {sorted(MAY_IMPORT[own])}"
+
+
+def test_every_command_module_is_registered_and_every_registered_command_exists():
+    """`pan` finds a command by COMMAND_MODULES without importing every module: a command added to a
+    module but not to the table (or left in the table after it moved) would silently go missing."""
+    from importlib import import_module
+
+    from pancli.cli.common import COMMAND_MODULES, PANELS
+
+    defined = {}
+    for path in modules("cli"):
+        module = import_module(".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts))
+        commands = getattr(module, "commands", None)
+        if commands is None or not hasattr(commands, "registered_commands"):
+            continue
+        for c in commands.registered_commands:
+            defined[c.name or c.callback.__name__.lower().replace("_", "-")] = path.stem
+        for g in commands.registered_groups:
+            defined[g.name] = path.stem
+    assert defined == COMMAND_MODULES
+    in_panels = [n for _, names in PANELS for n in names]
+    assert len(in_panels) == len(set(in_panels)), "a command is in two panels of `pan --help`"
+    assert set(COMMAND_MODULES) <= set(in_panels), "a command is in no panel of `pan --help`"
