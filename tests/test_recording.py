@@ -193,3 +193,19 @@ def test_spread_cannot_merge_two_melds(table):
     table("meld ana 5S 5S 5S")
     table("meld ana 5H 5D 5C")
     assert "joins cards of two melds" in table('spread ana "5S 5S 5S 5H 5D 5C"', code=1).output
+
+
+@pytest.mark.parametrize("knob", ["split_allowed = false", "split_requires_prior_additions = true", ""])
+def test_a_borrow_without_hand_cards_is_a_split_and_is_refused(pan, tmp_path, knob):
+    """Spec §5.6: a borrow joins cards from the hand; taking a meld apart with none is a split, so
+    it cannot slip past the split knobs under the other name (at any table, it says to use split)."""
+    (tmp_path / "house.toml").write_text(knob + "\n")
+    pan(f"session new night --players Ana,Ben,Cruz --dealer Cruz --rules {tmp_path}/house.toml")
+    pan("deal")
+    pan("meld ana AD 2D 3D 4D 5D 6D")
+    before = pan.nets()
+    result = pan("borrow ana --from 1 AD 2D 3D", ok=False)
+    assert result.exit_code != 0
+    assert "cards from Ana's hand" in result.output and "pan split" in result.output
+    assert pan.nets() == before
+    assert [e["kind"] for e in pan.json("history")["events"]][-1] == "meld"

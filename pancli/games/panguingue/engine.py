@@ -506,6 +506,9 @@ def _borrow(state: PanState, ev: dict, step: Step) -> None:
     with_cards = parse_cards(ev.get("with", []))
     if not taken:
         raise InputError("name the cards to borrow", "e.g. `pan borrow Ana --from 2 7C --with 7H 7D`")
+    if not with_cards:  # spec §5.6: a meld's own cards rearranged with no hand card is a split
+        raise RuleError(f"a borrow completes a new meld with cards from {player}'s hand, and none were named",
+                        f"name them with --with, or rearrange #{meld.number} with `pan split` (the split rules apply)")
     rest = Counter(meld.cards)
     rest.subtract(Counter(taken))
     if any(n < 0 for n in rest.values()):
