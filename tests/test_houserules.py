@@ -140,3 +140,17 @@ def test_resolve():
 def test_rules_are_immutable():
     with pytest.raises(Exception):
         hr.DEFAULTS.ante = 1  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("text, words", [
+    ("x = " + "[" * 50_000 + "]" * 50_000 + "\n", "nests its tables or lists too deeply"),
+    ("x = " + "{a = " * 10_000 + "1" + "}" * 10_000 + "\n", "nests its tables or lists too deeply"),
+    ("# " + "x" * (300 * 1024) + "\n", "is over 256 KB"),
+])
+def test_a_hostile_rules_file_gets_one_line(pan, tmp_path, text, words):
+    """Rules files come from anywhere (a shared folder, a message): bounded like archives are."""
+    path = tmp_path / "house.toml"
+    path.write_text(text)
+    result = pan(f"rules check {path}", code=2)
+    assert words in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1

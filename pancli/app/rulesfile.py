@@ -23,6 +23,10 @@ def schema(game: str = DEFAULT_GAME):
     return get_game(game).schema
 
 
+# A rules file `pan rules init` writes is about 3 KB; anything past this is not a house's rules.
+MAX_RULES_BYTES = 256 * 1024
+
+
 def load(path: str | Path, game: str = DEFAULT_GAME) -> Any:
     """The rules a file sets for ``game``."""
     import tomllib
@@ -30,7 +34,12 @@ def load(path: str | Path, game: str = DEFAULT_GAME) -> Any:
     s = schema(game)
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with open(p, "rb") as f:
+            raw = f.read(MAX_RULES_BYTES + 1)
+        if len(raw) > MAX_RULES_BYTES:
+            raise InputError(f"rules file {p} is over {MAX_RULES_BYTES // 1024} KB, far more than any house's rules",
+                             "pass the rules file `pan rules init` writes")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise InputError(f"rules file {p} does not exist",
                          f"check the path, or write one with `pan rules init FILE{s.game_option()}`") from None
@@ -40,6 +49,9 @@ def load(path: str | Path, game: str = DEFAULT_GAME) -> Any:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"{p} is not valid TOML ({e})", "fix the line it names") from None
+    except RecursionError:  # tomllib recurses once per bracket: a file nested thousands deep
+        raise InputError(f"{p} nests its tables or lists too deeply to be a rules file",
+                         "a rules file holds one [table] of knobs; write one with `pan rules init FILE`") from None
     try:
         return s.from_dict(data, where=f"{p}: ")
     except InputError as e:
