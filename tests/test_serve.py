@@ -20,7 +20,8 @@ with warnings.catch_warnings():  # starlette suggests httpx2 for its test client
 
 from helpers import Pan, db_dump, start_server, stop_server
 
-from pancli.web.app import create_app
+from pancli.web.app import Site, create_app
+from pancli.web.data import NotFound, Reader
 
 TOKEN = "test-token-123"
 ROOT = Path(__file__).resolve().parent.parent
@@ -184,6 +185,54 @@ def test_history_pages_of_a_long_night(tmp_path):
         assert "older" in get(c, "/history").text
         assert get(c, "/history", page="4").status_code == 404
         assert get(c, "/api/history", hand="7").json() == pan.json("history --hand 7")
+
+
+# -- one endpoint at a time: a Site method called with a request, no server ------------------
+
+@pytest.fixture(scope="module")
+def site(night):
+    return Site(Reader(night), TOKEN)
+
+
+def request(path: str, path_params: dict | None = None, **params):
+    from urllib.parse import urlencode
+
+    from starlette.requests import Request
+
+    return Request({"type": "http", "method": "GET", "path": path, "headers": [],
+                    "query_string": urlencode({"token": TOKEN, **params}).encode(),
+                    "path_params": path_params or {}})
+
+
+def test_the_table_endpoint_alone(site):
+    r = site.table(request("/", session="polski"))
+    assert r.status_code == 200 and r.headers["referrer-policy"] == "no-referrer"
+    html = r.body.decode()
+    assert "<h1>Deal 3</h1>" in html  # two deals lost so far
+    assert "session=polski" in html and f"token={TOKEN}" in html  # links keep the session and the token
+    fragment = site.table(request("/", session="polski", fragment="1")).body.decode()
+    assert "<html" not in fragment
+
+
+def test_the_json_endpoints_alone(site, night):
+    r = site.api_standings(request("/api/standings", session="rummy"))
+    assert r.media_type == "application/json"
+    assert json.loads(r.body) == cli_json(night, "standings --session rummy")
+    career = site.api_player(request("/api/player/ana", {"name": "ana"}))
+    assert json.loads(career.body) == cli_json(night, "player ana")
+    with pytest.raises(NotFound):
+        site.api_board(request("/api/board", session="nosuch"))
+
+
+def test_the_error_handlers_alone(site):
+    import asyncio
+
+    r = asyncio.run(site.on_pan_error(request("/api/board"), NotFound("no such thing", "try another")))
+    assert r.status_code == 404 and json.loads(r.body) == {"error": "no such thing", "hint": "try another",
+                                                             "status": 404}
+    html = site.error_response("/history", 400, "page=x is not a whole number")
+    assert html.status_code == 400 and "page=x is not a whole number" in html.body.decode()
+    assert html.headers["content-security-policy"].startswith("default-src 'none'")
 
 
 # -- the token, methods and errors ------------------------------------------------------------

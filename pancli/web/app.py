@@ -14,17 +14,25 @@ import asyncio
 import json
 import secrets
 import threading
+from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from pancli.app.recorder import describe_event
 from pancli.core.errors import PanError
+from pancli.core.settle import PARTY_NAMES
+from pancli.core.text import json_text, one_line, payment_lines
+from pancli.storage.store import Store
 from pancli.web.charts import running_chart
 from pancli.web.data import NotFound, Reader
 
@@ -88,8 +96,6 @@ class Poller(threading.Thread):
         self.stopped = threading.Event()
 
     def run(self) -> None:
-        from pancli.storage.store import Store
-
         store = Store(self.reader.path, readonly=True)
         try:
             version = store.data_version()
@@ -164,9 +170,6 @@ def money(x) -> str:
 
 def event_lines(events: list[dict]) -> list[dict]:
     """History events as people read them: the one-line event and its payments' reasons."""
-    from pancli.app.recorder import describe_event
-    from pancli.core.text import payment_lines
-
     return [{"seq": e["seq"], "hand": e["hand"], "kind": e["kind"], "text": describe_event(e["payload"]),
              "payments": payment_lines(e["payments"]), "voided": e["voided"],
              "people": {e["payload"].get("player")} | {p["payer"] for p in e["payments"]}
@@ -174,8 +177,6 @@ def event_lines(events: list[dict]) -> list[dict]:
 
 
 def party(name: str) -> str:
-    from pancli.core.settle import PARTY_NAMES
-
     return PARTY_NAMES.get(name, name)
 
 
@@ -187,27 +188,53 @@ def meld_words(m: dict) -> str:
 
 # -- the application ---------------------------------------------------------------------------
 
-def create_app(db_path, token: str, session: str | None = None, poll_interval: float = POLL_SECONDS,
-               hub: Hub | None = None) -> Starlette:
-    reader = Reader(db_path, session)
-    hub = hub or Hub()
+def templates() -> Environment:
+    """The pages' Jinja2 environment, with the filters the templates use."""
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"]),
                       trim_blocks=True, lstrip_blocks=True)
     env.filters.update(cards=cards_html, card=card_html, shown=shown_html, signed=signed, tone=tone,
                        money=money, meld_words=meld_words, party=party, urlpart=lambda s: quote(str(s), safe=""))
     env.globals.update(chart=running_chart)
+    return env
 
-    def link(request, path: str, keep_session: bool = True, **params) -> str:
-        query = {"token": token}
+
+def query_key(request: Request) -> tuple:
+    """What a request asks for, as a cache key: its parameters without the token."""
+    return tuple(sorted((k, v) for k, v in request.query_params.items() if k != "token"))
+
+
+def int_param(request: Request, name: str, default: int | None = None) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise BadRequest(f"{name}={raw!r} is not a whole number", f"give e.g. ?{name}=2") from None
+
+
+class Site:
+    """The pages, the JSON and the live stream of one database. Each endpoint is a method that
+    takes a Starlette request and returns a response, so each can be called alone."""
+
+    def __init__(self, reader: Reader, token: str, hub: Hub | None = None):
+        self.reader, self.token = reader, token
+        self.hub = hub or Hub()
+        self.env = templates()
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    def link(self, request: Request, path: str, keep_session: bool = True, **params) -> str:
+        query = {"token": self.token}
         wanted = request.query_params.get("session")
         if keep_session and wanted and "session" not in params:
             query["session"] = wanted
         query.update({k: v for k, v in params.items() if v is not None})
         return f"{path}?{urlencode(query)}"
 
-    def fast(endpoint, kind: str):
+    def fast(self, endpoint, kind: str):
         """Answers from what is kept on the event loop itself; only a miss goes to a worker thread."""
-        from starlette.concurrency import run_in_threadpool
+        reader = self.reader
 
         async def handler(request):
             # A page loaded afresh (a reload, or a phone with scripts off) is always checked
@@ -222,42 +249,36 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
 
         return handler
 
-    def query_key(request) -> tuple:
-        return tuple(sorted((k, v) for k, v in request.query_params.items() if k != "token"))
-
-    def page(request, template: str, title: str, build, live: str = "session") -> Response:
+    def page(self, request: Request, template: str, title: str, build, live: str = "session") -> Response:
         """A page: its context built (and kept until the database changes), rendered, or only its
         <main> when the live script asks for the fresh content (?fragment=1)."""
         fragment = request.query_params.get("fragment") == "1"
         key = ("page", request.url.path, query_key(request))
 
         def render() -> str:
-            generation = reader.generation
+            generation = self.reader.generation
             context = build()
-            sessions = reader.session_names()
-            return env.get_template(template).render(
+            sessions = self.reader.session_names()
+            return self.env.get_template(template).render(
                 title=title, fragment=fragment, live=live, generation=generation, sessions=sessions,
-                url=lambda path, **kw: link(request, path, **kw), token=token, path=request.url.path,
+                url=lambda path, **kw: self.link(request, path, **kw), token=self.token, path=request.url.path,
                 **context)
 
-        return HTMLResponse(reader.cached(key, render), headers=SECURITY_HEADERS)
+        return HTMLResponse(self.reader.cached(key, render), headers=SECURITY_HEADERS)
 
-    def session_of(request) -> dict:
-        return reader.session(request.query_params.get("session") or None)
+    def json(self, request: Request, build) -> Response:
+        """JSON, kept until the database changes; money as exact decimal strings."""
+        key = ("api", request.url.path, query_key(request))
+        body = self.reader.cached(key, lambda: json_text(build()))
+        return Response(body, media_type="application/json", headers=SECURITY_HEADERS)
 
-    def int_param(request, name: str, default: int | None = None) -> int | None:
-        raw = request.query_params.get(name)
-        if raw is None or raw == "":
-            return default
-        try:
-            return int(raw)
-        except ValueError:
-            raise BadRequest(f"{name}={raw!r} is not a whole number", f"give e.g. ?{name}=2") from None
+    def session_of(self, request: Request) -> dict:
+        return self.reader.session(request.query_params.get("session") or None)
 
     # -- pages ---------------------------------------------------------------------------
 
-    def table_page(request):
-        s = session_of(request)
+    def table(self, request: Request) -> Response:
+        reader, s = self.reader, self.session_of(request)
 
         def build():
             board = reader.board(s)
@@ -266,10 +287,10 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
             return {"session": s, "board": board, "standings": standings,
                     "recent": list(reversed(event_lines(recent["events"])))}
 
-        return page(request, f"table_{s['game']}.html", f"{s['name']} · the table", build)
+        return self.page(request, f"table_{s['game']}.html", f"{s['name']} · the table", build)
 
-    def history_page(request):
-        s = session_of(request)
+    def history(self, request: Request) -> Response:
+        reader, s = self.reader, self.session_of(request)
         number = int_param(request, "page", 1)
 
         def build():
@@ -280,19 +301,19 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
             hands = [(h, by_hand.get(h, [])) for h in reversed(data["hands"])]
             return {"session": s, "hands": hands, "page_no": data["page"], "pages": data["pages"]}
 
-        return page(request, "history.html", f"{s['name']} · history", build)
+        return self.page(request, "history.html", f"{s['name']} · history", build)
 
-    def settle_page(request):
-        s = session_of(request)
+    def settle(self, request: Request) -> Response:
+        reader, s = self.reader, self.session_of(request)
 
         def build():
             _, data = reader.settle(s)
             return {"session": s, "settle": data, "standings": reader.standings(s)}
 
-        return page(request, "settle.html", f"{s['name']} · settle-up", build)
+        return self.page(request, "settle.html", f"{s['name']} · settle-up", build)
 
-    def player_page(request):
-        s = session_of(request)
+    def player(self, request: Request) -> Response:
+        reader, s = self.reader, self.session_of(request)
         name = request.path_params["name"]
 
         def build():
@@ -309,38 +330,47 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
             return {"session": s, "career": career, "tonight": tonight, "standings": standings, "seat": seat,
                     "board": board, "recent": list(reversed(recent))[:6], "points": points}
 
-        return page(request, "player.html", f"{name} · player", build, live="any")
+        return self.page(request, "player.html", f"{name} · player", build, live="any")
 
-    def sessions_page(request):
+    def sessions(self, request: Request) -> Response:
         def build():
-            return {"session": None, "rows": reader.sessions()}
+            return {"session": None, "rows": self.reader.sessions()}
 
-        return page(request, "sessions.html", "sessions", build, live="any")
+        return self.page(request, "sessions.html", "sessions", build, live="any")
 
-    # -- JSON ------------------------------------------------------------------------------
+    # -- JSON: the same objects as the CLI's --json -----------------------------------------
 
-    from pancli.core.text import json_text
+    def api_board(self, request: Request) -> Response:
+        return self.json(request, lambda: self.reader.board(self.session_of(request)))
 
-    def api(build):
-        def endpoint(request):
-            key = ("api", request.url.path, query_key(request))
-            body = reader.cached(key, lambda: json_text(build(request)))  # money as exact decimal strings
-            return Response(body, media_type="application/json", headers=SECURITY_HEADERS)
+    def api_standings(self, request: Request) -> Response:
+        return self.json(request, lambda: self.reader.standings(self.session_of(request)))
 
-        return endpoint
+    def api_history(self, request: Request) -> Response:
+        def build():
+            s = self.session_of(request)
+            if request.query_params.get("all") == "1":
+                return self.reader.history(s, everything=True)
+            hand = int_param(request, "hand")
+            if hand is not None:
+                return self.reader.history(s, hand=hand)
+            return self.reader.history(s, page=int_param(request, "page", 1))
 
-    def api_history(request):
-        s = session_of(request)
-        if request.query_params.get("all") == "1":
-            return reader.history(s, everything=True)
-        hand = int_param(request, "hand")
-        if hand is not None:
-            return reader.history(s, hand=hand)
-        return reader.history(s, page=int_param(request, "page", 1))
+        return self.json(request, build)
+
+    def api_settle(self, request: Request) -> Response:
+        return self.json(request, lambda: self.reader.settle(self.session_of(request))[1])
+
+    def api_player(self, request: Request) -> Response:
+        return self.json(request, lambda: self.reader.player(request.path_params["name"]))
+
+    def api_sessions(self, request: Request) -> Response:
+        return self.json(request, self.reader.sessions)
 
     # -- live ------------------------------------------------------------------------------
 
-    async def events(request):
+    async def events(self, request: Request) -> Response:
+        hub, reader = self.hub, self.reader
         queue = hub.subscribe()
 
         async def stream():
@@ -364,69 +394,75 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
 
     # -- errors ----------------------------------------------------------------------------
 
-    def error_response(request_path: str, status: int, message: str, hint: str = "") -> Response:
+    def error_response(self, request_path: str, status: int, message: str, hint: str = "") -> Response:
         if request_path.startswith("/api/") or request_path == "/events":
             return JSONResponse({"error": message, "hint": hint, "status": status}, status_code=status,
                                 headers=ERROR_HEADERS)
-        html = env.get_template("error.html").render(status=status, message=message, hint=hint,
-                                                     title=f"{status}", token=None)
+        html = self.env.get_template("error.html").render(status=status, message=message, hint=hint,
+                                                          title=f"{status}", token=None)
         return HTMLResponse(html, status_code=status, headers=ERROR_HEADERS)
 
-    async def on_pan_error(request, exc):
-        from pancli.core.text import one_line
-
+    async def on_pan_error(self, request: Request, exc: PanError) -> Response:
         status = 404 if isinstance(exc, NotFound) else 400
-        return error_response(request.url.path, status, one_line(exc.message), one_line(exc.hint or ""))
+        return self.error_response(request.url.path, status, one_line(exc.message), one_line(exc.hint or ""))
 
-    async def on_http_error(request, exc):
+    async def on_http_error(self, request: Request, exc: HTTPException) -> Response:
         words = {404: ("Not found", "check the address; the table is at /"),
                  405: ("Only GET and HEAD are answered", "this server is read-only")}
         message, hint = words.get(exc.status_code, (str(exc.detail), ""))
-        response = error_response(request.url.path, exc.status_code, message, hint)
+        response = self.error_response(request.url.path, exc.status_code, message, hint)
         if exc.status_code == 405:
             response.headers["Allow"] = "GET, HEAD"
         return response
 
-    async def on_error(request, exc):
-        return error_response(request.url.path, 500, "Something went wrong reading the table",
-                              "try again; the recorder is not affected")
+    async def on_error(self, request: Request, exc: Exception) -> Response:
+        return self.error_response(request.url.path, 500, "Something went wrong reading the table",
+                                   "try again; the recorder is not affected")
 
-    from starlette.exceptions import HTTPException
+    # -- the routes ------------------------------------------------------------------------
 
-    routes = [
-        Route("/", fast(table_page, "page")),
-        Route("/history", fast(history_page, "page")),
-        Route("/settle", fast(settle_page, "page")),
-        Route("/player/{name}", fast(player_page, "page")),
-        Route("/sessions", fast(sessions_page, "page")),
-        Route("/api/board", fast(api(lambda r: reader.board(session_of(r))), "api")),
-        Route("/api/standings", fast(api(lambda r: reader.standings(session_of(r))), "api")),
-        Route("/api/history", fast(api(api_history), "api")),
-        Route("/api/settle", fast(api(lambda r: reader.settle(session_of(r))[1]), "api")),
-        Route("/api/player/{name}", fast(api(lambda r: reader.player(r.path_params["name"])), "api")),
-        Route("/api/sessions", fast(api(lambda r: reader.sessions()), "api")),
-        Route("/events", events),
-        Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
-    ]
+    def routes(self) -> list:
+        fast = self.fast
+        return [
+            Route("/", fast(self.table, "page")),
+            Route("/history", fast(self.history, "page")),
+            Route("/settle", fast(self.settle, "page")),
+            Route("/player/{name}", fast(self.player, "page")),
+            Route("/sessions", fast(self.sessions, "page")),
+            Route("/api/board", fast(self.api_board, "api")),
+            Route("/api/standings", fast(self.api_standings, "api")),
+            Route("/api/history", fast(self.api_history, "api")),
+            Route("/api/settle", fast(self.api_settle, "api")),
+            Route("/api/player/{name}", fast(self.api_player, "api")),
+            Route("/api/sessions", fast(self.api_sessions, "api")),
+            Route("/events", self.events),
+            Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
+        ]
 
-    poller = Poller(reader, hub, poll_interval)
+    def exception_handlers(self) -> dict:
+        return {PanError: self.on_pan_error, HTTPException: self.on_http_error, Exception: self.on_error}
 
-    from contextlib import asynccontextmanager
+
+def create_app(db_path, token: str, session: str | None = None, poll_interval: float = POLL_SECONDS,
+               hub: Hub | None = None) -> Guard:
+    """The `pan serve` application of one database: the site's routes behind the token guard,
+    with the one poller started and stopped by the server's lifespan."""
+    site = Site(Reader(db_path, session), token, hub)
+    poller = Poller(site.reader, site.hub, poll_interval)
 
     @asynccontextmanager
     async def lifespan(app):
-        hub.loop = asyncio.get_running_loop()
+        site.hub.loop = asyncio.get_running_loop()
         poller.start()
         try:
             yield
         finally:
-            hub.close()
+            site.hub.close()
             poller.stopped.set()
 
-    app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={PanError: on_pan_error, HTTPException: on_http_error, Exception: on_error})
-    app.state.reader, app.state.hub, app.state.poller = reader, hub, poller
-    return Guard(app, token, error_response)
+    app = Starlette(routes=site.routes(), lifespan=lifespan, exception_handlers=site.exception_handlers())
+    app.state.reader, app.state.hub, app.state.poller, app.state.site = site.reader, site.hub, poller, site
+    return Guard(app, token, site.error_response)
 
 
 class BadRequest(PanError):
@@ -456,4 +492,4 @@ class Guard:
         return await self.app(scope, receive, send)
 
 
-__all__ = ["create_app", "new_token", "Hub", "escape"]
+__all__ = ["create_app", "new_token", "Hub", "Site", "escape"]

@@ -11,7 +11,11 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
+from pancli.app.recorder import Recorder
+from pancli.app.reports import player_career, resolve_known, sessions_overview
+from pancli.app.views import board_data, history_data, settle_json, settle_result, standings_data
 from pancli.core.errors import InputError
+from pancli.storage.store import Store
 
 HANDS_PER_PAGE = 10
 RECENT_EVENTS = 12
@@ -70,8 +74,6 @@ class _Pending:
 
 class Reader:
     def __init__(self, db_path: str | Path, session: str | None = None, cache_size: int = 256):
-        from pancli.storage.store import Store
-
         self.path = Path(db_path)
         self.default_session = session
         self.generation = 0     # bumped by the poller on every change: tells the pages to refresh
@@ -89,8 +91,6 @@ class Reader:
     def store(self):
         store = getattr(self._local, "store", None)
         if store is None:
-            from pancli.storage.store import Store
-
             store = self._local.store = Store(self.path, readonly=True)
         return store
 
@@ -140,8 +140,6 @@ class Reader:
             raise NotFound(e.message, e.hint) from None
 
     def recorder(self, session: dict):
-        from pancli.app.recorder import Recorder
-
         return Recorder(self.store(), session)
 
     def hand_index(self, session_id: int) -> HandIndex:
@@ -153,20 +151,14 @@ class Reader:
     # -- the JSON objects (the same as the CLI's --json) ------------------------------------
 
     def board(self, session: dict) -> dict:
-        from pancli.app.views import board_data
-
         return board_data(self.recorder(session))
 
     def standings(self, session: dict) -> dict:
-        from pancli.app.views import standings_data
-
         return standings_data(self.recorder(session))
 
     def history(self, session: dict, hand: int | None = None, page: int = 1, everything: bool = False) -> dict:
         """`pan history --json` (``everything``), `pan history --hand N --json` (``hand``), or one page
         of HANDS_PER_PAGE hands, newest page first, in the same shape with ``page`` and ``pages``."""
-        from pancli.app.views import history_data
-
         store = self.store()
         if everything:
             return self.cached(("history", session["id"]), lambda: history_data(store, session))
@@ -191,8 +183,6 @@ class Reader:
         return [e for e in events if e["hand"] in wanted]
 
     def recent(self, session: dict, count: int = RECENT_EVENTS) -> dict:
-        from pancli.app.views import history_data
-
         store = self.store()
         with store.snapshot():
             last = store.last_seq(session["id"])
@@ -200,14 +190,10 @@ class Reader:
         return history_data(store, session, events=events)
 
     def settle(self, session: dict) -> tuple:
-        from pancli.app.views import settle_json, settle_result
-
         s, value = settle_result(self.store(), session)
         return s, settle_json(session, s)
 
     def player(self, name: str) -> dict:
-        from pancli.app.reports import player_career, resolve_known
-
         store = self.store()
         try:
             resolved = resolve_known(store, name)
@@ -216,8 +202,6 @@ class Reader:
         return self.cached(("player", resolved), lambda: player_career(store, resolved))
 
     def sessions(self) -> list[dict]:
-        from pancli.app.reports import sessions_overview
-
         store = self.store()
         return self.cached(("sessions",), lambda: sessions_overview(store))
 
