@@ -235,6 +235,68 @@ def test_the_error_handlers_alone(site):
     assert html.headers["content-security-policy"].startswith("default-src 'none'")
 
 
+# -- the generic table page: any game's board JSON, for people -------------------------------
+
+RICH_BOARD = {"session": "s", "game": "g", "seats": ["Ana", "Ben"], "deal_number": 3, "over": False,
+              "winner": None, "trumps": "hearts", "cards_left": {"Ana": 4, "Ben_2": 0.5},
+              "discards": ["7H", "8H"], "tricks": [{"player": "Ana", "won": 2}, {"player": "Ben", "won": 1}],
+              "rounds": [[1, 2], {"note": "a long one"}], "passed": []}
+
+
+def test_board_json_as_sections():
+    from pancli.web import generic
+
+    shown = dict(generic.sections(RICH_BOARD))
+    assert list(shown) == ["Deal number", "Over", "Winner", "Trumps", "Cards left", "Discards", "Tricks",
+                           "Rounds", "Passed"]  # session, game and seats are shown by the page itself
+    assert shown["Over"] == {"kind": "text", "text": "no"} and shown["Winner"]["text"] == "-"
+    assert shown["Cards left"] == {"kind": "pairs", "pairs": [("Ana", {"kind": "text", "text": "4"}),
+                                                              ("Ben 2", {"kind": "text", "text": "0.5"})]}
+    assert shown["Discards"]["kind"] == "list" and shown["Passed"]["text"] == "none"
+    assert shown["Tricks"] == {"kind": "table", "columns": ["player", "won"], "rows": [["Ana", "2"], ["Ben", "1"]]}
+    assert [n["kind"] for n in shown["Rounds"]["entries"]] == ["list", "pairs"]
+
+
+def test_the_generic_table_template_draws_any_board(site):
+    from pancli.web import generic
+
+    standings = {"players": [{"name": "Ana", "net": 3, "hands": 0, "won": 2}, {"name": "Ben", "net": -3, "hands": 0}],
+                 "pools": {}, "chip_value": None}
+    html = site.env.get_template("table.html").render(
+        title="t", fragment=True, live="session", generation=0, sessions=[], url=lambda path, **kw: path,
+        token=TOKEN, path="/", session={"name": "s", "game": "g", "id": 1}, board=RICH_BOARD,
+        standings=standings, recent=[], game_title="Some game", sections=generic.sections(RICH_BOARD),
+        columns=generic.standing_columns(standings))
+    assert "<h1>Some game</h1>" in html and '<a class="name" href="/player/Ana">Ana</a>' in html
+    for heading in ("Deal number", "Cards left", "Tricks", "Passed"):
+        assert f'<h2 class="board-head">{heading}</h2>' in html
+    assert "<li>7H</li><li>8H</li>" in html and "<dt>Ben 2</dt><dd>0.5</dd>" in html
+    assert '<th class="l">player</th><th>won</th>' in html and "a long one" in html
+    for repr_ in ("{", "[", "None", "False", "&#39;"):
+        assert repr_ not in html
+    assert "<th>won</th></tr></thead>" in html and "<th>hands</th>" not in html  # counts nobody has are left out
+    assert "<td>0</td>" in html  # Ben has no 'won' count: 0
+
+
+def test_each_game_chooses_its_table_template():
+    from pancli.web.app import table_template
+
+    assert table_template("panguingue") == "table_panguingue.html"
+    assert table_template("contract") == "table_contract.html"
+    assert table_template("polish") == "table_polish.html"
+    assert table_template("a-game-without-one") == "table.html"
+
+
+def test_a_players_seat_is_found_on_any_board_with_a_hand_of_players():
+    from pancli.web.app import seat_of
+
+    board = {"hand": {"players": [{"name": "Ana", "status": "in"}, {"name": "Ben", "status": "dropped"}]}}
+    assert seat_of(board, "Ben") == {"name": "Ben", "status": "dropped"}
+    assert seat_of(board, "Cruz") is None and seat_of(board, None) is None
+    for other in ({"hand": None}, {"seats": ["Ana"]}, {"hand": {"number": 2}}, {"hand": "in play"}):
+        assert seat_of(other, "Ana") is None
+
+
 # -- the token, methods and errors ------------------------------------------------------------
 
 @pytest.mark.parametrize("path", ["/", "/history", "/settle", "/player/ana", "/sessions", "/api/board",

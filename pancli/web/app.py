@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import parse_qs, quote, urlencode
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -32,11 +32,14 @@ from pancli.app.recorder import describe_event
 from pancli.core.errors import PanError
 from pancli.core.settle import PARTY_NAMES
 from pancli.core.text import json_text, one_line, payment_lines
+from pancli.games import GAMES
 from pancli.storage.store import Store
+from pancli.web import generic
 from pancli.web.charts import running_chart
 from pancli.web.data import NotFound, Reader
 
 HERE = Path(__file__).resolve().parent
+GENERIC_TABLE = "table.html"  # the table page of a game without a template of its own
 POLL_SECONDS = 0.2
 KEEPALIVE_SECONDS = 15
 SECURITY_HEADERS = {
@@ -180,10 +183,34 @@ def party(name: str) -> str:
     return PARTY_NAMES.get(name, name)
 
 
-def meld_words(m: dict) -> str:
-    from pancli.games.panguingue import conditions
+@pass_context
+def meld_words(context, m: dict) -> str:
+    """The words for one meld of the board, from the game of the page's session."""
+    g = GAMES.get(context["session"]["game"])
+    words = getattr(g, "meld_words", None)
+    if words is not None:
+        return words(m)
+    from pancli.games.panguingue import conditions  # until every game says its own melds' words
 
     return conditions.describe(m["condition"], m["cards"]) if m["worth"] else "no condition"
+
+
+def table_template(game_name: str) -> str:
+    """The table page's template: the game's own (``Game.board_template``), else the generic one."""
+    chosen = getattr(GAMES.get(game_name), "board_template", None)
+    if chosen:
+        return chosen
+    own = f"table_{game_name}.html"
+    return own if (HERE / "templates" / own).is_file() else GENERIC_TABLE
+
+
+def seat_of(board: dict, name: str | None) -> dict | None:
+    """The player's place in the hand in play, if the board has a hand with players."""
+    hand = board.get("hand")
+    players = hand.get("players") if isinstance(hand, dict) else None
+    if not name or not isinstance(players, list):
+        return None
+    return next((p for p in players if isinstance(p, dict) and p.get("name") == name), None)
 
 
 # -- the application ---------------------------------------------------------------------------
@@ -280,14 +307,21 @@ class Site:
     def table(self, request: Request) -> Response:
         reader, s = self.reader, self.session_of(request)
 
+        template = table_template(s["game"])
+
         def build():
             board = reader.board(s)
             standings = reader.standings(s)
             recent = reader.recent(s)
-            return {"session": s, "board": board, "standings": standings,
-                    "recent": list(reversed(event_lines(recent["events"])))}
+            context = {"session": s, "board": board, "standings": standings,
+                       "recent": list(reversed(event_lines(recent["events"])))}
+            if template == GENERIC_TABLE:
+                g = GAMES.get(s["game"])
+                context.update(game_title=g.title if g else s["game"], sections=generic.sections(board),
+                               columns=generic.standing_columns(standings))
+            return context
 
-        return self.page(request, f"table_{s['game']}.html", f"{s['name']} · the table", build)
+        return self.page(request, template, f"{s['name']} · the table", build)
 
     def history(self, request: Request) -> Response:
         reader, s = self.reader, self.session_of(request)
@@ -321,10 +355,7 @@ class Site:
             standings = reader.standings(s)
             tonight = next((r for r in standings["players"] if r["name"].lower() == career["player"].lower()), None)
             board = reader.board(s)
-            seat = None
-            if s["game"] == "panguingue" and board.get("hand"):
-                seat = next((p for p in board["hand"]["players"] if p["name"] == tonight["name"]), None) \
-                    if tonight else None
+            seat = seat_of(board, tonight["name"] if tonight else None)
             recent = [e for e in event_lines(reader.recent(s, 40)["events"]) if career["player"] in e["people"]]
             points = [(n["date"], n["running"]) for n in career["nights"]]
             return {"session": s, "career": career, "tonight": tonight, "standings": standings, "seat": seat,
