@@ -2,18 +2,24 @@
 
 "High card": every deal each player shows one card; the highest wins ``stake`` chips from each
 other player. The test registers it, records through a command group it brings itself, undoes,
-reads standings and history, exports and imports, and passes `pan db check`, changing no pancli
-module: what the recorder, archives, reports and database care need of a game is the protocol.
+reads standings and history, exports and imports, passes `pan db check` and is shown by `pan serve`
+(on the generic table page), changing no pancli module: what the recorder, archives, reports,
+database care and the web need of a game is the protocol.
 """
 
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass
 from typing import List
 
 import pytest
 import typer
+
+with warnings.catch_warnings():  # starlette suggests httpx2 for its test client; httpx serves as well
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 from pancli.cli.common import PanGroup
 from pancli.cli.context import app_context
@@ -22,6 +28,7 @@ from pancli.core.knobs import INT, KnobRules, Schema, knob
 from pancli.core.ledger import Params, Payment, Step, Tally
 from pancli.games import GAMES, register
 from pancli.games.protocol import Game, GameBase
+from pancli.web.app import create_app
 
 RANKS = "23456789TJQKA"
 
@@ -167,3 +174,60 @@ def test_its_commands_appear_in_pan_help(pan, highcard):
 def test_rules_of_the_toy_game(pan, highcard):
     shown = json.loads(pan("rules show --game highcard --preset five --json").stdout)
     assert shown["rules"] == {"stake": 5}
+
+
+# -- through `pan serve` ------------------------------------------------------------------------
+
+TOKEN = "toy-token"
+
+
+@pytest.fixture
+def served(pan, highcard):
+    pan("session new hc --game highcard --preset five --players Ana,Ben,Cruz")
+    pan("highcard deal ana=KS ben=2H cruz=7D")
+    pan("highcard deal ana=3S ben=AH cruz=7D")
+    pan("undo")
+    pan("buyin cruz 50")
+    with TestClient(create_app(pan.db, TOKEN)) as client:
+        yield lambda path, **params: client.get(path, params={"token": TOKEN, **params})
+
+
+def page(r) -> str:
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html"), r.text
+    assert "Traceback" not in r.text and "{&#39;" not in r.text and "None" not in r.text
+    return r.text
+
+
+def test_the_table_page_of_the_toy_game(served):
+    html = page(served("/"))
+    assert "<h1>High card</h1>" in html and "<h2>Seats</h2>" in html
+    for name in ("Ana", "Ben", "Cruz"):
+        assert f'href="/player/{name}?token={TOKEN}">{name}</a>' in html
+    head = html[html.index("<h2>Standings</h2>"):]
+    assert "<th>won</th><th>deals</th><th>buyin</th>" in head  # the counts someone has, not Panguingue's
+    assert "<th>dropped</th>" not in head and "<th>conds</th>" not in head
+    assert "Ben, Cruz pay Ana 5 each: KS is high" in html  # the last events, with their reasons
+    assert "undone" in html
+
+
+def test_the_history_settle_and_player_pages_of_the_toy_game(served, pan):
+    html = page(served("/history"))
+    assert "Hand 1" in html and "Hand 2" in html and html.index("Hand 2") < html.index("Hand 1")
+    assert "Ana, Cruz pay Ben 5 each: AH is high" in html
+    html = page(served("/settle")).replace("&#39;", "'")
+    for t in pan.json("settle")["transfers"]:
+        assert t["line"] in html
+    assert "everyone is square" in html
+    html = page(served("/player/ana"))
+    assert "<h1>Ana</h1>" in html and "+10" in html and "KS is high" in html
+    assert "hc" in page(served("/sessions"))
+
+
+def test_the_json_of_the_toy_game_is_the_clis(served, pan):
+    assert served("/api/board").json() == {"session": "hc", "game": "highcard", "seats": ["Ana", "Ben", "Cruz"]}
+    assert served("/api/standings").json() == pan.json("standings")
+    assert served("/api/history", all="1").json() == pan.json("history")
+    assert served("/api/history").json()["hands"] == [1, 2]
+    assert served("/api/settle").json() == pan.json("settle")
+    assert served("/api/player/ana").json() == pan.json("player ana")
+    assert [r["name"] for r in served("/api/sessions").json()] == ["hc"]
