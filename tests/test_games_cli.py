@@ -10,7 +10,7 @@ import pytest
 from pancli.games.contract import engine as core_contract
 from pancli.games.polish import engine as core_polish
 from pancli.games.polish.clock import new_clock, remaining
-from pancli.cli import games as cli_games
+from pancli.cli import clock as cli_clock
 from helpers import db_dump
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
@@ -322,8 +322,8 @@ def fake_terminal(monkeypatch):
         def keys():
             yield fake.read
 
-        monkeypatch.setattr(cli_games, "_now_ms", fake.now)
-        monkeypatch.setattr(cli_games, "_open_keys", keys)
+        monkeypatch.setattr(cli_clock, "_now_ms", fake.now)
+        monkeypatch.setattr(cli_clock, "_open_keys", keys)
         return fake
     return install
 
@@ -431,7 +431,7 @@ def test_clock_needs_a_terminal_and_a_polish_session(pan):
 def test_run_clock_charges_only_the_mover_and_pauses():
     fake = FakeTime([(10_000, " "), (15_000, "p"), (100_000, "p"), (103_000, "b"), (104_000, "q")])
     seen = []
-    how, clock = cli_games.run_clock(new_clock(["A", "B", "C"], 60_000), fake.now, fake.read,
+    how, clock = cli_clock.run_clock(new_clock(["A", "B", "C"], 60_000), fake.now, fake.read,
                                      lambda c, t, out: seen.append((c.turn, c.running)))
     assert how == "quit"
     # A: 10 s, then 1 s after B passed back; B: 5 s before the pause and 3 s after; C never moved
@@ -442,14 +442,14 @@ def test_run_clock_charges_only_the_mover_and_pauses():
 
 def test_run_clock_flag_beats_a_late_key():
     fake = FakeTime([(61_000, " ")])
-    how, clock = cli_games.run_clock(new_clock(["A", "B"], 60_000), fake.now, fake.read)
+    how, clock = cli_clock.run_clock(new_clock(["A", "B"], 60_000), fake.now, fake.read)
     assert how == "flag" and clock.flagged == "A" and clock.flagged_at_ms == 60_000
 
 
 def test_run_clock_skips_players_who_are_out():
     fake = FakeTime([(1_000, "o"), (2_000, " "), (3_000, " "), (4_000, "q")])
     out = set()
-    how, clock = cli_games.run_clock(new_clock(["A", "B", "C"], 60_000), fake.now, fake.read, out=out)
+    how, clock = cli_clock.run_clock(new_clock(["A", "B", "C"], 60_000), fake.now, fake.read, out=out)
     assert out == {"A"} and how == "quit"
     assert clock.turn == "B"  # A out; B -> C -> B
 

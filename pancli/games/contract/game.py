@@ -10,7 +10,7 @@ class Contract(GameBase):
 
     name = "contract"
     title = "Contract rummy (five deals)"
-    commands = "pancli.cli.games:contract_app"
+    commands = "pancli.cli.contract:contract_app"
 
     @property
     def schema(self):

@@ -10,7 +10,7 @@ class Polish(GameBase):
 
     name = "polish"
     title = "Polish Pan"
-    commands = "pancli.cli.games:polish_app"
+    commands = "pancli.cli.polish:polish_app"
 
     @property
     def schema(self):

@@ -1,0 +1,269 @@
+"""`pan contract …`: Mendelev's five-deal contract rummy, the first of the other games called Pan.
+
+Recording commands write events to the current session through the same recorder as
+Panguingue, so `pan undo`, `pan history` and `pan standings` work for it unchanged. The dispute
+commands (`check`, `buy`) need no session at all.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import typer
+
+from pancli.app.views import board_data
+from pancli.cli.common import (game_recorder, new_app, print_json, record_game_event, rules_options, say,
+                               seat_list, seat_name)
+from pancli.cli.params import CountType
+from pancli.core.errors import InputError
+
+contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, lay-offs and deal scores; "
+                       "settle disputed contracts and «May I?» buys.\n\n"
+                       'Example: pan contract lay ana "7S 7H 7D + QC QD QS"')
+
+JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
+
+_C_PRESET, _C_RULES = rules_options("contract", "mendelev", "mendelev, contract")
+
+
+# == contract rummy =======================================================================
+
+def _contract_codes(text: str) -> list[str]:
+    from pancli.games.contract.engine import parse_cards
+
+    return [c.code for c in parse_cards(text)]
+
+
+def _contract_pending(state) -> str | None:
+    """What the table still has to tell pancli about the deal in play."""
+    if state.over:
+        return None
+    if state.out is None:
+        return None
+    done = {x.player for x in state.leftovers}
+    missing = [p for p in state.players if p != state.out and p not in done]
+    if missing:
+        return f"Still to record: the cards left of {', '.join(missing)} (`pan contract left NAME CARDS`)."
+    return None
+
+
+def _contract_record(event: dict):
+    step = record_game_event("contract", event)
+    note = _contract_pending(step.state)
+    if note:
+        say(note)
+    return step
+
+
+@contract_app.command("lay")
+def contract_lay(name: str = typer.Argument(..., help="Who lays down the contract."),
+                 melds: List[str] = typer.Argument(..., metavar="MELDS",
+                                                   help='The whole contract, melds separated by +: "7S 7H 7D + QC QD QS".')):
+    """Lay down a player's contract; it must be exactly the deal's contract, all at once.
+
+    Example: pan contract lay ana "7S 7H 7D + QC QD QS"
+    """
+    from pancli.games.contract.engine import parse_melds
+
+    who = game_recorder("contract").player(name)
+    laid = [[c.code for c in m] for m in parse_melds(" ".join(melds))]
+    if not laid:
+        raise InputError("no melds given", 'write the contract, e.g. "7S 7H 7D + QC QD QS"')
+    _contract_record({"kind": "contract", "player": who, "melds": laid})
+
+
+@contract_app.command("layoff")
+def contract_layoff(name: str = typer.Argument(..., help="Who lays off."),
+                    meld: int = typer.Argument(..., click_type=CountType("a meld number", 1, 100_000),
+                                               help="The meld's number on `pan contract status`."),
+                    cards: List[str] = typer.Argument(..., help="The cards laid off.")):
+    """Lay off cards onto a meld on the table, one's own or an opponent's.
+
+    Example: pan contract layoff ana 3 8D
+    """
+    who = game_recorder("contract").player(name)
+    _contract_record({"kind": "lay_off", "player": who, "meld": meld, "cards": _contract_codes(" ".join(cards))})
+
+
+@contract_app.command("out")
+def contract_out(name: str = typer.Argument(..., help="Who went out."),
+                 discard: Optional[str] = typer.Option(None, "--discard", metavar="CARD",
+                                                       help="The final discard (deals 1-4 only).")):
+    """A player goes out (in deal 5 with no final discard); then record the cards left in the other hands.
+
+    Example: pan contract out ana --discard QH
+    """
+    from pancli.games.contract.engine import parse_card
+
+    who = game_recorder("contract").player(name)
+    _contract_record({"kind": "out", "player": who, "discard": parse_card(discard).code if discard else None})
+
+
+@contract_app.command("left")
+def contract_left(name: str = typer.Argument(..., help="Whose hand."),
+                  cards: Optional[List[str]] = typer.Argument(None, help="The cards left in the hand."),
+                  points: Optional[int] = typer.Option(None, "--points", click_type=CountType("a number of points", 0),
+                                                       help="Their value as counted at the table, instead of the cards.")):
+    """Record the cards left in a hand after someone went out; the last one scores the deal.
+
+    Example: pan contract left ben KC KD 4S
+    """
+    who = game_recorder("contract").player(name)
+    if cards and points is not None:
+        raise InputError("give the cards or --points, not both", "e.g. pan contract left ben KC KD 4S")
+    if points is not None:
+        _contract_record({"kind": "hand", "player": who, "points": points})
+        return
+    if not cards:
+        raise InputError(f"no cards given for {who}", "list the cards, or --points N (--points 0 for none)")
+    _contract_record({"kind": "hand", "player": who, "cards": _contract_codes(" ".join(cards))})
+
+
+def _name_value(recorder, text: str, option: str) -> tuple[str, str]:
+    if "=" not in text:
+        raise InputError(f"{option} {text!r} has no '='", f'write {option} "NAME=CARDS", e.g. {option} "Ben=KS QH"')
+    name, value = text.split("=", 1)
+    return recorder.player(name), value.strip()
+
+
+@contract_app.command("deal")
+def contract_deal(
+    out: str = typer.Option(..., "--out", metavar="NAME", help="Who went out."),
+    left: Optional[List[str]] = typer.Option(None, "--left", metavar="NAME=CARDS",
+                                             help='Cards left in a hand ("Ben=KS QH"), or their points ("Ben=24"); '
+                                                  "once per other player."),
+    contract: Optional[List[str]] = typer.Option(None, "--contract", metavar="NAME=MELDS",
+                                                 help='A contract laid this deal, checked ("Ana=7S 7H 7D + QC QD QS").'),
+    discard: Optional[str] = typer.Option(None, "--discard", metavar="CARD", help="The goer's final discard."),
+):
+    """Record a whole finished deal at once: who went out and what every other hand held.
+
+    Example: pan contract deal --out ana --left "Ben=KC KD 4S" --left "Cruz=AS 9H 9D" --left Dee=69
+    """
+    from pancli.games.contract.engine import parse_card, parse_melds
+
+    recorder = game_recorder("contract")
+    goer = recorder.player(out)
+    hands: dict = {}
+    for text in left or []:
+        who, value = _name_value(recorder, text, "--left")
+        if who in hands:
+            raise InputError(f"{who}'s hand is given twice", "give each hand once")
+        hands[who] = int(value) if value.isdigit() else " ".join(_contract_codes(value))
+    contracts: dict = {}
+    for text in contract or []:
+        who, value = _name_value(recorder, text, "--contract")
+        if who in contracts:
+            raise InputError(f"{who}'s contract is given twice", "give each contract once")
+        contracts[who] = " + ".join(" ".join(c.code for c in m) for m in parse_melds(value))
+    event = {"kind": "deal", "out": goer, "hands": hands}
+    if contracts:
+        event["contracts"] = contracts
+    if discard:
+        event["discard"] = parse_card(discard).code
+    _contract_record(event)
+
+
+@contract_app.command("status")
+def contract_status(as_json: bool = JSON):
+    """The deal in play: its contract, who deals, the numbered melds on the table, and the running totals.
+
+    Example: pan contract status --json
+    """
+    from pancli.games.contract.engine import summary
+
+    recorder = game_recorder("contract")
+    data = board_data(recorder)
+    if as_json:
+        print_json(data)
+        return
+    if data["over"]:
+        say(summary(recorder.state()))
+        return
+    say(f"{data['session']} · deal {data['deal']} of {data['deals']} · contract: {data['contract']} · "
+         f"{data['dealer']} deals")
+    for m in data["table"]:
+        say(f"  #{m['number']} {m['shown']}  ({m['owner']}'s {m['kind']})")
+    if data["down"]:
+        say(f"Contracts down: {', '.join(data['down'])}")
+    if data["out"]:
+        say(f"{data['out']} went out; cards left recorded for: {', '.join(data['left']) or 'nobody yet'}")
+    say("Totals: " + ", ".join(f"{r['player']} {r['score']:+d}" for r in data["standings"]))
+
+
+@contract_app.command("check")
+def contract_check(
+    melds: List[str] = typer.Argument(..., metavar="MELDS", help='The lay-down, melds separated by +: "7S 7H 7D + QC QD QS".'),
+    deal: int = typer.Option(..., "--deal", "-d", click_type=CountType("a deal number", 1, 1000), help="Which deal's contract (1-5)."),
+    preset: Optional[str] = _C_PRESET,
+    rules_file: Optional[str] = _C_RULES,
+    as_json: bool = JSON,
+):
+    """Is this lay-down exactly the deal's contract? Needs no session.
+
+    Exit status: 0 legal, 1 not legal under the house rules, 2 bad input.
+
+    Example: pan contract check --deal 1 "7S 7H 7D + QC QD QS"
+    """
+    from pancli.games.contract.engine import classify_meld, describe_contract, parse_melds, validate_contract
+    from pancli.app.rulesfile import resolve as resolve_rules
+
+    rules = resolve_rules(preset, rules_file, "contract")
+    laid = parse_melds(" ".join(melds))
+    if not laid:
+        raise InputError("no melds given", 'write the lay-down, e.g. "7S 7H 7D + QC QD QS"')
+    verdict = validate_contract(rules, deal, laid)
+    data = {"deal": deal, "contract": describe_contract(deal), "legal": verdict.legal, "reason": verdict.reason,
+            "melds": [{"cards": [c.code for c in m], "kind": kind, "description": what}
+                      for m in laid for kind, what in [classify_meld(m, rules)]]}
+    if as_json:
+        print_json(data)
+    else:
+        say(("Legal: " if verdict.legal else "Not legal: ") + verdict.reason)
+    raise typer.Exit(0 if verdict.legal else 1)
+
+
+@contract_app.command("buy")
+def contract_buy(
+    discarder: str = typer.Option(..., "--discarder", metavar="NAME", help="Who discarded the card."),
+    asker: str = typer.Option(..., "--asker", metavar="NAME", help="Who asks «May I?» to buy it."),
+    seats: str = typer.Option(..., "--seats", metavar="A,B,C", help="Every player in playing order."),
+    refused_by: Optional[str] = typer.Option(None, "--refused-by", metavar="NAME",
+                                             help="The first player asked who said no (everyone before agreed)."),
+    cards: int = typer.Option(1, "--cards", click_type=CountType("a number of cards", 0, 1000),
+                              help="How many cards off the top of the pack are bought."),
+    preset: Optional[str] = _C_PRESET,
+    rules_file: Optional[str] = _C_RULES,
+    as_json: bool = JSON,
+):
+    """Rule on buying the discard: who must agree, what the buyer or a refuser takes, who plays next.
+
+    The turn after a buy follows house rule buy_turn: from_buyer (the default, players passed over
+    lose their turn) or unchanged (preset contract). Needs no session.
+    Exit status: 0 the request stands, 1 it is not allowed, 2 bad input.
+
+    Example: pan contract buy --discarder A --asker D --refused-by C --seats A,B,C,D
+    """
+    from pancli.games.contract.engine import rule_buy
+    from pancli.app.rulesfile import resolve as resolve_rules
+
+    rules = resolve_rules(preset, rules_file, "contract")
+    table = seat_list(seats)
+    d, a = seat_name(table, discarder), seat_name(table, asker)
+    r = seat_name(table, refused_by) if refused_by else None
+    ruling = rule_buy(rules, table, d, a, r, cards)
+    data = {"legal": ruling.legal, "reason": ruling.reason, "permission_from": list(ruling.permission_from),
+            "taker": ruling.taker, "pack_cards": ruling.pack_cards, "deck_cards": ruling.deck_cards,
+            "cards_gained": ruling.cards_gained, "discards": ruling.discards, "next_player": ruling.next_player,
+            "skipped": list(ruling.skipped), "buy_turn": rules.buy_turn}
+    if as_json:
+        print_json(data)
+        raise typer.Exit(0 if ruling.legal else 1)
+    say(("Ruling: " if ruling.legal else "Not allowed: ") + ruling.reason)
+    if ruling.legal:
+        say(f"Permission from: {', '.join(ruling.permission_from) or 'nobody'}")
+        say(f"{ruling.taker} takes {ruling.pack_cards} pack + {ruling.deck_cards} deck "
+             f"(+{ruling.cards_gained} cards), {'then discards' if ruling.discards else 'discards nothing'}")
+        say(f"Next to play: {ruling.next_player}"
+             + (f"  (passed over: {', '.join(ruling.skipped)})" if ruling.skipped else ""))
+    raise typer.Exit(0 if ruling.legal else 1)
