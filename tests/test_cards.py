@@ -3,6 +3,7 @@
 import pytest
 
 from pancli.games.panguingue.cards import (
+    card_candidates,
     all_cards,
     display_order,
     format_card,
@@ -126,3 +127,10 @@ def test_over_shoe_names_the_card():
     assert over_shoe(["5S"] * 8, shoe_counts()) is None
     assert over_shoe(["5S"] * 9, shoe_counts()) == "5S"
     assert over_shoe(["3S"] * 8, shoe_counts(spade_sets_removed=1)) == "3S"   # §10.1 #50
+
+
+def test_card_candidates():
+    assert card_candidates("k") == ["kS", "kH", "kD", "kC"]
+    assert card_candidates("7h") == ["7h7h", "7hJH"]   # 7 and J are neighbours
+    assert card_candidates("KS") == ["KSKS"]
+    assert card_candidates("zz") == []

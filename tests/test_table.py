@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from helpers import command_paths, event_count
 from pancli.cli import app
-from pancli.cli.shell import ALIASES, TableShell, card_candidates, error_fragments
+from pancli.cli.shell import ALIASES, TableShell, error_fragments
 
 ROOT = Path(__file__).resolve().parent.parent
 TONIGHT = ROOT / "examples" / "tonight.pan"
@@ -331,13 +331,6 @@ def test_tab_completes_commands_players_cards_and_options(tmp_path):
     assert completions(sh, "seat add ") == []
     assert {"session", "seat"} <= set(completions(sh, "help se"))
     assert completions(sh, "standings --session f") == ["fri"]
-
-
-def test_card_candidates():
-    assert card_candidates("k") == ["kS", "kH", "kD", "kC"]
-    assert card_candidates("7h") == ["7h7h", "7hJH"]   # 7 and J are neighbours
-    assert card_candidates("KS") == ["KSKS"]
-    assert card_candidates("zz") == []
 
 
 def test_history_is_kept_next_to_the_database(tmp_path):

@@ -26,8 +26,10 @@ from pancli.cli.context import app_context
 from pancli.core.errors import InputError
 from pancli.core.knobs import INT, KnobRules, Schema, knob
 from pancli.core.ledger import Params, Payment, Step, Tally
+from pancli.core.payloads import TABLE, Field, Payloads
+from pancli.core.knobs import Schema as KnobSchema
 from pancli.games import GAMES, register
-from pancli.games.protocol import Game, GameBase
+from pancli.games.protocol import CommandHooks, Event, Game, GameBase
 from pancli.web.app import create_app
 
 RANKS = "23456789TJQKA"
@@ -53,22 +55,25 @@ class HighCardState:
     deals: int = 0
 
 
-class HighCard(GameBase):
+class HighCard(GameBase[HighCardRules, HighCardState]):
     name = "highcard"
     title = "High card"
     zero_sum = True
-    commands = f"{__name__}:highcard_app"
+    payloads = Payloads({"deal": {"cards": Field(TABLE)}})  # NAME → the card shown
+
+    def register_commands(self, cli: CommandHooks) -> None:
+        cli.add_group(self.name, __name__, "highcard_app")
 
     @property
-    def schema(self):
+    def schema(self) -> KnobSchema:
         return SCHEMA
 
-    def new_state(self, rules, players, dealer):
+    def new_state(self, rules: HighCardRules, players: list[str], dealer: str | None) -> HighCardState:
         if len(players) < 2:
             raise InputError("high card needs two players", "list them with --players")
         return HighCardState(rules, tuple(players))
 
-    def apply(self, state, event):
+    def apply(self, state: HighCardState, event: Event) -> Step[HighCardState]:
         if event["kind"] != "deal":
             raise InputError(f"high card has no '{event['kind']}'", "record deals")
         shown = event["cards"]
@@ -82,10 +87,10 @@ class HighCard(GameBase):
         new = HighCardState(state.rules, state.players, state.deals + 1)
         return Step(new, payments, tallies, [f"Deal {new.deals}: {best} wins with {shown[best]}."])
 
-    def hand_number(self, state):
+    def hand_number(self, state: HighCardState) -> int | None:
         return state.deals or None
 
-    def players(self, state):
+    def players(self, state: HighCardState) -> list[str]:
         return list(state.players)
 
 
@@ -231,3 +236,53 @@ def test_the_json_of_the_toy_game_is_the_clis(served, pan):
     assert served("/api/settle").json() == pan.json("settle")
     assert served("/api/player/ana").json() == pan.json("player ana")
     assert [r["name"] for r in served("/api/sessions").json()] == ["hc"]
+
+
+def completions(sh, text: str) -> list[str]:
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    return [c.text for c in sh.completer().get_completions(Document(text), CompleteEvent(completion_requested=True))]
+
+
+def test_the_shell_completes_and_shows_the_toy_game(tmp_path, highcard):
+    from pancli.cli.shell import TableShell
+
+    sh = TableShell(db=tmp_path / "hc.db")
+    try:
+        assert completions(sh, "session new hc --game highcard --preset ") == ["one", "five"]
+        assert sh.execute("session new hc --game highcard --preset one --players Ana,Ben,Cruz").ok
+        assert completions(sh, "high") == ["highcard"]
+        assert completions(sh, "highcard ") == ["deal"]
+        assert completions(sh, "rules show --game highcard --preset f") == ["five"]
+        assert completions(sh, "rules show --preset cardroom") == ["cardroom-ca"]  # the default game's
+        assert completions(sh, "seat remove b") == ["Ben"]
+        assert completions(sh, "standings --session h") == ["hc"]
+        assert completions(sh, "add ana 4h --to ") == []  # the toy game has no melds to number
+        assert sh.prompt_text() == "hc> "
+        shown = sh.execute("highcard deal ana=KS ben=2H cruz=7D")
+        assert shown.ok and shown.board == ["night: Ana +2 · Ben -1 · Cruz -1"]
+    finally:
+        sh.close()
+
+
+def test_pan_rules_show_of_the_toy_game(pan, highcard):
+    shown = pan("rules show --game highcard --preset five").stdout
+    assert "High card house rules: preset five" in shown
+    assert "stake" in shown and "chips the highest card wins from each other player" in shown
+    assert "* differs from one: stake" in shown
+    assert "(recorded only)" not in shown  # nothing of it is recorded only
+    reference = pan("rules show --markdown --game highcard").stdout
+    assert "## High card" in reference and "| `five` | five chips a deal | `stake = 5` |" in reference
+
+
+def test_the_toy_game_declares_its_payloads(pan, highcard, tmp_path):
+    pan("session new hc --game highcard --players Ana,Ben")
+    pan("highcard deal ana=KS ben=2H")
+    archive = tmp_path / "hc.json"
+    pan(f"export hc --format json -o {archive}")
+    data = json.loads(archive.read_text(encoding="utf-8"))
+    data["events"][0]["payload"]["cards"] = ["KS", "2H"]  # a list where the game says a table
+    archive.write_text(json.dumps(data), encoding="utf-8")
+    refused = pan(f"import {archive} --as hc-bad", code=2)
+    assert "payload 'cards': must be a table" in refused.stderr

@@ -17,6 +17,7 @@ from typing import Any
 from pancli.core.errors import InputError
 from pancli.core.money import MAX_CHIPS, chip_value
 from pancli.core.names import MAX_SESSION_NAME, clean_name, clean_players, inert
+from pancli.core.payloads import BANK_PAYLOADS, LIST, TABLE, TEXT, TEXTS, WHOLE, YES_NO, Field, Payloads, has_type
 
 MAX_BYTES = 64 * 1024 * 1024      # far beyond any evening (300,000 events are ~60 MB of TOML)
 MAX_DEPTH = 6                     # payload nesting: a contract's melds are lists of lists
@@ -26,19 +27,7 @@ MAX_NUMBER = MAX_CHIPS
 
 _HINT = "this is not a complete pancli archive; export it again with `pan export`"
 
-# Payload fields the three games and the bank write, by name: the type each must have, and
-# whether it may be null. Another game's payloads are checked as plain bounded data; its core
-# reads them, and the import turns anything it cannot take into one line.
-TYPED_GAMES = ("panguingue", "contract", "polish")
-_STR, _INT, _BOOL, _STRS, _LIST, _DICT = "text", "whole number", "true or false", "list of texts", "list", "table"
-PAYLOAD_FIELDS: dict[str, tuple[str, bool]] = {
-    "kind": (_STR, False), "player": (_STR, False), "dealer": (_STR, True), "after": (_STR, True),
-    "cards": (_STRS, False), "with": (_STRS, False), "chips": (_INT, False), "points": (_INT, True),
-    "to": (_INT, True), "meld": (_INT, True), "from": (_INT, False), "hand": (_INT, True), "seq": (_INT, False),
-    "after_discard": (_BOOL, False), "discard": (_STR, True), "loser": (_STR, True), "out": (_STR, True),
-    "undid": (_STR, False), "seats": (_STRS, False), "into": (_LIST, False), "melds": (_LIST, False),
-    "contracts": (_DICT, False), "hands": (_DICT, False),
-}
+_STR, _INT, _BOOL, _STRS, _LIST, _DICT = TEXT, WHOLE, YES_NO, TEXTS, LIST, TABLE
 
 
 def _bad(where: str, what: str) -> InputError:
@@ -119,15 +108,7 @@ def _plain(value: Any, where: str, depth: int = 0) -> None:
 
 
 def _typed(value: Any, kind: str, where: str) -> None:
-    ok = {
-        _STR: lambda v: isinstance(v, str),
-        _INT: lambda v: isinstance(v, int) and not isinstance(v, bool),
-        _BOOL: lambda v: isinstance(v, bool),
-        _STRS: lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
-        _LIST: lambda v: isinstance(v, list),
-        _DICT: lambda v: isinstance(v, dict),
-    }[kind](value)
-    if not ok:
+    if not has_type(value, kind):
         raise _bad(where, f"must be a {kind}, not {_shown(value)}")
 
 
@@ -147,18 +128,32 @@ def _field(d: dict, key: str, kind: str, where: str, optional: bool = False) -> 
     return d[key]
 
 
-def check_payload(payload: Any, where: str, game: str = "panguingue") -> None:
+# Checked in the payload of any game's event: its kind, and chips (a number wherever it appears).
+_ANY_GAME = Payloads({}, common={"chips": Field(WHOLE)})
+
+
+def payload_fields(game: str, kind: Any) -> Payloads:
+    """The payload fields checked by name in one event: the game's own (``Game.payloads``) and,
+    for the bank's kinds and undo, the bank's. A game pancli does not know gets kind and chips."""
+    from pancli.games import GAMES
+
+    if kind in BANK_PAYLOADS.kinds:
+        return BANK_PAYLOADS
+    g = GAMES.get(game)
+    return g.payloads | _ANY_GAME if g is not None and g.payloads.kinds else _ANY_GAME
+
+
+def check_payload(payload: Any, where: str, game: str | None = None) -> None:
+    """One event's payload: plain bounded data, and every field the game declares of its type."""
+    from pancli.games import DEFAULT_GAME
+
     if not isinstance(payload, dict):
         raise _bad(where, f"the payload must be a table, not {_shown(payload)}")
     _plain(payload, f"{where} payload")
-    typed = game in TYPED_GAMES or payload.get("kind") in ("buyin", "cashout", "undo")
-    for key, value in payload.items():
-        if not typed and key not in ("kind", "chips"):
-            continue
-        spec = PAYLOAD_FIELDS.get(key)
-        if spec is None or (value is None and spec[1]):
-            continue
-        _typed(value, spec[0], f"{where} payload '{key}'")
+    wrong = payload_fields(game or DEFAULT_GAME, payload.get("kind")).problem(payload)
+    if wrong is not None:
+        key, value, f = wrong
+        _typed(value, f.type, f"{where} payload '{key}'")
     if payload.get("kind") == "seat_add":
         try:
             clean_name(payload.get("player"), "player")

@@ -128,7 +128,7 @@ def check_part(store, session: dict, g, rules, first: int, last: int | None) -> 
     stored = {ev.seq: {"payload": e["payload"], "payments": ev.payments, "tallies": e["tallies"]}
               for e, ev in zip(rows, events)}
     try:
-        start = g.restore(rules, rows[0]) if first > 1 else None
+        start = g.restore(rules, rows[0]["payload"]) if first > 1 else None
         replayed = replay(g, rules, session["players"], session["dealer"], events, start=start)
     except PanError as e:
         return f"cannot be replayed: {e}", figures

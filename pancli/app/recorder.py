@@ -5,6 +5,7 @@ from __future__ import annotations
 from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, RuleError
 from pancli.core.names import check_new_player
+from pancli.core.payloads import BANK_PAYLOADS
 from pancli.games import game
 from pancli.storage.store import Store
 
@@ -51,7 +52,7 @@ class Recorder:
         if self.game.checkpoint_kind:
             checkpoint = self.store.last_effective(sid, self.game.checkpoint_kind)
         if checkpoint:
-            state = self.game.restore(self.rules, checkpoint)
+            state = self.game.restore(self.rules, checkpoint["payload"])
             events = self.store.effective_events(sid, checkpoint["id"])
         else:
             state = self.game.new_state(self.rules, self.session["players"], self.session["dealer"])
@@ -105,6 +106,7 @@ class Recorder:
                     event = {**event, "player": check_new_player(event.get("player"), self.game.players(state))}
                 step = self._apply(state, event)
                 payload = self.game.enrich(state, event, step)
+                self._check_payload(payload)
                 hand = self.game.hand_number(step.state)
                 event_id = self.store.append(self.session["id"], event["kind"], payload, hand,
                                              step.payments, step.tallies)
@@ -114,6 +116,17 @@ class Recorder:
         # next event another process stores under it must not be mistaken for this one.
         self._state, self._last_id = state, event_id
         return steps
+
+    def _check_payload(self, payload: dict) -> None:
+        """What is stored is what the game declares (``Game.payloads``), so that its archive
+        passes the check every import makes: a payload that does not is a bug, not a table's
+        mistake, and nothing is stored."""
+        payloads = BANK_PAYLOADS if payload.get("kind") in BANK_PAYLOADS.kinds else self.game.payloads
+        wrong = payloads.problem(payload)
+        if wrong is not None:
+            key, value, field = wrong
+            raise TypeError(f"{self.game.title} would store a {payload.get('kind')} event whose '{key}' is "
+                            f"{value!r}, not a {field.type} as its payloads declare")
 
     def undo(self) -> tuple[dict, list[dict]]:
         """Void the last effective event with its payments; returns it and the payments voided."""

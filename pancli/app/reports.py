@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from pancli.core.money import amount, shown_chip_value
 from pancli.core.errors import InputError
 from pancli.core.ledger import POOLS
+from pancli.games import DEFAULT_GAME
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
@@ -112,7 +113,7 @@ def sessions_overview(store) -> list[dict]:
 
 # -- a season -------------------------------------------------------------------------------
 
-def season_standings(store, year: str | None = None, game: str = "panguingue") -> dict:
+def season_standings(store, year: str | None = None, game: str = DEFAULT_GAME) -> dict:
     """Every session of one game in a year (or all of them), from every device whose sessions
     this database holds: per player (names compared case-insensitively), the net chips summed,
     the nights, hands and hands won."""
@@ -176,6 +177,9 @@ def resolve_known(store, text: str) -> str:
 
 def player_career(store, text: str) -> dict:
     """Career stats of one player across every session."""
+    from pancli.games import GAMES
+
+    kinds = sorted({k for g in GAMES.values() for k in g.career_kinds})
     with store.snapshot():
         name = resolve_known(store, text)
         sessions = {s["id"]: s for s in store.sessions()}
@@ -183,36 +187,27 @@ def player_career(store, text: str) -> dict:
         stats: dict[int, dict[str, int]] = defaultdict(dict)
         for sid, stat, total in store.career_tallies(name):
             stats[sid][stat] = total
-        melds = store.career_melds(name)
-    favourites = favourite_conditions(
-        [(sessions[sid]["rules"], json.loads(p)) for sid, p in melds if sessions[sid]["game"] == "panguingue"])
+        laid = store.career_events(name, kinds) if kinds else []
+    favourites = favourites_laid(sessions, laid)
     return build_career(name, [sessions[sid] for sid in sorted(set(nets) | set(stats))], nets, stats, favourites)
 
 
-def favourite_conditions(melds: list[tuple[dict, dict]]) -> list[tuple[str, int]]:
-    """How often each condition was laid, from meld payloads (and final melds at going out)."""
-    from pancli.games.panguingue import conditions
-    from pancli.games.panguingue.cards import parse_cards
-    from pancli.core.errors import PanError
-    from pancli.games.panguingue.rules import from_dict
-    from pancli.games.panguingue.melds import check_meld
+def favourites_laid(sessions: dict, laid: list[tuple[int, str]]) -> list[tuple[str, int]]:
+    """What the player laid and how often (conditions, in Panguingue), each game counting its own
+    events (``Game.career_counts``), most often first."""
+    from pancli.games import GAMES
 
+    by_game: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
+    for sid, text in laid:
+        s = sessions[sid]
+        g = GAMES.get(s["game"])
+        payload = json.loads(text)
+        if g is not None and payload.get("kind") in g.career_kinds:
+            by_game[g.name].append((s["rules"], payload))
     counts: Counter = Counter()
-    rules_cache: dict[str, object] = {}
-    for rules_dict, payload in melds:
-        key = json.dumps(rules_dict, sort_keys=True)
-        rules = rules_cache.get(key) or rules_cache.setdefault(key, from_dict(rules_dict))
-        try:
-            cards = parse_cards(payload.get("cards") or [])
-        except PanError:
-            continue
-        if len(cards) < 3 or (payload["kind"] == "out" and payload.get("to") is not None):
-            continue
-        if not check_meld(cards, rules.mixed_set_additions).valid:
-            continue
-        tag = conditions.tag_of(cards, rules)
-        if tag != conditions.NONE:
-            counts[conditions.describe(tag, cards)] += 1
+    for name, events in by_game.items():
+        for what, times in GAMES[name].career_counts(events):
+            counts[what] += times
     return counts.most_common()
 
 

@@ -195,7 +195,7 @@ def _rebuild(game, rules, start, effective: list[Replayed], before: list, apply)
             first, state = i, before[i]
             break
         if effective[i].kind == game.checkpoint_kind:
-            first, state = i, game.restore(rules, {"payload": effective[i].payload})
+            first, state = i, game.restore(rules, effective[i].payload)
             break
     for i in range(first, len(effective)):
         before[i] = state

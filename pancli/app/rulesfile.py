@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pancli.core.errors import InputError
-
-DEFAULT_GAME = "panguingue"
+from pancli.games import DEFAULT_GAME
 
 
 def schema(game: str = DEFAULT_GAME):

@@ -146,7 +146,7 @@ def new_app(help: str, **kw) -> typer.Typer:
 
 # Which module defines each top-level command. A command imports only its own module, so
 # `pan meld` never loads the report or rules code. The games' own command groups
-# (`pan contract …`) come from the game registry (``Game.commands``).
+# (`pan contract …`) come from the games themselves (``Game.register_commands``).
 COMMAND_MODULES = {
     "demo": "demo",
     "session": "record", "seat": "record", "table": "table",
@@ -172,10 +172,20 @@ PANELS = [
     ("Disputes", ["check", "turn", "rules"]),
     ("After the game", ["standings", "history", "report", "player", "sessions", "settle", "buyin",
                         "cashout", "export", "import", "rescore"]),
-    ("The other games called Pan", ["contract", "polish", "clock"]),
+    ("The other games called Pan", ["clock"]),  # and the games' own groups (Game.register_commands)
     ("The database", ["db"]),
     ("Several hosts or tables", ["sync", "replicate", "restore"]),
 ]
+
+
+class GameCommands:
+    """What a game's ``register_commands`` is given (``pancli.games.protocol.CommandHooks``)."""
+
+    def __init__(self) -> None:
+        self.groups: dict[str, tuple[str, str, str | None]] = {}
+
+    def add_group(self, name: str, module: str, attr: str, panel: str | None = None) -> None:
+        self.groups[name] = (module, attr, panel)
 
 
 class RootGroup(PanGroup):
@@ -198,15 +208,27 @@ class RootGroup(PanGroup):
         found = typer.main.get_command(one)
         return found.commands.get(name) if one.registered_groups else found
 
+    def games_commands(self) -> dict[str, tuple[str, str, str | None]]:
+        """The command groups the games add (``Game.register_commands``), by name: (module,
+        attribute, panel). Asked once per command line, and only for a command that is not
+        pan's own: `pan meld` never looks."""
+        found = getattr(self, "_games_commands", None)
+        if found is None:
+            from pancli.games import GAMES
+
+            hooks = GameCommands()
+            for g in GAMES.values():
+                g.register_commands(hooks)
+            found = self._games_commands = hooks.groups
+        return found
+
     def _game_group(self, name: str):
         from importlib import import_module
 
-        from pancli.games import GAMES
-
-        g = GAMES.get(name)
-        if g is None or not g.commands:
+        where = self.games_commands().get(name)
+        if where is None:
             return None
-        module, attr = g.commands.split(":")
+        module, attr, _ = where
         return typer.main.get_command(getattr(import_module(module), attr))
 
     def get_command(self, ctx, name: str):
@@ -222,11 +244,19 @@ class RootGroup(PanGroup):
             self.commands[name] = cmd
         return cmd
 
-    def list_commands(self, ctx) -> list[str]:
-        from pancli.games import GAMES
+    def panels(self) -> list[tuple[str, list[str]]]:
+        """PANELS, with the games' own groups first in the panel each asks for."""
+        extra: dict[str, list[str]] = {}
+        for name, (_, _, panel) in self.games_commands().items():
+            if name not in COMMAND_MODULES and panel:
+                extra.setdefault(panel, []).append(name)
+        out = [(title, extra.pop(title, []) + [n for n in names if n not in self.games_commands()])
+               for title, names in PANELS]
+        return out + list(extra.items())
 
-        names = list(COMMAND_MODULES) + [n for n, g in GAMES.items() if g.commands and n not in COMMAND_MODULES]
-        order = [n for _, panel in PANELS for n in panel]
+    def list_commands(self, ctx) -> list[str]:
+        names = list(COMMAND_MODULES) + [n for n in self.games_commands() if n not in COMMAND_MODULES]
+        order = [n for _, panel in self.panels() for n in panel]
         return sorted(names, key=lambda n: order.index(n) if n in order else len(order))
 
     def format_commands(self, ctx, formatter) -> None:
@@ -237,8 +267,9 @@ class RootGroup(PanGroup):
             return
         width = max(len(n) for n, _ in found)
         limit = formatter.width - 6 - width
-        placed = {n for _, panel in PANELS for n in panel}
-        panels = PANELS + [("Other commands", [n for n, _ in found if n not in placed])]
+        panels = self.panels()
+        placed = {n for _, panel in panels for n in panel}
+        panels += [("Other commands", [n for n, _ in found if n not in placed])]
         by_name = dict(found)
         for title, names in panels:
             rows = [(n.ljust(width), by_name[n].get_short_help_str(limit)) for n in names if n in by_name]

@@ -46,34 +46,26 @@ class PlayerType(ParamType):
 
 
 class CardsType(ParamType):
-    """Panguingue cards in any accepted notation (`5S`, `5s5s5s`, `5♠,5♠`), read under the house
-    rules: the current session's, or for a dispute command its own --preset/--rules."""
+    """Cards in any notation the default game's commands accept (`5S`, `5s5s5s`, `5♠,5♠`), read
+    under the current session's house rules (the default preset's for a session of another game:
+    its own commands read their cards themselves)."""
 
     name = "cards"
 
-    def __init__(self, rules_from: str = "session"):
-        self.rules_from = rules_from  # "session", or "options" for pan check / pan turn
-
-    def rank_set(self, ctx) -> str:
-        if self.rules_from == "options":
-            from pancli.app.rulesfile import resolve
-
-            params = ctx.params if ctx is not None else {}
-            return resolve(params.get("preset"), params.get("rules_file")).rank_set
-        rec = _obj(ctx).open_recorder()
-        return rec.rules.rank_set if rec.session["game"] == "panguingue" else "no_8_9_10"
-
     def convert(self, value, param, ctx):
-        from pancli.games.panguingue.cards import parse_cards
+        from pancli.games import default_game
 
         if isinstance(value, tuple):
             return value
-        return parse_cards(value, self.rank_set(ctx))
+        g = default_game()
+        rec = _obj(ctx).open_recorder()
+        rules = rec.rules if rec.session["game"] == g.name else g.schema.defaults
+        return g.read_cards(value, rules)
 
     def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
-        from pancli.cli.shell import card_candidates
+        from pancli.games import default_game
 
-        return card_candidates(incomplete)
+        return default_game().complete("card", incomplete)
 
 
 class MeldsType(CardsType):
@@ -139,7 +131,7 @@ class MeldNumberType(ParamType):
                 break
             except Exception:
                 continue
-        return [str(n) for n in rec.game.meld_numbers(state, owner) if str(n).startswith(incomplete)]
+        return rec.game.complete("meld", incomplete, state, owner)
 
 
 class SessionType(ParamType):
@@ -158,7 +150,6 @@ class SessionType(ParamType):
 PLAYER = PlayerType()
 PLAYER_IN_HAND = PlayerType(in_hand=True)
 CARDS = CardsType()
-CARDS_BY_OPTIONS = CardsType(rules_from="options")
 MELDS = MeldsType()
 MELD = MeldNumberType()
 SESSION = SessionType()

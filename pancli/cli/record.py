@@ -12,6 +12,7 @@ from pancli.cli.common import command_set, console, echo, multiword_command, new
 from pancli.cli.context import app_context
 from pancli.cli.params import CARDS, HAND, MELD, MELDS, PLAYER, PLAYER_IN_HAND, SESSION, flat, melds
 from pancli.core.errors import InputError
+from pancli.games import DEFAULT_GAME
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -25,11 +26,14 @@ JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 
 
 def pan_recorder():
-    """The current session's recorder, refusing sessions of the other games called Pan."""
+    """The current session's recorder, refusing sessions of the other games: pan's own recording
+    commands (deal, meld …) are the default game's."""
+    from pancli.games import default_game
+
     recorder = app_context().open_recorder()
-    game = recorder.session["game"]
-    if game != "panguingue":
-        raise InputError(f"session '{recorder.session['name']}' plays {game}, not Panguingue",
+    game, own = recorder.session["game"], default_game()
+    if game != own.name:
+        raise InputError(f"session '{recorder.session['name']}' plays {game}, not {own.title}",
                          f"record it with `pan {game} …` (see `pan {game} --help`)")
     return recorder
 
@@ -74,7 +78,7 @@ def session_new(
     rules: Optional[str] = typer.Option(None, "--rules", help="House-rules TOML file (copied into the session)."),
     chip_value: Optional[str] = typer.Option(None, "--chip-value", metavar="AMOUNT",
                                              help="Money per chip, for standings and settle-up (above 0, at most 4 decimals)."),
-    game: str = typer.Option("panguingue", "--game", help="panguingue, contract or polish."),
+    game: str = typer.Option(DEFAULT_GAME, "--game", help="panguingue, contract or polish."),
 ):
     """Start a session and make it the current one.
 
@@ -379,18 +383,19 @@ def board(as_json: bool = JSON):
     from pancli.app.views import board_data
     from pancli.cli.render import board_table
 
-    data = board_data(pan_recorder())
+    recorder = pan_recorder()
+    data = board_data(recorder)
     if as_json:
         print_json(data)
     else:
-        console().print(board_table(data))
+        console().print(board_table(data, recorder.game))
 
 
 @commands.command()
 def standings(as_json: bool = JSON, name: Optional[str] = typer.Option(None, "--session", click_type=SESSION, help="Session (default: current)."),
               season: Optional[str] = typer.Option(None, "--season", metavar="YEAR|all",
                                                    help="Every session of a year (or all of them), from every device synced here."),
-              game: str = typer.Option("panguingue", "--game", help="With --season: which game's sessions.")):
+              game: str = typer.Option(DEFAULT_GAME, "--game", help="With --season: which game's sessions.")):
     """Per player: net chips (and money), hands played, won, dropped, conditions collected.
 
     Example: pan standings --season 2026

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 
-def board_table(data: dict):
-    from rich.table import Table
+def markup_cards(cards) -> str:
+    """Cards by their codes (`5S`, `TH`) as rich markup: suit symbols, hearts and diamonds in red."""
+    from pancli.games.frenchpack import SUIT_SYMBOLS
 
-    from pancli.games.panguingue import conditions
-    from pancli.games.panguingue.cards import markup_cards
+    shown = []
+    for c in cards:
+        text = c[:-1] + SUIT_SYMBOLS.get(c[-1], c[-1])
+        shown.append(f"[red]{text}[/red]" if c[-1] in "HD" else text)
+    return " ".join(shown)
+
+
+def board_table(data: dict, game):
+    """The board of a game that plays in hands (``data["hand"]``), its melds in words by the game."""
+    from rich.table import Table
 
     hand = data["hand"]
     if hand is None:
@@ -22,7 +31,7 @@ def board_table(data: dict):
     for p in hand["players"]:
         melds = "\n".join(
             f"#{m['number']} {markup_cards(m['cards'])}"
-            + (f"  [bold]{m['worth']}[/bold] {conditions.describe(m['condition'], m['cards'])}" if m["worth"] else "")
+            + (f"  [bold]{m['worth']}[/bold] {game.meld_words(m)}" if m["worth"] else "")
             for m in p["melds"]) or "-"
         status = p["status"] + (" (stays)" if p["stayed"] and p["status"] == "in" else "")
         # The melds cell is markup of its own (red hearts, the worth in bold): cards and condition
@@ -57,7 +66,9 @@ def season_table(data: dict):
     from pancli.cli.common import styled
 
     title = "Season" + ("" if data["season"] == "all" else f" {data['season']}")
-    if data["game"] != "panguingue":
+    from pancli.games import DEFAULT_GAME
+
+    if data["game"] != DEFAULT_GAME:
         title += f" · {data['game']}"
     n, d = data["sessions"], data["devices"]
     table = Table(title=f"{title} · {n} session{'s' if n != 1 else ''} · {d} device{'s' if d != 1 else ''}",

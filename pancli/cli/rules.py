@@ -28,11 +28,15 @@ rules_app = new_app("Show, write and check house rules: every rule that varies f
                     "Example: pan rules show --game contract --preset contract")
 commands.add_typer(rules_app, name="rules")
 
+# What "(recorded only)" after a knob's help means, said under the table (fits 80 columns).
+RECORDED_ONLY = "(recorded only): kept with the session and shown; pancli does not enforce it."
+
 _Game = typer.Option(None, "--game", "-g", metavar="GAME", help=GAME_HELP, show_default=False)
 
 
 def _schema(game: Optional[str]):
-    from pancli.app.rulesfile import DEFAULT_GAME, schema
+    from pancli.app.rulesfile import schema
+    from pancli.games import DEFAULT_GAME
 
     return schema(game or DEFAULT_GAME)
 
@@ -83,7 +87,9 @@ def rules_show(
     con = console(markup=True)  # knob names in bold; every value escaped
     if not con.is_terminal:
         con.width = max(con.width, 250)  # piped: keep one knob per line
-    title = "House rules" if schema.game == "panguingue" else f"{schema.title} house rules"
+    from pancli.games import DEFAULT_GAME
+
+    title = "House rules" if schema.game == DEFAULT_GAME else f"{schema.title} house rules"
     table = Table(title=f"{title}: {source}", title_justify="left", box=None, pad_edge=False,
                   padding=(0, 2, 0, 0))
     table.add_column("knob", no_wrap=True)
@@ -97,6 +103,8 @@ def rules_show(
     con.print(table)
     changed = [r["name"] for r in rows if r[differs]]
     con.print(f"* differs from {default}: {', '.join(changed)}" if changed else f"Same as {default}.")
+    if any(r["recorded_only"] for r in rows):
+        con.print(RECORDED_ONLY)
 
 
 @rules_app.command("init")

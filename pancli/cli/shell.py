@@ -89,7 +89,6 @@ class TableShell:
         self.context = AppContext(db=str(self.db))
         self.redo_stack: list[dict] = []  # what `undo` took back at this shell, newest last
         self.terminal = False             # at the prompt: output is caught and fitted to the terminal
-        self.pinned = session is not None
         if session is not None:
             s = self.context.open_store(create=False).session(session)
             self.context.session_name = s["name"]
@@ -147,7 +146,7 @@ class TableShell:
         watch = self.show_board and not quiet
         track = watch or bool(self.redo_stack)
         before = self._mark() if track else None
-        hand_before = self._hand() if watch else None
+        before_state = self._state() if watch else None
         undoing = self._next_undo() if words == ["undo"] else None
         if head == "redo" and len(words) == 1:
             result.status, out, err = self._redo(capture, quiet)
@@ -167,7 +166,7 @@ class TableShell:
         if watch and result.ok:
             result.changed = changed
             if result.changed:
-                result.board = self.hand_over_lines(hand_before) + self.board_lines()
+                result.board = self.hand_over_lines(before_state) + self.board_lines()
         return result
 
     def _next_undo(self) -> dict | None:
@@ -205,34 +204,27 @@ class TableShell:
                 show_step(step)
         return 0, out.getvalue(), ""
 
-    def _hand(self):
-        """The current hand of a Panguingue session as (number, over), or None."""
+    def _state(self):
+        """The current session's id and state, or None."""
         rec = self.recorder()
-        if rec is None or rec.session["game"] != "panguingue":
+        if rec is None:
             return None
         try:
-            hand = rec.state().hand
+            return rec.session["id"], rec.state()
         except Exception:
             return None
-        return None if hand is None else (hand.number, hand.over)
 
     def hand_over_lines(self, before) -> list[str]:
-        """When a line ends a hand: who won, what moved, who deals next and who is eldest."""
-        after = self._hand()
-        if after is None or not after[1] or before == after:
+        """When a line ends a hand: the game's words on it (who won, who deals next…)."""
+        after = self._state()
+        if after is None:
             return []
         rec = self.recorder()
-        state = rec.state()
-        hand = state.hand
-        moved = sorted(((p, n) for p, n in hand.moved.items() if p in hand.status), key=lambda pn: -pn[1])
-        lines = [f"Hand {hand.number} is over: {hand.result}.",
-                 "Moved this hand: " + " · ".join(f"{p} {n:+d}" for p, n in moved)]
+        state_before = before[1] if before is not None and before[0] == after[0] else None
         try:
-            nxt = rec.game.apply(state, {"kind": "deal"}).state.hand
-            lines.append(f"Next hand: {nxt.dealer} deals, {nxt.eldest} is eldest; type `deal` to start it.")
+            return rec.game.hand_over_lines(state_before, after[1])
         except Exception:
-            pass
-        return lines
+            return []
 
     def _invoke(self, words: list[str], capture: bool, quiet: bool) -> tuple[int, str, str]:
         ClickException, Abort = _click_exceptions()
@@ -373,9 +365,7 @@ class TableShell:
             return current, _starting(current, opts + ["--help"])
         param = _param_being_typed(cmd, rest)
         if param is not None and "--preset" in getattr(param, "opts", ()):
-            from pancli.games.panguingue.rules import PRESETS
-
-            return current, _starting(current, list(PRESETS))
+            return current, self._game_of(path, rest).complete("preset", current)
         candidates = getattr(getattr(param, "type", None), "candidates", None)
         if candidates is None:
             return current, []
@@ -383,6 +373,22 @@ class TableShell:
             return current, candidates(self.context, current, rest)
         except Exception:  # no database or session yet: nothing to offer
             return current, []
+
+    @staticmethod
+    def _game_of(path: list[str], typed: list[str]):
+        """The game a line is about, for its presets: the `--game` it names, else the game whose
+        own command it is (`contract check`), else the default game."""
+        from pancli.games import GAMES, default_game
+
+        for i, w in enumerate(typed[:-1]):
+            if w in ("--game", "-g") and typed[i + 1] in GAMES:
+                return GAMES[typed[i + 1]]
+        for w in typed:
+            if w.startswith("--game=") and w.split("=", 1)[1] in GAMES:
+                return GAMES[w.split("=", 1)[1]]
+        if path and path[0] in GAMES:
+            return GAMES[path[0]]
+        return default_game()
 
     def completer(self):
         """A prompt_toolkit completer over `candidates`."""
@@ -596,52 +602,13 @@ def _starting(prefix: str, names: Iterable[str]) -> list[str]:
     return [n for n in names if n.lower().startswith(low)]
 
 
-_CARDS_PREFIX = re.compile(r"((?:(?:10|[A-Za-z0-9])[SHDCshdc♠♥♦♣])*)(.*)$")
-
-
-def card_candidates(word: str) -> list[str]:
-    """Cards that complete the word: a rank gets its suits; a finished card offers itself again
-    (sets) and the next card of its suit (ropes)."""
-    from pancli.games.panguingue.cards import RANKS, SUITS
-
-    m = _CARDS_PREFIX.match(word)
-    done, rest = m.group(1), m.group(2)
-    if rest:
-        rank = rest.upper()
-        if len(rank) != 1 or rank not in RANKS:
-            return []
-        return [done + rest + s for s in SUITS]
-    if not done:
-        return [r + s for r in RANKS for s in SUITS]
-    last = done[-2:] if not done[-3:-1].startswith("10") else done[-3:]
-    rank, suit = last[:-1].upper(), last[-1].upper()
-    out = [done + last]
-    if rank in RANKS and RANKS.index(rank) + 1 < len(RANKS):
-        out.append(done + RANKS[RANKS.index(rank) + 1] + suit)
-    return out
-
-
 def compact_board(rec) -> list[str]:
-    """One to three lines: the hand; who is in with melds, worth and chips; the night's totals."""
+    """One to three lines: the game's own (in Panguingue the hand, who is in with melds, worth and
+    chips), then the night's totals."""
     from pancli.core.ledger import POOLS
-    from pancli.games.panguingue.cards import format_card
 
     state, balances, _ = rec.totals()
-    lines = []
-    hand = rec.game.board(rec.session, state).get("hand")
-    if hand is not None:
-        status = "in play" if not hand["over"] else hand["result"]
-        lines.append(f"hand {hand['number']} · {hand['dealer']} deals · {hand['eldest']} eldest · "
-                     f"tops {hand['tops']} · {status}")
-        playing, out = [], []
-        for p in hand["players"]:
-            if p["status"] != "in":
-                out.append(f"{p['name']} {p['status']} {p['chips_this_hand']:+d}")
-                continue
-            melds = " ".join(f"#{m['number']} {''.join(format_card(c) for c in m['cards'])}"
-                             + (f"={m['worth']}" if m["worth"] else "") for m in p["melds"])
-            playing.append(f"{p['name']} {p['chips_this_hand']:+d}" + (f" [{melds}]" if melds else ""))
-        lines.append("in: " + " · ".join(playing) + (f" | {', '.join(out)}" if out else ""))
+    lines = rec.game.board_lines(rec.game.board(rec.session, state))
     seats = rec.game.players(state)
     names = list(seats) + [p for p in balances if p not in seats and p not in POOLS]
     night = " · ".join(f"{p} {balances.get(p, 0):+d}" for p in sorted(names, key=lambda p: -balances.get(p, 0)))

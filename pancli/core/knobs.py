@@ -158,6 +158,8 @@ class Knob:
 class Schema:
     """A game's knobs and presets, and the reader and writer of its rules dicts."""
 
+    default_game: ClassVar[str] = ""  # whose rules need no --game (set by the registry, pancli.games)
+
     def __init__(self, rules_class: type, *, game: str, title: str, presets: dict[str, dict[str, Any]],
                  notes: dict[str, str], default_preset: str,
                  check: Callable[[Any], None] | None = None):
@@ -215,7 +217,7 @@ class Schema:
         return rules
 
     def game_option(self) -> str:
-        return "" if self.game == "panguingue" else f" --game {self.game}"
+        return "" if self.game == self.default_game else f" --game {self.game}"
 
     # -- writing ------------------------------------------------------------------------
     def to_dict(self, rules) -> dict[str, Any]:

@@ -14,13 +14,15 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Generic, Iterator, TypeVar
 
 MAX_CHIPS = 1_000_000_000  # the most chips one number may say (see pancli/core/money.py)
 
 TOPS = "(tops)"    # the chips on the foot of the stock until someone wins them
 HOUSE = "(house)"  # a house collection leaves the players for good
 POOLS = (TOPS, HOUSE)
+
+StateT = TypeVar("StateT")  # a game's state: Step[PanState] is what Panguingue's apply returns
 
 
 _SCALARS = (str, int, bool, float, type(None))
@@ -144,10 +146,10 @@ class Tally:
 
 
 @dataclass
-class Step:
+class Step(Generic[StateT]):
     """The result of applying one event to a game state."""
 
-    state: Any
+    state: StateT
     payments: list[Payment] = field(default_factory=list)
     tallies: list[Tally] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)

@@ -22,7 +22,6 @@ from pancli.core.errors import InputError
 
 MAX_PLAYER_NAME = 40     # characters, after normalising
 MAX_SESSION_NAME = 80
-POOL_NAMES = ("(tops)", "(house)", "(bank)")
 
 # Unicode categories that never show as themselves: control, format, surrogate, private use,
 # unassigned, line and paragraph separators.

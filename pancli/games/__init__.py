@@ -8,19 +8,31 @@ schema (``pancli.core.knobs``); rules files are read by ``pancli.app.rulesfile``
 
 from __future__ import annotations
 
+from typing import Any
+
 from pancli.core.errors import InputError
+from pancli.core.knobs import Schema
 from pancli.games.protocol import Game
 
-GAMES: dict[str, Game] = {}
+GAMES: dict[str, Game[Any, Any]] = {}
+
+# The game a session plays unless it names another: its commands are `pan`'s own (deal, meld …),
+# and its rules need no --game. Code outside its folder compares with this, never with its name.
+DEFAULT_GAME = "panguingue"
+Schema.default_game = DEFAULT_GAME
 
 
-def register(g: Game) -> Game:
+def default_game() -> Game[Any, Any]:
+    return GAMES[DEFAULT_GAME]
+
+
+def register(g: Game[Any, Any]) -> Game[Any, Any]:
     """Make a game known to every command, the recorder and the archives."""
     GAMES[g.name] = g
     return g
 
 
-def game(name: str) -> Game:
+def game(name: str) -> Game[Any, Any]:
     try:
         return GAMES[name]
     except KeyError:

@@ -1,129 +1,272 @@
-"""The contract every game keeps with the rest of pancli.
+"""The contract every game keeps with the rest of pancli: a few small protocols.
 
 The recorder, re-scoring, reports, archives, the board, standings, the shell's completion and
-the command line talk to a game only through these methods; none of them looks inside a
-game's state. A game is pure: it turns events into states and payments, and states into
-plain data for people and scripts. ``GameBase`` gives the optional parts their defaults.
+the command line talk to a game only through these; none of them looks inside a game's state.
+Each protocol is generic over the game's rules ``R`` and state ``S``, so a type checker can check
+a game against them:
+
+* ``Rules[R]``: the knob schema of its house rules, and their stored form.
+* ``Engine[R, S]``: the state before the first event, one event applied, what is stored of it,
+  and the payloads of its events (``pancli.core.payloads``).
+* ``Checkpoints[R, S]``: an event kind from which the state can be rebuilt (optional).
+* ``Views[S]``: plain data and lines for people and scripts: players, the board, standings.
+* ``Completions[S]``: what the shell offers for a word of a kind ("card", "meld", "preset").
+* ``Cards[R]``: reading the cards of the game's own top-level commands (optional).
+
+``Game[R, S]`` is all of them, with its name and the hook that adds its commands to `pan`.
+A game is pure: it turns events into states and payments, and states into plain data.
+``GameBase`` gives every optional part its default.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
+from pancli.core.errors import InputError
 from pancli.core.ledger import Step
+from pancli.core.payloads import NO_PAYLOADS, Payloads
+
+if TYPE_CHECKING:
+    from pancli.core.knobs import Schema
+
+R = TypeVar("R")  # a game's house rules (a frozen KnobRules dataclass)
+S = TypeVar("S")  # a game's state between two events
+# The same, for a protocol that only takes them (or only gives the state back).
+R_in = TypeVar("R_in", contravariant=True)
+S_in = TypeVar("S_in", contravariant=True)
+S_out = TypeVar("S_out", covariant=True)
+
+Event = dict[str, Any]          # an event's payload: plain JSON data with a "kind"
+SessionRow = Mapping[str, Any]  # a session as storage gives it: "name", "dealer", "players", "rules"…
+Board = dict[str, Any]          # the table now, JSON-ready (`pan board --json`, the web view)
+CompletionKind = Literal["card", "meld", "preset"]
+
+
+class CommandHooks(Protocol):
+    """What `pan` offers a game that adds commands of its own (``Game.register_commands``)."""
+
+    def add_group(self, name: str, module: str, attr: str, panel: str | None = None) -> None:
+        """Mount the Typer app ``module.attr`` as `pan NAME`, in the help panel ``panel``; the
+        module is imported only when the command is asked for."""
+
+
+class Rules(Protocol[R]):
+    @property
+    def schema(self) -> Schema:
+        """The knob schema of the game's house rules: knobs, presets."""
+
+    def rules_from_dict(self, data: Mapping[str, Any]) -> R:
+        """Rules from their stored form (a session's rules, a rules file's keys); validates."""
+
+    def rules_to_dict(self, rules: R) -> dict[str, Any]:
+        """The stored form of rules: plain JSON/TOML values."""
+
+
+class Engine(Protocol[R_in, S]):
+    @property
+    def payloads(self) -> Payloads:
+        """The fields of every kind of event the engine reads and writes."""
+
+    def new_state(self, rules: R_in, players: list[str], dealer: str | None) -> S:
+        """The state before the first event; refuses a table the rules do not allow."""
+
+    def apply(self, state: S, event: Event) -> Step[S]:
+        """One event applied: the new state, the payments, tallies and lines it makes. The state
+        given is never changed."""
+
+    def enrich(self, state_before: S, event: Event, step: Step[S]) -> Event:
+        """The event as stored: with whatever the core decided that a replay must not recompute."""
+
+    def hand_number(self, state: S) -> int | None:
+        """The hand (or deal) an event that left this state belongs to."""
+
+
+class Checkpoints(Protocol[R_in, S_out]):
+    @property
+    def checkpoint_kind(self) -> str | None:
+        """An event from which the state can be rebuilt, or None: replay every event."""
+
+    def restore(self, rules: R_in, payload: Event) -> S_out:
+        """The state just before a checkpoint event, from what its stored payload remembers."""
+
+
+class Views(Protocol[S_in]):
+    @property
+    def board_template(self) -> str | None:
+        """The `pan serve` template of the table page; None: the generic one."""
+
+    @property
+    def career_kinds(self) -> tuple[str, ...]:
+        """Event kinds a player's career reads (``career_counts``)."""
+
+    def players(self, state: S_in) -> list[str]:
+        """Every name a command may refer to now."""
+
+    def seats(self, state: S_in) -> list[str]:
+        """Who sits at the table now, in playing order."""
+
+    def active_players(self, state: S_in) -> list[str]:
+        """The players still in the current hand (all players between hands)."""
+
+    def hand_open(self, state: S_in) -> bool:
+        """Whether a hand is in play (a session cannot be closed then)."""
+
+    def status(self, state: S_in) -> str | None:
+        """A few words on where the game is, for the shell's prompt: "hand 3", "deal 2"."""
+
+    def board(self, session: SessionRow, state: S_in) -> Board:
+        """The table now, as JSON-ready data (`pan board --json` and the web view)."""
+
+    def board_lines(self, board: Board) -> list[str]:
+        """The board in a line or two for the shell, above the night's totals (which it adds)."""
+
+    def hand_over_lines(self, before: S_in | None, after: S_in) -> list[str]:
+        """What to say when the events between two states ended a hand: who won, who deals next."""
+
+    def meld_words(self, meld: Mapping[str, Any]) -> str:
+        """The words for one meld of the board: what it is worth and why ("" if nothing to say)."""
+
+    def standings(self, rules_data: Mapping[str, Any],
+                  rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]] | None:
+        """Rows in ranking order and the columns to show, or None to rank by net chips."""
+
+    def career_counts(self, events: Sequence[tuple[Mapping[str, Any], Event]]) -> list[tuple[str, int]]:
+        """What a player laid and how often, most often first, from (session rules, payload) of
+        his effective events of ``career_kinds``."""
+
+
+class Completions(Protocol[S_in]):
+    def complete(self, kind: CompletionKind, word: str, state: S_in | None = None,
+                 owner: str | None = None) -> list[str]:
+        """Words of a kind that complete ``word``: "card" (cards of its pack), "meld" (numbers of
+        the melds on the table, of ``owner`` if given), "preset" (its presets)."""
+
+
+class Cards(Protocol[R_in]):
+    def read_cards(self, text: str, rules: R_in) -> tuple[str, ...]:
+        """The cards a command word names, in any notation the game accepts, as stored codes."""
 
 
 @runtime_checkable
-class Game(Protocol):
-    name: str              # stored with each session: never rename
-    title: str             # for people
-    zero_sum: bool         # every chip a player wins another player (or a pool) pays
-    checkpoint_kind: str | None  # an event from which the state can be rebuilt, or None: replay all
-    commands: str | None   # "module:attribute" of a Typer app mounted as `pan NAME`, or None
-
-    # -- house rules ------------------------------------------------------------------------
+class Game(Rules[R], Engine[R, S], Checkpoints[R, S], Views[S], Completions[S], Cards[R], Protocol[R, S]):
     @property
-    def schema(self) -> Any:
-        """The knob schema of the game's house rules (``pancli.core.knobs.Schema``): knobs, presets."""
+    def name(self) -> str:
+        """Stored with each session: never rename."""
 
-    def rules_from_dict(self, data: dict) -> Any:
-        """Rules from their stored form (a session's rules, a rules file's keys); validates."""
+    @property
+    def title(self) -> str:
+        """For people."""
 
-    def rules_to_dict(self, rules: Any) -> dict:
-        """The stored form of rules: plain JSON/TOML values."""
+    @property
+    def zero_sum(self) -> bool:
+        """Every chip a player wins another player (or a pool) pays."""
 
-    # -- playing ----------------------------------------------------------------------------
-    def new_state(self, rules: Any, players: list[str], dealer: str | None) -> Any:
-        """The state before the first event; refuses a table the rules do not allow."""
-
-    def apply(self, state: Any, event: dict) -> Step:
-        """One event applied: the new state, the payments, tallies and lines it makes."""
-
-    def restore(self, rules: Any, checkpoint: dict) -> Any:
-        """The state just before a checkpoint event, from what its payload remembers."""
-
-    def enrich(self, state_before: Any, event: dict, step: Step) -> dict:
-        """The event as stored: with whatever the core decided that a replay must not recompute."""
-
-    def hand_number(self, state: Any) -> int | None:
-        """The hand (or deal) an event that left this state belongs to."""
-
-    # -- looking ----------------------------------------------------------------------------
-    def players(self, state: Any) -> list[str]:
-        """Every name a command may refer to now."""
-
-    def seats(self, state: Any) -> list[str]:
-        """Who sits at the table now, in playing order."""
-
-    def active_players(self, state: Any) -> list[str]:
-        """The players still in the current hand (all players between hands)."""
-
-    def hand_open(self, state: Any) -> bool:
-        """Whether a hand is in play (a session cannot be closed then)."""
-
-    def meld_numbers(self, state: Any, owner: str | None = None) -> list[int]:
-        """Numbers of the melds on the table (of one owner), as commands refer to them."""
-
-    def status(self, state: Any) -> str | None:
-        """A few words on where the game is, for the shell's prompt: "hand 3", "deal 2"."""
-
-    def board(self, session: dict, state: Any) -> dict:
-        """The table now, as JSON-ready data (`pan board --json` and the web view)."""
-
-    def standings(self, rules_data: dict, rows: list[dict]) -> tuple[list[dict], list[str]] | None:
-        """Rows in ranking order and the columns to show, or None to rank by net chips."""
+    def register_commands(self, cli: CommandHooks) -> None:
+        """Add the game's own commands to `pan` (see ``CommandHooks``); called once per command line."""
 
 
-class GameBase:
-    """Defaults for the optional parts of the contract."""
+class GameBase(Generic[R, S]):
+    """Defaults for the optional parts of the contract. A game sets ``name``, ``title``, its
+    ``schema`` and ``payloads``, and writes ``new_state``, ``apply``, ``hand_number`` and ``players``."""
 
     name = ""
     title = ""
     zero_sum = False
     checkpoint_kind: str | None = None
-    commands: str | None = None
+    board_template: str | None = None
+    career_kinds: tuple[str, ...] = ()
+    payloads: Payloads = NO_PAYLOADS
 
-    def rules_from_dict(self, data: dict):
-        return self.schema.from_dict(data)
+    # -- house rules ------------------------------------------------------------------------
+    @property
+    def schema(self) -> Schema:
+        raise NotImplementedError
 
-    def rules_to_dict(self, rules) -> dict:
+    def rules_from_dict(self, data: Mapping[str, Any]) -> R:
+        rules: R = self.schema.from_dict(dict(data))
+        return rules
+
+    def rules_to_dict(self, rules: R) -> dict[str, Any]:
         return self.schema.to_dict(rules)
 
-    def restore(self, rules, checkpoint: dict):
+    # -- playing ----------------------------------------------------------------------------
+    def new_state(self, rules: R, players: list[str], dealer: str | None) -> S:
+        raise NotImplementedError
+
+    def apply(self, state: S, event: Event) -> Step[S]:
+        raise NotImplementedError
+
+    def restore(self, rules: R, payload: Event) -> S:
         raise NotImplementedError(f"{self.title} keeps no checkpoints")
 
-    def enrich(self, state_before, event: dict, step) -> dict:
+    def enrich(self, state_before: S, event: Event, step: Step[S]) -> Event:
         return event
 
-    def seats(self, state) -> list[str]:
+    def hand_number(self, state: S) -> int | None:
+        raise NotImplementedError
+
+    def register_commands(self, cli: CommandHooks) -> None:
+        return None
+
+    # -- looking ----------------------------------------------------------------------------
+    def players(self, state: S) -> list[str]:
+        raise NotImplementedError
+
+    def seats(self, state: S) -> list[str]:
         return self.players(state)
 
-    def active_players(self, state) -> list[str]:
+    def active_players(self, state: S) -> list[str]:
         return self.players(state)
 
-    def hand_open(self, state) -> bool:
+    def hand_open(self, state: S) -> bool:
         return False
 
-    def meld_numbers(self, state, owner: str | None = None) -> list[int]:
-        return []
-
-    def status(self, state) -> str | None:
+    def status(self, state: S) -> str | None:
         return None
 
-    def board(self, session: dict, state) -> dict:
+    def board(self, session: SessionRow, state: S) -> Board:
         return {"session": session["name"], "game": self.name, "seats": self.seats(state)}
 
-    def standings(self, rules_data: dict, rows: list[dict]):
+    def board_lines(self, board: Board) -> list[str]:
+        return []
+
+    def hand_over_lines(self, before: S | None, after: S) -> list[str]:
+        return []
+
+    def meld_words(self, meld: Mapping[str, Any]) -> str:
+        return ""
+
+    def standings(self, rules_data: Mapping[str, Any],
+                  rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]] | None:
         return None
 
+    def career_counts(self, events: Sequence[tuple[Mapping[str, Any], Event]]) -> list[tuple[str, int]]:
+        return []
 
-def place(rows: list[dict], key) -> None:
+    def complete(self, kind: CompletionKind, word: str, state: S | None = None,
+                 owner: str | None = None) -> list[str]:
+        if kind == "preset":
+            return starting(word, self.schema.presets)
+        return []
+
+    def read_cards(self, text: str, rules: R) -> tuple[str, ...]:
+        raise InputError(f"{self.title} has no cards to read here", f"see `pan {self.name} --help`")
+
+
+def starting(word: str, names: Sequence[str] | Mapping[str, Any]) -> list[str]:
+    """The names that start with the word, ignoring case."""
+    low = word.lower()
+    return [n for n in names if n.lower().startswith(low)]
+
+
+def place(rows: list[dict[str, Any]], key: Any) -> None:
     """Shared places for equal scores (1, 2, 2, 4)."""
     for row in rows:
         row["place"] = 1 + sum(1 for other in rows if key(other) < key(row))
 
 
-def dealer_of(session: dict, players: list[str], number: int) -> str:
+def dealer_of(session: SessionRow, players: list[str], number: int) -> str:
     """Who deals deal ``number``: the first dealer, then one seat on in playing order each deal."""
     first = session["dealer"] if session["dealer"] in players else players[0]
     return players[(players.index(first) + number - 1) % len(players)]

@@ -6,6 +6,8 @@ returning plain Python values; what they mean is computed in pancli/app/reports.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 _VOIDED_IN_SESSION = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
 _VOIDED = "SELECT undo_of FROM events WHERE undo_of IS NOT NULL"
 
@@ -46,12 +48,14 @@ class ReportQueries:
             f"""SELECT session_id, stat, SUM(amount) FROM tallies WHERE player = ? COLLATE NOCASE
                 AND event_id NOT IN ({_VOIDED}) GROUP BY session_id, stat""", [name])]
 
-    def career_melds(self, name: str) -> list[tuple[int, str]]:
-        """(session id, payload JSON) of the player's effective melds and final melds."""
+    def career_events(self, name: str, kinds: Sequence[str]) -> list[tuple[int, str]]:
+        """(session id, payload JSON) of the player's effective events of these kinds (the kinds
+        a game's career view reads: ``Game.career_kinds``)."""
+        marks = ", ".join("?" * len(kinds))
         return [tuple(r) for r in self.conn.execute(
-            f"""SELECT session_id, payload FROM events WHERE kind IN ('meld', 'out')
+            f"""SELECT session_id, payload FROM events WHERE kind IN ({marks})
                 AND json_extract(payload, '$.player') = ? COLLATE NOCASE AND id NOT IN ({_VOIDED})""",
-            [name])]
+            [*kinds, name])]
 
     def stack_moves(self, session_id: int) -> list[tuple[int, int | None, str, int]]:
         """Every effective change of a player's stack in order: (seq, hand, player, chips), with

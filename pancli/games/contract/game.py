@@ -2,49 +2,83 @@
 
 from __future__ import annotations
 
-from pancli.games.protocol import GameBase, dealer_of, place
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pancli.core.ledger import Step
+from pancli.core.payloads import LIST, TABLE, TEXT, TEXTS, WHOLE, Field, Payloads
+from pancli.games.protocol import (Board, CommandHooks, CompletionKind, Event, GameBase, SessionRow, dealer_of,
+                                   place, starting)
+
+if TYPE_CHECKING:
+    from pancli.core.knobs import Schema
+    from pancli.games.contract.engine import GameState
+    from pancli.games.contract.rules import ContractRules
+
+PANEL = "The other games called Pan"  # where `pan --help` lists its commands
+
+_PLAYER, _CARDS = Field(TEXT), Field(TEXTS)
+
+PAYLOADS = Payloads({
+    "contract": {"player": _PLAYER, "melds": Field(LIST)},
+    "lay_off": {"player": _PLAYER, "meld": Field(WHOLE, nullable=True), "cards": _CARDS},
+    "out": {"player": _PLAYER, "discard": Field(TEXT, nullable=True)},
+    "hand": {"player": _PLAYER, "cards": _CARDS, "points": Field(WHOLE, nullable=True)},
+    "deal": {"out": Field(TEXT, nullable=True), "discard": Field(TEXT, nullable=True), "hands": Field(TABLE),
+             "contracts": Field(TABLE)},
+})
 
 
-class Contract(GameBase):
+class Contract(GameBase["ContractRules", "GameState"]):
     """Mendelev's five-deal contract rummy: points per deal, running totals, a winner after deal 5."""
 
     name = "contract"
     title = "Contract rummy (five deals)"
-    commands = "pancli.cli.contract:contract_app"
+    board_template = "table_contract.html"
+    payloads = PAYLOADS
+
+    def register_commands(self, cli: CommandHooks) -> None:
+        cli.add_group(self.name, "pancli.cli.contract", "contract_app", PANEL)
 
     @property
-    def schema(self):
+    def schema(self) -> Schema:
         from pancli.games.contract.rules import SCHEMA
 
         return SCHEMA
 
-    def new_state(self, rules, players: list[str], dealer: str | None):
+    def new_state(self, rules: ContractRules, players: list[str], dealer: str | None) -> GameState:
         from pancli.games.contract.engine import new_state
 
         return new_state(rules, players)
 
-    def apply(self, state, event: dict):
+    def apply(self, state: GameState, event: Event) -> Step[GameState]:
         from pancli.games.contract.engine import apply
 
         return apply(state, event)
 
-    def hand_number(self, state) -> int | None:
+    def hand_number(self, state: GameState) -> int | None:
         # An event that finishes a deal leaves the state at the start of the next one; it belongs
         # to the deal it scored.
         if state.over or not (state.down or state.table or state.out):
             return len(state.history) or None
         return state.deal
 
-    def players(self, state) -> list[str]:
+    def players(self, state: GameState) -> list[str]:
         return list(state.players)
 
-    def meld_numbers(self, state, owner: str | None = None) -> list[int]:
-        return [i for i, m in enumerate(state.table, 1) if owner in (None, m.owner)]
+    def complete(self, kind: CompletionKind, word: str, state: GameState | None = None,
+                 owner: str | None = None) -> list[str]:
+        if kind == "meld":
+            table = state.table if state is not None else ()
+            return [str(i) for i, m in enumerate(table, 1) if owner in (None, m.owner) and str(i).startswith(word)]
+        if kind == "preset":
+            return starting(word, self.schema.presets)
+        return []
 
-    def status(self, state) -> str | None:
+    def status(self, state: GameState) -> str | None:
         return "over" if state.over else f"deal {state.deal}"
 
-    def board(self, session: dict, state) -> dict:
+    def board(self, session: SessionRow, state: GameState) -> Board:
         from pancli.games.contract.engine import CONTRACTS, DEALS, describe_contract, parse_cards, standings, winners
 
         players = list(state.players)
@@ -61,12 +95,15 @@ class Contract(GameBase):
                 "standings": standings(state), "scoring": state.rules.scoring,
                 "winners": winners(state) if state.over else []}
 
-    def standings(self, rules_data: dict, rows: list[dict]):
+    def standings(self, rules_data: Mapping[str, Any],
+                  rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
         highest = self.rules_from_dict(rules_data).scoring == "signed"
         for row in rows:
             for stat in ("points", "deals_played", "deals_won"):
                 row.setdefault(stat, 0)
-        key = (lambda r: -r["points"]) if highest else (lambda r: r["points"])
+        def key(r: dict[str, Any]) -> int:
+            return -r["points"] if highest else r["points"]
+
         rows = sorted(rows, key=key)
         place(rows, key)
         return rows, ["points", "deals_played", "deals_won"]

@@ -152,3 +152,27 @@ def over_shoe(cards: Iterable[str], shoe: Counter) -> str | None:
         if n > shoe[c]:
             return c
     return None
+
+
+_CARDS_PREFIX = re.compile(r"((?:(?:10|[A-Za-z0-9])[SHDCshdc♠♥♦♣])*)(.*)$")
+
+
+def card_candidates(word: str) -> list[str]:
+    """Cards that complete the word: a rank gets its suits; a finished card offers itself again
+    (sets) and the next card of its suit (ropes)."""
+    m = _CARDS_PREFIX.match(word)
+    assert m is not None  # every word matches: both groups may be empty
+    done, rest = m.group(1), m.group(2)
+    if rest:
+        rank = rest.upper()
+        if len(rank) != 1 or rank not in RANKS:
+            return []
+        return [done + rest + s for s in SUITS]
+    if not done:
+        return [r + s for r in RANKS for s in SUITS]
+    last = done[-2:] if not done[-3:-1].startswith("10") else done[-3:]
+    rank, suit = last[:-1].upper(), last[-1].upper()
+    out = [done + last]
+    if rank in RANKS and RANKS.index(rank) + 1 < len(RANKS):
+        out.append(done + RANKS[RANKS.index(rank) + 1] + suit)
+    return out

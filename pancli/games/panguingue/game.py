@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import functools
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from pancli.games.protocol import GameBase
+from pancli.core.ledger import Step
+from pancli.core.payloads import LIST, TEXT, TEXTS, WHOLE, YES_NO, Field, Payloads
+from pancli.games.protocol import Board, CompletionKind, Event, GameBase, SessionRow, starting
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from pancli.core.knobs import Schema
+    from pancli.games.panguingue.engine import PanState
+    from pancli.games.panguingue.rules import HouseRules
 
 
 @functools.cache
-def _engine():
+def _engine() -> ModuleType:
     """The engine, imported on first use (a command that never applies an event does not load it)
     and then looked up in a dictionary: a replay applies every event of a long night."""
     from pancli.games.panguingue import engine
@@ -16,76 +28,119 @@ def _engine():
     return engine
 
 
-class Panguingue(GameBase):
+_PLAYER, _CARDS, _NUMBER = Field(TEXT), Field(TEXTS), Field(WHOLE, nullable=True)
+
+# The payload of every event the engine reads; `deal` is stored with what the core decided
+# (``enrich``), so a replay from it needs nothing earlier.
+PAYLOADS = Payloads({
+    "seat_add": {"player": _PLAYER, "after": Field(TEXT, nullable=True)},
+    "seat_remove": {"player": _PLAYER},
+    "deal": {"dealer": Field(TEXT, nullable=True), "seats": Field(TEXTS), "hand": _NUMBER},
+    "drop": {"player": _PLAYER},
+    "stay": {"player": _PLAYER},
+    "meld": {"player": _PLAYER, "cards": _CARDS},
+    "add": {"player": _PLAYER, "cards": _CARDS, "to": _NUMBER},
+    "split": {"player": _PLAYER, "meld": _NUMBER, "into": Field(LIST)},
+    "borrow": {"player": _PLAYER, "from": Field(WHOLE), "cards": _CARDS, "with": _CARDS},
+    "spread": {"player": _PLAYER, "melds": Field(LIST)},
+    "out": {"player": _PLAYER, "cards": _CARDS, "to": _NUMBER},
+    "foul": {"player": _PLAYER, "after_discard": Field(YES_NO), "meld": _NUMBER},
+    "dead": {"player": _PLAYER},
+    "void": {},
+    "chop": {},
+})
+
+
+class Panguingue(GameBase["HouseRules", "PanState"]):
     name = "panguingue"
     title = "Panguingue"
     checkpoint_kind = "deal"
     zero_sum = True
-    commands = None  # its commands are pan's own top-level ones (deal, meld, out …)
+    board_template = "table_panguingue.html"
+    career_kinds = ("meld", "out")
+    payloads = PAYLOADS
+    # no register_commands: its commands are pan's own top-level ones (deal, meld, out …)
 
     @property
-    def schema(self):
+    def schema(self) -> Schema:
         from pancli.games.panguingue.rules import SCHEMA
 
         return SCHEMA
 
-    def new_state(self, rules, players: list[str], dealer: str | None):
+    def new_state(self, rules: HouseRules, players: list[str], dealer: str | None) -> PanState:
         from pancli.games.panguingue.engine import new_state
 
         return new_state(rules, players, dealer)
 
-    def apply(self, state, event: dict):
-        return _engine().apply(state, event)
+    def apply(self, state: PanState, event: Event) -> Step[PanState]:
+        step: Step[PanState] = _engine().apply(state, event)
+        return step
 
-    def restore(self, rules, checkpoint: dict):
+    def restore(self, rules: HouseRules, payload: Event) -> PanState:
         """The state just before a recorded deal, from what the deal payload remembers."""
         from pancli.games.panguingue.engine import PanState
 
-        p = checkpoint["payload"]
-        return PanState(rules=rules, seats=list(p["seats"]), next_dealer=p["dealer"], hands=p["hand"] - 1)
+        return PanState(rules=rules, seats=list(payload["seats"]), next_dealer=payload["dealer"],
+                        hands=payload["hand"] - 1)
 
-    def enrich(self, state_before, event: dict, step) -> dict:
+    def enrich(self, state_before: PanState, event: Event, step: Step[PanState]) -> Event:
         """Fill in what the core decided, so a replay from this event needs nothing earlier."""
         if event["kind"] == "deal":
             hand = step.state.hand
+            assert hand is not None  # a deal opens a hand
             return {**event, "dealer": hand.dealer, "seats": list(state_before.seats), "hand": hand.number}
         return event
 
-    def hand_number(self, state) -> int | None:
+    def hand_number(self, state: PanState) -> int | None:
         return state.hand.number if state.hand else None
 
-    def players(self, state) -> list[str]:
+    def read_cards(self, text: str, rules: HouseRules) -> tuple[str, ...]:
+        from pancli.games.panguingue.cards import parse_cards
+
+        return parse_cards(text, rules.rank_set)
+
+    # -- looking ----------------------------------------------------------------------------
+    def players(self, state: PanState) -> list[str]:
         return state.players()
 
-    def seats(self, state) -> list[str]:
+    def seats(self, state: PanState) -> list[str]:
         return list(state.seats)
 
-    def active_players(self, state) -> list[str]:
+    def active_players(self, state: PanState) -> list[str]:
         hand = state.hand
         if hand is None or hand.over:
             return state.players()
         return [p for p in hand.order if hand.status.get(p) == "in"]
 
-    def hand_open(self, state) -> bool:
+    def hand_open(self, state: PanState) -> bool:
         return state.hand_open
 
-    def meld_numbers(self, state, owner: str | None = None) -> list[int]:
-        hand = state.hand
-        if hand is None:
-            return []
-        return [n for n, m in hand.melds.items() if owner in (None, m.owner)]
-
-    def status(self, state) -> str | None:
+    def status(self, state: PanState) -> str | None:
         hand = state.hand
         if hand is None:
             return None
         return f"hand {hand.number}" + (" over" if hand.over else "")
 
-    def board(self, session: dict, state) -> dict:
+    def complete(self, kind: CompletionKind, word: str, state: PanState | None = None,
+                 owner: str | None = None) -> list[str]:
+        if kind == "card":
+            from pancli.games.panguingue.cards import card_candidates
+
+            return card_candidates(word)
+        if kind == "meld":
+            hand = state.hand if state is not None else None
+            if hand is None:
+                return []
+            return [str(n) for n, m in hand.melds.items() if owner in (None, m.owner) and str(n).startswith(word)]
+        if kind == "preset":
+            return starting(word, self.schema.presets)
+        return []
+
+    def board(self, session: SessionRow, state: PanState) -> Board:
         from pancli.games.panguingue.melds import meld_order
 
         hand = state.hand
-        out = {"session": session["name"], "seats": list(state.seats), "hand": None}
+        out: Board = {"session": session["name"], "seats": list(state.seats), "hand": None}
         if hand is None:
             return out
         rules = state.rules
@@ -99,3 +154,76 @@ class Panguingue(GameBase):
                        "result": hand.result or "in play", "winner": hand.winner, "tops": hand.tops_total(),
                        "players": players}
         return out
+
+    def board_lines(self, board: Board) -> list[str]:
+        """The hand; who is in with melds, worth and chips."""
+        from pancli.games.panguingue.cards import format_card
+
+        hand = board.get("hand")
+        if hand is None:
+            return []
+        status = "in play" if not hand["over"] else hand["result"]
+        lines = [f"hand {hand['number']} · {hand['dealer']} deals · {hand['eldest']} eldest · "
+                 f"tops {hand['tops']} · {status}"]
+        playing, out = [], []
+        for p in hand["players"]:
+            if p["status"] != "in":
+                out.append(f"{p['name']} {p['status']} {p['chips_this_hand']:+d}")
+                continue
+            melds = " ".join(f"#{m['number']} {''.join(format_card(c) for c in m['cards'])}"
+                             + (f"={m['worth']}" if m["worth"] else "") for m in p["melds"])
+            playing.append(f"{p['name']} {p['chips_this_hand']:+d}" + (f" [{melds}]" if melds else ""))
+        lines.append("in: " + " · ".join(playing) + (f" | {', '.join(out)}" if out else ""))
+        return lines
+
+    def hand_over_lines(self, before: PanState | None, after: PanState) -> list[str]:
+        """When the events ended a hand: who won, what moved, who deals next and who is eldest."""
+        hand = after.hand
+        if hand is None or not hand.over:
+            return []
+        was = before.hand if before is not None else None
+        if was is not None and (was.number, was.over) == (hand.number, hand.over):
+            return []
+        moved = sorted(((p, n) for p, n in hand.moved.items() if p in hand.status), key=lambda pn: -pn[1])
+        lines = [f"Hand {hand.number} is over: {hand.result}.",
+                 "Moved this hand: " + " · ".join(f"{p} {n:+d}" for p, n in moved)]
+        try:
+            nxt = self.apply(after, {"kind": "deal"}).state.hand
+        except Exception:
+            return lines
+        if nxt is not None:
+            lines.append(f"Next hand: {nxt.dealer} deals, {nxt.eldest} is eldest; type `deal` to start it.")
+        return lines
+
+    def meld_words(self, meld: Mapping[str, Any]) -> str:
+        from pancli.games.panguingue import conditions
+
+        return conditions.describe(meld["condition"], meld["cards"]) if meld["worth"] else "no condition"
+
+    def career_counts(self, events: Sequence[tuple[Mapping[str, Any], Event]]) -> list[tuple[str, int]]:
+        """How often each condition was laid, from meld payloads (and final melds at going out)."""
+        import json
+
+        from pancli.core.errors import PanError
+        from pancli.games.panguingue import conditions
+        from pancli.games.panguingue.cards import parse_cards
+        from pancli.games.panguingue.melds import check_meld
+        from pancli.games.panguingue.rules import from_dict
+
+        counts: Counter[str] = Counter()
+        rules_cache: dict[str, HouseRules] = {}
+        for rules_dict, payload in events:
+            key = json.dumps(rules_dict, sort_keys=True)
+            rules = rules_cache.get(key) or rules_cache.setdefault(key, from_dict(dict(rules_dict)))
+            try:
+                cards = parse_cards(payload.get("cards") or [])
+            except PanError:
+                continue
+            if len(cards) < 3 or (payload["kind"] == "out" and payload.get("to") is not None):
+                continue
+            if not check_meld(cards, rules.mixed_set_additions).valid:
+                continue
+            tag = conditions.tag_of(cards, rules)
+            if tag != conditions.NONE:
+                counts[conditions.describe(tag, cards)] += 1
+        return counts.most_common()

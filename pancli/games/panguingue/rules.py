@@ -46,7 +46,7 @@ class HouseRules(KnobRules):
     suit_style: str = knob("french", ENUM, ("french", "spanish"), "suit names on the cards (spanish: swords are spades)", recorded_only=True)
     # Seating and rotation (§2)
     max_players: int = knob(15, INT, (2, 15), "most players at the table")
-    direction: str = knob("counterclockwise", ENUM, ("counterclockwise", "clockwise"), "direction of deal and play; seats are listed in this order")
+    direction: str = knob("counterclockwise", ENUM, ("counterclockwise", "clockwise"), "direction of deal and play; seats are listed in this order", recorded_only=True)
     next_deal: str = knob("winner_is_eldest", ENUM, ("winner_is_eldest", "rotate"), "who deals next: the winner's left-hand neighbour, or the next seat")
     first_dealer: str = knob("lowest_card", ENUM, ("lowest_card", "house"), "how the first dealer is chosen", recorded_only=True)
     deal_pattern: str = knob("5+5", ENUM, ("5+5", "2x5", "1x10"), "how the ten cards are dealt", recorded_only=True)
@@ -88,8 +88,8 @@ class HouseRules(KnobRules):
     # Going out (§7) and irregularities (§8)
     going_out_base: int = knob(1, INT, (1, 2), "chips each payer owes the player who goes out")
     going_out_recollect: str = knob("current_worth", ENUM, ("current_worth", "base_only", "none"), "what the winner's conditions pay again")
-    stock_exhausted: str = knob("reshuffle_discards", ENUM, ("reshuffle_discards", "void_hand"), "what happens when the stock runs out")
-    irregularity_window: str = knob("until_settled", ENUM, ("until_settled",), "rulings stop once a hand is settled")
+    stock_exhausted: str = knob("reshuffle_discards", ENUM, ("reshuffle_discards", "void_hand"), "what happens when the stock runs out", recorded_only=True)
+    irregularity_window: str = knob("until_settled", ENUM, ("until_settled",), "rulings stop once a hand is settled", recorded_only=True)
     unit_value: float = knob(1.0, MONEY, (0, None), "money per chip, for reports and settle-up")
 
     # -- derived -----------------------------------------------------------------

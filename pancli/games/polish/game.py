@@ -2,42 +2,63 @@
 
 from __future__ import annotations
 
-from pancli.games.protocol import GameBase, dealer_of, place
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pancli.core.ledger import Step
+from pancli.core.payloads import TEXT, Field, Payloads
+from pancli.games.protocol import Board, CommandHooks, Event, GameBase, SessionRow, dealer_of, place
+
+if TYPE_CHECKING:
+    from pancli.core.knobs import Schema
+    from pancli.games.polish.engine import GameState
+    from pancli.games.polish.rules import PolishRules
+
+PANEL = "The other games called Pan"  # where `pan --help` lists its commands
+
+PAYLOADS = Payloads({
+    "deal": {"loser": Field(TEXT, nullable=True)},
+    "clock_flag": {"player": Field(TEXT)},
+})
 
 
-class Polish(GameBase):
+class Polish(GameBase["PolishRules", "GameState"]):
     """The Polish shedding game Pan: a letter of P-A-N for each lost deal; the first to complete it loses."""
 
     name = "polish"
     title = "Polish Pan"
-    commands = "pancli.cli.polish:polish_app"
+    board_template = "table_polish.html"
+    payloads = PAYLOADS
+
+    def register_commands(self, cli: CommandHooks) -> None:
+        cli.add_group(self.name, "pancli.cli.polish", "polish_app", PANEL)
 
     @property
-    def schema(self):
+    def schema(self) -> Schema:
         from pancli.games.polish.rules import SCHEMA
 
         return SCHEMA
 
-    def new_state(self, rules, players: list[str], dealer: str | None):
+    def new_state(self, rules: PolishRules, players: list[str], dealer: str | None) -> GameState:
         from pancli.games.polish.engine import new_state
 
         return new_state(rules, players)
 
-    def apply(self, state, event: dict):
+    def apply(self, state: GameState, event: Event) -> Step[GameState]:
         from pancli.games.polish.engine import apply
 
         return apply(state, event)
 
-    def hand_number(self, state) -> int | None:
+    def hand_number(self, state: GameState) -> int | None:
         return len(state.deals) or None
 
-    def players(self, state) -> list[str]:
+    def players(self, state: GameState) -> list[str]:
         return list(state.players)
 
-    def status(self, state) -> str | None:
+    def status(self, state: GameState) -> str | None:
         return "over" if state.over else f"deal {len(state.deals) + 1}"
 
-    def board(self, session: dict, state) -> dict:
+    def board(self, session: SessionRow, state: GameState) -> Board:
         from pancli.games.polish.engine import standings
 
         players = list(state.players)
@@ -47,13 +68,15 @@ class Polish(GameBase):
                 "letters": {p: state.letters_of(p) for p in players}, "standings": standings(state),
                 "clock_minutes": state.rules.clock_minutes}
 
-    def standings(self, rules_data: dict, rows: list[dict]):
+    def standings(self, rules_data: Mapping[str, Any],
+                  rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
         word = self.rules_from_dict(rules_data).word
         for row in rows:
             for stat in ("letters", "deals_played", "deals_lost", "games_lost"):
                 row.setdefault(stat, 0)
             row["word"] = word[:row["letters"]]
-        key = lambda r: r["letters"]  # noqa: E731
+        def key(r: dict[str, Any]) -> int:
+            return r["letters"]
         rows = sorted(rows, key=key)
         place(rows, key)
         return rows, ["word", "deals_played", "deals_lost"]
