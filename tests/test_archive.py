@@ -171,3 +171,40 @@ def test_csv_has_payments_and_standings(tmp_path):
     assert sum(int(r["chips"]) for r in rows if r["payee"] == "A") == 54
     st = {r["player"]: int(r["net"]) for r in csv.DictReader(io.StringIO(standing))}
     assert st == EXAMPLES["ex1"][1]
+
+
+# The payload fields the archive check typed by name before each game declared its own.
+TYPED_BEFORE = {
+    "kind": ("text", False), "player": ("text", False), "dealer": ("text", True), "after": ("text", True),
+    "cards": ("list of texts", False), "with": ("list of texts", False), "chips": ("whole number", False),
+    "points": ("whole number", True), "to": ("whole number", True), "meld": ("whole number", True),
+    "from": ("whole number", False), "hand": ("whole number", True), "seq": ("whole number", False),
+    "after_discard": ("true or false", False), "discard": ("text", True), "loser": ("text", True),
+    "out": ("text", True), "undid": ("text", False), "seats": ("list of texts", False), "into": ("list", False),
+    "melds": ("list", False), "contracts": ("table", False), "hands": ("table", False),
+}
+
+
+def test_the_games_type_every_payload_field_that_was_typed():
+    from pancli.app.archive_check import payload_fields
+    from pancli.games import GAMES
+
+    declared: dict = {}
+    for name in ("panguingue", "contract", "polish"):
+        for kind in GAMES[name].payloads.kinds:
+            for field_name, f in payload_fields(name, kind).fields.items():
+                assert declared.setdefault(field_name, (f.type, f.nullable)) == (f.type, f.nullable), field_name
+    for kind in ("buyin", "cashout", "undo"):
+        for field_name, f in payload_fields("panguingue", kind).fields.items():
+            assert declared.setdefault(field_name, (f.type, f.nullable)) == (f.type, f.nullable), field_name
+    assert declared == TYPED_BEFORE
+
+
+def test_the_format_doc_lists_every_games_payloads(tmp_path):
+    from pancli.games import GAMES
+
+    doc = pan(tmp_path / "a.db", ["export", "--format-doc"]).output
+    for g in GAMES.values():
+        assert f"### {g.title}" in doc
+        for kind in g.payloads.kinds:
+            assert f"| `{kind}` |" in doc

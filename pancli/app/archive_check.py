@@ -143,6 +143,25 @@ def payload_fields(game: str, kind: Any) -> Payloads:
     return g.payloads | _ANY_GAME if g is not None and g.payloads.kinds else _ANY_GAME
 
 
+def payloads_markdown() -> str:
+    """The payload of every kind of event, game by game, as each game declares it (appended to
+    the archive format's reference by `pan export --format-doc`)."""
+    from pancli.games import GAMES
+
+    lines = ["", "## Event payloads", "",
+             "Every payload has `kind` (text). The fields of each kind, as each game declares them beside its",
+             "engine; a field marked `?` may be null (left out, and named in `nulls`, in TOML). Any other field",
+             "is kept as plain data.", ""]
+    for title, payloads in [("Every game: the bank and undo", BANK_PAYLOADS)] + [
+            (g.title, g.payloads) for g in GAMES.values() if g.payloads.kinds]:
+        lines += [f"### {title}", "", "| kind | fields |", "|---|---|"]
+        for kind, fields in payloads.kinds.items():
+            shown = ", ".join(f"`{name}` ({f.type}{'?' if f.nullable else ''})" for name, f in fields.items())
+            lines.append(f"| `{kind}` | {shown or '(none)'} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def check_payload(payload: Any, where: str, game: str | None = None) -> None:
     """One event's payload: plain bounded data, and every field the game declares of its type."""
     from pancli.games import DEFAULT_GAME

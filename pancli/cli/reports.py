@@ -289,7 +289,10 @@ def _print_format_doc(value: bool) -> None:
     if value:
         from importlib.resources import files
 
+        from pancli.app.archive_check import payloads_markdown
+
         sys.stdout.write(files("pancli").joinpath("data", "archive-format.md").read_text(encoding="utf-8"))
+        sys.stdout.write(payloads_markdown())
         raise typer.Exit(0)
 
 
