@@ -192,10 +192,10 @@ def test_the_games_type_every_payload_field_that_was_typed():
     declared: dict = {}
     for name in ("panguingue", "contract", "polish"):
         for kind in GAMES[name].payloads.kinds:
-            for field_name, f in payload_fields(name, kind).fields.items():
+            for field_name, f in payload_fields(name, kind).items():
                 assert declared.setdefault(field_name, (f.type, f.nullable)) == (f.type, f.nullable), field_name
     for kind in ("buyin", "cashout", "undo"):
-        for field_name, f in payload_fields("panguingue", kind).fields.items():
+        for field_name, f in payload_fields("panguingue", kind).items():
             assert declared.setdefault(field_name, (f.type, f.nullable)) == (f.type, f.nullable), field_name
     assert declared == TYPED_BEFORE
 

@@ -17,7 +17,7 @@ from typing import Any
 from pancli.core.errors import InputError
 from pancli.core.money import MAX_CHIPS, chip_value
 from pancli.core.names import MAX_SESSION_NAME, clean_name, clean_players, inert
-from pancli.core.payloads import BANK_PAYLOADS, LIST, TABLE, TEXT, TEXTS, WHOLE, YES_NO, Field, Payloads, has_type
+from pancli.core.payloads import BANK_PAYLOADS, LIST, TABLE, TEXT, TEXTS, WHOLE, YES_NO, Field, first_problem, has_type
 
 MAX_BYTES = 64 * 1024 * 1024      # far beyond any evening (300,000 events are ~60 MB of TOML)
 MAX_DEPTH = 6                     # payload nesting: a contract's melds are lists of lists
@@ -129,18 +129,20 @@ def _field(d: dict, key: str, kind: str, where: str, optional: bool = False) -> 
 
 
 # Checked in the payload of any game's event: its kind, and chips (a number wherever it appears).
-_ANY_GAME = Payloads({}, common={"chips": Field(WHOLE)})
+_ANY_GAME = {"kind": Field(TEXT), "chips": Field(WHOLE)}
 
 
-def payload_fields(game: str, kind: Any) -> Payloads:
-    """The payload fields checked by name in one event: the game's own (``Game.payloads``) and,
-    for the bank's kinds and undo, the bank's. A game pancli does not know gets kind and chips."""
+def payload_fields(game: str, kind: Any) -> dict[str, Field]:
+    """The payload fields checked by name in one event: every field the game declares
+    (``Game.payloads``), and for the bank's kinds and undo the bank's too. A game that declares
+    none has its kind and chips checked."""
     from pancli.games import GAMES
 
-    if kind in BANK_PAYLOADS.kinds:
-        return BANK_PAYLOADS
     g = GAMES.get(game)
-    return g.payloads | _ANY_GAME if g is not None and g.payloads.kinds else _ANY_GAME
+    own = g.payloads.fields if g is not None else {}
+    if kind in BANK_PAYLOADS.kinds:
+        return {**own, **BANK_PAYLOADS.fields, **_ANY_GAME}
+    return {**own, **_ANY_GAME}
 
 
 def payloads_markdown() -> str:
@@ -169,7 +171,7 @@ def check_payload(payload: Any, where: str, game: str | None = None) -> None:
     if not isinstance(payload, dict):
         raise _bad(where, f"the payload must be a table, not {_shown(payload)}")
     _plain(payload, f"{where} payload")
-    wrong = payload_fields(game or DEFAULT_GAME, payload.get("kind")).problem(payload)
+    wrong = first_problem(payload_fields(game or DEFAULT_GAME, payload.get("kind")), payload)
     if wrong is not None:
         key, value, f = wrong
         _typed(value, f.type, f"{where} payload '{key}'")

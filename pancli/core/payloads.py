@@ -72,14 +72,18 @@ class Payloads:
     def problem(self, payload: Mapping[str, Any]) -> tuple[str, Any, Field] | None:
         """The first field of the payload whose value does not have its declared type, as
         (name, value, field), or None. Fields not declared here are not looked at."""
-        fields = self.fields
-        for key, value in payload.items():
-            f = fields.get(key)
-            if f is None or (value is None and f.nullable):
-                continue
-            if not has_type(value, f.type):
-                return key, value, f
-        return None
+        return first_problem(self.fields, payload)
+
+
+def first_problem(fields: Mapping[str, Field], payload: Mapping[str, Any]) -> tuple[str, Any, Field] | None:
+    """The first field of the payload whose value does not have the type ``fields`` gives it."""
+    for key, value in payload.items():
+        f = fields.get(key)
+        if f is None or (value is None and f.nullable):
+            continue
+        if not has_type(value, f.type):
+            return key, value, f
+    return None
 
 
 NO_PAYLOADS = Payloads({})
