@@ -153,7 +153,6 @@ def test_every_command_module_is_registered_and_every_registered_command_exists(
 # (the dispute commands) may know it by name, and the registry that registers the built-in games.
 # Everything else asks the game (pancli.games.protocol) or compares with pancli.games.DEFAULT_GAME.
 PANGUINGUE_OWN = ("games/panguingue/", "cli/check.py", "cli/turn.py", "games/__init__.py")
-PANGUINGUE_NOT_YET = {"web/app.py"}  # its meld words and table template go through the game next
 
 
 def knows_panguingue(path: Path) -> list[str]:
@@ -180,10 +179,6 @@ def knows_panguingue(path: Path) -> list[str]:
                                   if not rel(p).removeprefix("pancli/").startswith(PANGUINGUE_OWN)], ids=rel)
 def test_only_panguingue_and_its_faces_know_panguingue(path):
     found = knows_panguingue(path)
-    if rel(path).removeprefix("pancli/") in PANGUINGUE_NOT_YET:
-        if not found:
-            pytest.fail(f"{rel(path)} no longer knows Panguingue: take it out of PANGUINGUE_NOT_YET")
-        pytest.skip("not yet through the game protocol")
     assert not found, f"{rel(path)} knows Panguingue by name ({'; '.join(found)}): ask the game instead"
 
 

@@ -279,12 +279,14 @@ def test_the_generic_table_template_draws_any_board(site):
 
 
 def test_each_game_chooses_its_table_template():
+    from pancli.games import game
+    from pancli.games.protocol import GameBase
     from pancli.web.app import table_template
 
-    assert table_template("panguingue") == "table_panguingue.html"
-    assert table_template("contract") == "table_contract.html"
-    assert table_template("polish") == "table_polish.html"
-    assert table_template("a-game-without-one") == "table.html"
+    assert table_template(game("panguingue")) == "table_panguingue.html"
+    assert table_template(game("contract")) == "table_contract.html"
+    assert table_template(game("polish")) == "table_polish.html"
+    assert table_template(GameBase()) == "table.html"
 
 
 def test_a_players_seat_is_found_on_any_board_with_a_hand_of_players():

@@ -32,7 +32,8 @@ from pancli.app.recorder import describe_event
 from pancli.core.errors import PanError
 from pancli.core.settle import PARTY_NAMES
 from pancli.core.text import json_text, one_line, payment_lines
-from pancli.games import GAMES
+from pancli.games import game
+from pancli.games.protocol import Game
 from pancli.storage.store import Store
 from pancli.web import generic
 from pancli.web.charts import running_chart
@@ -186,22 +187,12 @@ def party(name: str) -> str:
 @pass_context
 def meld_words(context, m: dict) -> str:
     """The words for one meld of the board, from the game of the page's session."""
-    g = GAMES.get(context["session"]["game"])
-    words = getattr(g, "meld_words", None)
-    if words is not None:
-        return words(m)
-    from pancli.games.panguingue import conditions  # until every game says its own melds' words
-
-    return conditions.describe(m["condition"], m["cards"]) if m["worth"] else "no condition"
+    return game(context["session"]["game"]).meld_words(m)
 
 
-def table_template(game_name: str) -> str:
+def table_template(g: Game) -> str:
     """The table page's template: the game's own (``Game.board_template``), else the generic one."""
-    chosen = getattr(GAMES.get(game_name), "board_template", None)
-    if chosen:
-        return chosen
-    own = f"table_{game_name}.html"
-    return own if (HERE / "templates" / own).is_file() else GENERIC_TABLE
+    return g.board_template or GENERIC_TABLE
 
 
 def seat_of(board: dict, name: str | None) -> dict | None:
@@ -307,7 +298,8 @@ class Site:
     def table(self, request: Request) -> Response:
         reader, s = self.reader, self.session_of(request)
 
-        template = table_template(s["game"])
+        g = game(s["game"])
+        template = table_template(g)
 
         def build():
             board = reader.board(s)
@@ -316,8 +308,7 @@ class Site:
             context = {"session": s, "board": board, "standings": standings,
                        "recent": list(reversed(event_lines(recent["events"])))}
             if template == GENERIC_TABLE:
-                g = GAMES.get(s["game"])
-                context.update(game_title=g.title if g else s["game"], sections=generic.sections(board),
+                context.update(game_title=g.title, sections=generic.sections(board),
                                columns=generic.standing_columns(standings))
             return context
 
