@@ -9,7 +9,8 @@ from typing import Callable, Iterator, Optional
 
 import typer
 
-from pancli.cli.common import command_set, console, game_recorder, record_game_event, say
+from pancli.cli.common import command_set, console
+from pancli.cli.game_commands import game_recorder, record_game_event, say
 from pancli.cli.params import CountType
 from pancli.core.errors import InputError, RuleError
 

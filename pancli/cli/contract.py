@@ -12,8 +12,8 @@ from typing import List, Optional
 import typer
 
 from pancli.app.views import board_data
-from pancli.cli.common import (game_recorder, new_app, print_json, record_game_event, rules_options, say,
-                               seat_list, seat_name)
+from pancli.cli.common import new_app, print_json
+from pancli.cli.game_commands import game_recorder, record_game_event, rules_options, say, seat_list, seat_name
 from pancli.cli.params import CountType
 from pancli.core.errors import InputError
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
-import sys
 from typing import List, Optional
 
 import typer
 
-from pancli.cli.common import command_set, console, echo, multiword_command, new_app, one_line, print_json, styled
+from pancli.cli.common import command_set, console, echo, multiword_command, new_app, print_json, styled
 from pancli.cli.context import app_context
+from pancli.cli.render import show_step
 from pancli.cli.params import CARDS, HAND, MELD, MELDS, PLAYER, PLAYER_IN_HAND, SESSION, flat, melds
 from pancli.core.errors import InputError
 from pancli.games import DEFAULT_GAME
@@ -47,20 +46,6 @@ def record(*events: dict):
     for step in steps:
         show_step(step)
     return steps[-1]
-
-
-_RED_CARD = re.compile(r"(?:10|[A2-7JQK])[♥♦]")
-
-
-def show_step(step) -> None:
-    from pancli.core.text import payment_lines
-
-    # Plain echo, not rich: a recording command should not pay rich's import time. On a
-    # terminal, hearts and diamonds are red all the same.
-    paint = sys.stdout.isatty()
-    for line in step.lines + [f"  {p}" for p in payment_lines(step.payments)]:
-        line = one_line(line)  # names come from the log: shown inert
-        typer.echo(_RED_CARD.sub(lambda m: typer.style(m.group(0), fg="red"), line) if paint else line)
 
 
 def player(text: str) -> str:

@@ -2,6 +2,25 @@
 
 from __future__ import annotations
 
+import re
+import sys
+
+import typer
+
+from pancli.core.text import one_line, payment_lines
+
+_RED_CARD = re.compile(r"(?:10|[A2-7JQK])[♥♦]")
+
+
+def show_step(step) -> None:
+    """What one recorded step did, as the table hears it: its lines, then who pays whom and why."""
+    # Plain echo, not rich: a recording command should not pay rich's import time. On a
+    # terminal, hearts and diamonds are red all the same.
+    paint = sys.stdout.isatty()
+    for line in step.lines + [f"  {p}" for p in payment_lines(step.payments)]:
+        line = one_line(line)  # names come from the log: shown inert
+        typer.echo(_RED_CARD.sub(lambda m: typer.style(m.group(0), fg="red"), line) if paint else line)
+
 
 def markup_cards(cards) -> str:
     """Cards by their codes (`5S`, `TH`) as rich markup: suit symbols, hearts and diamonds in red."""

@@ -195,7 +195,7 @@ class TableShell:
         except PanError as e:
             return e.exit_code, "", f"Error: {e}\n"
         self.redo_stack.pop()
-        from pancli.cli.record import show_step
+        from pancli.cli.render import show_step
 
         target = out if capture else (_Null() if quiet else sys.stdout)
         with contextlib.redirect_stdout(target):

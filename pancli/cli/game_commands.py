@@ -1,0 +1,62 @@
+"""What the other games' commands share (cli/contract.py, cli/polish.py, cli/clock.py): their
+recorder, their one-line output, seats typed by name, their house-rules options."""
+
+from __future__ import annotations
+
+import typer
+
+from pancli.cli.common import echo
+from pancli.cli.context import app_context
+from pancli.cli.render import show_step
+from pancli.core.errors import InputError
+from pancli.games import game as get_game
+
+
+def say(line: str) -> None:
+    """One plain line (no rich): a ruling stays on one line when piped, and commands start fast."""
+    echo(line)
+
+
+def game_recorder(game: str):
+    """The current session's recorder, refusing a session of another game."""
+    recorder = app_context().open_recorder()
+    if recorder.session["game"] != game:
+        title = get_game(game).title
+        raise InputError(f"session '{recorder.session['name']}' is a {recorder.session['game']} game, not {title}",
+                         f"start one with `pan session new NAME --game {game} --players A,B,C`, "
+                         "or switch with `pan session use NAME`")
+    return recorder
+
+
+def record_game_event(game: str, event: dict):
+    step = game_recorder(game).record(event)
+    show_step(step)
+    return step
+
+
+def seat_name(seats: list[str], text: str) -> str:
+    """A seat by name, case-insensitively, or by a unique prefix."""
+    wanted = text.strip().lower()
+    exact = [s for s in seats if s.lower() == wanted]
+    if exact:
+        return exact[0]
+    matches = [s for s in seats if wanted and s.lower().startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise InputError(f"'{text}' could be {', '.join(matches)}", "type more of the name")
+    raise InputError(f"no player '{text}' among the seats", f"seats: {', '.join(seats)}")
+
+
+def seat_list(text: str) -> list[str]:
+    seats = [s.strip() for s in text.split(",") if s.strip()]
+    if len(seats) < 2:
+        raise InputError(f"--seats {text!r} names fewer than two players", "list them in playing order: A,B,C,D")
+    if len({s.lower() for s in seats}) < len(seats):
+        raise InputError("a player is listed twice in --seats", "list each player once")
+    return seats
+
+
+def rules_options(game: str, default: str, presets: str):
+    return (typer.Option(None, "--preset", metavar="PRESET", help=f"House-rules preset: {presets} (default {default})."),
+            typer.Option(None, "--rules", metavar="FILE", help=f"House-rules TOML file for the {game} game."))
