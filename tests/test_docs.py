@@ -119,7 +119,7 @@ def run_file(path: Path, tmp: Path, monkeypatch, outputs: dict | None = None) ->
     from typer.testing import CliRunner
 
     from pancli.cli import app
-    from pancli.storage import store
+    from pancli.storage import log
 
     home, cwd = tmp / "home", tmp / "work"
     home.mkdir()
@@ -132,7 +132,7 @@ def run_file(path: Path, tmp: Path, monkeypatch, outputs: dict | None = None) ->
     monkeypatch.setenv("COLUMNS", str(WIDTH))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("TERM", "dumb")
-    monkeypatch.setattr(store, "now", lambda: FROZEN)
+    monkeypatch.setattr(log, "now", lambda: FROZEN)
     runner = CliRunner()
     problems = []
     for cmd in commands_of(path):

@@ -262,7 +262,7 @@ def folder_of(store, folder: str | None, create: bool = False) -> Path:
 
 
 def sync(store, folder: str | None = None, label: str | None = None, create: bool = False) -> Outcome:
-    from pancli.storage.store import now
+    from pancli.storage.log import now
 
     root = folder_of(store, folder, create)
     with store.lock():

@@ -312,7 +312,7 @@ def export(name: Optional[str] = SESSION,
     Example: pan export friday --format toml -o friday.toml
     """
     from pancli.app import archive
-    from pancli.storage.store import now
+    from pancli.storage.log import now
 
     from pancli.app.files import session_file_name, write_atomic
 

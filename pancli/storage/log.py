@@ -1,0 +1,222 @@
+"""The event log: appending an event with its payments and tallies (and the running totals they
+change), and reading events back.
+
+The log is the truth. An undo is itself an event (``kind = 'undo'``, ``undo_of`` = the voided
+event), so nothing is ever updated or deleted; reads give the effective events and payments.
+A mixin of ``Store``.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+from pancli.storage.migrations import NET
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+
+class EventLog:
+    conn = None  # the Store's connection
+
+    def last_event_id(self, session_id: int) -> int:
+        row = self.conn.execute("SELECT max(id) FROM events WHERE session_id = ?", [session_id]).fetchone()
+        return row[0] or 0
+
+    def append(self, session_id: int, kind: str, payload: dict, hand: int | None,
+               payments=(), tallies=(), undo_of: int | None = None, created_at: str | None = None) -> int:
+        c = self.conn
+        seq = c.execute("SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ?", [session_id]).fetchone()[0]
+        cur = c.execute(
+            "INSERT INTO events (session_id, seq, hand, kind, payload, created_at, undo_of) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [session_id, seq, hand, kind, json.dumps(payload, ensure_ascii=False), created_at or now(), undo_of])
+        event_id = cur.lastrowid
+        c.executemany(
+            "INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason, code, params) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(event_id, session_id, hand, p.payer, p.payee, p.chips, p.reason, p.code, p.params.to_json())
+             for p in payments])
+        c.executemany(
+            "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) VALUES (?, ?, ?, ?, ?, ?)",
+            [(event_id, session_id, hand, t.player, t.stat, t.amount) for t in tallies])
+        moves = [(p.payer, p.payee, p.chips) for p in payments]
+        changes = [(t.player, t.stat, t.amount) for t in tallies]
+        hand_of_moves = hand
+        if undo_of is not None:  # the voided event's payments and tallies come off the totals
+            moves += [(payee, payer, chips) for payer, payee, chips in c.execute(
+                "SELECT payer, payee, chips FROM payments WHERE event_id = ?", [undo_of])]
+            changes += [(r[0], r[1], -r[2]) for r in c.execute(
+                "SELECT player, stat, amount FROM tallies WHERE event_id = ?", [undo_of])]
+            hand_of_moves = c.execute("SELECT hand FROM events WHERE id = ?", [undo_of]).fetchone()[0]
+        nets = [(payee, chips) for _, payee, chips in moves] + [(payer, -chips) for payer, _, chips in moves]
+        changes += [(player, NET, chips) for player, chips in nets]
+        c.executemany(
+            "INSERT INTO totals (session_id, player, stat, amount) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (session_id, player, stat) DO UPDATE SET amount = amount + excluded.amount",
+            [(session_id, player, stat, amount) for player, stat, amount in changes if amount])
+        c.executemany(
+            "INSERT INTO hand_totals (session_id, hand, player, net) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (session_id, hand, player) DO UPDATE SET net = net + excluded.net",
+            [(session_id, hand_of_moves or 0, player, chips) for player, chips in nets if chips])
+        return event_id
+
+    def effective_events(self, session_id: int, since_id: int = 0) -> list[dict]:
+        rows = self.conn.execute(
+            "SELECT id, seq, hand, kind, payload, created_at FROM events WHERE session_id = ? AND id >= ? "
+            "AND kind != 'undo' AND id NOT IN (SELECT undo_of FROM events WHERE session_id = ? "
+            "AND undo_of IS NOT NULL) ORDER BY id",
+            [session_id, since_id, session_id]).fetchall()
+        return [_event_row(r) for r in rows]
+
+    def last_effective(self, session_id: int, kind: str | None = None) -> dict | None:
+        sql = ("SELECT id, seq, hand, kind, payload, created_at FROM events WHERE session_id = ? AND kind != 'undo' "
+               "AND id NOT IN (SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL)")
+        args: list[Any] = [session_id, session_id]
+        if kind:
+            sql += " AND kind = ?"
+            args.append(kind)
+        row = self.conn.execute(sql + " ORDER BY id DESC LIMIT 1", args).fetchone()
+        return _event_row(row) if row else None
+
+    def all_events(self, session_id: int, hand: int | None = None) -> list[dict]:
+        """Every event, voided ones and undos included, with its payments (params parsed; code and
+        params None in rows written before payments had codes)."""
+        sql = ("SELECT e.id, e.seq, e.hand, e.kind, e.payload, e.created_at, e.undo_of, "
+               "(SELECT u.id FROM events u WHERE u.undo_of = e.id) AS voided_by FROM events e WHERE e.session_id = ?")
+        args: list[Any] = [session_id]
+        if hand is not None:
+            sql += " AND e.hand = ?"
+            args.append(hand)
+        events = [dict(r) | {"payload": json.loads(r["payload"])} for r in self.conn.execute(sql + " ORDER BY e.id", args)]
+        by_id = {e["id"]: e for e in events}
+        for e in events:
+            e["payments"] = []
+        if events:
+            rows = self.conn.execute(
+                "SELECT event_id, payer, payee, chips, reason, code, params FROM payments "
+                "WHERE session_id = ? AND event_id >= ? "
+                "ORDER BY id", [session_id, events[0]["id"]])
+            for r in rows:
+                if r["event_id"] in by_id:
+                    by_id[r["event_id"]]["payments"].append(
+                        dict(r) | {"params": json.loads(r["params"]) if r["params"] is not None else None})
+        return events
+
+    def session_log(self, session_id: int, first_seq: int = 1, last_seq: int | None = None) -> list[dict]:
+        """Every event of a session in order (or those numbered ``first_seq`` to ``last_seq``), undos
+        and voided events included, each with its stored payments and tallies in the order they were
+        written: three ordered scans, whatever its length.
+
+        Each event: id, seq, hand, kind, payload (parsed), created_at, undo_of (an event id),
+        payments [(payer, payee, chips, code, params, reason)] with params as JSON text (code and
+        params are None in rows written before payments had codes), tallies [(player, stat, amount)].
+        Payments or tallies whose event is not one of the session's are left out (stray_rows
+        counts them).
+        """
+        c = self.conn.cursor()
+        c.row_factory = None  # plain tuples: a long session has hundreds of thousands of rows
+        events: list[dict] = []
+        payments: dict[int, list] = {}
+        tallies: dict[int, list] = {}
+        loads = json.loads
+        for eid, seq, hand, kind, payload, created_at, undo_of in c.execute(
+                "SELECT id, seq, hand, kind, payload, created_at, undo_of FROM events "
+                "WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY id",
+                [session_id, first_seq, last_seq if last_seq is not None else 2 ** 62]):
+            payments[eid], tallies[eid] = [], []
+            events.append({"id": eid, "seq": seq, "hand": hand, "kind": kind, "payload": loads(payload),
+                           "created_at": created_at, "undo_of": undo_of,
+                           "payments": payments[eid], "tallies": tallies[eid]})
+        if not events:
+            return events
+        ids = [session_id, events[0]["id"], events[-1]["id"]]
+        for r in c.execute("SELECT event_id, payer, payee, chips, code, params, reason FROM payments "
+                           "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id", ids):
+            into = payments.get(r[0])
+            if into is not None:
+                into.append(r[1:])
+        for r in c.execute("SELECT event_id, player, stat, amount FROM tallies "
+                           "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY id", ids):
+            into = tallies.get(r[0])
+            if into is not None:
+                into.append(r[1:])
+        return events
+
+    def checkpoint_seqs(self, session_id: int, kind: str) -> list[int]:
+        """The seq of every effective (never undone) event of ``kind`` in a session, in order."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT seq FROM events WHERE session_id = ? AND kind = ? AND id NOT IN "
+            "(SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL) ORDER BY seq",
+            [session_id, kind, session_id])]
+
+    def stray_rows(self, session_id: int) -> tuple[int, int]:
+        """How many of a session's payments, and how many of its tallies, belong to no event of
+        that session or say another hand than their event."""
+        return tuple(self.conn.execute(
+            f"SELECT count(*) FROM {table} r LEFT JOIN events e ON e.id = r.event_id "
+            "WHERE r.session_id = ? AND (e.id IS NULL OR e.session_id != r.session_id OR r.hand IS NOT e.hand)",
+            [session_id]).fetchone()[0] for table in ("payments", "tallies"))
+
+    def events_between(self, session_id: int, first_seq: int, last_seq: int) -> list[dict]:
+        """The events numbered ``first_seq`` to ``last_seq``, shaped as ``all_events``: a short
+        index search, so a page of a 10,000-hand night costs what a page of one hand does."""
+        rows = self.conn.execute(
+            "SELECT e.id, e.seq, e.hand, e.kind, e.payload, e.created_at, e.undo_of, "
+            "(SELECT u.id FROM events u WHERE u.undo_of = e.id) AS voided_by FROM events e "
+            "WHERE e.session_id = ? AND e.seq BETWEEN ? AND ? ORDER BY e.seq",
+            [session_id, first_seq, last_seq]).fetchall()
+        events = [dict(r) | {"payload": json.loads(r["payload"]), "payments": []} for r in rows]
+        by_id = {e["id"]: e for e in events}
+        if events:
+            for r in self.conn.execute(
+                    "SELECT event_id, payer, payee, chips, reason, code, params FROM payments "
+                    "WHERE event_id IN (SELECT value FROM json_each(?)) ORDER BY id", [json.dumps(list(by_id))]):
+                by_id[r["event_id"]]["payments"].append(
+                    dict(r) | {"params": json.loads(r["params"]) if r["params"] is not None else None})
+        return events
+
+    def event_hands(self, session_id: int, after_seq: int = 0) -> list[tuple[int, int | None]]:
+        """(seq, hand) of each event after ``after_seq``, in order: where each hand lies in the log."""
+        cur = self.conn.cursor()
+        cur.row_factory = None  # plain tuples: a 10,000-hand night has 130,000 of them
+        return cur.execute("SELECT seq, hand FROM events WHERE session_id = ? AND seq > ? ORDER BY seq",
+                           [session_id, after_seq]).fetchall()
+
+    def last_seq(self, session_id: int) -> int:
+        return self.conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?",
+                                 [session_id]).fetchone()[0]
+
+    def payments_of(self, event_id: int) -> list[dict]:
+        return [dict(r) for r in self.conn.execute(
+            "SELECT payer, payee, chips, reason, code, params FROM payments WHERE event_id = ? ORDER BY id",
+            [event_id])]
+
+    def balances(self, session_id: int) -> dict[str, int]:
+        """Net chips per player and pool, from the running totals."""
+        return {player: amount for player, amount in self.conn.execute(
+            "SELECT player, amount FROM totals WHERE session_id = ? AND stat = ? AND amount != 0 ORDER BY player",
+            [session_id, NET])}
+
+    def tallies(self, session_id: int) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {}
+        for player, stat, total in self.conn.execute(
+                "SELECT player, stat, amount FROM totals WHERE session_id = ? AND stat != ? AND amount != 0",
+                [session_id, NET]):
+            out.setdefault(player, {})[stat] = total
+        return out
+
+    def hand_nets(self, session_id: int) -> dict[tuple[int, str], int]:
+        """Each player's net chips per hand (hand 0: outside any hand), from the running totals."""
+        return {(hand, player): net for hand, player, net in self.conn.execute(
+            "SELECT hand, player, net FROM hand_totals WHERE session_id = ? AND net != 0", [session_id])}
+
+
+
+def _event_row(r) -> dict:
+    d = dict(r)
+    d["payload"] = json.loads(d["payload"])
+    return d

@@ -1,0 +1,55 @@
+"""Where the database lives: the user's data folder, the place pancli 0.1 used, and --db."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+
+def data_dir() -> Path:
+    """The user's data folder for pancli: $XDG_DATA_HOME/pancli (~/.local/share/pancli) on Linux
+    and other Unixes, ~/Library/Application Support/pancli on macOS, %LOCALAPPDATA%\\pancli on Windows."""
+    import sys
+
+    home = Path.home()
+    if sys.platform == "darwin":
+        return home / "Library" / "Application Support" / "pancli"
+    if os.name == "nt":
+        base = os.environ.get("LOCALAPPDATA") or os.environ.get("APPDATA")
+        return (Path(base) if base else home / "AppData" / "Local") / "pancli"
+    xdg = os.environ.get("XDG_DATA_HOME", "")
+    return (Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share") / "pancli"
+
+
+def legacy_path() -> Path:
+    """Where pancli 0.1 kept the database: the user's config folder (click's app dir)."""
+    from typer import get_app_dir
+
+    return Path(get_app_dir("pancli")) / "pancli.db"
+
+
+def default_path() -> Path:
+    """pancli.db in the user's data folder; a database still at the old place (the config folder,
+    from pancli 0.1) is used where it is while none exists at the new one, with a note on stderr."""
+    path = data_dir() / "pancli.db"
+    if path.exists():
+        return path
+    old = legacy_path()
+    if old != path and old.is_file():
+        _note_legacy(str(old), str(path.parent))
+        return old
+    return path
+
+
+@lru_cache(maxsize=None)
+def _note_legacy(old: str, new_folder: str) -> None:
+    import sys
+
+    sys.stderr.write(f"Note: using the database at its old place {old}; move it (with any -wal and -shm "
+                     f"files next to it) into {new_folder} and this note goes away.\n")
+
+
+def resolve_path(path: str | os.PathLike | None) -> Path:
+    return Path(path).expanduser() if path else default_path()
+
