@@ -92,9 +92,9 @@ def build(path: Path, hands: int, players: int, sessions: int, seed: int) -> dic
         def flush():
             with store.lock():
                 for kind, payload, hand, payments, tallies, undo in pending:
-                    eid = store.append(sid, kind, payload, hand, payments, tallies)
+                    eid = store.log.append(sid, kind, payload, hand, payments, tallies)
                     if undo:
-                        store.append(sid, "undo", undo, hand, undo_of=eid)
+                        store.log.append(sid, "undo", undo, hand, undo_of=eid)
             pending.clear()
 
         for _ in range(per_session):

@@ -87,7 +87,7 @@ def bulk(store: Store, rec: Recorder, hands: range, counter: list[int]) -> None:
                 for event in hand_events(h):
                     step = g.apply(state, event)
                     payload = g.enrich(state, event, step)
-                    store.append(sid, event["kind"], payload, g.hand_number(step.state), step.payments, step.tallies)
+                    store.log.append(sid, event["kind"], payload, g.hand_number(step.state), step.payments, step.tallies)
                     state = step.state
                     counter[0] += 1
         print(f"  bulk: {counter[0]:,} events", end="\r", flush=True)
@@ -192,7 +192,7 @@ def main() -> None:
     print(f"recording, last 1,000 events:  {rate(tail_marks[-1001:]):.0f} events/s")
     for i in range(10_000, len(head_marks), 10_000):
         print(f"  events {i - 10_000:,}-{i:,}: {rate(head_marks[i - 10_000:i + 1]):.0f} events/s")
-    balances = store.balances(sid)
+    balances = store.log.balances(sid)
     assert sum(balances.values()) == 0
     store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.close()

@@ -149,11 +149,11 @@ def replay(store: Store, session: dict):
     rules = g.rules_from_dict(session["rules"])
     state = g.new_state(rules, session["players"], session["dealer"])
     nets: Counter = Counter()
-    for ev in store.effective_events(session["id"]):
+    for ev in store.log.effective_events(session["id"]):
         step = apply_event(g, state, ev["payload"])
         state = step.state
         stored = Counter((p["payer"], p["payee"], p["chips"], p["code"], p["params"])
-                         for p in store.payments_of(ev["id"]))
+                         for p in store.log.payments_of(ev["id"]))
         assert stored == Counter((p.payer, p.payee, p.chips, p.code, p.params.to_json()) for p in step.payments), \
             f"event #{ev['seq']} ({ev['kind']}) is half recorded: its payments differ from a replay"
         tallies = Counter(tuple(r) for r in store.conn.execute(
@@ -183,7 +183,7 @@ def check_consistent(path, reported: list[int] = ()) -> dict[str, int]:
             sid = session["id"]
             seqs = [r[0] for r in store.conn.execute("SELECT seq FROM events WHERE session_id = ? ORDER BY id", [sid])]
             assert seqs == list(range(1, len(seqs) + 1)), "event order has a gap, a duplicate or a reversal"
-            balances = {k: v for k, v in store.balances(sid).items() if v}
+            balances = {k: v for k, v in store.log.balances(sid).items() if v}
             assert sum(balances.values()) == 0
             state, nets = replay(store, session)
             assert nets == balances, "the stored balances differ from a replay of the log"

@@ -132,7 +132,7 @@ def prefix_views(db) -> tuple[set, set]:
             boards.add(json.dumps(board_json(session, state), sort_keys=True))
 
         remember()
-        for ev in store.effective_events(session["id"]):
+        for ev in store.log.effective_events(session["id"]):
             step = rec._apply(state, ev["payload"])
             state = step.state
             for p in step.payments:
@@ -158,7 +158,7 @@ def serial_replay_standings(db, tmp_path) -> dict:
     """Record the stored events one by one into a new database through Recorder.record."""
     src = Store(db, create=False)
     session = src.session("night")
-    events = src.effective_events(session["id"])
+    events = src.log.effective_events(session["id"])
     src.close()
     dst = Store(tmp_path / "serial.db")
     with dst.lock():
@@ -170,7 +170,7 @@ def serial_replay_standings(db, tmp_path) -> dict:
             payload = {"kind": "deal", "dealer": None}
         rec.record(payload)
     try:
-        return dst.balances(rec.session["id"]), dst.tallies(rec.session["id"])
+        return dst.log.balances(rec.session["id"]), dst.log.tallies(rec.session["id"])
     finally:
         dst.close()
 
@@ -199,7 +199,7 @@ def run_race(tmp_path, writers: int, rounds: int, whole_readers: int) -> int:
     # Every reported line is stored once, in each writer's order, and nothing else is.
     counts = check_consistent(db)
     store = Store(db, create=False)
-    events = store.effective_events(store.session("night")["id"])
+    events = store.log.effective_events(store.session("night")["id"])
     store.close()
     assert counts["night"] == len(events), "the race should have no undo"
     stored = [event_key(ev) for ev in events]
@@ -215,7 +215,7 @@ def run_race(tmp_path, writers: int, rounds: int, whole_readers: int) -> int:
     # The final standings equal a serial replay through the recorder.
     store = Store(db, create=False)
     sid = store.session("night")["id"]
-    final = store.balances(sid), store.tallies(sid)
+    final = store.log.balances(sid), store.log.tallies(sid)
     store.close()
     assert serial_replay_standings(db, tmp_path) == final
 

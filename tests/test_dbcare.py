@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from pancli.storage.store import KNOWN_MIGRATIONS
+from pancli.storage.migrations import KNOWN_MIGRATIONS
 
 from pancli.app.recorder import Recorder
 from pancli.storage.store import Store

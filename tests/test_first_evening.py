@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from helpers import Pan
 from pancli.cli import app
-from pancli.storage import store as storage
+from pancli.storage import paths as storage
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -46,7 +46,7 @@ def test_thousands_of_buyins_and_undos_import_and_check(tmp_path, game_name):
     assert result == {"status": "imported", "name": "cashier", "fingerprint": result["fingerprint"], "events": 3 * n}
     sid = store.session("cashier")["id"]
     bought = {p: sum(1 + i % 9 for i in range(n) if i % 4 == k) for k, p in enumerate(PLAYERS)}
-    assert {p: t["buyin"] for p, t in store.tallies(sid).items()} == bought
+    assert {p: t["buyin"] for p, t in store.log.tallies(sid).items()} == bought
     problem, figures = dbcare.check(store)
     assert problem is None and figures["events"] == 3 * n
     store.close()

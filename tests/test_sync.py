@@ -42,7 +42,7 @@ def held(pan: Pan) -> dict:
     try:
         out = {}
         for s in store.sessions():
-            out[s["device"], s["uid"]] = {"events": store.last_seq(s["id"]), "balances": store.balances(s["id"]),
+            out[s["device"], s["uid"]] = {"events": store.log.last_seq(s["id"]), "balances": store.log.balances(s["id"]),
                                           "closed": s["closed_at"]}
         return out
     finally:
@@ -143,7 +143,7 @@ def test_a_database_from_before_sync_gets_a_device_and_session_ids(tmp_path):
     shutil.copy(Path(__file__).parent / "fixtures" / "v0_1" / "pancli.db", db)
     store = Store(db)
     try:
-        me = store.device_id()
+        me = store.sync.device_id()
         sessions = store.sessions()
         assert len(me) == 32 and sessions and all(s["device"] == me and len(s["uid"]) == 32 for s in sessions)
         assert len({s["uid"] for s in sessions}) == len(sessions)

@@ -42,7 +42,7 @@ def log_events(store, session: dict, rows: list[dict] | None = None) -> list[Log
     """Every event of a session, undos included, with its stored payments (from ``rows``, the
     session's Store.session_log, when the caller has read it already)."""
     if rows is None:
-        rows = store.session_log(session["id"])
+        rows = store.log.session_log(session["id"])
     seq_of = {e["id"]: e["seq"] for e in rows}
     return [LogEvent(seq=e["seq"], kind=e["kind"], payload=e["payload"], hand=e["hand"],
                      created_at=e["created_at"], undo_of=seq_of.get(e["undo_of"]) if e["undo_of"] else None,
@@ -174,7 +174,7 @@ def to_csv(store, session: dict) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["seq", "hand", "kind", "payer", "payee", "chips", "reason", "created_at"])
-    for e in store.all_events(session["id"]):
+    for e in store.log.all_events(session["id"]):
         if e["voided_by"] is not None or e["kind"] == "undo":
             continue
         for p in e["payments"]:
@@ -182,7 +182,7 @@ def to_csv(store, session: dict) -> str:
                         p["chips"], p["reason"], e["created_at"]])
     w.writerow([])
     chip_value = session["chip_value"]
-    data = standings_json(session, store.balances(session["id"]), store.tallies(session["id"]),
+    data = standings_json(session, store.log.balances(session["id"]), store.log.tallies(session["id"]),
                           session["players"], chip_value)
     cols = ["player", "net"] + (["money"] if chip_value else []) + ["hands", "won", "dropped", "conditions",
                                                                      "buyin", "cashout"]
@@ -341,7 +341,7 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
     device, uid = s.get("device"), s.get("uid")
     if device:
         with store.snapshot():
-            held = store.session_by_global_id(device, uid)
+            held = store.sync.session_by_global_id(device, uid)
         if held is not None:
             if as_name is None:
                 return merge_into(store, held, archive)
@@ -360,14 +360,14 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
                 return {"status": "present", "name": existing["name"], "fingerprint": fp}
             raise InputError(f"a different session named '{existing['name']}' exists already",
                              "import this one under another name with --as NAME")
-        if device and store.session_by_global_id(device, uid) is not None:
+        if device and store.sync.session_by_global_id(device, uid) is not None:
             raise InputError(f"session '{name}' was brought in by another pancli just now", "run it again")
         sid = store.create_session(name, g.name, list(s["seats"]), s["dealer"], g.rules_to_dict(rules),
                                    s["chip_value"], origin=fp, created_at=s["created_at"], device=device, uid=uid)
         ids: dict[int, int] = {}
         for r in replayed:
             undo_of = ids[r.undo_of] if r.kind == "undo" else None
-            ids[r.seq] = store.append(sid, r.kind, r.payload, r.hand, r.payments, r.tallies,
+            ids[r.seq] = store.log.append(sid, r.kind, r.payload, r.hand, r.payments, r.tallies,
                                       undo_of=undo_of, created_at=r.created_at)
         if s["closed_at"]:
             store.set_closed(sid, s["closed_at"])
@@ -435,7 +435,7 @@ def session_header(session: dict) -> dict:
 def merge_into(store, session: dict, archive: dict) -> dict:
     """The archive of a session held here: nothing to do when it is the same or older, its new
     events appended when it extends the session (`extend_session`); InputError on a contradiction."""
-    rows = store.session_log(session["id"])
+    rows = store.log.session_log(session["id"])
     mine = log_events(store, session, rows)
     theirs = archive_events(archive)
     how = compare(session_header(session), mine, archive["session"], theirs)
@@ -453,7 +453,7 @@ def extend_session(store, session: dict, archive: dict, rows: list[dict] | None 
     the new events are stored in one transaction (all or none), and the session closed if the
     archive's is."""
     if rows is None:
-        rows = store.session_log(session["id"])
+        rows = store.log.session_log(session["id"])
     mine = log_events(store, session, rows)
     _, _, replayed = replay_archive(archive)
     how = compare(session_header(session), mine, archive["session"], archive_events(archive))
@@ -463,12 +463,12 @@ def extend_session(store, session: dict, archive: dict, rows: list[dict] | None 
     ids = {e["seq"]: e["id"] for e in rows}
     sid = session["id"]
     with store.lock():
-        if store.last_seq(sid) != held:
+        if store.log.last_seq(sid) != held:
             raise InputError(f"session '{session['name']}' changed while it was being brought up to date",
                              "run it again")
         for r in replayed[held:]:
             undo_of = ids[r.undo_of] if r.kind == "undo" else None
-            ids[r.seq] = store.append(sid, r.kind, r.payload, r.hand, r.payments, r.tallies,
+            ids[r.seq] = store.log.append(sid, r.kind, r.payload, r.hand, r.payments, r.tallies,
                                       undo_of=undo_of, created_at=r.created_at)
         closed = archive["session"]["closed_at"]
         if closed and not store.closed_at(sid):

@@ -21,7 +21,7 @@ def status(store) -> dict:
     wal = Path(str(path) + "-wal")
     wal_size = wal.stat().st_size if wal.exists() else 0
     with store.snapshot():
-        counts = store.counts()
+        counts = store.care.counts()
     return {"file": str(path.resolve()), "size": size, "wal_size": wal_size,
             **{k: counts[k] for k in ("sessions", "events", "payments", "tallies", "undos", "imported_sessions")},
             "schema_version": len(counts["migrations"]), "migrations": counts["migrations"],
@@ -42,7 +42,7 @@ def check_session(store, session: dict, workers: int | None = None, pool=None) -
 
     g = get_game(session["game"])
     name = session["name"]
-    payments, tallies = store.stray_rows(session["id"])
+    payments, tallies = store.log.stray_rows(session["id"])
     if payments or tallies:
         return (f"session '{name}': {payments} payments and {tallies} tallies belong to no event of the "
                 "session, or to another hand than their event's"), {"session": name}
@@ -69,8 +69,8 @@ def check_session(store, session: dict, workers: int | None = None, pool=None) -
     if problem:
         return f"session '{name}', {problem}", figures
     nets, tallies, hand_nets = running_totals(f["sums"] for _, f in results)
-    if (nets, tallies, hand_nets) != (store.balances(session["id"]), store.tallies(session["id"]),
-                                      store.hand_nets(session["id"])):
+    if (nets, tallies, hand_nets) != (store.log.balances(session["id"]), store.log.tallies(session["id"]),
+                                      store.log.hand_nets(session["id"])):
         return f"session '{name}': the running totals differ from the sums of the log", figures
     total = sum(nets.values())
     figures["sum"] = total
@@ -83,11 +83,11 @@ def _parts(store, session: dict, g, workers: int | None) -> list[tuple[int, int 
     """Seq ranges that can be checked apart: each begins at a checkpoint that was never undone (so
     no undo after it reaches before it) and ends at the next part's checkpoint, which it replays
     too, so that the state a part restores is checked to be the one the part before it reached."""
-    last = store.last_seq(session["id"])
+    last = store.log.last_seq(session["id"])
     workers = workers or min(4, os.cpu_count() or 1)
     if workers < 2 or last < PARALLEL_FROM or not g.checkpoint_kind:
         return [(1, None)]
-    seqs = [s for s in store.checkpoint_seqs(session["id"], g.checkpoint_kind) if s > 1]
+    seqs = [s for s in store.log.checkpoint_seqs(session["id"], g.checkpoint_kind) if s > 1]
     cuts: list[int] = []
     for k in range(1, workers):
         want = last * k // workers
@@ -121,7 +121,7 @@ def check_part(store, session: dict, g, rules, first: int, last: int | None) -> 
     from pancli.app.archive import log_events
     from pancli.app.rescore import first_difference, replay
 
-    rows = store.session_log(session["id"], first, last)
+    rows = store.log.session_log(session["id"], first, last)
     events = log_events(store, session, rows)
     counted = events if last is None else events[:-1]
     figures = {"events": len(counted), "payments": sum(len(ev.payments) for ev in counted)}
@@ -196,11 +196,11 @@ def check(store, progress=None) -> tuple[str | None, dict]:
     SQLite's integrity check runs in one of them beside the replay; its verdict comes first."""
     with store.snapshot():
         sessions = store.sessions()
-        long = [s for s in sessions if store.last_seq(s["id"]) >= PARALLEL_FROM]
+        long = [s for s in sessions if store.log.last_seq(s["id"]) >= PARALLEL_FROM]
     workers = min(4, os.cpu_count() or 1)
     if not long or workers < 2:
         with store.snapshot():
-            problem = store.integrity_problem()
+            problem = store.care.integrity_problem()
         if problem:
             return problem, {}
         return _check_sessions(store, sessions, progress, None)
@@ -208,7 +208,7 @@ def check(store, progress=None) -> tuple[str | None, dict]:
 
     # One process more than cores: the integrity check takes one for its first seconds.
     with multiprocessing.get_context("fork").Pool(workers + 1) as pool:
-        integrity = pool.apply_async(store.integrity_problem_at, (str(store.path),))
+        integrity = pool.apply_async(store.care.integrity_problem_at, (str(store.path),))
         failure = None
         try:
             problem, figures = _check_sessions(store, sessions, progress, pool)
@@ -249,7 +249,7 @@ def backup(store, dest: str | os.PathLike, force: bool = False) -> dict:
     found: dict = {}
 
     def copy(tmp: Path) -> None:
-        found.update(store.copy_to(tmp))
+        found.update(store.care.copy_to(tmp))
         if found["check"] != "ok":
             raise StoreError(f"the copy failed its check ({found['check']})",
                              "try again; the database itself was not changed")

@@ -45,18 +45,18 @@ class Recorder:
 
     def _load(self):
         sid = self.session["id"]
-        last = self.store.last_event_id(sid)
+        last = self.store.log.last_event_id(sid)
         if self._state is not None and last == self._last_id:
             return self._state
         checkpoint = None
         if self.game.checkpoint_kind:
-            checkpoint = self.store.last_effective(sid, self.game.checkpoint_kind)
+            checkpoint = self.store.log.last_effective(sid, self.game.checkpoint_kind)
         if checkpoint:
             state = self.game.restore(self.rules, checkpoint["payload"])
-            events = self.store.effective_events(sid, checkpoint["id"])
+            events = self.store.log.effective_events(sid, checkpoint["id"])
         else:
             state = self.game.new_state(self.rules, self.session["players"], self.session["dealer"])
-            events = self.store.effective_events(sid)
+            events = self.store.log.effective_events(sid)
         for ev in events:
             state = self._apply(state, ev["payload"]).state
         self._state, self._last_id = state, last
@@ -73,7 +73,7 @@ class Recorder:
         """The state with the session's net chips and tallies, all read from one snapshot."""
         sid = self.session["id"]
         with self.store.snapshot():
-            return self._load(), self.store.balances(sid), self.store.tallies(sid)
+            return self._load(), self.store.log.balances(sid), self.store.log.tallies(sid)
 
     # -- writing -------------------------------------------------------------------------
 
@@ -81,8 +81,8 @@ class Recorder:
         """Only a session's own device records into it: one brought in by `pan sync` from another
         device is read-only here (its new events come with the next sync)."""
         device = self.session.get("device")
-        if device and device != self.store.device_id():
-            label = {d["id"]: d["label"] for d in self.store.devices()}.get(device) or device[:8]
+        if device and device != self.store.sync.device_id():
+            label = {d["id"]: d["label"] for d in self.store.sync.devices()}.get(device) or device[:8]
             raise RuleError(f"session '{self.session['name']}' is recorded on {label}; here it is read-only",
                             "record on that device; `pan sync` brings its events here")
 
@@ -108,7 +108,7 @@ class Recorder:
                 payload = self.game.enrich(state, event, step)
                 self._check_payload(payload)
                 hand = self.game.hand_number(step.state)
-                event_id = self.store.append(self.session["id"], event["kind"], payload, hand,
+                event_id = self.store.log.append(self.session["id"], event["kind"], payload, hand,
                                              step.payments, step.tallies)
                 state = step.state
                 steps.append(step)
@@ -133,11 +133,11 @@ class Recorder:
         with self.store.lock():
             self._check_open()
             sid = self.session["id"]
-            last = self.store.last_effective(sid)
+            last = self.store.log.last_effective(sid)
             if last is None:
                 raise RuleError("nothing to undo in this session", "record something first")
-            voided = self.store.payments_of(last["id"])
-            self.store.append(sid, "undo", {"kind": "undo", "undid": last["kind"], "seq": last["seq"]},
+            voided = self.store.log.payments_of(last["id"])
+            self.store.log.append(sid, "undo", {"kind": "undo", "undid": last["kind"], "seq": last["seq"]},
                               last["hand"], undo_of=last["id"])
             self._state = None
         return last, voided

@@ -23,9 +23,9 @@ def session_report(store, session: dict) -> dict:
     """Everything `pan report` shows, as JSON-ready data."""
     sid = session["id"]
     with store.snapshot():
-        deltas = store.hand_nets(sid)
-        tallies = store.tallies(sid)
-        last_hand = store.hands_played(sid)
+        deltas = store.log.hand_nets(sid)
+        tallies = store.log.tallies(sid)
+        last_hand = store.queries.hands_played(sid)
     cond = {p: t["condition_chips"] for p, t in tallies.items() if t.get("condition_chips")}
     return build_report(session, deltas, tallies, cond, last_hand)
 
@@ -91,13 +91,13 @@ def build_report(session: dict, deltas: dict[tuple[int, str], int], tallies: dic
 def sessions_overview(store) -> list[dict]:
     with store.snapshot():
         sessions = store.sessions()
-        hands = store.hands_per_session()
+        hands = store.queries.hands_per_session()
         nets: dict[int, dict[str, int]] = defaultdict(dict)
-        for sid, player, net in store.balances_of_all_sessions():
+        for sid, player, net in store.queries.balances_of_all_sessions():
             nets[sid][player] = net
         current = store.setting("current_session")
-        me = store.device_id()
-        labels = {d["id"]: d["label"] for d in store.devices()}
+        me = store.sync.device_id()
+        labels = {d["id"]: d["label"] for d in store.sync.devices()}
     out = []
     for s in sessions:
         players = {p: v for p, v in nets[s["id"]].items() if p not in POOLS}
@@ -118,14 +118,14 @@ def season_standings(store, year: str | None = None, game: str = DEFAULT_GAME) -
     this database holds: per player (names compared case-insensitively), the net chips summed,
     the nights, hands and hands won."""
     from pancli.core.names import name_key
-    from pancli.storage.store import NET
+    from pancli.storage.migrations import NET
 
     if year is not None and not (year.isdigit() and len(year) == 4):
         raise InputError(f"'{year}' is not a year", "give one like 2026, or --season all")
     with store.snapshot():
         sessions = {s["id"]: s for s in store.sessions()
                     if s["game"] == game and (year is None or s["created_at"][:4] == year)}
-        totals = store.totals_of_all_sessions()
+        totals = store.queries.totals_of_all_sessions()
     # The same order on every device: a player's name is spelt as in the first session he played.
     order = {sid: (s["created_at"], s.get("device") or "", s.get("uid") or "") for sid, s in sessions.items()}
     totals = sorted((t for t in totals if t[0] in sessions), key=lambda t: (order[t[0]], t[1], t[2]))
@@ -156,7 +156,7 @@ def known_players(store) -> list[str]:
             if p.lower() not in seen:
                 seen.add(p.lower())
                 names.append(p)
-    for p in store.tally_players():
+    for p in store.queries.tally_players():
         if p.lower() not in seen and p not in POOLS:
             seen.add(p.lower())
             names.append(p)
@@ -183,11 +183,11 @@ def player_career(store, text: str) -> dict:
     with store.snapshot():
         name = resolve_known(store, text)
         sessions = {s["id"]: s for s in store.sessions()}
-        nets = store.career_nets(name)
+        nets = store.queries.career_nets(name)
         stats: dict[int, dict[str, int]] = defaultdict(dict)
-        for sid, stat, total in store.career_tallies(name):
+        for sid, stat, total in store.queries.career_tallies(name):
             stats[sid][stat] = total
-        laid = store.career_events(name, kinds) if kinds else []
+        laid = store.queries.career_events(name, kinds) if kinds else []
     favourites = favourites_laid(sessions, laid)
     return build_career(name, [sessions[sid] for sid in sorted(set(nets) | set(stats))], nets, stats, favourites)
 
@@ -273,9 +273,9 @@ def settle_inputs(store, session: dict) -> dict:
 
     sid = session["id"]
     with store.snapshot():
-        nets = store.balances(sid)
-        tallies = store.tallies(sid)
+        nets = store.log.balances(sid)
+        tallies = store.log.tallies(sid)
         bank = {p: {k: t.get(k, 0) for k in BANK_KINDS} for p, t in tallies.items()
                 if any(t.get(k) for k in BANK_KINDS)}
-        moves = store.stack_moves(sid) if bank else []
+        moves = store.queries.stack_moves(sid) if bank else []
     return {"nets": nets, "bank": bank, "moves": moves}

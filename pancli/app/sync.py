@@ -268,7 +268,7 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
     with store.lock():
         if label:
             store.set_setting("device_label", clean_label(label))
-        me = store.device_id()
+        me = store.sync.device_id()
         mine = device_label(store)
         store.set_setting("sync_folder", str(root))
     out = Outcome(str(root), me, mine)
@@ -279,7 +279,7 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
     seen = now()
     with store.lock():
         for m in manifests:
-            store.note_device(m["device"], safe_label(m["label"], m["device"]), m["last_sync"], seen)
+            store.sync.note_device(m["device"], safe_label(m["label"], m["device"]), m["last_sync"], seen)
     labels = {m["device"]: safe_label(m["label"], m["device"]) for m in manifests if m["label"]}
     groups: dict[tuple[str, str], list[Copy]] = {}
     for c in copies:
@@ -292,7 +292,7 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
     own_dir.mkdir(exist_ok=True)
     on_disk = {c.path.name: arc.fingerprint(c.archive) for c in copies if c.path.parent == own_dir}
     events = 0
-    for s in store.sessions_of_device(me):
+    for s in store.sync.sessions_of_device(me):
         data = arc.build(store, s)
         events += len(data["events"])
         if (me, s["uid"]) in conflicted:
@@ -303,12 +303,12 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
             continue
         write_atomic(own_dir / name, sync_text(data, mine, written_at))
         out.written.append({"name": s["name"], "events": len(data["events"]), "file": str(own_dir / name)})
-    own = store.sessions_of_device(me)
+    own = store.sync.sessions_of_device(me)
     write_atomic(own_dir / MANIFEST, json.dumps(
         {"format": DEVICE_FORMAT, "version": 1, "device": me, "label": mine, "last_sync": written_at,
          "sessions": len(own), "events": events}, indent=1) + "\n")
     with store.lock():
-        store.note_device(me, mine, written_at, written_at)
+        store.sync.note_device(me, mine, written_at, written_at)
     return out
 
 
@@ -327,8 +327,8 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], labels: dict, out: 
     device, uid = gid
     label = safe_label(labels.get(device) or next((c.label for c in group if c.label), None), device)
     with store.snapshot():
-        held = store.session_by_global_id(device, uid)
-        rows = store.session_log(held["id"]) if held else None
+        held = store.sync.session_by_global_id(device, uid)
+        rows = store.log.session_log(held["id"]) if held else None
         mine = arc.log_events(store, held, rows) if held else []
     newer: list[Copy] = []
     for c in group:
@@ -384,10 +384,10 @@ def unused_name(store, name: str, label: str, device: str) -> str:
 
     with store.snapshot():
         for candidate in (name, fit(f"@{label}"), fit(f"@{label}-{device[:6]}")):
-            if not store.name_taken(candidate):
+            if not store.sync.name_taken(candidate):
                 return candidate
         n = 2
-        while store.name_taken(fit(f"@{label}-{device[:6]}-{n}")):
+        while store.sync.name_taken(fit(f"@{label}-{device[:6]}-{n}")):
             n += 1
     return fit(f"@{label}-{device[:6]}-{n}")
 
@@ -397,9 +397,9 @@ def unused_name(store, name: str, label: str, device: str) -> str:
 def status(store) -> dict:
     """What each device has contributed to this database, and when it last synced."""
     with store.snapshot():
-        me = store.device_id()
-        devices = {d["id"]: d for d in store.devices()}
-        rows = store.contributions()
+        me = store.sync.device_id()
+        devices = {d["id"]: d for d in store.sync.devices()}
+        rows = store.sync.contributions()
         label = device_label(store)
         folder = store.setting("sync_folder")
     out = []

@@ -73,7 +73,7 @@ def history_data(store, session: dict, hand: int | None = None, events: list[dic
     """`pan history [--hand N] --json`: every event, voided ones and undos included, with its payments
     (or just ``events``, rows as ``Store.all_events`` gives them, for a reader that pages the log)."""
     if events is None:
-        events = store.all_events(session["id"], hand)
+        events = store.log.all_events(session["id"], hand)
     return {"session": session["name"], "events": [event_json(e) for e in events]}
 
 

@@ -46,7 +46,8 @@ class PanGroup(TyperGroup):
             sqlite3 = sys.modules.get("sqlite3")
             if sqlite3 is None or not isinstance(e, sqlite3.DatabaseError):
                 raise
-            from pancli.storage.store import store_error, resolve_path
+            from pancli.storage.paths import resolve_path
+            from pancli.storage.store import store_error
 
             from pancli.cli.context import app_context
 

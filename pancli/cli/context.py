@@ -26,7 +26,8 @@ class AppContext:
     recorder: Any = None               # the current session's Recorder, cached
 
     def open_store(self, create: bool = False):
-        from pancli.storage.store import Store, resolve_path
+        from pancli.storage.paths import resolve_path
+        from pancli.storage.store import Store
 
         path = resolve_path(self.db)
         if self.store is None or self.store.path != path:

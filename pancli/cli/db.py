@@ -20,7 +20,7 @@ def db_path():
 
     Example: pan db path
     """
-    from pancli.storage.store import resolve_path
+    from pancli.storage.paths import resolve_path
 
     print(resolve_path(app_context().db))
 

@@ -15,7 +15,7 @@ commands = command_set()  # what this module adds to `pan`
 
 def demo_path() -> Path:
     """The demo's own database, next to (never instead of) the user's default one."""
-    from pancli.storage.store import data_dir
+    from pancli.storage.paths import data_dir
 
     return data_dir() / "demo.db"
 

@@ -79,7 +79,8 @@ def restore(target: str = typer.Argument(..., help=TARGET_HELP),
 
     from pancli.app import replicate as rep
     from pancli.app.dbcare import check
-    from pancli.storage.store import Store, resolve_path
+    from pancli.storage.paths import resolve_path
+    from pancli.storage.store import Store
 
     url = rep.replica_url(target)
     dest = Path(output).expanduser() if output else resolve_path(app_context().db)

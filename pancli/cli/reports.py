@@ -26,7 +26,7 @@ FORCE = typer.Option(False, "--force", help="Replace the file if it exists (neve
 def _target(path: str, force: bool, what: str):
     """Where a command may write: never the database or its -wal/-shm, an existing file only with --force."""
     from pancli.app.files import check_target
-    from pancli.storage.store import resolve_path
+    from pancli.storage.paths import resolve_path
 
     return check_target(path, force, resolve_path(app_context().db), what)
 
@@ -350,7 +350,7 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
     data = archive.load(file)  # every field's type checked, before any replay
     if as_name is not None:
         as_name = clean_name(as_name, "session")
-    from pancli.storage.store import resolve_path
+    from pancli.storage.paths import resolve_path
 
     ctx = app_context()
     new_file = not resolve_path(ctx.db).exists()

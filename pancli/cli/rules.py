@@ -123,7 +123,7 @@ def rules_init(
     """
     from pancli.app.rulesfile import write
     from pancli.cli.context import app_context
-    from pancli.storage.store import resolve_path
+    from pancli.storage.paths import resolve_path
 
     schema = _schema(game)
     name = preset or schema.default_preset

@@ -101,7 +101,7 @@ def serve(
     import signal
     import socket
 
-    from pancli.storage.store import resolve_path
+    from pancli.storage.paths import resolve_path
 
     if token is not None and (len(token) < 8 or not token.isprintable() or " " in token):
         raise InputError("--token must be at least 8 characters, with no spaces", "or leave it out for a fresh one")

@@ -81,7 +81,7 @@ class TableShell:
 
         from pancli.cli.common import app
         from pancli.cli.context import AppContext
-        from pancli.storage.store import resolve_path
+        from pancli.storage.paths import resolve_path
 
         self.command = get_command(app)
         self.db = resolve_path(db if db is not None else os.environ.get("PANCLI_DB"))
@@ -175,7 +175,7 @@ class TableShell:
         if rec is None:
             return None
         try:
-            last = rec.store.last_effective(rec.session["id"])
+            last = rec.store.log.last_effective(rec.session["id"])
         except Exception:
             return None
         return dict(last["payload"]) if last else None

@@ -1,20 +1,24 @@
 """SQL for looking after the database: counts, SQLite's own checks, and a consistent copy.
 
-A mixin of ``Store``; pancli/app/dbcare.py decides what the answers mean.
+One part of a ``Store``, over its connection; pancli/app/dbcare.py decides what the answers mean.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
+from urllib.parse import quote
+
+from pancli.core.errors import StoreError
+from pancli.storage.migrations import SCHEMA_SET
 
 
 class DatabaseCare:
-    conn = None  # the Store's connection
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn  # the Store's
 
     def counts(self) -> dict:
         """Rows of every kind, undos, imported sessions, applied migrations, SQLite and journal mode."""
-        from pancli.storage.store import SCHEMA_SET
-
         c = self.conn
         out = {t: c.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
                for t in ("sessions", "events", "payments", "tallies")}
@@ -34,9 +38,6 @@ class DatabaseCare:
     def integrity_problem_at(path) -> str | None:
         """The same checks on a connection of their own, so they can run in another thread while
         this one replays the log (SQLite lets go of Python's lock while it checks)."""
-        from pathlib import Path
-        from urllib.parse import quote
-
         conn = sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=ro", uri=True, timeout=30,
                                check_same_thread=False)
         try:
@@ -51,8 +52,6 @@ class DatabaseCare:
     def copy_to(self, path) -> dict:
         """A consistent copy of the whole database into a new file (SQLite's backup API, one read
         transaction), in rollback-journal mode and checked; returns its check and counts."""
-        from pancli.core.errors import StoreError
-
         try:
             target = sqlite3.connect(path)
             try:

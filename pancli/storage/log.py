@@ -3,12 +3,13 @@ change), and reading events back.
 
 The log is the truth. An undo is itself an event (``kind = 'undo'``, ``undo_of`` = the voided
 event), so nothing is ever updated or deleted; reads give the effective events and payments.
-A mixin of ``Store``.
+One part of a ``Store``, over its connection.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from datetime import datetime, timezone
 from typing import Any
 
@@ -21,7 +22,8 @@ def now() -> str:
 
 
 class EventLog:
-    conn = None  # the Store's connection
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn  # the Store's
 
     def last_event_id(self, session_id: int) -> int:
         row = self.conn.execute("SELECT max(id) FROM events WHERE session_id = ?", [session_id]).fetchone()

@@ -1,11 +1,12 @@
 """Read-only queries for reports, careers, the list of sessions and settle-up.
 
-A mixin of ``Store``: each method is one SQL statement over the event log or its projections,
+One part of a ``Store``, over its connection: each method is one SQL statement over the event log or its projections,
 returning plain Python values; what they mean is computed in pancli/app/reports.py.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 
 _VOIDED_IN_SESSION = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
@@ -13,7 +14,8 @@ _VOIDED = "SELECT undo_of FROM events WHERE undo_of IS NOT NULL"
 
 
 class ReportQueries:
-    conn = None  # the Store's connection
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn  # the Store's
 
     def hands_played(self, session_id: int) -> int:
         row = self.conn.execute(

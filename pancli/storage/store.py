@@ -1,6 +1,8 @@
 """One open pancli database: opening it (and upgrading its schema), transactions, settings and sessions.
 
-The log, the queries, the care of the file and sync have a module each beside this one.
+A Store owns one connection and gives it to its parts, each a module beside this one:
+``store.log`` (the event log and its running totals), ``store.queries`` (reports and careers),
+``store.care`` (counts, SQLite's checks, copies) and ``store.sync`` (devices and global ids).
 Every recorded command is one IMMEDIATE transaction, committed (WAL, synchronous=FULL) before
 the command reports success.
 """
@@ -16,23 +18,36 @@ from pathlib import Path
 from typing import Iterator
 
 from pancli.core.errors import InputError, StoreError
-from pancli.storage import log
+from pancli.storage import log as _log
 from pancli.storage.care import DatabaseCare
-from pancli.storage.log import EventLog, now  # noqa: F401  (now: the time of an event, as stored)
-from pancli.storage.migrations import KNOWN_MIGRATIONS, NET, SCHEMA_SET, schema_migrations  # noqa: F401
-from pancli.storage.paths import data_dir, default_path, legacy_path, resolve_path  # noqa: F401
+from pancli.storage.log import EventLog
+from pancli.storage.mapping import session_row
+from pancli.storage.migrations import KNOWN_MIGRATIONS, SCHEMA_SET, schema_migrations
+from pancli.storage.paths import resolve_path
 from pancli.storage.queries import ReportQueries
 from pancli.storage.sync import SyncQueries
 
 
-class Store(EventLog, ReportQueries, DatabaseCare, SyncQueries):
+class Store:
     """One open database. Read-only opens never create the file."""
+
+    log: EventLog
+    queries: ReportQueries
+    care: DatabaseCare
+    sync: SyncQueries
 
     def __init__(self, path: str | os.PathLike | None = None, create: bool = True, readonly: bool = False):
         self.path = resolve_path(path)
         if readonly:
             self._open_readonly()
-            return
+        else:
+            self._open(create)
+        self.log = EventLog(self.conn)
+        self.queries = ReportQueries(self.conn)
+        self.care = DatabaseCare(self.conn)
+        self.sync = SyncQueries(self.conn)
+
+    def _open(self, create: bool) -> None:
         if not self.path.exists():
             if not create:
                 raise StoreError(f"no database at {self.path}",
@@ -194,13 +209,13 @@ class Store(EventLog, ReportQueries, DatabaseCare, SyncQueries):
         cur = c.execute(
             "INSERT INTO sessions (name, game, created_at, players, dealer, rules, chip_value, origin, device, uid) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [name, game, created_at or log.now(), json.dumps(players), dealer, json.dumps(rules), chip_value, origin,
-             device or self.device_id(), uid or uuid.uuid4().hex])
+            [name, game, created_at or _log.now(), json.dumps(players), dealer, json.dumps(rules), chip_value, origin,
+             device or self.sync.device_id(), uid or uuid.uuid4().hex])
         return cur.lastrowid
 
     def close_session(self, session_id: int, when: str | None = None) -> None:
         self.conn.execute("UPDATE sessions SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
-                          [when or log.now(), session_id])
+                          [when or _log.now(), session_id])
 
     def closed_at(self, session_id: int) -> str | None:
         row = self.conn.execute("SELECT closed_at FROM sessions WHERE id = ?", [session_id]).fetchone()
@@ -225,7 +240,7 @@ class Store(EventLog, ReportQueries, DatabaseCare, SyncQueries):
         ).fetchone())
 
     def sessions(self) -> list[dict]:
-        return [self._session_row(r) for r in self.conn.execute("SELECT * FROM sessions ORDER BY id")]
+        return [session_row(r) for r in self.conn.execute("SELECT * FROM sessions ORDER BY id")]
 
     def session(self, name: str | None = None) -> dict:
         """The named session, or the current one."""
@@ -235,17 +250,17 @@ class Store(EventLog, ReportQueries, DatabaseCare, SyncQueries):
             row = c.execute("SELECT * FROM sessions WHERE id = ?", [current]).fetchone() if current else None
             if row is None:
                 raise InputError("no current session", "start one with `pan session new NAME --players A,B,C`")
-            return self._session_row(row)
+            return session_row(row)
         row = c.execute("SELECT * FROM sessions WHERE name = ?", [name]).fetchone()
         if row is None:
             rows = c.execute("SELECT * FROM sessions WHERE name LIKE ? ORDER BY id",
                              [name.replace("%", "").replace("_", "") + "%"]).fetchall()
             if len(rows) == 1:
-                return self._session_row(rows[0])
+                return session_row(rows[0])
             names = ", ".join(r["name"] for r in rows)
             raise InputError(f"no session named '{name}'" + (f" (several start so: {names})" if rows else ""),
                              "see them with `pan session list`")
-        return self._session_row(row)
+        return session_row(row)
 
     def session_from(self, origin: str) -> str | None:
         """The name of the session imported from the archive with this fingerprint, if any."""
@@ -255,17 +270,11 @@ class Store(EventLog, ReportQueries, DatabaseCare, SyncQueries):
     def session_named(self, name: str) -> dict | None:
         """The session of exactly this name (case-insensitively), or None."""
         row = self.conn.execute("SELECT * FROM sessions WHERE name = ?", [name]).fetchone()
-        return self._session_row(row) if row else None
+        return session_row(row) if row else None
 
     def set_closed(self, session_id: int, closed_at: str) -> None:
         self.conn.execute("UPDATE sessions SET closed_at = ? WHERE id = ?", [closed_at, session_id])
 
-    @staticmethod
-    def _session_row(row) -> dict:
-        d = dict(row)
-        d["players"] = json.loads(d["players"])
-        d["rules"] = json.loads(d["rules"])
-        return d
 
 
 def _disk_full(path: Path) -> bool:

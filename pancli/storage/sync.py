@@ -1,14 +1,19 @@
 """SQL for several hosts or tables (`pan sync`): this database's device id, sessions by their
 global id, and the devices met in a synced folder.
 
-A mixin of ``Store``; pancli/app/sync.py decides what the answers mean.
+One part of a ``Store``, over its connection; pancli/app/sync.py decides what the answers mean.
 """
 
 from __future__ import annotations
 
+import sqlite3
+
+from pancli.storage.mapping import session_row
+
 
 class SyncQueries:
-    conn = None  # the Store's connection
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn  # the Store's
 
     def device_id(self) -> str:
         """This database's device id: random, made by the migration that added it, never changed."""
@@ -17,10 +22,10 @@ class SyncQueries:
 
     def session_by_global_id(self, device: str, uid: str) -> dict | None:
         row = self.conn.execute("SELECT * FROM sessions WHERE device = ? AND uid = ?", [device, uid]).fetchone()
-        return self._session_row(row) if row else None
+        return session_row(row) if row else None
 
     def sessions_of_device(self, device: str) -> list[dict]:
-        return [self._session_row(r) for r in self.conn.execute(
+        return [session_row(r) for r in self.conn.execute(
             "SELECT * FROM sessions WHERE device = ? ORDER BY id", [device])]
 
     def name_taken(self, name: str) -> bool:

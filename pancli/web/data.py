@@ -41,7 +41,7 @@ class HandIndex:
 
     def update(self, store, session_id: int) -> None:
         with self.lock:
-            for seq, hand in store.event_hands(session_id, self.last_seq):
+            for seq, hand in store.log.event_hands(session_id, self.last_seq):
                 runs = self.runs.setdefault(hand, [])
                 if runs and hand == self.last_hand and runs[-1][1] == self.last_seq:
                     runs[-1][1] = seq
@@ -179,14 +179,14 @@ class Reader:
     def _events(store, session, index: HandIndex, hands) -> list[dict]:
         wanted = set(hands)
         with store.snapshot():
-            events = [e for a, b in index.ranges(hands) for e in store.events_between(session["id"], a, b)]
+            events = [e for a, b in index.ranges(hands) for e in store.log.events_between(session["id"], a, b)]
         return [e for e in events if e["hand"] in wanted]
 
     def recent(self, session: dict, count: int = RECENT_EVENTS) -> dict:
         store = self.store()
         with store.snapshot():
-            last = store.last_seq(session["id"])
-            events = store.events_between(session["id"], max(1, last - count + 1), last) if last else []
+            last = store.log.last_seq(session["id"])
+            events = store.log.events_between(session["id"], max(1, last - count + 1), last) if last else []
         return history_data(store, session, events=events)
 
     def settle(self, session: dict) -> tuple:
