@@ -79,7 +79,7 @@ def record(rec: Recorder, hands: range, rates: list[tuple[int, float]], counter:
 
 def bulk(store: Store, rec: Recorder, hands: range, counter: list[int]) -> None:
     """The same core as Recorder.record, many events per transaction."""
-    g, sid = rec.game, rec.session["id"]
+    g, sid = rec.game, rec.session.id
     state = rec.state()
     for start in range(hands.start, hands.stop, 100):
         with store.lock():

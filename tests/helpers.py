@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from pancli.app.recorder import Recorder
 from pancli.cli import app
 from pancli.app.views import board_json
+from pancli.core.rows import Session
 from pancli.core.bank import apply_event
 from pancli.games import game
 from pancli.storage.store import Store
@@ -140,26 +141,25 @@ def last_kind(path) -> str:
     return sql_value(path, "SELECT kind FROM events ORDER BY id DESC LIMIT 1")
 
 
-def replay(store: Store, session: dict):
+def replay(store: Store, session: Session):
     """Replay a session's effective events from its first; assert each one is stored whole.
 
     Returns the final state and the balances the replay computes.
     """
-    g = game(session["game"])
-    rules = g.rules_from_dict(session["rules"])
-    state = g.new_state(rules, session["players"], session["dealer"])
+    g = game(session.game)
+    rules = g.rules_from_dict(session.rules)
+    state = g.new_state(rules, list(session.players), session.dealer)
     nets: Counter = Counter()
-    for ev in store.log.effective_events(session["id"]):
-        step = apply_event(g, state, ev["payload"])
+    for ev in store.log.effective_events(session.id):
+        step = apply_event(g, state, ev.payload)
         state = step.state
-        stored = Counter((p["payer"], p["payee"], p["chips"], p["code"], p["params"])
-                         for p in store.log.payments_of(ev["id"]))
+        stored = Counter((p.payer, p.payee, p.chips, p.code, p.params.to_json()) for p in ev.payments)
         assert stored == Counter((p.payer, p.payee, p.chips, p.code, p.params.to_json()) for p in step.payments), \
-            f"event #{ev['seq']} ({ev['kind']}) is half recorded: its payments differ from a replay"
+            f"event #{ev.seq} ({ev.kind}) is half recorded: its payments differ from a replay"
         tallies = Counter(tuple(r) for r in store.conn.execute(
-            "SELECT player, stat, amount FROM tallies WHERE event_id = ?", [ev["id"]]))
+            "SELECT player, stat, amount FROM tallies WHERE event_id = ?", [ev.id]))
         assert tallies == Counter((t.player, t.stat, t.amount) for t in step.tallies), \
-            f"event #{ev['seq']} ({ev['kind']}) is half recorded: its tallies differ from a replay"
+            f"event #{ev.seq} ({ev.kind}) is half recorded: its tallies differ from a replay"
         for p in step.payments:
             nets[p.payee] += p.chips
             nets[p.payer] -= p.chips
@@ -180,7 +180,7 @@ def check_consistent(path, reported: list[int] = ()) -> dict[str, int]:
         assert set(reported) <= ids, "a command that reported success is missing"
         counts = {}
         for session in store.sessions():
-            sid = session["id"]
+            sid = session.id
             seqs = [r[0] for r in store.conn.execute("SELECT seq FROM events WHERE session_id = ? ORDER BY id", [sid])]
             assert seqs == list(range(1, len(seqs) + 1)), "event order has a gap, a duplicate or a reversal"
             balances = {k: v for k, v in store.log.balances(sid).items() if v}
@@ -190,7 +190,7 @@ def check_consistent(path, reported: list[int] = ()) -> dict[str, int]:
             fresh = Recorder(store, session)
             assert board_json(session, fresh.state()) == board_json(session, state), \
                 "the board restored from the last checkpoint differs from a full replay"
-            counts[session["name"]] = len(seqs)
+            counts[session.name] = len(seqs)
         return counts
     finally:
         store.close()

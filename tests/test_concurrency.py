@@ -73,9 +73,9 @@ def payload_key(line: str) -> tuple:
     return (words[0], words[1].capitalize(), tuple(words[2:]))
 
 
-def event_key(ev: dict) -> tuple:
-    p = ev["payload"]
-    return (ev["kind"], p.get("player") if ev["kind"] != "deal" else None, tuple(p.get("cards") or ()))
+def event_key(ev) -> tuple:
+    p = ev.payload
+    return (ev.kind, p.get("player") if ev.kind != "deal" else None, tuple(p.get("cards") or ()))
 
 
 def start_writers(db, players: list[str], rounds: int):
@@ -120,20 +120,20 @@ def prefix_views(db) -> tuple[set, set]:
     try:
         session = store.session("night")
         rec = Recorder(store, session)
-        g = game(session["game"])
-        state = g.new_state(rec.rules, session["players"], session["dealer"])
+        g = game(session.game)
+        state = g.new_state(rec.rules, session.players, session.dealer)
         nets: Counter = Counter()
         tallies: dict = {}
         standings, boards = set(), set()
 
         def remember():
-            data = standings_json(session, dict(nets), tallies, g.players(state), session["chip_value"])
+            data = standings_json(session, dict(nets), tallies, g.players(state), session.chip_value)
             standings.add(normal_standings(json.loads(json.dumps(data))))
             boards.add(json.dumps(board_json(session, state), sort_keys=True))
 
         remember()
-        for ev in store.log.effective_events(session["id"]):
-            step = rec._apply(state, ev["payload"])
+        for ev in store.log.effective_events(session.id):
+            step = rec._apply(state, ev.payload)
             state = step.state
             for p in step.payments:
                 nets[p.payee] += p.chips
@@ -158,19 +158,19 @@ def serial_replay_standings(db, tmp_path) -> dict:
     """Record the stored events one by one into a new database through Recorder.record."""
     src = Store(db, create=False)
     session = src.session("night")
-    events = src.log.effective_events(session["id"])
+    events = src.log.effective_events(session.id)
     src.close()
     dst = Store(tmp_path / "serial.db")
     with dst.lock():
-        dst.create_session("night", session["game"], session["players"], session["dealer"], session["rules"], None)
+        dst.create_session("night", session.game, session.players, session.dealer, session.rules, None)
     rec = Recorder(dst, dst.session("night"))
     for ev in events:
-        payload = dict(ev["payload"])
+        payload = dict(ev.payload)
         if payload["kind"] == "deal":  # what enrich added; the recorder decides it again
             payload = {"kind": "deal", "dealer": None}
         rec.record(payload)
     try:
-        return dst.log.balances(rec.session["id"]), dst.log.tallies(rec.session["id"])
+        return dst.log.balances(rec.session.id), dst.log.tallies(rec.session.id)
     finally:
         dst.close()
 
@@ -199,7 +199,7 @@ def run_race(tmp_path, writers: int, rounds: int, whole_readers: int) -> int:
     # Every reported line is stored once, in each writer's order, and nothing else is.
     counts = check_consistent(db)
     store = Store(db, create=False)
-    events = store.log.effective_events(store.session("night")["id"])
+    events = store.log.effective_events(store.session("night").id)
     store.close()
     assert counts["night"] == len(events), "the race should have no undo"
     stored = [event_key(ev) for ev in events]
@@ -214,7 +214,7 @@ def run_race(tmp_path, writers: int, rounds: int, whole_readers: int) -> int:
 
     # The final standings equal a serial replay through the recorder.
     store = Store(db, create=False)
-    sid = store.session("night")["id"]
+    sid = store.session("night").id
     final = store.log.balances(sid), store.log.tallies(sid)
     store.close()
     assert serial_replay_standings(db, tmp_path) == final
@@ -252,7 +252,7 @@ def run_creators(tmp_path, rounds: int, n: int = 4) -> None:
             out, err = proc.communicate(timeout=120)
             assert proc.returncode == 0 and "Traceback" not in err, err
         store = Store(db, create=False)
-        assert sorted(s["name"] for s in store.sessions()) == [f"s{i}" for i in range(n)]
+        assert sorted(s.name for s in store.sessions()) == [f"s{i}" for i in range(n)]
         store.close()
         check_consistent(db)
 

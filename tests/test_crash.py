@@ -67,7 +67,7 @@ WRITER = textwrap.dedent("""
                     rec.record({"kind": kind, **payload})
             except PanError:
                 continue
-            print(store.log.last_event_id(rec.session["id"]), flush=True)
+            print(store.log.last_event_id(rec.session.id), flush=True)
 """)
 
 

@@ -166,9 +166,9 @@ def check_command(templates, start: str, argv: list[str]) -> None:
         store = Store(db, create=False)
         try:
             for session in store.sessions():
-                assert sum(store.log.balances(session["id"]).values()) == 0
+                assert sum(store.log.balances(session.id).values()) == 0
                 state, nets = replay(store, session)
-                assert nets == {k: v for k, v in store.log.balances(session["id"]).items() if v}
+                assert nets == {k: v for k, v in store.log.balances(session.id).items() if v}
                 assert board_json(session, Recorder(store, session).state()) == board_json(session, state)
         finally:
             store.close()
@@ -375,9 +375,9 @@ def play_night(store: Store, number: list, data: dict) -> None:
             rec.undo() if event["kind"] == "undo" else rec.record(event)
         except PanError:
             pass  # refused under these rules: fine, as long as nothing crashes
-        assert sum(store.log.balances(session["id"]).values()) == 0
+        assert sum(store.log.balances(session.id).values()) == 0
     state, nets = replay(store, session)
-    assert nets == {k: v for k, v in store.log.balances(session["id"]).items() if v}
+    assert nets == {k: v for k, v in store.log.balances(session.id).items() if v}
     assert board_json(session, Recorder(store, session).state()) == board_json(session, state)
 
 

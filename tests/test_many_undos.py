@@ -44,7 +44,7 @@ def test_thousands_of_buyins_and_undos_import_and_check(tmp_path, game_name):
     store = Store(tmp_path / "cashier.db")
     result = archive.import_archive(store, data)
     assert result == {"status": "imported", "name": "cashier", "fingerprint": result["fingerprint"], "events": 3 * n}
-    sid = store.session("cashier")["id"]
+    sid = store.session("cashier").id
     bought = {p: sum(1 + i % 9 for i in range(n) if i % 4 == k) for k, p in enumerate(PLAYERS)}
     assert {p: t["buyin"] for p, t in store.log.tallies(sid).items()} == bought
     problem, figures = dbcare.check(store)

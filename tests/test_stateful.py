@@ -50,7 +50,7 @@ class Night(RuleBasedStateMachine):
         with self.store.lock():
             sid = self.store.create_session("night", "panguingue", PLAYERS, None, rules, None)
         self.session = self.store.session("night")
-        assert self.session["id"] == sid
+        assert self.session.id == sid
         self.rec = Recorder(self.store, self.session)
 
     def teardown(self):
@@ -58,7 +58,7 @@ class Night(RuleBasedStateMachine):
         self.dir.cleanup()
 
     def snapshot(self):
-        return board_json(self.session, self.rec.state()), self.store.log.balances(self.session["id"])
+        return board_json(self.session, self.rec.state()), self.store.log.balances(self.session.id)
 
     def try_record(self, event):
         try:
@@ -147,7 +147,7 @@ class Night(RuleBasedStateMachine):
     @invariant()
     def chips_sum_to_zero(self):
         if hasattr(self, "store"):
-            assert sum(self.store.log.balances(self.session["id"]).values()) == 0
+            assert sum(self.store.log.balances(self.session.id).values()) == 0
 
     @invariant()
     def replay_equals_live(self):
@@ -160,15 +160,15 @@ class Night(RuleBasedStateMachine):
         g = game("panguingue")
         state = g.new_state(fresh.rules, PLAYERS, None)
         recomputed = Counter()
-        for ev in self.store.log.effective_events(self.session["id"]):
-            step = g.apply(state, ev["payload"])
+        for ev in self.store.log.effective_events(self.session.id):
+            step = g.apply(state, ev.payload)
             state = step.state
             recomputed.update((p.payer, p.payee, p.chips, p.reason) for p in step.payments)
         stored = Counter(tuple(r) for r in self.store.conn.execute(
-            "SELECT payer, payee, chips, reason FROM effective_payments WHERE session_id = ?", [self.session["id"]]))
+            "SELECT payer, payee, chips, reason FROM effective_payments WHERE session_id = ?", [self.session.id]))
         assert recomputed == stored
         assert board_json(self.session, state) == live
-        sid = self.session["id"]
+        sid = self.session.id
         assert running_totals([log_sums(self.store.log.session_log(sid))]) == (
             self.store.log.balances(sid), self.store.log.tallies(sid), self.store.log.hand_nets(sid))
 

@@ -42,8 +42,8 @@ def held(pan: Pan) -> dict:
     try:
         out = {}
         for s in store.sessions():
-            out[s["device"], s["uid"]] = {"events": store.log.last_seq(s["id"]), "balances": store.log.balances(s["id"]),
-                                          "closed": s["closed_at"]}
+            out[s.device, s.uid] = {"events": store.log.last_seq(s.id), "balances": store.log.balances(s.id),
+                                          "closed": s.closed_at}
         return out
     finally:
         store.close()
@@ -145,8 +145,8 @@ def test_a_database_from_before_sync_gets_a_device_and_session_ids(tmp_path):
     try:
         me = store.sync.device_id()
         sessions = store.sessions()
-        assert len(me) == 32 and sessions and all(s["device"] == me and len(s["uid"]) == 32 for s in sessions)
-        assert len({s["uid"] for s in sessions}) == len(sessions)
+        assert len(me) == 32 and sessions and all(s.device == me and len(s.uid) == 32 for s in sessions)
+        assert len({s.uid for s in sessions}) == len(sessions)
     finally:
         store.close()
     folder = tmp_path / "shared"

@@ -28,7 +28,9 @@ from typing import Any
 
 from pancli.core.money import amount, chip_value as money_per_chip
 from pancli.core.errors import InputError
-from pancli.app.rescore import LogEvent, first_difference, payment_tuples, replay
+from pancli.core.ledger import NO_PARAMS, Params, Payment
+from pancli.core.rows import Session, StoredEvent
+from pancli.app.rescore import LogEvent, first_difference, replay, same_payment
 
 FORMAT = "pancli-archive"
 VERSION = 1
@@ -38,37 +40,38 @@ GLOBAL_ID = re.compile(r"[0-9a-f]{32}")  # a device id or a session uid: 32 lowe
 
 # -- from the database -------------------------------------------------------------------
 
-def log_events(store, session: dict, rows: list[dict] | None = None) -> list[LogEvent]:
+def log_events(store, session: Session, rows: list[StoredEvent] | None = None) -> list[LogEvent]:
     """Every event of a session, undos included, with its stored payments (from ``rows``, the
     session's Store.session_log, when the caller has read it already)."""
     if rows is None:
-        rows = store.log.session_log(session["id"])
-    seq_of = {e["id"]: e["seq"] for e in rows}
-    return [LogEvent(seq=e["seq"], kind=e["kind"], payload=e["payload"], hand=e["hand"],
-                     created_at=e["created_at"], undo_of=seq_of.get(e["undo_of"]) if e["undo_of"] else None,
-                     payments=payment_tuples(e["payments"])) for e in rows]
+        rows = store.log.session_log(session.id)
+    seq_of = {e.id: e.seq for e in rows}
+    return [LogEvent(seq=e.seq, kind=e.kind, payload=e.payload, hand=e.hand,
+                     created_at=e.created_at, undo_of=seq_of.get(e.undo_of) if e.undo_of else None,
+                     payments=e.payments) for e in rows]
 
 
-def build(store, session: dict) -> dict:
+def build(store, session: Session) -> dict:
     """The archive of a session as plain data (None where a value is absent)."""
-    header = {"name": session["name"], "game": session["game"], "created_at": session["created_at"],
-              "seats": list(session["players"]), "dealer": session["dealer"],
-              "chip_value": session["chip_value"], "closed_at": session["closed_at"],
-              "device": session.get("device"), "uid": session.get("uid")}
+    header = {"name": session.name, "game": session.game, "created_at": session.created_at,
+              "seats": list(session.players), "dealer": session.dealer,
+              "chip_value": session.chip_value, "closed_at": session.closed_at,
+              "device": session.device, "uid": session.uid}
     events = []
     params: dict[str, dict] = {}  # parsed once per distinct text: every payer of a condition shares it
     for ev in log_events(store, session):
         payments = []
-        for payer, payee, chips, code, text, reason in ev.payments:
-            p = {"payer": payer, "payee": payee, "chips": chips, "reason": reason}
-            if code is not None:
+        for pay in ev.payments or ():
+            p = {"payer": pay.payer, "payee": pay.payee, "chips": pay.chips, "reason": pay.reason}
+            if pay.code is not None:
+                text = pay.params.to_json()
                 if text not in params:
                     params[text] = json.loads(text)
-                p["code"], p["params"] = code, params[text]
+                p["code"], p["params"] = pay.code, params[text]
             payments.append(p)
         events.append({"seq": ev.seq, "hand": ev.hand, "kind": ev.kind, "created_at": ev.created_at,
                        "undo_of": ev.undo_of, "payload": ev.payload, "payments": payments})
-    return {"format": FORMAT, "version": VERSION, "session": header, "rules": dict(session["rules"]), "events": events}
+    return {"format": FORMAT, "version": VERSION, "session": header, "rules": dict(session.rules), "events": events}
 
 
 def fingerprint(archive: dict) -> str:
@@ -167,23 +170,23 @@ def to_toml(archive: dict, exported_at: str | None = None) -> str:
     return head + body
 
 
-def to_csv(store, session: dict) -> str:
+def to_csv(store, session: Session) -> str:
     """Two tables for spreadsheets, separated by an empty line: every effective payment, then standings."""
     from pancli.app.views import standings_json
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["seq", "hand", "kind", "payer", "payee", "chips", "reason", "created_at"])
-    for e in store.log.all_events(session["id"]):
-        if e["voided_by"] is not None or e["kind"] == "undo":
+    for e in store.log.session_log(session.id):
+        if not e.effective:
             continue
-        for p in e["payments"]:
-            w.writerow([e["seq"], e["hand"] if e["hand"] is not None else "", e["kind"], p["payer"], p["payee"],
-                        p["chips"], p["reason"], e["created_at"]])
+        for p in e.payments:
+            w.writerow([e.seq, e.hand if e.hand is not None else "", e.kind, p.payer, p.payee,
+                        p.chips, p.reason, e.created_at])
     w.writerow([])
-    chip_value = session["chip_value"]
-    data = standings_json(session, store.log.balances(session["id"]), store.log.tallies(session["id"]),
-                          session["players"], chip_value)
+    chip_value = session.chip_value
+    data = standings_json(session, store.log.balances(session.id), store.log.tallies(session.id),
+                          session.players, chip_value)
     cols = ["player", "net"] + (["money"] if chip_value else []) + ["hands", "won", "dropped", "conditions",
                                                                      "buyin", "cashout"]
     w.writerow(cols)
@@ -298,10 +301,17 @@ def _normalise(data: Any, where: str) -> dict:
 
 # -- importing ---------------------------------------------------------------------------
 
+def archived_payment(p: dict) -> Payment:
+    """A payment as an archive holds it (its reason as written; no code in an archive from pancli 0.1)."""
+    code = p.get("code")
+    params = NO_PARAMS if code is None or not p.get("params") else Params(p["params"])
+    return Payment(p["payer"], p["payee"], p["chips"], code, params, said=p.get("reason") or "")
+
+
 def archive_events(archive: dict) -> list[LogEvent]:
     return [LogEvent(seq=e["seq"], kind=e["kind"], payload=e["payload"], hand=e["hand"],
                      created_at=e["created_at"], undo_of=e["undo_of"],
-                     payments=None if e["payments"] is None else payment_tuples(e["payments"]))
+                     payments=None if e["payments"] is None else [archived_payment(p) for p in e["payments"]])
             for e in archive["events"]]
 
 
@@ -357,8 +367,8 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
             if not s.get("device"):  # an archive from before global ids: the same session without one
                 built["session"].update(device=None, uid=None)
             if fingerprint(built) == fp:
-                return {"status": "present", "name": existing["name"], "fingerprint": fp}
-            raise InputError(f"a different session named '{existing['name']}' exists already",
+                return {"status": "present", "name": existing.name, "fingerprint": fp}
+            raise InputError(f"a different session named '{existing.name}' exists already",
                              "import this one under another name with --as NAME")
         if device and store.sync.session_by_global_id(device, uid) is not None:
             raise InputError(f"session '{name}' was brought in by another pancli just now", "run it again")
@@ -391,11 +401,7 @@ def same_event(a: LogEvent, b: LogEvent) -> bool:
         return True
     if len(a.payments) != len(b.payments):
         return False
-    for x, y in zip(a.payments, b.payments):
-        width = 3 if x[3] is None or y[3] is None else 5
-        if tuple(x[:width]) != tuple(y[:width]):
-            return False
-    return True
+    return all(same_payment(x, y, either_old=True) for x, y in zip(a.payments, b.payments))
 
 
 def compare(mine: dict, mine_events: list[LogEvent], theirs: dict, their_events: list[LogEvent]) -> dict:
@@ -425,46 +431,46 @@ def compare(mine: dict, mine_events: list[LogEvent], theirs: dict, their_events:
     return {"relation": "same", "seq": None, "why": None}
 
 
-def session_header(session: dict) -> dict:
+def session_header(session: Session) -> dict:
     """A stored session's header in the archive's terms."""
-    return {"name": session["name"], "game": session["game"], "created_at": session["created_at"],
-            "seats": list(session["players"]), "dealer": session["dealer"], "chip_value": session["chip_value"],
-            "closed_at": session["closed_at"]}
+    return {"name": session.name, "game": session.game, "created_at": session.created_at,
+            "seats": list(session.players), "dealer": session.dealer, "chip_value": session.chip_value,
+            "closed_at": session.closed_at}
 
 
-def merge_into(store, session: dict, archive: dict) -> dict:
+def merge_into(store, session: Session, archive: dict) -> dict:
     """The archive of a session held here: nothing to do when it is the same or older, its new
     events appended when it extends the session (`extend_session`); InputError on a contradiction."""
-    rows = store.log.session_log(session["id"])
+    rows = store.log.session_log(session.id)
     mine = log_events(store, session, rows)
     theirs = archive_events(archive)
     how = compare(session_header(session), mine, archive["session"], theirs)
     if how["relation"] == "conflict":
-        raise InputError(f"the archive contradicts session '{session['name']}' held here: {how['why']}",
+        raise InputError(f"the archive contradicts session '{session.name}' held here: {how['why']}",
                          "nothing was changed; the two copies were recorded apart")
     if how["relation"] in ("same", "older"):
-        return {"status": "present", "name": session["name"], "fingerprint": fingerprint(archive)}
+        return {"status": "present", "name": session.name, "fingerprint": fingerprint(archive)}
     return extend_session(store, session, archive, rows)
 
 
-def extend_session(store, session: dict, archive: dict, rows: list[dict] | None = None) -> dict:
+def extend_session(store, session: Session, archive: dict, rows: list[StoredEvent] | None = None) -> dict:
     """Append the events of ``archive`` that follow the ones held of ``session`` (their first ones):
     the whole archive is replayed strictly, so the new payments are recomputed and checked, then
     the new events are stored in one transaction (all or none), and the session closed if the
     archive's is."""
     if rows is None:
-        rows = store.log.session_log(session["id"])
+        rows = store.log.session_log(session.id)
     mine = log_events(store, session, rows)
     _, _, replayed = replay_archive(archive)
     how = compare(session_header(session), mine, archive["session"], archive_events(archive))
     if how["relation"] != "newer":
-        raise InputError(f"the archive does not extend session '{session['name']}'", how["why"] or how["relation"])
+        raise InputError(f"the archive does not extend session '{session.name}'", how["why"] or how["relation"])
     held = len(mine)
-    ids = {e["seq"]: e["id"] for e in rows}
-    sid = session["id"]
+    ids = {e.seq: e.id for e in rows}
+    sid = session.id
     with store.lock():
         if store.log.last_seq(sid) != held:
-            raise InputError(f"session '{session['name']}' changed while it was being brought up to date",
+            raise InputError(f"session '{session.name}' changed while it was being brought up to date",
                              "run it again")
         for r in replayed[held:]:
             undo_of = ids[r.undo_of] if r.kind == "undo" else None
@@ -473,5 +479,5 @@ def extend_session(store, session: dict, archive: dict, rows: list[dict] | None 
         closed = archive["session"]["closed_at"]
         if closed and not store.closed_at(sid):
             store.set_closed(sid, closed)
-    return {"status": "extended", "name": session["name"], "fingerprint": fingerprint(archive),
+    return {"status": "extended", "name": session.name, "fingerprint": fingerprint(archive),
             "events": len(replayed) - held}

@@ -7,6 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from pancli.core.errors import PanError, StoreError
+from pancli.core.rows import Session, StoredEvent
 
 
 class CheckFailed(PanError):
@@ -33,21 +34,21 @@ def status(store) -> dict:
 PARALLEL_FROM = 4000
 
 
-def check_session(store, session: dict, workers: int | None = None, pool=None) -> tuple[str | None, dict]:
+def check_session(store, session: Session, workers: int | None = None, pool=None) -> tuple[str | None, dict]:
     """Replay one session once and compare each event with what is stored; returns (first problem
     or None, figures). Payments are compared by players, chips, code and parameters (players and
     chips only for rows written before payments had codes), never by their reason text."""
     from pancli.app.rescore import gc_paused
     from pancli.games import game as get_game
 
-    g = get_game(session["game"])
-    name = session["name"]
-    payments, tallies = store.log.stray_rows(session["id"])
+    g = get_game(session.game)
+    name = session.name
+    payments, tallies = store.log.stray_rows(session.id)
     if payments or tallies:
         return (f"session '{name}': {payments} payments and {tallies} tallies belong to no event of the "
                 "session, or to another hand than their event's"), {"session": name}
     try:
-        rules = g.rules_from_dict(session["rules"])
+        rules = g.rules_from_dict(session.rules)
     except PanError as e:
         return f"session '{name}': cannot be replayed: {e}", {"session": name}
     parts = _parts(store, session, g, workers)
@@ -69,8 +70,8 @@ def check_session(store, session: dict, workers: int | None = None, pool=None) -
     if problem:
         return f"session '{name}', {problem}", figures
     nets, tallies, hand_nets = running_totals(f["sums"] for _, f in results)
-    if (nets, tallies, hand_nets) != (store.log.balances(session["id"]), store.log.tallies(session["id"]),
-                                      store.log.hand_nets(session["id"])):
+    if (nets, tallies, hand_nets) != (store.log.balances(session.id), store.log.tallies(session.id),
+                                      store.log.hand_nets(session.id)):
         return f"session '{name}': the running totals differ from the sums of the log", figures
     total = sum(nets.values())
     figures["sum"] = total
@@ -79,15 +80,15 @@ def check_session(store, session: dict, workers: int | None = None, pool=None) -
     return None, figures
 
 
-def _parts(store, session: dict, g, workers: int | None) -> list[tuple[int, int | None]]:
+def _parts(store, session: Session, g, workers: int | None) -> list[tuple[int, int | None]]:
     """Seq ranges that can be checked apart: each begins at a checkpoint that was never undone (so
     no undo after it reaches before it) and ends at the next part's checkpoint, which it replays
     too, so that the state a part restores is checked to be the one the part before it reached."""
-    last = store.log.last_seq(session["id"])
+    last = store.log.last_seq(session.id)
     workers = workers or min(4, os.cpu_count() or 1)
     if workers < 2 or last < PARALLEL_FROM or not g.checkpoint_kind:
         return [(1, None)]
-    seqs = [s for s in store.log.checkpoint_seqs(session["id"], g.checkpoint_kind) if s > 1]
+    seqs = [s for s in store.log.checkpoint_seqs(session.id, g.checkpoint_kind) if s > 1]
     cuts: list[int] = []
     for k in range(1, workers):
         want = last * k // workers
@@ -98,7 +99,7 @@ def _parts(store, session: dict, g, workers: int | None) -> list[tuple[int, int 
     return [(first, bounds[i + 1] if i + 1 < len(bounds) else None) for i, first in enumerate(bounds)]
 
 
-def _check_part_apart(path: str, session: dict, first: int, last: int | None):
+def _check_part_apart(path: str, session: Session, first: int, last: int | None):
     """check_part in a worker process, on a read-only connection of its own (and, as in the
     parent, without the cycle collector walking the rows as they are read)."""
     from pancli.app.rescore import gc_paused
@@ -108,64 +109,64 @@ def _check_part_apart(path: str, session: dict, first: int, last: int | None):
     store = Store(path, readonly=True)
     try:
         with gc_paused(), store.snapshot():
-            g = get_game(session["game"])
-            return check_part(store, session, g, g.rules_from_dict(session["rules"]), first, last)
+            g = get_game(session.game)
+            return check_part(store, session, g, g.rules_from_dict(session.rules), first, last)
     finally:
         store.close()
 
 
-def check_part(store, session: dict, g, rules, first: int, last: int | None) -> tuple[str | None, dict]:
+def check_part(store, session: Session, g, rules, first: int, last: int | None) -> tuple[str | None, dict]:
     """Replay the events numbered ``first`` to ``last`` (from the checkpoint that ``first`` is, or
     from the session's start) and compare them with what is stored. The event numbered ``last`` is
     the next part's checkpoint: compared here, counted there."""
     from pancli.app.archive import log_events
     from pancli.app.rescore import first_difference, replay
 
-    rows = store.log.session_log(session["id"], first, last)
+    rows = store.log.session_log(session.id, first, last)
     events = log_events(store, session, rows)
     counted = events if last is None else events[:-1]
     figures = {"events": len(counted), "payments": sum(len(ev.payments) for ev in counted)}
-    stored = {ev.seq: {"payload": e["payload"], "payments": ev.payments, "tallies": e["tallies"]}
+    stored = {ev.seq: {"payload": e.payload, "payments": e.payments, "tallies": e.tallies}
               for e, ev in zip(rows, events)}
     try:
-        start = g.restore(rules, rows[0]["payload"]) if first > 1 else None
-        replayed = replay(g, rules, session["players"], session["dealer"], events, start=start)
+        start = g.restore(rules, rows[0].payload) if first > 1 else None
+        replayed = replay(g, rules, session.players, session.dealer, events, start=start)
     except PanError as e:
         return f"cannot be replayed: {e}", figures
     diff = first_difference(replayed, stored)
     if diff:
         return diff, figures
     for ev in counted:
-        bad = [p for p in ev.payments if not isinstance(p[2], int) or p[2] <= 0]
+        bad = [p for p in ev.payments or () if not isinstance(p.chips, int) or p.chips <= 0]
         if bad:
-            return f"event #{ev.seq}: a payment of {bad[0][2]!r} chips", figures
+            return f"event #{ev.seq}: a payment of {bad[0].chips!r} chips", figures
     figures["sums"] = log_sums(rows if last is None else rows[:-1])
     return None, figures
 
 
-def log_sums(rows: list[dict]) -> tuple[dict, dict]:
+def log_sums(rows: list[StoredEvent]) -> tuple[dict, dict]:
     """What the running totals should hold for these events (Store.session_log rows): net chips
     per hand and player (or pool), and tallies per player and stat. Every event counts but the
     undone ones, as the running totals do."""
-    undone = {e["undo_of"] for e in rows if e["undo_of"] is not None}
+    undone = {e.undo_of for e in rows if e.undo_of is not None}
     hands: dict[int, dict[str, int]] = {}
     tallies: dict[str, dict[str, int]] = {}
     for e in rows:
-        if e["id"] in undone:
+        if e.id in undone:
             continue
-        if e["payments"]:
-            hand = e["hand"] or 0
+        if e.payments:
+            hand = e.hand or 0
             moved = hands.get(hand)
             if moved is None:
                 moved = hands[hand] = defaultdict(int)
-            for p in e["payments"]:
-                moved[p[1]] += p[2]
-                moved[p[0]] -= p[2]
-        for player, stat, amount in e["tallies"]:
-            counts = tallies.get(player)
+            for p in e.payments:
+                moved[p.payee] += p.chips
+                moved[p.payer] -= p.chips
+        for t in e.tallies:
+            counts = tallies.get(t.player)
             if counts is None:
-                counts = tallies[player] = defaultdict(int)
-            counts[stat] += amount
+                counts = tallies[t.player] = defaultdict(int)
+            counts[t.stat] += t.amount
     return hands, tallies
 
 
@@ -196,7 +197,7 @@ def check(store, progress=None) -> tuple[str | None, dict]:
     SQLite's integrity check runs in one of them beside the replay; its verdict comes first."""
     with store.snapshot():
         sessions = store.sessions()
-        long = [s for s in sessions if store.log.last_seq(s["id"]) >= PARALLEL_FROM]
+        long = [s for s in sessions if store.log.last_seq(s.id) >= PARALLEL_FROM]
     workers = min(4, os.cpu_count() or 1)
     if not long or workers < 2:
         with store.snapshot():
@@ -222,7 +223,7 @@ def check(store, progress=None) -> tuple[str | None, dict]:
     return problem, figures
 
 
-def _check_sessions(store, sessions: list[dict], progress, pool) -> tuple[str | None, dict]:
+def _check_sessions(store, sessions: list[Session], progress, pool) -> tuple[str | None, dict]:
     figures = {"sessions": 0, "events": 0, "payments": 0}
     with store.snapshot():
         for session in sessions:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, RuleError
+from pancli.core.ledger import Payment
 from pancli.core.names import check_new_player
 from pancli.core.payloads import BANK_PAYLOADS
+from pancli.core.rows import Session, StoredEvent
 from pancli.games import game
 from pancli.storage.store import Store
 
@@ -33,18 +35,18 @@ def resolve_player(names: list[str], text: str) -> str:
 class Recorder:
     """One session's log, with its state cached between commands of a long-running shell."""
 
-    def __init__(self, store: Store, session: dict):
+    def __init__(self, store: Store, session: Session):
         self.store = store
         self.session = session
-        self.game = game(session["game"])
-        self.rules = self.game.rules_from_dict(session["rules"])
+        self.game = game(session.game)
+        self.rules = self.game.rules_from_dict(session.rules)
         self._state = None
         self._last_id = -1
 
     # -- state ---------------------------------------------------------------------------
 
     def _load(self):
-        sid = self.session["id"]
+        sid = self.session.id
         last = self.store.log.last_event_id(sid)
         if self._state is not None and last == self._last_id:
             return self._state
@@ -52,13 +54,13 @@ class Recorder:
         if self.game.checkpoint_kind:
             checkpoint = self.store.log.last_effective(sid, self.game.checkpoint_kind)
         if checkpoint:
-            state = self.game.restore(self.rules, checkpoint["payload"])
-            events = self.store.log.effective_events(sid, checkpoint["id"])
+            state = self.game.restore(self.rules, checkpoint.payload)
+            events = self.store.log.effective_events(sid, checkpoint.id)
         else:
-            state = self.game.new_state(self.rules, self.session["players"], self.session["dealer"])
+            state = self.game.new_state(self.rules, list(self.session.players), self.session.dealer)
             events = self.store.log.effective_events(sid)
         for ev in events:
-            state = self._apply(state, ev["payload"]).state
+            state = self._apply(state, ev.payload).state
         self._state, self._last_id = state, last
         return state
 
@@ -71,7 +73,7 @@ class Recorder:
 
     def totals(self):
         """The state with the session's net chips and tallies, all read from one snapshot."""
-        sid = self.session["id"]
+        sid = self.session.id
         with self.store.snapshot():
             return self._load(), self.store.log.balances(sid), self.store.log.tallies(sid)
 
@@ -80,16 +82,16 @@ class Recorder:
     def check_writable(self) -> None:
         """Only a session's own device records into it: one brought in by `pan sync` from another
         device is read-only here (its new events come with the next sync)."""
-        device = self.session.get("device")
+        device = self.session.device
         if device and device != self.store.sync.device_id():
             label = {d["id"]: d["label"] for d in self.store.sync.devices()}.get(device) or device[:8]
-            raise RuleError(f"session '{self.session['name']}' is recorded on {label}; here it is read-only",
+            raise RuleError(f"session '{self.session.name}' is recorded on {label}; here it is read-only",
                             "record on that device; `pan sync` brings its events here")
 
     def _check_open(self) -> None:
         self.check_writable()
-        if self.store.closed_at(self.session["id"]):
-            raise RuleError(f"session '{self.session['name']}' is closed", "start a new one with `pan session new`")
+        if self.store.closed_at(self.session.id):
+            raise RuleError(f"session '{self.session.name}' is closed", "start a new one with `pan session new`")
 
     def record(self, event: dict):
         """Apply and store one event; returns the core's Step. Nothing is stored if it is refused."""
@@ -108,7 +110,7 @@ class Recorder:
                 payload = self.game.enrich(state, event, step)
                 self._check_payload(payload)
                 hand = self.game.hand_number(step.state)
-                event_id = self.store.log.append(self.session["id"], event["kind"], payload, hand,
+                event_id = self.store.log.append(self.session.id, event["kind"], payload, hand,
                                              step.payments, step.tallies)
                 state = step.state
                 steps.append(step)
@@ -128,17 +130,17 @@ class Recorder:
             raise TypeError(f"{self.game.title} would store a {payload.get('kind')} event whose '{key}' is "
                             f"{value!r}, not a {field.type} as its payloads declare")
 
-    def undo(self) -> tuple[dict, list[dict]]:
+    def undo(self) -> tuple[StoredEvent, tuple[Payment, ...]]:
         """Void the last effective event with its payments; returns it and the payments voided."""
         with self.store.lock():
             self._check_open()
-            sid = self.session["id"]
+            sid = self.session.id
             last = self.store.log.last_effective(sid)
             if last is None:
                 raise RuleError("nothing to undo in this session", "record something first")
-            voided = self.store.log.payments_of(last["id"])
-            self.store.log.append(sid, "undo", {"kind": "undo", "undid": last["kind"], "seq": last["seq"]},
-                              last["hand"], undo_of=last["id"])
+            voided = last.payments
+            self.store.log.append(sid, "undo", {"kind": "undo", "undid": last.kind, "seq": last.seq},
+                              last.hand, undo_of=last.id)
             self._state = None
         return last, voided
 

@@ -14,14 +14,15 @@ from pancli.core.money import amount, shown_chip_value
 from pancli.core.errors import InputError
 from pancli.core.ledger import POOLS
 from pancli.games import DEFAULT_GAME
+from pancli.core.rows import Session
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
 # -- reading -----------------------------------------------------------------------------
 
-def session_report(store, session: dict) -> dict:
+def session_report(store, session: Session) -> dict:
     """Everything `pan report` shows, as JSON-ready data."""
-    sid = session["id"]
+    sid = session.id
     with store.snapshot():
         deltas = store.log.hand_nets(sid)
         tallies = store.log.tallies(sid)
@@ -30,11 +31,11 @@ def session_report(store, session: dict) -> dict:
     return build_report(session, deltas, tallies, cond, last_hand)
 
 
-def build_report(session: dict, deltas: dict[tuple[int, str], int], tallies: dict, cond: dict,
+def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: dict, cond: dict,
                  last_hand: int) -> dict:
     """Shape the per-hand chips into the report (pure)."""
-    chip_value = shown_chip_value(session.get("chip_value"))
-    names = [p for p in session["players"]]
+    chip_value = shown_chip_value(session.chip_value)
+    names = [p for p in session.players]
     for _, p in deltas:
         if p not in names and p not in POOLS:
             names.append(p)
@@ -79,8 +80,8 @@ def build_report(session: dict, deltas: dict[tuple[int, str], int], tallies: dic
         rows.append(row)
     rows.sort(key=lambda r: (-r["net"], r["name"]))
     pool_out = {p.strip("()"): v for p, v in pools.items() if v}
-    return {"session": session["name"], "game": session["game"], "date": session["created_at"][:10],
-            "created_at": session["created_at"], "closed": bool(session.get("closed_at")),
+    return {"session": session.name, "game": session.game, "date": session.created_at[:10],
+            "created_at": session.created_at, "closed": bool(session.closed_at),
             "chip_value": chip_value, "hands": hands, "players": rows, "pools": pool_out,
             "largest_hand": biggest,
             "sum": sum(r["net"] for r in rows) + sum(pool_out.values())}
@@ -100,14 +101,14 @@ def sessions_overview(store) -> list[dict]:
         labels = {d["id"]: d["label"] for d in store.sync.devices()}
     out = []
     for s in sessions:
-        players = {p: v for p, v in nets[s["id"]].items() if p not in POOLS}
+        players = {p: v for p, v in nets[s.id].items() if p not in POOLS}
         winner = max(players.items(), key=lambda kv: (kv[1], kv[0])) if players else None
-        out.append({"name": s["name"], "game": s["game"], "date": s["created_at"][:10],
-                    "created_at": s["created_at"], "players": s["players"], "hands": hands.get(s["id"]) or 0,
+        out.append({"name": s.name, "game": s.game, "date": s.created_at[:10],
+                    "created_at": s.created_at, "players": list(s.players), "hands": hands.get(s.id) or 0,
                     "biggest_winner": {"name": winner[0], "net": winner[1]} if winner and winner[1] > 0 else None,
-                    "closed": bool(s["closed_at"]), "current": str(s["id"]) == current,
-                    "imported": bool(s["origin"]), "device": s["device"],
-                    "device_label": labels.get(s["device"]), "recorded_here": s["device"] == me})
+                    "closed": bool(s.closed_at), "current": str(s.id) == current,
+                    "imported": bool(s.origin), "device": s.device,
+                    "device_label": labels.get(s.device), "recorded_here": s.device == me})
     return out
 
 
@@ -123,11 +124,11 @@ def season_standings(store, year: str | None = None, game: str = DEFAULT_GAME) -
     if year is not None and not (year.isdigit() and len(year) == 4):
         raise InputError(f"'{year}' is not a year", "give one like 2026, or --season all")
     with store.snapshot():
-        sessions = {s["id"]: s for s in store.sessions()
-                    if s["game"] == game and (year is None or s["created_at"][:4] == year)}
+        sessions = {s.id: s for s in store.sessions()
+                    if s.game == game and (year is None or s.created_at[:4] == year)}
         totals = store.queries.totals_of_all_sessions()
     # The same order on every device: a player's name is spelt as in the first session he played.
-    order = {sid: (s["created_at"], s.get("device") or "", s.get("uid") or "") for sid, s in sessions.items()}
+    order = {sid: (s.created_at, s.device or "", s.uid or "") for sid, s in sessions.items()}
     totals = sorted((t for t in totals if t[0] in sessions), key=lambda t: (order[t[0]], t[1], t[2]))
     players: dict[str, dict] = {}
     for sid, player, stat, total in totals:
@@ -141,7 +142,7 @@ def season_standings(store, year: str | None = None, game: str = DEFAULT_GAME) -
             row[stat] += total
     rows = [{**r, "nights": len(r["nights"])} for r in players.values()]
     rows.sort(key=lambda r: (-r["net"], r["name"].lower()))
-    devices = {sessions[sid].get("device") for sid in sessions}
+    devices = {sessions[sid].device for sid in sessions}
     return {"season": year or "all", "game": game, "sessions": len(sessions), "devices": len(devices - {None}),
             "players": rows}
 
@@ -152,7 +153,7 @@ def known_players(store) -> list[str]:
     names: list[str] = []
     seen = set()
     for s in store.sessions():
-        for p in s["players"]:
+        for p in s.players:
             if p.lower() not in seen:
                 seen.add(p.lower())
                 names.append(p)
@@ -182,7 +183,7 @@ def player_career(store, text: str) -> dict:
     kinds = sorted({k for g in GAMES.values() for k in g.career_kinds})
     with store.snapshot():
         name = resolve_known(store, text)
-        sessions = {s["id"]: s for s in store.sessions()}
+        sessions = {s.id: s for s in store.sessions()}
         nets = store.queries.career_nets(name)
         stats: dict[int, dict[str, int]] = defaultdict(dict)
         for sid, stat, total in store.queries.career_tallies(name):
@@ -192,7 +193,7 @@ def player_career(store, text: str) -> dict:
     return build_career(name, [sessions[sid] for sid in sorted(set(nets) | set(stats))], nets, stats, favourites)
 
 
-def favourites_laid(sessions: dict, laid: list[tuple[int, str]]) -> list[tuple[str, int]]:
+def favourites_laid(sessions: dict[int, Session], laid: list[tuple[int, str]]) -> list[tuple[str, int]]:
     """What the player laid and how often (conditions, in Panguingue), each game counting its own
     events (``Game.career_counts``), most often first."""
     from pancli.games import GAMES
@@ -200,10 +201,10 @@ def favourites_laid(sessions: dict, laid: list[tuple[int, str]]) -> list[tuple[s
     by_game: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
     for sid, text in laid:
         s = sessions[sid]
-        g = GAMES.get(s["game"])
+        g = GAMES.get(s.game)
         payload = json.loads(text)
         if g is not None and payload.get("kind") in g.career_kinds:
-            by_game[g.name].append((s["rules"], payload))
+            by_game[g.name].append((s.rules, payload))
     counts: Counter = Counter()
     for name, events in by_game.items():
         for what, times in GAMES[name].career_counts(events):
@@ -211,16 +212,16 @@ def favourites_laid(sessions: dict, laid: list[tuple[int, str]]) -> list[tuple[s
     return counts.most_common()
 
 
-def build_career(name: str, sessions: list[dict], nets: dict[int, int], stats: dict[int, dict],
+def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats: dict[int, dict],
                  favourites: list[tuple[str, int]]) -> dict:
     rows = []
     running = 0
-    for s in sorted(sessions, key=lambda s: (s["created_at"], s["id"])):
-        net = nets.get(s["id"], 0)
+    for s in sorted(sessions, key=lambda s: (s.created_at, s.id)):
+        net = nets.get(s.id, 0)
         running += net
-        t = stats.get(s["id"], {})
-        cv = shown_chip_value(s.get("chip_value"))
-        rows.append({"session": s["name"], "date": s["created_at"][:10], "net": net,
+        t = stats.get(s.id, {})
+        cv = shown_chip_value(s.chip_value)
+        rows.append({"session": s.name, "date": s.created_at[:10], "net": net,
                      "money": amount(net, cv) if cv else None, "hands": t.get("hands", 0),
                      "won": t.get("won", 0), "dropped": t.get("dropped", 0),
                      "conditions": t.get("conditions", 0), "running": running})
@@ -267,11 +268,11 @@ def sparkline(values: list[int], lo: int | None = None, hi: int | None = None) -
 
 # -- settle-up inputs --------------------------------------------------------------------
 
-def settle_inputs(store, session: dict) -> dict:
+def settle_inputs(store, session: Session) -> dict:
     """Nets (players and pools), bank tallies, and every chip movement in order for the stack check."""
     from pancli.core.bank import BANK_KINDS
 
-    sid = session["id"]
+    sid = session.id
     with store.snapshot():
         nets = store.log.balances(sid)
         tallies = store.log.tallies(sid)

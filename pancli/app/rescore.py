@@ -23,10 +23,11 @@ import gc
 from collections import defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 from pancli.core.errors import PanError, RuleError
-from pancli.core.ledger import POOLS, Payment, canonical_json
+from pancli.core.ledger import POOLS, Payment
+from pancli.core.rows import Session
 
 
 @dataclass
@@ -39,7 +40,7 @@ class LogEvent:
     hand: int | None = None
     created_at: str | None = None
     undo_of: int | None = None        # for an undo: the seq of the event it voids
-    payments: list | None = None      # what was stored, if known: payment_tuples()
+    payments: Sequence[Payment] | None = None  # what was stored, if known
 
 
 @dataclass
@@ -62,30 +63,6 @@ class Replayed:
         return self.error is None
 
 
-def payment_tuples(payments: Iterable) -> list[tuple]:
-    """Payments as (payer, payee, chips, code, params, reason), from Payment objects, stored rows or
-    archive tables. ``params`` is canonical JSON text; ``code`` and ``params`` are None for a payment
-    written before payments had codes. ``reason`` is there to be shown, never compared."""
-    if isinstance(payments, list) and all(type(p) is tuple for p in payments):
-        return payments  # rows as Store.session_log reads them, shared rather than copied
-    out = []
-    for p in payments:
-        if type(p) is tuple:
-            out.append(p)
-        elif isinstance(p, dict):
-            code, params = p.get("code"), p.get("params")
-            if code is None:
-                params = None
-            elif params is None:
-                params = "{}"
-            elif not isinstance(params, str):  # a table from an archive
-                params = canonical_json(params)
-            out.append((p["payer"], p["payee"], p["chips"], code, params, p.get("reason") or ""))
-        else:
-            out.append((p.payer, p.payee, p.chips, p.code, p.params.to_json(), p.reason))
-    return out
-
-
 @contextmanager
 def gc_paused():
     """Python's cycle collector paused while a whole log is loaded and replayed: it would otherwise
@@ -100,15 +77,10 @@ def gc_paused():
             gc.enable()
 
 
-def _moves(payments: Iterable) -> Iterator[tuple[str, str, int]]:
-    """(payer, payee, chips) of payments in any of their forms, without wording their reasons."""
+def _moves(payments: Iterable[Payment]) -> Iterator[tuple[str, str, int]]:
+    """(payer, payee, chips) of payments, without wording their reasons."""
     for p in payments:
-        if isinstance(p, Payment):
-            yield p.payer, p.payee, p.chips
-        elif isinstance(p, dict):
-            yield p["payer"], p["payee"], p["chips"]
-        else:
-            yield p[0], p[1], p[2]
+        yield p.payer, p.payee, p.chips
 
 
 def _apply_fn(game):
@@ -234,7 +206,7 @@ class Rescore:
                         "rescored": sum(r["rescored"] for r in self.rows) + sum(p["rescored"] for p in self.pools.values())}}
 
 
-def rescore(game, session: dict, events: list[LogEvent], new_rules, hand: int | None = None) -> Rescore:
+def rescore(game, session: Session, events: list[LogEvent], new_rules, hand: int | None = None) -> Rescore:
     """The recorded play of a session paid again under ``new_rules``; the session is not changed.
 
     ``recorded`` is what the stored payments say; ``rescored`` what the replay pays. With
@@ -245,11 +217,11 @@ def rescore(game, session: dict, events: list[LogEvent], new_rules, hand: int | 
     recorded_by_seq = {ev.seq: ev for ev in events}
     if all(ev.payments is not None for ev in events):
         voided = {ev.undo_of for ev in events if ev.kind == "undo"}
-        old = [Replayed(ev.seq, ev.kind, ev.hand, ev.payload, payments=ev.payments, voided=ev.seq in voided)
+        old = [Replayed(ev.seq, ev.kind, ev.hand, ev.payload, payments=list(ev.payments or ()), voided=ev.seq in voided)
                for ev in events]
     else:  # an archive without payments: what the session's own rules pay
-        old = replay(game, game.rules_from_dict(session["rules"]), session["players"], session["dealer"], events)
-    new = replay(game, new_rules, session["players"], session["dealer"], events)
+        old = replay(game, game.rules_from_dict(session.rules), session.players, session.dealer, events)
+    new = replay(game, new_rules, session.players, session.dealer, events)
     # Filter by the hand each event was recorded in, whatever the replay numbered it.
     recorded_hand = {ev.seq: ev.hand for ev in events}
     if hand is not None:
@@ -257,7 +229,7 @@ def rescore(game, session: dict, events: list[LogEvent], new_rules, hand: int | 
         old = [r for r in old if r.seq in keep]
         new = [r for r in new if r.seq in keep]
     before, after = nets(old), nets(new)
-    names = [p for p in session["players"]]
+    names = [p for p in session.players]
     for r in list(old) + list(new):
         for payer, payee, _ in _moves(r.payments):
             for n in (payer, payee):
@@ -271,7 +243,7 @@ def rescore(game, session: dict, events: list[LogEvent], new_rules, hand: int | 
     illegal = [{"seq": r.seq, "hand": recorded_hand.get(r.seq), "kind": r.kind,
                 "what": describe_event(recorded_by_seq[r.seq].payload) if r.kind != "undo" else f"undo of #{r.undo_of}",
                 "why": r.error} for r in new if r.error]
-    old_rules = session["rules"]
+    old_rules = session.rules
     new_dict = game.rules_to_dict(new_rules)
     changed = {k: [old_rules.get(k), v] for k, v in new_dict.items() if old_rules.get(k) != v}
     return Rescore(rows, illegal, pools, hand, changed)
@@ -282,7 +254,7 @@ def rescore(game, session: dict, events: list[LogEvent], new_rules, hand: int | 
 def first_difference(replayed: list[Replayed], stored: dict[int, dict]) -> str | None:
     """The first event whose stored payload, payments or tallies differ from the replay.
 
-    ``stored`` maps seq to {"payload", "payments": [tuples], "tallies": [tuples] (optional)}.
+    ``stored`` maps seq to {"payload", "payments": [Payment], "tallies": [Tally] (optional)}.
     """
     for r in replayed:
         s = stored.get(r.seq)
@@ -294,48 +266,47 @@ def first_difference(replayed: list[Replayed], stored: dict[int, dict]) -> str |
             continue
         if "payload" in s and s["payload"] != r.payload:
             return f"event #{r.seq} ({r.kind}): stored payload {s['payload']} but the core makes {r.payload}"
-        if s.get("payments") is not None:
-            want = payment_tuples(s["payments"])
-            if not same_payments(want, r.payments):
-                return f"event #{r.seq} ({r.kind}): " + _describe_payment_diff(want, payment_tuples(r.payments))
+        want = s.get("payments")
+        if want is not None and not same_payments(want, r.payments):
+            return f"event #{r.seq} ({r.kind}): " + _describe_payment_diff(want, r.payments)
         if s.get("tallies") is not None:
-            want = [tuple(t) for t in s["tallies"]]
+            want_t = [(t.player, t.stat, t.amount) for t in s["tallies"]]
             got = [(t.player, t.stat, t.amount) for t in r.tallies]
-            if want != got and sorted(want) != sorted(got):  # stored in the order counted, as a rule
-                return f"event #{r.seq} ({r.kind}): stored tallies {sorted(want)} but the core counts {sorted(got)}"
+            if want_t != got and sorted(want_t) != sorted(got):  # stored in the order counted, as a rule
+                return f"event #{r.seq} ({r.kind}): stored tallies {sorted(want_t)} but the core counts {sorted(got)}"
     return None
 
 
-def _same_payment(stored: tuple, computed: tuple) -> bool:
-    """Players and chips, and code and parameters unless the stored row predates them."""
-    if stored[3] is None:
-        return stored[:3] == computed[:3]
-    return stored[:5] == computed[:5]
+def same_payment(stored: Payment, computed: Payment, either_old: bool = False) -> bool:
+    """Players and chips, and code and parameters unless the stored payment predates them (or,
+    ``either_old``, either does). Reasons are not worded, let alone compared."""
+    if stored.payer != computed.payer or stored.payee != computed.payee or stored.chips != computed.chips:
+        return False
+    if stored.code is None or either_old and computed.code is None:
+        return True
+    return stored.code == computed.code and stored.params.to_json() == computed.params.to_json()
 
 
-def same_payments(stored: list[tuple], computed: list) -> bool:
-    """The payments of one event, in order: ``stored`` as payment_tuples, ``computed`` as the
-    core's Payments (or payment_tuples). Reasons are not worded, let alone compared."""
+def same_payments(stored: Sequence[Payment], computed: Sequence[Payment]) -> bool:
+    """The payments of one event, in order, as ``same_payment`` compares them (inlined: db check
+    compares every payment of the log)."""
     if len(stored) != len(computed):
         return False
     for a, b in zip(stored, computed):
-        if not isinstance(b, Payment):
-            if not _same_payment(a, b):
-                return False
-        elif a[0] != b.payer or a[1] != b.payee or a[2] != b.chips \
-                or a[3] is not None and (a[3] != b.code or a[4] != b.params.to_json()):
+        if a.payer != b.payer or a.payee != b.payee or a.chips != b.chips \
+                or a.code is not None and (a.code != b.code or a.params.to_json() != b.params.to_json()):
             return False
     return True
 
 
-def _said(p: tuple) -> str:
-    what = p[5] if p[3] is None else f"{p[5]} [{p[3]} {p[4]}]"
-    return f"'{p[0]} pays {p[1]} {p[2]}: {what}'"
+def _said(p: Payment) -> str:
+    what = p.reason if p.code is None else f"{p.reason} [{p.code} {p.params.to_json()}]"
+    return f"'{p.payer} pays {p.payee} {p.chips}: {what}'"
 
 
-def _describe_payment_diff(stored: list[tuple], computed: list[tuple]) -> str:
+def _describe_payment_diff(stored: Sequence[Payment], computed: Sequence[Payment]) -> str:
     for i, (a, b) in enumerate(zip(stored, computed)):
-        if not _same_payment(a, b):
+        if not same_payment(a, b):
             return f"stored payment {i + 1} is {_said(a)} but the core pays {_said(b)}"
     if len(stored) > len(computed):
         return f"stored payment {_said(stored[len(computed)])} is not paid by the core"

@@ -38,6 +38,7 @@ from pathlib import Path
 
 from pancli.app import archive as arc
 from pancli.core.errors import InputError, PanError
+from pancli.core.rows import Session
 
 DEVICE_FORMAT = "pancli-device"
 MANIFEST = "device.json"
@@ -116,12 +117,12 @@ def safe_label(label: str | None, device: str) -> str:
         return device[:8]
 
 
-def archive_file_name(session: dict) -> str:
+def archive_file_name(session: Session) -> str:
     """A session's archive in its device's subfolder: its name to read (as `pan export` names
     files) and its uid, which makes it unique."""
     from pancli.app.files import session_file_name
 
-    return session_file_name(session["name"], f"--{session['uid']}.toml")
+    return session_file_name(session.name, f"--{session.uid}.toml")
 
 
 def sync_text(archive: dict, label: str, written_at: str) -> str:
@@ -295,14 +296,14 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
     for s in store.sync.sessions_of_device(me):
         data = arc.build(store, s)
         events += len(data["events"])
-        if (me, s["uid"]) in conflicted:
+        if (me, s.uid) in conflicted:
             continue  # its file contradicts this database: left for the group to look at
         name = archive_file_name(s)
         if on_disk.get(name) == arc.fingerprint(data):
             out.unchanged += 1
             continue
         write_atomic(own_dir / name, sync_text(data, mine, written_at))
-        out.written.append({"name": s["name"], "events": len(data["events"]), "file": str(own_dir / name)})
+        out.written.append({"name": s.name, "events": len(data["events"]), "file": str(own_dir / name)})
     own = store.sync.sessions_of_device(me)
     write_atomic(own_dir / MANIFEST, json.dumps(
         {"format": DEVICE_FORMAT, "version": 1, "device": me, "label": mine, "last_sync": written_at,
@@ -312,10 +313,10 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
     return out
 
 
-def _sides(held: dict | None, held_events: int, copies: list[Copy]) -> list[dict]:
+def _sides(held: Session | None, held_events: int, copies: list[Copy]) -> list[dict]:
     sides = []
     if held is not None:
-        sides.append({"where": "this database", "session": held["name"], "events": held_events})
+        sides.append({"where": "this database", "session": held.name, "events": held_events})
     sides += [{"where": str(c.path), "session": c.header["name"], "events": len(c.events),
                "device_label": c.label} for c in copies]
     return sides
@@ -328,7 +329,7 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], labels: dict, out: 
     label = safe_label(labels.get(device) or next((c.label for c in group if c.label), None), device)
     with store.snapshot():
         held = store.sync.session_by_global_id(device, uid)
-        rows = store.log.session_log(held["id"]) if held else None
+        rows = store.log.session_log(held.id) if held else None
         mine = arc.log_events(store, held, rows) if held else []
     newer: list[Copy] = []
     for c in group:
@@ -337,7 +338,7 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], labels: dict, out: 
             continue
         how = arc.compare(arc.session_header(held), mine, c.header, c.events)
         if how["relation"] == "conflict":
-            out.conflicts.append({"session": held["name"], "device": device, "device_label": label, "uid": uid,
+            out.conflicts.append({"session": held.name, "device": device, "device_label": label, "uid": uid,
                                   "seq": how["seq"], "why": how["why"], "sides": _sides(held, len(mine), [c])})
             return False
         if how["relation"] == "newer":
@@ -348,7 +349,7 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], labels: dict, out: 
     for a, b in zip(newer, newer[1:]):
         how = arc.compare(a.header, a.events, b.header, b.events)
         if how["relation"] == "conflict":
-            out.conflicts.append({"session": held["name"] if held else a.header["name"], "device": device,
+            out.conflicts.append({"session": held.name if held else a.header["name"], "device": device,
                                   "device_label": label, "uid": uid, "seq": how["seq"], "why": how["why"],
                                   "sides": _sides(held, len(mine), [a, b])})
             return False
@@ -362,7 +363,7 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], labels: dict, out: 
                                      "events": len(best.events)})
         else:
             got = arc.extend_session(store, held, best.archive, rows)
-            out.extended.append({"name": held["name"], "device": device, "device_label": label,
+            out.extended.append({"name": held.name, "device": device, "device_label": label,
                                  "events": got["events"]})
     except PanError as e:  # the copy does not replay to what it says (edited), or a race
         out.refused.append({"file": str(best.path), "why": e.message})

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from pancli.core.errors import InputError
 from pancli.core.ledger import POOLS
+from pancli.core.ledger import Payment
+from pancli.core.rows import Session, StoredEvent
 
 
 # -- the table now ---------------------------------------------------------------------------
 
-def board_json(session: dict, state) -> dict:
+def board_json(session: Session, state) -> dict:
     from pancli.games import game
 
-    return game(session["game"]).board(session, state)
+    return game(session.game).board(session, state)
 
 
-def standings_json(session: dict, balances: dict, tallies: dict, players: list[str], chip_value) -> dict:
+def standings_json(session: Session, balances: dict, tallies: dict, players: list[str], chip_value) -> dict:
     from pancli.core.money import amount, shown_chip_value
 
     chip_value = shown_chip_value(chip_value)
@@ -38,12 +40,12 @@ def standings_json(session: dict, balances: dict, tallies: dict, players: list[s
         rows.append(row)
     rows.sort(key=lambda r: -r["net"])
     pools = {p.strip("()"): balances[p] for p in POOLS if balances.get(p)}
-    data = {"session": session["name"], "game": session["game"], "chip_value": chip_value,
+    data = {"session": session.name, "game": session.game, "chip_value": chip_value,
             "players": rows, "pools": pools, "sum": sum(balances.values())}
     from pancli.games import GAMES
 
-    g = GAMES.get(session["game"])
-    ranked = g.standings(session["rules"], rows) if g else None
+    g = GAMES.get(session.game)
+    ranked = g.standings(session.rules, rows) if g else None
     if ranked:  # a game scored in points or letters: ranked by its own score, with its own columns
         data["players"], data["columns"] = ranked
     return data
@@ -59,27 +61,33 @@ def standings_data(recorder) -> dict:
     """`pan standings --json`."""
     state, balances, tallies = recorder.totals()
     seats = recorder.game.players(state)
-    return standings_json(recorder.session, balances, tallies, seats, recorder.session["chip_value"])
+    return standings_json(recorder.session, balances, tallies, seats, recorder.session.chip_value)
 
 
-def event_json(e: dict) -> dict:
+def payment_json(event_id: int, p: Payment) -> dict:
+    """One payment of an event of `pan history --json` (code and params null if stored by pancli 0.1)."""
+    return {"event_id": event_id, "payer": p.payer, "payee": p.payee, "chips": p.chips, "reason": p.reason,
+            "code": p.code, "params": None if p.code is None else p.params.plain()}
+
+
+def event_json(e: StoredEvent) -> dict:
     """One event of `pan history --json`."""
-    return {"seq": e["seq"], "hand": e["hand"], "kind": e["kind"], "payload": e["payload"],
-            "created_at": e["created_at"], "voided": e["voided_by"] is not None,
-            "undo_of": e["undo_of"], "payments": e["payments"]}
+    return {"seq": e.seq, "hand": e.hand, "kind": e.kind, "payload": e.payload,
+            "created_at": e.created_at, "voided": e.voided_by is not None,
+            "undo_of": e.undo_of, "payments": [payment_json(e.id, p) for p in e.payments]}
 
 
-def history_data(store, session: dict, hand: int | None = None, events: list[dict] | None = None) -> dict:
+def history_data(store, session: Session, hand: int | None = None, events: list[StoredEvent] | None = None) -> dict:
     """`pan history [--hand N] --json`: every event, voided ones and undos included, with its payments
-    (or just ``events``, rows as ``Store.all_events`` gives them, for a reader that pages the log)."""
+    (or just ``events``, as ``store.log.session_log`` gives them, for a reader that pages the log)."""
     if events is None:
-        events = store.log.all_events(session["id"], hand)
-    return {"session": session["name"], "events": [event_json(e) for e in events]}
+        events = store.log.session_log(session.id) if hand is None else store.log.hand_events(session.id, hand)
+    return {"session": session.name, "events": [event_json(e) for e in events]}
 
 
 # -- settle-up ---------------------------------------------------------------------------------
 
-def settle_result(store, session: dict, chip_value=None):
+def settle_result(store, session: Session, chip_value=None):
     """`pan settle`: the settlement (checked to square everyone exactly) and the chip value it is
     priced at: an exact Decimal (``chip_value`` as typed, or the session's), or None."""
     from pancli.app.reports import settle_inputs
@@ -89,18 +97,18 @@ def settle_result(store, session: dict, chip_value=None):
     if chip_value is not None:
         value = money.chip_value(chip_value)
     else:
-        value = money.stored_chip_value(session["chip_value"] or session["rules"].get("unit_value"))
+        value = money.stored_chip_value(session.chip_value or session.rules.get("unit_value"))
     data = settle_inputs(store, session)
-    s = st.settle(data["nets"], data["bank"], value, session["players"])
+    s = st.settle(data["nets"], data["bank"], value, session.players)
     if s.banked:
         s.flags = st.negative_stacks(data["moves"])
     if not s.square():
-        raise InputError(f"the ledger of '{session['name']}' does not balance (sum {s.total})", "run `pan db check`")
+        raise InputError(f"the ledger of '{session.name}' does not balance (sum {s.total})", "run `pan db check`")
     return s, value
 
 
-def settle_json(session: dict, s) -> dict:
+def settle_json(session: Session, s) -> dict:
     """`pan settle --json`."""
     from pancli.core import settle as st
 
-    return {"session": session["name"], **st.to_json(s)}
+    return {"session": session.name, **st.to_json(s)}

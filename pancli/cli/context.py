@@ -43,8 +43,8 @@ class AppContext:
         store = self.open_store(create=create)
         name = name or self.session_name
         rec = self.recorder
-        if rec is not None and rec.store is store and name in (None, rec.session["name"]) \
-                and rec.session["id"] == _current_id(store, name):
+        if rec is not None and rec.store is store and name in (None, rec.session.name) \
+                and rec.session.id == _current_id(store, name):
             return rec
         self.recorder = Recorder(store, store.session(name))
         return self.recorder
@@ -68,7 +68,7 @@ class AppContext:
 
 
 def _current_id(store, name):
-    return store.session(name)["id"] if name else int(store.setting("current_session") or 0)
+    return store.session(name).id if name else int(store.setting("current_session") or 0)
 
 
 def app_context() -> AppContext:

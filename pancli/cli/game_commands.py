@@ -20,9 +20,9 @@ def say(line: str) -> None:
 def game_recorder(game: str):
     """The current session's recorder, refusing a session of another game."""
     recorder = app_context().open_recorder()
-    if recorder.session["game"] != game:
+    if recorder.session.game != game:
         title = get_game(game).title
-        raise InputError(f"session '{recorder.session['name']}' is a {recorder.session['game']} game, not {title}",
+        raise InputError(f"session '{recorder.session.name}' is a {recorder.session.game} game, not {title}",
                          f"start one with `pan session new NAME --game {game} --players A,B,C`, "
                          "or switch with `pan session use NAME`")
     return recorder

@@ -59,7 +59,7 @@ class CardsType(ParamType):
             return value
         g = default_game()
         rec = _obj(ctx).open_recorder()
-        rules = rec.rules if rec.session["game"] == g.name else g.schema.defaults
+        rules = rec.rules if rec.session.game == g.name else g.schema.defaults
         return g.read_cards(value, rules)
 
     def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
@@ -143,7 +143,7 @@ class SessionType(ParamType):
         return value
 
     def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
-        names = [s["name"] for s in obj.open_store(create=False).sessions()]
+        names = [s.name for s in obj.open_store(create=False).sessions()]
         return [n for n in names if n.lower().startswith(incomplete.lower())]
 
 

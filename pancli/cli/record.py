@@ -30,9 +30,9 @@ def pan_recorder():
     from pancli.games import default_game
 
     recorder = app_context().open_recorder()
-    game, own = recorder.session["game"], default_game()
+    game, own = recorder.session.game, default_game()
     if game != own.name:
-        raise InputError(f"session '{recorder.session['name']}' plays {game}, not {own.title}",
+        raise InputError(f"session '{recorder.session.name}' plays {game}, not {own.title}",
                          f"record it with `pan {game} …` (see `pan {game} --help`)")
     return recorder
 
@@ -104,14 +104,14 @@ def session_list(as_json: bool = JSON):
     current = store.setting("current_session")
     rows = store.sessions()
     if as_json:
-        print_json([{"name": r["name"], "game": r["game"], "created_at": r["created_at"], "players": r["players"],
-                     "closed": bool(r["closed_at"]), "current": str(r["id"]) == current} for r in rows])
+        print_json([{"name": r.name, "game": r.game, "created_at": r.created_at, "players": r.players,
+                     "closed": bool(r.closed_at), "current": str(r.id) == current} for r in rows])
         return
     out = console()
     for r in rows:
-        mark = "*" if str(r["id"]) == current else " "
-        closed = " (closed)" if r["closed_at"] else ""
-        out.print(f"{mark} {r['name']}  {r['game']}  {r['created_at'][:10]}  {', '.join(r['players'])}{closed}")
+        mark = "*" if str(r.id) == current else " "
+        closed = " (closed)" if r.closed_at else ""
+        out.print(f"{mark} {r.name}  {r.game}  {r.created_at[:10]}  {', '.join(r.players)}{closed}")
 
 
 @session_app.command("show")
@@ -130,17 +130,17 @@ def session_show(name: Optional[str] = typer.Argument(None, click_type=SESSION, 
 
     from pancli.core.money import shown_chip_value
 
-    g = get_game(s["game"])
+    g = get_game(s.game)
     defaults = g.rules_to_dict(g.schema.defaults)
-    changed = {k: v for k, v in s["rules"].items() if defaults.get(k) != v}
-    data = {"name": s["name"], "game": s["game"], "created_at": s["created_at"], "seats": seats,
-            "chip_value": shown_chip_value(s["chip_value"]), "closed": bool(s["closed_at"]), "rules_changed": changed,
+    changed = {k: v for k, v in s.rules.items() if defaults.get(k) != v}
+    data = {"name": s.name, "game": s.game, "created_at": s.created_at, "seats": seats,
+            "chip_value": shown_chip_value(s.chip_value), "closed": bool(s.closed_at), "rules_changed": changed,
             "db": str(store.path)}
     if as_json:
         print_json(data)
         return
     out = console()
-    out.print(f"Session {s['name']} · {s['game']} · started {s['created_at']}" + (" · closed" if s["closed_at"] else ""))
+    out.print(f"Session {s.name} · {s.game} · started {s.created_at}" + (" · closed" if s.closed_at else ""))
     out.print(f"Seats: {', '.join(seats)}")
     out.print("House rules: " + (", ".join(f"{k} = {v}" for k, v in changed.items()) or "the defaults"))
     if data["chip_value"]:
@@ -156,9 +156,9 @@ def session_use(name: str = typer.Argument(..., click_type=SESSION, help="Sessio
     store = app_context().open_store(create=False)
     s = store.session(name)
     with store.lock():
-        store.set_setting("current_session", str(s["id"]))
+        store.set_setting("current_session", str(s.id))
     app_context().forget_session()
-    echo(f"Current session: {s['name']}")
+    echo(f"Current session: {s.name}")
 
 
 @session_app.command("close")
@@ -175,9 +175,9 @@ def session_close(name: Optional[str] = typer.Argument(None, click_type=SESSION,
                          "finish it (`pan out`), void it (`pan void`), or undo the deal first")
     store = recorder.store
     with store.lock():
-        store.close_session(recorder.session["id"])
+        store.close_session(recorder.session.id)
     app_context().forget_session()
-    echo(f"Session {recorder.session['name']} is closed.")
+    echo(f"Session {recorder.session.name} is closed.")
 
 
 # -- seats --------------------------------------------------------------------------------
@@ -352,7 +352,7 @@ def undo():
 
     recorder = app_context().open_recorder()
     last, voided = recorder.undo()
-    echo(f"Undid #{last['seq']}: {describe_event(last['payload'])}")
+    echo(f"Undid #{last.seq}: {describe_event(last.payload)}")
     for line in payment_lines(voided):
         echo(f"  voided: {line}")
 

@@ -263,7 +263,7 @@ def settle(name: Optional[str] = SESSION,
         print_json(settle_json(session, s))
         return
     out = console()
-    out.print(f"Settle-up · {session['name']}" + (f" · ${value:,f} a chip" if value else ""))
+    out.print(f"Settle-up · {session.name}" + (f" · ${value:,f} a chip" if value else ""))
     for p in s.parties:
         amount = f"  {st.party_money(p, s)}" if value else ""
         out.print(f"  {p.label:<14} {st.signed(p.balance):>6} chips{amount}")
@@ -328,7 +328,7 @@ def export(name: Optional[str] = SESSION,
             data = archive.build(store, session)
             text = archive.to_toml(data, exported_at=now()) if fmt == "toml" else archive.to_json(data)
     if output is None and fmt == "toml":
-        path = _target(str(Path("sessions") / session_file_name(session["name"], ".toml")), force, "archive")
+        path = _target(str(Path("sessions") / session_file_name(session.name, ".toml")), force, "archive")
     if path is None:
         sys.stdout.write(text)
         return
@@ -425,20 +425,20 @@ def rescore(name: Optional[str] = SESSION,
     if not (preset or rules or sets):
         raise InputError("say which rules to replay under", "give --preset P, --rules FILE or --set KNOB=VALUE")
     store, session = _session(name)
-    g = get_game(session["game"])
-    base = resolve_rules(preset, rules, g.name) if (preset or rules) else g.rules_from_dict(session["rules"])
+    g = get_game(session.game)
+    base = resolve_rules(preset, rules, g.name) if (preset or rules) else g.rules_from_dict(session.rules)
     new_rules = g.rules_from_dict({**g.rules_to_dict(base), **_parse_sets(sets or [])}) if sets else base
     with store.snapshot():
         events = log_events(store, session)
     if hand is not None and not any(e.hand == hand for e in events):
-        raise InputError(f"session '{session['name']}' has no hand {hand}", "see the hands with `pan history`")
+        raise InputError(f"session '{session.name}' has no hand {hand}", "see the hands with `pan history`")
     result = do_rescore(g, session, events, new_rules, hand)
     if as_json:
-        print_json({"session": session["name"], **result.to_json()})
+        print_json({"session": session.name, **result.to_json()})
         return
     out = console()
     changed = ", ".join(f"{k} {v[0]} → {v[1]}" for k, v in result.changed_rules.items()) or "no rule changed"
-    out.print(f"Rescore of {session['name']}" + (f", hand {hand}" if hand is not None else "") + f": {changed}")
+    out.print(f"Rescore of {session.name}" + (f", hand {hand}" if hand is not None else "") + f": {changed}")
     table = Table(title_justify="left")
     for col in ("player", "recorded", "rescored", "difference"):
         table.add_column(col, justify="left" if col == "player" else "right")

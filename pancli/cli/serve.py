@@ -120,7 +120,7 @@ def serve(
     print(url, flush=True)
     if not no_qr:
         sys.stdout.write(_qr(url))
-    what = f"session {shown['name']}" if shown else "the current session"
+    what = f"session {shown.name}" if shown else "the current session"
     follow = "" if session else " (follows `pan session use`)"
     print(f"Serving {what}{follow} read-only from {path}. Ctrl-C stops.", flush=True)
     if host in ("0.0.0.0", "::") and not lan_address():

@@ -91,7 +91,7 @@ class TableShell:
         self.terminal = False             # at the prompt: output is caught and fitted to the terminal
         if session is not None:
             s = self.context.open_store(create=False).session(session)
-            self.context.session_name = s["name"]
+            self.context.session_name = s.name
 
     # -- one line -------------------------------------------------------------------------
 
@@ -175,10 +175,10 @@ class TableShell:
         if rec is None:
             return None
         try:
-            last = rec.store.log.last_effective(rec.session["id"])
+            last = rec.store.log.last_effective(rec.session.id)
         except Exception:
             return None
-        return dict(last["payload"]) if last else None
+        return dict(last.payload) if last else None
 
     def _redo(self, capture: bool, quiet: bool) -> tuple[int, str, str]:
         """Record again what the last `undo` at this shell took back."""
@@ -210,7 +210,7 @@ class TableShell:
         if rec is None:
             return None
         try:
-            return rec.session["id"], rec.state()
+            return rec.session.id, rec.state()
         except Exception:
             return None
 
@@ -297,7 +297,7 @@ class TableShell:
             status = None
         from pancli.core.names import inert
 
-        where = rec.session["name"] + (f" · {status}" if status else "")
+        where = rec.session.name + (f" · {status}" if status else "")
         return f"{inert(where)}> "
 
     def board_lines(self) -> list[str]:
@@ -504,7 +504,7 @@ class TableShell:
         else:
             from pancli.core.names import inert
 
-            text = (f"Session {inert(rec.session['name'])} at {self.db}. `help` lists the commands; "
+            text = (f"Session {inert(rec.session.name)} at {self.db}. `help` lists the commands; "
                     "Tab completes; `undo` takes back; Ctrl-D leaves.")
         _print([("class:dim", line) for line in fit_words(text, width)], end="")
         if rec is not None:

@@ -58,27 +58,41 @@ class Params(Mapping):
 
     def __init__(self, data: Mapping | None = None, /, **more: Any):
         merged = {**data, **more} if data else more
-        self._items = tuple(sorted([(k, _freeze(v)) for k, v in merged.items()]))
+        self._items: tuple | None = tuple(sorted([(k, _freeze(v)) for k, v in merged.items()]))
         self._json: str | None = None
 
+    @classmethod
+    def from_json(cls, text: str) -> Params:
+        """Params as stored: their canonical JSON text, parsed only when they are read. Compared
+        with others by ``to_json``, they are never parsed (a long night has 100,000 of them)."""
+        p = cls.__new__(cls)
+        p._items, p._json = None, text
+        return p
+
+    def _pairs(self) -> tuple:
+        items = self._items
+        if items is None:
+            items = self._items = tuple(sorted([(k, _freeze(v)) for k, v in json.loads(self._json or "{}").items()]))
+        return items
+
     def __getitem__(self, key: str) -> Any:
-        for k, v in self._items:
+        for k, v in self._pairs():
             if k == key:
                 return v
         raise KeyError(key)
 
     def __iter__(self) -> Iterator[str]:
-        return (k for k, _ in self._items)
+        return (k for k, _ in self._pairs())
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self._pairs())
 
     def __hash__(self) -> int:
-        return hash(self._items)
+        return hash(self._pairs())
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Params):
-            return self._items == other._items
+            return self._pairs() == other._pairs()
         return Mapping.__eq__(self, other)
 
     def __repr__(self) -> str:
@@ -86,7 +100,7 @@ class Params(Mapping):
 
     def plain(self) -> dict:
         """As a plain dict (lists for sequences), ready for JSON or TOML."""
-        return {k: _thaw(v) for k, v in self._items}
+        return {k: _thaw(v) for k, v in self._pairs()}
 
     def to_json(self) -> str:
         """The canonical JSON text: keys sorted, no spaces. Stored as is, and compared as text."""
@@ -112,21 +126,29 @@ class Payment:
     payer: str
     payee: str
     chips: int
-    code: str                        # what it is for, from the game's vocabulary
+    # What it is for, from the game's vocabulary; None in a payment stored by pancli 0.1, which is
+    # compared by players and chips only.
+    code: str | None
     params: Params = NO_PARAMS       # the particulars
     # The game's wording of (code, params) in English; payments are equal whatever their wording.
     wording: Callable[[str, Params], str] | None = field(default=None, compare=False, repr=False)
+    # The reason as it was stored or archived beside the payment (read back, never compared).
+    said: str | None = field(default=None, compare=False, repr=False)
 
-    def __init__(self, payer: str, payee: str, chips: int, code: str, params: Params = NO_PARAMS,
-                 wording: Callable[[str, Params], str] | None = None):
+    def __init__(self, payer: str, payee: str, chips: int, code: str | None, params: Params = NO_PARAMS,
+                 wording: Callable[[str, Params], str] | None = None, said: str | None = None):
         d = self.__dict__
-        d["payer"], d["payee"], d["chips"], d["code"], d["params"], d["wording"] = \
-            payer, payee, chips, code, params, wording
+        d["payer"], d["payee"], d["chips"], d["code"], d["params"], d["wording"], d["said"] = \
+            payer, payee, chips, code, params, wording, said
 
     @property
     def reason(self) -> str:
         """The reason in English, for people."""
-        return self.wording(self.code, self.params) if self.wording else self.code
+        if self.said is not None:
+            return self.said
+        if self.wording and self.code is not None:
+            return self.wording(self.code, self.params)
+        return self.code or ""
 
     def line(self) -> str:
         return f"{self.payer} pays {self.payee} {self.chips}: {self.reason}"

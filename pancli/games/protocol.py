@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from pancli.core.errors import InputError
+from pancli.core.rows import Session
 from pancli.core.ledger import Step
 from pancli.core.payloads import NO_PAYLOADS, Payloads
 
@@ -38,7 +39,7 @@ S_in = TypeVar("S_in", contravariant=True)
 S_out = TypeVar("S_out", covariant=True)
 
 Event = dict[str, Any]          # an event's payload: plain JSON data with a "kind"
-SessionRow = Mapping[str, Any]  # a session as storage gives it: "name", "dealer", "players", "rules"…
+SessionRow = Session            # a session as storage gives it (pancli/core/rows.py)
 Board = dict[str, Any]          # the table now, JSON-ready (`pan board --json`, the web view)
 CompletionKind = Literal["card", "meld", "preset"]
 
@@ -226,7 +227,7 @@ class GameBase(Generic[R, S]):
         return None
 
     def board(self, session: SessionRow, state: S) -> Board:
-        return {"session": session["name"], "game": self.name, "seats": self.seats(state)}
+        return {"session": session.name, "game": self.name, "seats": self.seats(state)}
 
     def board_lines(self, board: Board) -> list[str]:
         return []
@@ -268,5 +269,5 @@ def place(rows: list[dict[str, Any]], key: Any) -> None:
 
 def dealer_of(session: SessionRow, players: list[str], number: int) -> str:
     """Who deals deal ``number``: the first dealer, then one seat on in playing order each deal."""
-    first = session["dealer"] if session["dealer"] in players else players[0]
+    first = session.dealer if session.dealer in players else players[0]
     return players[(players.index(first) + number - 1) % len(players)]

@@ -11,9 +11,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from datetime import datetime, timezone
-from typing import Any
 
+from pancli.core.rows import StoredEvent
+from pancli.storage.mapping import (EVENT_COLUMNS, PAYMENT_COLUMNS, TALLY_COLUMNS, add_payments, add_tallies,
+                                     event_rows)
 from pancli.storage.migrations import NET
+
+_VOIDED = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
 
 
 def now() -> str:
@@ -66,87 +70,50 @@ class EventLog:
             [(session_id, hand_of_moves or 0, player, chips) for player, chips in nets if chips])
         return event_id
 
-    def effective_events(self, session_id: int, since_id: int = 0) -> list[dict]:
-        rows = self.conn.execute(
-            "SELECT id, seq, hand, kind, payload, created_at FROM events WHERE session_id = ? AND id >= ? "
-            "AND kind != 'undo' AND id NOT IN (SELECT undo_of FROM events WHERE session_id = ? "
-            "AND undo_of IS NOT NULL) ORDER BY id",
-            [session_id, since_id, session_id]).fetchall()
-        return [_event_row(r) for r in rows]
-
-    def last_effective(self, session_id: int, kind: str | None = None) -> dict | None:
-        sql = ("SELECT id, seq, hand, kind, payload, created_at FROM events WHERE session_id = ? AND kind != 'undo' "
-               "AND id NOT IN (SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL)")
-        args: list[Any] = [session_id, session_id]
-        if kind:
-            sql += " AND kind = ?"
-            args.append(kind)
-        row = self.conn.execute(sql + " ORDER BY id DESC LIMIT 1", args).fetchone()
-        return _event_row(row) if row else None
-
-    def all_events(self, session_id: int, hand: int | None = None) -> list[dict]:
-        """Every event, voided ones and undos included, with its payments (params parsed; code and
-        params None in rows written before payments had codes)."""
-        sql = ("SELECT e.id, e.seq, e.hand, e.kind, e.payload, e.created_at, e.undo_of, "
-               "(SELECT u.id FROM events u WHERE u.undo_of = e.id) AS voided_by FROM events e WHERE e.session_id = ?")
-        args: list[Any] = [session_id]
-        if hand is not None:
-            sql += " AND e.hand = ?"
-            args.append(hand)
-        events = [dict(r) | {"payload": json.loads(r["payload"])} for r in self.conn.execute(sql + " ORDER BY e.id", args)]
-        by_id = {e["id"]: e for e in events}
-        for e in events:
-            e["payments"] = []
-        if events:
-            rows = self.conn.execute(
-                "SELECT event_id, payer, payee, chips, reason, code, params FROM payments "
-                "WHERE session_id = ? AND event_id >= ? "
-                "ORDER BY id", [session_id, events[0]["id"]])
-            for r in rows:
-                if r["event_id"] in by_id:
-                    by_id[r["event_id"]]["payments"].append(
-                        dict(r) | {"params": json.loads(r["params"]) if r["params"] is not None else None})
-        return events
-
-    def session_log(self, session_id: int, first_seq: int = 1, last_seq: int | None = None) -> list[dict]:
-        """Every event of a session in order (or those numbered ``first_seq`` to ``last_seq``), undos
-        and voided events included, each with its stored payments and tallies in the order they were
-        written: three ordered scans, whatever its length.
-
-        Each event: id, seq, hand, kind, payload (parsed), created_at, undo_of (an event id),
-        payments [(payer, payee, chips, code, params, reason)] with params as JSON text (code and
-        params are None in rows written before payments had codes), tallies [(player, stat, amount)].
-        Payments or tallies whose event is not one of the session's are left out (stray_rows
-        counts them).
-        """
+    def _read(self, session_id: int, where: str, args: list, order: str = "id", limit: str = "") -> list[StoredEvent]:
+        """The session's events that ``where`` selects, in ``order``, each with the undo that voids
+        it and its payments and tallies: four ordered index scans, however long the log. Payments
+        or tallies whose event is not one of the session's are left out (stray_rows counts them)."""
         c = self.conn.cursor()
         c.row_factory = None  # plain tuples: a long session has hundreds of thousands of rows
-        events: list[dict] = []
-        payments: dict[int, list] = {}
-        tallies: dict[int, list] = {}
-        loads = json.loads
-        for eid, seq, hand, kind, payload, created_at, undo_of in c.execute(
-                "SELECT id, seq, hand, kind, payload, created_at, undo_of FROM events "
-                "WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY id",
-                [session_id, first_seq, last_seq if last_seq is not None else 2 ** 62]):
-            payments[eid], tallies[eid] = [], []
-            events.append({"id": eid, "seq": seq, "hand": hand, "kind": kind, "payload": loads(payload),
-                           "created_at": created_at, "undo_of": undo_of,
-                           "payments": payments[eid], "tallies": tallies[eid]})
-        if not events:
-            return events
-        ids = [session_id, events[0]["id"], events[-1]["id"]]
-        for r in c.execute("SELECT event_id, payer, payee, chips, code, params, reason FROM payments "
-                           "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id", ids):
-            into = payments.get(r[0])
-            if into is not None:
-                into.append(r[1:])
-        for r in c.execute("SELECT event_id, player, stat, amount FROM tallies "
-                           "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY id", ids):
-            into = tallies.get(r[0])
-            if into is not None:
-                into.append(r[1:])
-        return events
+        rows = c.execute(f"SELECT {EVENT_COLUMNS} FROM events WHERE session_id = ? AND {where} "
+                         f"ORDER BY {order}{limit}", [session_id, *args]).fetchall()
+        if not rows:
+            return []
+        first, last = min(rows[0][0], rows[-1][0]), max(rows[0][0], rows[-1][0])
+        span = [session_id, first, last]
+        voided_by = {undo_of: eid for undo_of, eid in c.execute(
+            "SELECT undo_of, id FROM events WHERE session_id = ? AND undo_of BETWEEN ? AND ?", span)}
+        payments: dict[int, list] = {r[0]: [] for r in rows}
+        tallies: dict[int, list] = {r[0]: [] for r in rows}
+        add_payments(c.execute(f"SELECT {PAYMENT_COLUMNS} FROM payments "
+                               "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id", span), payments)
+        add_tallies(c.execute(f"SELECT {TALLY_COLUMNS} FROM tallies "
+                              "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY id", span), tallies)
+        return event_rows(rows, voided_by, payments, tallies)
+
+    def session_log(self, session_id: int, first_seq: int = 1, last_seq: int | None = None) -> list[StoredEvent]:
+        """Every event of a session in order (or those numbered ``first_seq`` to ``last_seq``),
+        undos and voided events included, with their payments and tallies in the order written."""
+        return self._read(session_id, "seq BETWEEN ? AND ?",
+                          [first_seq, last_seq if last_seq is not None else 2 ** 62])
+
+    def hand_events(self, session_id: int, hand: int) -> list[StoredEvent]:
+        """Every event recorded in one hand, undos and voided events included."""
+        return self._read(session_id, "hand = ?", [hand])
+
+    def effective_events(self, session_id: int, since_id: int = 0) -> list[StoredEvent]:
+        """The effective events (neither undos nor undone) from the event ``since_id`` on."""
+        return self._read(session_id, f"id >= ? AND kind != 'undo' AND id NOT IN ({_VOIDED})",
+                          [since_id, session_id])
+
+    def last_effective(self, session_id: int, kind: str | None = None) -> StoredEvent | None:
+        """The last effective event (of ``kind``, if given)."""
+        where, args = f"kind != 'undo' AND id NOT IN ({_VOIDED})", [session_id]
+        if kind:
+            where, args = where + " AND kind = ?", args + [kind]
+        found = self._read(session_id, where, args, "id DESC", " LIMIT 1")
+        return found[0] if found else None
 
     def checkpoint_seqs(self, session_id: int, kind: str) -> list[int]:
         """The seq of every effective (never undone) event of ``kind`` in a session, in order."""
@@ -163,24 +130,6 @@ class EventLog:
             "WHERE r.session_id = ? AND (e.id IS NULL OR e.session_id != r.session_id OR r.hand IS NOT e.hand)",
             [session_id]).fetchone()[0] for table in ("payments", "tallies"))
 
-    def events_between(self, session_id: int, first_seq: int, last_seq: int) -> list[dict]:
-        """The events numbered ``first_seq`` to ``last_seq``, shaped as ``all_events``: a short
-        index search, so a page of a 10,000-hand night costs what a page of one hand does."""
-        rows = self.conn.execute(
-            "SELECT e.id, e.seq, e.hand, e.kind, e.payload, e.created_at, e.undo_of, "
-            "(SELECT u.id FROM events u WHERE u.undo_of = e.id) AS voided_by FROM events e "
-            "WHERE e.session_id = ? AND e.seq BETWEEN ? AND ? ORDER BY e.seq",
-            [session_id, first_seq, last_seq]).fetchall()
-        events = [dict(r) | {"payload": json.loads(r["payload"]), "payments": []} for r in rows]
-        by_id = {e["id"]: e for e in events}
-        if events:
-            for r in self.conn.execute(
-                    "SELECT event_id, payer, payee, chips, reason, code, params FROM payments "
-                    "WHERE event_id IN (SELECT value FROM json_each(?)) ORDER BY id", [json.dumps(list(by_id))]):
-                by_id[r["event_id"]]["payments"].append(
-                    dict(r) | {"params": json.loads(r["params"]) if r["params"] is not None else None})
-        return events
-
     def event_hands(self, session_id: int, after_seq: int = 0) -> list[tuple[int, int | None]]:
         """(seq, hand) of each event after ``after_seq``, in order: where each hand lies in the log."""
         cur = self.conn.cursor()
@@ -191,11 +140,6 @@ class EventLog:
     def last_seq(self, session_id: int) -> int:
         return self.conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?",
                                  [session_id]).fetchone()[0]
-
-    def payments_of(self, event_id: int) -> list[dict]:
-        return [dict(r) for r in self.conn.execute(
-            "SELECT payer, payee, chips, reason, code, params FROM payments WHERE event_id = ? ORDER BY id",
-            [event_id])]
 
     def balances(self, session_id: int) -> dict[str, int]:
         """Net chips per player and pool, from the running totals."""
@@ -217,8 +161,3 @@ class EventLog:
             "SELECT hand, player, net FROM hand_totals WHERE session_id = ? AND net != 0", [session_id])}
 
 
-
-def _event_row(r) -> dict:
-    d = dict(r)
-    d["payload"] = json.loads(d["payload"])
-    return d

@@ -1,12 +1,60 @@
-"""From SQL rows to the values the rest of pancli reads."""
+"""From SQL rows to the typed rows of pancli/core/rows.py: the one place that knows both shapes.
+
+A column added to ``sessions``, ``events``, ``payments`` or ``tallies`` is read here (and written
+by the statement in store.py or log.py that inserts it).
+"""
 
 from __future__ import annotations
 
 import json
+from typing import Any, Iterable
+
+from pancli.core.ledger import NO_PARAMS, Params, Payment, Tally
+from pancli.core.rows import Session, StoredEvent
+
+SESSION_COLUMNS = "id, name, game, created_at, players, dealer, rules, chip_value, closed_at, origin, device, uid"
+EVENT_COLUMNS = "id, seq, hand, kind, payload, created_at, undo_of"
+PAYMENT_COLUMNS = "event_id, payer, payee, chips, code, params, reason"
+TALLY_COLUMNS = "event_id, player, stat, amount"
 
 
-def session_row(row) -> dict:
-    d = dict(row)
-    d["players"] = json.loads(d["players"])
-    d["rules"] = json.loads(d["rules"])
-    return d
+def session_row(row: Any) -> Session:
+    """A row of ``SELECT {SESSION_COLUMNS} FROM sessions``."""
+    sid, name, game, created_at, players, dealer, rules, chip_value, closed_at, origin, device, uid = row
+    return Session(sid, name, game, created_at, tuple(json.loads(players)), dealer, json.loads(rules),
+                   chip_value, closed_at, origin, device, uid)
+
+
+def event_rows(rows: list, voided_by: dict[int, int], payments: dict[int, list], tallies: dict[int, list]) -> list[StoredEvent]:
+    """Rows of ``SELECT {EVENT_COLUMNS} FROM events``, with the undo voiding each (by event id)
+    and their payments and tallies (lists by event id, as ``add_payments`` and ``add_tallies`` fill them)."""
+    loads = json.loads
+    get = voided_by.get
+    return [StoredEvent(eid, seq, hand, kind, loads(payload), created_at, undo_of, get(eid),
+                        tuple(payments[eid]), tuple(tallies[eid]))
+            for eid, seq, hand, kind, payload, created_at, undo_of in rows]
+
+
+def add_payments(rows: Iterable, into: dict[int, list]) -> None:
+    """Rows of ``SELECT {PAYMENT_COLUMNS} FROM payments`` as Payments, appended to their event's
+    list in ``into`` (rows of other events are left out). Each distinct params text is read once."""
+    params: dict[str, Params] = {}
+    for eid, payer, payee, chips, code, text, reason in rows:
+        found = into.get(eid)
+        if found is None:
+            continue
+        if code is None:  # written by pancli 0.1
+            found.append(Payment(payer, payee, chips, None, NO_PARAMS, None, reason))
+            continue
+        p = params.get(text)
+        if p is None:
+            p = params[text] = Params.from_json(text) if text is not None else NO_PARAMS
+        found.append(Payment(payer, payee, chips, code, p, None, reason))
+
+
+def add_tallies(rows: Iterable, into: dict[int, list]) -> None:
+    """Rows of ``SELECT {TALLY_COLUMNS} FROM tallies`` as Tallies, appended as ``add_payments`` does."""
+    for eid, player, stat, amount in rows:
+        found = into.get(eid)
+        if found is not None:
+            found.append(Tally(player, stat, amount))

@@ -21,7 +21,8 @@ from pancli.core.errors import InputError, StoreError
 from pancli.storage import log as _log
 from pancli.storage.care import DatabaseCare
 from pancli.storage.log import EventLog
-from pancli.storage.mapping import session_row
+from pancli.core.rows import Session
+from pancli.storage.mapping import SESSION_COLUMNS, session_row
 from pancli.storage.migrations import KNOWN_MIGRATIONS, SCHEMA_SET, schema_migrations
 from pancli.storage.paths import resolve_path
 from pancli.storage.queries import ReportQueries
@@ -239,25 +240,25 @@ class Store:
             "SELECT (SELECT max(id) FROM events), (SELECT value FROM settings WHERE key = 'current_session')"
         ).fetchone())
 
-    def sessions(self) -> list[dict]:
-        return [session_row(r) for r in self.conn.execute("SELECT * FROM sessions ORDER BY id")]
+    def sessions(self) -> list[Session]:
+        return [session_row(r) for r in self.conn.execute(f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY id")]
 
-    def session(self, name: str | None = None) -> dict:
+    def session(self, name: str | None = None) -> Session:
         """The named session, or the current one."""
         c = self.conn
         if name is None:
             current = self.setting("current_session")
-            row = c.execute("SELECT * FROM sessions WHERE id = ?", [current]).fetchone() if current else None
+            row = c.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?", [current]).fetchone() if current else None
             if row is None:
                 raise InputError("no current session", "start one with `pan session new NAME --players A,B,C`")
             return session_row(row)
-        row = c.execute("SELECT * FROM sessions WHERE name = ?", [name]).fetchone()
+        row = c.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE name = ?", [name]).fetchone()
         if row is None:
-            rows = c.execute("SELECT * FROM sessions WHERE name LIKE ? ORDER BY id",
+            rows = c.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE name LIKE ? ORDER BY id",
                              [name.replace("%", "").replace("_", "") + "%"]).fetchall()
             if len(rows) == 1:
                 return session_row(rows[0])
-            names = ", ".join(r["name"] for r in rows)
+            names = ", ".join(r[1] for r in rows)
             raise InputError(f"no session named '{name}'" + (f" (several start so: {names})" if rows else ""),
                              "see them with `pan session list`")
         return session_row(row)
@@ -267,9 +268,9 @@ class Store:
         row = self.conn.execute("SELECT name FROM sessions WHERE origin = ?", [origin]).fetchone()
         return row[0] if row else None
 
-    def session_named(self, name: str) -> dict | None:
+    def session_named(self, name: str) -> Session | None:
         """The session of exactly this name (case-insensitively), or None."""
-        row = self.conn.execute("SELECT * FROM sessions WHERE name = ?", [name]).fetchone()
+        row = self.conn.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE name = ?", [name]).fetchone()
         return session_row(row) if row else None
 
     def set_closed(self, session_id: int, closed_at: str) -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from pancli.storage.mapping import session_row
+from pancli.core.rows import Session
+from pancli.storage.mapping import SESSION_COLUMNS, session_row
 
 
 class SyncQueries:
@@ -20,13 +21,13 @@ class SyncQueries:
         row = self.conn.execute("SELECT value FROM settings WHERE key = 'device_id'").fetchone()
         return row[0]
 
-    def session_by_global_id(self, device: str, uid: str) -> dict | None:
-        row = self.conn.execute("SELECT * FROM sessions WHERE device = ? AND uid = ?", [device, uid]).fetchone()
+    def session_by_global_id(self, device: str, uid: str) -> Session | None:
+        row = self.conn.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE device = ? AND uid = ?", [device, uid]).fetchone()
         return session_row(row) if row else None
 
-    def sessions_of_device(self, device: str) -> list[dict]:
+    def sessions_of_device(self, device: str) -> list[Session]:
         return [session_row(r) for r in self.conn.execute(
-            "SELECT * FROM sessions WHERE device = ? ORDER BY id", [device])]
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE device = ? ORDER BY id", [device])]
 
     def name_taken(self, name: str) -> bool:
         return self.conn.execute("SELECT 1 FROM sessions WHERE name = ?", [name]).fetchone() is not None

@@ -29,6 +29,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from pancli.app.recorder import describe_event
+from pancli.core.rows import Session
 from pancli.core.errors import PanError
 from pancli.core.settle import PARTY_NAMES
 from pancli.core.text import json_text, one_line, payment_lines
@@ -106,7 +107,7 @@ class Poller(threading.Thread):
             last_id = store.last_event_id_of_all()
             self.reader.mark = store.change_mark()
             try:  # warm the hand index of the session shown by default, for the first history page
-                self.reader.hand_index(store.session(self.reader.default_session)["id"])
+                self.reader.hand_index(store.session(self.reader.default_session).id)
             except PanError:
                 pass
             while not self.stopped.wait(self.interval):
@@ -187,7 +188,7 @@ def party(name: str) -> str:
 @pass_context
 def meld_words(context, m: dict) -> str:
     """The words for one meld of the board, from the game of the page's session."""
-    return game(context["session"]["game"]).meld_words(m)
+    return game(context["session"].game).meld_words(m)
 
 
 def table_template(g: Game) -> str:
@@ -290,7 +291,7 @@ class Site:
         body = self.reader.cached(key, lambda: json_text(build()))
         return Response(body, media_type="application/json", headers=SECURITY_HEADERS)
 
-    def session_of(self, request: Request) -> dict:
+    def session_of(self, request: Request) -> Session:
         return self.reader.session(request.query_params.get("session") or None)
 
     # -- pages ---------------------------------------------------------------------------
@@ -298,7 +299,7 @@ class Site:
     def table(self, request: Request) -> Response:
         reader, s = self.reader, self.session_of(request)
 
-        g = game(s["game"])
+        g = game(s.game)
         template = table_template(g)
 
         def build():
@@ -312,7 +313,7 @@ class Site:
                                columns=generic.standing_columns(standings))
             return context
 
-        return self.page(request, template, f"{s['name']} · the table", build)
+        return self.page(request, template, f"{s.name} · the table", build)
 
     def history(self, request: Request) -> Response:
         reader, s = self.reader, self.session_of(request)
@@ -326,7 +327,7 @@ class Site:
             hands = [(h, by_hand.get(h, [])) for h in reversed(data["hands"])]
             return {"session": s, "hands": hands, "page_no": data["page"], "pages": data["pages"]}
 
-        return self.page(request, "history.html", f"{s['name']} · history", build)
+        return self.page(request, "history.html", f"{s.name} · history", build)
 
     def settle(self, request: Request) -> Response:
         reader, s = self.reader, self.session_of(request)
@@ -335,7 +336,7 @@ class Site:
             _, data = reader.settle(s)
             return {"session": s, "settle": data, "standings": reader.standings(s)}
 
-        return self.page(request, "settle.html", f"{s['name']} · settle-up", build)
+        return self.page(request, "settle.html", f"{s.name} · settle-up", build)
 
     def player(self, request: Request) -> Response:
         reader, s = self.reader, self.session_of(request)

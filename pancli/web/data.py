@@ -16,6 +16,7 @@ from pancli.app.reports import player_career, resolve_known, sessions_overview
 from pancli.app.views import board_data, history_data, settle_json, settle_result, standings_data
 from pancli.core.errors import InputError
 from pancli.storage.store import Store
+from pancli.core.rows import Session, StoredEvent
 
 HANDS_PER_PAGE = 10
 RECENT_EVENTS = 12
@@ -133,13 +134,13 @@ class Reader:
             pending.done.set()
         return pending.value
 
-    def session(self, name: str | None = None) -> dict:
+    def session(self, name: str | None = None) -> Session:
         try:
             return self.store().session(name or self.default_session)
         except InputError as e:
             raise NotFound(e.message, e.hint) from None
 
-    def recorder(self, session: dict):
+    def recorder(self, session: Session):
         return Recorder(self.store(), session)
 
     def hand_index(self, session_id: int) -> HandIndex:
@@ -150,25 +151,25 @@ class Reader:
 
     # -- the JSON objects (the same as the CLI's --json) ------------------------------------
 
-    def board(self, session: dict) -> dict:
+    def board(self, session: Session) -> dict:
         return board_data(self.recorder(session))
 
-    def standings(self, session: dict) -> dict:
+    def standings(self, session: Session) -> dict:
         return standings_data(self.recorder(session))
 
-    def history(self, session: dict, hand: int | None = None, page: int = 1, everything: bool = False) -> dict:
+    def history(self, session: Session, hand: int | None = None, page: int = 1, everything: bool = False) -> dict:
         """`pan history --json` (``everything``), `pan history --hand N --json` (``hand``), or one page
         of HANDS_PER_PAGE hands, newest page first, in the same shape with ``page`` and ``pages``."""
         store = self.store()
         if everything:
-            return self.cached(("history", session["id"]), lambda: history_data(store, session))
-        index = self.hand_index(session["id"])
+            return self.cached(("history", session.id), lambda: history_data(store, session))
+        index = self.hand_index(session.id)
         if hand is not None:
             return history_data(store, session, events=self._events(store, session, index, [hand]))
         hands = index.hands()
         pages = max(1, -(-len(hands) // HANDS_PER_PAGE))
         if page < 1 or page > pages:
-            raise NotFound(f"there is no page {page} of the history of '{session['name']}'",
+            raise NotFound(f"there is no page {page} of the history of '{session.name}'",
                            f"pages 1 to {pages}")
         end = len(hands) - (page - 1) * HANDS_PER_PAGE
         chosen = hands[max(0, end - HANDS_PER_PAGE):end]
@@ -176,20 +177,20 @@ class Reader:
         return data | {"hands": chosen, "page": page, "pages": pages}
 
     @staticmethod
-    def _events(store, session, index: HandIndex, hands) -> list[dict]:
+    def _events(store, session: Session, index: HandIndex, hands) -> list[StoredEvent]:
         wanted = set(hands)
         with store.snapshot():
-            events = [e for a, b in index.ranges(hands) for e in store.log.events_between(session["id"], a, b)]
-        return [e for e in events if e["hand"] in wanted]
+            events = [e for a, b in index.ranges(hands) for e in store.log.session_log(session.id, a, b)]
+        return [e for e in events if e.hand in wanted]
 
-    def recent(self, session: dict, count: int = RECENT_EVENTS) -> dict:
+    def recent(self, session: Session, count: int = RECENT_EVENTS) -> dict:
         store = self.store()
         with store.snapshot():
-            last = store.log.last_seq(session["id"])
-            events = store.log.events_between(session["id"], max(1, last - count + 1), last) if last else []
+            last = store.log.last_seq(session.id)
+            events = store.log.session_log(session.id, max(1, last - count + 1), last) if last else []
         return history_data(store, session, events=events)
 
-    def settle(self, session: dict) -> tuple:
+    def settle(self, session: Session) -> tuple:
         s, value = settle_result(self.store(), session)
         return s, settle_json(session, s)
 
@@ -206,4 +207,4 @@ class Reader:
         return self.cached(("sessions",), lambda: sessions_overview(store))
 
     def session_names(self) -> list[dict]:
-        return [{"name": s["name"], "game": s["game"], "id": s["id"]} for s in self.store().sessions()]
+        return [{"name": s.name, "game": s.game, "id": s.id} for s in self.store().sessions()]

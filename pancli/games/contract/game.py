@@ -82,7 +82,7 @@ class Contract(GameBase["ContractRules", "GameState"]):
         from pancli.games.contract.engine import CONTRACTS, DEALS, describe_contract, parse_cards, standings, winners
 
         players = list(state.players)
-        return {"session": session["name"], "deal": state.deal, "deals": DEALS,
+        return {"session": session.name, "deal": state.deal, "deals": DEALS,
                 "contract": describe_contract(state.deal), "contract_counts": CONTRACTS[state.deal],
                 "dealer": dealer_of(session, players, state.deal), "over": state.over,
                 "down": list(state.down), "out": state.out,

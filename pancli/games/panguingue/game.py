@@ -140,7 +140,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
         from pancli.games.panguingue.melds import meld_order
 
         hand = state.hand
-        out: Board = {"session": session["name"], "seats": list(state.seats), "hand": None}
+        out: Board = {"session": session.name, "seats": list(state.seats), "hand": None}
         if hand is None:
             return out
         rules = state.rules

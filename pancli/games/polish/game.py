@@ -62,7 +62,7 @@ class Polish(GameBase["PolishRules", "GameState"]):
         from pancli.games.polish.engine import standings
 
         players = list(state.players)
-        return {"session": session["name"], "word": state.rules.word, "deals": len(state.deals),
+        return {"session": session.name, "word": state.rules.word, "deals": len(state.deals),
                 "losers": list(state.deals), "over": state.over, "loser": state.loser,
                 "next_dealer": None if state.over else dealer_of(session, players, len(state.deals) + 1),
                 "letters": {p: state.letters_of(p) for p in players}, "standings": standings(state),
