@@ -188,3 +188,45 @@ def test_the_check_finds_what_it_looks_for(tmp_path):
                       "def f(s):\n    from pancli.games import panguingue\n"
                       "    return s['game'] == 'panguingue' or s['game'] in ('panguingue', 'x')\n", encoding="utf-8")
     assert len(knows_panguingue(sample)) == 5
+
+
+def module_name(path: Path) -> str:
+    name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return name.removesuffix(".__init__")
+
+
+def test_no_import_cycles():
+    """Modules import each other one way (function-local imports too): a cycle means two modules
+    that cannot be understood, tested or loaded one without the other."""
+    names = {module_name(p): p for p in modules(".")}
+    graph = {}
+    for name, path in names.items():
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                targets |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+        graph[name] = {t for t in targets if t in names and t != name}
+
+    def cycle_from(start):
+        path, seen = [start], set()
+
+        def walk(node):
+            for nxt in sorted(graph[node]):
+                if nxt == start:
+                    return path + [start]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    path.append(nxt)
+                    found = walk(nxt)
+                    if found:
+                        return found
+                    path.pop()
+            return None
+
+        return walk(start)
+
+    for name in sorted(graph):
+        found = cycle_from(name)
+        assert not found, "import cycle: " + " -> ".join(found)
