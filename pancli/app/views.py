@@ -13,6 +13,15 @@ from pancli.core.ledger import Payment
 from pancli.core.rows import Session, StoredEvent
 
 
+# -- sessions ----------------------------------------------------------------------------------
+
+def session_list_data(store) -> list[dict]:
+    """`pan session list --json`: every session, the current one marked."""
+    current = store.setting("current_session")
+    return [{"name": r.name, "game": r.game, "created_at": r.created_at, "players": list(r.players),
+             "closed": bool(r.closed_at), "current": str(r.id) == current} for r in store.sessions()]
+
+
 # -- the table now ---------------------------------------------------------------------------
 
 def board_json(session: Session, state) -> dict:

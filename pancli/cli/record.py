@@ -100,18 +100,17 @@ def session_list(as_json: bool = JSON):
 
     Example: pan session list
     """
-    store = app_context().open_store(create=False)
-    current = store.setting("current_session")
-    rows = store.sessions()
+    from pancli.app.views import session_list_data
+
+    rows = session_list_data(app_context().open_store(create=False))
     if as_json:
-        print_json([{"name": r.name, "game": r.game, "created_at": r.created_at, "players": r.players,
-                     "closed": bool(r.closed_at), "current": str(r.id) == current} for r in rows])
+        print_json(rows)
         return
     out = console()
     for r in rows:
-        mark = "*" if str(r.id) == current else " "
-        closed = " (closed)" if r.closed_at else ""
-        out.print(f"{mark} {r.name}  {r.game}  {r.created_at[:10]}  {', '.join(r.players)}{closed}")
+        mark = "*" if r["current"] else " "
+        closed = " (closed)" if r["closed"] else ""
+        out.print(f"{mark} {r['name']}  {r['game']}  {r['created_at'][:10]}  {', '.join(r['players'])}{closed}")
 
 
 @session_app.command("show")
