@@ -21,6 +21,8 @@ import time
 import httpx
 import websocket
 
+from helpers import HANG
+
 
 def chromium_path() -> str | None:
     for name in ("chromium", "chromium-browser", "google-chrome"):
@@ -46,7 +48,7 @@ class Browser:
              f"--user-data-dir={self.profile}", f"--window-size={width},{height}", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         port = None
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + HANG
         while time.monotonic() < deadline:
             line = self.proc.stderr.readline()
             m = re.search(r"DevTools listening on ws://127\.0\.0\.1:(\d+)/", line)
@@ -58,8 +60,8 @@ class Browser:
         if port is None:
             self.close()
             raise RuntimeError("chromium did not start its DevTools endpoint")
-        pages = [t for t in httpx.get(f"http://127.0.0.1:{port}/json/list", timeout=10).json() if t["type"] == "page"]
-        self.ws = websocket.create_connection(pages[0]["webSocketDebuggerUrl"], timeout=30, suppress_origin=True)
+        pages = [t for t in httpx.get(f"http://127.0.0.1:{port}/json/list", timeout=HANG).json() if t["type"] == "page"]
+        self.ws = websocket.create_connection(pages[0]["webSocketDebuggerUrl"], timeout=HANG, suppress_origin=True)
         self.ids = itertools.count(1)
         self.width, self.height = width, height
         self.call("Page.enable")
@@ -82,12 +84,13 @@ class Browser:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
-    def goto(self, url: str, timeout: float = 15) -> None:
+    def goto(self, url: str, timeout: float = HANG) -> None:
         self.call("Page.navigate", url=url)
         self.wait_for("document.readyState === 'complete' && location.href !== 'about:blank'", timeout)
 
-    def wait_for(self, expression: str, timeout: float = 5, interval: float = 0.02) -> float:
-        """Polls until the expression is true; returns when it became true (time.monotonic())."""
+    def wait_for(self, expression: str, timeout: float = HANG, interval: float = 0.02) -> float:
+        """Polls until the expression is true; returns when it became true (time.monotonic()).
+        The timeout only guards against a hang."""
         deadline = time.monotonic() + timeout
         while True:
             if self.evaluate(expression):
@@ -122,7 +125,7 @@ class Browser:
             if self.proc.poll() is None:
                 self.proc.terminate()
                 try:
-                    self.proc.wait(timeout=10)
+                    self.proc.wait(timeout=HANG)
                 except subprocess.TimeoutExpired:
                     self.proc.kill()
                     self.proc.wait()

@@ -19,12 +19,11 @@ import re
 import subprocess
 import sys
 import textwrap
-import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from helpers import PAN, check_consistent, child_env, pan_process as run_pan
+from helpers import HANG, PAN, check_consistent, child_env, pan_process as run_pan
 
 from pancli.games import game
 from pancli.app.recorder import Recorder
@@ -99,7 +98,7 @@ def start_writers(db, players: list[str], rounds: int):
 def finish_writers(procs, rounds: int) -> tuple[dict[str, list[str]], list[str]]:
     """Wait for the writers; return the lines each reports done, and the standings they printed."""
     with ThreadPoolExecutor(len(procs)) as pool:  # drain every pipe at once: no writer waits on us
-        outputs = list(pool.map(lambda pp: pp[1].communicate(timeout=300), procs))
+        outputs = list(pool.map(lambda pp: pp[1].communicate(timeout=HANG), procs))
     done, seen = {}, []
     for (player, proc), (out, err) in zip(procs, outputs):
         assert proc.returncode in (0, 1), err
@@ -193,7 +192,7 @@ def run_race(tmp_path, writers: int, rounds: int, whole_readers: int) -> int:
             outside.append(f"{what} {r.stdout.strip()}")
     done, seen_by_writers = finish_writers(procs, rounds)
     stop.touch()
-    _, reader_err = reader.communicate(timeout=120)
+    _, reader_err = reader.communicate(timeout=HANG)
     assert reader.returncode == 0, reader_err
 
     # Every reported line is stored once, in each writer's order, and nothing else is.
@@ -249,7 +248,7 @@ def run_creators(tmp_path, rounds: int, n: int = 4) -> None:
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
                  for i in range(n)]
         for proc in procs:
-            out, err = proc.communicate(timeout=120)
+            out, err = proc.communicate(timeout=HANG)
             assert proc.returncode == 0 and "Traceback" not in err, err
         store = Store(db, create=False)
         assert sorted(s.name for s in store.sessions()) == [f"s{i}" for i in range(n)]
@@ -265,8 +264,7 @@ def test_processes_create_one_database_at_once(tmp_path):
 def test_four_writers_long_race(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    t0 = time.perf_counter()
     switches = run_race(tmp_path / "a", writers=4, rounds=30, whole_readers=4)
+    print(f"the writers took turns {switches} times")
     assert switches > 8, "the writers hardly interleaved: the race proved little"
     run_creators(tmp_path / "b", rounds=8)
-    assert time.perf_counter() - t0 < 600

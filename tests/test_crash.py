@@ -31,11 +31,17 @@ import pytest
 from helpers import (CYCLE, PAN, PLAYERS, Pan, check_consistent, child_env, event_count, last_kind, new_night,
                      pan_process as run_pan)
 
-def kill_at(proc: subprocess.Popen, delay: float, after_first_line: bool = False) -> tuple[str, str, int]:
-    """SIGKILL the process `delay` seconds from now, or from its first line of output: a loaded
-    machine may take longer than the delay just to start Python, and a kill before the first
-    write tests nothing."""
-    first = proc.stdout.readline() if after_first_line else ""
+def kill_at(proc: subprocess.Popen, delay: float, after: str | None = None) -> tuple[str, str, int]:
+    """SIGKILL the process `delay` seconds from now, or from the first line of output that starts
+    with `after` ("" for any line): a loaded machine may take longer than the delay just to start
+    Python, and a kill before the first write tests nothing. Every outcome of the kill is judged by
+    what the process printed, never by how long it took."""
+    first = ""
+    if after is not None:
+        for line in proc.stdout:  # blocks until the line comes or the process ends
+            first += line
+            if line.startswith(after):
+                break
     try:
         proc.wait(timeout=delay)
     except subprocess.TimeoutExpired:
@@ -79,9 +85,10 @@ def run_writer_kills(tmp_path, runs: int, seed: int) -> None:
     script.write_text(WRITER)
     for _ in range(runs):
         proc = subprocess.Popen([sys.executable, str(script), str(path)], stdout=subprocess.PIPE, text=True)
-        out, _, _ = kill_at(proc, rng.uniform(0.0, 0.4), after_first_line=True)
+        out, _, _ = kill_at(proc, rng.uniform(0.0, 0.4), after="")
         check_consistent(path, [int(x) for x in out.split()])
-    assert event_count(path) > runs, "the writer never got to write"
+    # each run printed at least one id (the kill waits for it), so each wrote at least once
+    assert event_count(path) >= runs, "the writer never got to write"
 
 
 def test_sigkill_in_process_writer(tmp_path):
@@ -94,7 +101,10 @@ def run_pan_kills(tmp_path, runs: int, seed: int) -> Counter:
     """Kill `pan CMD` at a random moment of its life; what it printed must be stored, nothing half.
 
     The kill time is drawn over the whole run of an uninterrupted command (start-up, the write,
-    printing), measured first, so some kills land before, during and after the transaction.
+    printing), measured first, so some kills land before, during and after the transaction. The
+    machine's speed may change while the kills go on (other work starts or stops), so the span
+    follows what the kills find: it grows a little after a kill that came before the command
+    printed, and shrinks after one that came too late, so that about a third of the runs print.
     """
     rng = random.Random(seed)
     path = tmp_path / "pan.db"
@@ -121,6 +131,7 @@ def run_pan_kills(tmp_path, runs: int, seed: int) -> Counter:
         if after == before + 1:
             assert last_kind(path) == line.split()[0]
         outcomes["printed" if out.strip() else "stored, unreported" if after > before else "nothing"] += 1
+        span *= 0.9 if out.strip() else 1.05  # steady when a third of the runs print
         check_consistent(path)
     return outcomes
 
@@ -147,15 +158,29 @@ def run_table_kills(tmp_path, runs: int, seed: int) -> int:
         script.write_text("".join(f"{line}\n{MARK}\n" for line in lines))
         proc = subprocess.Popen([*PAN, "--db", str(path), "table", "--script", str(script)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
-        out, err, code = kill_at(proc, rng.uniform(0.0, 1.2), after_first_line=True)
+        # killed at a random moment after the first line reported done: each run acknowledges one
+        out, err, code = kill_at(proc, rng.uniform(0.0, 1.2), after=str(path))
         assert code in (0, -signal.SIGKILL), err
         assert "Traceback" not in err and "Error" not in err, err
         marks = out.splitlines().count(str(path))
-        added = event_count(path) - before
-        assert added in (marks, marks + 1), f"{marks} lines reported done, {added} events stored"
+        kinds = kinds_after(path, before)
+        # Nothing acknowledged is lost, and what is stored is the script's lines in order, each once.
+        # More may be stored than was acknowledged: a line can commit and the process die before its
+        # mark is printed, or before the printed output leaves the process.
+        assert len(kinds) >= marks, f"{marks} lines reported done, only {len(kinds)} events stored"
+        assert kinds == [line.split()[0] for line in lines[:len(kinds)]], "the stored events are not the script's lines in order"
         total_marks += marks
         check_consistent(path)
     return total_marks
+
+
+def kinds_after(path, n: int) -> list[str]:
+    """The kinds of the events after the first n, in the order they were stored."""
+    con = sqlite3.connect(path, timeout=30)
+    try:
+        return [r[0] for r in con.execute("SELECT kind FROM events ORDER BY id LIMIT -1 OFFSET ?", [n])]
+    finally:
+        con.close()
 
 
 def test_sigkill_table_script(tmp_path):
@@ -266,7 +291,7 @@ def test_sigkill_many_times(tmp_path):
     outcomes = run_pan_kills(tmp_path / "p", runs=100, seed=6)
     # The kills must have hit every phase, or the test proves little.
     assert outcomes["printed"] and outcomes["nothing"], outcomes
-    assert run_table_kills(tmp_path / "t", runs=30, seed=7) > 30
+    assert run_table_kills(tmp_path / "t", runs=30, seed=7) >= 30
     run_create_kills(tmp_path / "c", runs=15, seed=8)
     (tmp_path / "a").mkdir()
     run_archive_kills(tmp_path / "a", runs=30, seed=10)

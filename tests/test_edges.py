@@ -277,7 +277,7 @@ def test_default_export_paths_are_distinct_and_readable(pan, tmp_path, monkeypat
 def test_a_closed_or_broken_standard_output_shows_no_traceback(tmp_path):
     import subprocess
 
-    from helpers import PAN, Pan, child_env
+    from helpers import HANG, PAN, Pan, child_env
 
     db = tmp_path / "pan.db"
     pan = Pan(db)
@@ -288,9 +288,9 @@ def test_a_closed_or_broken_standard_output_shows_no_traceback(tmp_path):
     base = " ".join([*PAN, "--db", str(db)])
     for line in ("history", "history --json", "report", "standings", "export -o -", "rules show"):
         piped = subprocess.run(f"{base} {line} | head -c1 >/dev/null", shell=True, capture_output=True,
-                               text=True, env=child_env(), timeout=120)
+                               text=True, env=child_env(), timeout=HANG)
         closed = subprocess.run(f"{base} {line} >&-", shell=True, capture_output=True, text=True,
-                                env=child_env(), timeout=120)
+                                env=child_env(), timeout=HANG)
         for r in (piped, closed):
             assert "Traceback" not in r.stderr and "Exception" not in r.stderr, (line, r.stderr)
 

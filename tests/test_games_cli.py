@@ -11,7 +11,7 @@ from pancli.games.contract import engine as core_contract
 from pancli.games.polish import engine as core_polish
 from pancli.games.polish.clock import new_clock, remaining
 from pancli.cli import clock as cli_clock
-from helpers import db_dump
+from helpers import HANG, db_dump
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
 
@@ -586,10 +586,9 @@ def test_clock_in_a_real_terminal(tmp_path):
                             env={**os.environ, "TERM": "xterm", "COLUMNS": "100"})
     os.close(slave)
     output, start, sent = b"", time.monotonic(), False
-    while time.monotonic() - start < 30:
-        if not sent and b"Pan clock" in output:  # the display is up: the keys are read
-            time.sleep(0.5)
-            os.write(master, b" ")
+    while time.monotonic() - start < HANG:  # only a hang guard: the loop ends when the clock exits
+        if not sent and b"Pan clock" in output:  # the display is up: the keys are read, X's time runs
+            os.write(master, b" ")  # at once: X has 3 s, and must not flag first
             sent = True
         ready, _, _ = select.select([master], [], [], 0.1)
         if ready:
@@ -603,7 +602,7 @@ def test_clock_in_a_real_terminal(tmp_path):
         elif proc.poll() is not None:
             break
     os.close(master)
-    assert proc.wait(timeout=10) == 0
+    assert proc.wait(timeout=HANG) == 0
     text = output.decode(errors="replace")
     assert "Pan clock" in text and "Y's time has run out." in text
     assert "takes P (Y has P)" in text

@@ -18,7 +18,7 @@ with warnings.catch_warnings():  # starlette suggests httpx2 for its test client
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from helpers import Pan, db_dump, start_server, stop_server
+from helpers import HANG, Pan, db_dump, start_server, stop_server
 
 from pancli.web.app import Site, create_app
 from pancli.web.data import NotFound, Reader
@@ -385,9 +385,9 @@ def test_serve_prints_the_url_first_then_a_qr_code_and_stops_cleanly(night):
     proc, url = start_server(night)
     try:
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[A-Za-z0-9_-]{16}", url)
-        assert httpx.get(url, timeout=5).status_code == 200
-        assert httpx.get(url.split("?")[0], timeout=5).status_code == 403
-        assert httpx.get(url.replace("/?", "/api/board?"), timeout=5).json() == cli_json(night, "board")
+        assert httpx.get(url, timeout=HANG).status_code == 200
+        assert httpx.get(url.split("?")[0], timeout=HANG).status_code == 403
+        assert httpx.get(url.replace("/?", "/api/board?"), timeout=HANG).json() == cli_json(night, "board")
     finally:
         rc, out, err = stop_server(proc)
     assert rc == 0, err
@@ -408,13 +408,13 @@ def test_a_fresh_token_each_time(night):
 def test_serve_refuses_an_unknown_session_and_a_busy_port(night):
     env = dict(os.environ, PANCLI_DB=str(night))
     r = subprocess.run([sys.executable, "-m", "pancli", "serve", "--host", "127.0.0.1", "--port", "0",
-                        "--session", "nosuch"], capture_output=True, text=True, env=env, timeout=30)
+                        "--session", "nosuch"], capture_output=True, text=True, env=env, timeout=HANG)
     assert r.returncode != 0 and "no session named 'nosuch'" in r.stderr and "Traceback" not in r.stderr
     proc, url = start_server(night, "--no-qr")
     try:
         port = url.split(":")[2].split("/")[0]
         r = subprocess.run([sys.executable, "-m", "pancli", "serve", "--host", "127.0.0.1", "--port", port],
-                           capture_output=True, text=True, env=env, timeout=30)
+                           capture_output=True, text=True, env=env, timeout=HANG)
         assert r.returncode != 0 and "cannot listen on 127.0.0.1:" in r.stderr and "Traceback" not in r.stderr
     finally:
         stop_server(proc)
@@ -431,7 +431,7 @@ def test_live_events_on_record_and_undo_while_the_recorder_writes(tmp_path):
     ready = threading.Event()
 
     def listen():
-        with httpx.stream("GET", url.replace("/?", "/events?"), timeout=10) as r:
+        with httpx.stream("GET", url.replace("/?", "/events?"), timeout=HANG) as r:
             assert r.headers["content-type"].startswith("text/event-stream")
             event = None
             for line in r.iter_lines():
@@ -447,19 +447,18 @@ def test_live_events_on_record_and_undo_while_the_recorder_writes(tmp_path):
     t = threading.Thread(target=listen, daemon=True)
     t.start()
     try:
-        assert ready.wait(10)
+        assert ready.wait(HANG)
         for line in ("meld ana 5S 5S 5S", "undo"):
             n = len(messages)
-            started = time.monotonic()
             subprocess.run([sys.executable, "-m", "pancli", "--db", str(db), *line.split()], check=True,
                            capture_output=True, cwd=ROOT)
             done = time.monotonic()
-            while len(messages) == n and time.monotonic() - started < 5:
+            while len(messages) == n and time.monotonic() - done < HANG:  # a hang guard: how soon is bench_serve's
                 time.sleep(0.02)
             assert len(messages) > n, f"no live message after `pan {line}`"
-            assert messages[-1][0] - done < 1.0
+            print(f"`pan {line}`: the live message came {messages[-1][0] - done:.2f} s after it finished")
             assert messages[-1][1]["sessions"] == [1]
-        board = httpx.get(url.replace("/?", "/api/board?"), timeout=5).json()
+        board = httpx.get(url.replace("/?", "/api/board?"), timeout=HANG).json()
         assert board["hand"]["players"][0]["melds"] == []  # the undo shows
     finally:
         stop.set()

@@ -18,10 +18,13 @@ from pathlib import Path
 
 import pytest
 
+from helpers import HANG
+
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[=>()][0-9A-Za-z]?")
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+
 
 
 class Terminal:
@@ -47,7 +50,7 @@ class Terminal:
         self.seen += ANSI.sub("", data.decode("utf-8", "replace"))
         return True
 
-    def expect(self, text: str, timeout: float = 20) -> str:
+    def expect(self, text: str, timeout: float = HANG) -> str:
         deadline = time.monotonic() + timeout
         while text not in self.seen[self.pos:]:
             if time.monotonic() > deadline or (not self._read(0.2) and self.proc.poll() is not None):
@@ -70,7 +73,7 @@ class Terminal:
 
     def close(self) -> int:
         try:
-            code = self.proc.wait(timeout=20)
+            code = self.proc.wait(timeout=HANG)
         finally:
             if self.proc.poll() is None:
                 os.killpg(self.proc.pid, signal.SIGKILL)
@@ -161,7 +164,7 @@ def test_a_closed_terminal_loses_nothing_that_was_accepted(tmp_path):
         t.send("m ben 7d7d")           # typed, never entered
         t.expect("7d7d")
         os.killpg(t.proc.pid, signal.SIGHUP)  # the terminal goes away
-        t.proc.wait(timeout=20)
+        t.proc.wait(timeout=HANG)
     finally:
         if t.proc.poll() is None:
             os.killpg(t.proc.pid, signal.SIGKILL)
