@@ -38,7 +38,7 @@ def kill_at(proc: subprocess.Popen, delay: float, after: str | None = None) -> t
     what the process printed, never by how long it took."""
     first = ""
     if after is not None:
-        for line in proc.stdout:  # blocks until the line comes or the process ends
+        while line := proc.stdout.readline():  # blocks until the line comes or the process ends
             first += line
             if line.startswith(after):
                 break
@@ -46,7 +46,11 @@ def kill_at(proc: subprocess.Popen, delay: float, after: str | None = None) -> t
         proc.wait(timeout=delay)
     except subprocess.TimeoutExpired:
         os.kill(proc.pid, signal.SIGKILL)
-    out, err = proc.communicate()
+    proc.wait()
+    # The process is gone: read its pipes to the end through the same file objects, never
+    # communicate(), which reads the descriptors and would drop what readline() buffered.
+    out = proc.stdout.read()
+    err = proc.stderr.read() if proc.stderr else ""
     return first + out, err, proc.returncode
 
 
