@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -217,6 +218,12 @@ def start_server(db, *args):
 
 
 def stop_server(proc) -> tuple[int, str, str]:
+    """Ctrl-C, then everything the server printed after its first line. The pipes are read through
+    their file objects (both at once, so that neither fills), not with communicate(), which reads
+    the descriptors and would drop what start_server's readline() buffered past the first line."""
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=HANG)
+    with ThreadPoolExecutor(2) as pool:
+        out, err = pool.submit(proc.stdout.read), pool.submit(proc.stderr.read)
+        out, err = out.result(timeout=HANG), err.result(timeout=HANG)
+    proc.wait(timeout=HANG)
     return proc.returncode, out, err
