@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterable
+from typing import Any, ClassVar
 
 from pancli.core.errors import InputError
 
@@ -160,7 +161,7 @@ class Schema:
 
     default_game: ClassVar[str] = ""  # whose rules need no --game (set by the registry, pancli.games)
 
-    def __init__(self, rules_class: type, *, game: str, title: str, presets: dict[str, dict[str, Any]],
+    def __init__(self, rules_class: type[KnobRules], *, game: str, title: str, presets: dict[str, dict[str, Any]],
                  notes: dict[str, str], default_preset: str,
                  check: Callable[[Any], None] | None = None):
         self.rules_class = rules_class
@@ -168,7 +169,7 @@ class Schema:
         self.title = title
         self.knobs: dict[str, Knob] = {
             f.name: Knob(name=f.name, **{k: v for k, v in f.metadata[_META].items()})
-            for f in dataclasses.fields(rules_class)}
+            for f in dataclasses.fields(rules_class)}  # type: ignore[arg-type]  # each game's rules class is a dataclass, KnobRules is not
         self.presets = {name: dict(values) for name, values in presets.items()}
         self.notes = dict(notes)
         self.default_preset = default_preset
@@ -262,7 +263,7 @@ class KnobRules:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self is other or self.knob_values() == other.knob_values()  # type: ignore[attr-defined]
+        return self is other or self.knob_values() == other.knob_values()
 
     def __hash__(self) -> int:
         try:

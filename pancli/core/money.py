@@ -74,7 +74,7 @@ def chips(value, what: str = "chips") -> int:
     return n
 
 
-def amount(chips_: int, value: Decimal) -> Decimal:
+def amount(chips_: int | Decimal, value: Decimal) -> Decimal:
     """The money for a number of chips, to the cent (half to even)."""
     return (Decimal(chips_) * value).quantize(CENT, rounding=ROUND_HALF_EVEN)
 

@@ -17,6 +17,7 @@ Pure functions only.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 from pancli.core.errors import InputError
 
@@ -38,7 +39,7 @@ def _describe(ch: str) -> str:
     return f"U+{ord(ch):04X}" + (f" {name}" if name else "")
 
 
-def clean_name(text: str, what: str = "player") -> str:
+def clean_name(text: object, what: str = "player") -> str:
     """The name normalised (NFC, trimmed), or InputError saying in one line why it cannot be one."""
     limit = MAX_SESSION_NAME if what == "session" else MAX_PLAYER_NAME
     if not isinstance(text, str):
@@ -65,7 +66,7 @@ def name_key(name: str) -> str:
     return "".join(ch for ch in folded if not hidden_char(ch) and not ch.isspace())
 
 
-def check_new_player(name: str, seated) -> str:
+def check_new_player(name: object, seated: Iterable[str]) -> str:
     """A new player's cleaned name; refused if a seated player's name differs from it only by case
     or invisible characters."""
     name = clean_name(name, "player")

@@ -65,12 +65,18 @@ class Settlement:
         """True when the balances sum to zero and the transfers square every party exactly (in
         cents when there is a chip value, else in chips): what the check line says."""
         money = self.chip_value is not None
-        left = {p.name: (p.cents if money else p.balance) for p in self.parties}
+        left: dict[str, int | Decimal] = {p.name: (_cents(p.cents) if money else p.balance) for p in self.parties}
         for t in self.transfers:
-            amount = t.cents if money else t.chips
+            amount = _cents(t.cents) if money else t.chips
             left[t.payer] += amount
             left[t.payee] -= amount
         return self.total == 0 and sum(left.values()) == 0 and not any(left.values())
+
+
+def _cents(cents: int | None) -> int:
+    if cents is None:
+        raise ValueError("a settlement with a chip value has every amount in cents")
+    return cents
 
 
 def minimal_transfers(balances: dict[str, int]) -> list[Transfer]:
@@ -130,7 +136,7 @@ def settle(nets: dict[str, int], bank: dict[str, dict[str, int]] | None = None,
     for t in minimal_transfers(cents):
         chips = Decimal(t.chips) / (chip_value * 100)
         transfers.append(Transfer(t.payer, t.payee, int(chips) if chips == chips.to_integral_value() else chips,
-                                  t.chips))
+                                  int(t.chips)))  # the amount in cents: minimal_transfers of whole cents
     return Settlement(parties, transfers, chip_value, banked)
 
 
@@ -158,7 +164,7 @@ def signed(chips: int) -> str:
     return f"+{chips}" if chips > 0 else (f"−{-chips}" if chips < 0 else "0")
 
 
-def money(chips: int, chip_value: Decimal | None) -> str:
+def money(chips: int | Decimal, chip_value: Decimal | None) -> str:
     """Chips as money, to the cent (or as chips, without a chip value)."""
     if not chip_value:
         return f"{chips} chips"
@@ -167,7 +173,7 @@ def money(chips: int, chip_value: Decimal | None) -> str:
     return cents_text(int(amount(chips, chip_value) * 100))
 
 
-def party_money(p: Party, s: "Settlement") -> str:
+def party_money(p: Party, s: Settlement) -> str:
     """A party's balance as the settle-up rounds it."""
     return cents_text(p.cents) if p.cents is not None else money(p.balance, s.chip_value)
 

@@ -17,8 +17,9 @@ Decisions where the spec is silent:
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from pancli.core.errors import InputError, RuleError
 
@@ -38,7 +39,7 @@ class Clock:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Clock":
+    def from_dict(cls, d: dict[str, Any]) -> Clock:
         return cls(**{**d, "players": tuple(d["players"]), "remaining_ms": tuple(d["remaining_ms"])})
 
 
@@ -90,7 +91,7 @@ def tick(clock: Clock, now_ms: int) -> Clock:
     """Bring the clock up to ``now_ms``: if the player in turn has run out, the flag falls."""
     _refuse_flagged(clock)
     _timestamp(now_ms)
-    if not clock.running:
+    if not clock.running or clock.since_ms is None:  # a running clock always has its start
         return clock
     if now_ms < clock.since_ms:
         raise InputError(f"time went backwards: {now_ms} ms is before {clock.since_ms} ms",
