@@ -7,8 +7,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import signal
 import shlex
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -19,10 +19,10 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from pancli.app.recorder import Recorder
-from pancli.cli import app
 from pancli.app.views import board_json
-from pancli.core.rows import Session
+from pancli.cli import app
 from pancli.core.bank import apply_event
+from pancli.core.rows import Session
 from pancli.games import game
 from pancli.storage.store import Store
 

@@ -5,7 +5,6 @@ import tomllib
 
 import pytest
 
-
 from helpers import pan_in_process as pan  # noqa: E402
 
 # The worked examples of spec §10.4, recorded as a dealer would type them, some with a slip undone.

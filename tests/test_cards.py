@@ -2,9 +2,10 @@
 
 import pytest
 
+from pancli.core.errors import InputError
 from pancli.games.panguingue.cards import (
-    card_candidates,
     all_cards,
+    card_candidates,
     display_order,
     format_card,
     format_cards,
@@ -15,7 +16,6 @@ from pancli.games.panguingue.cards import (
     parse_cards,
     shoe_counts,
 )
-from pancli.core.errors import InputError
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -7,8 +7,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pancli.app import rulesfile
-from pancli.games.panguingue import rules as hr
 from pancli.cli import app
+from pancli.games.panguingue import rules as hr
 
 runner = CliRunner()
 

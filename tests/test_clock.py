@@ -3,12 +3,10 @@
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from pancli.games.polish import clock as k
-from pancli.games.polish import engine as polish
 from pancli.core.errors import InputError, RuleError
+from pancli.games.polish import clock as k, engine as polish
 
 MINUTE = 60_000
 

@@ -23,12 +23,13 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from helpers import HANG, PAN, check_consistent, child_env, pan_process as run_pan
 
-from pancli.games import game
 from pancli.app.recorder import Recorder
 from pancli.app.views import board_json, standings_json
+from pancli.games import game
 from pancli.storage.store import Store
+
+from helpers import HANG, PAN, check_consistent, child_env, pan_process as run_pan
 
 # Each writer's player and one hand of lines for him: 3 + 1 + 4 + 3 = 11 cards, a legal way out.
 HANDS = {

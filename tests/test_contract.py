@@ -4,11 +4,10 @@ import dataclasses
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from pancli.games.contract import engine as c
 from pancli.core.errors import InputError, RuleError
+from pancli.games.contract import engine as c
 
 MENDELEV = c.ContractRules()
 WESTERN = c.ContractRules.preset("contract")

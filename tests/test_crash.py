@@ -28,8 +28,19 @@ from collections import Counter
 
 import pytest
 
-from helpers import (CYCLE, PAN, PLAYERS, Pan, check_consistent, child_env, event_count, last_kind, new_night,
-                     pan_process as run_pan)
+from helpers import (
+    CYCLE,
+    PAN,
+    PLAYERS,
+    Pan,
+    check_consistent,
+    child_env,
+    event_count,
+    last_kind,
+    new_night,
+    pan_process as run_pan,
+)
+
 
 def kill_at(proc: subprocess.Popen, delay: float, after: str | None = None) -> tuple[str, str, int]:
     """SIGKILL the process `delay` seconds from now, or from the first line of output that starts

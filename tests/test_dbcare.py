@@ -6,14 +6,11 @@ import threading
 
 import pytest
 
-from pancli.storage.migrations import KNOWN_MIGRATIONS
-
 from pancli.app.recorder import Recorder
+from pancli.storage.migrations import KNOWN_MIGRATIONS
 from pancli.storage.store import Store
 
 from helpers import pan_in_process as pan, run_sql  # noqa: E402
-
-
 
 
 def make(db):

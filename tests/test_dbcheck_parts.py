@@ -7,10 +7,11 @@ import sqlite3
 
 import pytest
 
-from helpers import CYCLE, PLAYERS
 from pancli.app import dbcare
 from pancli.games import game
 from pancli.storage.store import Store
+
+from helpers import CYCLE, PLAYERS
 
 
 @pytest.fixture

@@ -10,6 +10,8 @@ from decimal import Decimal
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from pancli.storage.store import Store
+
 from helpers import Pan, db_dump, pan_in_process, run_sql
 
 
@@ -19,7 +21,7 @@ def run(pan: Pan, *words: str, code: int | None = None):
     if code is not None:
         assert result.exit_code == code, f"pan {words!r} exited {result.exit_code}: {result.output}"
     return result
-from pancli.storage.store import Store
+
 
 BAD = "\x1b[31m\u202e\x9b"  # an escape sequence, a bidirectional override, a C1 control
 

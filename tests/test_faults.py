@@ -8,25 +8,32 @@ Note that chmod cannot make a file read-only for root, so permissions are not us
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import sqlite3
 import subprocess
 from contextlib import contextmanager
 from pathlib import Path
 
-import shlex
-
 import pytest
-from helpers import Pan, run_sql
-from helpers import CYCLE, PLAYERS, check_consistent, event_count, new_night, pan_process as run_pan
 from typer.testing import CliRunner
 
-from pancli.cli import app
-
-from pancli.core.errors import RuleError, StoreError
 from pancli.app.recorder import Recorder
+from pancli.cli import app
+from pancli.core.errors import RuleError, StoreError
 from pancli.storage.store import Store
-from helpers import db_dump as dump
+
+from helpers import (
+    CYCLE,
+    PLAYERS,
+    Pan,
+    check_consistent,
+    db_dump as dump,
+    event_count,
+    new_night,
+    pan_process as run_pan,
+    run_sql,
+)
 
 READ_LINES = ["standings --json", "board --json", "history", "session list"]
 WRITE_LINES = ["meld b 2C 3C 4C", "undo", "session new other --players X,Y", "deal"]
@@ -213,7 +220,7 @@ def test_full_disk_in_process(tmp_path, leave):
             pan(line)
         done = event_count(db)
         filler = fill(mnt, leave)
-        for i in range(400):
+        for _ in range(400):
             r = pan(CYCLE[done % 6], ok=False)
             if r.exit_code:
                 break

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from helpers import Pan
 from pancli.cli import app
 from pancli.storage import paths as storage
+
+from helpers import Pan
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -22,20 +22,28 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
-from helpers import replay
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from typer.testing import CliRunner
 
-from pancli.games.panguingue.cards import RANKS, SUITS
-from pancli.cli import app
-from pancli.core.errors import InputError, PanError
-from pancli.games.panguingue.rules import BOOL, ENUM, INT, KNOBS, MONEY, PRESETS, from_dict, to_dict
-from pancli.games.panguingue.rules import CARDS as CARDS_KIND
 from pancli.app.recorder import Recorder
 from pancli.app.views import board_json
+from pancli.cli import app
+from pancli.core.errors import InputError, PanError
+from pancli.games.panguingue.cards import RANKS, SUITS
+from pancli.games.panguingue.rules import (
+    BOOL,
+    CARDS as CARDS_KIND,
+    ENUM,
+    INT,
+    KNOBS,
+    MONEY,
+    PRESETS,
+    from_dict,
+    to_dict,
+)
 from pancli.storage.store import Store
-from helpers import db_dump as dump
+
+from helpers import db_dump as dump, replay
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
 MID_HAND = ["deal", "drop dee", "meld ana 5S 5S 5S", "add ana 5S", "meld ben AH 2H 3H", "meld ben 4D 5D 6D 7D",

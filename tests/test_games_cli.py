@@ -1,16 +1,17 @@
 """The contract game, Polish Pan and the chess clock through the CLI: recording, undo, standings, disputes."""
 
+import json
 import sys
 import time
-import json
 from contextlib import contextmanager
 
 import pytest
 
+from pancli.cli import clock as cli_clock
 from pancli.games.contract import engine as core_contract
 from pancli.games.polish import engine as core_polish
 from pancli.games.polish.clock import new_clock, remaining
-from pancli.cli import clock as cli_clock
+
 from helpers import HANG, db_dump
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]

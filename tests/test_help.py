@@ -4,9 +4,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from helpers import command_paths
 from pancli.cli import app
 
+from helpers import command_paths
 
 ROOT = typer.main.get_command(app)
 PATHS = [()] + list(command_paths(ROOT))

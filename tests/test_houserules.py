@@ -1,12 +1,13 @@
 """House rules: presets, rules files, and the checks on every knob (spec §9)."""
 
+import dataclasses
 import tomllib
 
 import pytest
 
 from pancli.app import rulesfile
-from pancli.games.panguingue import rules as hr
 from pancli.core.errors import InputError
+from pancli.games.panguingue import rules as hr
 
 
 def test_defaults_are_hoyle():
@@ -138,7 +139,7 @@ def test_resolve():
 
 
 def test_rules_are_immutable():
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         hr.DEFAULTS.ante = 1  # type: ignore[misc]
 
 

@@ -5,11 +5,12 @@ import json
 
 import pytest
 
-from helpers import pan_in_process as pan
 from pancli.app import archive, dbcare
 from pancli.app.rescore import LogEvent, replay
 from pancli.games import game
 from pancli.storage.store import Store
+
+from helpers import pan_in_process as pan
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
 

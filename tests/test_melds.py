@@ -2,11 +2,11 @@
 
 import pytest
 
+from pancli.core.errors import InputError, RuleError
 from pancli.games.panguingue import conditions, solver
 from pancli.games.panguingue.cards import parse_cards
-from pancli.core.errors import InputError, RuleError
-from pancli.games.panguingue.rules import from_dict, preset
 from pancli.games.panguingue.melds import check_meld, meld_order, rope_pieces
+from pancli.games.panguingue.rules import from_dict, preset
 from pancli.games.panguingue.rulings import judge, judge_addition
 
 HOYLE = preset("hoyle")

@@ -9,10 +9,10 @@ Only the command line is used (the `pan` fixture), and only numbers and names ar
 output formatting may change freely; the stored results may not.
 """
 
-from decimal import Decimal
 import json
 import shlex
 import shutil
+from decimal import Decimal
 from pathlib import Path
 
 import pytest

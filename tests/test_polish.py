@@ -3,11 +3,10 @@
 import json
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from pancli.games.polish import engine as p
 from pancli.core.errors import InputError, RuleError
+from pancli.games.polish import engine as p
 
 STANDARD = p.PolishRules()
 SPADES = p.PolishRules.preset("piki-cofane")

@@ -2,8 +2,7 @@
 
 from collections import Counter
 
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from pancli.games.panguingue import conditions
 from pancli.games.panguingue.cards import ORDINAL, RANKS, SUITS, all_cards, format_cards, parse_cards

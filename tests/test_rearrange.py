@@ -2,14 +2,14 @@
 
 import pytest
 
-from pancli.games.panguingue import engine as pg
 from pancli.core.errors import RuleError
-from pancli.games.panguingue.rules import HouseRules, from_dict
+from pancli.games.panguingue import engine as pg
+from pancli.games.panguingue.rules import DEFAULTS, HouseRules, from_dict
 
 PLAYERS = ["A", "B", "C"]
 
 
-def build(meld: str, added: str = "", rules: HouseRules = HouseRules()):
+def build(meld: str, added: str = "", rules: HouseRules = DEFAULTS):
     """A hand where A laid `meld` and then added `added` one card at a time."""
     state = pg.apply(pg.new_state(rules, PLAYERS, "C"), {"kind": "deal"}).state
     state = pg.apply(state, {"kind": "meld", "player": "A", "cards": meld.split()}).state

@@ -7,11 +7,12 @@ import sqlite3
 
 import pytest
 
-from helpers import pan_in_process as pan
 from pancli.app.archive import parse
 from pancli.core.ledger import Params, Payment
 from pancli.games.panguingue import engine, reasons
 from pancli.games.panguingue.rules import from_dict
+
+from helpers import pan_in_process as pan
 
 # One night touching every code of the vocabulary: antes and a house cut, drops, conditions,
 # additions, a split, a borrow, a foul and a dead hand giving chips back, a void hand, a chop, going out.
@@ -67,7 +68,7 @@ def test_every_payment_is_stored_with_a_known_code_and_its_params(night):
     assert stored and all(code in reasons.CODES for *_, code, _ in stored)
     used = {code for *_, code, _ in stored}
     assert used == set(reasons.CODES), set(reasons.CODES) - used
-    for payer, payee, chips, reason, code, params in stored:
+    for *_, reason, code, params in stored:
         assert reason == reasons.render(code, json.loads(params))  # the line is the wording of the data
     meld = next(json.loads(p) for *_, code, p in stored if code == "condition")
     assert meld == {"cards": ["5S", "5S", "5S"], "meld": 1, "tag": "valle_suited"}

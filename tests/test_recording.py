@@ -2,9 +2,8 @@
 
 
 import pytest
+
 from helpers import db_dump
-
-
 
 
 @pytest.fixture

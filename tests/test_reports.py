@@ -9,8 +9,6 @@ from pancli.app.reports import sample, sparkline
 from helpers import pan_in_process as pan  # noqa: E402
 
 
-
-
 @pytest.fixture
 def night(tmp_path):
     """Two sessions: example 1 played twice by Ana's table, the second time with a second hand."""

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
+from pancli.app.rescore import LogEvent, nets, replay
 from pancli.games import game
 from pancli.games.panguingue.rules import from_dict
-from pancli.app.rescore import LogEvent, nets, replay
 
 from helpers import pan_in_process as pan  # noqa: E402
 

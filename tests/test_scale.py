@@ -14,11 +14,12 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import check_consistent, pan_process as run_pan
 
-from pancli.games.panguingue.rules import DEFAULTS, to_dict
 from pancli.app.recorder import Recorder
+from pancli.games.panguingue.rules import DEFAULTS, to_dict
 from pancli.storage.store import Store
+
+from helpers import check_consistent, pan_process as run_pan
 
 pytestmark = pytest.mark.slow
 

@@ -7,9 +7,8 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
-
 import warnings
+from pathlib import Path
 
 import httpx
 import pytest
@@ -18,10 +17,10 @@ with warnings.catch_warnings():  # starlette suggests httpx2 for its test client
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from helpers import HANG, Pan, db_dump, start_server, stop_server
-
 from pancli.web.app import Site, create_app
 from pancli.web.data import NotFound, Reader
+
+from helpers import HANG, Pan, db_dump, start_server, stop_server
 
 TOKEN = "test-token-123"
 ROOT = Path(__file__).resolve().parent.parent

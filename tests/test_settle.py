@@ -2,14 +2,11 @@
 
 import json
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from pancli.core.settle import minimal_transfers, negative_stacks, settle
 
 from helpers import pan_in_process as pan  # noqa: E402
-
-
 
 
 @st.composite

@@ -2,16 +2,16 @@
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from itertools import product
 
 import pytest
 
+from pancli.core.errors import RuleError
 from pancli.games.panguingue import conditions
 from pancli.games.panguingue.cards import ORDINAL, SUITS, over_shoe, parse_cards
-from pancli.core.errors import RuleError
-from pancli.games.panguingue.rules import preset
 from pancli.games.panguingue.melds import check_meld
+from pancli.games.panguingue.rules import preset
 from pancli.games.panguingue.rulings import judge
 from pancli.games.panguingue.solver import Arrangement, PlacedMeld, arrange, check_layout, check_out, solve, why_not
 
@@ -40,7 +40,7 @@ def reference(bag, rules):
     if over_shoe(bag, rules.shoe()):
         return None
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(rest):
         if not rest:
             return (0, 0)

@@ -8,17 +8,16 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from pancli.games.panguingue.cards import RANKS, SUITS
-from pancli.core.errors import PanError
-from pancli.games import game
-from pancli.games.panguingue.rules import preset
 from pancli.app.dbcare import log_sums, running_totals
 from pancli.app.recorder import Recorder
 from pancli.app.views import board_json
+from pancli.core.errors import PanError
+from pancli.games import game
+from pancli.games.panguingue.cards import RANKS, SUITS
+from pancli.games.panguingue.rules import preset
 from pancli.storage.store import Store
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]

@@ -15,9 +15,10 @@ import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from helpers import command_paths, event_count
 from pancli.cli import app
 from pancli.cli.shell import ALIASES, TableShell, error_fragments
+
+from helpers import command_paths, event_count
 
 ROOT = Path(__file__).resolve().parent.parent
 TONIGHT = ROOT / "examples" / "tonight.pan"

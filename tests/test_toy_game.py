@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import warnings
 from dataclasses import dataclass
-from typing import List
 
 import pytest
 import typer
@@ -24,10 +23,9 @@ with warnings.catch_warnings():  # starlette suggests httpx2 for its test client
 from pancli.cli.common import PanGroup
 from pancli.cli.context import app_context
 from pancli.core.errors import InputError
-from pancli.core.knobs import INT, KnobRules, Schema, knob
+from pancli.core.knobs import INT, KnobRules, Schema, Schema as KnobSchema, knob
 from pancli.core.ledger import Params, Payment, Step, Tally
 from pancli.core.payloads import TABLE, Field, Payloads
-from pancli.core.knobs import Schema as KnobSchema
 from pancli.games import GAMES, register
 from pancli.games.protocol import CommandHooks, Event, Game, GameBase
 from pancli.web.app import create_app
@@ -106,7 +104,7 @@ def highcard_commands():
 
 
 @highcard_app.command("deal")
-def deal(shown: List[str] = typer.Argument(..., help="NAME=CARD for every player.")):
+def deal(shown: list[str] = typer.Argument(..., help="NAME=CARD for every player.")):
     """Record one deal.
 
     Example: pan highcard deal Ana=KS Ben=2H

@@ -26,11 +26,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pancli.core.money import amount, chip_value as money_per_chip
+from pancli.app.rescore import LogEvent, first_difference, replay, same_payment
 from pancli.core.errors import InputError
 from pancli.core.ledger import NO_PARAMS, Params, Payment
+from pancli.core.money import amount, chip_value as money_per_chip
 from pancli.core.rows import Session, StoredEvent
-from pancli.app.rescore import LogEvent, first_difference, replay, same_payment
 
 FORMAT = "pancli-archive"
 VERSION = 1

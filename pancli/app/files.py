@@ -14,8 +14,8 @@ import errno
 import hashlib
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from pancli.core.errors import InputError
 

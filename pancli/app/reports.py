@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 
-from pancli.core.money import amount, shown_chip_value
 from pancli.core.errors import InputError
 from pancli.core.ledger import POOLS
-from pancli.games import DEFAULT_GAME
+from pancli.core.money import amount, shown_chip_value
 from pancli.core.rows import Session
+from pancli.games import DEFAULT_GAME
 
 SPARKS = "▁▂▃▄▅▆▇█"
 

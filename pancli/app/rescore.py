@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 from pancli.core.errors import PanError, RuleError
 from pancli.core.ledger import POOLS, Payment

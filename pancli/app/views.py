@@ -8,10 +8,8 @@ So the phone and the terminal always show the same objects.
 from __future__ import annotations
 
 from pancli.core.errors import InputError
-from pancli.core.ledger import POOLS
-from pancli.core.ledger import Payment
+from pancli.core.ledger import POOLS, Payment
 from pancli.core.rows import Session, StoredEvent
-
 
 # -- sessions ----------------------------------------------------------------------------------
 
@@ -100,8 +98,7 @@ def settle_result(store, session: Session, chip_value=None):
     """`pan settle`: the settlement (checked to square everyone exactly) and the chip value it is
     priced at: an exact Decimal (``chip_value`` as typed, or the session's), or None."""
     from pancli.app.reports import settle_inputs
-    from pancli.core import money
-    from pancli.core import settle as st
+    from pancli.core import money, settle as st
 
     if chip_value is not None:
         value = money.chip_value(chip_value)

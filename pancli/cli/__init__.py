@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from pancli.cli.common import app
@@ -43,7 +41,7 @@ def _show_completion(ctx: typer.Context, param, value):
 @app.callback()
 def root(
     ctx: typer.Context,
-    db: Optional[str] = typer.Option(None, "--db", envvar="PANCLI_DB", metavar="PATH",
+    db: str | None = typer.Option(None, "--db", envvar="PANCLI_DB", metavar="PATH",
                                      help="Database file (default: pancli.db in the user's data folder; "
                                           "`pan db path` prints it)."),
     version: bool = typer.Option(False, "--version", is_eager=True, expose_value=False, callback=_version,

@@ -7,7 +7,6 @@ so `pan check 5S 5S 5S` starts quickly.
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 import typer
 
@@ -26,9 +25,9 @@ _CheckCommand = multiword_command("--add")  # pan check 5S 5S 5S --add 5S 5S
 
 @commands.command(cls=_CheckCommand)
 def check(
-    cards: Optional[list[str]] = typer.Argument(None, metavar="CARD...", show_default=False,
+    cards: list[str] | None = typer.Argument(None, metavar="CARD...", show_default=False,
                                                 help="Cards such as 5S 5S 5S, 5s5s5s or 5♠,5♠,5♠."),
-    add: Optional[list[str]] = typer.Option(None, "--add", metavar="CARD...", show_default=False,
+    add: list[str] | None = typer.Option(None, "--add", metavar="CARD...", show_default=False,
                                             help="Cards added to the meld: judge the addition and what it pays."),
     arrange_: bool = typer.Option(False, "--arrange", help="Find the best legal arrangement of all the cards into melds."),
     out: bool = typer.Option(False, "--out", help="Require a legal going-out layout: 11 cards in 1-3 melds "
@@ -36,8 +35,8 @@ def check(
     batch: bool = typer.Option(False, "--batch", help="Read one meld per line from standard input; "
                                                       "write one JSON object per line."),
     json_: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
-    preset: Optional[str] = typer.Option(None, "--preset", "-p", metavar="PRESET", help=PRESET_HELP),
-    rules_file: Optional[str] = typer.Option(None, "--rules", metavar="FILE", help=RULES_HELP),
+    preset: str | None = typer.Option(None, "--preset", "-p", metavar="PRESET", help=PRESET_HELP),
+    rules_file: str | None = typer.Option(None, "--rules", metavar="FILE", help=RULES_HELP),
 ):
     """Judge a meld: legal or not, set or rope, its condition and what it is worth.
 
@@ -108,8 +107,8 @@ def _meld_result(tokens, rules) -> tuple[dict, int]:
 
 
 def _addition_result(tokens, added_tokens, rules) -> tuple[dict, int]:
-    from pancli.games.panguingue.conditions import tag_of
     from pancli.core.errors import InputError
+    from pancli.games.panguingue.conditions import tag_of
     from pancli.games.panguingue.rulings import judge, judge_addition
 
     _reject_groups(tokens)
@@ -144,8 +143,8 @@ def _split_groups(tokens) -> list[list[str]] | None:
 
 
 def _arrange_result(tokens, rules, out: bool) -> tuple[dict, int]:
-    from pancli.games.panguingue import solver
     from pancli.core.errors import RuleError
+    from pancli.games.panguingue import solver
 
     groups = _split_groups(tokens)
     if groups is not None:

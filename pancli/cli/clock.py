@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator, Optional
 
 import typer
 
@@ -27,7 +27,7 @@ def _now_ms() -> int:
 
 
 @contextmanager
-def _open_keys() -> Iterator[Callable[[float], Optional[str]]]:
+def _open_keys() -> Iterator[Callable[[float], str | None]]:
     """Single key presses from the terminal: yields ``read(timeout_seconds) -> key or None``."""
     if not sys.stdin.isatty():
         raise InputError("pan clock needs a terminal to read the keys", "run it in a terminal window")
@@ -37,7 +37,7 @@ def _open_keys() -> Iterator[Callable[[float], Optional[str]]]:
     except ImportError:  # Windows
         import msvcrt
 
-        def read_windows(timeout: float) -> Optional[str]:
+        def read_windows(timeout: float) -> str | None:
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline:
                 if msvcrt.kbhit():
@@ -54,7 +54,7 @@ def _open_keys() -> Iterator[Callable[[float], Optional[str]]]:
     saved = termios.tcgetattr(fd)
     tty.setcbreak(fd)
     try:
-        def read(timeout: float) -> Optional[str]:
+        def read(timeout: float) -> str | None:
             ready, _, _ = select.select([fd], [], [], timeout)
             return os.read(fd, 1).decode(errors="ignore") if ready else None
 
@@ -63,7 +63,7 @@ def _open_keys() -> Iterator[Callable[[float], Optional[str]]]:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
-def run_clock(clock, now: Callable[[], int], read_key: Callable[[float], Optional[str]],
+def run_clock(clock, now: Callable[[], int], read_key: Callable[[float], str | None],
               show: Callable = lambda clock, now_ms, out: None, out: set | None = None,
               refresh_s: float = 0.1):
     """Run a chess clock until a flag falls, the deal is decided, or someone quits.
@@ -144,11 +144,11 @@ def _clock_view(clock, now_ms: int, out: set):
 
 @commands.command("clock")
 def clock_command(
-    minutes: Optional[float] = typer.Option(None, "--minutes", "-m", min=0.05,
+    minutes: float | None = typer.Option(None, "--minutes", "-m", min=0.05,
                                             help="Minutes per player (default: house rule clock_minutes, else 5)."),
     increment: int = typer.Option(0, "--increment", "-i", click_type=CountType("a number of seconds", 0, 86_400),
                                   help="Seconds added to a player's time per move."),
-    first: Optional[str] = typer.Option(None, "--first", metavar="NAME",
+    first: str | None = typer.Option(None, "--first", metavar="NAME",
                                         help="Who moves first: the holder of the 9♥ (default: the first seat)."),
 ):
     """A chess clock for the current Polish Pan deal; a player whose time runs out loses the deal.

@@ -46,10 +46,9 @@ class PanGroup(TyperGroup):
             sqlite3 = sys.modules.get("sqlite3")
             if sqlite3 is None or not isinstance(e, sqlite3.DatabaseError):
                 raise
+            from pancli.cli.context import app_context
             from pancli.storage.paths import resolve_path
             from pancli.storage.store import store_error
-
-            from pancli.cli.context import app_context
 
             err = store_error(resolve_path(app_context().db), e)
             typer.echo(f"Error: {one_line(str(err))}", err=True)

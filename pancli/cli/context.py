@@ -53,11 +53,11 @@ class AppContext:
         """After `session new|use|close`: the next command looks the current session up again."""
         self.recorder = None
 
-    def for_line(self) -> "AppContext":
+    def for_line(self) -> AppContext:
         """A context for one line of the shell, sharing what this one has open."""
         return replace(self)
 
-    def adopt(self, other: "AppContext") -> None:
+    def adopt(self, other: AppContext) -> None:
         """Keep what a line opened or forgot, for the next line."""
         self.store, self.recorder = other.store, other.recorder
 

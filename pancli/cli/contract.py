@@ -7,8 +7,6 @@ commands (`check`, `buy`) need no session at all.
 
 from __future__ import annotations
 
-from typing import List, Optional
-
 import typer
 
 from pancli.app.views import board_data
@@ -57,7 +55,7 @@ def _contract_record(event: dict):
 
 @contract_app.command("lay")
 def contract_lay(name: str = typer.Argument(..., help="Who lays down the contract."),
-                 melds: List[str] = typer.Argument(..., metavar="MELDS",
+                 melds: list[str] = typer.Argument(..., metavar="MELDS",
                                                    help='The whole contract, melds separated by +: "7S 7H 7D + QC QD QS".')):
     """Lay down a player's contract; it must be exactly the deal's contract, all at once.
 
@@ -76,7 +74,7 @@ def contract_lay(name: str = typer.Argument(..., help="Who lays down the contrac
 def contract_layoff(name: str = typer.Argument(..., help="Who lays off."),
                     meld: int = typer.Argument(..., click_type=CountType("a meld number", 1, 100_000),
                                                help="The meld's number on `pan contract status`."),
-                    cards: List[str] = typer.Argument(..., help="The cards laid off.")):
+                    cards: list[str] = typer.Argument(..., help="The cards laid off.")):
     """Lay off cards onto a meld on the table, one's own or an opponent's.
 
     Example: pan contract layoff ana 3 8D
@@ -87,7 +85,7 @@ def contract_layoff(name: str = typer.Argument(..., help="Who lays off."),
 
 @contract_app.command("out")
 def contract_out(name: str = typer.Argument(..., help="Who went out."),
-                 discard: Optional[str] = typer.Option(None, "--discard", metavar="CARD",
+                 discard: str | None = typer.Option(None, "--discard", metavar="CARD",
                                                        help="The final discard (deals 1-4 only).")):
     """A player goes out (in deal 5 with no final discard); then record the cards left in the other hands.
 
@@ -101,8 +99,8 @@ def contract_out(name: str = typer.Argument(..., help="Who went out."),
 
 @contract_app.command("left")
 def contract_left(name: str = typer.Argument(..., help="Whose hand."),
-                  cards: Optional[List[str]] = typer.Argument(None, help="The cards left in the hand."),
-                  points: Optional[int] = typer.Option(None, "--points", click_type=CountType("a number of points", 0),
+                  cards: list[str] | None = typer.Argument(None, help="The cards left in the hand."),
+                  points: int | None = typer.Option(None, "--points", click_type=CountType("a number of points", 0),
                                                        help="Their value as counted at the table, instead of the cards.")):
     """Record the cards left in a hand after someone went out; the last one scores the deal.
 
@@ -129,12 +127,12 @@ def _name_value(recorder, text: str, option: str) -> tuple[str, str]:
 @contract_app.command("deal")
 def contract_deal(
     out: str = typer.Option(..., "--out", metavar="NAME", help="Who went out."),
-    left: Optional[List[str]] = typer.Option(None, "--left", metavar="NAME=CARDS",
+    left: list[str] | None = typer.Option(None, "--left", metavar="NAME=CARDS",
                                              help='Cards left in a hand ("Ben=KS QH"), or their points ("Ben=24"); '
                                                   "once per other player."),
-    contract: Optional[List[str]] = typer.Option(None, "--contract", metavar="NAME=MELDS",
+    contract: list[str] | None = typer.Option(None, "--contract", metavar="NAME=MELDS",
                                                  help='A contract laid this deal, checked ("Ana=7S 7H 7D + QC QD QS").'),
-    discard: Optional[str] = typer.Option(None, "--discard", metavar="CARD", help="The goer's final discard."),
+    discard: str | None = typer.Option(None, "--discard", metavar="CARD", help="The goer's final discard."),
 ):
     """Record a whole finished deal at once: who went out and what every other hand held.
 
@@ -193,10 +191,10 @@ def contract_status(as_json: bool = JSON):
 
 @contract_app.command("check")
 def contract_check(
-    melds: List[str] = typer.Argument(..., metavar="MELDS", help='The lay-down, melds separated by +: "7S 7H 7D + QC QD QS".'),
+    melds: list[str] = typer.Argument(..., metavar="MELDS", help='The lay-down, melds separated by +: "7S 7H 7D + QC QD QS".'),
     deal: int = typer.Option(..., "--deal", "-d", click_type=CountType("a deal number", 1, 1000), help="Which deal's contract (1-5)."),
-    preset: Optional[str] = _C_PRESET,
-    rules_file: Optional[str] = _C_RULES,
+    preset: str | None = _C_PRESET,
+    rules_file: str | None = _C_RULES,
     as_json: bool = JSON,
 ):
     """Is this lay-down exactly the deal's contract? Needs no session.
@@ -205,8 +203,8 @@ def contract_check(
 
     Example: pan contract check --deal 1 "7S 7H 7D + QC QD QS"
     """
-    from pancli.games.contract.engine import classify_meld, describe_contract, parse_melds, validate_contract
     from pancli.app.rulesfile import resolve as resolve_rules
+    from pancli.games.contract.engine import classify_meld, describe_contract, parse_melds, validate_contract
 
     rules = resolve_rules(preset, rules_file, "contract")
     laid = parse_melds(" ".join(melds))
@@ -228,12 +226,12 @@ def contract_buy(
     discarder: str = typer.Option(..., "--discarder", metavar="NAME", help="Who discarded the card."),
     asker: str = typer.Option(..., "--asker", metavar="NAME", help="Who asks «May I?» to buy it."),
     seats: str = typer.Option(..., "--seats", metavar="A,B,C", help="Every player in playing order."),
-    refused_by: Optional[str] = typer.Option(None, "--refused-by", metavar="NAME",
+    refused_by: str | None = typer.Option(None, "--refused-by", metavar="NAME",
                                              help="The first player asked who said no (everyone before agreed)."),
     cards: int = typer.Option(1, "--cards", click_type=CountType("a number of cards", 0, 1000),
                               help="How many cards off the top of the pack are bought."),
-    preset: Optional[str] = _C_PRESET,
-    rules_file: Optional[str] = _C_RULES,
+    preset: str | None = _C_PRESET,
+    rules_file: str | None = _C_RULES,
     as_json: bool = JSON,
 ):
     """Rule on buying the discard: who must agree, what the buyer or a refuser takes, who plays next.
@@ -244,8 +242,8 @@ def contract_buy(
 
     Example: pan contract buy --discarder A --asker D --refused-by C --seats A,B,C,D
     """
-    from pancli.games.contract.engine import rule_buy
     from pancli.app.rulesfile import resolve as resolve_rules
+    from pancli.games.contract.engine import rule_buy
 
     rules = resolve_rules(preset, rules_file, "contract")
     table = seat_list(seats)

@@ -82,7 +82,7 @@ class MeldsType(CardsType):
             if i:
                 out.append("|")
             if piece.strip():
-                out.extend(super(MeldsType, self).convert(piece, param, ctx))
+                out.extend(super().convert(piece, param, ctx))
         return tuple(out)
 
 

@@ -7,8 +7,6 @@ is `pan clock` (cli/clock.py).
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 from typer.core import TyperCommand
 
@@ -93,15 +91,15 @@ def _polish_codes(text: str | None):
 @polish_app.command("check", cls=_TakeCommand)
 def polish_check(
     pile: str = typer.Option("", "--pile", metavar="CARDS", help='The pile from the bottom (9H) to the top; "" for a new deal.'),
-    play: Optional[str] = typer.Option(None, "--play", metavar="CARDS", help="The cards played, in the order laid."),
+    play: str | None = typer.Option(None, "--play", metavar="CARDS", help="The cards played, in the order laid."),
     take: bool = typer.Option(False, "--take", help="Take from the pile instead of playing: --take or --take N."),
-    take_count: Optional[int] = typer.Option(None, "--take-count", click_type=CountType("a number of cards", 0, 1000), hidden=True),
-    hand: Optional[str] = typer.Option(None, "--hand", metavar="CARDS", help="The mover's hand, to check he holds the play."),
-    seats: Optional[str] = typer.Option(None, "--seats", metavar="A,B,C", help="The players clockwise, to say who moves next."),
-    mover: Optional[str] = typer.Option(None, "--mover", metavar="NAME", help="Who plays or takes (with --seats)."),
-    out: Optional[str] = typer.Option(None, "--out", metavar="A,B", help="Players already out of the deal."),
-    preset: Optional[str] = _P_PRESET,
-    rules_file: Optional[str] = _P_RULES,
+    take_count: int | None = typer.Option(None, "--take-count", click_type=CountType("a number of cards", 0, 1000), hidden=True),
+    hand: str | None = typer.Option(None, "--hand", metavar="CARDS", help="The mover's hand, to check he holds the play."),
+    seats: str | None = typer.Option(None, "--seats", metavar="A,B,C", help="The players clockwise, to say who moves next."),
+    mover: str | None = typer.Option(None, "--mover", metavar="NAME", help="Who plays or takes (with --seats)."),
+    out: str | None = typer.Option(None, "--out", metavar="A,B", help="Players already out of the deal."),
+    preset: str | None = _P_PRESET,
+    rules_file: str | None = _P_RULES,
     as_json: bool = JSON,
 ):
     """Is this play or pickup legal, why, what does a pickup take, and who moves next? Needs no session.

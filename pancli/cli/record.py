@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
-
 import typer
 
 from pancli.cli.common import command_set, console, echo, multiword_command, new_app, print_json, styled
 from pancli.cli.context import app_context
-from pancli.cli.render import show_step
 from pancli.cli.params import CARDS, HAND, MELD, MELDS, PLAYER, PLAYER_IN_HAND, SESSION, flat, melds
+from pancli.cli.render import show_step
 from pancli.core.errors import InputError
 from pancli.games import DEFAULT_GAME
 
@@ -58,10 +56,10 @@ def player(text: str) -> str:
 def session_new(
     name: str = typer.Argument(..., help="A name for the evening, e.g. fri-2026-11-27."),
     players: str = typer.Option(..., "--players", "-p", help="Players in seating order, comma-separated; the one after the dealer is eldest."),
-    dealer: Optional[str] = typer.Option(None, "--dealer", help="Who deals the first hand (default: the first listed)."),
-    preset: Optional[str] = typer.Option(None, "--preset", help="House-rules preset: hoyle, cardroom-ca, online-pan, japanese-wp."),
-    rules: Optional[str] = typer.Option(None, "--rules", help="House-rules TOML file (copied into the session)."),
-    chip_value: Optional[str] = typer.Option(None, "--chip-value", metavar="AMOUNT",
+    dealer: str | None = typer.Option(None, "--dealer", help="Who deals the first hand (default: the first listed)."),
+    preset: str | None = typer.Option(None, "--preset", help="House-rules preset: hoyle, cardroom-ca, online-pan, japanese-wp."),
+    rules: str | None = typer.Option(None, "--rules", help="House-rules TOML file (copied into the session)."),
+    chip_value: str | None = typer.Option(None, "--chip-value", metavar="AMOUNT",
                                              help="Money per chip, for standings and settle-up (above 0, at most 4 decimals)."),
     game: str = typer.Option(DEFAULT_GAME, "--game", help="panguingue, contract or polish."),
 ):
@@ -69,11 +67,10 @@ def session_new(
 
     Example: pan session new friday --players Ana,Ben,Cruz,Dee --dealer Dee --preset hoyle
     """
-    from pancli.games import game as get_game
     from pancli.app.recorder import resolve_player
     from pancli.app.rulesfile import resolve as resolve_rules
-
     from pancli.core.names import clean_name, clean_players
+    from pancli.games import game as get_game
 
     g = get_game(game)
     name = clean_name(name, "session")
@@ -114,7 +111,7 @@ def session_list(as_json: bool = JSON):
 
 
 @session_app.command("show")
-def session_show(name: Optional[str] = typer.Argument(None, click_type=SESSION, help="Session name (default: the current one)."),
+def session_show(name: str | None = typer.Argument(None, click_type=SESSION, help="Session name (default: the current one)."),
                  as_json: bool = JSON):
     """Show a session: game, seats, house rules that differ from the preset defaults, status.
 
@@ -125,9 +122,8 @@ def session_show(name: Optional[str] = typer.Argument(None, click_type=SESSION, 
     s = recorder.session
     state = recorder.state()
     seats = recorder.game.seats(state)
-    from pancli.games import game as get_game
-
     from pancli.core.money import shown_chip_value
+    from pancli.games import game as get_game
 
     g = get_game(s.game)
     defaults = g.rules_to_dict(g.schema.defaults)
@@ -161,7 +157,7 @@ def session_use(name: str = typer.Argument(..., click_type=SESSION, help="Sessio
 
 
 @session_app.command("close")
-def session_close(name: Optional[str] = typer.Argument(None, click_type=SESSION, help="Session to close (default: the current one).")):
+def session_close(name: str | None = typer.Argument(None, click_type=SESSION, help="Session to close (default: the current one).")):
     """Close a session: nothing more can be recorded in it. Refused while a hand is in play.
 
     Example: pan session close
@@ -183,7 +179,7 @@ def session_close(name: Optional[str] = typer.Argument(None, click_type=SESSION,
 
 @seat_app.command("add")
 def seat_add(name: str = typer.Argument(..., help="The new player's name."),
-             after: Optional[str] = typer.Option(None, "--after", click_type=PLAYER,
+             after: str | None = typer.Option(None, "--after", click_type=PLAYER,
                                                  help="Seat him after this player (default: last).")):
     """Seat a player between hands.
 
@@ -204,7 +200,7 @@ def seat_remove(name: str = typer.Argument(..., click_type=PLAYER, help="The lea
 # -- the hand -----------------------------------------------------------------------------
 
 @commands.command()
-def deal(dealer: Optional[str] = typer.Option(None, "--dealer", click_type=PLAYER, help="Override who deals this hand.")):
+def deal(dealer: str | None = typer.Option(None, "--dealer", click_type=PLAYER, help="Override who deals this hand.")):
     """Start the next hand: says who deals, who is eldest and the order of declarations; takes antes.
 
     Example: pan deal
@@ -213,7 +209,7 @@ def deal(dealer: Optional[str] = typer.Option(None, "--dealer", click_type=PLAYE
 
 
 @commands.command()
-def drop(names: List[str] = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Players who drop (go on top).")):
+def drop(names: list[str] = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Players who drop (go on top).")):
     """Players drop and pay the drop cost to the tops; allowed until the first meld.
 
     Example: pan drop cruz dee
@@ -222,7 +218,7 @@ def drop(names: List[str] = typer.Argument(..., click_type=PLAYER_IN_HAND, help=
 
 
 @commands.command()
-def stay(names: List[str] = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Players who stay in.")):
+def stay(names: list[str] = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Players who stay in.")):
     """Record that players stay in (optional: not dropping is staying).
 
     Example: pan stay ana ben
@@ -232,7 +228,7 @@ def stay(names: List[str] = typer.Argument(..., click_type=PLAYER_IN_HAND, help=
 
 @commands.command()
 def meld(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who melds."),
-         cards: List[str] = typer.Argument(..., click_type=CARDS, help="The cards of the new meld.")):
+         cards: list[str] = typer.Argument(..., click_type=CARDS, help="The cards of the new meld.")):
     """Lay a new meld; its condition is paid at once by every payer.
 
     Example: pan meld ben 5S 5S 5S
@@ -242,8 +238,8 @@ def meld(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who me
 
 @commands.command()
 def add(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who adds."),
-        cards: List[str] = typer.Argument(..., click_type=CARDS, help="The cards added."),
-        to: Optional[int] = typer.Option(None, "--to", click_type=MELD, help="Number of the meld on `pan board` (needed only if several fit).")):
+        cards: list[str] = typer.Argument(..., click_type=CARDS, help="The cards added."),
+        to: int | None = typer.Option(None, "--to", click_type=MELD, help="Number of the meld on `pan board` (needed only if several fit).")):
     """Add cards to one of the player's own melds.
 
     Example: pan add ben 5S --to 1
@@ -254,7 +250,7 @@ def add(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who add
 @commands.command()
 def split(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose meld."),
           number: int = typer.Argument(..., click_type=MELD, help="The meld's number on `pan board`."),
-          parts: List[str] = typer.Argument(..., click_type=MELDS, help='The parts, each quoted: "AD 2D 3D" "4D 5D 6D".'),
+          parts: list[str] = typer.Argument(..., click_type=MELDS, help='The parts, each quoted: "AD 2D 3D" "4D 5D 6D".'),
           into: bool = typer.Option(False, "--into", help="Marks the parts that follow (optional)."),
           ):
     """Split a meld into two or more legal melds; a part that becomes a condition pays.
@@ -266,9 +262,9 @@ def split(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose
 
 @commands.command(cls=multiword_command("--from", "-f", "--with", "-w"))
 def borrow(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who borrows."),
-           lent: Optional[str] = typer.Option(None, "--from", "-f", metavar="N CARD...",
+           lent: str | None = typer.Option(None, "--from", "-f", metavar="N CARD...",
                                     help="The meld that lends (its number on `pan board`) and the cards it lends."),
-           with_cards: Optional[str] = typer.Option(None, "--with", "-w", metavar="CARD...", help="The cards from the hand.")):
+           with_cards: str | None = typer.Option(None, "--with", "-w", metavar="CARD...", help="The cards from the hand.")):
     """Borrow cards from one of the player's melds to make a new meld with cards from the hand.
 
     Example: pan borrow ana --from 1 KH --with KD KC
@@ -283,7 +279,7 @@ def borrow(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who 
 
 @commands.command()
 def spread(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose layout."),
-           layout: List[str] = typer.Argument(..., click_type=MELDS, help='All the player\'s melds, separated by |: "AS 2S 3S | 5S 5S 5S".')):
+           layout: list[str] = typer.Argument(..., click_type=MELDS, help='All the player\'s melds, separated by |: "AS 2S 3S | 5S 5S 5S".')):
     """Restate a player's whole layout: one legal rearrangement plus cards from the hand.
 
     Example: pan spread ana "AS 2S 3S 4S | 5S 5S 5S | KH KH KC KD"
@@ -293,8 +289,8 @@ def spread(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whos
 
 @commands.command()
 def out(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who goes out."),
-        cards: Optional[List[str]] = typer.Argument(None, click_type=CARDS, help="The final cards: a new meld, or an addition."),
-        to: Optional[int] = typer.Option(None, "--to", click_type=MELD, help="Add the final cards to this meld.")):
+        cards: list[str] | None = typer.Argument(None, click_type=CARDS, help="The final cards: a new meld, or an addition."),
+        to: int | None = typer.Option(None, "--to", click_type=MELD, help="Add the final cards to this meld.")):
     """Go out: checks the 11-card layout and pays the settlement (base, conditions again, tops).
 
     Example: pan out ana 4H 4D 4C
@@ -305,7 +301,7 @@ def out(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who goe
 @commands.command()
 def foul(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who laid the foul meld."),
          after_discard: bool = typer.Option(False, "--after-discard", help="Found after his discard: the hand is dead."),
-         meld_number: Optional[int] = typer.Option(None, "--meld", click_type=MELD, help="The recorded meld that is foul (before the discard).")):
+         meld_number: int | None = typer.Option(None, "--meld", click_type=MELD, help="The recorded meld that is foul (before the discard).")):
     """A foul meld: before the discard the meld's chips go back; after it the hand is dead.
 
     Example: pan foul ben --after-discard
@@ -376,8 +372,8 @@ def board(as_json: bool = JSON):
 
 
 @commands.command()
-def standings(as_json: bool = JSON, name: Optional[str] = typer.Option(None, "--session", click_type=SESSION, help="Session (default: current)."),
-              season: Optional[str] = typer.Option(None, "--season", metavar="YEAR|all",
+def standings(as_json: bool = JSON, name: str | None = typer.Option(None, "--session", click_type=SESSION, help="Session (default: current)."),
+              season: str | None = typer.Option(None, "--season", metavar="YEAR|all",
                                                    help="Every session of a year (or all of them), from every device synced here."),
               game: str = typer.Option(DEFAULT_GAME, "--game", help="With --season: which game's sessions.")):
     """Per player: net chips (and money), hands played, won, dropped, conditions collected.
@@ -406,7 +402,7 @@ def standings(as_json: bool = JSON, name: Optional[str] = typer.Option(None, "--
 
 
 @commands.command()
-def history(hand: Optional[int] = typer.Option(None, "--hand", click_type=HAND, help="Only this hand."), as_json: bool = JSON):
+def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, help="Only this hand."), as_json: bool = JSON):
     """Every event with its payments and reasons; undone events are marked.
 
     Example: pan history --hand 2

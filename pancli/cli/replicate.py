@@ -4,7 +4,6 @@ with Litestream as a process of its own."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -18,7 +17,7 @@ TARGET_HELP = "A folder, or an sftp://, s3:// (any S3-compatible storage) or fil
 
 
 @commands.command()
-def replicate(target: Optional[str] = typer.Argument(None, help=TARGET_HELP + " Default: the one used last time."),
+def replicate(target: str | None = typer.Argument(None, help=TARGET_HELP + " Default: the one used last time."),
               interval: str = typer.Option("250ms", "--interval", help="How often changes are sent (250ms, 1s, …)."),
               once: bool = typer.Option(False, "--once", help="Send what is new once and stop.")):
     """Stream the database off this machine while the table records, with Litestream: every
@@ -66,7 +65,7 @@ def replicate(target: Optional[str] = typer.Argument(None, help=TARGET_HELP + " 
 
 @commands.command()
 def restore(target: str = typer.Argument(..., help=TARGET_HELP),
-            output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE",
+            output: str | None = typer.Option(None, "-o", "--output", metavar="FILE",
                                                  help="Where to restore (default: the database, --db)."),
             force: bool = typer.Option(False, "--force", help="Replace FILE if it exists.")):
     """Bring a database back from a replica made by `pan replicate`, check it (`pan db check`)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -130,9 +129,9 @@ def _report_renderables(data: dict, width: int) -> list:
 
 
 @commands.command()
-def report(name: Optional[str] = SESSION, as_json: bool = JSON,
-           svg: Optional[str] = typer.Option(None, "--svg", metavar="FILE", help="Also save the report as an SVG picture."),
-           html: Optional[str] = typer.Option(None, "--html", metavar="FILE", help="Also save the report as an HTML page."),
+def report(name: str | None = SESSION, as_json: bool = JSON,
+           svg: str | None = typer.Option(None, "--svg", metavar="FILE", help="Also save the report as an SVG picture."),
+           html: str | None = typer.Option(None, "--html", metavar="FILE", help="Also save the report as an HTML page."),
            force: bool = FORCE):
     """The evening at a glance: nets, money, hands won and dropped, conditions, largest hand, a chart.
 
@@ -244,17 +243,16 @@ def sessions_cmd(as_json: bool = JSON):
 # -- settle-up -----------------------------------------------------------------------------
 
 @commands.command()
-def settle(name: Optional[str] = SESSION,
-           chip_value: Optional[str] = typer.Option(None, "--chip-value", metavar="AMOUNT",
+def settle(name: str | None = SESSION,
+           chip_value: str | None = typer.Option(None, "--chip-value", metavar="AMOUNT",
                                                     help="Money per chip (default: the session's)."),
            as_json: bool = JSON):
     """Who pays whom: the fewest payments that square every player, each explained, checked to sum to zero.
 
     Example: pan settle friday --chip-value 0.25
     """
-    from pancli.core import money as mo
-    from pancli.core import settle as st
     from pancli.app.views import settle_json, settle_result
+    from pancli.core import money as mo, settle as st
 
     value = mo.chip_value(chip_value) if chip_value is not None else None
     store, session = _session(name)
@@ -297,9 +295,9 @@ def _print_format_doc(value: bool) -> None:
 
 
 @commands.command()
-def export(name: Optional[str] = SESSION,
+def export(name: str | None = SESSION,
            fmt: str = typer.Option("toml", "--format", "-f", help="toml (the archive), json (the same), csv (payments and standings)."),
-           output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+           output: str | None = typer.Option(None, "--output", "-o", metavar="FILE",
                                                 help="Where to write (- for standard output). Default: sessions/NAME.toml "
                                                      "for toml, standard output for json and csv."),
            format_doc: bool = typer.Option(False, "--format-doc", is_eager=True, callback=_print_format_doc,
@@ -312,9 +310,8 @@ def export(name: Optional[str] = SESSION,
     Example: pan export friday --format toml -o friday.toml
     """
     from pancli.app import archive
-    from pancli.storage.log import now
-
     from pancli.app.files import session_file_name, write_atomic
+    from pancli.storage.log import now
 
     fmt = fmt.lower()
     if fmt not in ("toml", "json", "csv"):
@@ -338,7 +335,7 @@ def export(name: Optional[str] = SESSION,
 
 @commands.command("import")
 def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan export` (TOML or JSON)."),
-               as_name: Optional[str] = typer.Option(None, "--as", metavar="NAME", help="Import under another name."),
+               as_name: str | None = typer.Option(None, "--as", metavar="NAME", help="Import under another name."),
                as_json: bool = JSON):
     """Rebuild a session from an archive, recomputing and checking every payment; twice imports it once.
 
@@ -387,7 +384,7 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
 
 # -- re-scoring ----------------------------------------------------------------------------
 
-def _parse_sets(sets: List[str]) -> dict:
+def _parse_sets(sets: list[str]) -> dict:
     import tomllib
 
     out = {}
@@ -403,11 +400,11 @@ def _parse_sets(sets: List[str]) -> dict:
 
 
 @commands.command()
-def rescore(name: Optional[str] = SESSION,
-            hand: Optional[int] = typer.Option(None, "--hand", click_type=HAND, help="Only this hand."),
-            preset: Optional[str] = typer.Option(None, "--preset", help="House-rules preset to replay under."),
-            rules: Optional[str] = typer.Option(None, "--rules", metavar="FILE", help="House-rules TOML file to replay under."),
-            sets: Optional[List[str]] = typer.Option(None, "--set", metavar="KNOB=VALUE",
+def rescore(name: str | None = SESSION,
+            hand: int | None = typer.Option(None, "--hand", click_type=HAND, help="Only this hand."),
+            preset: str | None = typer.Option(None, "--preset", help="House-rules preset to replay under."),
+            rules: str | None = typer.Option(None, "--rules", metavar="FILE", help="House-rules TOML file to replay under."),
+            sets: list[str] | None = typer.Option(None, "--set", metavar="KNOB=VALUE",
                                                      help="Change one knob (repeatable), on top of the preset, the file, "
                                                           "or the session's own rules."),
             as_json: bool = JSON):
@@ -418,9 +415,9 @@ def rescore(name: Optional[str] = SESSION,
     from rich.table import Table
 
     from pancli.app.archive import log_events
-    from pancli.games import game as get_game
     from pancli.app.rescore import rescore as do_rescore
     from pancli.app.rulesfile import resolve as resolve_rules
+    from pancli.games import game as get_game
 
     if not (preset or rules or sets):
         raise InputError("say which rules to replay under", "give --preset P, --rules FILE or --set KNOB=VALUE")

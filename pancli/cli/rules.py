@@ -6,7 +6,6 @@ Only typer is imported at module level; the games' rules are loaded inside the c
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 import typer
 
@@ -34,7 +33,7 @@ RECORDED_ONLY = "(recorded only): kept with the session and shown; pancli does n
 _Game = typer.Option(None, "--game", "-g", metavar="GAME", help=GAME_HELP, show_default=False)
 
 
-def _schema(game: Optional[str]):
+def _schema(game: str | None):
     from pancli.app.rulesfile import schema
     from pancli.games import DEFAULT_GAME
 
@@ -43,9 +42,9 @@ def _schema(game: Optional[str]):
 
 @rules_app.command("show")
 def rules_show(
-    game: Optional[str] = _Game,
-    preset: Optional[str] = typer.Option(None, "--preset", "-p", metavar="PRESET", help=ANY_PRESET_HELP),
-    rules_file: Optional[str] = typer.Option(None, "--rules", metavar="FILE", help=ANY_RULES_HELP),
+    game: str | None = _Game,
+    preset: str | None = typer.Option(None, "--preset", "-p", metavar="PRESET", help=ANY_PRESET_HELP),
+    rules_file: str | None = typer.Option(None, "--rules", metavar="FILE", help=ANY_RULES_HELP),
     json_: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     markdown: bool = typer.Option(False, "--markdown", help="Print the reference of every knob and every "
                                                             "preset of every game (or of --game) as Markdown "
@@ -110,8 +109,8 @@ def rules_show(
 @rules_app.command("init")
 def rules_init(
     path: str = typer.Argument(..., metavar="FILE", help="Where to write the rules file."),
-    game: Optional[str] = _Game,
-    preset: Optional[str] = typer.Option(None, "--preset", "-p", metavar="PRESET",
+    game: str | None = _Game,
+    preset: str | None = typer.Option(None, "--preset", "-p", metavar="PRESET",
                                          help=ANY_PRESET_HELP, show_default=False),
     force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists (never the database)."),
 ):
@@ -135,7 +134,7 @@ def rules_init(
 @rules_app.command("check")
 def rules_check(
     path: str = typer.Argument(..., metavar="FILE", help="The rules file to check."),
-    game: Optional[str] = _Game,
+    game: str | None = _Game,
 ):
     """Check a house-rules file: OK with a one-line summary, or the first error.
 

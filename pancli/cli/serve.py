@@ -7,7 +7,7 @@ command pays for them at start-up.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -79,9 +79,9 @@ def serve(
     host: str = typer.Option("0.0.0.0", "--host", "-H",
                              help="Address to listen on: 0.0.0.0, the local network (default); 127.0.0.1 keeps it on this machine."),
     port: int = typer.Option(DEFAULT_PORT, "--port", "-p", help="Port to listen on (0: any free port)."),
-    session: Optional[str] = typer.Option(None, "--session", help="Session to show (default: the current one, "
+    session: str | None = typer.Option(None, "--session", help="Session to show (default: the current one, "
                                                                   "following `pan session use`)."),
-    token: Optional[str] = typer.Option(None, "--token", help="Use this token instead of a fresh random one "
+    token: str | None = typer.Option(None, "--token", help="Use this token instead of a fresh random one "
                                                               "(to keep the same QR code from one night to the next)."),
     no_qr: bool = typer.Option(False, "--no-qr", help="Print only the address, no QR code."),
 ):
@@ -95,13 +95,13 @@ def serve(
 
     Example: pan serve --host 127.0.0.1 --port 8765
     """
-    import uvicorn
-
-    from pancli.web.app import create_app, new_token
     import signal
     import socket
 
+    import uvicorn
+
     from pancli.storage.paths import resolve_path
+    from pancli.web.app import create_app, new_token
 
     if token is not None and (len(token) < 8 or not token.isprintable() or " " in token):
         raise InputError("--token must be at least 8 characters, with no spaces", "or leave it out for a fresh one")

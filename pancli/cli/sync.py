@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from pancli.cli.common import command_set, console, count_of, print_json
@@ -13,10 +11,10 @@ commands = command_set()  # what this module adds to `pan`
 
 
 @commands.command("sync")
-def sync_cmd(folder: Optional[str] = typer.Argument(None, help="The shared folder (default: the one used last time)."),
+def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (default: the one used last time)."),
              show_status: bool = typer.Option(False, "--status", help="What each device has contributed, and when it last synced."),
              create: bool = typer.Option(False, "--create", help="Create FOLDER if it does not exist."),
-             device_name: Optional[str] = typer.Option(None, "--device-name", metavar="NAME",
+             device_name: str | None = typer.Option(None, "--device-name", metavar="NAME",
                                                        help="Name this device (kept; shown to the others)."),
              as_json: bool = typer.Option(False, "--json", help="Print JSON for scripts.")):
     """One history across hosts and tables: write this device's sessions to a shared folder and bring

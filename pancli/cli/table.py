@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 import typer
 
@@ -15,8 +14,8 @@ commands = command_set()  # what this module adds to `pan`
 
 @commands.command()
 def table(
-    session: Optional[str] = typer.Argument(None, help="Session to record (default: the current one)."),
-    script: Optional[str] = typer.Option(None, "--script", "-f", metavar="FILE",
+    session: str | None = typer.Argument(None, help="Session to record (default: the current one)."),
+    script: str | None = typer.Option(None, "--script", "-f", metavar="FILE",
                                          help="Run the lines of FILE instead of prompting (- for stdin)."),
     keep_going: bool = typer.Option(False, "--keep-going", "-k",
                                     help="With a script: go on after a refused line; exit 1 at the end."),

@@ -7,7 +7,6 @@ Only typer is imported at module level; the rules engine is loaded inside the co
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 import typer
 
@@ -38,13 +37,13 @@ _Json = typer.Option(False, "--json", help="Print JSON instead of text.")
 @turn_app.command("take", cls=_TurnCommand)
 def take(
     card: str = typer.Argument(..., metavar="CARD", help=_CARD_HELP),
-    origin: Optional[str] = typer.Option(None, "--from", metavar="stock|hand|upcard", help=_FROM_HELP),
-    hand: Optional[str] = typer.Option(None, "--hand", metavar="CARD...", help=_HAND_HELP),
-    melds: Optional[str] = typer.Option(None, "--melds", metavar="MELDS", help=_MELDS_HELP),
+    origin: str | None = typer.Option(None, "--from", metavar="stock|hand|upcard", help=_FROM_HELP),
+    hand: str | None = typer.Option(None, "--hand", metavar="CARD...", help=_HAND_HELP),
+    melds: str | None = typer.Option(None, "--melds", metavar="MELDS", help=_MELDS_HELP),
     first_turn: bool = typer.Option(False, "--first-turn", help="The eldest's first turn: the card is the upcard."),
     json_: bool = _Json,
-    preset: Optional[str] = _Preset,
-    rules_file: Optional[str] = _Rules,
+    preset: str | None = _Preset,
+    rules_file: str | None = _Rules,
 ):
     """May the player take the top discard? Only a rejected stock card (or the upcard) that he
     melds at once, by default.
@@ -70,12 +69,12 @@ def take(
 @turn_app.command("drawn", cls=_TurnCommand)
 def drawn(
     card: str = typer.Argument(..., metavar="CARD", help=_CARD_HELP),
-    hand: Optional[str] = typer.Option(None, "--hand", metavar="CARD...", help=_HAND_HELP + " Before the draw."),
-    melds: Optional[str] = typer.Option(None, "--melds", metavar="MELDS", help=_MELDS_HELP),
-    next_flat: Optional[str] = typer.Option(None, "--next-flat", metavar="MELDS", help=_FLAT_HELP),
+    hand: str | None = typer.Option(None, "--hand", metavar="CARD...", help=_HAND_HELP + " Before the draw."),
+    melds: str | None = typer.Option(None, "--melds", metavar="MELDS", help=_MELDS_HELP),
+    next_flat: str | None = typer.Option(None, "--next-flat", metavar="MELDS", help=_FLAT_HELP),
     json_: bool = _Json,
-    preset: Optional[str] = _Preset,
-    rules_file: Optional[str] = _Rules,
+    preset: str | None = _Preset,
+    rules_file: str | None = _Rules,
 ):
     """What must the player do with the card he drew from the stock? Meld it or discard it, never
     keep it, unless it would feed a flat next player.
@@ -97,13 +96,13 @@ def drawn(
 @turn_app.command("discard", cls=_TurnCommand)
 def discard(
     card: str = typer.Argument(..., metavar="CARD", help=_CARD_HELP),
-    next_flat: Optional[str] = typer.Option(None, "--next-flat", metavar="MELDS", help=_FLAT_HELP),
-    hand: Optional[str] = typer.Option(None, "--hand", metavar="CARD...",
+    next_flat: str | None = typer.Option(None, "--next-flat", metavar="MELDS", help=_FLAT_HELP),
+    hand: str | None = typer.Option(None, "--hand", metavar="CARD...",
                                        help="Every card he could discard: when all of them fit the flat "
                                             "player's melds, any discard is allowed."),
     json_: bool = _Json,
-    preset: Optional[str] = _Preset,
-    rules_file: Optional[str] = _Rules,
+    preset: str | None = _Preset,
+    rules_file: str | None = _Rules,
 ):
     """May the player discard this card? Not one that fits the melds of the flat player after him.
 
@@ -123,11 +122,11 @@ def discard(
 def force(
     card: str = typer.Argument(..., metavar="CARD", help=_CARD_HELP),
     origin: str = typer.Option(..., "--from", metavar="stock|hand|upcard", help=_FROM_HELP),
-    melds: Optional[str] = typer.Option(None, "--melds", metavar="MELDS", help=_MELDS_HELP),
+    melds: str | None = typer.Option(None, "--melds", metavar="MELDS", help=_MELDS_HELP),
     demanded: bool = typer.Option(False, "--demanded", help="A player demanded that he take it."),
     json_: bool = _Json,
-    preset: Optional[str] = _Preset,
-    rules_file: Optional[str] = _Rules,
+    preset: str | None = _Preset,
+    rules_file: str | None = _Rules,
 ):
     """Must the player take the top discard because it fits one of his melds (forcing)?
 

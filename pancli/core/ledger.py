@@ -12,9 +12,9 @@ place per game, e.g. ``pancli/games/panguingue/reasons.py``) and ``params``, the
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Iterator, TypeVar
+from typing import Any, Generic, TypeVar
 
 MAX_CHIPS = 1_000_000_000  # the most chips one number may say (see pancli/core/money.py)
 

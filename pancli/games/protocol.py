@@ -24,9 +24,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from pancli.core.errors import InputError
-from pancli.core.rows import Session
 from pancli.core.ledger import Step
 from pancli.core.payloads import NO_PAYLOADS, Payloads
+from pancli.core.rows import Session
 
 if TYPE_CHECKING:
     from pancli.core.knobs import Schema

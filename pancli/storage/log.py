@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from pancli.core.rows import StoredEvent
-from pancli.storage.mapping import (EVENT_COLUMNS, PAYMENT_COLUMNS, TALLY_COLUMNS, add_payments, add_tallies,
-                                     event_rows)
+from pancli.storage.mapping import EVENT_COLUMNS, PAYMENT_COLUMNS, TALLY_COLUMNS, add_payments, add_tallies, event_rows
 from pancli.storage.migrations import NET
 
 _VOIDED = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 

@@ -7,7 +7,8 @@ by the statement in store.py or log.py that inserts it).
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from pancli.core.ledger import NO_PARAMS, Params, Payment, Tally
 from pancli.core.rows import Session, StoredEvent

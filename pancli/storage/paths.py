@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 
@@ -42,7 +42,7 @@ def default_path() -> Path:
     return path
 
 
-@lru_cache(maxsize=None)
+@cache
 def _note_legacy(old: str, new_folder: str) -> None:
     import sys
 

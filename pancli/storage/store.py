@@ -13,15 +13,15 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from pancli.core.errors import InputError, StoreError
+from pancli.core.rows import Session
 from pancli.storage import log as _log
 from pancli.storage.care import DatabaseCare
 from pancli.storage.log import EventLog
-from pancli.core.rows import Session
 from pancli.storage.mapping import SESSION_COLUMNS, session_row
 from pancli.storage.migrations import KNOWN_MIGRATIONS, SCHEMA_SET, schema_migrations
 from pancli.storage.paths import resolve_path

@@ -29,8 +29,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from pancli.app.recorder import describe_event
-from pancli.core.rows import Session
 from pancli.core.errors import PanError
+from pancli.core.rows import Session
 from pancli.core.settle import PARTY_NAMES
 from pancli.core.text import json_text, one_line, payment_lines
 from pancli.games import game
@@ -403,7 +403,7 @@ class Site:
                 while not hub.closed:
                     try:
                         message = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_SECONDS)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         yield ": keep-alive\n\n"
                         continue
                     if message is None:

@@ -15,8 +15,8 @@ from pancli.app.recorder import Recorder
 from pancli.app.reports import player_career, resolve_known, sessions_overview
 from pancli.app.views import board_data, history_data, settle_json, settle_result, standings_data
 from pancli.core.errors import InputError
-from pancli.storage.store import Store
 from pancli.core.rows import Session, StoredEvent
+from pancli.storage.store import Store
 
 HANDS_PER_PAGE = 10
 RECENT_EVENTS = 12

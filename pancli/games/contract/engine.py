@@ -26,14 +26,21 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from pancli.core.errors import InputError, RuleError
-from pancli.games.frenchpack import RANK_NAMES as _ALL_RANK_NAMES
-from pancli.games.frenchpack import SUIT_SYMBOLS, Card, card_reader, format_cards, suggest
 from pancli.core.ledger import Step, Tally
 from pancli.games.contract.rules import PACKS, ContractRules
+from pancli.games.frenchpack import (
+    RANK_NAMES as _ALL_RANK_NAMES,
+    SUIT_SYMBOLS,
+    Card,
+    card_reader,
+    format_cards,
+    suggest,
+)
 
 # ---------------------------------------------------------------- cards
 
@@ -327,7 +334,7 @@ class GameState:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "GameState":
+    def from_dict(cls, d: dict[str, Any]) -> GameState:
         return cls(
             rules=ContractRules(**d["rules"]), players=tuple(d["players"]), totals=tuple(d["totals"]),
             deals_won=tuple(d["deals_won"]), deal=d["deal"], down=tuple(d["down"]),

@@ -7,8 +7,17 @@ from typing import TYPE_CHECKING, Any
 
 from pancli.core.ledger import Step
 from pancli.core.payloads import LIST, TABLE, TEXT, TEXTS, WHOLE, Field, Payloads
-from pancli.games.protocol import (Board, CommandHooks, CompletionKind, Event, GameBase, SessionRow, dealer_of,
-                                   place, starting)
+from pancli.games.protocol import (
+    Board,
+    CommandHooks,
+    CompletionKind,
+    Event,
+    GameBase,
+    SessionRow,
+    dealer_of,
+    place,
+    starting,
+)
 
 if TYPE_CHECKING:
     from pancli.core.knobs import Schema

@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from pancli.core.errors import InputError, RuleError
+from pancli.core.ledger import HOUSE, TOPS, Params, Payment, Step, Tally
 from pancli.games.panguingue import conditions, reasons
 from pancli.games.panguingue.cards import format_cards, parse_cards
-from pancli.core.errors import InputError, RuleError
-from pancli.games.panguingue.rules import HouseRules
-from pancli.core.ledger import HOUSE, TOPS, Params, Payment, Step, Tally
 from pancli.games.panguingue.melds import check_meld, meld_order, rope_pieces
+from pancli.games.panguingue.rules import HouseRules
 from pancli.games.panguingue.rulings import judge, judge_addition
 
 IN, DROPPED, DEAD = "in", "dropped", "dead"

@@ -12,11 +12,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pancli.core.errors import RuleError
 from pancli.games.panguingue import conditions
 from pancli.games.panguingue.cards import format_cards
-from pancli.core.errors import RuleError
-from pancli.games.panguingue.rules import HouseRules
 from pancli.games.panguingue.melds import check_meld, meld_order
+from pancli.games.panguingue.rules import HouseRules
 
 HAND = None  # source of a card that comes from the player's hand
 
@@ -166,7 +166,7 @@ def find_sources(olds: Sequence[tuple[str, ...]], layout: Sequence[Sequence[str]
     ways = []
     for combo in itertools.islice(itertools.product(*per_card), limit):
         parts = []
-        for j, meld in enumerate(layout):
+        for j in range(len(layout)):
             sources: list[int | None] = []
             cards: list[str] = []
             for k, c in enumerate(identities):

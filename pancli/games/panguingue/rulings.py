@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from pancli.games.panguingue import conditions
 from pancli.games.panguingue.cards import NON_COMOQUERS, RANK_NAME, SUIT_NAME, format_card, format_cards, over_shoe
-from pancli.games.panguingue.rules import HouseRules
 from pancli.games.panguingue.melds import check_meld, meld_order
+from pancli.games.panguingue.rules import HouseRules
 
 
 @dataclass(frozen=True)

@@ -23,14 +23,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import product
 
+from pancli.core.errors import RuleError
 from pancli.games.panguingue import conditions
 from pancli.games.panguingue.cards import NON_COMOQUERS, ORDINAL, RANKS, SUITS, format_card, format_cards, over_shoe
-from pancli.core.errors import RuleError
-from pancli.games.panguingue.rules import DEFAULTS, HouseRules
 from pancli.games.panguingue.melds import ROPE, SET, check_meld, meld_order
+from pancli.games.panguingue.rules import DEFAULTS, HouseRules
 
 OUT_CARDS = 11       # cards melded to go out (§4.9)
 MAX_OUT_MELDS = 3    # eleven cards make at most three melds of three or more
@@ -413,7 +413,7 @@ class _Search:
         return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _powers(base: int) -> tuple[list[int], int, list[int]]:
     """Digit places, one rank's span, and the delta of a run of n ranks in one suit (per 1 place)."""
     place = [base ** i for i in range(_NR * _NS + 1)]
@@ -422,7 +422,7 @@ def _powers(base: int) -> tuple[list[int], int, list[int]]:
     return place, span, run
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rope_multisets(avail: tuple[int, ...], most: int) -> tuple[tuple[int, ...], ...]:
     """Multisets of rope lengths (each >= 3, non-increasing) that ``avail`` copies can carry.
 

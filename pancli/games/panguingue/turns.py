@@ -17,11 +17,11 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pancli.core.errors import InputError
 from pancli.games.panguingue.cards import format_card, format_cards
 from pancli.games.panguingue.conditions import tag_of
-from pancli.core.errors import InputError
-from pancli.games.panguingue.rules import HouseRules
 from pancli.games.panguingue.melds import meld_order
+from pancli.games.panguingue.rules import HouseRules
 from pancli.games.panguingue.rulings import judge, judge_addition
 
 STOCK, HAND, UPCARD = "stock", "hand", "upcard"

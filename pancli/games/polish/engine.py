@@ -24,13 +24,13 @@ Payments: none, so no payment codes. Letters are kept as tallies, whose ``stat``
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from pancli.core.errors import InputError, RuleError
-from pancli.games.frenchpack import RANK_NAMES as _ALL_RANK_NAMES
-from pancli.games.frenchpack import SUITS, Card, card_reader, format_cards, suggest
 from pancli.core.ledger import Step, Tally
+from pancli.games.frenchpack import RANK_NAMES as _ALL_RANK_NAMES, SUITS, Card, card_reader, format_cards, suggest
 from pancli.games.polish.rules import PolishRules
 
 # ---------------------------------------------------------------- cards
@@ -260,7 +260,7 @@ class GameState:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "GameState":
+    def from_dict(cls, d: dict[str, Any]) -> GameState:
         return cls(rules=PolishRules(**d["rules"]), players=tuple(d["players"]), letters=tuple(d["letters"]),
                    deals_lost=tuple(d["deals_lost"]), deals=tuple(d["deals"]), loser=d["loser"])
 
