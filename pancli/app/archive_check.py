@@ -140,7 +140,7 @@ def payload_fields(game: str, kind: Any) -> dict[str, Field]:
 
     g = GAMES.get(game)
     own = g.payloads.fields if g is not None else {}
-    if kind in BANK_PAYLOADS.kinds:
+    if isinstance(kind, str) and kind in BANK_PAYLOADS.kinds:  # a kind that is no text is refused as such
         return {**own, **BANK_PAYLOADS.fields, **_ANY_GAME}
     return {**own, **_ANY_GAME}
 
