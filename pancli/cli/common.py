@@ -12,7 +12,8 @@ from typer.core import TyperCommand, TyperGroup
 try:  # the click that typer runs: its own copy from typer 0.22 on
     from typer._click.exceptions import BadParameter
 except ImportError:  # pragma: no cover
-    from click.exceptions import BadParameter
+    # typer < 0.22 runs the click package: mypy sees both copies, as different types
+    from click.exceptions import BadParameter  # type: ignore[assignment]
 
 from pancli.core.errors import PanError
 from pancli.core.text import json_text, one_line
@@ -206,7 +207,10 @@ class RootGroup(PanGroup):
         if not one.registered_commands and not one.registered_groups:
             return None
         found = typer.main.get_command(one)
-        return found.commands.get(name) if one.registered_groups else found
+        if not one.registered_groups:
+            return found
+        assert isinstance(found, TyperGroup)  # a Typer with a group becomes a group
+        return found.commands.get(name)
 
     def games_commands(self) -> dict[str, tuple[str, str, str | None]]:
         """The command groups the games add (``Game.register_commands``), by name: (module,
