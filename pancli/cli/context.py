@@ -13,7 +13,8 @@ from typing import Any
 try:  # the click that typer runs: its own copy from typer 0.22 on
     from typer._click.globals import get_current_context
 except ImportError:  # pragma: no cover
-    from click import get_current_context
+    # typer < 0.22 runs the click package: mypy sees both copies, as different types
+    from click import get_current_context  # type: ignore[no-redef]
 
 
 @dataclass
