@@ -22,7 +22,10 @@ import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from typer._click.core import Command
 
 # One-letter aliases for the frequent commands.
 ALIASES = {"m": "meld", "a": "add", "d": "drop", "o": "out", "u": "undo", "b": "board", "s": "standings"}
@@ -37,11 +40,12 @@ def _click_exceptions():
     try:
         from typer._click.exceptions import ClickException
     except ImportError:  # a typer that runs the click package
-        from click.exceptions import ClickException
+        # typer < 0.22 runs the click package: mypy sees both copies, as different types
+        from click.exceptions import ClickException  # type: ignore[assignment]
     return ClickException, typer.Abort
 
 
-class _Null(io.TextIOBase):
+class _Null(io.StringIO):
     """Where output goes when only errors and the final standings are wanted."""
 
     def write(self, s: str) -> int:
@@ -80,11 +84,13 @@ class TableShell:
     def __init__(self, db=None, session: str | None = None, board: bool = True):
         from typer.main import get_command
 
-        from pancli.cli.common import app
+        from pancli.cli.common import RootGroup, app
         from pancli.cli.context import AppContext
         from pancli.storage.paths import resolve_path
 
-        self.command = get_command(app)
+        command = get_command(app)
+        assert isinstance(command, RootGroup)  # app is made with cls=RootGroup
+        self.command = command
         self.db = resolve_path(db if db is not None else os.environ.get("PANCLI_DB"))
         self.show_board = board
         self.context = AppContext(db=str(self.db))
@@ -165,7 +171,7 @@ class TableShell:
             elif head != "redo" and (changed or words[0] == "session"):
                 self.redo_stack.clear()  # something new was recorded: what was undone stays undone
         if watch and result.ok:
-            result.changed = changed
+            result.changed = bool(changed)  # a bool already: watching means tracking
             if result.changed:
                 result.board = self.hand_over_lines(before_state) + self.board_lines()
         return result
@@ -353,14 +359,20 @@ class TableShell:
             if len(words) == 1:
                 return current, _starting(current, self.command.list_commands(None))
             return current, []
-        cmd, rest, path = self.command, list(words), []
-        while hasattr(cmd, "commands") and rest:
-            sub = cmd.get_command(None, rest[0])
+        from typer.core import TyperGroup
+
+        cmd: Command = self.command
+        rest = list(words)
+        path: list[str] = []
+        # Below, ctx is None: pan's groups never read it, though click types it as required.
+        while isinstance(cmd, TyperGroup) and rest:
+            sub = cmd.get_command(None, rest[0])  # type: ignore[arg-type]
             if sub is None:
                 return current, []
             cmd, path = sub, path + [rest.pop(0)]
-        if hasattr(cmd, "commands"):
-            return current, _starting(current, [n for n in cmd.list_commands(None) if not cmd.get_command(None, n).hidden])
+        if isinstance(cmd, TyperGroup):
+            subs = [(n, cmd.get_command(None, n)) for n in cmd.list_commands(None)]  # type: ignore[arg-type]
+            return current, _starting(current, [n for n, c in subs if c is not None and not c.hidden])
         if current.startswith("-"):
             opts = [o for p in cmd.params if getattr(p, "param_type_name", "") == "option" for o in p.opts]
             return current, _starting(current, opts + ["--help"])
@@ -463,9 +475,9 @@ class TableShell:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 
-        session = PromptSession(history=self.history(), completer=self.completer(),
-                                complete_while_typing=False, auto_suggest=AutoSuggestFromHistory(),
-                                lexer=make_lexer(self), style=_style())
+        session: PromptSession[str] = PromptSession(history=self.history(), completer=self.completer(),
+                                                    complete_while_typing=False, auto_suggest=AutoSuggestFromHistory(),
+                                                    lexer=make_lexer(self), style=_style())
         self.terminal = True
         self.show_banner()
         while True:
@@ -551,7 +563,7 @@ def fit_words(text: str, width: int, indent: str = "    ") -> list[str]:
             out.append(line + "\n")
             continue
         lead = line[:len(line) - len(line.lstrip(" "))]
-        units = []
+        units: list[str] = []
         for item in _BREAKS.split(line.strip(" ")):
             units += [item] if visible_len(lead + indent + item) <= width else item.split(" ")
         current = lead + units[0]
