@@ -37,6 +37,9 @@ def _open_keys() -> Iterator[Callable[[float], str | None]]:
     except ImportError:  # Windows
         import msvcrt
 
+        if sys.platform != "win32":  # never: msvcrt is only on Windows; tells mypy what follows is Windows code
+            raise
+
         def read_windows(timeout: float) -> str | None:
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline:
@@ -182,7 +185,9 @@ def clock_command(
             how, clock = run_clock(clock, _now_ms, read_key, out=gone)
     if how == "flag":
         say(f"{clock.flagged}'s time has run out.")
-        record_game_event("polish", ck.flag_event(clock))
+        flagged = ck.flag_event(clock)
+        assert flagged is not None  # how is "flag" only once a flag has fallen
+        record_game_event("polish", flagged)
     elif how == "decided":
         holding = [p for p in players if p not in gone]
         say(f"Deal decided: {holding[0]} is left holding cards; record it with `pan polish lost "
