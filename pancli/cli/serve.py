@@ -31,7 +31,7 @@ def lan_address() -> str | None:
         return None
     for info in infos:
         address = info[4][0]
-        if not address.startswith("127."):
+        if isinstance(address, str) and not address.startswith("127."):  # AF_INET: (host, port)
             return address
     return None
 
