@@ -62,7 +62,7 @@ def root(
         ctx.call_on_close(obj.close)
         if db is not None:
             obj.db = db
-    elif db is not None and ctx.get_parameter_source("db").name == "COMMANDLINE":
+    elif db is not None and (source := ctx.get_parameter_source("db")) is not None and source.name == "COMMANDLINE":
         obj.db = db  # a shell line's own --db; PANCLI_DB never overrides the shell's database
 
 
