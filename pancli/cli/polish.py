@@ -142,7 +142,7 @@ def polish_check(
         data.update(action="take", cards=[], legal=taking.legal, reason=taking.reason,
                     taken=[c.code for c in taking.taken], choices=take_choices(rules, cards_on_pile))
     data["pile_after"] = [c.code for c in after]
-    data["next"] = next_player(rules, table, who, after, gone) if who and data["legal"] else None
+    data["next"] = next_player(rules, table, who, after, gone) if who and table is not None and data["legal"] else None
     if as_json:
         print_json(data)
         raise typer.Exit(0 if data["legal"] else 1)
