@@ -269,7 +269,7 @@ def borrow(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who 
 
     Example: pan borrow ana --from 1 KH --with KD KC
     """
-    if not (lent or "").strip():
+    if lent is None or not lent.strip():
         raise InputError("say which meld lends the cards with --from N", "e.g. pan borrow ana --from 1 KH --with KD KC")
     number, _, taken = lent.strip().partition(" ")
     source = MELD.number(number, "--from")
