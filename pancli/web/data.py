@@ -78,7 +78,7 @@ class Reader:
         self.path = Path(db_path)
         self.default_session = session
         self.generation = 0     # bumped by the poller on every change: tells the pages to refresh
-        self.mark = None        # the database's change mark the poller saw last (Store.change_mark)
+        self.mark: tuple | None = None  # the database's change mark the poller saw last (Store.change_mark)
         self._local = threading.local()
         self._cache: OrderedDict = OrderedDict()
         self._cache_size = cache_size
@@ -112,7 +112,7 @@ class Reader:
                 return self._cache[key]
             pending = self._pending.get(key)
             owner = pending is None
-            if owner:
+            if pending is None:
                 pending = self._pending[key] = _Pending()
         if not owner:
             pending.done.wait()
