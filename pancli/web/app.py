@@ -16,6 +16,7 @@ import secrets
 import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import overload
 from urllib.parse import parse_qs, quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
@@ -222,6 +223,10 @@ def query_key(request: Request) -> tuple:
     return tuple(sorted((k, v) for k, v in request.query_params.items() if k != "token"))
 
 
+@overload
+def int_param(request: Request, name: str, default: int) -> int: ...
+@overload
+def int_param(request: Request, name: str, default: None = None) -> int | None: ...
 def int_param(request: Request, name: str, default: int | None = None) -> int | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
