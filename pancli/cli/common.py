@@ -7,13 +7,8 @@ import sys
 from typing import Any
 
 import typer
+from typer import BadParameter  # typer runs its own copy of click (0.22 on)
 from typer.core import TyperCommand, TyperGroup
-
-try:  # the click that typer runs: its own copy from typer 0.22 on
-    from typer._click.exceptions import BadParameter
-except ImportError:  # pragma: no cover
-    # typer < 0.22 runs the click package: mypy sees both copies, as different types
-    from click.exceptions import BadParameter  # type: ignore[assignment]
 
 from pancli.core.errors import PanError
 from pancli.core.text import json_text, one_line

@@ -10,11 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-try:  # the click that typer runs: its own copy from typer 0.22 on
-    from typer._click.globals import get_current_context
-except ImportError:  # pragma: no cover
-    # typer < 0.22 runs the click package: mypy sees both copies, as different types
-    from click import get_current_context  # type: ignore[no-redef]
+from typer._click.globals import get_current_context  # the copy of click that typer runs (0.22 on)
 
 
 @dataclass

@@ -8,11 +8,7 @@ finds in the command's ``AppContext``.
 
 from __future__ import annotations
 
-try:  # the click that typer runs: its own copy from typer 0.22 on
-    from typer._click.types import ParamType
-except ImportError:  # pragma: no cover
-    # typer < 0.22 runs the click package: mypy sees both copies, as different types
-    from click.types import ParamType  # type: ignore[assignment]
+from typer._click.types import ParamType  # the copy of click that typer runs (0.22 on)
 
 from pancli.cli.context import AppContext
 from pancli.core.errors import InputError

@@ -36,12 +36,8 @@ SHELL_WORDS = ("help", "redo", "clear") + QUIT_WORDS
 def _click_exceptions():
     """ClickException and Abort of the click that typer runs (typer vendors its own copy)."""
     import typer
+    from typer._click.exceptions import ClickException  # the copy of click that typer runs (0.22 on)
 
-    try:
-        from typer._click.exceptions import ClickException
-    except ImportError:  # a typer that runs the click package
-        # typer < 0.22 runs the click package: mypy sees both copies, as different types
-        from click.exceptions import ClickException  # type: ignore[assignment]
     return ClickException, typer.Abort
 
 
