@@ -40,6 +40,7 @@ class EventLog:
             "INSERT INTO events (session_id, seq, hand, kind, payload, created_at, undo_of) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [session_id, seq, hand, kind, json.dumps(payload, ensure_ascii=False), created_at or now(), undo_of])
         event_id = cur.lastrowid
+        assert event_id is not None  # sqlite3 sets it after an INSERT into a rowid table such as events
         c.executemany(
             "INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason, code, params) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -108,7 +109,8 @@ class EventLog:
 
     def last_effective(self, session_id: int, kind: str | None = None) -> StoredEvent | None:
         """The last effective event (of ``kind``, if given)."""
-        where, args = f"kind != 'undo' AND id NOT IN ({_VOIDED})", [session_id]
+        where = f"kind != 'undo' AND id NOT IN ({_VOIDED})"
+        args: list[int | str] = [session_id]
         if kind:
             where, args = where + " AND kind = ?", args + [kind]
         found = self._read(session_id, where, args, "id DESC", " LIMIT 1")

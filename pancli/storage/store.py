@@ -212,6 +212,7 @@ class Store:
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [name, game, created_at or _log.now(), json.dumps(players), dealer, json.dumps(rules), chip_value, origin,
              device or self.sync.device_id(), uid or uuid.uuid4().hex])
+        assert cur.lastrowid is not None  # sqlite3 sets it after an INSERT into a rowid table such as sessions
         return cur.lastrowid
 
     def close_session(self, session_id: int, when: str | None = None) -> None:
