@@ -345,9 +345,9 @@ class GameState:
 
 
 def new_state(rules: ContractRules, players: list[str]) -> GameState:
-    players = _checked_players(players)
-    zeros = (0,) * len(players)
-    return GameState(rules=rules, players=players, totals=zeros, deals_won=zeros)
+    seated = _checked_players(players)
+    zeros = (0,) * len(seated)
+    return GameState(rules=rules, players=seated, totals=zeros, deals_won=zeros)
 
 
 def _checked_players(players: Iterable[str]) -> tuple[str, ...]:
