@@ -159,7 +159,7 @@ def _check_names(players: list[str], rules: HouseRules) -> None:
 def apply(state: PanState, event: dict) -> Step:
     """Apply one recorded event; raise PanError if the table could not have done it."""
     kind = event.get("kind")
-    handler = _HANDLERS.get(kind)
+    handler = _HANDLERS.get(kind) if kind is not None else None
     if handler is None:
         raise InputError(f"unknown event '{kind}'")
     new = state.clone()
@@ -176,8 +176,9 @@ def apply(state: PanState, event: dict) -> Step:
 # -- seating ---------------------------------------------------------------------------
 
 def _between_hands(state: PanState, what: str) -> None:
-    if state.hand_open:
-        raise RuleError(f"hand {state.hand.number} is still being played",
+    hand = state.hand
+    if hand is not None and not hand.over:
+        raise RuleError(f"hand {hand.number} is still being played",
                         f"{what} between hands: finish the hand first (or `pan undo` the deal)")
 
 
@@ -272,7 +273,7 @@ def _drop(state: PanState, ev: dict, step: Step) -> None:
     step.lines.append(f"{player} drops" + (f" and puts {cost} on the tops" if cost else "") + ".")
     left = [p for p in hand.order if hand.status[p] != DROPPED]
     if len(left) == 1 and state.rules.last_player_wins_if_all_drop:
-        _win(state, left[0], step, f"everyone else dropped; {left[0]} takes the tops without play")
+        _win(state, hand, left[0], step, f"everyone else dropped; {left[0]} takes the tops without play")
 
 
 def _stay(state: PanState, ev: dict, step: Step) -> None:
@@ -361,6 +362,7 @@ def _new_meld(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], 
     ruling = judge(cards, state.rules)
     if not ruling.valid:
         raise RuleError(ruling.reason)
+    assert ruling.condition is not None  # a valid ruling names its condition
     _check_shoe(state, hand, cards)
     _check_count(state, hand, player, len(cards))
     meld = Meld(hand.next_meld, player, tuple(cards), ruling.condition)
@@ -386,7 +388,7 @@ def _meld(state: PanState, ev: dict, step: Step) -> None:
 
 def addition_targets(state: PanState, player: str, cards: tuple[str, ...]) -> list[Meld]:
     """The player's melds that can legally take these cards."""
-    hand = state.hand
+    hand = _open_hand(state)
     return [m for m in hand.melds_of(player) if judge_addition(m.cards, m.tag, cards, state.rules).legal]
 
 
@@ -420,6 +422,7 @@ def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...],
     ruling = judge_addition(meld.cards, meld.tag, cards, state.rules)
     if not ruling.legal:
         raise RuleError(ruling.reason, "add only cards that keep the meld legal")
+    assert ruling.tag is not None  # a legal addition names the meld's tag after it
     _check_shoe(state, hand, cards)
     _check_count(state, hand, player, len(cards))
     before = Params(meld=meld.number, added=cards, tag=meld.tag, cards=meld_order(meld.cards))
@@ -604,7 +607,7 @@ def _maybe_out(state: PanState, hand: Hand, player: str, step: Step) -> None:
     layout = hand.melds_of(player)
     if not 1 <= len(layout) <= 3:
         raise RuleError(f"{player}'s layout has {len(layout)} melds", "11 cards make 1 to 3 melds")
-    _win(state, player, step, None)
+    _win(state, hand, player, step, None)
 
 
 def recollect(state: PanState, melds: list[Meld]) -> list[tuple[Meld, int]]:
@@ -623,8 +626,7 @@ def recollect(state: PanState, melds: list[Meld]) -> list[tuple[Meld, int]]:
     return out
 
 
-def _win(state: PanState, winner: str, step: Step, why: str | None) -> None:
-    hand = state.hand
+def _win(state: PanState, hand: Hand, winner: str, step: Step, why: str | None) -> None:
     rules = state.rules
     if why is None:  # went out: base and conditions from every payer
         again = [(m, v) for m, v in recollect(state, hand.melds_of(winner)) if v]
