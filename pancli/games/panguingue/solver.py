@@ -137,6 +137,7 @@ def check_layout(melds: Sequence[Sequence[str]], rules: HouseRules = DEFAULTS, *
         ruling = judge(group, rules)
         if not ruling.valid:
             raise RuleError(*ruling.reason.split(": ", 1))
+        assert ruling.kind is not None and ruling.condition is not None  # a valid ruling names both
         placed.append(PlacedMeld(tuple(meld_order(group)), ruling.kind, ruling.condition, ruling.worth))
     return Arrangement(tuple(placed))
 
@@ -302,7 +303,9 @@ class _Solver:
             return None
         melds: list[PlacedMeld] = []
         while state:
-            _, _, step, state = search.memo[state]
+            found = search.memo[state]
+            assert found is not None  # every state on the best path has an arrangement
+            _, _, step, state = found
             melds.extend(self._build(step))
         melds.sort(key=_meld_key)
         return Arrangement(tuple(melds))
@@ -323,7 +326,7 @@ class _Solver:
 
     def _placed(self, cards: Sequence[str]) -> PlacedMeld:
         check = check_meld(cards, self.rules.mixed_set_additions, self.max_size)
-        assert check.valid, check.reason
+        assert check.valid and check.kind is not None, check.reason
         tag = conditions.tag_of(cards, self.rules)
         return PlacedMeld(tuple(meld_order(cards)), check.kind, tag,
                           conditions.worth(tag, cards, self.rules))
@@ -429,7 +432,7 @@ def _rope_multisets(avail: tuple[int, ...], most: int) -> tuple[tuple[int, ...],
     ``avail[k]`` is how many cards of the k-th rank from the start the suit holds; at most
     ``most`` ropes (the cards of the starting rank). Includes the empty choice.
     """
-    out = [()]
+    out: list[tuple[int, ...]] = [()]
 
     def grow(lengths: tuple[int, ...], cap: int):
         for length in range(min(cap, len(avail)), 2, -1):
@@ -499,7 +502,7 @@ def _meld_key(m: PlacedMeld) -> tuple:
 def _fits_some_meld(card: str, cards: Sequence[str], rules: HouseRules) -> bool:
     """Whether some legal meld made only of ``cards`` holds ``card``."""
     have = Counter(cards)
-    rank, suit = card
+    rank, suit = card[0], card[1]
     same_rank = [c for c in have.elements() if c[0] == rank]
     if len(same_rank) >= 3:
         # the card with two others of its suit, or with cards of two other suits, or any A/K

@@ -128,6 +128,7 @@ def drawn_card(card: str, hand: Sequence[str], melds: Melds, rules: HouseRules,
         if not hand_left:
             return TurnRuling(False, f"{shown} fits the flat next player's {protect}, but he has no other card "
                                      f"to discard", "meld it" if how else "discard it")
+        assert next_flat is not None  # a protection is found only among the flat player's melds
         safe = [c for c in hand_left if not _fits_any(c, next_flat, rules)]
         if not safe:
             return TurnRuling(True, f"{shown} fits the flat next player's {protect}, and so does every card "
