@@ -125,7 +125,7 @@ def check_part(store, session: Session, g, rules, first: int, last: int | None) 
     rows = store.log.session_log(session.id, first, last)
     events = log_events(store, session, rows)
     counted = events if last is None else events[:-1]
-    figures = {"events": len(counted), "payments": sum(len(ev.payments) for ev in counted)}
+    figures: dict[str, object] = {"events": len(counted), "payments": sum(len(ev.payments or ()) for ev in counted)}
     stored = {ev.seq: {"payload": e.payload, "payments": e.payments, "tallies": e.tallies}
               for e, ev in zip(rows, events)}
     try:

@@ -91,7 +91,7 @@ def _apply_fn(game):
     return lambda state, payload: apply_event(game, state, payload)
 
 
-def replay(game, rules, players: list[str], dealer: str | None, events: Iterable[LogEvent],
+def replay(game, rules, players: Sequence[str], dealer: str | None, events: Iterable[LogEvent],
            strict: bool = False, start: Any = None) -> list[Replayed]:
     """Apply every event in order. ``strict``: the first refused event raises RuleError;
     otherwise it is recorded with its reason, skipped, and the replay goes on. ``start``: the
@@ -236,8 +236,8 @@ def rescore(game, session: Session, events: list[LogEvent], new_rules, hand: int
             for n in (payer, payee):
                 if n not in names and n not in POOLS:
                     names.append(n)
-    rows = [{"name": n, "recorded": before.get(n, 0), "rescored": after.get(n, 0),
-             "difference": after.get(n, 0) - before.get(n, 0)} for n in names]
+    rows: list[dict[str, Any]] = [{"name": n, "recorded": before.get(n, 0), "rescored": after.get(n, 0),
+                                   "difference": after.get(n, 0) - before.get(n, 0)} for n in names]
     rows.sort(key=lambda x: (-x["rescored"], x["name"]))
     pools = {p.strip("()"): {"recorded": before.get(p, 0), "rescored": after.get(p, 0)}
              for p in POOLS if before.get(p) or after.get(p)}
