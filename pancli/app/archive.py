@@ -113,7 +113,8 @@ def _toml_inline(value: Any) -> str:
                                 for k, v in value.items()) + " }"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml_inline(v) for v in value) + "]"
-    return _toml_scalar(value, type(value))
+    kind: type = type(value)  # a plain `type`: mypy takes type[Any] for unhashable (python/mypy#11470)
+    return _toml_scalar(value, kind)
 
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -275,7 +276,7 @@ def _normalise(data: Any, where: str) -> dict:
             payload = dict(_get(ev, "payload", dict, at))
             for key in _get(ev, "nulls", list, at, required=False) or []:
                 payload[key] = None
-        payments = None if ev.get("payments") is None else []
+        payments: list[dict[str, Any]] = []
         for p in _get(ev, "payments", list, at, required=False) or []:
             if not isinstance(p, dict):
                 raise _bad(at, "a payment is not a table")
@@ -290,7 +291,7 @@ def _normalise(data: Any, where: str) -> dict:
         events.append({"seq": _get(ev, "seq", int, at), "hand": _get(ev, "hand", int, at, required=False),
                        "kind": _get(ev, "kind", str, at), "created_at": _get(ev, "created_at", str, at),
                        "undo_of": _get(ev, "undo_of", int, at, required=False), "payload": payload,
-                       "payments": payments})
+                       "payments": None if ev.get("payments") is None else payments})
         if payload.get("kind") != events[-1]["kind"]:
             raise _bad(at, f"kind '{events[-1]['kind']}' but the payload says {payload.get('kind')!r}")
     for i, ev in enumerate(events):
