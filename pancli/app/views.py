@@ -7,6 +7,8 @@ So the phone and the terminal always show the same objects.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pancli.core.errors import InputError
 from pancli.core.ledger import POOLS, Payment
 from pancli.core.rows import Session, StoredEvent
@@ -28,7 +30,7 @@ def board_json(session: Session, state) -> dict:
     return game(session.game).board(session, state)
 
 
-def standings_json(session: Session, balances: dict, tallies: dict, players: list[str], chip_value) -> dict:
+def standings_json(session: Session, balances: dict, tallies: dict, players: Sequence[str], chip_value) -> dict:
     from pancli.core.money import amount, shown_chip_value
 
     chip_value = shown_chip_value(chip_value)
@@ -100,12 +102,10 @@ def settle_result(store, session: Session, chip_value=None):
     from pancli.app.reports import settle_inputs
     from pancli.core import money, settle as st
 
-    if chip_value is not None:
-        value = money.chip_value(chip_value)
-    else:
-        value = money.stored_chip_value(session.chip_value or session.rules.get("unit_value"))
+    value = (money.chip_value(chip_value) if chip_value is not None
+             else money.stored_chip_value(session.chip_value or session.rules.get("unit_value")))
     data = settle_inputs(store, session)
-    s = st.settle(data["nets"], data["bank"], value, session.players)
+    s = st.settle(data["nets"], data["bank"], value, list(session.players))
     if s.banked:
         s.flags = st.negative_stacks(data["moves"])
     if not s.square():
