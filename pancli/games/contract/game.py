@@ -116,3 +116,9 @@ class Contract(GameBase["ContractRules", "GameState"]):
         rows = sorted(rows, key=key)
         place(rows, key)
         return rows, ["points", "deals_played", "deals_won"]
+
+
+if TYPE_CHECKING:  # the type checker holds the adapter to the whole contract, with this game's own types
+    from pancli.games.protocol import Game
+
+    _checked: Game[ContractRules, GameState] = Contract()

@@ -227,3 +227,9 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
             if tag != conditions.NONE:
                 counts[conditions.describe(tag, cards)] += 1
         return counts.most_common()
+
+
+if TYPE_CHECKING:  # the type checker holds the adapter to the whole contract, with this game's own types
+    from pancli.games.protocol import Game
+
+    _checked: Game[HouseRules, PanState] = Panguingue()

@@ -80,3 +80,9 @@ class Polish(GameBase["PolishRules", "GameState"]):
         rows = sorted(rows, key=key)
         place(rows, key)
         return rows, ["word", "deals_played", "deals_lost"]
+
+
+if TYPE_CHECKING:  # the type checker holds the adapter to the whole contract, with this game's own types
+    from pancli.games.protocol import Game
+
+    _checked: Game[PolishRules, GameState] = Polish()
