@@ -26,11 +26,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pancli.app import archive_check
 from pancli.app.rescore import LogEvent, first_difference, replay, same_payment
+from pancli.app.views import standings_json
 from pancli.core.errors import InputError
 from pancli.core.ledger import NO_PARAMS, Params, Payment
 from pancli.core.money import amount, chip_value as money_per_chip
 from pancli.core.rows import Session, StoredEvent
+from pancli.games import game as get_game
 
 FORMAT = "pancli-archive"
 VERSION = 1
@@ -99,7 +102,7 @@ def _has_none(value) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def _toml_scalar(value: str | int | float | bool, kind: type) -> str:
-    import tomli_w
+    import tomli_w  # start-up: only a TOML archive is written with it
 
     return tomli_w.dumps({"v": value})[4:].rstrip("\n")
 
@@ -131,6 +134,7 @@ def _toml_payments(payments: list[dict]) -> str:
 
 
 def to_toml(archive: dict, exported_at: str | None = None) -> str:
+    # start-up: only a TOML archive needs these (not JSON or CSV export, import, db check)
     import secrets
 
     import tomli_w
@@ -173,8 +177,6 @@ def to_toml(archive: dict, exported_at: str | None = None) -> str:
 
 def to_csv(store, session: Session) -> str:
     """Two tables for spreadsheets, separated by an empty line: every effective payment, then standings."""
-    from pancli.app.views import standings_json
-
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["seq", "hand", "kind", "payer", "payee", "chips", "reason", "created_at"])
@@ -203,15 +205,11 @@ def to_csv(store, session: Session) -> str:
 
 def load(path: str | Path) -> dict:
     """Read an archive file (TOML or JSON) into the plain form `build` makes; checks its shape."""
-    from pancli.app.archive_check import read_text
-
-    return parse(read_text(path), str(path))
+    return parse(archive_check.read_text(path), str(path))
 
 
 def parse(text: str, where: str = "archive") -> dict:
     """An archive's text read and checked: every field's type (archive_check), then its shape."""
-    from pancli.app import archive_check
-
     data = archive_check.parse(text, where)
     archive_check.check(data, where)
     return _normalise(data, where)
@@ -319,8 +317,6 @@ def archive_events(archive: dict) -> list[LogEvent]:
 def replay_archive(archive: dict):
     """Every event of the archive through the game core, strictly; the recomputed payloads and
     payments must equal the archive's. Returns (game, rules, replayed events)."""
-    from pancli.games import game as get_game
-
     s = archive["session"]
     g = get_game(s["game"])
     rules = g.rules_from_dict(archive["rules"])

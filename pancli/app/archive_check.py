@@ -10,6 +10,7 @@ touched: a hand-edited or damaged archive never reaches the game cores as the wr
 from __future__ import annotations
 
 import errno
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from pancli.core.errors import InputError
 from pancli.core.money import MAX_CHIPS, chip_value
 from pancli.core.names import MAX_SESSION_NAME, clean_name, clean_players, inert
 from pancli.core.payloads import BANK_PAYLOADS, LIST, TABLE, TEXT, TEXTS, WHOLE, YES_NO, Field, first_problem, has_type
+from pancli.games import DEFAULT_GAME, GAMES
 
 MAX_BYTES = 64 * 1024 * 1024      # far beyond any evening (300,000 events are ~60 MB of TOML)
 MAX_DEPTH = 6                     # payload nesting: a contract's melds are lists of lists
@@ -59,8 +61,7 @@ def read_text(path: str | os.PathLike) -> str:
 
 def parse(text: str, where: str) -> Any:
     """The parsed document (TOML or JSON); a document nested too deep is refused, not a crash."""
-    import json
-    import tomllib
+    import tomllib  # start-up: only a TOML archive is read with it
 
     try:
         if text.lstrip().startswith("{"):
@@ -136,8 +137,6 @@ def payload_fields(game: str, kind: Any) -> dict[str, Field]:
     """The payload fields checked by name in one event: every field the game declares
     (``Game.payloads``), and for the bank's kinds and undo the bank's too. A game that declares
     none has its kind and chips checked."""
-    from pancli.games import GAMES
-
     g = GAMES.get(game)
     own = g.payloads.fields if g is not None else {}
     if isinstance(kind, str) and kind in BANK_PAYLOADS.kinds:  # a kind that is no text is refused as such
@@ -148,8 +147,6 @@ def payload_fields(game: str, kind: Any) -> dict[str, Field]:
 def payloads_markdown() -> str:
     """The payload of every kind of event, game by game, as each game declares it (appended to
     the archive format's reference by `pan export --format-doc`)."""
-    from pancli.games import GAMES
-
     lines = ["", "## Event payloads", "",
              "Every payload has `kind` (text). The fields of each kind, as each game declares them beside its",
              "engine; a field marked `?` may be null (left out, and named in `nulls`, in TOML). Any other field",
@@ -166,8 +163,6 @@ def payloads_markdown() -> str:
 
 def check_payload(payload: Any, where: str, game: str | None = None) -> None:
     """One event's payload: plain bounded data, and every field the game declares of its type."""
-    from pancli.games import DEFAULT_GAME
-
     if not isinstance(payload, dict):
         raise _bad(where, f"the payload must be a table, not {_shown(payload)}")
     _plain(payload, f"{where} payload")
@@ -236,8 +231,6 @@ def check(data: Any, where: str) -> None:
         _field(ev, "hand", _INT, at, optional=True)
         _field(ev, "undo_of", _INT, at, optional=True)
         if "payload_json" in ev:
-            import json
-
             text = _field(ev, "payload_json", _STR, at)
             try:
                 payload = json.loads(text)

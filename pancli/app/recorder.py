@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, RuleError
 from pancli.core.ledger import Payment
@@ -24,8 +26,6 @@ def resolve_player(names: list[str], text: str) -> str:
     if matches:
         raise InputError(f"'{text}' could be {', '.join(matches)}", "type more of the name")
     by_lower = {n.lower(): n for n in names}
-    import difflib  # only for a name that matches nobody: not at start-up
-
     close = difflib.get_close_matches(wanted, by_lower, n=1) if wanted else []
     listed = f"players: {', '.join(names)}"
     hint = f"did you mean {by_lower[close[0]]}? ({listed})" if close else listed

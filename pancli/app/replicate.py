@@ -14,6 +14,7 @@ binary and builds its command lines; pancli/cli/replicate.py runs them.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -67,8 +68,6 @@ def check_interval(interval: str) -> str:
 def config(db: Path, url: str, interval: str = DEFAULT_INTERVAL) -> str:
     """Litestream's YAML configuration for one database and one replica. The database is looked
     at every ``interval`` and what changed is sent as often: the recovery point."""
-    import json
-
     interval = check_interval(interval)
     q = json.dumps  # a JSON string is a YAML string, quoted and escaped
     return (f"logging:\n  level: warn\n"

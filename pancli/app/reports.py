@@ -10,11 +10,15 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 
+from pancli.app.recorder import resolve_player
+from pancli.core.bank import BANK_KINDS
 from pancli.core.errors import InputError
 from pancli.core.ledger import POOLS
 from pancli.core.money import amount, shown_chip_value
+from pancli.core.names import name_key
 from pancli.core.rows import Session
-from pancli.games import DEFAULT_GAME
+from pancli.games import DEFAULT_GAME, GAMES
+from pancli.storage.migrations import NET
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
@@ -118,9 +122,6 @@ def season_standings(store, year: str | None = None, game: str = DEFAULT_GAME) -
     """Every session of one game in a year (or all of them), from every device whose sessions
     this database holds: per player (names compared case-insensitively), the net chips summed,
     the nights, hands and hands won."""
-    from pancli.core.names import name_key
-    from pancli.storage.migrations import NET
-
     if year is not None and not (year.isdigit() and len(year) == 4):
         raise InputError(f"'{year}' is not a year", "give one like 2026, or --season all")
     with store.snapshot():
@@ -165,8 +166,6 @@ def known_players(store) -> list[str]:
 
 
 def resolve_known(store, text: str) -> str:
-    from pancli.app.recorder import resolve_player
-
     names = known_players(store)
     if not names:
         raise InputError("no players recorded yet", "start a session with `pan session new`")
@@ -178,8 +177,6 @@ def resolve_known(store, text: str) -> str:
 
 def player_career(store, text: str) -> dict:
     """Career stats of one player across every session."""
-    from pancli.games import GAMES
-
     kinds = sorted({k for g in GAMES.values() for k in g.career_kinds})
     with store.snapshot():
         name = resolve_known(store, text)
@@ -196,8 +193,6 @@ def player_career(store, text: str) -> dict:
 def favourites_laid(sessions: dict[int, Session], laid: list[tuple[int, str]]) -> list[tuple[str, int]]:
     """What the player laid and how often (conditions, in Panguingue), each game counting its own
     events (``Game.career_counts``), most often first."""
-    from pancli.games import GAMES
-
     by_game: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
     for sid, text in laid:
         s = sessions[sid]
@@ -270,8 +265,6 @@ def sparkline(values: list[int], lo: int | None = None, hi: int | None = None) -
 
 def settle_inputs(store, session: Session) -> dict:
     """Nets (players and pools), bank tallies, and every chip movement in order for the stack check."""
-    from pancli.core.bank import BANK_KINDS
-
     sid = session.id
     with store.snapshot():
         nets = store.log.balances(sid)

@@ -26,6 +26,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from pancli.app.recorder import describe_event
+from pancli.core.bank import apply_event
 from pancli.core.errors import PanError, RuleError
 from pancli.core.ledger import POOLS, Payment
 from pancli.core.rows import Session
@@ -86,8 +88,6 @@ def _moves(payments: Iterable[Payment]) -> Iterator[tuple[str, str, int]]:
 
 def _apply_fn(game):
     """The recorder's own way of applying one event (bank events included), without a database."""
-    from pancli.core.bank import apply_event
-
     return lambda state, payload: apply_event(game, state, payload)
 
 
@@ -213,8 +213,6 @@ def rescore(game, session: Session, events: list[LogEvent], new_rules, hand: int
     ``recorded`` is what the stored payments say; ``rescored`` what the replay pays. With
     ``hand``, both count only the events recorded in that hand.
     """
-    from pancli.app.recorder import describe_event
-
     recorded_by_seq = {ev.seq: ev for ev in events}
     if all(ev.payments is not None for ev in events):
         voided = {ev.undo_of for ev in events if ev.kind == "undo"}

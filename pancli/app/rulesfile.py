@@ -12,13 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from pancli.core.errors import InputError
-from pancli.games import DEFAULT_GAME
+from pancli.games import DEFAULT_GAME, GAMES, game as get_game
 
 
 def schema(game: str = DEFAULT_GAME):
     """The knob schema of a game, by name (a did-you-mean for an unknown one)."""
-    from pancli.games import game as get_game
-
     return get_game(game).schema
 
 
@@ -28,7 +26,7 @@ MAX_RULES_BYTES = 256 * 1024
 
 def load(path: str | Path, game: str = DEFAULT_GAME) -> Any:
     """The rules a file sets for ``game``."""
-    import tomllib
+    import tomllib  # start-up: only a command given a rules file reads one
 
     s = schema(game)
     p = Path(path)
@@ -62,8 +60,6 @@ def load(path: str | Path, game: str = DEFAULT_GAME) -> Any:
 
 def _other_game(data: dict, game: str):
     """The one other game whose rules ``data`` are, if there is exactly one."""
-    from pancli.games import GAMES
-
     fits = []
     for name, g in GAMES.items():
         if name == game:
@@ -78,7 +74,7 @@ def _other_game(data: dict, game: str):
 
 def dumps(rules, preset_name: str | None = None, game: str = DEFAULT_GAME) -> str:
     """A complete rules file: every knob written out, with its help and allowed values as a comment."""
-    import tomli_w
+    import tomli_w  # start-up: only `pan rules init` writes a rules file
 
     s = schema(game)
     if s.game == DEFAULT_GAME:
@@ -98,7 +94,7 @@ def dumps(rules, preset_name: str | None = None, game: str = DEFAULT_GAME) -> st
 def write(path: str | Path, rules, preset_name: str | None = None, game: str = DEFAULT_GAME,
           force: bool = False, db_path: str | Path | None = None) -> Path:
     """Write a complete rules file; refuse to overwrite one unless ``force``, and never the database."""
-    from pancli.app.files import check_target, write_atomic
+    from pancli.app.files import check_target, write_atomic  # start-up: hashlib, only `pan rules init` writes
 
     p = check_target(path, force, db_path, "rules file")
     return write_atomic(p, dumps(rules, preset_name, game))

@@ -36,9 +36,15 @@ import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pancli.app import archive as arc
+import tomli_w
+
+from pancli.app import archive as arc, archive_check, files
+from pancli.app.archive_check import MAX_BYTES
+from pancli.app.files import session_file_name
 from pancli.core.errors import InputError, PanError
+from pancli.core.names import MAX_SESSION_NAME, clean_name
 from pancli.core.rows import Session
+from pancli.storage.log import now
 
 DEVICE_FORMAT = "pancli-device"
 MANIFEST = "device.json"
@@ -101,8 +107,6 @@ def device_label(store) -> str:
 
 
 def clean_label(label: str) -> str:
-    from pancli.core.names import clean_name
-
     text = clean_name(label, "device")
     if len(text) > 32 or not re.fullmatch(r"\w[\w .-]*", text):
         raise InputError(f"'{text}' is not a device name", "use up to 32 letters, digits, spaces, dots and dashes")
@@ -120,15 +124,11 @@ def safe_label(label: str | None, device: str) -> str:
 def archive_file_name(session: Session) -> str:
     """A session's archive in its device's subfolder: its name to read (as `pan export` names
     files) and its uid, which makes it unique."""
-    from pancli.app.files import session_file_name
-
     return session_file_name(session.name, f"--{session.uid}.toml")
 
 
 def sync_text(archive: dict, label: str, written_at: str) -> str:
     """The archive as TOML, ending with the [sync] table that says it is complete."""
-    import tomli_w
-
     tail = tomli_w.dumps({"sync": {"fingerprint": arc.fingerprint(archive), "events": len(archive["events"]),
                                    "device_label": label, "written_at": written_at}})
     return arc.to_toml(archive) + "\n" + tail
@@ -139,8 +139,6 @@ def sync_text(archive: dict, label: str, written_at: str) -> str:
 def _read(path: Path) -> str:
     """A file's text, without following a link (one swapped in after the folder was listed), with
     the checks every archive gets (archive_check: size, binary, UTF-8)."""
-    from pancli.app.archive_check import MAX_BYTES
-
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     with os.fdopen(fd, "rb") as f:
         raw = f.read(MAX_BYTES + 1)
@@ -154,8 +152,6 @@ def _read(path: Path) -> str:
 def read_copy(path: Path) -> Copy | str | tuple[str]:
     """An archive file: a Copy, a str saying why it is not complete yet (read again next time),
     or a 1-tuple saying why it is refused (complete but not what it claims: edited or damaged)."""
-    from pancli.app import archive_check
-
     try:
         text = _read(path)
     except (OSError, ValueError, UnicodeDecodeError) as e:
@@ -234,8 +230,6 @@ def read_manifest(path: Path) -> dict | None:
 def write_atomic(path: Path, text: str) -> None:
     """Whole or not at all (app/files.py: a hidden temporary file beside it, flushed, renamed over
     it, the folder flushed; a temporary file left by a killed sync is removed by the next one)."""
-    from pancli.app import files
-
     files.write_atomic(path, text)
 
 
@@ -263,8 +257,6 @@ def folder_of(store, folder: str | None, create: bool = False) -> Path:
 
 
 def sync(store, folder: str | None = None, label: str | None = None, create: bool = False) -> Outcome:
-    from pancli.storage.log import now
-
     root = folder_of(store, folder, create)
     with store.lock():
         if label:
@@ -378,8 +370,6 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], labels: dict, out: 
 def unused_name(store, name: str, label: str, device: str) -> str:
     """The session's own name, or, taken here by another session, the name with its device's
     (shortened to fit a session name's length)."""
-    from pancli.core.names import MAX_SESSION_NAME
-
     def fit(suffix: str) -> str:
         return name[:MAX_SESSION_NAME - len(suffix)] + suffix
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pancli.core.errors import InputError
 from pancli.core.ledger import POOLS, Payment
 from pancli.core.rows import Session, StoredEvent
+from pancli.games import GAMES, game
 
 # -- sessions ----------------------------------------------------------------------------------
 
@@ -25,13 +26,11 @@ def session_list_data(store) -> list[dict]:
 # -- the table now ---------------------------------------------------------------------------
 
 def board_json(session: Session, state) -> dict:
-    from pancli.games import game
-
     return game(session.game).board(session, state)
 
 
 def standings_json(session: Session, balances: dict, tallies: dict, players: Sequence[str], chip_value) -> dict:
-    from pancli.core.money import amount, shown_chip_value
+    from pancli.core.money import amount, shown_chip_value  # start-up: decimal, not for the board or history
 
     chip_value = shown_chip_value(chip_value)
     names = list(players) + [p for p in balances if p not in players and p not in POOLS] \
@@ -51,8 +50,6 @@ def standings_json(session: Session, balances: dict, tallies: dict, players: Seq
     pools = {p.strip("()"): balances[p] for p in POOLS if balances.get(p)}
     data = {"session": session.name, "game": session.game, "chip_value": chip_value,
             "players": rows, "pools": pools, "sum": sum(balances.values())}
-    from pancli.games import GAMES
-
     g = GAMES.get(session.game)
     ranked = g.standings(session.rules, rows) if g else None
     if ranked:  # a game scored in points or letters: ranked by its own score, with its own columns
@@ -99,6 +96,7 @@ def history_data(store, session: Session, hand: int | None = None, events: list[
 def settle_result(store, session: Session, chip_value=None):
     """`pan settle`: the settlement (checked to square everyone exactly) and the chip value it is
     priced at: an exact Decimal (``chip_value`` as typed, or the session's), or None."""
+    # start-up: decimal and the reports, only for settling up
     from pancli.app.reports import settle_inputs
     from pancli.core import money, settle as st
 
@@ -115,6 +113,6 @@ def settle_result(store, session: Session, chip_value=None):
 
 def settle_json(session: Session, s) -> dict:
     """`pan settle --json`."""
-    from pancli.core import settle as st
+    from pancli.core import settle as st  # start-up: decimal, only for settling up
 
     return {"session": session.name, **st.to_json(s)}
