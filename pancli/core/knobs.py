@@ -14,6 +14,7 @@ rules is a plain ``functools.lru_cache``.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -50,8 +51,6 @@ def knob(default: Any, kind: str, allowed: Any = None, help: str = "", *, record
 def did_you_mean(word: Any, choices: Iterable[Any]) -> str:
     """`` (did you mean 'x'?)`` for the closest choice, or nothing."""
     by_text = {str(c): c for c in choices}
-    import difflib  # only when something was mistyped: not at start-up
-
     close = difflib.get_close_matches(str(word), list(by_text), n=1)
     return f" (did you mean {by_text[close[0]]!r}?)" if close else ""
 
@@ -131,7 +130,7 @@ class Knob:
                     or value < allowed[0]):
                 raise InputError(f"{prefix} is not an amount of money", f"{name} takes a number such as 0.25")
             if value and value != self.default:  # bounded and exact to CHIP_VALUE_PLACES decimals
-                from pancli.core.money import chip_value  # decimal: not for every command's start
+                from pancli.core.money import chip_value  # start-up: decimal, only for a money knob set
 
                 try:
                     chip_value(value, f"{where}{name} =")

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from pancli.core.ledger import HOUSE, POOLS, TOPS
-from pancli.core.money import cents_decimal, cents_text, stored_chip_value, to_cents
+from pancli.core.money import amount, cents_decimal, cents_text, stored_chip_value, to_cents
 
 BANK = "(bank)"
 PARTY_NAMES = {BANK: "the bank", TOPS: "the tops", HOUSE: "the house"}
@@ -168,8 +168,6 @@ def money(chips: int | Decimal, chip_value: Decimal | None) -> str:
     """Chips as money, to the cent (or as chips, without a chip value)."""
     if not chip_value:
         return f"{chips} chips"
-    from pancli.core.money import amount
-
     return cents_text(int(amount(chips, chip_value) * 100))
 
 

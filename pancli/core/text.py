@@ -3,6 +3,7 @@ errors that cannot forge output, and JSON that shows every character as itself."
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -32,7 +33,7 @@ def payment_lines(payments) -> list[str]:
 
 
 def _json_default(value):
-    from decimal import Decimal
+    from decimal import Decimal  # start-up: decimal, only where a view shows money
 
     if isinstance(value, Decimal):
         return str(value)
@@ -51,8 +52,6 @@ def json_text(data: Any) -> str:
     """JSON for scripts: readable non-ASCII letters kept, but every character that would not show
     as itself (C1 controls, bidirectional overrides, zero-width spaces…) escaped as \\uXXXX; money
     as exact decimal strings; never Infinity or NaN."""
-    import json  # only the --json views pay for it
-
     text = json.dumps(data, ensure_ascii=False, allow_nan=False, default=_json_default)
     return re.sub(r"[^\x20-\x7e]", lambda m: m.group(0) if m.group(0).isprintable() else _escape_hidden(m), text)
 
