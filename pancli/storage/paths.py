@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -10,8 +11,6 @@ from pathlib import Path
 def data_dir() -> Path:
     """The user's data folder for pancli: $XDG_DATA_HOME/pancli (~/.local/share/pancli) on Linux
     and other Unixes, ~/Library/Application Support/pancli on macOS, %LOCALAPPDATA%\\pancli on Windows."""
-    import sys
-
     home = Path.home()
     if sys.platform == "darwin":
         return home / "Library" / "Application Support" / "pancli"
@@ -24,7 +23,7 @@ def data_dir() -> Path:
 
 def legacy_path() -> Path:
     """Where pancli 0.1 kept the database: the user's config folder (click's app dir)."""
-    from typer import get_app_dir
+    from typer import get_app_dir  # typer is the CLI's: storage imports it only for this
 
     return Path(get_app_dir("pancli")) / "pancli.db"
 
@@ -44,8 +43,6 @@ def default_path() -> Path:
 
 @cache
 def _note_legacy(old: str, new_folder: str) -> None:
-    import sys
-
     sys.stderr.write(f"Note: using the database at its old place {old}; move it (with any -wal and -shm "
                      f"files next to it) into {new_folder} and this note goes away.\n")
 

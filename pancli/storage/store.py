@@ -13,9 +13,11 @@ import json
 import os
 import sqlite3
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote
 
 from pancli.core.errors import InputError, StoreError
 from pancli.core.rows import Session
@@ -70,8 +72,6 @@ class Store:
     def _open_readonly(self) -> None:
         """Open for reading only (`pan serve`): SQLite refuses every write on this connection, and
         nothing is created, migrated or switched (no journal mode, no pragmas that write)."""
-        from urllib.parse import quote
-
         if not self.path.is_file():
             raise StoreError(f"no database at {self.path}", "record something first (`pan session new …`), or pass --db PATH")
         try:
@@ -118,7 +118,7 @@ class Store:
         elif not create:
             raise StoreError(f"{self.path} has no pancli data yet", "record something first")
         self._pragmas()
-        import sqlite_utils
+        import sqlite_utils  # start-up: sqlite-utils, only to create or migrate
 
         db = sqlite_utils.Database(c)
         with self.lock():
@@ -202,8 +202,6 @@ class Store:
                        created_at: str | None = None, device: str | None = None, uid: str | None = None) -> int:
         """A new session; its global id is (``device``, ``uid``): this device's and a fresh uid
         unless given (a session imported from another device keeps its own)."""
-        import uuid
-
         c = self.conn
         if c.execute("SELECT 1 FROM sessions WHERE name = ?", [name]).fetchone():
             raise InputError(f"a session named '{name}' exists already", "choose another name, or `pan session use` it")
