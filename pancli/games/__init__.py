@@ -11,7 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from pancli.core.errors import InputError
-from pancli.core.knobs import Schema
+from pancli.core.knobs import Schema, did_you_mean
+from pancli.games.contract.game import Contract
+from pancli.games.panguingue.game import Panguingue
+from pancli.games.polish.game import Polish
 from pancli.games.protocol import Game
 
 GAMES: dict[str, Game[Any, Any]] = {}
@@ -36,17 +39,11 @@ def game(name: str) -> Game[Any, Any]:
     try:
         return GAMES[name]
     except KeyError:
-        from pancli.core.knobs import did_you_mean
-
         raise InputError(f"unknown game '{name}'{did_you_mean(name, GAMES)}",
                          f"choose one of {', '.join(GAMES)}") from None
 
 
 def _register_builtins() -> None:
-    from pancli.games.contract.game import Contract
-    from pancli.games.panguingue.game import Panguingue
-    from pancli.games.polish.game import Polish
-
     for g in (Panguingue(), Contract(), Polish()):
         register(g)
 

@@ -51,17 +51,17 @@ class Contract(GameBase["ContractRules", "GameState"]):
 
     @property
     def schema(self) -> Schema:
-        from pancli.games.contract.rules import SCHEMA
+        from pancli.games.contract.rules import SCHEMA  # adapter: the game's modules load on first use
 
         return SCHEMA
 
     def new_state(self, rules: ContractRules, players: list[str], dealer: str | None) -> GameState:
-        from pancli.games.contract.engine import new_state
+        from pancli.games.contract.engine import new_state  # adapter: the game's modules load on first use
 
         return new_state(rules, players)
 
     def apply(self, state: GameState, event: Event) -> Step[GameState]:
-        from pancli.games.contract.engine import apply
+        from pancli.games.contract.engine import apply  # adapter: the game's modules load on first use
 
         return apply(state, event)
 
@@ -88,6 +88,7 @@ class Contract(GameBase["ContractRules", "GameState"]):
         return "over" if state.over else f"deal {state.deal}"
 
     def board(self, session: SessionRow, state: GameState) -> Board:
+        # adapter: the game's modules load on first use
         from pancli.games.contract.engine import CONTRACTS, DEALS, describe_contract, parse_cards, standings, winners
 
         players = list(state.players)

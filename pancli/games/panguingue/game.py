@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import functools
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from pancli.core.errors import PanError
 from pancli.core.ledger import Step
 from pancli.core.payloads import LIST, TEXT, TEXTS, WHOLE, YES_NO, Field, Payloads
 from pancli.games.protocol import Board, CompletionKind, Event, GameBase, SessionRow, starting
@@ -63,12 +65,12 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
 
     @property
     def schema(self) -> Schema:
-        from pancli.games.panguingue.rules import SCHEMA
+        from pancli.games.panguingue.rules import SCHEMA  # adapter: the game's modules load on first use
 
         return SCHEMA
 
     def new_state(self, rules: HouseRules, players: list[str], dealer: str | None) -> PanState:
-        from pancli.games.panguingue.engine import new_state
+        from pancli.games.panguingue.engine import new_state  # adapter: the game's modules load on first use
 
         return new_state(rules, players, dealer)
 
@@ -78,7 +80,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
 
     def restore(self, rules: HouseRules, payload: Event) -> PanState:
         """The state just before a recorded deal, from what the deal payload remembers."""
-        from pancli.games.panguingue.engine import PanState
+        from pancli.games.panguingue.engine import PanState  # adapter: the game's modules load on first use
 
         return PanState(rules=rules, seats=list(payload["seats"]), next_dealer=payload["dealer"],
                         hands=payload["hand"] - 1)
@@ -95,7 +97,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
         return state.hand.number if state.hand else None
 
     def read_cards(self, text: str, rules: HouseRules) -> tuple[str, ...]:
-        from pancli.games.panguingue.cards import parse_cards
+        from pancli.games.panguingue.cards import parse_cards  # adapter: the game's modules load on first use
 
         return parse_cards(text, rules.rank_set)
 
@@ -124,7 +126,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
     def complete(self, kind: CompletionKind, word: str, state: PanState | None = None,
                  owner: str | None = None) -> list[str]:
         if kind == "card":
-            from pancli.games.panguingue.cards import card_candidates
+            from pancli.games.panguingue.cards import card_candidates  # adapter: the game's modules load on first use
 
             return card_candidates(word)
         if kind == "meld":
@@ -137,7 +139,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
         return []
 
     def board(self, session: SessionRow, state: PanState) -> Board:
-        from pancli.games.panguingue.melds import meld_order
+        from pancli.games.panguingue.melds import meld_order  # adapter: the game's modules load on first use
 
         hand = state.hand
         out: Board = {"session": session.name, "seats": list(state.seats), "hand": None}
@@ -157,7 +159,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
 
     def board_lines(self, board: Board) -> list[str]:
         """The hand; who is in with melds, worth and chips."""
-        from pancli.games.panguingue.cards import format_card
+        from pancli.games.panguingue.cards import format_card  # adapter: the game's modules load on first use
 
         hand = board.get("hand")
         if hand is None:
@@ -196,15 +198,13 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
         return lines
 
     def meld_words(self, meld: Mapping[str, Any]) -> str:
-        from pancli.games.panguingue import conditions
+        from pancli.games.panguingue import conditions  # adapter: the game's modules load on first use
 
         return conditions.describe(meld["condition"], meld["cards"]) if meld["worth"] else "no condition"
 
     def career_counts(self, events: Sequence[tuple[Mapping[str, Any], Event]]) -> list[tuple[str, int]]:
         """How often each condition was laid, from meld payloads (and final melds at going out)."""
-        import json
-
-        from pancli.core.errors import PanError
+        # adapter: the game's modules load on first use
         from pancli.games.panguingue import conditions
         from pancli.games.panguingue.cards import parse_cards
         from pancli.games.panguingue.melds import check_meld

@@ -13,14 +13,13 @@ from typing import Any
 
 from pancli.core.errors import InputError
 from pancli.core.knobs import BOOL, CARDS, ENUM, INT, MONEY, KnobRules, Schema, knob
+from pancli.games.panguingue.cards import parse_card, shoe_counts
 
 __all__ = ["BOOL", "CARDS", "ENUM", "INT", "MONEY", "HouseRules", "SCHEMA", "KNOBS", "DEFAULTS", "PRESETS",
            "PRESET_NOTES", "preset", "from_dict", "to_dict", "diff_from"]
 
 
 def _card(text: str) -> str:
-    from pancli.games.panguingue.cards import parse_card
-
     return parse_card(text)
 
 
@@ -126,8 +125,6 @@ PRESET_NOTES = {
 
 @functools.lru_cache(maxsize=64)
 def _shoe(packs: int, spade_sets_removed: int, removed: tuple, added: tuple):
-    from pancli.games.panguingue.cards import shoe_counts
-
     return shoe_counts(packs, spade_sets_removed, removed, added)
 
 

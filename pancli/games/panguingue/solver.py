@@ -31,6 +31,7 @@ from pancli.games.panguingue import conditions
 from pancli.games.panguingue.cards import NON_COMOQUERS, ORDINAL, RANKS, SUITS, format_card, format_cards, over_shoe
 from pancli.games.panguingue.melds import ROPE, SET, check_meld, meld_order
 from pancli.games.panguingue.rules import DEFAULTS, HouseRules
+from pancli.games.panguingue.rulings import judge
 
 OUT_CARDS = 11       # cards melded to go out (§4.9)
 MAX_OUT_MELDS = 3    # eleven cards make at most three melds of three or more
@@ -120,8 +121,6 @@ def check_layout(melds: Sequence[Sequence[str]], rules: HouseRules = DEFAULTS, *
 
     With ``going_out`` the layout must also be a way out: eleven cards in one to three melds.
     """
-    from pancli.games.panguingue.rulings import judge
-
     groups = [tuple(m) for m in melds]
     if going_out:
         _check_out_count(sum(len(m) for m in groups))

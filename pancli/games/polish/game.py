@@ -35,17 +35,17 @@ class Polish(GameBase["PolishRules", "GameState"]):
 
     @property
     def schema(self) -> Schema:
-        from pancli.games.polish.rules import SCHEMA
+        from pancli.games.polish.rules import SCHEMA  # adapter: the game's modules load on first use
 
         return SCHEMA
 
     def new_state(self, rules: PolishRules, players: list[str], dealer: str | None) -> GameState:
-        from pancli.games.polish.engine import new_state
+        from pancli.games.polish.engine import new_state  # adapter: the game's modules load on first use
 
         return new_state(rules, players)
 
     def apply(self, state: GameState, event: Event) -> Step[GameState]:
-        from pancli.games.polish.engine import apply
+        from pancli.games.polish.engine import apply  # adapter: the game's modules load on first use
 
         return apply(state, event)
 
@@ -59,7 +59,7 @@ class Polish(GameBase["PolishRules", "GameState"]):
         return "over" if state.over else f"deal {len(state.deals) + 1}"
 
     def board(self, session: SessionRow, state: GameState) -> Board:
-        from pancli.games.polish.engine import standings
+        from pancli.games.polish.engine import standings  # adapter: the game's modules load on first use
 
         players = list(state.players)
         return {"session": session.name, "word": state.rules.word, "deals": len(state.deals),
