@@ -102,7 +102,7 @@ def _has_none(value) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def _toml_scalar(value: str | int | float | bool, kind: type) -> str:
-    import tomli_w  # start-up: only a TOML archive is written with it
+    import tomli_w  # noqa: PLC0415 start-up: only a TOML archive is written with it
 
     return tomli_w.dumps({"v": value})[4:].rstrip("\n")
 
@@ -135,9 +135,9 @@ def _toml_payments(payments: list[dict]) -> str:
 
 def to_toml(archive: dict, exported_at: str | None = None) -> str:
     # start-up: only a TOML archive needs these (not JSON or CSV export, import, db check)
-    import secrets
+    import secrets  # noqa: PLC0415
 
-    import tomli_w
+    import tomli_w  # noqa: PLC0415
 
     s = archive["session"]
     doc: dict[str, Any] = {"format": archive["format"], "version": archive["version"]}

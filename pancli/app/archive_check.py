@@ -61,7 +61,7 @@ def read_text(path: str | os.PathLike) -> str:
 
 def parse(text: str, where: str) -> Any:
     """The parsed document (TOML or JSON); a document nested too deep is refused, not a crash."""
-    import tomllib  # start-up: only a TOML archive is read with it
+    import tomllib  # noqa: PLC0415 start-up: only a TOML archive is read with it
 
     try:
         if text.lstrip().startswith("{"):

@@ -40,8 +40,8 @@ def check_session(store, session: Session, workers: int | None = None, pool=None
     or None, figures). Payments are compared by players, chips, code and parameters (players and
     chips only for rows written before payments had codes), never by their reason text."""
     # start-up: only db check replays (not db status or backup)
-    from pancli.app.rescore import gc_paused
-    from pancli.games import game as get_game
+    from pancli.app.rescore import gc_paused  # noqa: PLC0415
+    from pancli.games import game as get_game  # noqa: PLC0415
 
     g = get_game(session.game)
     name = session.name
@@ -62,7 +62,7 @@ def check_session(store, session: Session, workers: int | None = None, pool=None
             if pool is not None:
                 results = pool.starmap(_check_part_apart, args)
             else:  # called on its own (no threads running here): a pool for this session
-                import multiprocessing  # start-up: only a long session's check starts processes
+                import multiprocessing  # noqa: PLC0415 start-up: only a long session's check starts processes
 
                 with multiprocessing.get_context("fork").Pool(len(parts)) as own:
                     results = own.starmap(_check_part_apart, args)
@@ -105,8 +105,8 @@ def _check_part_apart(path: str, session: Session, first: int, last: int | None)
     """check_part in a worker process, on a read-only connection of its own (and, as in the
     parent, without the cycle collector walking the rows as they are read)."""
     # start-up: only db check replays (not db status or backup)
-    from pancli.app.rescore import gc_paused
-    from pancli.games import game as get_game
+    from pancli.app.rescore import gc_paused  # noqa: PLC0415
+    from pancli.games import game as get_game  # noqa: PLC0415
 
     store = Store(path, readonly=True)
     try:
@@ -122,8 +122,8 @@ def check_part(store, session: Session, g, rules, first: int, last: int | None) 
     from the session's start) and compare them with what is stored. The event numbered ``last`` is
     the next part's checkpoint: compared here, counted there."""
     # start-up: only db check replays (not db status or backup)
-    from pancli.app.archive import log_events
-    from pancli.app.rescore import first_difference, replay
+    from pancli.app.archive import log_events  # noqa: PLC0415
+    from pancli.app.rescore import first_difference, replay  # noqa: PLC0415
 
     rows = store.log.session_log(session.id, first, last)
     events = log_events(store, session, rows)
@@ -208,7 +208,7 @@ def check(store, progress=None) -> tuple[str | None, dict]:
         if problem:
             return problem, {}
         return _check_sessions(store, sessions, progress, None)
-    import multiprocessing  # start-up: only a long session's check starts processes
+    import multiprocessing  # noqa: PLC0415 start-up: only a long session's check starts processes
 
     # One process more than cores: the integrity check takes one for its first seconds.
     with multiprocessing.get_context("fork").Pool(workers + 1) as pool:
@@ -245,7 +245,7 @@ def backup(store, dest: str | os.PathLike, force: bool = False) -> dict:
     """A consistent copy of the whole database, taken in one read transaction (SQLite's backup API),
     so a writer in another process cannot tear it. The target is checked (never the database or its
     -wal/-shm; an existing file only with ``force``) and written by the shared atomic writer."""
-    from pancli.app.files import check_target, write_atomic  # start-up: hashlib, only backup writes a file
+    from pancli.app.files import check_target, write_atomic  # noqa: PLC0415 start-up: hashlib, only backup writes a file
 
     dest = check_target(dest, force, store.path, "backup")
     if not dest.parent.exists():

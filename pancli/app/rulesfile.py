@@ -26,7 +26,7 @@ MAX_RULES_BYTES = 256 * 1024
 
 def load(path: str | Path, game: str = DEFAULT_GAME) -> Any:
     """The rules a file sets for ``game``."""
-    import tomllib  # start-up: only a command given a rules file reads one
+    import tomllib  # noqa: PLC0415 start-up: only a command given a rules file reads one
 
     s = schema(game)
     p = Path(path)
@@ -74,7 +74,7 @@ def _other_game(data: dict, game: str):
 
 def dumps(rules, preset_name: str | None = None, game: str = DEFAULT_GAME) -> str:
     """A complete rules file: every knob written out, with its help and allowed values as a comment."""
-    import tomli_w  # start-up: only `pan rules init` writes a rules file
+    import tomli_w  # noqa: PLC0415 start-up: only `pan rules init` writes a rules file
 
     s = schema(game)
     if s.game == DEFAULT_GAME:
@@ -94,7 +94,7 @@ def dumps(rules, preset_name: str | None = None, game: str = DEFAULT_GAME) -> st
 def write(path: str | Path, rules, preset_name: str | None = None, game: str = DEFAULT_GAME,
           force: bool = False, db_path: str | Path | None = None) -> Path:
     """Write a complete rules file; refuse to overwrite one unless ``force``, and never the database."""
-    from pancli.app.files import check_target, write_atomic  # start-up: hashlib, only `pan rules init` writes
+    from pancli.app.files import check_target, write_atomic  # noqa: PLC0415 start-up: hashlib, only `pan rules init` writes
 
     p = check_target(path, force, db_path, "rules file")
     return write_atomic(p, dumps(rules, preset_name, game))

@@ -30,7 +30,7 @@ def board_json(session: Session, state) -> dict:
 
 
 def standings_json(session: Session, balances: dict, tallies: dict, players: Sequence[str], chip_value) -> dict:
-    from pancli.core.money import amount, shown_chip_value  # start-up: decimal, not for the board or history
+    from pancli.core.money import amount, shown_chip_value  # noqa: PLC0415 start-up: decimal, not for the board or history
 
     chip_value = shown_chip_value(chip_value)
     names = list(players) + [p for p in balances if p not in players and p not in POOLS] \
@@ -97,8 +97,8 @@ def settle_result(store, session: Session, chip_value=None):
     """`pan settle`: the settlement (checked to square everyone exactly) and the chip value it is
     priced at: an exact Decimal (``chip_value`` as typed, or the session's), or None."""
     # start-up: decimal and the reports, only for settling up
-    from pancli.app.reports import settle_inputs
-    from pancli.core import money, settle as st
+    from pancli.app.reports import settle_inputs  # noqa: PLC0415
+    from pancli.core import money, settle as st  # noqa: PLC0415
 
     value = (money.chip_value(chip_value) if chip_value is not None
              else money.stored_chip_value(session.chip_value or session.rules.get("unit_value")))
@@ -113,6 +113,6 @@ def settle_result(store, session: Session, chip_value=None):
 
 def settle_json(session: Session, s) -> dict:
     """`pan settle --json`."""
-    from pancli.core import settle as st  # start-up: decimal, only for settling up
+    from pancli.core import settle as st  # noqa: PLC0415 start-up: decimal, only for settling up
 
     return {"session": session.name, **st.to_json(s)}

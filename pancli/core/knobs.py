@@ -130,7 +130,7 @@ class Knob:
                     or value < allowed[0]):
                 raise InputError(f"{prefix} is not an amount of money", f"{name} takes a number such as 0.25")
             if value and value != self.default:  # bounded and exact to CHIP_VALUE_PLACES decimals
-                from pancli.core.money import chip_value  # start-up: decimal, only for a money knob set
+                from pancli.core.money import chip_value  # noqa: PLC0415 start-up: decimal, only for a money knob set
 
                 try:
                     chip_value(value, f"{where}{name} =")

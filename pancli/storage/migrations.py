@@ -50,7 +50,7 @@ def m006_device_identity(db):
 
 
 def schema_migrations():
-    from sqlite_utils.migrations import Migrations  # start-up: sqlite-utils, only to create or migrate
+    from sqlite_utils.migrations import Migrations  # noqa: PLC0415 start-up: sqlite-utils, only to create or migrate
 
     migrations = Migrations(SCHEMA_SET)
     for fn in _STEPS:

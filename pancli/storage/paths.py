@@ -23,7 +23,7 @@ def data_dir() -> Path:
 
 def legacy_path() -> Path:
     """Where pancli 0.1 kept the database: the user's config folder (click's app dir)."""
-    from typer import get_app_dir  # typer is the CLI's: storage imports it only for this
+    from typer import get_app_dir  # noqa: PLC0415 typer is the CLI's: storage imports it only for this
 
     return Path(get_app_dir("pancli")) / "pancli.db"
 

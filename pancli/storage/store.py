@@ -118,7 +118,7 @@ class Store:
         elif not create:
             raise StoreError(f"{self.path} has no pancli data yet", "record something first")
         self._pragmas()
-        import sqlite_utils  # start-up: sqlite-utils, only to create or migrate
+        import sqlite_utils  # noqa: PLC0415 start-up: sqlite-utils, only to create or migrate
 
         db = sqlite_utils.Database(c)
         with self.lock():

@@ -452,7 +452,7 @@ def _own_meld(hand: Hand, player: str, number) -> Meld:
 
 def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Meld], parts: list,
                          step: Step, borrow: bool, what: str) -> None:
-    from pancli.games.panguingue.rearrange import HAND, rearrange  # only rearranging needs it: not at start-up
+    from pancli.games.panguingue.rearrange import HAND, rearrange  # noqa: PLC0415 only rearranging needs it: not at start-up
 
     results = rearrange([(m.cards, m.tag, m.grown) for m in olds], parts, state.rules, borrow=borrow)
     added = sum(s is HAND for p in parts for s in p.sources)
@@ -481,7 +481,7 @@ def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Me
 
 
 def _split(state: PanState, ev: dict, step: Step) -> None:
-    from pancli.games.panguingue.rearrange import Part  # only rearranging needs it: not at start-up
+    from pancli.games.panguingue.rearrange import Part  # noqa: PLC0415 only rearranging needs it: not at start-up
 
     hand = _open_hand(state)
     player = ev["player"]
@@ -499,7 +499,7 @@ def _split(state: PanState, ev: dict, step: Step) -> None:
 
 
 def _borrow(state: PanState, ev: dict, step: Step) -> None:
-    from pancli.games.panguingue.rearrange import HAND, Part  # only rearranging needs it: not at start-up
+    from pancli.games.panguingue.rearrange import HAND, Part  # noqa: PLC0415 only rearranging needs it: not at start-up
 
     hand = _open_hand(state)
     player = ev["player"]
@@ -535,7 +535,7 @@ def _borrow(state: PanState, ev: dict, step: Step) -> None:
 
 
 def _spread(state: PanState, ev: dict, step: Step) -> None:
-    from pancli.games.panguingue.rearrange import find_sources, rearrange  # only rearranging needs it: not at start-up
+    from pancli.games.panguingue.rearrange import find_sources, rearrange  # noqa: PLC0415 only rearranging needs it: not at start-up
 
     hand = _open_hand(state)
     player = ev["player"]
