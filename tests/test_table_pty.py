@@ -27,12 +27,20 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX p
 
 
 
+def as_from_a_terminal() -> None:
+    """The shell starts as a terminal starts it: with the hang-up and interrupt signals at their
+    defaults, even when the tests run under `nohup` or from a background job (which ignore them,
+    and a child would inherit that)."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Terminal:
     def __init__(self, args, env, columns: int = 120):
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
         self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT,
-                                     start_new_session=True)
+                                     start_new_session=True, preexec_fn=as_from_a_terminal)
         os.close(slave)
         self.seen = ""   # all output so far, escape sequences removed
         self.pos = 0     # how far `expect` has read
