@@ -117,15 +117,6 @@ def serve(
         url = _url(address or socket.gethostname(), port, token)
     else:
         url = _url(host, port, token)
-    print(url, flush=True)
-    if not no_qr:
-        sys.stdout.write(_qr(url))
-    what = f"session {shown.name}" if shown else "the current session"
-    follow = "" if session else " (follows `pan session use`)"
-    print(f"Serving {what}{follow} read-only from {path}. Ctrl-C stops.", flush=True)
-    if host in ("0.0.0.0", "::") and not lan_address():
-        print("Could not tell this machine's address on the network: if the address above does not open, "
-              "use the one your network settings show.", flush=True)
 
     hub = web.state.hub
 
@@ -137,11 +128,20 @@ def serve(
     config = uvicorn.Config(web, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=2, server_header=False)
     server = Server(config)
-    # Ctrl-C before uvicorn has put in its own handlers (while it starts) stops it the same way,
-    # instead of being lost in the start-up; uvicorn puts this handler back when it is done.
+    # Ctrl-C from the moment the URL is printed stops the server the same way, before uvicorn has
+    # put in its own handlers (while it starts) too; uvicorn puts this handler back when it is done.
     previous = signal.signal(signal.SIGINT, server.handle_exit)
     try:
-        server.run(sockets=[sock])
+        print(url, flush=True)
+        if not no_qr:
+            sys.stdout.write(_qr(url))
+        what = f"session {shown.name}" if shown else "the current session"
+        follow = "" if session else " (follows `pan session use`)"
+        print(f"Serving {what}{follow} read-only from {path}. Ctrl-C stops.", flush=True)
+        if host in ("0.0.0.0", "::") and not lan_address():
+            print("Could not tell this machine's address on the network: if the address above does not open, "
+                  "use the one your network settings show.", flush=True)
+        server.run(sockets=[sock])  # a Ctrl-C already seen has set should_exit: it stops at once
     except KeyboardInterrupt:
         pass
     finally:
