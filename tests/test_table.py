@@ -133,6 +133,8 @@ def test_every_line_means_the_same_in_the_shell_and_on_the_command_line(tmp_path
         r = sh.execute(line)
         via_shell.append((r.status, normal(r.out, b), normal(r.err, b)))
     for line, c, s in zip(SCENARIO, via_cli, via_shell):
+        # The one difference allowed: a hint names help the way each place gives it.
+        s = (s[0], s[1], re.sub(r"`help( [^`]*)?` lists", lambda m: f"`pan{m.group(1) or ''} -h` lists", s[2]))
         assert s == c, line
     assert sum(1 for code, _, _ in via_cli if code != 0) == 9
     assert table_rows(a) == table_rows(b)
@@ -209,7 +211,7 @@ def test_a_refused_line_changes_nothing_and_says_why(tmp_path):
         "m ben 5h5h5c": "not",
         'split ana 1 "5S 5S': "no closing quotation",
         "meld ana": "Missing argument",
-        "frob 1 2": "No such command 'frob'",
+        "frob 1 2": "no command 'frob'",
         "a ana 7h": "cannot be added",
         "o ben": "going out needs 11",
         "table": "at the table already",

@@ -11,27 +11,24 @@ import sys
 import typer
 
 from pancli.cli.common import PRESET_HELP, RULES_HELP, command_set, multiword_command
+from pancli.cli.params import MELDS
+from pancli.core.grouping import MELDS_HELP
 
 commands = command_set()  # what this module adds to `pan`
-
-# Tokens that separate the melds of a layout the player grouped himself.
-_GROUP_SEPARATORS = {"/", "|", "·", "//"}
-
 
 _CheckCommand = multiword_command("--add")  # pan check 5S 5S 5S --add 5S 5S
 
 
-
-
 @commands.command(cls=_CheckCommand)
 def check(
-    cards: list[str] | None = typer.Argument(None, metavar="CARD...", show_default=False,
-                                                help="Cards such as 5S 5S 5S, 5s5s5s or 5♠,5♠,5♠."),
+    cards: list[str] | None = typer.Argument(None, metavar="CARD...", show_default=False, click_type=MELDS,
+                                                help="Cards such as 5S 5S 5S, 5s5s5s or 5♠,5♠,5♠; with --arrange "
+                                                     f"or --out, your own grouping: {MELDS_HELP}."),
     add: list[str] | None = typer.Option(None, "--add", metavar="CARD...", show_default=False,
                                             help="Cards added to the meld: judge the addition and what it pays."),
     arrange_: bool = typer.Option(False, "--arrange", help="Find the best legal arrangement of all the cards into melds."),
     out: bool = typer.Option(False, "--out", help="Require a legal going-out layout: 11 cards in 1-3 melds "
-                                                  "(group melds yourself with / between them)."),
+                                                  "(group them yourself with / between the melds)."),
     batch: bool = typer.Option(False, "--batch", help="Read one meld per line from standard input; "
                                                       "write one JSON object per line."),
     json_: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
@@ -85,17 +82,24 @@ def check(
 # -- judging ------------------------------------------------------------------------------
 
 
+def _words(tokens) -> list[str]:
+    """The card words of MeldsType values (tuples of pieces) or of plain words."""
+    return [w for t in tokens for w in (t if isinstance(t, tuple) else (t,))]
+
+
 def _parse(tokens, rules) -> tuple[str, ...]:
     from pancli.games.panguingue.cards import parse_cards
 
-    return parse_cards(tokens, rules.rank_set)
+    return parse_cards(_words(tokens), rules.rank_set)
 
 
 def _reject_groups(tokens) -> None:
     from pancli.core.errors import InputError
+    from pancli.core.grouping import has_separator
 
-    if any(t in _GROUP_SEPARATORS for t in tokens):
-        raise InputError("a single meld has no '/'", "use --arrange or --out to check several melds")
+    if has_separator(_words(tokens)):
+        raise InputError("a single meld has no '/' between its cards",
+                         "use --arrange or --out to check several melds, or --add for an addition")
 
 
 def _meld_result(tokens, rules) -> tuple[dict, int]:
@@ -131,15 +135,13 @@ def _addition_result(tokens, added_tokens, rules) -> tuple[dict, int]:
 
 
 def _split_groups(tokens) -> list[list[str]] | None:
-    if not any(t in _GROUP_SEPARATORS for t in tokens):
+    """The melds the player grouped (``pancli.core.grouping``), or None when not grouped."""
+    from pancli.core.grouping import has_separator, meld_texts
+
+    words = _words(tokens)
+    if not has_separator(words):
         return None
-    groups: list[list[str]] = [[]]
-    for t in tokens:
-        if t in _GROUP_SEPARATORS:
-            groups.append([])
-        else:
-            groups[-1].append(t)
-    return [g for g in groups if g]
+    return [text.split() for text in meld_texts(words)]
 
 
 def _arrange_result(tokens, rules, out: bool) -> tuple[dict, int]:

@@ -8,24 +8,93 @@ from typing import Any
 
 import typer
 from typer import BadParameter  # typer runs its own copy of click (0.22 on)
+from typer._click.exceptions import NoSuchOption, UsageError
 from typer.core import TyperCommand, TyperGroup
 
 from pancli.core.errors import PanError
 from pancli.core.text import json_text, one_line
 
 
+class MistypedWord(UsageError):
+    """A mistyped command or option, said in one line with the closest word, the way a mistyped
+    player is (``resolve_player``): no usage block, no "Try 'pan -h'" line."""
+
+    def show(self, file=None) -> None:
+        typer.echo(f"Error: {one_line(self.message)}", file=file, err=file is None)
+
+
+def _in_shell(ctx) -> bool:
+    """Whether the line was typed at `pan table` (which hands every line its AppContext)."""
+    return bool(getattr(ctx.find_root().obj, "in_shell", False))
+
+
+def _said(ctx) -> str:
+    """The command as the person typed it: `pan rules` on a command line, `rules` at the table."""
+    path = ctx.command_path
+    if _in_shell(ctx):
+        path = path.split(" ", 1)[1] if " " in path else ""
+    return path
+
+
+def _help_words(ctx, what: str) -> str:
+    """`pan check -h` on a command line, `help check` at the table."""
+    said = _said(ctx)
+    told = (f"help {said}" if said else "help") if _in_shell(ctx) else f"{said} -h"
+    return f"(`{told}` lists {what})"
+
+
+def no_such_command(ctx, word: str) -> MistypedWord:
+    from pancli.core.knobs import closest
+
+    close = closest(word, [n for n in ctx.command.list_commands(ctx) if n != word])
+    guess = f": did you mean {close}?" if close else ""
+    said = _said(ctx) if ctx.parent is not None else ""
+    where = f"{said} has no command" if said else "no command"
+    return MistypedWord(f"{where} '{word}'{guess} {_help_words(ctx, 'the commands')}", ctx=ctx)
+
+
+def no_such_option(e: NoSuchOption) -> MistypedWord:
+    from pancli.core.knobs import closest
+
+    ctx = e.ctx
+    if ctx is None:  # pragma: no cover - click always names the context
+        return MistypedWord(f"no option {e.option_name} (`pan -h` lists the options)")
+    names: list[str] = []
+    for p in ctx.command.get_params(ctx):
+        if getattr(p, "param_type_name", "") == "option" and not getattr(p, "hidden", False):
+            names += list(p.opts) + list(p.secondary_opts)
+    if e.option_name.startswith("--"):
+        names = [n for n in names if n.startswith("--")]
+    close = closest(e.option_name, names)
+    guess = f": did you mean {close}?" if close else ""
+    said = _said(ctx) or "pan"
+    return MistypedWord(f"{said} has no option {e.option_name}{guess} {_help_words(ctx, 'its options')}",
+                        ctx=ctx)
+
+
 class PanGroup(TyperGroup):
     """Turns every PanError into one line on stderr and its exit code, never a traceback."""
 
     def resolve_command(self, ctx, args):
+        if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None \
+                and not ctx.resilient_parsing:
+            raise no_such_command(ctx, args[0])
         name, cmd, rest = super().resolve_command(ctx, args)
         if cmd is not None and not hasattr(cmd, "commands"):
             rest = negative_numbers_as_arguments(cmd, ctx, rest)
         return name, cmd, rest
 
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except NoSuchOption as e:  # `pan --dbb x`: the group's own options
+            raise no_such_option(e) from None
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except NoSuchOption as e:  # an option of the command below this group
+            raise no_such_option(e) from None
         except PanError as e:
             typer.echo(f"Error: {one_line(str(e))}", err=True)
             raise typer.Exit(e.exit_code) from None

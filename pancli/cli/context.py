@@ -21,6 +21,7 @@ class AppContext:
     session_name: str | None = None    # a session pinned by `pan table NAME`
     store: Any = None                  # the open Store, once a command needs it
     recorder: Any = None               # the current session's Recorder, cached
+    in_shell: bool = False             # a line of `pan table`: hints name its words (`help`, not `pan -h`)
 
     def open_store(self, create: bool = False):
         from pancli.storage.paths import resolve_path

@@ -12,12 +12,13 @@ import typer
 from pancli.app.views import board_data
 from pancli.cli.common import new_app, print_json
 from pancli.cli.game_commands import game_recorder, record_game_event, rules_options, say, seat_list, seat_name
-from pancli.cli.params import CountType
+from pancli.cli.params import MELDS, CountType
 from pancli.core.errors import InputError
+from pancli.core.grouping import MELDS_HELP, meld_texts
 
 contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, lay-offs and deal scores; "
                        "settle disputed contracts and «May I?» buys.\n\n"
-                       'Example: pan contract lay ana "7S 7H 7D + QC QD QS"')
+                       "Example: pan contract lay ana 7S 7H 7D / QC QD QS")
 
 JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 
@@ -55,18 +56,18 @@ def _contract_record(event: dict):
 
 @contract_app.command("lay")
 def contract_lay(name: str = typer.Argument(..., help="Who lays down the contract."),
-                 melds: list[str] = typer.Argument(..., metavar="MELDS",
-                                                   help='The whole contract, melds separated by +: "7S 7H 7D + QC QD QS".')):
+                 melds: list[str] = typer.Argument(..., metavar="MELDS", click_type=MELDS,
+                                                   help=f"The whole contract, {MELDS_HELP}.")):
     """Lay down a player's contract; it must be exactly the deal's contract, all at once.
 
-    Example: pan contract lay ana "7S 7H 7D + QC QD QS"
+    Example: pan contract lay ana 7S 7H 7D / QC QD QS
     """
     from pancli.games.contract.engine import parse_melds
 
     who = game_recorder("contract").player(name)
-    laid = [[c.code for c in m] for m in parse_melds(" ".join(melds))]
+    laid = [[c.code for c in m] for m in parse_melds(meld_texts(melds))]
     if not laid:
-        raise InputError("no melds given", 'write the contract, e.g. "7S 7H 7D + QC QD QS"')
+        raise InputError("no melds given", 'write the contract, e.g. 7S 7H 7D / QC QD QS')
     _contract_record({"kind": "contract", "player": who, "melds": laid})
 
 
@@ -131,7 +132,7 @@ def contract_deal(
                                              help='Cards left in a hand ("Ben=KS QH"), or their points ("Ben=24"); '
                                                   "once per other player."),
     contract: list[str] | None = typer.Option(None, "--contract", metavar="NAME=MELDS",
-                                                 help='A contract laid this deal, checked ("Ana=7S 7H 7D + QC QD QS").'),
+                                                 help='A contract laid this deal, checked ("Ana=7S 7H 7D / QC QD QS").'),
     discard: str | None = typer.Option(None, "--discard", metavar="CARD", help="The goer's final discard."),
 ):
     """Record a whole finished deal at once: who went out and what every other hand held.
@@ -153,7 +154,7 @@ def contract_deal(
         who, value = _name_value(recorder, text, "--contract")
         if who in contracts:
             raise InputError(f"{who}'s contract is given twice", "give each contract once")
-        contracts[who] = " + ".join(" ".join(c.code for c in m) for m in parse_melds(value))
+        contracts[who] = " + ".join(" ".join(c.code for c in m) for m in parse_melds(meld_texts([value])))
     event = {"kind": "deal", "out": goer, "hands": hands}
     if contracts:
         event["contracts"] = contracts
@@ -191,7 +192,7 @@ def contract_status(as_json: bool = JSON):
 
 @contract_app.command("check")
 def contract_check(
-    melds: list[str] = typer.Argument(..., metavar="MELDS", help='The lay-down, melds separated by +: "7S 7H 7D + QC QD QS".'),
+    melds: list[str] = typer.Argument(..., metavar="MELDS", click_type=MELDS, help=f"The lay-down, {MELDS_HELP}."),
     deal: int = typer.Option(..., "--deal", "-d", click_type=CountType("a deal number", 1, 1000), help="Which deal's contract (1-5)."),
     preset: str | None = _C_PRESET,
     rules_file: str | None = _C_RULES,
@@ -201,15 +202,15 @@ def contract_check(
 
     Exit status: 0 legal, 1 not legal under the house rules, 2 bad input.
 
-    Example: pan contract check --deal 1 "7S 7H 7D + QC QD QS"
+    Example: pan contract check --deal 1 7S 7H 7D / QC QD QS
     """
     from pancli.app.rulesfile import resolve as resolve_rules
     from pancli.games.contract.engine import classify_meld, describe_contract, parse_melds, validate_contract
 
     rules = resolve_rules(preset, rules_file, "contract")
-    laid = parse_melds(" ".join(melds))
+    laid = parse_melds(meld_texts(melds))
     if not laid:
-        raise InputError("no melds given", 'write the lay-down, e.g. "7S 7H 7D + QC QD QS"')
+        raise InputError("no melds given", 'write the lay-down, e.g. 7S 7H 7D / QC QD QS')
     verdict = validate_contract(rules, deal, laid)
     data = {"deal": deal, "contract": describe_contract(deal), "legal": verdict.legal, "reason": verdict.reason,
             "melds": [{"cards": [c.code for c in m], "kind": kind, "description": what}

@@ -16,6 +16,13 @@ from pancli.core.errors import InputError
 
 def _obj(ctx) -> AppContext:
     obj = ctx.find_object(AppContext) if ctx is not None else None
+    if obj is None and ctx is not None and ctx.resilient_parsing:
+        # Completing a word for bash, zsh or fish: the root command's callback has not run.
+        import os
+
+        root = ctx.find_root()
+        obj = root.ensure_object(AppContext)
+        obj.db = root.params.get("db") or os.environ.get("PANCLI_DB")
     if obj is None:
         from pancli.cli.context import app_context
 
@@ -23,7 +30,28 @@ def _obj(ctx) -> AppContext:
     return obj
 
 
-class PlayerType(ParamType):
+class CompletingType(ParamType):
+    """A word with candidates: `pan table` asks ``candidates`` itself; bash, zsh and fish ask
+    through click's ``shell_complete``, which lands here too."""
+
+    def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
+        return []
+
+    def shell_complete(self, ctx, param, incomplete):
+        from typer._click.shell_completion import CompletionItem
+
+        typed: list[str] = []
+        for value in (ctx.params.values() if ctx is not None else ()):
+            for v in value if isinstance(value, (list, tuple)) else (value,):
+                if isinstance(v, str):
+                    typed.append(v)
+        try:
+            return [CompletionItem(c) for c in self.candidates(_obj(ctx), incomplete, typed)]
+        except Exception:  # no database or session yet: nothing to offer
+            return []
+
+
+class PlayerType(CompletingType):
     """A player of the current session: any case, or a unique start of the name (`an` → Ana)."""
 
     name = "player"
@@ -42,7 +70,7 @@ class PlayerType(ParamType):
         return [n for n in names if n.lower().startswith(incomplete.lower()) and n.lower() not in already]
 
 
-class CardsType(ParamType):
+class CardsType(CompletingType):
     """Cards in any notation the default game's commands accept (`5S`, `5s5s5s`, `5♠,5♠`), read
     under the current session's house rules (the default preset's for a session of another game:
     its own commands read their cards themselves)."""
@@ -65,40 +93,35 @@ class CardsType(ParamType):
         return default_game().complete("card", incomplete)
 
 
-class MeldsType(CardsType):
-    """Cards of several melds, the melds separated by `|`: `"AS 2S 3S | 5S 5S 5S"`. A word becomes
-    its cards with `|` kept between them; ``melds`` groups the words."""
+class MeldsType(CompletingType):
+    """Several melds, in the one grammar of ``pancli.core.grouping``: `AS 2S 3S / 5S 5S 5S`, quoted
+    or not, `/`, `+` or `|` between the melds. A word becomes its pieces (card text, `/` where a
+    separator stood); ``melds`` groups the words and reads the cards. The cards are read by the
+    command, not here: `pan check --rules` and the contract game read them with packs of their own."""
 
     name = "melds"
 
     def convert(self, value, param, ctx):
-        if isinstance(value, tuple):
-            return value
-        out: list = []
-        for i, piece in enumerate(value.split("|")):
-            if i:
-                out.append("|")
-            if piece.strip():
-                out.extend(super().convert(piece, param, ctx))
-        return tuple(out)
+        from pancli.core.grouping import word_pieces
+
+        return value if isinstance(value, tuple) else word_pieces(value)
+
+    def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
+        from pancli.core.grouping import SEPARATOR
+        from pancli.games import default_game
+
+        return default_game().complete("card", incomplete) + ([SEPARATOR] if not incomplete else [])
 
 
 def melds(words, each_word_a_meld: bool = False) -> list[str]:
-    """The melds written across converted MeldsType words: `|` ends a meld, and so does the end of
-    a word when each word is a meld (`pan split ben 2 "AD 2D 3D" "4D 5D 6D"`)."""
-    groups: list[list[str]] = [[]]
-    for word in words or ():
-        for item in word:
-            if item == "|":
-                groups.append([])
-            else:
-                groups[-1].append(item)
-        if each_word_a_meld:
-            groups.append([])
-    return [" ".join(g) for g in groups if g]
+    """The melds written across MeldsType words, each as its cards' codes read under the current
+    session's rules (see ``CardsType``)."""
+    from pancli.core.grouping import meld_texts
+
+    return [" ".join(CARDS.convert(text, None, None)) for text in meld_texts(words, each_word_a_meld)]
 
 
-class MeldNumberType(ParamType):
+class MeldNumberType(CompletingType):
     """A meld's number as `pan board` shows it."""
 
     name = "meld"
@@ -131,7 +154,7 @@ class MeldNumberType(ParamType):
         return rec.game.complete("meld", incomplete, state, owner)
 
 
-class SessionType(ParamType):
+class SessionType(CompletingType):
     """A session's name (or a unique start of it)."""
 
     name = "session"

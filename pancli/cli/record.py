@@ -9,6 +9,7 @@ from pancli.cli.context import app_context
 from pancli.cli.params import CARDS, HAND, MELD, MELDS, PLAYER, PLAYER_IN_HAND, SESSION, flat, melds
 from pancli.cli.render import show_step
 from pancli.core.errors import InputError
+from pancli.core.grouping import MELDS_HELP, write_melds
 from pancli.games import DEFAULT_GAME
 
 commands = command_set()  # what this module adds to `pan`
@@ -250,14 +251,19 @@ def add(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who add
 @commands.command()
 def split(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose meld."),
           number: int = typer.Argument(..., click_type=MELD, help="The meld's number on `pan board`."),
-          parts: list[str] = typer.Argument(..., click_type=MELDS, help='The parts, each quoted: "AD 2D 3D" "4D 5D 6D".'),
+          parts: list[str] = typer.Argument(..., click_type=MELDS, metavar="MELDS",
+                                            help=f"The parts, {MELDS_HELP} (or each quoted: \"AD 2D 3D\" \"4D 5D 6D\")."),
           into: bool = typer.Option(False, "--into", help="Marks the parts that follow (optional)."),
           ):
     """Split a meld into two or more legal melds; a part that becomes a condition pays.
 
-    Example: pan split ana 1 --into "AD 2D 3D" "4D 5D 6D"
+    Example: pan split ana 1 --into AD 2D 3D / 4D 5D 6D
     """
-    record({"kind": "split", "player": name, "meld": number, "into": melds(parts, each_word_a_meld=True)})
+    into = melds(parts, each_word_a_meld=True)
+    if len(into) > 1 and all(" " not in part for part in into):  # `split ana 1 AD 2D 3D 4D 5D 6D`
+        raise InputError("the parts of a split are melds, not single cards",
+                         f"separate them with /, e.g. {write_melds([into[:len(into) // 2], into[len(into) // 2:]])}")
+    record({"kind": "split", "player": name, "meld": number, "into": into})
 
 
 @commands.command(cls=multiword_command("--from", "-f", "--with", "-w"))
@@ -279,23 +285,33 @@ def borrow(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who 
 
 @commands.command()
 def spread(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose layout."),
-           layout: list[str] = typer.Argument(..., click_type=MELDS, help='All the player\'s melds, separated by |: "AS 2S 3S | 5S 5S 5S".')):
+           layout: list[str] = typer.Argument(..., click_type=MELDS, metavar="MELDS",
+                                              help=f"All the player's {MELDS_HELP}.")):
     """Restate a player's whole layout: one legal rearrangement plus cards from the hand.
 
-    Example: pan spread ana "AS 2S 3S 4S | 5S 5S 5S | KH KH KC KD"
+    Example: pan spread ana AS 2S 3S 4S / 5S 5S 5S / KH KH KC KD
     """
     record({"kind": "spread", "player": name, "melds": melds(layout)})
 
 
 @commands.command()
 def out(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who goes out."),
-        cards: list[str] | None = typer.Argument(None, click_type=CARDS, help="The final cards: a new meld, or an addition."),
+        cards: list[str] | None = typer.Argument(None, click_type=MELDS, metavar="CARD...",
+                                                 help="The final cards: a new meld, or an addition."),
         to: int | None = typer.Option(None, "--to", click_type=MELD, help="Add the final cards to this meld.")):
     """Go out: checks the 11-card layout and pays the settlement (base, conditions again, tops).
 
+    The final cards make one meld (or one addition); to lay several melds at once, name the
+    whole layout with `pan spread` (melds separated by /): it goes out when it reaches 11 cards.
+
     Example: pan out ana 4H 4D 4C
     """
-    record({"kind": "out", "player": name, "cards": flat(cards), "to": to})
+    final = melds(cards)
+    if len(final) > 1:
+        raise InputError(f"pan out takes the final cards of one meld, not {len(final)} melds",
+                         f"name the whole layout with `pan spread {name.lower()}`: the melds already "
+                         "down and these, separated by /")
+    record({"kind": "out", "player": name, "cards": final[0].split() if final else [], "to": to})
 
 
 @commands.command()

@@ -89,7 +89,7 @@ class TableShell:
         self.command = command
         self.db = resolve_path(db if db is not None else os.environ.get("PANCLI_DB"))
         self.show_board = board
-        self.context = AppContext(db=str(self.db))
+        self.context = AppContext(db=str(self.db), in_shell=True)
         self.redo_stack: list[dict] = []  # what `undo` took back at this shell, newest last
         self.terminal = False             # at the prompt: output is caught and fitted to the terminal
         if session is not None:

@@ -11,6 +11,8 @@ import sys
 import typer
 
 from pancli.cli.common import PRESET_HELP, RULES_HELP, command_set, multiword_command, new_app
+from pancli.cli.params import MELDS
+from pancli.core.grouping import MELDS_HELP, has_separator, meld_texts
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -20,13 +22,13 @@ turn_app = new_app("Rule on a turn: may a discard be taken, what becomes of the 
                    "Example: pan turn take 5S --from stock --hand 5S 5S")
 commands.add_typer(turn_app, name="turn")
 
-# Options that take several words: --hand 5S 5S, --melds 5S 5S 5S | AH 2H 3H.
+# Options that take several words: --hand 5S 5S, --melds 5S 5S 5S / AH 2H 3H.
 _TurnCommand = multiword_command("--hand", "--melds", "--next-flat")
 
 _CARD_HELP = "The card, such as 5S or 5♠."
 _HAND_HELP = "The player's hand cards, such as 5S 5S 4H (none for an empty hand)."
-_MELDS_HELP = "The player's own melds, separated by |, such as \"5S 5S 5S | AH 2H 3H\"."
-_FLAT_HELP = "The melds of the next player when he is flat (ten cards melded), separated by |."
+_MELDS_HELP = f"The player's own {MELDS_HELP}."
+_FLAT_HELP = f"The melds of the next player when they are flat (ten cards melded): {MELDS_HELP}."
 _FROM_HELP = "Where the top discard came from: stock (rejected stock card), hand, or upcard."
 
 _Preset = typer.Option(None, "--preset", "-p", metavar="PRESET", help=PRESET_HELP)
@@ -39,7 +41,7 @@ def take(
     card: str = typer.Argument(..., metavar="CARD", help=_CARD_HELP),
     origin: str | None = typer.Option(None, "--from", metavar="stock|hand|upcard", help=_FROM_HELP),
     hand: str | None = typer.Option(None, "--hand", metavar="CARD...", help=_HAND_HELP),
-    melds: str | None = typer.Option(None, "--melds", metavar="MELDS", help=_MELDS_HELP),
+    melds: str | None = typer.Option(None, "--melds", metavar="MELDS", click_type=MELDS, help=_MELDS_HELP),
     first_turn: bool = typer.Option(False, "--first-turn", help="The eldest's first turn: the card is the upcard."),
     json_: bool = _Json,
     preset: str | None = _Preset,
@@ -70,8 +72,8 @@ def take(
 def drawn(
     card: str = typer.Argument(..., metavar="CARD", help=_CARD_HELP),
     hand: str | None = typer.Option(None, "--hand", metavar="CARD...", help=_HAND_HELP + " Before the draw."),
-    melds: str | None = typer.Option(None, "--melds", metavar="MELDS", help=_MELDS_HELP),
-    next_flat: str | None = typer.Option(None, "--next-flat", metavar="MELDS", help=_FLAT_HELP),
+    melds: str | None = typer.Option(None, "--melds", metavar="MELDS", click_type=MELDS, help=_MELDS_HELP),
+    next_flat: str | None = typer.Option(None, "--next-flat", metavar="MELDS", click_type=MELDS, help=_FLAT_HELP),
     json_: bool = _Json,
     preset: str | None = _Preset,
     rules_file: str | None = _Rules,
@@ -96,7 +98,7 @@ def drawn(
 @turn_app.command("discard", cls=_TurnCommand)
 def discard(
     card: str = typer.Argument(..., metavar="CARD", help=_CARD_HELP),
-    next_flat: str | None = typer.Option(None, "--next-flat", metavar="MELDS", help=_FLAT_HELP),
+    next_flat: str | None = typer.Option(None, "--next-flat", metavar="MELDS", click_type=MELDS, help=_FLAT_HELP),
     hand: str | None = typer.Option(None, "--hand", metavar="CARD...",
                                        help="Every card he could discard: when all of them fit the flat "
                                             "player's melds, any discard is allowed."),
@@ -122,7 +124,7 @@ def discard(
 def force(
     card: str = typer.Argument(..., metavar="CARD", help=_CARD_HELP),
     origin: str = typer.Option(..., "--from", metavar="stock|hand|upcard", help=_FROM_HELP),
-    melds: str | None = typer.Option(None, "--melds", metavar="MELDS", help=_MELDS_HELP),
+    melds: str | None = typer.Option(None, "--melds", metavar="MELDS", click_type=MELDS, help=_MELDS_HELP),
     demanded: bool = typer.Option(False, "--demanded", help="A player demanded that he take it."),
     json_: bool = _Json,
     preset: str | None = _Preset,
@@ -187,21 +189,19 @@ def _hand(text: str | None, rules) -> tuple[str, ...]:
 
     if not text:
         return ()
-    if any(sep in text for sep in "|/"):
-        _bad("a hand is not melds", "give the hand cards without | between them")
+    if has_separator([text]):
+        _bad("a hand is not melds", "give the hand cards without / between them")
     return parse_cards(text, rules.rank_set)
 
 
-def _melds(text: str | None, rules) -> list[tuple[str, ...]]:
+def _melds(value: object, rules) -> list[tuple[str, ...]]:
+    """The melds of a MeldsType option (``pancli.core.grouping``), read under these rules."""
     from pancli.games.panguingue.cards import parse_cards
 
-    if not text:
+    if not value:
         return []
-    out = []
-    for part in text.replace("/", "|").split("|"):
-        if part.strip():
-            out.append(parse_cards(part, rules.rank_set))
-    return out
+    words = value if isinstance(value, tuple) else (str(value),)
+    return [parse_cards(text, rules.rank_set) for text in meld_texts(words)]
 
 
 def _emit(title: str, ruling, as_json: bool, words: tuple[str, str]) -> None:

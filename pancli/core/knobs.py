@@ -55,6 +55,13 @@ def did_you_mean(word: Any, choices: Iterable[Any]) -> str:
     return f" (did you mean {by_text[close[0]]!r}?)" if close else ""
 
 
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice closest to a mistyped word (any case), or None when none is close."""
+    by_lower = {c.lower(): c for c in choices}
+    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1)
+    return by_lower[close[0]] if close else None
+
+
 def format_value(value: Any) -> str:
     """A value as a rules file writes it, without the quotes around words."""
     if isinstance(value, bool):
