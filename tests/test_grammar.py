@@ -7,8 +7,7 @@ import json
 import shlex
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from typer.testing import CliRunner
 
 from pancli.cli import app

@@ -262,7 +262,7 @@ def test_check_refuses_with_file_key_and_allowed_values(tmp_path, name, text, wo
 def test_game_option_on_every_rules_command(tmp_path):
     shown = run("rules", "show", "--game", "polish", "--preset", "piki-cofane")
     assert shown.exit_code == 0 and "Polish Pan house rules: preset piki-cofane" in shown.stdout
-    assert "differs from standard: spades_back" in shown.stdout
+    assert "spades_back = true  (standard: false)" in shown.stdout
     data = json.loads(run("rules", "show", "-g", "contract", "--preset", "contract", "--json").stdout)
     assert set(data["differs_from_mendelev"]) == {"min_sequence", "buy_turn", "scoring"}
     assert len(data["knobs"]) == len(SCHEMAS["contract"].knobs)

@@ -268,7 +268,7 @@ def test_pan_rules_show_of_the_toy_game(pan, highcard):
     shown = pan("rules show --game highcard --preset five").stdout
     assert "High card house rules: preset five" in shown
     assert "stake" in shown and "chips the highest card wins from each other player" in shown
-    assert "* differs from one: stake" in shown
+    assert "stake = 5  (one: 1)" in shown
     assert "(recorded only)" not in shown  # nothing of it is recorded only
     reference = pan("rules show --markdown --game highcard").stdout
     assert "## High card" in reference and "| `five` | five chips a deal | `stake = 5` |" in reference

@@ -310,9 +310,10 @@ def test_cli_json_and_exit_codes(args, code, must, tmp_path):
 def test_cli_text():
     r = run("take", "5S", "--from", "stock", "--hand", "5S", "5S")
     assert r.exit_code == 0
-    assert r.stdout.splitlines() == [
+    assert r.stdout.splitlines() == [  # wrapped between words at 80 columns, the next line indented
         "5♠ (rejected stock card): may take",
-        "  may take the previous player's rejected stock card 5♠: it makes 5♠ 5♠ 5♠ with two of his hand cards",
+        "  may take the previous player's rejected stock card 5♠: it makes 5♠ 5♠ 5♠ with",
+        "    two of his hand cards",
         "  must: meld it this turn",
     ]
 

@@ -218,9 +218,7 @@ def _print_json(data) -> None:
 def _console():
     from pancli.cli.common import console
 
-    con = console(markup=True)  # its lines are markup: cards, and reasons escaped
-    con.soft_wrap = True  # one result per line, even when piped
-    return con
+    return console(markup=True)  # its lines are markup: cards, and reasons escaped; rich wraps them at words
 
 
 def _print_lines(lines: list[str]) -> None:
@@ -238,7 +236,12 @@ def _print_lines(lines: list[str]) -> None:
         return
     import re
 
-    sys.stdout.write("".join(re.sub(r"\[/?(?:red|green)\]", "", line) + "\n" for line in lines))
+    from pancli.cli.common import output_width
+    from pancli.core.text import wrap_words
+
+    width = output_width() or 80
+    plain = (re.sub(r"\[/?(?:red|green)\]", "", line) for line in lines)
+    sys.stdout.write("".join(x + "\n" for line in plain for x in wrap_words(line, width)))
 
 
 def _text(text: str) -> str:

@@ -259,11 +259,12 @@ def split(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose
 
     Example: pan split ana 1 --into AD 2D 3D / 4D 5D 6D
     """
-    into = melds(parts, each_word_a_meld=True)
-    if len(into) > 1 and all(" " not in part for part in into):  # `split ana 1 AD 2D 3D 4D 5D 6D`
+    pieces = melds(parts, each_word_a_meld=True)
+    if len(pieces) > 1 and all(" " not in part for part in pieces):  # `split ana 1 AD 2D 3D 4D 5D 6D`
+        half = len(pieces) // 2
         raise InputError("the parts of a split are melds, not single cards",
-                         f"separate them with /, e.g. {write_melds([into[:len(into) // 2], into[len(into) // 2:]])}")
-    record({"kind": "split", "player": name, "meld": number, "into": into})
+                         f"separate them with /, e.g. {write_melds([pieces[:half], pieces[half:]])}")
+    record({"kind": "split", "player": name, "meld": number, "into": pieces})
 
 
 @commands.command(cls=multiword_command("--from", "-f", "--with", "-w"))

@@ -113,3 +113,43 @@ def _score_table(table, data: dict):
             cells.append(f"{value:+d}" if col == "points" and value else (str(value) if value != "" else "-"))
         table.add_row(str(r.get("place", "")), r["name"], *cells)
     return table
+
+
+def table_min_width(table, console) -> int:
+    """The narrowest the table can be drawn without breaking a word: each column as wide as its
+    longest word (its whole text when it does not wrap), with padding and rules."""
+    options = console.options
+    columns = table.columns
+    measured = [table._measure_column(console, options, c) for c in columns]  # rich has no public one
+    inner = sum(m.maximum if c.no_wrap else m.minimum for m, c in zip(measured, columns))
+    if table.box is None:
+        return inner
+    return inner + len(columns) - 1 + (2 if table.show_edge else 0)
+
+
+def fit_table(table, console) -> None:
+    """A table too wide for the console at its longest words is drawn compact (no rules, one
+    space between columns) before rich would break a word; a left title is not padded to the
+    table's width (no trailing spaces when piped)."""
+    if table.title_justify == "left":
+        table.title_justify = "default"
+    width = console.width
+    if table.width is not None or table_min_width(table, console) <= width:
+        return
+    table.box, table.show_edge, table.pad_edge = None, False, False
+    table.padding = (0, 1, 0, 0)
+    table.show_header = True
+
+
+def pad(text: str, width: int) -> str:
+    """The text padded to ``width`` terminal cells: a CJK character or an emoji takes two, so
+    names line up where ``str.ljust`` would not."""
+    from rich.cells import cell_len
+
+    return text + " " * max(0, width - cell_len(text))
+
+
+def cell_width(text: str) -> int:
+    from rich.cells import cell_len
+
+    return cell_len(text)

@@ -11,6 +11,7 @@ from pancli.cli.common import command_set, console, count_of, print_json, styled
 from pancli.cli.context import app_context
 from pancli.cli.params import CHIPS, HAND, PLAYER, SESSION as SESSION_NAME
 from pancli.cli.record import record
+from pancli.cli.render import cell_width, pad
 from pancli.core.errors import InputError, RuleError
 
 commands = command_set()  # what this module adds to `pan`
@@ -109,7 +110,7 @@ def _report_renderables(data: dict, width: int) -> list:
         b = data["largest_hand"]
         out.append(styled(f"Largest hand: {b['player']} {_signed(b['chips'])} in hand {b['hand']}."))
     if data["hands"]:
-        name_w = max(len(r["name"]) for r in data["players"])
+        name_w = max(cell_width(r["name"]) for r in data["players"])
         chart_w = max(10, min(data["hands"], width - name_w - 12))
         series = {r["name"]: sample(r["running"], chart_w) for r in data["players"]}
         lo = min(min(v) for v in series.values())
@@ -118,7 +119,7 @@ def _report_renderables(data: dict, width: int) -> list:
         per = "" if data["hands"] <= chart_w else f", one mark per {data['hands'] / chart_w:.1f} hands"
         out.append(Text(f"\nRunning total, hand by hand (from {_signed(lo)} to {_signed(hi)}{per}):"))
         for r in data["players"]:
-            line = styled(f"{r['name']:<{name_w}}  ")
+            line = styled(f"{pad(r['name'], name_w)}  ")
             line.append(sparkline(series[r["name"]], lo, hi),
                         style="green" if r["net"] > 0 else ("red" if r["net"] < 0 else None))
             line.append(f"  {_signed(r['net'])}")
@@ -262,9 +263,10 @@ def settle(name: str | None = SESSION,
         return
     out = console()
     out.print(f"Settle-up · {session.name}" + (f" · ${value:,f} a chip" if value else ""))
+    label_w = max([14] + [cell_width(p.label) for p in s.parties])
     for p in s.parties:
         amount = f"  {st.party_money(p, s)}" if value else ""
-        out.print(f"  {p.label:<14} {st.signed(p.balance):>6} chips{amount}")
+        out.print(f"  {pad(p.label, label_w)} {st.signed(p.balance):>6} chips{amount}")
     if s.transfers:
         out.print(f"{len(s.transfers)} payment{'s' if len(s.transfers) != 1 else ''}:")
         for t in s.transfers:

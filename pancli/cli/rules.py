@@ -45,15 +45,21 @@ def rules_show(
     game: str | None = _Game,
     preset: str | None = typer.Option(None, "--preset", "-p", metavar="PRESET", help=ANY_PRESET_HELP),
     rules_file: str | None = typer.Option(None, "--rules", metavar="FILE", help=ANY_RULES_HELP),
-    json_: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    every: bool = typer.Option(False, "--all", help="Every knob, not only those that differ from the preset."),
+    json_: bool = typer.Option(False, "--json", help="Print JSON (every knob)."),
     markdown: bool = typer.Option(False, "--markdown", help="Print the reference of every knob and every "
                                                             "preset of every game (or of --game) as Markdown "
                                                             "(docs/rules.md)."),
 ):
-    """Show every house-rule knob: its value, the allowed values, what it does, and which differ from
-    the game's default preset (Hoyle for Panguingue).
+    """Show the house rules, grouped by topic: each knob's value and what it does.
+
+    By default only the knobs that differ from the preset: for --preset, from the game's default
+    preset (Hoyle for Panguingue); for a rules file or, given neither, the current session, from
+    the preset they are nearest to. --all shows every knob with its allowed values.
 
     Example: pan rules show --preset cardroom-ca
+
+    Example: pan rules show --all
 
     Example: pan rules show --rules house.toml --json
 
@@ -67,9 +73,16 @@ def rules_show(
         sys.stdout.write(rules_markdown([game] if game else None))
         return
     schema = _schema(game)
-    rules = resolve(preset, rules_file, schema.game)
     default = schema.default_preset
-    source = f"rules file {rules_file}" if rules_file else f"preset {preset or default}"
+    session = None if preset or rules_file else _session_rules(schema)
+    if session is not None:
+        rules, source = session
+    else:
+        rules = resolve(preset, rules_file, schema.game)
+        source = f"rules file {rules_file}" if rules_file else f"preset {preset or default}"
+    # What the knobs shown by default differ from: a file's or a session's nearest preset, or,
+    # for a preset, the game's default preset.
+    baseline = schema.nearest_preset(rules)[0] if rules_file or session else default
     rows = knob_rows(schema, rules)
     differs = f"differs_from_{default}"
     if json_:
@@ -78,32 +91,10 @@ def rules_show(
         print_json({"game": schema.game, "source": source, "rules": {r["name"]: r["value"] for r in rows},
                     differs: [r["name"] for r in rows if r[differs]], "knobs": rows})
         return
-    from rich.markup import escape
-    from rich.table import Table
+    from pancli.cli.common import echo
 
-    from pancli.cli.common import console
-
-    con = console(markup=True)  # knob names in bold; every value escaped
-    if not con.is_terminal:
-        con.width = max(con.width, 250)  # piped: keep one knob per line
-    from pancli.games import DEFAULT_GAME
-
-    title = "House rules" if schema.game == DEFAULT_GAME else f"{schema.title} house rules"
-    table = Table(title=f"{title}: {source}", title_justify="left", box=None, pad_edge=False,
-                  padding=(0, 2, 0, 0))
-    table.add_column("knob", no_wrap=True)
-    table.add_column("value", no_wrap=True)
-    table.add_column("allowed", overflow="fold")
-    table.add_column("what it does")
-    for r in rows:
-        name = f"[bold yellow]*{r['name']}[/bold yellow]" if r[differs] else f" {r['name']}"
-        doc = r["help"] + (" (recorded only)" if r["recorded_only"] else "")
-        table.add_row(name, escape(_fmt(r["value"])), escape(r["allowed"]), escape(doc))
-    con.print(table)
-    changed = [r["name"] for r in rows if r[differs]]
-    con.print(f"* differs from {default}: {', '.join(changed)}" if changed else f"Same as {default}.")
-    if any(r["recorded_only"] for r in rows):
-        con.print(RECORDED_ONLY)
+    for line in rules_lines(schema, rules, source, rows, every=every, baseline=baseline):
+        echo(line)
 
 
 @rules_app.command("init")
@@ -152,6 +143,79 @@ def rules_check(
 
 
 # -- helpers ------------------------------------------------------------------------------
+
+
+def _session_rules(schema):
+    """The current session's rules and their source, when there is a session of this game."""
+    from pancli.cli.context import app_context
+    from pancli.core.errors import PanError
+
+    try:
+        rec = app_context().open_recorder()
+    except PanError:  # no database, or no current session: the default preset
+        return None
+    if rec.session.game != schema.game:
+        return None
+    return rec.rules, f"session {rec.session.name}"
+
+
+def rules_lines(schema, rules, source: str, rows: list[dict], every: bool, baseline: str) -> list[str]:
+    """`pan rules show` as lines that fit the output's width: a heading per topic, then per knob
+    `name = value` and, indented, what it does; wrapped between words, never inside one."""
+    import textwrap
+
+    from pancli.cli.common import output_width
+    from pancli.games import DEFAULT_GAME
+
+    width = output_width() or _terminal_width()
+    base = schema.preset(baseline)
+    differs = {r["name"] for r in rows if getattr(rules, r["name"]) != getattr(base, r["name"])}
+    title = "House rules" if schema.game == DEFAULT_GAME else f"{schema.title} house rules"
+    n = len(differs)
+    if every:
+        head = f"{title}: {source}, all {len(rows)} knobs (* differs from {baseline})."
+    elif baseline == source.removeprefix("preset "):
+        head = f"{title}: {source}, the game's default."
+    elif not n:
+        head = f"{title}: {source}, the same as {baseline}."
+    else:
+        head = f"{title}: {source}, {n} of {len(rows)} knobs differ{'s' if n == 1 else ''} from {baseline}."
+    lines = textwrap.wrap(head, width, break_long_words=False, break_on_hyphens=False,
+                          subsequent_indent="  ")
+    by_name = {r["name"]: r for r in rows}
+    for topic, names in schema.by_topic():
+        shown = [n for n in names if every or n in differs]
+        if not shown:
+            continue
+        lines.append("")
+        if topic:
+            lines.append(topic)
+        for name in shown:
+            r = by_name[name]
+            mark = "*" if every and name in differs else " "
+            was = f"  ({baseline}: {_fmt(getattr(base, name))})" if name in differs else ""
+            lines += textwrap.wrap(f"{mark} {name} = {_fmt(r['value'])}{was}", width, break_long_words=False,
+                                   break_on_hyphens=False, subsequent_indent="      ")
+            doc = r["help"] + (" (recorded only)" if r["recorded_only"] else "")
+            if every:
+                doc += f"; allowed: {r['allowed']}"
+            lines += textwrap.wrap(doc, width, initial_indent="    ", subsequent_indent="    ",
+                                   break_long_words=False, break_on_hyphens=False)
+    if every and differs:
+        names = ", ".join(r["name"] for r in rows if r["name"] in differs)
+        lines += [""] + textwrap.wrap(f"* differs from {baseline}: {names}", width, break_long_words=False,
+                                      break_on_hyphens=False, subsequent_indent="  ")
+    if any(r["recorded_only"] for r in rows if every or r["name"] in differs):
+        lines += textwrap.wrap(RECORDED_ONLY, width, break_long_words=False, break_on_hyphens=False)
+    if not every:
+        lines += ([""] if differs else []) + [f"--all lists every knob ({len(rows)}) with its allowed values."]
+    return lines
+
+
+def _terminal_width() -> int:
+    import shutil
+
+    return shutil.get_terminal_size((80, 24)).columns
 
 
 def summary(schema, rules) -> str:

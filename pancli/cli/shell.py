@@ -546,7 +546,10 @@ _BREAKS = re.compile(r"(?<=[·|]) ")  # where a board line may break: after its 
 
 
 def visible_len(text: str) -> int:
-    return len(_ANSI.sub("", text))
+    """Terminal cells, not characters: a CJK name or an emoji takes two."""
+    from rich.cells import cell_len
+
+    return cell_len(_ANSI.sub("", text))
 
 
 def fit_words(text: str, width: int, indent: str = "    ") -> list[str]:

@@ -213,5 +213,15 @@ def _emit(title: str, ruling, as_json: bool, words: tuple[str, str]) -> None:
         lines = [f"{title}: {words[0] if ruling.allowed else words[1]}", f"  {ruling.reason}"]
         if ruling.must:
             lines.append(f"  must: {ruling.must}")
-        sys.stdout.write("".join(line + "\n" for line in lines))
+        from pancli.cli.common import output_width
+        from pancli.core.text import wrap_words
+
+        width = output_width() or _terminal_width()
+        sys.stdout.write("".join(x + "\n" for line in lines for x in wrap_words(line, width)))
     raise typer.Exit(0 if ruling.allowed else 1)
+
+
+def _terminal_width() -> int:
+    import shutil
+
+    return shutil.get_terminal_size((80, 24)).columns

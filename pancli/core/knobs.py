@@ -169,7 +169,7 @@ class Schema:
 
     def __init__(self, rules_class: type[KnobRules], *, game: str, title: str, presets: dict[str, dict[str, Any]],
                  notes: dict[str, str], default_preset: str,
-                 check: Callable[[Any], None] | None = None):
+                 check: Callable[[Any], None] | None = None, topics: dict[str, str] | None = None):
         self.rules_class = rules_class
         self.game = game
         self.title = title
@@ -180,11 +180,24 @@ class Schema:
         self.notes = dict(notes)
         self.default_preset = default_preset
         self._check = check
+        self.topics = dict(topics or {})  # first knob of a topic -> the topic's title, in knob order
+        if not set(self.topics) <= set(self.knobs):
+            raise ValueError(f"{game}: a topic starts at a knob that does not exist")
         if set(self.notes) != set(self.presets) or default_preset not in self.presets:
             raise ValueError(f"{game}: every preset needs a note, and the default preset must exist")
         rules_class.SCHEMA = self
         for name in self.presets:  # a preset is checked like any rules file
             self.preset(name)
+
+    def by_topic(self) -> list[tuple[str, list[str]]]:
+        """The knobs' names grouped by topic, in the order they are declared ("" when the game
+        names no topics)."""
+        groups: list[tuple[str, list[str]]] = []
+        for name in self.knobs:
+            if name in self.topics or not groups:
+                groups.append((self.topics.get(name, ""), []))
+            groups[-1][1].append(name)
+        return groups
 
     # -- reading ------------------------------------------------------------------------
     def preset(self, name: Any, where: str = ""):

@@ -16,6 +16,18 @@ def one_line(text: str) -> str:
     return inert(text)
 
 
+def wrap_words(line: str, width: int) -> list[str]:
+    """A line broken between words to fit ``width`` characters, never inside a word; the lines
+    after the first are indented two more than the first. A line that fits is kept as it is."""
+    import textwrap  # noqa: PLC0415 start-up: only a line too long for its width is wrapped
+
+    if len(line) <= width:
+        return [line]
+    lead = " " * (len(line) - len(line.lstrip(" ")))
+    return textwrap.wrap(line, width, initial_indent="", subsequent_indent=lead + "  ",
+                         break_long_words=False, break_on_hyphens=False) or [line]
+
+
 def payment_lines(payments) -> list[str]:
     """Payments grouped as a dealer calls them: 'Ben, Cruz pay Ana 4 each: reason'."""
     groups: dict[tuple, list[str]] = {}

@@ -134,8 +134,14 @@ def _check_shoe(rules: HouseRules) -> None:
                          "remove fewer spades or use more packs")
 
 
+# The topics of `pan rules show`, each starting at its first knob (the sections of spec §1-§8).
+TOPICS = {"packs": "The pack", "max_players": "Seating and rotation", "ante": "Antes, drops and tops",
+          "discard_take_rule": "The turn",
+          "mixed_set_additions": "Melds", "spade_multiplier": "Conditions",
+          "going_out_base": "Going out and irregularities"}
+
 SCHEMA = Schema(HouseRules, game="panguingue", title="Panguingue", presets=PRESETS, notes=PRESET_NOTES,
-                default_preset="hoyle", check=_check_shoe)
+                default_preset="hoyle", check=_check_shoe, topics=TOPICS)
 KNOBS = SCHEMA.knobs
 DEFAULTS = HouseRules()
 
