@@ -406,7 +406,7 @@ def console(stderr: bool = False, markup: bool = False, **kw):
             return super().render_str(inert(text), **options)
 
         def print(self, *objects, **options):
-            from pancli.cli.render import fit_table
+            from pancli.cli.fit import fit_table
 
             for o in objects:
                 if isinstance(o, Table):

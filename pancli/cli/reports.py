@@ -9,9 +9,9 @@ import typer
 
 from pancli.cli.common import command_set, console, count_of, print_json, styled
 from pancli.cli.context import app_context
+from pancli.cli.fit import cell_width, pad
 from pancli.cli.params import CHIPS, HAND, PLAYER, SESSION as SESSION_NAME
 from pancli.cli.record import record
-from pancli.cli.render import cell_width, pad
 from pancli.core.errors import InputError, RuleError
 
 commands = command_set()  # what this module adds to `pan`
