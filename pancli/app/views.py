@@ -91,6 +91,30 @@ def history_data(store, session: Session, hand: int | None = None, events: list[
     return {"session": session.name, "events": [event_json(e) for e in events]}
 
 
+def names_player(payload: dict, player: str) -> bool:
+    """Whether an event is about the player: named as who acts, deals, goes out, loses, or as a
+    key of what it records per player (the seating list names everyone, so it does not count)."""
+    def holds(value) -> bool:
+        if isinstance(value, str):
+            return value == player
+        if isinstance(value, dict):
+            return player in value or any(holds(v) for v in value.values())
+        if isinstance(value, (list, tuple)):
+            return any(holds(v) for v in value)
+        return False
+
+    return any(holds(v) for k, v in payload.items() if k not in ("kind", "seats"))
+
+
+def pick_events(events: list[dict], player: str | None = None, last: int | None = None) -> list[dict]:
+    """`pan history --player NAME --last N`: the events about the player, then the last N of them."""
+    if player is not None:
+        events = [e for e in events if names_player(e["payload"], player)]
+    if last is not None:
+        events = events[-last:] if last else []
+    return events
+
+
 # -- settle-up ---------------------------------------------------------------------------------
 
 def settle_result(store, session: Session, chip_value=None):

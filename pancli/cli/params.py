@@ -207,3 +207,4 @@ class CountType(ParamType):
 
 CHIPS = CountType("a number of chips")
 HAND = CountType("a hand number", low=0)
+EVENTS = CountType("a number of events", low=0)

@@ -6,7 +6,7 @@ import typer
 
 from pancli.cli.common import command_set, console, echo, multiword_command, new_app, print_json, styled
 from pancli.cli.context import app_context
-from pancli.cli.params import CARDS, HAND, MELD, MELDS, PLAYER, PLAYER_IN_HAND, SESSION, flat, melds
+from pancli.cli.params import CARDS, EVENTS, HAND, MELD, MELDS, PLAYER, PLAYER_IN_HAND, SESSION, flat, melds
 from pancli.cli.render import show_step
 from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP, write_melds
@@ -419,23 +419,64 @@ def standings(as_json: bool = JSON, name: str | None = typer.Option(None, "--ses
 
 
 @commands.command()
-def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, help="Only this hand."), as_json: bool = JSON):
+def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, help="Only this hand."),
+            player: str | None = typer.Option(None, "--player", click_type=PLAYER, metavar="NAME",
+                                              help="Only the events about this player."),
+            last: int | None = typer.Option(None, "--last", metavar="N", click_type=EVENTS,
+                                            help="Only the last N events (of the hand or player, if given)."),
+            no_pager: bool = typer.Option(False, "--no-pager", help="Never page a long history on a terminal."),
+            as_json: bool = JSON):
     """Every event with its payments and reasons; undone events are marked.
 
+    Piped, each event and each payment is one line (for grep). On a terminal a history taller than
+    the window is shown in a pager (PAGER, else less), as git does.
+
     Example: pan history --hand 2
+
+    Example: pan history --player ana --last 5
     """
     from pancli.app.recorder import describe_event
-    from pancli.app.views import history_data
+    from pancli.app.views import history_data, pick_events
     from pancli.core.text import payment_lines
 
     recorder = app_context().open_recorder()
     data = history_data(recorder.store, recorder.session, hand)
+    data["events"] = pick_events(data["events"], player, last)
     if as_json:
         print_json(data)
         return
     out = console()
+    if not out.is_terminal:
+        out.soft_wrap = True  # one line an event, one a payment: grep finds them whole
+    lines = []
     for e in data["events"]:
         mark = (" (undone)", "dim") if e["voided"] else ""
-        out.print(styled(f"#{e['seq']:<4} hand {e['hand'] or '-':<3} {describe_event(e['payload'])}", mark))
+        lines.append(styled(f"#{e['seq']:<4} hand {e['hand'] or '-':<3} {describe_event(e['payload'])}", mark))
         for line in payment_lines(e["payments"]):
-            out.print(f"        {line}", style="dim" if e["voided"] else None)
+            lines.append(styled((f"        {line}", "dim" if e["voided"] else None)))
+    if not lines:
+        echo("No events" + (f" about {player}" if player else "") + (f" in hand {hand}" if hand is not None else "")
+             + ".")
+        return
+    show_paged(out, lines, pager=not no_pager)
+
+
+def show_paged(out, renderables, pager: bool = True) -> None:
+    """Print to the console; on a terminal, through a pager when it is taller than the window
+    (never when piped, so scripts and tests never wait on one)."""
+    if not (pager and out.is_terminal):
+        for r in renderables:
+            out.print(r)
+        return
+    with out.capture() as captured:
+        for r in renderables:
+            out.print(r)
+    text = captured.get()
+    if text.count("\n") < out.size.height - 1:
+        out.file.write(text)
+        return
+    import os
+    import pydoc
+
+    os.environ.setdefault("LESS", "-FRX")  # less keeps the colours, and quits at once if it fits after all
+    pydoc.pager(text)  # PAGER (or MANPAGER) if set, else less or more

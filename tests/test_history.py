@@ -1,0 +1,119 @@
+"""`pan history` as a host reads it: the last few events, one player's, one hand's; one line an
+event when piped; a pager on a terminal only when the history does not fit the window."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pancli.cli import app
+
+from helpers import Pan
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def evening(tmp_path_factory) -> Path:
+    db = tmp_path_factory.mktemp("history") / "pan.db"
+    script = (ROOT / "examples" / "tonight.pan").read_text(encoding="utf-8")
+    r = CliRunner().invoke(app, ["--db", str(db), "table", "--quiet"], input=script)
+    assert r.exit_code == 0, r.output
+    return db
+
+
+def events(pan: Pan, line: str) -> list[dict]:
+    return pan.json(line)["events"]
+
+
+def test_last_player_and_hand_pick_the_events(evening):
+    pan = Pan(evening)
+    every = events(pan, "history")
+    assert [e["seq"] for e in events(pan, "history --last 3")] == [e["seq"] for e in every[-3:]]
+    assert events(pan, "history --last 0") == []
+    gus = events(pan, "history --player gus")
+    assert gus and all("Gus" in str(e["payload"]) for e in gus)
+    assert not [e for e in gus if e["kind"] == "deal" and e["payload"].get("dealer") != "Gus"]  # seats do not count
+    assert {e["hand"] for e in events(pan, "history --hand 2 --player ana --last 2")} == {2}
+    assert len(events(pan, "history --hand 2 --player ana --last 2")) == 2
+    shown = pan("history --player ana --last 2").stdout
+    assert shown.count("#") >= 2 and all("Ana" in x for x in shown.splitlines() if x.startswith("#"))
+
+
+def test_a_mistyped_player_or_count_is_one_line(evening):
+    pan = Pan(evening)
+    r = pan("history --player zed", code=2)
+    assert r.stderr == "Error: no player 'zed' in this session: players: Ana, Ben, Cruz, Gus, Dee, Eli, Fay\n"
+    assert pan("history --last many", code=2).stderr.startswith("Error: many is not a number of events")
+    assert pan("history --hand 1 --player gus").stdout == "No events about Gus in hand 1.\n"
+
+
+def test_piped_history_is_one_line_an_event_for_grep(evening):
+    r = CliRunner(env={"COLUMNS": "60"}).invoke(app, ["--db", str(evening), "history"])
+    lines = r.stdout.splitlines()
+    assert any(len(x) > 60 for x in lines)  # not wrapped to the width
+    payments = [x for x in lines if x.startswith("        ")]
+    assert payments and all(" pay" in x for x in payments)  # a wrapped line would start without one
+    assert any(x.startswith("#") and "meld Ana AD 2D 3D 4D 5D 6D" in x for x in lines)
+
+
+def on_a_terminal(args: list[str], env: dict, rows: int, columns: int = 100) -> tuple[int, str]:
+    """Run pan on a pseudo-terminal of the given size; its exit status and what the screen showed."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import subprocess
+    import termios
+
+    from test_table_pty import as_from_a_terminal
+
+    from helpers import HANG
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "pancli", *args], stdin=slave, stdout=slave, stderr=slave,
+                            env=env, cwd=ROOT, start_new_session=True, preexec_fn=as_from_a_terminal)
+    os.close(slave)
+    seen = b""
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], HANG)
+            if not ready:
+                break
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # the terminal closed: pan ended
+                break
+            if not data:
+                break
+            seen += data
+        code = proc.wait(timeout=HANG)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    return code, seen.decode("utf-8", "replace")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+@pytest.mark.parametrize(("rows", "paged"), [(10, True), (200, False)])
+def test_a_pager_on_a_terminal_only_when_the_history_does_not_fit(evening, tmp_path, rows, paged):
+    pager_saw = tmp_path / "paged.txt"
+    env = {**os.environ, "TERM": "xterm", "PAGER": f"cat > {pager_saw}"}
+    for var in ("COLUMNS", "LINES", "MANPAGER"):
+        env.pop(var, None)
+    code, screen = on_a_terminal(["--db", str(evening), "history", "--hand", "2"], env, rows)
+    assert code == 0, screen
+    assert pager_saw.exists() == paged
+    if paged:
+        assert "meld Ana AD 2D 3D 4D 5D 6D" in pager_saw.read_text(encoding="utf-8")
+        assert "meld Ana" not in screen
+    else:
+        assert "meld Ana AD 2D 3D 4D 5D 6D" in screen
+    code, screen = on_a_terminal(["--db", str(evening), "history", "--hand", "2", "--no-pager"], env, 10)
+    assert code == 0 and "meld Ana AD 2D 3D 4D 5D 6D" in screen
