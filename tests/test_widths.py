@@ -147,3 +147,28 @@ def test_rules_show_without_options_explains_the_current_session(tmp_path):
     shown = render(db, "rules show", 80)
     assert shown.splitlines()[0] == "House rules: session fri, 1 of 47 knobs differs from cardroom-ca."
     assert "  drop_cost = 3  (cardroom-ca: 0)\n" in shown
+
+
+# -- pan table's help -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_tables_help_fits_one_screen_and_names_every_command(evening, width):
+    from pancli.cli.shell import ALIASES, TableShell
+
+    sh = TableShell(db=str(evening))
+    try:
+        text = sh.help_text(width=width)
+        lines = text.splitlines()
+        assert len(lines) <= 20 and all(cell_len(x) <= width for x in lines), text
+        flat = " ".join(text.split())
+        for name, cmd in sh.command.all_commands().items():
+            if name not in ("table", "demo") and not cmd.hidden:
+                assert name in flat, name
+        for alias, name in ALIASES.items():
+            assert f"{name} ({alias})" in flat
+        assert "help COMMAND" in flat and "redo" in flat
+        whole = sh.execute("help meld").out
+        assert "Usage: pan meld" in whole and "Example: pan meld" in whole
+    finally:
+        sh.close()

@@ -313,25 +313,28 @@ class TableShell:
         return [inert(line) for line in compact_board(rec)]  # names from the log, shown inert
 
     def help_text(self, width: int | None = None) -> str:
+        """One screen: the commands by name in the panels of `pan --help`, each with its alias;
+        `help COMMAND` says the rest."""
         width = width or terminal_width()
         back = {v: k for k, v in ALIASES.items()}
-        rows = []
-        for name, cmd in self.command.all_commands().items():
-            if cmd.hidden or name in ("table", "demo"):
-                continue
-            alias = f" ({back[name]})" if name in back else ""
-            sub = " …" if hasattr(cmd, "commands") else ""
-            rows.append((f"{name}{sub}{alias}", cmd))
-        left = max(len(r[0]) for r in rows)
-        limit = max(20, width - 1 - (left + 4))
-        lines = [f"  {a.ljust(left)}  {cmd.get_short_help_str(limit)}" for a, cmd in rows]
-        tail = ["help COMMAND shows its whole description and options",
-                "Tab completes commands, players and cards",
-                "↑/↓ recall earlier lines · Ctrl-C clears the line · clear clears the screen",
-                "Every accepted line is saved at once; `undo` takes back the last event, `redo` puts it back",
-                "quit or Ctrl-D leaves with the night's standings"]
-        return ("Commands (the same as `pan COMMAND`, without `pan`):\n" + "\n".join(lines) + "\n"
-                + "".join(x for t in tail for x in fit_words("  " + t, width)))
+        commands = self.command.all_commands()
+        lines = ["Commands (the same as `pan COMMAND`, without `pan`):"]
+        for title, names in self.command.panels():
+            words = []
+            for name in names:
+                cmd = commands.get(name)
+                if cmd is None or cmd.hidden or name in ("table", "demo"):
+                    continue
+                words.append(name + (" …" if hasattr(cmd, "commands") else "")
+                             + (f" ({back[name]})" if name in back else ""))
+            if title == "Recording a hand":
+                words.append("redo")
+            if words:
+                lines.append(f"  {title}: " + ", ".join(words))
+        lines += ["`help COMMAND` shows one in full. Tab completes; ↑/↓ recall earlier lines.",
+                  "Each line is saved at once: `undo` takes it back, `redo` puts it back.",
+                  "Ctrl-C clears the line, `clear` the screen; quit or Ctrl-D leaves."]
+        return "".join(x for t in lines for x in fit_words(t, width))
 
     # -- completion --------------------------------------------------------------------------
 
