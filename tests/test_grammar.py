@@ -172,3 +172,19 @@ def test_any_spelling_groups_to_the_same_melds(melds, sep, quoted):
     assert meld_texts(words) == [" ".join(m) for m in melds]
     assert meld_texts([word_pieces(w) for w in words]) == [" ".join(m) for m in melds]
     assert meld_texts([write_melds(melds)]) == [" ".join(m) for m in melds]
+
+
+def test_bash_completion_offers_the_sessions_players_and_cards(tmp_path):
+    """The same ParamTypes complete for bash, zsh and fish (click's shell_complete)."""
+    db = tmp_path / "pan.db"
+    Pan(db)("session new fri --players Ana,Ben,Cruz --dealer Cruz")
+
+    def complete(words: str) -> list[str]:
+        env = {"_PAN_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1),
+               "PANCLI_DB": str(db)}
+        r = CliRunner(env=env).invoke(app, [], prog_name="pan")
+        return r.stdout.split()
+
+    assert complete("pan meld a") == ["Ana"]
+    assert complete("pan spread ben 5") == ["5S", "5H", "5D", "5C"]
+    assert complete("pan out c") == ["Cruz"]
