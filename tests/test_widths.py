@@ -29,7 +29,22 @@ REPORTS = [
     "rules show --game polish --all", "check --arrange KS KS KS 5H 5H 5H 5H AC 2C 3C 4C",
     "check --out KS KH KD KC / 2D 3D 4D 5D / 5S 5S 5S", "check 5S 5S 5H",
     "turn drawn QH --hand 2C 3C --melds AS 2S 3S --next-flat 6H 7H JH / 4C 4C 4C / KS KS KS KS",
+    "db status", "db check", "rescore --preset cardroom-ca",
+    "contract check --deal 1 7S 7H 7D / 7C 7S 7H", "polish check --pile '9H TS JD QC KH' --take --seats Ola,Piotr,Zosia "
+    "--mover Piotr --preset piki-cofane", "polish deal-sizes 5",
 ]
+# The other games' sessions, in a database of their own: their boards and standings.
+OTHER_GAMES = {
+    "contract": ["session new tuesday --game contract --players Ana,Ben,Cruz,王芳 --dealer 王芳",
+                 "contract lay ana 7S 7H 7D / QC QD QS", "contract lay ben KS KH KC / 4D 4C 4S",
+                 "contract layoff ana 1 7C", "contract out ana --discard 2H", "contract left ben 9C 9D",
+                 "contract left cruz AS 5H 5D", "contract left 王芳 --points 12",
+                 'contract deal --out ben --left "Ana=AH AD" --left Cruz=12 --left "王芳=2C 3C"'],
+    "polish": ["session new friday --game polish --players Ola,Piotr,Zosia", "polish lost piotr", "polish nolose",
+               "polish lost ola"],
+}
+OTHER_REPORTS = {"contract": ["contract status", "standings", "history", "report"],
+                 "polish": ["polish status", "standings", "history", "report"]}
 NOT_WRAPPED = {"history", "history --hand 2"}  # piped, one event (or payment) per line, for grep
 
 _SPLIT = re.compile(r"[\s\u2500-\u257f]+")  # spaces and box-drawing rules
@@ -80,6 +95,22 @@ def test_every_report_fits_60_80_and_120_columns_without_breaking_a_word(evening
         assert not too_long, f"pan {line} at {width} columns: {too_long[0]!r} is {cell_len(too_long[0])} cells"
         assert not [x for x in out.splitlines() if x != x.rstrip() and cell_len(x) >= width - 1 and
                     not x.strip().startswith(("│", "┃", "┏", "┡", "└"))], f"pan {line}: padded to the width"
+
+
+@pytest.mark.parametrize("game", sorted(OTHER_GAMES))
+def test_the_other_games_reports_fit_too(tmp_path, game):
+    db = tmp_path / "pan.db"
+    for line in OTHER_GAMES[game]:
+        r = CliRunner().invoke(app, ["--db", str(db), *shlex.split(line)])
+        assert r.exit_code == 0, f"pan {line}: {r.output}"
+    for line in OTHER_REPORTS[game]:
+        wide = render(db, line, WIDE)
+        for width in WIDTHS:
+            out = render(db, line, width)
+            assert not broken_words(out, wide), f"pan {line} at {width} columns breaks {broken_words(out, wide)}"
+            if line != "history":
+                too_long = [x for x in out.splitlines() if cell_len(x) > width]
+                assert not too_long, f"pan {line} at {width} columns: {too_long[0]!r}"
 
 
 def test_every_help_breaks_lines_between_words(evening):
@@ -172,3 +203,13 @@ def test_the_tables_help_fits_one_screen_and_names_every_command(evening, width)
         assert "Usage: pan meld" in whole and "Example: pan meld" in whole
     finally:
         sh.close()
+
+
+def test_wrap_words_never_breaks_a_word_or_a_quoted_command():
+    from pancli.core.text import wrap_words
+
+    line = "  Still to record: the cards left of Ben, Cruz, Dee (`pan contract left NAME CARDS`)."
+    assert wrap_words(line, 52) == ["  Still to record: the cards left of Ben, Cruz, Dee",
+                                    "    (`pan contract left NAME CARDS`)."]
+    assert wrap_words("short", 10) == ["short"]
+    assert wrap_words("a rejected_stock_card_meld_now b", 10) == ["a", "  rejected_stock_card_meld_now", "  b"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from pancli.cli.common import echo
+from pancli.cli.common import echo, output_width
 from pancli.cli.context import app_context
 from pancli.cli.render import show_step
 from pancli.core.errors import InputError
@@ -13,8 +13,14 @@ from pancli.games import game as get_game
 
 
 def say(line: str) -> None:
-    """One plain line (no rich): a ruling stays on one line when piped, and commands start fast."""
-    echo(line)
+    """One plain line (no rich, so commands start fast), broken between words to fit the
+    terminal, or 80 columns (COLUMNS) when piped, as `pan check` and `pan turn` rulings are."""
+    import shutil
+
+    from pancli.core.text import wrap_words
+
+    for part in wrap_words(line, output_width() or shutil.get_terminal_size((80, 24)).columns):
+        echo(part)
 
 
 def game_recorder(game: str):

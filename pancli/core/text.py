@@ -16,16 +16,23 @@ def one_line(text: str) -> str:
     return inert(text)
 
 
+_QUOTED = re.compile(r"`[^`]*`")
+_KEEP = "\x00"  # stands for a space inside `a command`, so the command is never broken
+
+
 def wrap_words(line: str, width: int) -> list[str]:
-    """A line broken between words to fit ``width`` characters, never inside a word; the lines
-    after the first are indented two more than the first. A line that fits is kept as it is."""
+    """A line broken between words to fit ``width`` characters, never inside a word or a quoted
+    `command`; the lines after the first are indented two more than the first. A line that fits
+    is kept as it is."""
     import textwrap  # noqa: PLC0415 start-up: only a line too long for its width is wrapped
 
     if len(line) <= width:
         return [line]
     lead = " " * (len(line) - len(line.lstrip(" ")))
-    return textwrap.wrap(line, width, initial_indent="", subsequent_indent=lead + "  ",
-                         break_long_words=False, break_on_hyphens=False) or [line]
+    kept = _QUOTED.sub(lambda m: m.group(0).replace(" ", _KEEP), line)
+    lines = textwrap.wrap(kept, width, initial_indent="", subsequent_indent=lead + "  ",
+                          break_long_words=False, break_on_hyphens=False) or [kept]
+    return [x.replace(_KEEP, " ") for x in lines]
 
 
 def payment_lines(payments) -> list[str]:
