@@ -377,12 +377,12 @@ def count_of(n: int, what: str) -> str:
     return f"{n} {what}" + ("" if n == 1 else "s")
 
 
-def output_width() -> int | None:
-    """The width to lay output out in when it is not a terminal: COLUMNS when it is a sane number,
-    else 80 (a terminal measures itself: None)."""
+def output_width(stream=None) -> int | None:
+    """The width to lay output (standard output, or ``stream``) out in when it is not a terminal:
+    COLUMNS when it is a sane number, else 80 (a terminal measures itself: None)."""
     import os
 
-    if sys.stdout.isatty():
+    if (stream or sys.stdout).isatty():
         return None
     columns = os.environ.get("COLUMNS", "")
     return int(columns) if columns.isdigit() and 20 <= int(columns) <= 1000 else 80
@@ -421,7 +421,7 @@ def console(stderr: bool = False, markup: bool = False, **kw):
             return "\n".join(line.rstrip(" ") for line in text.split("\n"))
 
     if "width" not in kw and "file" not in kw:
-        kw["width"] = output_width()
+        kw["width"] = output_width(sys.stderr if stderr else None)
     return PanConsole(stderr=stderr, highlight=False, markup=markup, emoji=False, **kw)
 
 
