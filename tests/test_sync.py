@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import PAN, Pan, check_consistent, child_env, history_digest
+from helpers import PAN, Pan, check_consistent, child_env, history_digest, sql_value
 
 NIGHT = ["deal", "drop cruz", "meld ben 5S 5S 5S", "add ben 5S", "meld ana JH QH KH", "undo",
          "meld ana JH QH KH", "meld ben 2C 3C 4C 5C", "out ben 6D 6H 6C"]
@@ -47,6 +47,11 @@ def held(pan: Pan) -> dict:
         return out
     finally:
         store.close()
+
+
+def seed_of(pan: Pan) -> bytes:
+    """A database's private signing key (what only its device holds)."""
+    return bytes.fromhex(sql_value(pan.db, "SELECT value FROM settings WHERE key = 'device_key'"))
 
 
 def device(pan: Pan) -> str:
@@ -330,7 +335,7 @@ def test_an_edited_file_is_refused(tmp_path):
     from pancli.app.sync import sync_text
 
     parsed = arc.parse(edited.decode(), "x")
-    eng.deliver("ana", "ben", rel, sync_text(parsed, "ana", "2026-11-27T21:00:00+00:00").encode())
+    eng.deliver("ana", "ben", rel, sync_text(parsed, "ana", "2026-11-27T21:00:00+00:00", seed_of(ana)).encode())
     out = sync(ben, eng.folders["ben"], code=1)
     assert not out["imported"] and "does not match what pancli computes" in out["refused"][0]["why"]
     assert ben.json("sessions") == []

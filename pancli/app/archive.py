@@ -210,7 +210,11 @@ def load(path: str | Path) -> dict:
 
 def parse(text: str, where: str = "archive") -> dict:
     """An archive's text read and checked: every field's type (archive_check), then its shape."""
-    data = archive_check.parse(text, where)
+    return from_document(archive_check.parse(text, where), where)
+
+
+def from_document(data: Any, where: str = "archive") -> dict:
+    """A parsed archive document checked (archive_check) and put in the plain form `build` makes."""
     archive_check.check(data, where)
     return _normalise(data, where)
 

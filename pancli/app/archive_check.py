@@ -17,7 +17,7 @@ from typing import Any
 
 from pancli.core.errors import InputError
 from pancli.core.money import MAX_CHIPS, chip_value
-from pancli.core.names import MAX_SESSION_NAME, clean_name, clean_players, inert
+from pancli.core.names import MAX_PLAYER_NAME, MAX_SESSION_NAME, clean_name, clean_players, inert
 from pancli.core.payloads import BANK_PAYLOADS, LIST, TABLE, TEXT, TEXTS, WHOLE, YES_NO, Field, first_problem, has_type
 from pancli.games import DEFAULT_GAME, GAMES
 
@@ -26,6 +26,9 @@ MAX_DEPTH = 6                     # payload nesting: a contract's melds are list
 MAX_TEXT = 10_000
 MAX_ITEMS = 100_000
 MAX_NUMBER = MAX_CHIPS
+MAX_STAMP = 64                    # a time (ISO 8601 is 25-32 characters)
+MAX_WORD = 64                     # a game's name, an event's kind
+MAX_REASON = 1_000                # a payment's reason in English
 
 _HINT = "this is not a complete pancli archive; export it again with `pan export`"
 
@@ -118,7 +121,9 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "…"
 
 
-def _field(d: dict, key: str, kind: str, where: str, optional: bool = False) -> Any:
+def _field(d: dict, key: str, kind: str, where: str, optional: bool = False, limit: int = MAX_TEXT) -> Any:
+    """One field of its type; a text at most ``limit`` characters long (every text from a file is
+    bounded: a time, a name, a reason)."""
     if key not in d or d[key] is None:
         if optional:
             return None
@@ -126,6 +131,8 @@ def _field(d: dict, key: str, kind: str, where: str, optional: bool = False) -> 
     _typed(d[key], kind, f"{where} '{key}'")
     if kind == _INT and abs(d[key]) > MAX_NUMBER:
         raise _bad(where, f"'{key}' = {str(d[key])[:30]} is out of range")
+    if kind == _STR and len(d[key]) > limit:
+        raise _bad(where, f"'{key}' is longer than {limit:,} characters")
     return d[key]
 
 
@@ -185,10 +192,13 @@ def check(data: Any, where: str) -> None:
     if not isinstance(s, dict):
         return  # the format and version lines are checked by the archive reader, with their own words
     at = f"{where} [session]"
-    for key in ("name", "game", "created_at"):
-        _field(s, key, _STR, at)
-    for key in ("dealer", "closed_at"):
-        _field(s, key, _STR, at, optional=True)
+    _field(s, "name", _STR, at, limit=MAX_SESSION_NAME)
+    _field(s, "game", _STR, at, limit=MAX_WORD)
+    _field(s, "created_at", _STR, at, limit=MAX_STAMP)
+    _field(s, "closed_at", _STR, at, optional=True, limit=MAX_STAMP)
+    _field(s, "dealer", _STR, at, optional=True, limit=MAX_PLAYER_NAME)
+    for key in ("device", "uid"):  # their form (32 hex digits) is the archive reader's to say
+        _field(s, key, _STR, at, optional=True, limit=MAX_WORD)
     _field(s, "seats", _STRS, at)
     try:
         if clean_name(s["name"], "session") != s["name"] or len(s["name"]) > MAX_SESSION_NAME:
@@ -226,8 +236,8 @@ def check(data: Any, where: str) -> None:
         if not isinstance(ev, dict):
             raise _bad(at, "not a table")
         _field(ev, "seq", _INT, at)
-        _field(ev, "kind", _STR, at)
-        _field(ev, "created_at", _STR, at)
+        _field(ev, "kind", _STR, at, limit=MAX_WORD)
+        _field(ev, "created_at", _STR, at, limit=MAX_STAMP)
         _field(ev, "hand", _INT, at, optional=True)
         _field(ev, "undo_of", _INT, at, optional=True)
         if "payload_json" in ev:
@@ -250,8 +260,13 @@ def check(data: Any, where: str) -> None:
         for p in payments:
             if not isinstance(p, dict):
                 raise _bad(at, "a payment is not a table")
-            for key in ("payer", "payee", "reason"):
-                _field(p, key, _STR, f"{at} payment")
+            for key in ("payer", "payee"):
+                _field(p, key, _STR, f"{at} payment", limit=MAX_PLAYER_NAME)
+            _field(p, "reason", _STR, f"{at} payment", limit=MAX_REASON)
+            _field(p, "code", _STR, f"{at} payment", optional=True, limit=MAX_WORD)
+            if p.get("params") is not None:
+                _field(p, "params", _DICT, f"{at} payment")
+                _plain(p["params"], f"{at} payment params", 1)
             chips = _field(p, "chips", _INT, f"{at} payment")
             if chips <= 0:
                 raise _bad(f"{at} payment", f"'chips' = {chips} is not above 0")

@@ -2,71 +2,65 @@
 shares (Syncthing, Nextcloud, a cloud drive, a git repository). pancli only reads and writes
 files there.
 
-Identity. Every database has a random device id (``settings.device_id``, made once by migration
-m006). Every session has a global id: the device that records it and a random uid. A session has
-exactly one writer, its device; elsewhere it is read-only.
+Identity. Every database has a device id (``settings.device_id``) and an Ed25519 key pair made
+once (``settings.device_key``, migration m007; never written to the folder). A new database's id
+is derived from its public key (core/signing.device_id_of), so nobody can claim it without the
+key; a database from pancli 0.2 keeps its random id, and the others bind it to its key the
+first time they see a file it signed (trust on first use, as SSH does). Every session has a
+global id: the device that records it and a random uid. A session has exactly one writer, its
+device; elsewhere it is read-only.
 
 The folder. Each device writes only in its own subfolder, named by its id::
 
-    FOLDER/<device id>/device.json              who it is, when it last synced, what it holds
+    FOLDER/<device id>/device.json              who it is (its public key), when it last synced; signed
     FOLDER/<device id>/<name>--<uid>.toml       one archive per session it recorded, open or closed
 
 Each archive is the `pan export` archive (the session's global id in its header) with a
-``[sync]`` table at its very end holding the archive's fingerprint: a file still arriving, cut
-short or edited does not match it. Files are written whole (a temporary file renamed over the
-old one); the same content is never written again, so a second sync changes no file but the
-device's own ``device.json`` (the time it last synced).
+``[sync]`` table at its end holding the archive's fingerprint and the writer's public key, then
+the signature of every byte before it (app/sync_folder.py). Files are written whole (a temporary
+file renamed over the old one); the same content is never written again, so a second sync
+changes no file but the device's own ``device.json`` (the time it last synced).
+
+Trust. A copy of a session is used only if its signature holds under the key pinned for the
+session's device (the key its id derives from, the one first seen in its own subfolder, or one
+pinned ahead with `pan sync trust`). So a file may be relayed: device C takes A's session from
+a file B copied, as long as A signed it. Everything else is reported (file, the device it
+claims, why) and changes nothing: an unsigned file (pancli 0.2 wrote it) unless it is a session
+held here already, unchanged; a bad signature; a signature by another key (a key that changed
+is refused until `pan sync forget` drops the old one). A session this device records is never
+extended, replaced or re-published from the folder, whoever signed the copy.
 
 Reading. Every archive in every device's subfolder is read by its content, whatever its file
 name (a sync engine's conflict copy, ``*.sync-conflict-*``, is read like any other). Hidden
-files (a sync engine's or pancli's temporary files) are skipped; links are never followed. For
-each session, every copy is compared with the one held here (archive.compare): the same or
-older, nothing to do; newer (the same events and more), its new events are replayed and
-appended (archive.extend_session); a contradiction (the session recorded on two devices, an
-edited file, a diverging conflict copy) is reported with both sides and nothing is changed. A
-copy not yet complete is skipped and read again next time.
+files (a sync engine's or pancli's temporary files) are skipped; links are never followed; a
+file unchanged since the last sync is not parsed again. For each session, every trusted copy is
+compared with the one held here (archive.compare): the same or older, nothing to do; newer (the
+same events and more), its new events are replayed and appended (archive.extend_session); a
+contradiction (the session recorded on two devices, a diverging conflict copy) is reported with
+both sides and nothing is changed. A copy not yet complete is skipped and read again next time.
+An error of the file system (an unreadable subfolder, a file where this device's folder goes)
+is one line naming the path and why, and the rest of the sync goes on.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import socket
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
-import tomli_w
-
-from pancli.app import archive as arc, archive_check, files
-from pancli.app.archive_check import MAX_BYTES
+from pancli.app import archive as arc, files, sync_folder as fs
 from pancli.app.files import session_file_name
+from pancli.app.sync_folder import MANIFEST, Copy
+from pancli.core import signing
 from pancli.core.errors import InputError, PanError
 from pancli.core.names import MAX_SESSION_NAME, clean_name
 from pancli.core.rows import Session
 from pancli.storage.log import now
 
-DEVICE_FORMAT = "pancli-device"
-MANIFEST = "device.json"
-_ID = re.compile(r"[0-9a-f]{32}")
-
-
-@dataclass
-class Copy:
-    """One archive found in the folder."""
-
-    path: Path
-    archive: dict
-    events: list
-    label: str | None
-
-    @property
-    def global_id(self) -> tuple[str, str]:
-        return self.archive["session"]["device"], self.archive["session"]["uid"]
-
-    @property
-    def header(self) -> dict:
-        return self.archive["session"]
+DEVICE_FORMAT = fs.DEVICE_FORMAT
 
 
 @dataclass
@@ -82,17 +76,20 @@ class Outcome:
     extended: list[dict] = field(default_factory=list)     # name, device, label, events (new ones)
     conflicts: list[dict] = field(default_factory=list)    # session, device, seq, why, sides [{where, events}]
     incomplete: list[dict] = field(default_factory=list)   # file, why: read again next time
-    refused: list[dict] = field(default_factory=list)      # file, why: links, foreign files
+    refused: list[dict] = field(default_factory=list)      # file, device it claims, why: links, unsigned, forged
+    errors: list[dict] = field(default_factory=list)       # path, why: what the file system refused
+    pinned: list[dict] = field(default_factory=list)       # device, label, key: keys seen for the first time
+    skipped: int = 0                                        # files unchanged since the last sync, not parsed
 
     @property
     def ok(self) -> bool:
-        return not self.conflicts and not self.refused
+        return not self.conflicts and not self.refused and not self.errors
 
     def to_json(self) -> dict:
         return {"folder": self.folder, "device": self.device, "label": self.label, "ok": self.ok,
                 "written": self.written, "unchanged": self.unchanged, "imported": self.imported,
                 "extended": self.extended, "conflicts": self.conflicts, "incomplete": self.incomplete,
-                "refused": self.refused}
+                "refused": self.refused, "errors": self.errors, "pinned": self.pinned, "skipped": self.skipped}
 
 
 # -- this device ---------------------------------------------------------------------------
@@ -113,119 +110,18 @@ def clean_label(label: str) -> str:
     return text
 
 
-def safe_label(label: str | None, device: str) -> str:
-    """Another device's name as it says it, if it is a sound one; else the start of its id."""
-    try:
-        return clean_label(label) if label else device[:8]
-    except InputError:
-        return device[:8]
-
-
 def archive_file_name(session: Session) -> str:
     """A session's archive in its device's subfolder: its name to read (as `pan export` names
     files) and its uid, which makes it unique."""
     return session_file_name(session.name, f"--{session.uid}.toml")
 
 
-def sync_text(archive: dict, label: str, written_at: str) -> str:
-    """The archive as TOML, ending with the [sync] table that says it is complete."""
-    tail = tomli_w.dumps({"sync": {"fingerprint": arc.fingerprint(archive), "events": len(archive["events"]),
-                                   "device_label": label, "written_at": written_at}})
-    return arc.to_toml(archive) + "\n" + tail
+def sync_text(archive: dict, label: str, written_at: str, seed: bytes) -> str:
+    """The archive as TOML, ending with the [sync] table that says it is complete and who wrote
+    it, and the signature of all of it."""
+    tail = fs.sync_tail(archive, label, written_at, signing.public_key(seed))
+    return fs.signed(arc.to_toml(archive) + "\n" + tail, seed)
 
-
-# -- reading the folder -----------------------------------------------------------------------
-
-def _read(path: Path) -> str:
-    """A file's text, without following a link (one swapped in after the folder was listed), with
-    the checks every archive gets (archive_check: size, binary, UTF-8)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    with os.fdopen(fd, "rb") as f:
-        raw = f.read(MAX_BYTES + 1)
-    if len(raw) > MAX_BYTES:
-        raise ValueError(f"larger than {MAX_BYTES // 2**20} MB")
-    if b"\x00" in raw:
-        raise ValueError("a binary file")
-    return raw.decode("utf-8")
-
-
-def read_copy(path: Path) -> Copy | str | tuple[str]:
-    """An archive file: a Copy, a str saying why it is not complete yet (read again next time),
-    or a 1-tuple saying why it is refused (complete but not what it claims: edited or damaged)."""
-    try:
-        text = _read(path)
-    except (OSError, ValueError, UnicodeDecodeError) as e:
-        return f"cannot be read yet ({getattr(e, 'strerror', None) or e})"
-    try:
-        raw = archive_check.parse(text, str(path))
-    except InputError:
-        return "not complete TOML (still arriving, or cut short)"
-    tail = raw.get("sync") if isinstance(raw, dict) else None
-    if not isinstance(tail, dict) or not isinstance(tail.get("fingerprint"), str):
-        return "no [sync] end (still arriving, or cut short)"
-    try:
-        archive = arc.parse(text, str(path))  # every field checked (archive_check), then its shape
-    except InputError as e:
-        return (f"not a pancli archive: {e.message}",)
-    s = archive["session"]
-    if not s.get("device"):
-        return ("an archive without a session id (device and uid)",)
-    if arc.fingerprint(archive) != tail["fingerprint"]:
-        return ("its content does not match its [sync] fingerprint: edited or damaged",)
-    label = tail.get("device_label") if isinstance(tail.get("device_label"), str) else None
-    return Copy(path, archive, arc.archive_events(archive), label)
-
-
-def scan(root: Path, out: Outcome) -> tuple[list[Copy], list[dict]]:
-    """Every complete archive and device manifest in the devices' subfolders; links refused."""
-    copies: list[Copy] = []
-    manifests: list[dict] = []
-    for entry in sorted(os.scandir(root), key=lambda e: e.name):
-        if entry.name.startswith("."):
-            continue
-        if entry.is_symlink():
-            out.refused.append({"file": entry.path, "why": "a link: pan sync never follows links"})
-            continue
-        if not entry.is_dir(follow_symlinks=False) or not _ID.fullmatch(entry.name):
-            continue  # not a device's subfolder: left alone
-        for f in sorted(os.scandir(entry.path), key=lambda e: e.name):
-            if f.name.startswith("."):
-                continue  # a temporary file, a sync engine's or ours
-            if f.is_symlink():
-                out.refused.append({"file": f.path, "why": "a link: pan sync never follows links"})
-                continue
-            if not f.is_file(follow_symlinks=False):
-                continue
-            path = Path(f.path)
-            if f.name.endswith(".toml"):
-                got = read_copy(path)
-                if isinstance(got, Copy):
-                    copies.append(got)
-                elif isinstance(got, tuple):
-                    out.refused.append({"file": f.path, "why": got[0]})
-                else:
-                    out.incomplete.append({"file": f.path, "why": got})
-            elif f.name.startswith("device") and f.name.endswith(".json"):
-                m = read_manifest(path)
-                if m is not None and m["device"] == entry.name:
-                    manifests.append(m)
-    return copies, manifests
-
-
-def read_manifest(path: Path) -> dict | None:
-    try:
-        data = json.loads(_read(path))
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != DEVICE_FORMAT or not isinstance(data.get("device"), str) \
-            or not _ID.fullmatch(data["device"]):
-        return None
-    label = data.get("label") if isinstance(data.get("label"), str) else None
-    last = data.get("last_sync") if isinstance(data.get("last_sync"), str) else None
-    return {"device": data["device"], "label": label, "last_sync": last}
-
-
-# -- writing ------------------------------------------------------------------------------------
 
 def write_atomic(path: Path, text: str) -> None:
     """Whole or not at all (app/files.py: a hidden temporary file beside it, flushed, renamed over
@@ -263,46 +159,223 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
             store.set_setting("device_label", clean_label(label))
         me = store.sync.device_id()
         mine = device_label(store)
+        seed = store.sync.device_key()
         store.set_setting("sync_folder", str(root))
     out = Outcome(str(root), me, mine)
     own_dir = root / me
     if own_dir.is_symlink():
         raise InputError(f"{own_dir} is a link", "pan sync never follows links; remove it and sync again")
-    copies, manifests = scan(root, out)
+    with store.snapshot():
+        pinned = store.sync.pinned_keys()
+        remembered = store.sync.seen_files()
+        lengths = store.sync.held_lengths()
+        known = {d["id"]: d["label"] for d in store.sync.devices()}
+    listing = fs.scan(root, me, remembered, lambda row: _still_held(row, lengths), datetime.now(UTC))
+    out.incomplete += listing.incomplete
+    out.refused += listing.refused
+    out.errors += listing.errors
+    out.skipped = len(listing.skipped)
+    keys, first_seen = trusted_keys(root, me, signing.public_key(seed), pinned, listing, out, known)
     seen = now()
     with store.lock():
-        for m in manifests:
-            store.sync.note_device(m["device"], safe_label(m["label"], m["device"]), m["last_sync"], seen)
-    labels = {m["device"]: safe_label(m["label"], m["device"]) for m in manifests if m["label"]}
+        for device, key in first_seen.items():
+            store.sync.pin_key(device, key, seen)
+            out.pinned.append({"device": device, "key": key, "fingerprint": signing.key_fingerprint(key)})
+        for m in listing.manifests:
+            if _manifest_sound(m, keys, out, known):
+                store.sync.note_device(m.device, m.label or m.device[:8], m.last_sync, seen)
+                known[m.device] = m.label or known.get(m.device)
+    for p in out.pinned:
+        p["label"] = known.get(p["device"]) or p["device"][:8]
     groups: dict[tuple[str, str], list[Copy]] = {}
-    for c in copies:
-        groups.setdefault(c.global_id, []).append(c)
+    done: list[Copy] = []  # copies that hold nothing this database lacks once this sync is over
+    for c in listing.copies:
+        why = refusal(c, keys, me, known)
+        if why is None:
+            groups.setdefault(c.global_id, []).append(c)
+        elif why is not UNSIGNED:
+            _refuse(out, c, known, why)
+        elif held_unchanged(store, c):
+            done.append(c)  # a 0.2 copy of what is held here: nothing to take (this device's is signed anew)
+        else:
+            _refuse(out, c, known, "it is not signed (pancli 0.2 wrote it, or someone by hand): a session is "
+                                   "taken only from a file its device signed")
     conflicted: set[tuple[str, str]] = set()
     for gid, group in groups.items():
-        if not bring_in(store, gid, group, labels, out):
+        if bring_in(store, gid, group, known, out, me):
+            done += group
+        else:
             conflicted.add(gid)
+    write_own(store, own_dir, me, mine, seed, listing, groups, conflicted, done, out)
+    return out
+
+
+UNSIGNED = "unsigned"
+
+
+def _still_held(row: dict, lengths: dict) -> bool:
+    """Whether a file unchanged since the last sync still holds nothing this database lacks: its
+    session is held here with at least its events (and closed if it is)."""
+    have = lengths.get((row["device"], row["uid"]))
+    return have is not None and have[0] >= row["events"] and (have[1] or not row["closed"])
+
+
+def _name(device: str, known: dict) -> str:
+    return known.get(device) or device[:8]
+
+
+def _refuse(out: Outcome, c: Copy, known: dict, why: str) -> None:
+    out.refused.append({"file": str(c.path), "device": c.device, "device_label": _name(c.device, known), "why": why})
+
+
+def trusted_keys(root: Path, me: str, key: str, pinned: dict, listing: fs.Listing, out: Outcome,
+                 known: dict) -> tuple[dict[str, str], dict[str, str]]:
+    """Every device's key to check signatures with, and the ones seen here for the first time.
+
+    A device not pinned yet is bound to the key its id derives from (wherever a file signed by
+    it was found), or else to the one key that signed the files in its own subfolder (trust on
+    first use); two keys there claiming it bind it to neither."""
+    keys = dict(pinned)
+    keys[me] = key
+    offers: dict[str, set[str]] = {}
+    for device, signer, own in [(c.device, c.signer, c.where == c.device) for c in listing.copies if c.signer] \
+            + [(m.device, m.key, True) for m in listing.manifests if m.key]:
+        assert signer is not None  # filtered above; for mypy
+        if device not in keys and (own or signing.device_id_of(signer) == device):
+            offers.setdefault(device, set()).add(signer)
+    first: dict[str, str] = {}
+    for device, offered in offers.items():
+        derived = [k for k in offered if signing.device_id_of(k) == device]
+        if derived or len(offered) == 1:
+            first[device] = (derived or list(offered))[0]
+        else:
+            out.refused.append({"file": str(root / device), "device": device, "device_label": _name(device, known),
+                                "why": f"{len(offered)} different keys sign files for this device, seen here for "
+                                       f"the first time; pin the right one with `pan sync trust {device[:8]} --key KEY`"})
+    keys.update(first)
+    return keys, first
+
+
+def refusal(c: Copy, keys: dict[str, str], me: str, known: dict) -> str | None:
+    """Why a copy may not be used (UNSIGNED for a file without a signature), or None."""
+    if c.badly_signed:
+        return "its signature does not hold: it was changed after it was signed, or damaged"
+    if c.signer is None:
+        return UNSIGNED
+    want = keys.get(c.device)
+    if want is None:
+        return (f"the key of {_name(c.device, known)} is not known here yet (it is learnt from that device's "
+                f"own subfolder, or pinned with `pan sync trust`)")
+    if c.signer != want:
+        whose = "this device's" if c.device == me else f"{_name(c.device, known)}'s"
+        return (f"it claims {whose} session but another key signed it ({signing.key_fingerprint(c.signer)}, "
+                f"not {signing.key_fingerprint(want)})")
+    return None
+
+
+def _manifest_sound(m: fs.Manifest, keys: dict, out: Outcome, known: dict) -> bool:
+    """Whether a device.json may tell its device's name and last sync: signed by its pinned key,
+    or unsigned from a device that has never signed anything here (pancli 0.2)."""
+    want = keys.get(m.device)
+    if m.key is not None and m.key == want:
+        return True
+    if m.key is None and not m.badly_signed and want is None:
+        return True
+    if m.badly_signed:
+        why = "its signature does not hold: it was changed after it was signed, or damaged"
+    elif m.key is None:
+        why = "it is not signed, but this device's key is known: ignored"
+    else:
+        assert want is not None  # m.key is set and differs from it
+        why = (f"the key of {_name(m.device, known)} changed (pinned {signing.key_fingerprint(want)}, this file "
+               f"{signing.key_fingerprint(m.key)}): refused; if it really has a new key, "
+               f"`pan sync forget {m.device[:8]}` and sync again")
+    out.refused.append({"file": str(m.path), "device": m.device, "device_label": _name(m.device, known), "why": why})
+    return False
+
+
+def held_unchanged(store, c: Copy) -> bool:
+    """Whether an unsigned copy is of a session held here, the same or older (nothing to take)."""
+    with store.snapshot():
+        held = store.sync.session_by_global_id(*c.global_id)
+        if held is None:
+            return False
+        mine = arc.log_events(store, held)
+    return arc.compare(arc.session_header(held), mine, c.header, c.events)["relation"] in ("same", "older")
+
+
+def _row(path: Path, c_or_session, events: int, closed: bool, fingerprint: str, size: int, mtime_ns: int,
+         tail: str | None) -> dict | None:
+    if tail is None:
+        return None
+    device, uid = c_or_session
+    return {"path": str(path), "size": size, "mtime_ns": mtime_ns, "tail": tail, "device": device, "uid": uid,
+            "events": events, "closed": int(closed), "fingerprint": fingerprint}
+
+
+def write_own(store, own_dir: Path, me: str, mine: str, seed: bytes, listing: fs.Listing, groups: dict,
+              conflicted: set, done: list[Copy], out: Outcome) -> None:
+    """This device's sessions written to its subfolder (those whose file is not up to date), its
+    device.json, and what was seen of each file remembered for the next sync."""
+    rows = [r for c in done if (r := _row(c.path, c.global_id, len(c.events), bool(c.header.get("closed_at")),
+                                          c.fingerprint, c.size, c.mtime_ns, c.tail))]
+    on_disk = {c.path.name: c.fingerprint for c in done if c.path.parent == own_dir and c.signer is not None
+               and c.device == me}
+    unchanged_rows = {Path(r["path"]).name: r for r in listing.skipped if r["device"] == me
+                      and Path(r["path"]).parent == own_dir}
+    writable = True
+    try:
+        own_dir.mkdir(exist_ok=True)
+    except OSError as e:
+        if not any(err["path"] == str(own_dir) for err in out.errors):
+            out.errors.append({"path": str(own_dir), "why": fs.why_not_read(e)})
+        writable = False
     written_at = now()
-    own_dir.mkdir(exist_ok=True)
-    on_disk = {c.path.name: arc.fingerprint(c.archive) for c in copies if c.path.parent == own_dir}
-    events = 0
-    for s in store.sync.sessions_of_device(me):
-        data = arc.build(store, s)
-        events += len(data["events"])
-        if (me, s.uid) in conflicted:
+    events = sessions = 0
+    with store.snapshot():
+        lengths = store.sync.held_lengths()
+        own = store.sync.sessions_of_device(me)
+    for s in own:
+        count, closed = lengths.get((me, s.uid), (0, False))
+        events += count
+        sessions += 1
+        if (me, s.uid) in conflicted or not writable:
             continue  # its file contradicts this database: left for the group to look at
         name = archive_file_name(s)
-        if on_disk.get(name) == arc.fingerprint(data):
+        row = unchanged_rows.get(name)
+        if row is not None and row["events"] == count and bool(row["closed"]) == closed:
             out.unchanged += 1
             continue
-        write_atomic(own_dir / name, sync_text(data, mine, written_at))
-        out.written.append({"name": s.name, "events": len(data["events"]), "file": str(own_dir / name)})
-    own = store.sync.sessions_of_device(me)
-    write_atomic(own_dir / MANIFEST, json.dumps(
-        {"format": DEVICE_FORMAT, "version": 1, "device": me, "label": mine, "last_sync": written_at,
-         "sessions": len(own), "events": events}, indent=1) + "\n")
+        data = arc.build(store, s)
+        fp = arc.fingerprint(data)
+        if on_disk.get(name) == fp:
+            out.unchanged += 1
+            continue
+        path = own_dir / name
+        text = sync_text(data, mine, written_at, seed)
+        try:
+            write_atomic(path, text)
+            st = os.stat(path, follow_symlinks=False)
+        except (PanError, OSError) as e:
+            out.errors.append({"path": str(path), "why": getattr(e, "message", None) or fs.why_not_read(e)})
+            continue
+        out.written.append({"name": s.name, "events": len(data["events"]), "file": str(path)})
+        raw = text.encode("utf-8")
+        row = _row(path, (me, s.uid), count, closed, fp, st.st_size, st.st_mtime_ns, fs.tail_key(raw[-fs.TAIL:]))
+        if row:
+            rows.append(row)
+    if writable:
+        manifest = fs.manifest_text({"format": DEVICE_FORMAT, "version": 2, "device": me, "label": mine,
+                                     "last_sync": written_at, "sessions": sessions, "events": events}, seed)
+        try:
+            write_atomic(own_dir / MANIFEST, manifest)
+        except PanError as e:
+            out.errors.append({"path": str(own_dir / MANIFEST), "why": e.message})
+    seen = listing.seen | {r["path"] for r in rows}
     with store.lock():
+        store.sync.forget_files([p for p in store.sync.seen_files() if p not in seen])
+        store.sync.remember_files(rows)
         store.sync.note_device(me, mine, written_at, written_at)
-    return out
 
 
 def _sides(held: Session | None, held_events: int, copies: list[Copy]) -> list[dict]:
@@ -310,19 +383,27 @@ def _sides(held: Session | None, held_events: int, copies: list[Copy]) -> list[d
     if held is not None:
         sides.append({"where": "this database", "session": held.name, "events": held_events})
     sides += [{"where": str(c.path), "session": c.header["name"], "events": len(c.events),
-               "device_label": c.label} for c in copies]
+               "device_label": fs.safe_label(c.label)} for c in copies]
     return sides
 
 
-def bring_in(store, gid: tuple[str, str], group: list[Copy], labels: dict, out: Outcome) -> bool:
-    """The copies in the folder of one session, against the one held here: import it, extend it,
-    or report a contradiction (and change nothing). False on a contradiction."""
+def bring_in(store, gid: tuple[str, str], group: list[Copy], known: dict, out: Outcome, me: str) -> bool:
+    """The trusted copies in the folder of one session, against the one held here: import it,
+    extend it, or report a contradiction (and change nothing). A session of this device's is
+    only compared: a copy that holds more than this database is reported, never taken. False
+    when something was reported."""
     device, uid = gid
-    label = safe_label(labels.get(device) or next((c.label for c in group if c.label), None), device)
+    label = known.get(device) or next((fs.safe_label(c.label) for c in group if fs.safe_label(c.label)), None) \
+        or device[:8]
     with store.snapshot():
         held = store.sync.session_by_global_id(device, uid)
         rows = store.log.session_log(held.id) if held else None
         mine = arc.log_events(store, held, rows) if held else []
+    if device == me and held is None:
+        for c in group:
+            _refuse(out, c, known, "it is a session of this device that this database does not hold (restored "
+                                   "from an older backup?): it is never taken from the folder")
+        return False
     newer: list[Copy] = []
     for c in group:
         if held is None:
@@ -337,6 +418,13 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], labels: dict, out: 
             newer.append(c)
     if not newer:
         return True
+    if device == me:
+        assert held is not None  # refused above
+        out.conflicts.append({"session": held.name, "device": device, "device_label": label, "uid": uid, "seq": None,
+                              "why": "the folder holds more of this device's session than this database (restored "
+                                     "from an older backup?); it is never taken from the folder",
+                              "sides": _sides(held, len(mine), newer)})
+        return False
     newer.sort(key=lambda c: (len(c.events), bool(c.header.get("closed_at"))))
     for a, b in zip(newer, newer[1:]):
         how = arc.compare(a.header, a.events, b.header, b.events)
@@ -358,11 +446,11 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], labels: dict, out: 
             out.extended.append({"name": held.name, "device": device, "device_label": label,
                                  "events": got["events"]})
     except PanError as e:  # the copy does not replay to what it says (edited), or a race
-        out.refused.append({"file": str(best.path), "why": e.message})
+        _refuse(out, best, known, e.message)
         return False
     except (TypeError, KeyError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as e:
         # a value the archive checks let through but a game core cannot take (as `pan import` says)
-        out.refused.append({"file": str(best.path), "why": f"it holds an event pancli cannot replay ({type(e).__name__})"})
+        _refuse(out, best, known, f"it holds an event pancli cannot replay ({type(e).__name__})")
         return False
     return True
 
@@ -383,25 +471,88 @@ def unused_name(store, name: str, label: str, device: str) -> str:
     return fit(f"@{label}-{device[:6]}-{n}")
 
 
-# -- status -------------------------------------------------------------------------------------
+# -- status, trust and forget -------------------------------------------------------------------
 
 def status(store) -> dict:
-    """What each device has contributed to this database, and when it last synced."""
+    """Each device known here: what it has contributed, its key's fingerprint (to compare aloud),
+    when it was first and last seen and when it says it last synced."""
     with store.snapshot():
         me = store.sync.device_id()
         devices = {d["id"]: d for d in store.sync.devices()}
-        rows = store.sync.contributions()
+        rows = {r["device"]: r for r in store.sync.contributions()}
         label = device_label(store)
         folder = store.setting("sync_folder")
+        my_key = signing.public_key(store.sync.device_key())
     out = []
-    for r in rows:
-        d = devices.get(r["device"], {})
-        out.append({"device": r["device"], "label": label if r["device"] == me else d.get("label"),
-                    "this": r["device"] == me, "sessions": r["sessions"], "events": r["events"],
-                    "last_event": r["last_event"], "last_sync": d.get("last_sync")})
-    for dev, d in devices.items():
-        if not any(o["device"] == dev for o in out):
-            out.append({"device": dev, "label": label if dev == me else d["label"], "this": dev == me,
-                        "sessions": 0, "events": 0, "last_event": None, "last_sync": d["last_sync"]})
+    for dev in sorted(set(rows) | set(devices)):
+        r, d = rows.get(dev, {}), devices.get(dev, {})
+        key = my_key if dev == me else d.get("public_key")
+        out.append({"device": dev, "label": label if dev == me else d.get("label"), "this": dev == me,
+                    "key": key, "fingerprint": signing.key_fingerprint(key) if key else None,
+                    "sessions": r.get("sessions", 0), "events": r.get("events", 0),
+                    "last_event": r.get("last_event"), "first_seen": d.get("first_seen"),
+                    "last_seen": d.get("seen_at"), "last_sync": d.get("last_sync")})
     out.sort(key=lambda o: (not o["this"], o["label"] or "", o["device"]))
-    return {"device": me, "label": label, "folder": folder, "devices": out}
+    return {"device": me, "label": label, "folder": folder, "key": my_key,
+            "fingerprint": signing.key_fingerprint(my_key), "devices": out}
+
+
+def find_device(store, ref: str, known_only: bool = True) -> tuple[str, str | None]:
+    """A device named by its id, the start of it (8 digits or more) or its name: (id, name)."""
+    text = ref.strip().lower()
+    with store.snapshot():
+        devices = {d["id"]: d["label"] for d in store.sync.devices()}
+        devices.update({r["device"]: devices.get(r["device"]) for r in store.sync.contributions()})
+        me = store.sync.device_id()
+    if text == me or (len(text) >= 8 and me.startswith(text)) or text == device_label(store).lower():
+        raise InputError("that is this device", "its own key needs no pinning; give another device")
+    found = [d for d, label in devices.items() if d == text or (len(text) >= 8 and d.startswith(text))
+             or (label or "").lower() == text]
+    if len(found) == 1:
+        return found[0], devices[found[0]]
+    if len(found) > 1:
+        raise InputError(f"'{ref}' names {len(found)} devices", "give more of its id (`pan sync --status --json`)")
+    if not known_only and fs.ID.fullmatch(text):
+        return text, None
+    raise InputError(f"no device '{ref}' is known here",
+                     "give its id or name as `pan sync --status` lists it (a new device: its whole id)")
+
+
+def trust(store, ref: str, key: str | None = None) -> dict:
+    """Pin a device's public key: the one given (ahead of its first file), else the one its
+    signed device.json in the sync folder offers now (after a key change, say)."""
+    device, label = find_device(store, ref, known_only=key is None)
+    if key is not None:
+        key = key.strip().lower()
+        if not signing.KEY.fullmatch(key):
+            raise InputError(f"'{key[:70]}' is not a public key",
+                             "give the 64 hex digits `pan sync --status --json` shows on that device as its key")
+    else:
+        folder = store.setting("sync_folder")
+        if not folder:
+            raise InputError("this database has not synced yet, so no key is on offer", "give one with --key KEY")
+        path = Path(folder) / device / MANIFEST
+        try:
+            m = fs.read_manifest(path, fs.read_bytes(path, fs.MAX_MANIFEST), datetime.now(UTC))
+        except (OSError, ValueError) as e:
+            raise InputError(f"cannot read {path}: {fs.why_not_read(e)}", "give the key with --key KEY") from None
+        if m is None or m.key is None or m.device != device:
+            raise InputError(f"{path} offers no signed key", "sync on that device first, or give the key with --key KEY")
+        key = m.key
+        label = label or m.label
+    with store.snapshot():
+        old = store.sync.pinned_keys().get(device)
+    with store.lock():
+        store.sync.pin_key(device, key, now())
+    return {"device": device, "label": label or device[:8], "key": key, "fingerprint": signing.key_fingerprint(key),
+            "replaced": signing.key_fingerprint(old) if old and old != key else None}
+
+
+def forget(store, ref: str) -> dict:
+    """Drop a device and its pinned key (a lost laptop); its sessions held here stay, read-only.
+    Its next signed file is taken as a first sight."""
+    device, label = find_device(store, ref)
+    with store.lock():
+        store.sync.forget_device(device)
+        sessions = len(store.sync.sessions_of_device(device))
+    return {"device": device, "label": label or device[:8], "sessions": sessions}

@@ -11,23 +11,52 @@ commands = command_set()  # what this module adds to `pan`
 
 
 @commands.command("sync")
-def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (default: the one used last time)."),
-             show_status: bool = typer.Option(False, "--status", help="What each device has contributed, and when it last synced."),
+def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (default: the one used last time); "
+                                                 "or `trust` or `forget` followed by a DEVICE."),
+             device: str | None = typer.Argument(None, help="With trust or forget: the device (its name or id).",
+                                                 show_default=False),
+             show_status: bool = typer.Option(False, "--status", help="Each device: its key, what it has contributed, "
+                                              "when it was first and last seen."),
              create: bool = typer.Option(False, "--create", help="Create FOLDER if it does not exist."),
              device_name: str | None = typer.Option(None, "--device-name", metavar="NAME",
                                                        help="Name this device (kept; shown to the others)."),
+             key: str | None = typer.Option(None, "--key", metavar="KEY",
+                                            help="With trust: the device's public key (64 hex digits)."),
              as_json: bool = typer.Option(False, "--json", help="Print JSON for scripts.")):
-    """One history across hosts and tables: write this device's sessions to a shared folder and bring
-    in every other device's. Exits 1 when two copies of a session contradict each other.
+    """One history across hosts and tables: write this device's sessions to a shared folder, each
+    signed with this device's key, and bring in every other device's that its own key signed.
+    Exits 1 when a file is refused or two copies of a session contradict each other.
 
     Any file-sync engine can share the folder (Syncthing, Nextcloud, a cloud drive, a git
     repository). Each session is recorded by one device and read-only on the others.
+    `pan sync trust DEVICE [--key KEY]` pins a device's key ahead (or takes the one it offers
+    now, after a key change); `pan sync forget DEVICE` drops a device (a lost laptop).
 
     Example: pan sync ~/Sync/pan-club
     """
     from pancli.app import sync
+    from pancli.core.errors import InputError
 
     ctx = app_context()
+    if folder in ("trust", "forget") and device is not None:
+        store = ctx.open_store(create=False)
+        data = sync.trust(store, device, key) if folder == "trust" else sync.forget(store, device)
+        if as_json:
+            print_json(data)
+        elif folder == "trust":
+            typer.echo(inert(f"Pinned the key of {data['label']} ({data['device'][:8]}): {data['fingerprint']}"
+                             + (f", in place of {data['replaced']}." if data["replaced"] else ".")))
+        else:
+            n = data["sessions"]
+            typer.echo(inert(f"Forgot {data['label']} ({data['device'][:8]}) and its key; "
+                             + ("it had no session here." if not n else
+                                f"its {count_of(n, 'session')} {'stays' if n == 1 else 'stay'} here, read-only.")))
+        return
+    if device is not None:
+        raise InputError(f"'{device}' is one word too many", "pan sync FOLDER, pan sync trust DEVICE or "
+                         "pan sync forget DEVICE")
+    if key is not None:
+        raise InputError("--key goes with `pan sync trust DEVICE`", "pan sync trust DEVICE --key KEY")
     if show_status:
         data = sync.status(ctx.open_store(create=False))
         if as_json:
@@ -44,6 +73,12 @@ def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (
         _print_outcome(out)
     if not out.ok:
         raise typer.Exit(1)
+
+
+def inert(text: str) -> str:
+    from pancli.core.names import inert as made_inert
+
+    return made_inert(text)
 
 
 def _print_outcome(out) -> None:
@@ -64,8 +99,13 @@ def _print_outcome(out) -> None:
             f"{count_of(e['events'], 'new event')}.")
     for f in out.incomplete:
         say(f"Not complete yet, read again next time: {f['file']} ({f['why']}).")
+    for p in out.pinned:
+        say(f"First sight of {p['label']} ({p['device'][:8]}): its key {p['fingerprint']} is now pinned.")
     for f in out.refused:
-        say(f"Refused {f['file']}: {f['why']}.")
+        claims = f" (it claims {f['device_label']}, {f['device'][:8]})" if f.get("device") else ""
+        say(f"Refused {f['file']}{claims}: {f['why']}.")
+    for e in out.errors:
+        say(f"Could not use {e['path']}: {e['why']}.")
     for c in out.conflicts:
         at = f"the copies differ from event #{c['seq']} on" if c["seq"] else c["why"]
         sides = "; ".join(f"{s['where']}" + (f" (written by {s['device_label']})" if s.get("device_label") else "")
@@ -74,7 +114,7 @@ def _print_outcome(out) -> None:
             f"{at}. {sides}. Both are left as they are.")
     changed = len(out.written) + len(out.imported) + len(out.extended)
     summary = "nothing changed" if not changed else f"{count_of(changed, 'session')} changed"
-    problems = len(out.conflicts) + len(out.refused)
+    problems = len(out.conflicts) + len(out.refused) + len(out.errors)
     say(f"Synced {out.label} with {out.folder}: {summary}"
         + (f"; {count_of(problems, 'problem')} to look at." if problems else "."))
 
@@ -83,14 +123,14 @@ def _print_status(data: dict) -> None:
     from rich.table import Table
 
     con = console()
-    con.print(f"This device: {data['label']} ({data['device'][:8]}); folder: {data['folder'] or 'none yet'}",
-              markup=False)
-    table = Table(title_justify="left")
-    for col in ("device", "sessions", "events", "last event", "last sync"):
-        table.add_column(col, justify="right" if col in ("sessions", "events") else "left")
+    con.print(f"This device: {data['label']} ({data['device'][:8]}), key {data['fingerprint']}; "
+              f"folder: {data['folder'] or 'none yet'}", markup=False)
+    table = Table(title_justify="left", box=None, pad_edge=False, padding=(0, 1))
+    for col in ("device", "key", "sessions", "events", "first seen", "last seen"):
+        table.add_column(col, justify="right" if col in ("sessions", "events") else "left", no_wrap=col == "key")
     for d in data["devices"]:
-        table.add_row((d["label"] or d["device"][:8]) + (" *" if d["this"] else ""), str(d["sessions"]),
-                      str(d["events"]), (d["last_event"] or "-")[:16].replace("T", " "),
-                      (d["last_sync"] or "never")[:16].replace("T", " "))
+        table.add_row((d["label"] or d["device"][:8]) + (" *" if d["this"] else ""), d["fingerprint"] or "not known yet",
+                      str(d["sessions"]), str(d["events"]), (d["first_seen"] or "-")[:10],
+                      (d["last_seen"] or "never")[:16].replace("T", " "))
     con.print(table)
-    con.print("* this device")
+    con.print("* this device. Read the keys aloud: the same four groups mean the same key.")

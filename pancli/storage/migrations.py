@@ -49,6 +49,23 @@ def m006_device_identity(db):
         db.execute(statement)
 
 
+@_step
+def m007_device_keys(db):
+    for statement in _SCHEMA_V7:
+        db.execute(statement)
+    # A database whose device id nobody can have seen yet (no session, never synced) takes the
+    # id its public key gives (pancli.core.signing.device_id_of), so the id cannot be claimed
+    # without the key; an older device keeps its random id, bound to its key on first sight.
+    unseen = db.execute("SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM devices) "
+                        "+ (SELECT count(*) FROM settings WHERE key = 'sync_folder')").fetchone()[0] == 0
+    if unseen:
+        from pancli.core import signing  # noqa: PLC0415 start-up: loads cryptography, once per new database
+
+        seed = db.execute("SELECT value FROM settings WHERE key = 'device_key'").fetchone()[0]
+        db.execute("UPDATE settings SET value = ? WHERE key = 'device_id'",
+                   [signing.device_id_of(signing.public_key(bytes.fromhex(seed)))])
+
+
 def schema_migrations():
     from sqlite_utils.migrations import Migrations  # noqa: PLC0415 start-up: sqlite-utils, only to create or migrate
 
@@ -191,6 +208,23 @@ _SCHEMA_V6 = (
     "uid = lower(hex(randomblob(16)))",
     "CREATE UNIQUE INDEX sessions_global_id ON sessions(device, uid)",
     "CREATE TABLE devices (id TEXT PRIMARY KEY, label TEXT, last_sync TEXT, seen_at TEXT)",
+)
+
+# Who wrote a file in a synced folder (`pan sync`): every database has an Ed25519 key pair, its
+# private half a random 32-byte seed kept here with the device id and never written to the
+# folder. ``devices`` pins each device's public key on first sight (trust on first use) and keeps
+# when it was first seen. ``sync_files`` remembers each file read in the folder (its size, mtime
+# and the fingerprint and signature at its end) and what it held, so an unchanged file is not
+# parsed again; it is a cache: emptying it costs one slower sync, never a wrong answer.
+_SCHEMA_V7 = (
+    "INSERT INTO settings (key, value) SELECT 'device_key', lower(hex(randomblob(32))) "
+    "WHERE NOT EXISTS (SELECT 1 FROM settings WHERE key = 'device_key')",
+    "ALTER TABLE devices ADD COLUMN public_key TEXT",
+    "ALTER TABLE devices ADD COLUMN first_seen TEXT",
+    "UPDATE devices SET first_seen = seen_at",
+    "CREATE TABLE sync_files (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, "
+    "tail TEXT NOT NULL, device TEXT NOT NULL, uid TEXT NOT NULL, events INTEGER NOT NULL, "
+    "closed INTEGER NOT NULL, fingerprint TEXT NOT NULL)",
 )
 
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)
