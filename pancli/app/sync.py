@@ -182,7 +182,7 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
             store.sync.pin_key(device, key, seen)
             out.pinned.append({"device": device, "key": key, "fingerprint": signing.key_fingerprint(key)})
         for m in listing.manifests:
-            if _manifest_sound(m, keys, out, known):
+            if _manifest_sound(m, keys, out, known, me):
                 store.sync.note_device(m.device, m.label or m.device[:8], m.last_sync, seen)
                 known[m.device] = m.label or known.get(m.device)
     for p in out.pinned:
@@ -273,18 +273,18 @@ def refusal(c: Copy, keys: dict[str, str], me: str, known: dict) -> str | None:
     return None
 
 
-def _manifest_sound(m: fs.Manifest, keys: dict, out: Outcome, known: dict) -> bool:
+def _manifest_sound(m: fs.Manifest, keys: dict, out: Outcome, known: dict, me: str) -> bool:
     """Whether a device.json may tell its device's name and last sync: signed by its pinned key,
     or unsigned from a device that has never signed anything here (pancli 0.2)."""
     want = keys.get(m.device)
     if m.key is not None and m.key == want:
         return True
-    if m.key is None and not m.badly_signed and want is None:
-        return True
+    if m.key is None and not m.badly_signed:
+        return want is None  # unsigned where the key is known: a leftover of 0.2, ignored
     if m.badly_signed:
         why = "its signature does not hold: it was changed after it was signed, or damaged"
-    elif m.key is None:
-        why = "it is not signed, but this device's key is known: ignored"
+    elif m.device == me:
+        why = f"it claims this device but another key signed it ({signing.key_fingerprint(m.key or '')})"
     else:
         assert want is not None  # m.key is set and differs from it
         why = (f"the key of {_name(m.device, known)} changed (pinned {signing.key_fingerprint(want)}, this file "
@@ -317,7 +317,7 @@ def write_own(store, own_dir: Path, me: str, mine: str, seed: bytes, listing: fs
               conflicted: set, done: list[Copy], out: Outcome) -> None:
     """This device's sessions written to its subfolder (those whose file is not up to date), its
     device.json, and what was seen of each file remembered for the next sync."""
-    rows = [r for c in done if (r := _row(c.path, c.global_id, len(c.events), bool(c.header.get("closed_at")),
+    rows = list(listing.skipped) + [r for c in done if (r := _row(c.path, c.global_id, len(c.events), bool(c.header.get("closed_at")),
                                           c.fingerprint, c.size, c.mtime_ns, c.tail))]
     on_disk = {c.path.name: c.fingerprint for c in done if c.path.parent == own_dir and c.signer is not None
                and c.device == me}
@@ -371,9 +371,9 @@ def write_own(store, own_dir: Path, me: str, mine: str, seed: bytes, listing: fs
             write_atomic(own_dir / MANIFEST, manifest)
         except PanError as e:
             out.errors.append({"path": str(own_dir / MANIFEST), "why": e.message})
-    seen = listing.seen | {r["path"] for r in rows}
+    kept = {r["path"] for r in rows}
     with store.lock():
-        store.sync.forget_files([p for p in store.sync.seen_files() if p not in seen])
+        store.sync.forget_files([p for p in store.sync.seen_files() if p not in kept])
         store.sync.remember_files(rows)
         store.sync.note_device(me, mine, written_at, written_at)
 

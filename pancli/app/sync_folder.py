@@ -345,8 +345,14 @@ def _list_archive(path: Path, st: os.stat_result, where: str, out: Listing, row:
             return
     try:
         raw, st = read_with_stat(path)
-    except (OSError, ValueError) as e:
-        out.incomplete.append({"file": str(path), "why": f"cannot be read yet ({why_not_read(e)})"})
+    except FileNotFoundError:  # replaced or removed by the sync engine since it was listed
+        out.incomplete.append({"file": str(path), "why": "it went away while being read"})
+        return
+    except OSError as e:
+        out.errors.append({"path": str(path), "why": why_not_read(e)})
+        return
+    except ValueError as e:
+        out.refused.append({"file": str(path), "why": str(e)})
         return
     got = read_copy(path, where, raw)
     if isinstance(got, Copy):

@@ -86,6 +86,7 @@ def main() -> None:
         if isinstance(e, ValueError) and "closed file" not in str(e):
             raise
         _quiet_stdout(os, sys)
+        _say_why(sys, e)
         sys.exit(1)
     finally:
         # Python's exit runs the cycle collector over every object typer and pancli made; frozen,
@@ -93,6 +94,22 @@ def main() -> None:
         import gc
 
         gc.freeze()
+
+
+def _say_why(sys, e: BaseException) -> None:
+    """One line on standard error for an error of the file system that reached the top: a file
+    it names (a command's own file), or the output that could not be written. Never a silent
+    non-zero exit."""
+    from pancli.core.names import inert
+
+    where = getattr(e, "filename", None)
+    why = getattr(e, "strerror", None) or str(e) or type(e).__name__
+    text = f"Error: {why}: {where}" if where else f"Error: the output could not be written ({why})"
+    try:
+        sys.stderr.write(inert(text) + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass  # standard error is gone too: the exit code is all that is left
 
 
 def _quiet_stdout(os, sys) -> None:

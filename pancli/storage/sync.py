@@ -55,13 +55,10 @@ class SyncQueries:
             "ON CONFLICT (id) DO UPDATE SET public_key = excluded.public_key, "
             "first_seen = coalesce(first_seen, excluded.first_seen)",
             [device, key, seen_at, seen_at])
-        self.conn.execute("DELETE FROM sync_files")  # what was refused under the old pin is read again
 
     def forget_device(self, device: str) -> bool:
         """Drop a device and its pinned key; its sessions held here stay (read-only)."""
-        gone = self.conn.execute("DELETE FROM devices WHERE id = ?", [device]).rowcount > 0
-        self.conn.execute("DELETE FROM sync_files")
-        return gone
+        return self.conn.execute("DELETE FROM devices WHERE id = ?", [device]).rowcount > 0
 
     def pinned_keys(self) -> dict[str, str]:
         return {r[0]: r[1] for r in self.conn.execute("SELECT id, public_key FROM devices WHERE public_key IS NOT NULL")}
