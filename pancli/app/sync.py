@@ -285,10 +285,11 @@ def _manifest_sound(m: fs.Manifest, keys: dict, out: Outcome, known: dict, me: s
         why = "its signature does not hold: it was changed after it was signed, or damaged"
     elif m.device == me:
         why = f"it claims this device but another key signed it ({signing.key_fingerprint(m.key or '')})"
+    elif want is None:  # two keys claimed the device at first sight: reported with them
+        return False
     else:
-        assert want is not None  # m.key is set and differs from it
         why = (f"the key of {_name(m.device, known)} changed (pinned {signing.key_fingerprint(want)}, this file "
-               f"{signing.key_fingerprint(m.key)}): refused; if it really has a new key, "
+               f"{signing.key_fingerprint(m.key or '')}): refused; if it really has a new key, "
                f"`pan sync forget {m.device[:8]}` and sync again")
     out.refused.append({"file": str(m.path), "device": m.device, "device_label": _name(m.device, known), "why": why})
     return False
