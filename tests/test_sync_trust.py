@@ -12,6 +12,8 @@ import threading
 import uuid
 from pathlib import Path
 
+import pytest
+
 from helpers import HANG, Pan, history_digest, sql_value
 
 NIGHT = ["deal", "drop cruz", "meld ben 5S 5S 5S", "add ben 5S", "meld ana JH QH KH", "undo"]
@@ -437,3 +439,17 @@ def test_an_unchanged_file_is_not_parsed_and_a_file_is_parsed_once(tmp_path, mon
     parsed.clear()
     out = sync(ana, folder)
     assert parsed == [] and out["unchanged"] == 3 and not out["written"]
+
+
+def test_an_os_error_that_reaches_the_top_is_one_line_not_a_silent_exit(monkeypatch, capsys):
+    import pancli.cli as cli
+
+    def app():
+        raise PermissionError(13, "Permission denied", "/club/shared/ab12")
+
+    monkeypatch.setattr(cli, "app", app)
+    with pytest.raises(SystemExit) as stopped:
+        cli.main()
+    assert stopped.value.code == 1
+    err = capsys.readouterr().err
+    assert err == "Error: Permission denied: /club/shared/ab12\n"

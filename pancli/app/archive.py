@@ -318,13 +318,15 @@ def archive_events(archive: dict) -> list[LogEvent]:
             for e in archive["events"]]
 
 
-def replay_archive(archive: dict):
+def replay_archive(archive: dict, events: list[LogEvent] | None = None):
     """Every event of the archive through the game core, strictly; the recomputed payloads and
-    payments must equal the archive's. Returns (game, rules, replayed events)."""
+    payments must equal the archive's (``events``: its archive_events, when the caller has them).
+    Returns (game, rules, replayed events)."""
     s = archive["session"]
     g = get_game(s["game"])
     rules = g.rules_from_dict(archive["rules"])
-    events = archive_events(archive)
+    if events is None:
+        events = archive_events(archive)
     replayed = replay(g, rules, s["seats"], s["dealer"], events, strict=True)
     stored = {e.seq: {"payload": e.payload, "payments": e.payments} for e in events}
     diff = first_difference(replayed, stored)
@@ -334,7 +336,8 @@ def replay_archive(archive: dict):
     return g, rules, replayed
 
 
-def import_archive(store, archive: dict, as_name: str | None = None, make_current: bool = True) -> dict:
+def import_archive(store, archive: dict, as_name: str | None = None, make_current: bool = True,
+                   known: tuple[str, list[LogEvent]] | None = None) -> dict:
     """Rebuild the archived session in the store; returns {"status": "imported"|"present"|"extended",
     "name", ...}.
 
@@ -342,9 +345,10 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
     archive's, or nothing is stored. An archive that carries a session's global id (device and
     uid) is that session: held already, it is present when the same, extends it when it holds
     the same events and more (`extend_session`), and is refused when it contradicts it; imported
-    ``as_name`` beside it, it is a copy: a new session of this device's.
+    ``as_name`` beside it, it is a copy: a new session of this device's. ``known``: the archive's
+    fingerprint and archive_events, when the caller has computed them already.
     """
-    fp = fingerprint(archive)
+    fp, events = known if known is not None else (fingerprint(archive), None)
     s = archive["session"]
     name = (as_name or s["name"]).strip()
     if not name:
@@ -357,7 +361,7 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
             if as_name is None:
                 return merge_into(store, held, archive)
             device = uid = None  # a copy under another name: a new session of this device's
-    g, rules, replayed = replay_archive(archive)
+    g, rules, replayed = replay_archive(archive, events)
     with store.lock():
         present = store.session_from(fp)
         if present:

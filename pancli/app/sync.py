@@ -47,6 +47,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -201,16 +202,24 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
             _refuse(out, c, known, "it is not signed (pancli 0.2 wrote it, or someone by hand): a session is "
                                    "taken only from a file its device signed")
     conflicted: set[tuple[str, str]] = set()
-    for gid, group in groups.items():
-        if bring_in(store, gid, group, known, out, me):
-            done += group
-        else:
-            conflicted.add(gid)
+    pending = list(groups.items())
+    while pending:
+        # Sessions are brought in a batch to a transaction (each alone undone on a refusal):
+        # one commit for many sessions, not one each, holding the lock a moment at most.
+        started = time.monotonic()
+        with store.lock():
+            while pending and time.monotonic() - started < BATCH_SECONDS:
+                gid, group = pending.pop(0)
+                if bring_in(store, gid, group, known, out, me):
+                    done += group
+                else:
+                    conflicted.add(gid)
     write_own(store, own_dir, me, mine, seed, listing, groups, conflicted, done, out)
     return out
 
 
 UNSIGNED = "unsigned"
+BATCH_SECONDS = 0.25  # the longest a sync holds the database's write lock while bringing sessions in
 
 
 def _still_held(row: dict, lengths: dict) -> bool:
@@ -438,7 +447,8 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], known: dict, out: O
     try:
         if held is None:
             name = unused_name(store, best.header["name"], label, device)
-            got = arc.import_archive(store, best.archive, as_name=name, make_current=False)
+            got = arc.import_archive(store, best.archive, as_name=name, make_current=False,
+                                     known=(best.fingerprint, best.events))
             if got["status"] == "imported":
                 out.imported.append({"name": got["name"], "device": device, "device_label": label,
                                      "events": len(best.events)})

@@ -139,12 +139,20 @@ class Store:
 
     # -- transactions -------------------------------------------------------------------
 
+    _held = 0  # how deep inside lock() this store is: an inner lock is a savepoint of the outer one
+
     @contextmanager
     def lock(self) -> Iterator[sqlite3.Connection]:
-        """One IMMEDIATE transaction: writers queue on the lock, readers see before or after."""
+        """One IMMEDIATE transaction: writers queue on the lock, readers see before or after.
+        Inside another lock() of this store it is a savepoint: undone alone on an error, made
+        durable with the outer transaction (so `pan sync` commits many sessions at once)."""
         c = self.conn
+        if self._held:
+            yield from self._savepoint()
+            return
         try:
             self._begin()
+            self._held = 1
             try:
                 yield c
             except BaseException:
@@ -152,10 +160,31 @@ class Store:
                 # a second ROLLBACK would raise and hide the real reason.
                 self._rollback()
                 raise
+            finally:
+                self._held = 0
             c.execute("COMMIT")
         except sqlite3.DatabaseError as e:
             self._rollback()
             raise store_error(self.path, e) from None
+
+    def _savepoint(self) -> Iterator[sqlite3.Connection]:
+        c = self.conn
+        self._held += 1
+        name = f"inner{self._held}"
+        try:
+            c.execute(f"SAVEPOINT {name}")
+            try:
+                yield c
+            except BaseException:
+                if c.in_transaction:
+                    c.execute(f"ROLLBACK TO {name}")
+                    c.execute(f"RELEASE {name}")
+                raise
+            c.execute(f"RELEASE {name}")
+        except sqlite3.DatabaseError as e:
+            raise store_error(self.path, e) from None
+        finally:
+            self._held -= 1
 
     def _rollback(self) -> None:
         if self.conn.in_transaction:
@@ -179,6 +208,9 @@ class Store:
     def snapshot(self) -> Iterator[sqlite3.Connection]:
         """A read transaction: every query inside sees the same committed state."""
         c = self.conn
+        if self._held:  # inside lock(): its transaction is the snapshot
+            yield c
+            return
         try:
             c.execute("BEGIN")
             try:
