@@ -50,8 +50,9 @@ def table_rows(db) -> dict:
                                    "ORDER BY id").fetchall(),
             "payments": conn.execute("SELECT * FROM payments ORDER BY id").fetchall(),
             "tallies": conn.execute("SELECT * FROM tallies ORDER BY id").fetchall(),
-            # every database has a random device id of its own (`pan sync`)
-            "settings": conn.execute("SELECT * FROM settings WHERE key != 'device_id' ORDER BY key").fetchall(),
+            # every database has a device id and a signing key of its own (`pan sync`)
+            "settings": conn.execute("SELECT * FROM settings WHERE key NOT IN ('device_id', 'device_key') "
+                                     "ORDER BY key").fetchall(),
         }
     finally:
         conn.close()
