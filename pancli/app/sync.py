@@ -532,7 +532,7 @@ def find_device(store, ref: str, known_only: bool = True) -> tuple[str, str | No
 def trust(store, ref: str, key: str | None = None) -> dict:
     """Pin a device's public key: the one given (ahead of its first file), else the one its
     signed device.json in the sync folder offers now (after a key change, say)."""
-    device, label = find_device(store, ref, known_only=key is None)
+    device, label = find_device(store, ref, known_only=False)
     if key is not None:
         key = key.strip().lower()
         if not signing.KEY.fullmatch(key):
