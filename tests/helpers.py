@@ -206,6 +206,35 @@ def new_night(path, players: str = PLAYERS, dealer: str = "F", name: str = "nigh
     assert result.returncode == 0, result.stderr
 
 
+# -- Windows' locks on Linux ----------------------------------------------------------------
+
+class FakeMsvcrt:
+    """msvcrt's locking as Windows does it (exclusive, non-blocking, from the file's position,
+    OSError when taken), made of POSIX record locks so that it meets other processes' locks."""
+
+    LK_UNLCK, LK_LOCK, LK_NBLCK, LK_RLCK, LK_NBRLCK = 0, 1, 2, 3, 4
+
+    def locking(self, fd: int, mode: int, nbytes: int) -> None:
+        import fcntl
+
+        where = os.lseek(fd, 0, os.SEEK_CUR)
+        if mode == self.LK_UNLCK:
+            fcntl.lockf(fd, fcntl.LOCK_UN, nbytes, where)
+            return
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, nbytes, where)
+        except OSError:
+            raise PermissionError(13, "Permission denied") from None
+
+
+def as_on_windows(monkeypatch) -> None:
+    """pancli's locks take the path they take on Windows (msvcrt), on this machine's locks."""
+    from pancli.storage import dblock
+
+    monkeypatch.setattr(dblock, "WINDOWS", True)
+    monkeypatch.setitem(sys.modules, "msvcrt", FakeMsvcrt())
+
+
 # -- `pan serve` as a process -------------------------------------------------------------
 
 def start_server(db, *args):

@@ -256,6 +256,82 @@ def test_a_killed_writers_partial_file_is_removed_by_the_next_write(pan, tmp_pat
     assert not [p for p in tmp_path.iterdir() if ".partial-" in p.name]
 
 
+# A writer in another process, holding its temporary file until its standard input closes.
+PARTIAL_WRITER = """
+import sys
+from pathlib import Path
+from pancli.app.files import write_atomic
+def fill(partial):
+    partial.write_text("half an archive")
+    print(partial, flush=True)
+    sys.stdin.read()
+write_atomic(Path(sys.argv[1]), fill)
+"""
+
+
+@pytest.mark.parametrize("platform", ["posix", "windows"])
+def test_a_live_writers_partial_is_left_alone_and_no_process_is_signalled(tmp_path, monkeypatch, platform):
+    """Whether a temporary file's writer is alive is asked of the lock it holds, never with
+    os.kill (on Windows, os.kill(pid, 0) ends the process); the Windows path runs on a stand-in
+    msvcrt made of POSIX locks (helpers.FakeMsvcrt)."""
+    import subprocess
+    import sys
+
+    from pancli.app.files import remove_stale_partials
+
+    from helpers import HANG, as_on_windows, child_env
+
+    writer = subprocess.Popen([sys.executable, "-c", PARTIAL_WRITER, str(tmp_path / "fri.toml")],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=child_env())
+    try:
+        partial = Path(writer.stdout.readline().strip())
+        assert partial.read_text() == "half an archive"
+        signalled: list[int] = []
+
+        def clean_up() -> None:
+            with monkeypatch.context() as m:
+                if platform == "windows":
+                    as_on_windows(m)
+                m.setattr("os.kill", lambda pid, sig: signalled.append(pid))
+                remove_stale_partials(tmp_path)
+
+        clean_up()
+        assert partial.exists(), "a live writer's file was removed"
+        writer.kill()
+        writer.wait(timeout=HANG)
+        clean_up()
+        assert not signalled, "the clean-up signalled a process"
+        assert not [p for p in tmp_path.iterdir() if ".partial-" in p.name], "a killed writer's file stayed"
+    finally:
+        if writer.poll() is None:
+            writer.kill()
+
+
+def test_a_partial_named_for_a_pid_now_used_by_another_process_is_removed(pan, tmp_path):
+    """A process id is reused: the file's writer is gone though a process of that id lives."""
+    import os
+
+    played(pan)
+    stale = tmp_path / f".fri.toml.partial-{os.getppid()}"
+    stale.write_text("half an archive")
+    pan(f"export -o {tmp_path / 'fri.toml'}")
+    assert not stale.exists()
+
+
+def test_no_command_writes_over_another_databases_wal_or_lock_file(pan, tmp_path):
+    from helpers import run_sql
+
+    played(pan)
+    other = tmp_path / "other.db"
+    run_sql(other, "PRAGMA journal_mode = WAL", "CREATE TABLE t (x)")
+    for suffix in ("-wal", "-shm", "-journal", ".lock"):
+        target = tmp_path / f"other.db{suffix}"
+        msg = one_line_error(pan(f"export -o {target} --force", code=2))
+        assert f"is the {suffix} file of the database {other}" in msg
+        assert not target.exists() or suffix in ("-wal", "-shm")
+    assert "is the database's pan.db.lock file" in one_line_error(pan(f"export -o {tmp_path / 'pan.db.lock'}", code=2))
+
+
 def test_a_name_too_long_for_the_file_system_is_one_line(pan, tmp_path):
     played(pan)
     for writer in WRITERS:
@@ -295,6 +371,32 @@ def test_a_closed_or_broken_standard_output_shows_no_traceback(tmp_path):
                                 env=child_env(), timeout=HANG)
         for r in (piped, closed):
             assert "Traceback" not in r.stderr and "Exception" not in r.stderr, (line, r.stderr)
+            assert r.stderr == "", (line, r.stderr)  # a reader that went away is no error
+
+
+def test_any_other_os_error_is_one_line_naming_the_path_never_silent(tmp_path):
+    """pan's top level once took every OSError for a closed standard output and exited 1 with
+    nothing said."""
+    import subprocess
+
+    from helpers import HANG, PAN, Pan, child_env
+
+    db = tmp_path / "pan.db"
+    pan = Pan(db)
+    pan("session new fri --players Ana,Ben,Cruz")
+    pan("deal")
+    too_long = tmp_path / ("x" * 300 + ".db")
+    r = subprocess.run([*PAN, "--db", str(too_long), "standings"], capture_output=True, text=True,
+                       env=child_env(), timeout=HANG)
+    assert r.returncode == 2 and r.stdout == ""
+    [line] = r.stderr.splitlines()
+    assert line.startswith(f"Error: cannot use {too_long}: File name too long"), line
+    for words in (["history"], ["standings", "--json"], ["session", "list"]):
+        with open("/dev/full", "w") as full:
+            r = subprocess.run([*PAN, "--db", str(db), *words], stdout=full, stderr=subprocess.PIPE, text=True,
+                               env=child_env(), timeout=HANG)
+        assert r.returncode == 2, (words, r.stderr)
+        assert r.stderr == "Error: cannot write to standard output (/dev/full): No space left on device\n", words
 
 
 # -- malformed archives ------------------------------------------------------------------------

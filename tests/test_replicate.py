@@ -13,7 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from helpers import CYCLE, PAN, PLAYERS, Pan, child_env, event_count, new_night
+from helpers import (
+    CYCLE,
+    HANG,
+    PAN,
+    PLAYERS,
+    Pan,
+    child_env,
+    db_dump,
+    event_count,
+    new_night,
+    start_server,
+    stop_server,
+)
 
 pytestmark = pytest.mark.skipif(
     not (Path(sys.executable).parent / "litestream").exists() and not __import__("shutil").which("litestream"),
@@ -67,6 +79,129 @@ def test_a_bad_replica_or_interval_is_refused(tmp_path):
     pan("session new x --players A,B")
     assert "not a replica" in pan("replicate ftp://host/x", code=2).output
     assert "not an interval" in pan(f"replicate {tmp_path / 'r'} --interval soon", code=2).output
+
+
+def replicated_night(tmp_path, db=None):
+    """A night recorded into ``db`` and sent once to a replica folder; (database, replica)."""
+    db = db or tmp_path / "pan.db"
+    replica = tmp_path / "replica"
+    pan = Pan(db)
+    pan(f"session new night --players {PLAYERS} --dealer F")
+    for line in CYCLE:
+        pan(line)
+    assert "Sent" in pan(f"replicate {replica} --once").output
+    return db, replica
+
+
+def one_line_error(result) -> str:
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    return lines[0]
+
+
+def test_restore_is_refused_while_pan_serve_reads_the_database(tmp_path):
+    """A long-running reader holds the database as a writer does: the restore is refused in one
+    line naming it, and the file it reads is the one it opened."""
+    import urllib.request
+
+    db, replica = replicated_night(tmp_path)
+    Pan(db)("deal")  # after the replica: a restore would lose it
+    before = db_dump(db)
+    proc, url = start_server(db)
+    try:
+        with urllib.request.urlopen(url, timeout=HANG) as page:  # a page read: its worker has the file open
+            assert page.status == 200
+        for line in (f"restore {replica} --force", f"restore {replica} -o {db} --force"):
+            r = subprocess.run([*PAN, "--db", str(db), *line.split()], capture_output=True, text=True,
+                               env=child_env(), timeout=HANG)
+            assert r.returncode == 2, r.stdout + r.stderr
+            assert r.stderr == f"Error: pan serve (pid {proc.pid}) has {db} open: close it first; nothing was restored\n"
+    finally:
+        stop_server(proc)
+    assert db_dump(db) == before
+    # with the server stopped, the same restore goes ahead
+    assert "`pan db check` passes" in Pan(db)(f"restore {replica} --force").output
+    assert event_count(db) == len(CYCLE)
+
+
+def test_restore_in_the_process_that_has_the_database_open_is_refused(tmp_path):
+    """The shell runs `restore` as a line of its own: its own open Store holds the file."""
+    from pancli.cli.shell import TableShell
+
+    db, replica = replicated_night(tmp_path)
+    shell = TableShell(db=str(db))
+    try:
+        assert shell.execute("deal").ok
+        r = shell.execute(f"restore {replica} --force")
+        assert r.status == 2 and f"has {db} open: close it first" in r.err, r.text()
+        assert shell.execute("d b").ok
+    finally:
+        shell.close()
+    assert event_count(db) == len(CYCLE) + 2
+
+
+def test_restore_o_never_writes_over_the_database_or_its_files(tmp_path, monkeypatch):
+    """`restore -o` is checked as every file pancli writes: never the database's -wal, -shm or
+    lock file, by any name (relative, through a symbolic or hard link); a hard link to the
+    database is not the database to replace."""
+    db, replica = replicated_night(tmp_path)
+    pan = Pan(db)
+    (tmp_path / "sub").mkdir()
+    os.link(db, tmp_path / "hard.db")
+    os.symlink(tmp_path / "pan.db-wal", tmp_path / "wal-link")
+    monkeypatch.chdir(tmp_path / "sub")
+    before = db_dump(db)
+    for target in ["../pan.db-wal", f"{db}-shm", "../wal-link", "../hard.db", "../pan.db.lock",
+                   "../sub/../pan.db-wal"]:
+        msg = one_line_error(pan(f"restore {replica} -o {target} --force", code=2))
+        assert "database" in msg and "nothing was written" in msg, (target, msg)
+    assert db_dump(db) == before
+    assert not Path(f"{db}-wal").exists() and not Path(f"{db}-shm").exists()
+    # another database's -wal, whichever database the command itself uses
+    other = tmp_path / "other.db"
+    Pan(other)("session new x --players A,B")
+    msg = one_line_error(pan(f"restore {replica} -o {other}-wal --force", code=2))
+    assert f"is the -wal file of the database {other}" in msg
+
+
+FAKE_LITESTREAM_KILLED = """#!/bin/sh
+# Litestream killed mid-restore with the pan that ran it: half a copy, and its own temporary one.
+while [ "$1" != "-o" ]; do shift; done
+printf 'SQLite format 3' > "$2"
+printf 'half' > "$2.tmp"
+kill -9 $PPID
+sleep 60
+"""
+
+
+def test_a_killed_restores_partial_copies_are_removed_by_the_next_run(tmp_path):
+    db, replica = replicated_night(tmp_path)
+    fake = tmp_path / "litestream-killed"
+    fake.write_text(FAKE_LITESTREAM_KILLED)
+    fake.chmod(0o755)
+    target = tmp_path / "elsewhere" / "pan.db"
+    r = subprocess.run([*PAN, "--db", str(target), "restore", str(replica)], capture_output=True, text=True,
+                       env={**child_env(), "PANCLI_LITESTREAM": str(fake)}, timeout=HANG)
+    assert r.returncode == -signal.SIGKILL
+    left = sorted(p.name for p in target.parent.iterdir())
+    assert left and all(n.startswith(".pan.db.partial-") for n in left), left
+    assert "`pan db check` passes" in Pan(target)(f"restore {replica}").output
+    assert sorted(p.name for p in target.parent.iterdir()) == ["pan.db", "pan.db.lock"]
+    assert event_count(target) == len(CYCLE)
+
+
+def test_a_path_holding_dollar_home_replicates_that_very_file(tmp_path):
+    """Litestream reads `$HOME` in its configuration as the variable unless told not to; and a
+    folder given as a file:// URL would be taken with its %-escapes literally."""
+    (tmp_path / "$HOME").mkdir()
+    db, _ = replicated_night(tmp_path, tmp_path / "$HOME" / "pan.db")
+    replica = tmp_path / "rep $HOME #1"
+    assert "Sent" in Pan(db)(f'replicate "{replica}" --once').output
+    assert (replica / "ltx").is_dir(), sorted(p.name for p in tmp_path.iterdir())
+    other = tmp_path / "$HOME" / "restored.db"
+    assert "`pan db check` passes" in Pan(other)(f'restore "{replica}"').output
+    assert Pan(other).json("standings") == Pan(db).json("standings")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["$HOME", "replica", "rep $HOME #1"])
 
 
 @pytest.mark.slow

