@@ -60,10 +60,6 @@ def root(
     if not isinstance(obj, AppContext):  # a fresh invocation; the shell brings its own per line
         obj = ctx.obj = AppContext()
         ctx.call_on_close(obj.close)
-        if ctx.invoked_subcommand:  # named so, a `pan restore` refused says who has the database open
-            from pancli.storage.dblock import name_this_process
-
-            name_this_process(f"pan {ctx.invoked_subcommand}")
         if db is not None:
             obj.db = db
     elif db is not None and (source := ctx.get_parameter_source("db")) is not None and source.name == "COMMANDLINE":

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import errno
 import os
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -40,13 +40,28 @@ _GATE = 1 << 30  # the lock bytes, far past the records (SLOTS * RECORD bytes)
 WINDOWS = os.name == "nt"  # which locks to use; a test sets it to run Windows' path on Linux
 WAIT = 60.0  # how long an opener waits for a restore that is replacing the file
 
-_name = "pancli"  # what this process is, for the records: "pan table", "pan serve"
+_name: str | None = None  # what this process is, for the records: "pan table", "pan serve"
 
 
 def name_this_process(name: str) -> None:
     """What other processes are told holds the database ("pan table (pid 1234)")."""
     global _name
     _name = " ".join(name.split())[:RECORD - 16] or "pancli"
+
+
+def _process_name() -> str:
+    """This process's name: as named, else `pan COMMAND` read off the command line that started
+    `pan` (its root options are --db PATH and flags), else "pancli" (a program using pancli)."""
+    if _name is None:
+        argv = sys.argv
+        words = argv[1:]
+        if os.path.basename(argv[0]).lower() not in ("pan", "pan.exe", "pan-script.py", "__main__.py"):
+            words = []
+        command = next((w for i, w in enumerate(words)
+                        if not w.startswith("-") and (i == 0 or words[i - 1] != "--db")), None)
+        name_this_process(f"pan {command}" if command else "pancli")
+    assert _name is not None  # named just above
+    return _name
 
 
 def lock_file(path: str | os.PathLike) -> Path:
@@ -115,7 +130,7 @@ def _held_slots(fd: int, skip: int | None = None) -> list[int]:
 
 
 def _write_record(fd: int, slot: int) -> None:
-    text = f"{os.getpid()} {_name}".encode()[:RECORD - 1]
+    text = f"{os.getpid()} {_process_name()}".encode()[:RECORD - 1]
     try:
         os.lseek(fd, slot * RECORD, os.SEEK_SET)
         os.write(fd, text.ljust(RECORD - 1) + b"\n")
@@ -148,13 +163,14 @@ def _same_file(fd: int, path: Path) -> bool:
 
 # -- claims ---------------------------------------------------------------------------------------
 
-@dataclass
 class _Claim:
-    fd: int
-    slot: int
-    users: int
-    pid: int      # a forked child inherits the table, not the locks: it claims for itself
-    created: bool
+    """This process's descriptor and slot in one lock file, and how many Stores use them."""
+
+    __slots__ = ("fd", "slot", "users", "pid", "created")
+
+    def __init__(self, fd: int, slot: int, users: int, pid: int, created: bool):
+        self.fd, self.slot, self.users, self.created = fd, slot, users, created
+        self.pid = pid  # a forked child inherits this table, not the locks: it claims for itself
 
 
 _claims: dict[Path, _Claim] = {}
@@ -245,7 +261,7 @@ def in_use_error(path: str | os.PathLike, holders: list[str]) -> StoreError:
 
 
 def _this_process() -> str:
-    return f"{_name} (pid {os.getpid()})"
+    return f"{_process_name()} (pid {os.getpid()})"
 
 
 @contextmanager
