@@ -164,6 +164,16 @@ def test_restore_o_never_writes_over_the_database_or_its_files(tmp_path, monkeyp
     assert f"is the -wal file of the database {other}" in msg
 
 
+def test_restore_through_a_link_to_the_database_restores_the_file_itself(tmp_path):
+    db, replica = replicated_night(tmp_path)
+    link = tmp_path / "link.db"
+    link.symlink_to(db)
+    Pan(db)("deal")
+    out = Pan(link)(f"restore {replica} --force").output
+    assert f"Restored {db} " in out
+    assert link.is_symlink() and event_count(link) == event_count(db) == len(CYCLE)
+
+
 FAKE_LITESTREAM_KILLED = """#!/bin/sh
 # Litestream killed mid-restore with the pan that ran it: half a copy, and its own temporary one.
 while [ "$1" != "-o" ]; do shift; done

@@ -80,12 +80,19 @@ def _companion_of_a_database(p: Path) -> tuple[Path, str] | None:
     for suffix in DB_COMPANIONS[1:]:
         if real.endswith(suffix):
             base = Path(real[:-len(suffix)])
+            if not base.is_file():  # never opened: a FIFO there would block
+                continue
             try:
-                with open(base, "rb") as f:
-                    if f.read(len(_SQLITE_HEADER)) == _SQLITE_HEADER:
-                        return base, suffix
+                fd = os.open(base, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+            except OSError:
+                continue
+            try:
+                if os.read(fd, len(_SQLITE_HEADER)) == _SQLITE_HEADER:
+                    return base, suffix
             except OSError:
                 pass
+            finally:
+                os.close(fd)
     return None
 
 

@@ -111,7 +111,7 @@ def restore_target(output: str | None, db: Path, force: bool) -> Path:
     lock file, by any name; an existing file only with --force); never a file a pancli process
     has open."""
     if output is None or os.path.realpath(Path(output).expanduser()) == os.path.realpath(db):
-        dest, guard = db, None
+        dest, guard = Path(os.path.realpath(db)), None  # the file itself, not a link to it replaced
     else:
         dest, guard = Path(output).expanduser(), db
     held = dblock.holders(dest)

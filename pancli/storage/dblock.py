@@ -203,11 +203,15 @@ class Holding:
             if claim.users:
                 return
             del _claims[self.key]
-            if discard and claim.created and _try_lock(claim.fd, _GATE):
-                if not _held_slots(claim.fd, skip=claim.slot):
-                    _unlink(self.key)
-                _unlock(claim.fd, _GATE)
-            os.close(claim.fd)  # drops this process's locks on the file
+            try:
+                if discard and claim.created and _try_lock(claim.fd, _GATE):
+                    if not _held_slots(claim.fd, skip=claim.slot):
+                        _unlink(self.key)
+                    _unlock(claim.fd, _GATE)
+            except OSError:
+                pass  # the lock file stays: harmless, and the claim ends below all the same
+            finally:
+                os.close(claim.fd)  # drops this process's locks on the file
 
 
 def hold(path: str | os.PathLike) -> Holding | None:
@@ -235,6 +239,9 @@ def hold(path: str | os.PathLike) -> Holding | None:
                     if time.monotonic() > deadline:
                         raise StoreError(f"{path} was being replaced by `pan restore` for too long", "try again")
                     time.sleep(0.005)
+            except OSError:  # a file system without byte-range locks: none to hold, none to refuse with
+                os.close(fd)
+                return None
             except BaseException:
                 os.close(fd)
                 raise
@@ -279,9 +286,13 @@ def exclusive(path: str | os.PathLike) -> Iterator[None]:
             raise StoreError(f"cannot lock {path}: {e.strerror or e}",
                              "check the folder's permissions; nothing was restored") from None
         try:
-            _take_gate(fd, path, wait=10.0)
             try:
+                _take_gate(fd, path, wait=10.0)
                 held = _held_slots(fd)
+            except OSError as e:
+                raise StoreError(f"cannot lock {path}: {e.strerror or e}",
+                                 "its file system has no locks pancli can use; nothing was restored") from None
+            try:
                 if held:
                     raise in_use_error(path, _holders(fd, held))
                 yield
@@ -307,6 +318,8 @@ def holders(path: str | os.PathLike) -> list[str]:
                 return _holders(fd, _held_slots(fd))
             finally:
                 _unlock(fd, _GATE)
+        except OSError:
+            return []  # no locks on this file system: nobody can hold it
         finally:
             os.close(fd)
 
