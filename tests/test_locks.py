@@ -162,3 +162,23 @@ def test_a_file_that_is_not_a_database_gets_no_lock_file(tmp_path, platform):
     with pytest.raises(StoreError):
         Store(other)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_a_file_system_without_byte_range_locks_still_records_and_a_restore_says_why_not(tmp_path, monkeypatch):
+    """Some network and FUSE file systems refuse byte-range locks (ENOLCK): pancli records there as
+    before, without claims, and a restore, which cannot know who has the file open, is refused."""
+    import errno
+    import fcntl
+
+    def no_locks(*args):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "lockf", no_locks)
+    db = night(tmp_path)
+    pan = Pan(db)
+    pan("deal")
+    pan(f"export -o {tmp_path / 'friday.toml'}")
+    pan(f"export -o {tmp_path / 'friday.toml'} --force")
+    assert "hand 1" in pan("board").output
+    msg = refusal(db)
+    assert msg.startswith(f"cannot lock {db}: No locks available"), msg

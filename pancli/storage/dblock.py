@@ -333,32 +333,42 @@ def remove_unless_held(path: Path, files: list[Path]) -> bool:
             return False
         try:
             fd = _open(key, create=False)
-        except FileNotFoundError:
-            fd = None  # never claimed, or its writer is done
+        except FileNotFoundError:  # never claimed, or its writer is done
+            for f in files:
+                _unlink(f)
+            return True
         except OSError:
             return False
-        removed = False
         try:
-            if fd is not None:
-                if not _try_lock(fd, _GATE):
-                    return False  # being claimed this very moment: its writer is alive
-                try:
-                    if _held_slots(fd):
-                        return False
-                    for f in files:
-                        _unlink(f)
-                    removed = _unlink(key)
-                finally:
-                    _unlock(fd, _GATE)
-            else:
+            if not _vacant(fd):
+                return False
+            try:
                 for f in files:
                     _unlink(f)
+                removed = _unlink(key)
+            finally:
+                _unlock(fd, _GATE)
         finally:
-            if fd is not None:
-                os.close(fd)
-        if fd is not None and not removed:
+            os.close(fd)
+        if not removed:
             _unlink(key)  # Windows removes no open file: now that it is closed
         return True
+
+
+def _vacant(fd: int) -> bool:
+    """Whether no slot of the file is held; if so, the gate is left held, for the caller to let go."""
+    try:
+        if not _try_lock(fd, _GATE):
+            return False  # being claimed this very moment
+    except OSError:
+        return False  # no locks on this file system: whether anyone holds it is unknown
+    try:
+        if not _held_slots(fd):
+            return True
+    except OSError:
+        pass
+    _unlock(fd, _GATE)
+    return False
 
 
 def _unlink(p: Path) -> bool:
