@@ -169,7 +169,7 @@ def test_restore_through_a_link_to_the_database_restores_the_file_itself(tmp_pat
     link = tmp_path / "link.db"
     link.symlink_to(db)
     Pan(db)("deal")
-    out = Pan(link)(f"restore {replica} --force").output
+    out = " ".join(Pan(link)(f"restore {replica} --force").output.split())  # wrapped at 80 columns
     assert f"Restored {db} " in out
     assert link.is_symlink() and event_count(link) == event_count(db) == len(CYCLE)
 
