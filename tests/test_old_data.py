@@ -33,6 +33,19 @@ def q(path) -> str:
     return shlex.quote(str(path))
 
 
+# 0.1 counted a meld fouled before the discard among the conditions laid (its chips went back). The
+# fix counts it off in what the core recomputes (an imported archive); a 0.1 database keeps the
+# count it stored, which `db check` accepts. Chips and every other figure are as 0.1 had them.
+FOULED_SINCE_0_1 = {("friday", "Dee"): 1}
+
+
+def recounted(name: str, expected: dict) -> dict:
+    """What the core counts now for a session 0.1 reported as ``expected``."""
+    players = [dict(p, conditions=p["conditions"] - FOULED_SINCE_0_1[name, p["name"]])
+               if (name, p["name"]) in FOULED_SINCE_0_1 else p for p in expected["players"]]
+    return dict(expected, players=players)
+
+
 def check_standings(pan, name: str, expected: dict):
     got = pan.json(f"standings --session {q(name)}")
     assert got["game"] == expected["game"]
@@ -122,7 +135,7 @@ def test_old_archive_imports_into_empty_database(pan, archive):
     listing = session_list(pan)
     assert sorted(listing) == [name]
     assert bool(listing[name]["closed"]) == expected["closed"]
-    check_standings(pan, name, expected)
+    check_standings(pan, name, recounted(name, expected))
     check_events(pan, name, expected["events"])
     pan("db check")
 

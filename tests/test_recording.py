@@ -171,6 +171,24 @@ def test_foul_before_the_discard_returns_that_melds_chips(table):
     assert [m["number"] for m in table.json("board")["hand"]["players"][1]["melds"]] == [1]
 
 
+def test_a_fouled_melds_condition_is_not_counted_as_laid(pan):
+    pan("session new foul --players Ana,Tito,Cruz --dealer Cruz")
+    pan("deal")
+    pan("meld tito 5S 5S 5S")
+    pan("meld tito AH 2H 3H")
+    pan("meld tito KC KC KC")
+    pan("foul tito --meld 2")
+    tito = next(p for p in pan.json("standings")["players"] if p["name"] == "Tito")
+    assert tito["conditions"] == 2
+    career = pan.json("player tito")
+    assert career["nights"][0]["conditions"] == 2
+    assert sum(career["conditions_laid"].values()) == 2
+    assert "rope A-2-3 in hearts" not in career["conditions_laid"]
+    pan("db check")
+    pan("undo")  # the foul taken back: the condition counts again
+    assert next(p for p in pan.json("standings")["players"] if p["name"] == "Tito")["conditions"] == 3
+
+
 def test_a_dead_hand_returns_its_chips_and_keeps_paying(table):
     table("meld ben 5S 5S 5S")
     table("dead ben")

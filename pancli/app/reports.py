@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 
 from pancli.app.recorder import resolve_player
 from pancli.core.bank import BANK_KINDS
@@ -178,6 +179,7 @@ def resolve_known(store, text: str) -> str:
 def player_career(store, text: str) -> dict:
     """Career stats of one player across every session."""
     kinds = sorted({k for g in GAMES.values() for k in g.career_kinds})
+    takebacks = sorted({c for g in GAMES.values() for c in g.career_takebacks})
     with store.snapshot():
         name = resolve_known(store, text)
         sessions = {s.id: s for s in store.sessions()}
@@ -186,14 +188,24 @@ def player_career(store, text: str) -> dict:
         for sid, stat, total in store.queries.career_tallies(name):
             stats[sid][stat] = total
         laid = store.queries.career_events(name, kinds) if kinds else []
-    favourites = favourites_laid(sessions, laid)
+        given_back = store.queries.career_takebacks(name, takebacks) if takebacks else []
+    favourites = favourites_laid(sessions, laid, given_back)
     return build_career(name, [sessions[sid] for sid in sorted(set(nets) | set(stats))], nets, stats, favourites)
 
 
-def favourites_laid(sessions: dict[int, Session], laid: list[tuple[int, str]]) -> list[tuple[str, int]]:
+def favourites_laid(sessions: dict[int, Session], laid: list[tuple[int, str]],
+                    given_back: Sequence[tuple[int, int, str]] = ()) -> list[tuple[str, int]]:
     """What the player laid and how often (conditions, in Panguingue), each game counting its own
-    events (``Game.career_counts``), most often first."""
+    events less what was given back (``Game.career_counts``), most often first."""
     by_game: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
+    per_event: dict[int, tuple[str, list[dict]]] = {}
+    for sid, event_id, text in given_back:
+        g = GAMES.get(sessions[sid].game)
+        if g is not None:
+            per_event.setdefault(event_id, (g.name, []))[1].append(json.loads(text))
+    backs: dict[str, list[list[dict]]] = defaultdict(list)
+    for game_name, params in per_event.values():
+        backs[game_name].append(params)
     for sid, text in laid:
         s = sessions[sid]
         g = GAMES.get(s.game)
@@ -202,7 +214,7 @@ def favourites_laid(sessions: dict[int, Session], laid: list[tuple[int, str]]) -
             by_game[g.name].append((s.rules, payload))
     counts: Counter = Counter()
     for name, events in by_game.items():
-        for what, times in GAMES[name].career_counts(events):
+        for what, times in GAMES[name].career_counts(events, backs.get(name, [])):
             counts[what] += times
     return counts.most_common()
 

@@ -101,6 +101,11 @@ class Views(Protocol[S_in]):
     def career_kinds(self) -> tuple[str, ...]:
         """Event kinds a player's career reads (``career_counts``)."""
 
+    @property
+    def career_takebacks(self) -> tuple[str, ...]:
+        """Payment codes by which a player gives back what was laid (a fouled meld's chips):
+        ``career_counts`` is given their parameters, to take it off what the player laid."""
+
     def players(self, state: S_in) -> list[str]:
         """Every name a command may refer to now."""
 
@@ -132,9 +137,11 @@ class Views(Protocol[S_in]):
                   rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]] | None:
         """Rows in ranking order and the columns to show, or None to rank by net chips."""
 
-    def career_counts(self, events: Sequence[tuple[Mapping[str, Any], Event]]) -> list[tuple[str, int]]:
+    def career_counts(self, events: Sequence[tuple[Mapping[str, Any], Event]],
+                      taken_back: Sequence[Sequence[Mapping[str, Any]]] = ()) -> list[tuple[str, int]]:
         """What a player laid and how often, most often first, from (session rules, payload) of
-        his effective events of ``career_kinds``."""
+        the player's effective events of ``career_kinds``, less what ``taken_back`` gave back: for
+        each effective event with payments of ``career_takebacks``, their parameters."""
 
 
 class Completions(Protocol[S_in]):
@@ -177,6 +184,7 @@ class GameBase(Generic[R, S]):
     checkpoint_kind: str | None = None
     board_template: str | None = None
     career_kinds: tuple[str, ...] = ()
+    career_takebacks: tuple[str, ...] = ()
     payloads: Payloads = NO_PAYLOADS
 
     # -- house rules ------------------------------------------------------------------------
@@ -242,7 +250,8 @@ class GameBase(Generic[R, S]):
                   rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]] | None:
         return None
 
-    def career_counts(self, events: Sequence[tuple[Mapping[str, Any], Event]]) -> list[tuple[str, int]]:
+    def career_counts(self, events: Sequence[tuple[Mapping[str, Any], Event]],
+                      taken_back: Sequence[Sequence[Mapping[str, Any]]] = ()) -> list[tuple[str, int]]:
         return []
 
     def complete(self, kind: CompletionKind, word: str, state: S | None = None,

@@ -59,6 +59,15 @@ class ReportQueries:
                 AND json_extract(payload, '$.player') = ? COLLATE NOCASE AND id NOT IN ({_VOIDED})""",
             [*kinds, name])]
 
+    def career_takebacks(self, name: str, codes: Sequence[str]) -> list[tuple[int, int, str]]:
+        """(session id, event id, parameters JSON) of the player's effective payments of these
+        codes, each different one of an event once (``Game.career_takebacks``: chips given back)."""
+        marks = ", ".join("?" * len(codes))
+        return [tuple(r) for r in self.conn.execute(
+            f"""SELECT DISTINCT session_id, event_id, params FROM payments WHERE code IN ({marks})
+                AND payer = ? COLLATE NOCASE AND params IS NOT NULL AND event_id NOT IN ({_VOIDED})
+                ORDER BY event_id""", [*codes, name])]
+
     def stack_moves(self, session_id: int) -> list[tuple[int, int | None, str, int]]:
         """Every effective change of a player's stack in order: (seq, hand, player, chips), with
         buy-ins adding and cash-outs taking away."""

@@ -48,6 +48,7 @@ class Meld:
     tag: str
     grown: bool = False
     pays: list[Payment] = field(default_factory=list)  # condition chips this meld collected
+    counted: bool = False  # laid as a condition: a foul takes it off the player's `conditions` tally
 
     def worth(self, rules: HouseRules) -> int:
         return conditions.worth(self.tag, self.cards, rules)
@@ -373,6 +374,7 @@ def _new_meld(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], 
              Params(meld=meld.number, tag=meld.tag, cards=meld_order(cards)), step, meld)
     if worth:
         step.tallies.append(Tally(player, "conditions"))
+        meld.counted = True
     step.lines.append(f"{player} melds #{meld.number} {meld.shown()}: "
                       + (f"{conditions.describe(meld.tag, cards)}, {worth} from each payer" if worth else "no condition"))
     return meld
@@ -467,13 +469,15 @@ def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Me
         if r.continues is None:
             hand.next_meld += 1
         kept = [m for m in olds if m.number == number]
-        meld = Meld(number, player, r.cards, r.tag, r.grown, list(kept[0].pays) if kept else [])
+        meld = Meld(number, player, r.cards, r.tag, r.grown, list(kept[0].pays) if kept else [],
+                    kept[0].counted if kept else False)
         hand.melds[number] = meld
         made.append(f"#{number} {format_cards(meld_order(r.cards))}")
         if r.pays:
             _collect(state, hand, player, r.pays, r.code, Params(r.params, meld=number), step, meld)
             if r.continues is None:
                 step.tallies.append(Tally(player, "conditions"))
+                meld.counted = True
     pays = sum(r.pays for r in results)
     hand.melds = dict(sorted(hand.melds.items()))
     step.lines.append(f"{player} {what}: {' · '.join(made)}; "
@@ -713,6 +717,8 @@ def _foul(state: PanState, ev: dict, step: Step) -> None:
         returned += pay.chips
     if returned:
         step.tallies.append(Tally(player, "condition_chips", -returned))
+    if meld.counted:  # the condition goes back with its chips: it was never laid
+        step.tallies.append(Tally(player, "conditions", -1))
     del hand.melds[number]
     step.lines.append(f"Meld #{number} of {player} is foul: it goes back to his hand and he returns {returned} chips.")
 

@@ -60,6 +60,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
     zero_sum = True
     board_template = "table_panguingue.html"
     career_kinds = ("meld", "out")
+    career_takebacks = ("foul_return",)  # a fouled meld's chips: its condition was never laid
     payloads = PAYLOADS
     # no register_commands: its commands are pan's own top-level ones (deal, meld, out …)
 
@@ -202,8 +203,10 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
 
         return conditions.describe(meld["condition"], meld["cards"]) if meld["worth"] else "no condition"
 
-    def career_counts(self, events: Sequence[tuple[Mapping[str, Any], Event]]) -> list[tuple[str, int]]:
-        """How often each condition was laid, from meld payloads (and final melds at going out)."""
+    def career_counts(self, events: Sequence[tuple[Mapping[str, Any], Event]],
+                      taken_back: Sequence[Sequence[Mapping[str, Any]]] = ()) -> list[tuple[str, int]]:
+        """How often each condition was laid, from meld payloads (and final melds at going out),
+        less the melds fouled before the discard (their chips given back name the condition)."""
         # adapter: the game's modules load on first use
         from pancli.games.panguingue import conditions
         from pancli.games.panguingue.cards import parse_cards
@@ -226,7 +229,15 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
             tag = conditions.tag_of(cards, rules)
             if tag != conditions.NONE:
                 counts[conditions.describe(tag, cards)] += 1
-        return counts.most_common()
+        for payments in taken_back:  # one fouled meld (or dead hand) each
+            laid = [p["returns"]["params"] for p in payments if p.get("meld") is not None
+                    and (p.get("returns") or {}).get("code") in ("condition", "rearranged")]
+            if not laid:
+                continue  # a dead hand's chips, or a meld's additions only: nothing laid goes back
+            what = conditions.describe(laid[0]["tag"], laid[0]["cards"])
+            if counts[what] > 0:
+                counts[what] -= 1
+        return [(what, n) for what, n in counts.most_common() if n > 0]
 
 
 if TYPE_CHECKING:  # the type checker holds the adapter to the whole contract, with this game's own types
