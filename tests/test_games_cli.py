@@ -103,7 +103,7 @@ def test_undo_of_a_contract_event_restores_the_totals(contract):
     pan("contract left dee AS")
     assert points(pan) == {"Ana": -19, "Ben": 18, "Cruz": 15, "Dee": -15}
     r = pan("undo")
-    assert "Undid" in r.stdout and "hand Dee AS" in r.stdout
+    assert "Undid #6: Dee holds A♠" in r.stdout
     assert points(pan) == after_one
     status = pan.json("contract status")
     assert (status["deal"], status["out"], status["left"]) == (2, "Cruz", {"Ana": 9, "Ben": 2})
@@ -347,7 +347,7 @@ def test_a_polish_game_to_p_a_n_with_undo_and_a_clock_flag(polish, fake_terminal
     pan("polish lost z")
     assert letters(pan) == {"X": "P", "Y": "P", "Z": "P"}
     r = pan("undo")
-    assert "Undid #4: deal loser=Z" in r.stdout
+    assert "Undid #4: Z loses the deal" in r.stdout
     assert letters(pan) == {"X": "P", "Y": "P", "Z": ""}
     pan("polish lost x")
     assert letters(pan) == {"X": "PA", "Y": "P", "Z": ""}

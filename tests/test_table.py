@@ -237,7 +237,7 @@ def test_undo_is_one_word_away(tmp_path):
     r = sh.execute("m ben 7d7d7d")
     assert "Ben +2" in r.board[1]
     u = sh.execute("u")
-    assert u.ok and u.changed and u.out.startswith("Undid #3: meld Ben 7D 7D 7D")
+    assert u.ok and u.changed and u.out.startswith("Undid #3: Ben melds 7♦ 7♦ 7♦")
     assert "voided: Ana, Cruz, Dee pay Ben 2 each" in u.out
     assert "Ben -4" in u.board[1] and "7♦" not in u.board[1]
     assert sh.execute("u").ok and sh.execute("u").ok   # the meld, then the deal
@@ -458,7 +458,7 @@ def test_redo_puts_back_what_undo_took_back(tmp_path):
     before = cli(db, "standings", "--json").stdout
     assert sh.execute("u").ok and sh.execute("u").ok
     r = sh.execute("redo")
-    assert r.ok and "Redid: meld Ana 5S 5S 5S" in r.out and "Ana melds #1" in r.out
+    assert r.ok and "Redid: Ana melds 5♠ 5♠ 5♠" in r.out and "Ana melds #1" in r.out
     r = sh.execute("redo")
     assert r.ok and "Ben melds #2" in r.out
     assert cli(db, "standings", "--json").stdout == before

@@ -113,7 +113,7 @@ def test_a_night_at_the_terminal(tmp_path):
         assert "✗ Error: '8s8s8s' is not in the Pan pack" in out
         t.line("m ben kh kh kh", "Ben melds #2")
         out = t.line("u", "night:")
-        assert "Undid #4: meld Ben KH KH KH" in out and "voided: Ana, Dee pay Ben 1 each" in out
+        assert "Undid #4: Ben melds K♥ K♥ K♥" in out and "voided: Ana, Dee pay Ben 1 each" in out
         t.line("b", "this hand")  # the full board stays one letter away
         # A half-typed line, then Ctrl-C: the line is dropped, the prompt comes back.
         t.send("m dee 3h3h")

@@ -151,22 +151,3 @@ class Recorder:
 
     def player(self, text: str) -> str:
         return resolve_player(self.players(), text)
-
-
-def describe_event(payload: dict) -> str:
-    """A short line for an event in history and undo messages."""
-    p = dict(payload)
-    kind = p.pop("kind", "?")
-    who = p.pop("player", None)
-    p.pop("seats", None)
-    bits = [kind] + ([who] if who else [])
-    for key, value in p.items():
-        if isinstance(value, dict):
-            value = ", ".join(f"{k}: {v if isinstance(v, (str, int)) else ' '.join(map(str, v))}"
-                              for k, v in value.items())
-        elif isinstance(value, list):
-            value = (" " if key in ("cards", "with") else " | ").join(
-                v if isinstance(v, str) else " ".join(v) for v in value)
-        if value not in (None, "", False):
-            bits.append(f"{key}={value}" if key not in ("cards",) else str(value))
-    return " ".join(str(b) for b in bits)

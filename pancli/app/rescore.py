@@ -26,7 +26,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from pancli.app.recorder import describe_event
 from pancli.core.bank import apply_event
 from pancli.core.errors import PanError, RuleError
 from pancli.core.ledger import POOLS, Payment
@@ -240,7 +239,7 @@ def rescore(game, session: Session, events: list[LogEvent], new_rules, hand: int
     pools = {p.strip("()"): {"recorded": before.get(p, 0), "rescored": after.get(p, 0)}
              for p in POOLS if before.get(p) or after.get(p)}
     illegal = [{"seq": r.seq, "hand": recorded_hand.get(r.seq), "kind": r.kind,
-                "what": describe_event(recorded_by_seq[r.seq].payload) if r.kind != "undo" else f"undo of #{r.undo_of}",
+                "what": game.event_words(recorded_by_seq[r.seq].payload),
                 "why": r.error} for r in new if r.error]
     old_rules = session.rules
     new_dict = game.rules_to_dict(new_rules)

@@ -76,19 +76,31 @@ def payment_json(event_id: int, p: Payment) -> dict:
             "code": p.code, "params": None if p.code is None else p.params.plain()}
 
 
-def event_json(e: StoredEvent) -> dict:
-    """One event of `pan history --json`."""
-    return {"seq": e.seq, "hand": e.hand, "kind": e.kind, "payload": e.payload,
+def event_json(e: StoredEvent, text: str) -> dict:
+    """One event of `pan history --json`; ``text``: the event in words (``event_texts``)."""
+    return {"seq": e.seq, "hand": e.hand, "kind": e.kind, "text": text, "payload": e.payload,
             "created_at": e.created_at, "voided": e.voided_by is not None,
             "undo_of": e.undo_of, "payments": [payment_json(e.id, p) for p in e.payments]}
 
 
+def event_texts(store, session: Session, events: Sequence[StoredEvent]) -> list[str]:
+    """Each event in words, as its game says it (an undo with what it took back)."""
+    g = game(session.game)
+    payloads = {e.id: e.payload for e in events}
+    missing = [e.undo_of for e in events if e.undo_of is not None and e.undo_of not in payloads]
+    if missing:
+        payloads.update(store.log.payloads_by_id(session.id, missing))
+    return [g.event_words(e.payload, payloads.get(e.undo_of) if e.undo_of is not None else None) for e in events]
+
+
 def history_data(store, session: Session, hand: int | None = None, events: list[StoredEvent] | None = None) -> dict:
     """`pan history [--hand N] --json`: every event, voided ones and undos included, with its payments
-    (or just ``events``, as ``store.log.session_log`` gives them, for a reader that pages the log)."""
+    and its words (or just ``events``, as ``store.log.session_log`` gives them, for a reader that
+    pages the log)."""
     if events is None:
         events = store.log.session_log(session.id) if hand is None else store.log.hand_events(session.id, hand)
-    return {"session": session.name, "events": [event_json(e) for e in events]}
+    texts = event_texts(store, session, events)
+    return {"session": session.name, "events": [event_json(e, t) for e, t in zip(events, texts)]}
 
 
 def names_player(payload: dict, player: str) -> bool:

@@ -359,12 +359,11 @@ def undo():
 
     Example: pan undo
     """
-    from pancli.app.recorder import describe_event
     from pancli.core.text import payment_lines
 
     recorder = app_context().open_recorder()
     last, voided = recorder.undo()
-    echo(f"Undid #{last.seq}: {describe_event(last.payload)}")
+    echo(recorder.game.event_words({"kind": "undo", "undid": last.kind, "seq": last.seq}, last.payload))
     for line in payment_lines(voided):
         echo(f"  voided: {line}")
 
@@ -435,7 +434,6 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
 
     Example: pan history --player ana --last 5
     """
-    from pancli.app.recorder import describe_event
     from pancli.app.views import history_data, pick_events
     from pancli.core.text import payment_lines
 
@@ -451,7 +449,7 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
     lines = []
     for e in data["events"]:
         mark = (" (undone)", "dim") if e["voided"] else ""
-        lines.append(styled(f"#{e['seq']:<4} hand {e['hand'] or '-':<3} {describe_event(e['payload'])}", mark))
+        lines.append(styled(f"#{e['seq']:<4} hand {e['hand'] or '-':<3} {e['text']}", mark))
         for line in payment_lines(e["payments"]):
             lines.append(styled((f"        {line}", "dim" if e["voided"] else None)))
     if not lines:

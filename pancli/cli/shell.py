@@ -185,7 +185,6 @@ class TableShell:
 
     def _redo(self, capture: bool, quiet: bool) -> tuple[int, str, str]:
         """Record again what the last `undo` at this shell took back."""
-        from pancli.app.recorder import describe_event
         from pancli.core.errors import PanError
 
         if not self.redo_stack:
@@ -202,7 +201,7 @@ class TableShell:
 
         target = out if capture else (_Null() if quiet else sys.stdout)
         with contextlib.redirect_stdout(target):
-            print(f"Redid: {describe_event(payload)}")
+            print(f"Redid: {rec.game.event_words(payload)}")
             for step in steps:
                 show_step(step)
         return 0, out.getvalue(), ""

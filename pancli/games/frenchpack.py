@@ -62,6 +62,23 @@ def format_cards(cards: Iterable[Card], ascii: bool = False) -> str:
     return " ".join(c.code if ascii else str(c) for c in cards)
 
 
+def shown_code(code: object) -> str:
+    """A stored card code as the table writes it (``TS`` is 10♠); anything else as it is."""
+    text = str(code)
+    if len(text) >= 2 and text[-1].upper() in SUIT_SYMBOLS:
+        rank = text[:-1].upper()
+        return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[text[-1].upper()]
+    return text
+
+
+def shown_codes(codes: object) -> str:
+    """Stored cards (a list of codes, or one text of them) as the table writes them."""
+    if isinstance(codes, str):
+        codes = re.split(r"[\s,;]+", codes)
+    return " ".join(shown_code(c) for c in codes or () if str(c).strip()) if isinstance(codes, (list, tuple)) \
+        else str(codes)
+
+
 # -- did-you-mean ---------------------------------------------------------------------------
 
 def suggest(word: str, choices: Iterable[str], what: str) -> str:

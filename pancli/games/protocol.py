@@ -27,6 +27,7 @@ from pancli.core.errors import InputError
 from pancli.core.ledger import Step
 from pancli.core.payloads import NO_PAYLOADS, Payloads
 from pancli.core.rows import Session
+from pancli.core.words import bank_words, undo_words, unworded
 
 if TYPE_CHECKING:
     from pancli.core.knobs import Schema
@@ -132,6 +133,10 @@ class Views(Protocol[S_in]):
 
     def meld_words(self, meld: Mapping[str, Any]) -> str:
         """The words for one meld of the board: what it is worth and why ("" if nothing to say)."""
+
+    def event_words(self, event: Event, undone: Event | None = None) -> str:
+        """One recorded event as the table says it ("Chuy deals hand 6"), for every kind the game
+        declares and the bank's and undo's (``undone``: what an undo took back, when known)."""
 
     def standings(self, rules_data: Mapping[str, Any],
                   rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]] | None:
@@ -245,6 +250,15 @@ class GameBase(Generic[R, S]):
 
     def meld_words(self, meld: Mapping[str, Any]) -> str:
         return ""
+
+    def event_words(self, event: Event, undone: Event | None = None) -> str:
+        """The bank's kinds and undo; a game words its own kinds and leaves these to this."""
+        kind = event.get("kind")
+        if kind in ("buyin", "cashout"):
+            return bank_words(event)
+        if kind == "undo":
+            return undo_words(event, undone, self.event_words)
+        return unworded(event)
 
     def standings(self, rules_data: Mapping[str, Any],
                   rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]] | None:

@@ -102,6 +102,14 @@ class EventLog:
         """Every event recorded in one hand, undos and voided events included."""
         return self._read(session_id, "hand = ?", [hand])
 
+    def payloads_by_id(self, session_id: int, ids: list[int]) -> dict[int, dict]:
+        """The payloads of these events of the session (what undos took back), by event id."""
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        return {eid: json.loads(text) for eid, text in self.conn.execute(
+            f"SELECT id, payload FROM events WHERE session_id = ? AND id IN ({marks})", [session_id, *ids])}
+
     def effective_events(self, session_id: int, since_id: int = 0) -> list[StoredEvent]:
         """The effective events (neither undos nor undone) from the event ``since_id`` on."""
         return self._read(session_id, f"id >= ? AND kind != 'undo' AND id NOT IN ({_VOIDED})",

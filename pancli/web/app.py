@@ -29,7 +29,6 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from pancli.app.recorder import describe_event
 from pancli.core.errors import PanError
 from pancli.core.rows import Session
 from pancli.core.settle import PARTY_NAMES
@@ -176,7 +175,7 @@ def money(x) -> str:
 
 def event_lines(events: list[dict]) -> list[dict]:
     """History events as people read them: the one-line event and its payments' reasons."""
-    return [{"seq": e["seq"], "hand": e["hand"], "kind": e["kind"], "text": describe_event(e["payload"]),
+    return [{"seq": e["seq"], "hand": e["hand"], "kind": e["kind"], "text": e["text"],
              "payments": payment_lines(e["payments"]), "voided": e["voided"],
              "people": {e["payload"].get("player")} | {p["payer"] for p in e["payments"]}
              | {p["payee"] for p in e["payments"]}} for e in events]

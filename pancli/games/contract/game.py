@@ -72,6 +72,11 @@ class Contract(GameBase["ContractRules", "GameState"]):
             return len(state.history) or None
         return state.deal
 
+    def event_words(self, event: Event, undone: Event | None = None) -> str:
+        from pancli.games.contract.words import event_words  # adapter: the game's modules load on first use
+
+        return event_words(event) or super().event_words(event, undone)
+
     def players(self, state: GameState) -> list[str]:
         return list(state.players)
 

@@ -103,6 +103,11 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
         return parse_cards(text, rules.rank_set)
 
     # -- looking ----------------------------------------------------------------------------
+    def event_words(self, event: Event, undone: Event | None = None) -> str:
+        from pancli.games.panguingue.words import event_words  # adapter: the game's modules load on first use
+
+        return event_words(event) or super().event_words(event, undone)
+
     def players(self, state: PanState) -> list[str]:
         return state.players()
 

@@ -52,6 +52,11 @@ class Polish(GameBase["PolishRules", "GameState"]):
     def hand_number(self, state: GameState) -> int | None:
         return len(state.deals) or None
 
+    def event_words(self, event: Event, undone: Event | None = None) -> str:
+        from pancli.games.polish.words import event_words  # adapter: the game's modules load on first use
+
+        return event_words(event) or super().event_words(event, undone)
+
     def players(self, state: GameState) -> list[str]:
         return list(state.players)
 

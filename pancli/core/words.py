@@ -1,0 +1,61 @@
+"""Small words every face uses the same way: plurals, signed numbers, lists of names, and the
+words for the events every game shares (the bank's and undo).
+
+One minus sign everywhere: ASCII ``-``, which every terminal shows and grep finds; the standings,
+the report, settle-up, JSON text and the phone pages all write numbers with ``signed``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+MINUS = "-"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 chip``, ``2 chips``, ``0 chips`` (``many`` for a plural that is not word + s)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def signed(n: int) -> str:
+    """A count of chips with its sign: ``+3``, ``-3``, ``+0``."""
+    return f"+{n}" if n >= 0 else f"{MINUS}{-n}"
+
+
+def listed(names: Iterable[str], last: str = "and") -> str:
+    """``Ana``, ``Ana and Ben``, ``Ana, Ben and Cruz``."""
+    names = list(names)
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} {last} {names[-1]}"
+
+
+def possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+# -- the events every game's sessions hold -------------------------------------------------
+
+SHARED_KINDS = ("buyin", "cashout", "undo")
+
+
+def bank_words(event: Mapping[str, Any]) -> str:
+    """``Ana buys 20 chips``, ``Ana cashes out 60 chips``."""
+    who, chips = event.get("player") or "someone", event.get("chips")
+    amount = plural(chips, "chip") if isinstance(chips, int) else "chips"
+    return f"{who} buys {amount}" if event.get("kind") == "buyin" else f"{who} cashes out {amount}"
+
+
+def undo_words(event: Mapping[str, Any], undone: dict[str, Any] | None,
+               words: Callable[[dict[str, Any]], str]) -> str:
+    """``Undid #57: Ana buys 20 chips`` (``words`` says the undone event), or ``Undid #57`` when
+    the event taken back is not at hand."""
+    seq = event.get("seq")
+    head = f"Undid #{seq}" if isinstance(seq, int) else "Undid an event"
+    return f"{head}: {words(undone)}" if undone else head
+
+
+def unworded(event: Mapping[str, Any]) -> str:
+    """For an event kind no game has words for (a newer pancli's, in an archive): its kind."""
+    return f"An event of kind {str(event.get('kind') or 'unknown')!r}"

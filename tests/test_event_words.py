@@ -1,0 +1,73 @@
+"""Every event kind of every game says itself in words through the game contract
+(``Game.event_words``), never as its stored fields: a kind declared in a game's payloads (or the
+bank's) without words fails here."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pancli.core.payloads import BANK_PAYLOADS, LIST, TABLE, TEXT, TEXTS, WHOLE, YES_NO
+from pancli.core.words import unworded
+from pancli.games import GAMES
+
+# A value of each field type, as a recorded payload would hold it.
+SAMPLE = {TEXT: "Ana", WHOLE: 3, YES_NO: False, TEXTS: ["AS", "2S", "3S"], LIST: [["AS", "2S", "3S"], ["4S", "5S", "6S"]],
+          TABLE: {"Ben": ["KS", "QH"]}}
+INTERNALS = re.compile(r"\w=|\b(after_discard|lay_off|clock_flag|seat_add|seat_remove|buyin|cashout|undid)\b")
+
+
+def sample(kind: str, fields: dict) -> dict:
+    return {"kind": kind, **{name: SAMPLE[f.type] for name, f in fields.items()}}
+
+
+KINDS = [(g.name, kind, fields) for g in GAMES.values() for kind, fields in (BANK_PAYLOADS | g.payloads).kinds.items()]
+
+
+@pytest.mark.parametrize("game, kind, fields", KINDS, ids=[f"{g}-{k}" for g, k, _ in KINDS])
+def test_every_kind_of_every_game_has_words(game, kind, fields):
+    g = GAMES[game]
+    event = sample(kind, fields)
+    undone = {"kind": "buyin", "player": "Ana", "chips": 20} if kind == "undo" else None
+    words = g.event_words(event, undone)
+    assert words and words != unworded(event), f"{game} has no words for {kind!r}"
+    assert not INTERNALS.search(words), words
+    assert "[" not in words and "{" not in words, words
+    nulls = {k: None for k, f in fields.items() if f.nullable}
+    assert not INTERNALS.search(g.event_words({**event, **nulls})), "a null field shows as internals"
+
+
+@pytest.mark.parametrize("game, event, undone, words", [
+    ("panguingue", {"kind": "deal", "dealer": "Chuy", "seats": ["Ana", "Chuy"], "hand": 6}, None, "Chuy deals hand 6"),
+    ("panguingue", {"kind": "undo", "undid": "buyin", "seq": 57}, {"kind": "buyin", "player": "Ana", "chips": 20},
+     "Undid #57: Ana buys 20 chips"),
+    ("panguingue", {"kind": "undo", "undid": "buyin", "seq": 57}, None, "Undid #57"),
+    ("panguingue", {"kind": "buyin", "player": "Ana", "chips": 1}, None, "Ana buys 1 chip"),
+    ("panguingue", {"kind": "foul", "player": "Tito", "after_discard": False, "meld": 3}, None, "Tito's meld 3 is fouled"),
+    ("panguingue", {"kind": "split", "player": "Tito", "meld": 1, "into": ["AS 2S 3S", "4S 5S 6S"]}, None,
+     "Tito splits meld 1 into A♠ 2♠ 3♠ and 4♠ 5♠ 6♠"),
+    ("panguingue", {"kind": "add", "player": "Ben", "cards": ["5S"], "to": 1}, None, "Ben adds 5♠ to meld 1"),
+    ("contract", {"kind": "lay_off", "player": "Rosa", "meld": 3, "cards": ["KD"]}, None, "Rosa lays off K♦ on meld 3"),
+    ("contract", {"kind": "hand", "player": "Nena", "points": 30}, None, "Nena holds 30 points"),
+    ("contract", {"kind": "deal", "out": "Ben", "hands": {"Ana": ["AH", "AD"], "Cruz": 12}}, None,
+     "Ben goes out; Ana holds A♥ A♦, Cruz holds 12 points"),
+    ("polish", {"kind": "deal", "loser": "Piotr"}, None, "Piotr loses the deal"),
+    ("polish", {"kind": "clock_flag", "player": "Piotr"}, None, "Piotr's time runs out"),
+])
+def test_events_read_as_the_table_says_them(game, event, undone, words):
+    assert GAMES[game].event_words(event, undone) == words
+
+
+def test_history_undo_and_json_text_show_words(pan):
+    pan("session new w --players Ana,Ben,Chuy --dealer Chuy")
+    pan("buyin ana 20")
+    pan("deal")
+    pan("meld ben 5S 5S 5S")
+    assert pan("undo").stdout.startswith("Undid #3: Ben melds 5♠ 5♠ 5♠\n")
+    history = pan("history").stdout
+    assert "Chuy deals hand 1" in history and "Ana buys 20 chips" in history
+    assert "Undid #3: Ben melds 5♠ 5♠ 5♠" in history
+    assert "=" not in history
+    texts = [e["text"] for e in pan.json("history")["events"]]
+    assert texts == ["Ana buys 20 chips", "Chuy deals hand 1", "Ben melds 5♠ 5♠ 5♠", "Undid #3: Ben melds 5♠ 5♠ 5♠"]
