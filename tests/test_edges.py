@@ -125,7 +125,7 @@ def test_a_chip_value_is_a_finite_positive_decimal_from_every_entry(pan, tmp_pat
 
 
 def test_settle_rounds_to_the_cent_and_the_check_line_is_true(pan):
-    # 0.0125 a chip: +14, −4, −2, −10 (the bank), +2 (the tops) are 17.5, −5, −2.5, −12.5, 2.5 cents
+    # 0.0125 a chip: +14, -4, -2, -10 (the bank), +2 (the tops) are 17.5, -5, -2.5, -12.5, 2.5 cents
     pan("session new fri --players Ana,Ben,Cruz --chip-value 0.0125")
     pan("buyin ana 10")
     pan("deal")

@@ -68,7 +68,7 @@ def test_settle_lines_explain_each_payment(tmp_path):
     for line in EXAMPLE_1:
         pan(db, line)
     text = pan(db, "settle").output
-    assert "Ben pays Ana $3.25 (13 chips) — Ben is −13 chips, Ana is +54 chips" in text
+    assert "Ben pays Ana $3.25 (13 chips) — Ben is -13 chips, Ana is +54 chips" in text
     assert "sum to 0" in text
     data = json.loads(pan(db, "settle --json").output)
     assert data["sum"] == 0 and len(data["transfers"]) == 5
@@ -86,7 +86,7 @@ def test_bank_buyins_and_cashouts_and_negative_stacks(tmp_path):
     pan(db, "deal")
     pan(db, "drop ben")          # Ben 18, the tops 2
     pan(db, "meld ana 5S 5S 5S")  # Cruz pays Ana 4: Cruz 1
-    pan(db, "meld ana 3S 3S 3S")  # Cruz pays 4 more: Cruz −3
+    pan(db, "meld ana 3S 3S 3S")  # Cruz pays 4 more: Cruz -3
     pan(db, "cashout ben 18")
     data = json.loads(pan(db, "settle --json").output)
     parties = {p["name"]: p for p in data["parties"]}

@@ -118,8 +118,10 @@ SCENARIO = [
 
 def test_every_line_means_the_same_in_the_shell_and_on_the_command_line(tmp_path):
     """Each line through CliRunner (`pan LINE`) and through the shell: same output, same status,
-    same database afterwards."""
+    same database afterwards; only a hint names a command without `pan` at the prompt."""
     import shlex
+
+    from pancli.cli.shell import at_the_table
 
     a, b = tmp_path / "a" / "pan.db", tmp_path / "b" / "pan.db"
     a.parent.mkdir()
@@ -127,7 +129,7 @@ def test_every_line_means_the_same_in_the_shell_and_on_the_command_line(tmp_path
     via_cli = []
     for line in SCENARIO:
         r = cli(a, *shlex.split(line))
-        via_cli.append((r.exit_code, normal(r.stdout, a), normal(r.stderr, a)))
+        via_cli.append((r.exit_code, normal(r.stdout, a), at_the_table(normal(r.stderr, a))))
     sh = shell_at(b, board=False)
     via_shell = []
     for line in SCENARIO:
@@ -447,6 +449,19 @@ def test_the_shell_does_not_load_prompt_toolkit_for_a_script(tmp_path):
 
 
 # -- redo, clear, help, the end of a hand, standard input ----------------------------------------
+
+def test_hints_at_the_prompt_name_the_commands_as_typed_there_and_what_undo_takes_back(tmp_path):
+    sh = shell_at(tmp_path / "pan.db", board=False)
+    new_table(sh, "Ana,Tito,Cruz,Dee")
+    assert sh.execute("deal").ok and sh.execute("drop tito").ok
+    r = sh.execute("m tito 5s5s5s")
+    assert "if the drop was a mistake, `undo` takes it back" in r.err and "`pan " not in r.err
+    assert sh.execute("m ana 5s5s5s").ok
+    r = sh.execute("m tito 5h5h5h")
+    assert "`undo` takes back the last event first: the drop is 2 undos back" in r.err
+    r = cli(tmp_path / "pan.db", "meld", "tito", "5h5h5h")
+    assert "`pan undo` takes back the last event first" in r.stderr
+
 
 def test_redo_puts_back_what_undo_took_back(tmp_path):
     db = tmp_path / "pan.db"

@@ -33,6 +33,7 @@ from pancli.core.errors import InputError
 from pancli.core.ledger import NO_PARAMS, Params, Payment
 from pancli.core.money import amount, chip_value as money_per_chip
 from pancli.core.rows import Session, StoredEvent
+from pancli.core.words import plural
 from pancli.games import game as get_game
 
 FORMAT = "pancli-archive"
@@ -167,7 +168,7 @@ def to_toml(archive: dict, exported_at: str | None = None) -> str:
         out["payments"] = f"{marker}{i}" if ev["payments"] else []
         events.append(out)
     doc["events"] = events
-    head = (f"# pancli session archive: {s['name']} ({s['game']}), {len(events)} events.\n"
+    head = (f"# pancli session archive: {s['name']} ({s['game']}), {plural(len(events), 'event')}.\n"
             "# Rebuild it with `pan import FILE`; `pan export --format-doc` describes the format.\n\n")
     body = re.sub(rf'^payments = "{marker}(\d+)"$',
                   lambda m: _toml_payments(archive["events"][int(m[1])]["payments"]),

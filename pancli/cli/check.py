@@ -13,6 +13,7 @@ import typer
 from pancli.cli.common import PRESET_HELP, RULES_HELP, command_set, multiword_command
 from pancli.cli.params import MELDS
 from pancli.core.grouping import MELDS_HELP
+from pancli.core.words import plural
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -169,9 +170,9 @@ def _arrange_result(tokens, rules, out: bool) -> tuple[dict, int]:
     is_out = len(found.cards) == solver.OUT_CARDS
     n = len(found.melds)
     if out:
-        reason = f"out: {solver.OUT_CARDS} cards in {n} meld{'s' if n != 1 else ''}, conditions worth {found.worth}"
+        reason = f"{solver.OUT_CARDS} cards in {plural(n, 'meld')}, conditions worth {found.worth}"
     else:
-        reason = f"{len(cards)} cards in {n} meld{'s' if n != 1 else ''}, conditions worth {found.worth}"
+        reason = f"{plural(len(cards), 'card')} in {plural(n, 'meld')}, conditions worth {found.worth}"
     return {"cards": data["cards"], "valid": True, "out": is_out, "worth": found.worth,
             "melds": data["melds"], "reason": reason}, 0
 

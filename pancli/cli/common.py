@@ -13,6 +13,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from pancli.core.errors import PanError
 from pancli.core.text import json_text, one_line
+from pancli.core.words import plural
 
 
 class MistypedWord(UsageError):
@@ -447,7 +448,7 @@ def command_set() -> typer.Typer:
 
 
 def count_of(n: int, what: str) -> str:
-    return f"{n} {what}" + ("" if n == 1 else "s")
+    return plural(n, what)
 
 
 def output_width(stream=None) -> int | None:

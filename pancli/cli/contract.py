@@ -15,6 +15,7 @@ from pancli.cli.game_commands import game_recorder, record_game_event, rules_opt
 from pancli.cli.params import MELDS, CountType
 from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP, meld_texts
+from pancli.core.words import plural
 
 contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, lay-offs and deal scores; "
                        "settle disputed contracts and «May I?» buys.\n\n"
@@ -182,7 +183,7 @@ def contract_status(as_json: bool = JSON):
     say(f"{data['session']} · deal {data['deal']} of {data['deals']} · contract: {data['contract']} · "
          f"{data['dealer']} deals")
     for m in data["table"]:
-        say(f"  #{m['number']} {m['shown']}  ({m['owner']}'s {m['kind']})")
+        say(f"  meld {m['number']}: {m['shown']}  ({m['owner']}'s {m['kind']})")
     if data["down"]:
         say(f"Contracts down: {', '.join(data['down'])}")
     if data["out"]:
@@ -262,7 +263,7 @@ def contract_buy(
     if ruling.legal:
         say(f"Permission from: {', '.join(ruling.permission_from) or 'nobody'}")
         say(f"{ruling.taker} takes {ruling.pack_cards} pack + {ruling.deck_cards} deck "
-             f"(+{ruling.cards_gained} cards), {'then discards' if ruling.discards else 'discards nothing'}")
+             f"(+{plural(ruling.cards_gained, 'card')}), {'then discards' if ruling.discards else 'discards nothing'}")
         say(f"Next to play: {ruling.next_player}"
              + (f"  (passed over: {', '.join(ruling.skipped)})" if ruling.skipped else ""))
     raise typer.Exit(0 if ruling.legal else 1)

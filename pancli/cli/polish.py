@@ -28,7 +28,7 @@ _P_PRESET, _P_RULES = rules_options("Polish Pan", "standard", "standard, piki-co
 
 @polish_app.command("lost")
 def polish_lost(name: str = typer.Argument(..., help="The player left holding cards.")):
-    """Record a deal's loser: he takes the next letter; completing P-A-N loses the game.
+    """Record a deal's loser: they take the next letter; completing P-A-N loses the game.
 
     Example: pan polish lost ben
     """
@@ -94,7 +94,7 @@ def polish_check(
     play: str | None = typer.Option(None, "--play", metavar="CARDS", help="The cards played, in the order laid."),
     take: bool = typer.Option(False, "--take", help="Take from the pile instead of playing: --take or --take N."),
     take_count: int | None = typer.Option(None, "--take-count", click_type=CountType("a number of cards", 0, 1000), hidden=True),
-    hand: str | None = typer.Option(None, "--hand", metavar="CARDS", help="The mover's hand, to check he holds the play."),
+    hand: str | None = typer.Option(None, "--hand", metavar="CARDS", help="The mover's hand, to check they hold the play."),
     seats: str | None = typer.Option(None, "--seats", metavar="A,B,C", help="The players clockwise, to say who moves next."),
     mover: str | None = typer.Option(None, "--mover", metavar="NAME", help="Who plays or takes (with --seats)."),
     out: str | None = typer.Option(None, "--out", metavar="A,B", help="Players already out of the deal."),

@@ -181,7 +181,7 @@ def session_close(name: str | None = typer.Argument(None, click_type=SESSION, he
 @seat_app.command("add")
 def seat_add(name: str = typer.Argument(..., help="The new player's name."),
              after: str | None = typer.Option(None, "--after", click_type=PLAYER,
-                                                 help="Seat him after this player (default: last).")):
+                                                 help="Seat them after this player (default: last).")):
     """Seat a player between hands.
 
     Example: pan seat add Eve --after Ben
@@ -191,7 +191,7 @@ def seat_add(name: str = typer.Argument(..., help="The new player's name."),
 
 @seat_app.command("remove")
 def seat_remove(name: str = typer.Argument(..., click_type=PLAYER, help="The leaving player.")):
-    """A player leaves between hands (his results stay in the session).
+    """A player leaves between hands (their results stay in the session).
 
     Example: pan seat remove Eve
     """
@@ -317,7 +317,7 @@ def out(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who goe
 
 @commands.command()
 def foul(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who laid the foul meld."),
-         after_discard: bool = typer.Option(False, "--after-discard", help="Found after his discard: the hand is dead."),
+         after_discard: bool = typer.Option(False, "--after-discard", help="Found after their discard: the hand is dead."),
          meld_number: int | None = typer.Option(None, "--meld", click_type=MELD, help="The recorded meld that is foul (before the discard).")):
     """A foul meld: before the discard the meld's chips go back; after it the hand is dead.
 
@@ -328,7 +328,7 @@ def foul(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who la
 
 @commands.command()
 def dead(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose hand is dead.")):
-    """A dead hand (wrong number of cards after the first draw): returns his condition chips, keeps paying.
+    """A dead hand (wrong number of cards after the first draw): returns their condition chips, keeps paying.
 
     Example: pan dead ben
     """

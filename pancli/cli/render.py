@@ -8,6 +8,7 @@ import sys
 import typer
 
 from pancli.core.text import one_line, payment_lines
+from pancli.core.words import plural
 
 _RED_CARD = re.compile(r"(?:10|[A2-7JQK])[♥♦]")
 
@@ -49,7 +50,7 @@ def board_table(data: dict, game):
         table.add_column(col, justify="right" if col in ("down", "this hand") else "left")
     for p in hand["players"]:
         melds = "\n".join(
-            f"#{m['number']} {markup_cards(m['cards'])}"
+            f"meld {m['number']}: {markup_cards(m['cards'])}"
             + (f"  [bold]{m['worth']}[/bold] {game.meld_words(m)}" if m["worth"] else "")
             for m in p["melds"]) or "-"
         status = p["status"] + (" (stays)" if p["stayed"] and p["status"] == "in" else "")
@@ -90,7 +91,7 @@ def season_table(data: dict):
     if data["game"] != DEFAULT_GAME:
         title += f" · {data['game']}"
     n, d = data["sessions"], data["devices"]
-    table = Table(title=f"{title} · {n} session{'s' if n != 1 else ''} · {d} device{'s' if d != 1 else ''}",
+    table = Table(title=f"{title} · {plural(n, 'session')} · {plural(d, 'device')}",
                   title_justify="left")
     for col in ("player", "net", "nights", "hands", "won"):
         table.add_column(col, justify="left" if col == "player" else "right")
@@ -102,7 +103,7 @@ def season_table(data: dict):
 def _score_table(table, data: dict):
     """Standings of a game scored in points or letters: place, player, the game's own columns."""
     cols = data["columns"]
-    table.add_column("#", justify="right")
+    table.add_column("place", justify="right")
     table.add_column("player")
     for col in cols:
         table.add_column(col.replace("_", " "), justify="right")

@@ -13,6 +13,7 @@ from pancli.cli.fit import cell_width, pad
 from pancli.cli.params import CHIPS, HAND, PLAYER, SESSION as SESSION_NAME
 from pancli.cli.record import record
 from pancli.core.errors import InputError, RuleError
+from pancli.core.words import MINUS
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -43,7 +44,7 @@ def _signed(n: int) -> str:
 
 
 def _money(amount) -> str:
-    return f"+{amount:.2f}" if amount > 0 else (f"−{-amount:.2f}" if amount < 0 else "0.00")
+    return f"+{amount:.2f}" if amount > 0 else (f"{MINUS}{-amount:.2f}" if amount < 0 else "0.00")
 
 
 def _colored(n: int):
@@ -83,7 +84,7 @@ def _report_renderables(data: dict, width: int) -> list:
 
     out: list = []
     cv = data["chip_value"]
-    title = (f"{data['session']} · {data['game']} · {data['date']} · {data['hands']} hands"
+    title = (f"{data['session']} · {data['game']} · {data['date']} · {count_of(data['hands'], 'hand')}"
              + (" · closed" if data["closed"] else ""))
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     cols = ["player", "net"] + (["money"] if cv else []) + ["hands", "won", "drop", "conds", "best"]
@@ -95,7 +96,7 @@ def _report_renderables(data: dict, width: int) -> list:
                          min_width=max(len(col), 4))
     for r in data["players"]:
         cond = f"{r['conditions']} ({r['condition_chips']})" if r["conditions"] or r["condition_chips"] else "0"
-        big = f"{_signed(r['largest_hand']['chips'])} #{r['largest_hand']['hand']}" if r["largest_hand"] else "-"
+        big = f"{_signed(r['largest_hand']['chips'])} in hand {r['largest_hand']['hand']}" if r["largest_hand"] else "-"
         cells = [r["name"], _colored(r["net"])] + ([_money(r["money"])] if cv else []) + [
             str(r["hands"]), str(r["won"]), str(r["dropped"]), cond, big]
         if banked:
@@ -266,9 +267,9 @@ def settle(name: str | None = SESSION,
     label_w = max([14] + [cell_width(p.label) for p in s.parties])
     for p in s.parties:
         amount = f"  {st.party_money(p, s)}" if value else ""
-        out.print(f"  {pad(p.label, label_w)} {st.signed(p.balance):>6} chips{amount}")
+        out.print(f"  {pad(p.label, label_w)} {st.signed(p.balance):>6} {'chip ' if abs(p.balance) == 1 else 'chips'}{amount}")
     if s.transfers:
-        out.print(f"{len(s.transfers)} payment{'s' if len(s.transfers) != 1 else ''}:")
+        out.print(f"{count_of(len(s.transfers), 'payment')}:")
         for t in s.transfers:
             out.print(f"  {st.transfer_line(t, s)}")
     else:
@@ -279,7 +280,7 @@ def settle(name: str | None = SESSION,
     for f in s.flags:
         out.print(styled(("Flag:", "red"), f" {f['player']}'s stack went below zero ({st.signed(f['stack'])}) at "
                          f"#{f['seq']}" + (f", hand {f['hand']}" if f["hand"] else "")
-                         + ": he played on chips he had not bought."))
+                         + ": they played on chips they had not bought."))
 
 
 # -- archives ------------------------------------------------------------------------------
@@ -380,7 +381,7 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
         console().print(f"Brought session {result['name']} up to date: {count_of(result['events'], 'new event')}, "
                         "every payment checked.")
     else:
-        console().print(f"Imported session {result['name']} ({result['events']} events, every payment checked). "
+        console().print(f"Imported session {result['name']} ({count_of(result['events'], 'event')}, every payment checked). "
                         "It is now the current session.")
 
 
@@ -447,7 +448,7 @@ def rescore(name: str | None = SESSION,
         table.add_row(f"({pool})", _signed(v["recorded"]), _signed(v["rescored"]), _signed(v["rescored"] - v["recorded"]))
     out.print(table)
     if result.illegal:
-        out.print(f"{len(result.illegal)} event{'s' if len(result.illegal) != 1 else ''} "
+        out.print(f"{count_of(len(result.illegal), 'event')} "
                   "not allowed under these rules (skipped):")
         for e in result.illegal:
             where = f"hand {e['hand']}, " if e["hand"] else ""

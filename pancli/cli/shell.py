@@ -264,7 +264,7 @@ class TableShell:
             except Exception:  # a bug: report it, keep the shell and the data
                 err.write("Internal error (nothing was recorded by this line):\n" + traceback.format_exc())
                 status = 70
-        return status, out.getvalue() if out is not None else "", err.getvalue()
+        return status, out.getvalue() if out is not None else "", at_the_table(err.getvalue())
 
     def _mark(self):
         """Something that changes whenever a line records, undoes or switches session."""
@@ -609,6 +609,11 @@ def _param_being_typed(cmd, typed: list[str]):
     if not args or (position >= len(args) and args[-1].nargs != -1):
         return None
     return args[min(position, len(args) - 1)]
+
+
+def at_the_table(text: str) -> str:
+    """A hint as the shell says it: at the prompt a command is typed without `pan`."""
+    return re.sub(r"`pan (?=[a-z])", "`", text)
 
 
 def _starting(prefix: str, names: Iterable[str]) -> list[str]:

@@ -47,10 +47,10 @@ def take(
     preset: str | None = _Preset,
     rules_file: str | None = _Rules,
 ):
-    """May the player take the top discard? Only a rejected stock card (or the upcard) that he
+    """May the player take the top discard? Only a rejected stock card (or the upcard) that they
     melds at once, by default.
 
-    Exit status: 0 he may take it, 1 he may not, 2 bad input.
+    Exit status: 0 they may take it, 1 they may not, 2 bad input.
 
     Example: pan turn take 5S --from stock --hand 5S 5S
 
@@ -78,10 +78,10 @@ def drawn(
     preset: str | None = _Preset,
     rules_file: str | None = _Rules,
 ):
-    """What must the player do with the card he drew from the stock? Meld it or discard it, never
+    """What must the player do with the card they drew from the stock? Meld it or discard it, never
     keep it, unless it would feed a flat next player.
 
-    Exit status: 0 he may keep it in his hand, 1 he may not, 2 bad input.
+    Exit status: 0 they may keep it in their hand, 1 they may not, 2 bad input.
 
     Example: pan turn drawn 4C --hand 5S 5S --melds "AH 2H 3H"
 
@@ -100,15 +100,15 @@ def discard(
     card: str = typer.Argument(..., metavar="CARD", help=_CARD_HELP),
     next_flat: str | None = typer.Option(None, "--next-flat", metavar="MELDS", click_type=MELDS, help=_FLAT_HELP),
     hand: str | None = typer.Option(None, "--hand", metavar="CARD...",
-                                       help="Every card he could discard: when all of them fit the flat "
+                                       help="Every card they could discard: when all of them fit the flat "
                                             "player's melds, any discard is allowed."),
     json_: bool = _Json,
     preset: str | None = _Preset,
     rules_file: str | None = _Rules,
 ):
-    """May the player discard this card? Not one that fits the melds of the flat player after him.
+    """May the player discard this card? Not one that fits the melds of the flat player after them.
 
-    Exit status: 0 he may discard it, 1 he may not, 2 bad input.
+    Exit status: 0 they may discard it, 1 they may not, 2 bad input.
 
     Example: pan turn discard QH --next-flat "6H 7H JH | 5S 5S 5S | KH KD KC KS"
     """
@@ -125,14 +125,14 @@ def force(
     card: str = typer.Argument(..., metavar="CARD", help=_CARD_HELP),
     origin: str = typer.Option(..., "--from", metavar="stock|hand|upcard", help=_FROM_HELP),
     melds: str | None = typer.Option(None, "--melds", metavar="MELDS", click_type=MELDS, help=_MELDS_HELP),
-    demanded: bool = typer.Option(False, "--demanded", help="A player demanded that he take it."),
+    demanded: bool = typer.Option(False, "--demanded", help="A player demanded that they take it."),
     json_: bool = _Json,
     preset: str | None = _Preset,
     rules_file: str | None = _Rules,
 ):
-    """Must the player take the top discard because it fits one of his melds (forcing)?
+    """Must the player take the top discard because it fits one of their melds (forcing)?
 
-    Exit status: 0 he must take it, 1 he need not, 2 bad input.
+    Exit status: 0 they must take it, 1 they need not, 2 bad input.
 
     Example: pan turn force 5S --from stock --melds "5S 5S 5S" --demanded
     """

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pancli.core.errors import InputError
 from pancli.core.ledger import MAX_CHIPS, Step, Tally
+from pancli.core.words import plural
 
 BANK_KINDS = ("buyin", "cashout")
 
@@ -19,7 +20,7 @@ def apply_bank(state, event: dict) -> Step:
         raise InputError(f"{chips!r} is not a number of chips", f"give a whole number above 0 and at most {MAX_CHIPS:,}")
     verb = "buys" if event["kind"] == "buyin" else "cashes out"
     return Step(state, tallies=[Tally(event["player"], event["kind"], chips)],
-                lines=[f"{event['player']} {verb} {chips} chips."])
+                lines=[f"{event['player']} {verb} {plural(chips, 'chip')}."])
 
 
 def apply_event(game, state, event: dict) -> Step:

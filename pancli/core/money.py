@@ -94,9 +94,9 @@ def to_cents(balances: dict[str, int], value: Decimal) -> dict[str, int]:
 
 
 def cents_text(cents: int) -> str:
-    """$12.50, −$3.25."""
+    """$12.50, -$3.25 (the one minus sign: pancli.core.words.MINUS)."""
     d = Decimal(abs(cents)) / 100
-    return f"${d:,.2f}" if cents >= 0 else f"−${d:,.2f}"
+    return f"${d:,.2f}" if cents >= 0 else f"-${d:,.2f}"
 
 
 def cents_decimal(cents: int) -> Decimal:

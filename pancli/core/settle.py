@@ -1,8 +1,8 @@
 """Settle-up: who pays whom at the end of the night, in as few payments as the greedy rule gives.
 
 Each party has a balance in chips: what it is owed (positive) or owes (negative).
-* A player's balance is his net from play. When the session has buy-ins or cash-outs, money has
-  already changed hands at the bank, so his balance is his stack: bought + net − cashed out.
+* A player's balance is their net from play. When the session has buy-ins or cash-outs, money has
+  already changed hands at the bank, so their balance is their stack: bought + net − cashed out.
 * The bank, if there is one, owes back what it took in: cashed out − bought.
 * Chips on the pools are shown as parties too, never hidden: the house keeps its collections,
   and chips still on the tops (a hand not finished) belong to whoever wins them.
@@ -22,6 +22,7 @@ from decimal import Decimal
 
 from pancli.core.ledger import HOUSE, POOLS, TOPS
 from pancli.core.money import amount, cents_decimal, cents_text, stored_chip_value, to_cents
+from pancli.core.words import MINUS, plural
 
 BANK = "(bank)"
 PARTY_NAMES = {BANK: "the bank", TOPS: "the tops", HOUSE: "the house"}
@@ -160,14 +161,14 @@ def negative_stacks(moves: list[tuple[int, int | None, str, int]]) -> list[dict]
 # -- words -------------------------------------------------------------------------------
 
 def signed(chips: int) -> str:
-    """+40, −26 (a true minus sign), 0."""
-    return f"+{chips}" if chips > 0 else (f"−{-chips}" if chips < 0 else "0")
+    """+40, -26 (the one minus sign of every face: pancli.core.words.MINUS), 0."""
+    return f"+{chips}" if chips > 0 else (f"{MINUS}{-chips}" if chips < 0 else "0")
 
 
 def money(chips: int | Decimal, chip_value: Decimal | None) -> str:
     """Chips as money, to the cent (or as chips, without a chip value)."""
     if not chip_value:
-        return f"{chips} chips"
+        return plural(chips, "chip") if isinstance(chips, int) else f"{chips} chips"
     return cents_text(int(amount(chips, chip_value) * 100))
 
 
@@ -178,12 +179,12 @@ def party_money(p: Party, s: Settlement) -> str:
 
 def _chips_text(chips) -> str:
     if isinstance(chips, int):
-        return f"{chips} chips"
+        return plural(chips, "chip")
     return f"about {chips:.2f} chips".replace(".00 ", " ")
 
 
 def position(p: Party, banked: bool) -> str:
-    """Why a party is owed or owes: 'Ana +40', 'Cruz −26 (bought 100, net −26, cashed out 100)'."""
+    """Why a party is owed or owes: 'Ana +40', 'Cruz -26 (bought 100, net -26, cashed out 100)'."""
     if p.name == BANK:
         return f"the bank {signed(p.balance)} (buy-ins it must pay back)"
     if p.name == TOPS:
@@ -191,13 +192,13 @@ def position(p: Party, banked: bool) -> str:
     if p.name == HOUSE:
         return f"the house {signed(p.balance)} (house collections)"
     if not banked:
-        return f"{p.name} is {signed(p.balance)} chips"
+        return f"{p.name} is {signed(p.balance)} {'chip' if abs(p.balance) == 1 else 'chips'}"
     return (f"{p.name}'s stack is {signed(p.balance)} (bought {p.bought}, play {signed(p.net)}, "
             f"cashed out {p.cashed})")
 
 
 def transfer_line(t: Transfer, s: Settlement) -> str:
-    """'Cruz pays Ana $6.50 — Cruz is −26 chips, Ana is +40 chips'."""
+    """'Cruz pays Ana $6.50 — Cruz is -26 chips, Ana is +40 chips'."""
     by_name = {p.name: p for p in s.parties}
     payer, payee = by_name[t.payer], by_name[t.payee]
     what = (f"{cents_text(t.cents)} ({_chips_text(t.chips)})" if t.cents is not None
@@ -210,12 +211,12 @@ def pool_notes(s: Settlement) -> list[str]:
     notes = []
     for p in s.parties:
         if p.name == TOPS and p.balance:
-            notes.append(f"{p.balance} chips are still on the tops: a hand is not finished. They belong to "
+            notes.append(f"{plural(p.balance, 'chip')} {'is' if p.balance == 1 else 'are'} still on the tops: a hand is not finished. They belong to "
                          "whoever wins them; finish or void the hand, or hold their value aside.")
         elif p.name == TOPS:
-            notes.append(f"The tops are short {-p.balance} chips (more was paid out of them than in).")
+            notes.append(f"The tops are short {plural(-p.balance, 'chip')} (more was paid out of them than in).")
         elif p.name == HOUSE and p.balance:
-            notes.append(f"The house collected {p.balance} chips ({party_money(p, s)}): "
+            notes.append(f"The house collected {plural(p.balance, 'chip')} ({party_money(p, s)}): "
                          "they leave the players for good.")
     return notes
 

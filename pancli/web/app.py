@@ -33,6 +33,7 @@ from pancli.core.errors import PanError
 from pancli.core.rows import Session
 from pancli.core.settle import PARTY_NAMES
 from pancli.core.text import json_text, one_line, payment_lines
+from pancli.core.words import MINUS
 from pancli.games import game
 from pancli.games.protocol import Game
 from pancli.storage.store import Store
@@ -160,7 +161,7 @@ def shown_html(text: str) -> Markup:
 def signed(n) -> str:
     if n is None:
         return "-"
-    return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
+    return f"+{n}" if n > 0 else (f"{MINUS}{-n}" if n < 0 else "0")
 
 
 def tone(n) -> str:
@@ -170,7 +171,7 @@ def tone(n) -> str:
 def money(x) -> str:
     if x is None:
         return ""
-    return f"+{x:.2f}" if x > 0 else (f"−{-x:.2f}" if x < 0 else "0.00")
+    return f"+{x:.2f}" if x > 0 else (f"{MINUS}{-x:.2f}" if x < 0 else "0.00")
 
 
 def event_lines(events: list[dict]) -> list[dict]:

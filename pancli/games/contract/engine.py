@@ -32,6 +32,7 @@ from typing import Any
 
 from pancli.core.errors import InputError, RuleError
 from pancli.core.ledger import Step, Tally
+from pancli.core.words import plural
 from pancli.games.contract.rules import PACKS, ContractRules
 from pancli.games.frenchpack import (
     RANK_NAMES as _ALL_RANK_NAMES,
@@ -79,7 +80,7 @@ def describe_contract(deal: int) -> str:
 
 
 def _count_words(counts: dict[str, int]) -> str:
-    parts = [f"{n} {kind}{'s' if n != 1 else ''}" for kind, n in counts.items() if n]
+    parts = [plural(n, kind) for kind, n in counts.items() if n]
     return " and ".join(parts) or "nothing"
 
 
@@ -237,7 +238,7 @@ def rule_buy(rules: ContractRules, seating: list[str], discarder: str, asker: st
     """Rule on a request to buy the top ``cards`` of the open pack.
 
     ``refused_by`` is the first player, in seating order, who answered «Нельзя»; everyone asked
-    before him agreed. ``None`` means everyone asked agreed.
+    before them agreed. ``None`` means everyone asked agreed.
     """
     if isinstance(cards, bool) or not isinstance(cards, int) or cards < 1:
         raise InputError(f"cannot buy {cards!r} cards", "buy 1 or more cards from the top of the pack")

@@ -8,7 +8,7 @@ Decisions where the spec leaves the recorder free:
 * Melding the eleventh card ends the hand at once: any meld, addition or rearrangement that
   brings a player to 11 melded cards settles the hand (§4.9), so `out` is only needed to name
   the final cards.
-* A dead player's melds are thrown in and leave the board; he keeps paying (§8.1).
+* A dead player's melds are thrown in and leave the board; they keep paying (§8.1).
 * A voided hand (stock exhausted under `void_hand`, or a misdeal) returns the tops to those who
   paid them; conditions already paid stand; the same dealer deals again.
 """
@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from pancli.core.errors import InputError, RuleError
 from pancli.core.ledger import HOUSE, TOPS, Params, Payment, Step, Tally
+from pancli.core.words import plural, possessive
 from pancli.games.panguingue import conditions, reasons
 from pancli.games.panguingue.cards import format_cards, parse_cards
 from pancli.games.panguingue.melds import check_meld, meld_order, rope_pieces
@@ -80,6 +81,8 @@ class Hand:
     winner: str | None = None
     over: bool = False
     result: str = ""
+    events: int = 0                   # events of this hand applied, the deal included
+    dropped_at: dict[str, int] = field(default_factory=dict)  # a dropped player: ``events`` after the drop
 
     def clone(self) -> Hand:
         """A copy apply() may change freely (much cheaper than deepcopy on every event). The melds
@@ -167,6 +170,7 @@ def apply(state: PanState, event: dict) -> Step:
     step = Step(new)
     handler(new, event, step)
     if new.hand:
+        new.hand.events += 1
         moved = new.hand.moved
         for p in step.payments:
             moved[p.payee] = moved.get(p.payee, 0) + p.chips
@@ -253,9 +257,18 @@ def _in_hand(hand: Hand, player: str, doing: str) -> None:
     if status is None:
         raise RuleError(f"{player} is not dealt in hand {hand.number}", "players seated later join at the next deal")
     if status == DROPPED:
-        raise RuleError(f"{player} dropped this hand and cannot {doing}", "undo the drop with `pan undo` if it was a mistake")
+        raise RuleError(f"{player} dropped this hand and cannot {doing}", _undo_the_drop(hand, player))
     if status == DEAD:
         raise RuleError(f"{player}'s hand is dead and cannot {doing}", "a dead hand only pays until the next deal")
+
+
+def _undo_the_drop(hand: Hand, player: str) -> str:
+    """The hint for a dropped player's move: what `undo` takes back before it reaches the drop."""
+    since = hand.events - hand.dropped_at.get(player, hand.events)
+    if since <= 0:
+        return "if the drop was a mistake, `pan undo` takes it back"
+    return (f"`pan undo` takes back the last event first: the drop is {since + 1} undos back "
+            "(see `pan history`)")
 
 
 def _drop(state: PanState, ev: dict, step: Step) -> None:
@@ -266,6 +279,7 @@ def _drop(state: PanState, ev: dict, step: Step) -> None:
         raise RuleError(f"{player} cannot drop: play has begun (the first meld is down)",
                         "players drop only before the first meld; once in, always in")
     hand.status[player] = DROPPED
+    hand.dropped_at = {**hand.dropped_at, player: hand.events + 1}  # shared with the state before
     cost = state.rules.drop_cost
     if cost:
         step.payments.append(reasons.payment(player, TOPS, cost, "drop"))
@@ -375,7 +389,7 @@ def _new_meld(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], 
     if worth:
         step.tallies.append(Tally(player, "conditions"))
         meld.counted = True
-    step.lines.append(f"{player} melds #{meld.number} {meld.shown()}: "
+    step.lines.append(f"{player} melds {meld.shown()} as meld {meld.number}: "
                       + (f"{conditions.describe(meld.tag, cards)}, {worth} from each payer" if worth else "no condition"))
     return meld
 
@@ -400,9 +414,9 @@ def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...],
     if to is not None:
         meld = hand.melds.get(to)
         if meld is None:
-            raise InputError(f"there is no meld #{to} on the board", "see the numbers with `pan board`")
+            raise InputError(f"there is no meld {to} on the board", "see the numbers with `pan board`")
         if meld.owner != player:
-            raise RuleError(f"meld #{to} is {meld.owner}'s, not {player}'s",
+            raise RuleError(f"meld {to} is {meld.owner}'s, not {player}'s",
                             "players add only to their own melds")
     else:
         own = hand.melds_of(player)
@@ -413,11 +427,11 @@ def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...],
             if len(own) == 1:
                 raise RuleError(judge_addition(own[0].cards, own[0].tag, cards, state.rules).reason,
                                 "add to a meld the cards fit, or lay a new meld")
-            listed = ", ".join(f"#{m.number} {m.shown()}" for m in own)
+            listed = ", ".join(f"meld {m.number} {m.shown()}" for m in own)
             raise RuleError(f"{format_cards(cards)} fits none of {player}'s melds ({listed})",
                             "check the cards, or lay them as a new meld")
         if len(fits) > 1:
-            listed = " and ".join(f"#{m.number}" for m in fits)
+            listed = " and ".join(str(m.number) for m in fits)
             raise InputError(f"{format_cards(cards)} fits {player}'s melds {listed}",
                              f"say which with --to, e.g. --to {fits[0].number}")
         meld = fits[0]
@@ -431,7 +445,7 @@ def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...],
     meld = hand.changing(meld)
     meld.cards, meld.tag, meld.grown = meld.cards + tuple(cards), ruling.tag, True
     _collect(state, hand, player, ruling.pays, "addition", before, step, meld)
-    step.lines.append(f"{player} adds {format_cards(cards)} to #{meld.number}, now {meld.shown()}: "
+    step.lines.append(f"{player} adds {format_cards(cards)} to meld {meld.number}, now {meld.shown()}: "
                       + (f"{ruling.pays} from each payer" if ruling.pays else "pays nothing"))
 
 
@@ -446,9 +460,9 @@ def _add(state: PanState, ev: dict, step: Step) -> None:
 def _own_meld(hand: Hand, player: str, number) -> Meld:
     meld = hand.melds.get(number)
     if meld is None:
-        raise InputError(f"there is no meld #{number} on the board", "see the numbers with `pan board`")
+        raise InputError(f"there is no meld {number} on the board", "see the numbers with `pan board`")
     if meld.owner != player:
-        raise RuleError(f"meld #{number} is {meld.owner}'s, not {player}'s", "players rearrange only their own melds")
+        raise RuleError(f"meld {number} is {meld.owner}'s, not {player}'s", "players rearrange only their own melds")
     return meld
 
 
@@ -472,7 +486,7 @@ def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Me
         meld = Meld(number, player, r.cards, r.tag, r.grown, list(kept[0].pays) if kept else [],
                     kept[0].counted if kept else False)
         hand.melds[number] = meld
-        made.append(f"#{number} {format_cards(meld_order(r.cards))}")
+        made.append(f"meld {number} is {format_cards(meld_order(r.cards))}")
         if r.pays:
             _collect(state, hand, player, r.pays, r.code, Params(r.params, meld=number), step, meld)
             if r.continues is None:
@@ -480,7 +494,7 @@ def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Me
                 meld.counted = True
     pays = sum(r.pays for r in results)
     hand.melds = dict(sorted(hand.melds.items()))
-    step.lines.append(f"{player} {what}: {' · '.join(made)}; "
+    step.lines.append(f"{player} {what}: {', '.join(made)}; "
                       + (f"{pays} from each payer" if pays else "pays nothing"))
 
 
@@ -495,10 +509,10 @@ def _split(state: PanState, ev: dict, step: Step) -> None:
     if len(parts) < 2:
         raise InputError("a split needs at least two parts", 'e.g. --into "AD 2D 3D" "4D 5D 6D"')
     if Counter(c for p in parts for c in p) != Counter(meld.cards):
-        raise RuleError(f"the parts do not hold exactly the cards of #{meld.number} ({meld.shown()})",
+        raise RuleError(f"the parts do not hold exactly the cards of meld {meld.number} ({meld.shown()})",
                         "a split divides one meld; add cards from the hand with `pan add` first")
     _apply_rearrangement(state, hand, player, [meld], [Part(p, (0,) * len(p)) for p in parts], step,
-                         borrow=False, what=f"splits #{meld.number}")
+                         borrow=False, what=f"splits meld {meld.number}")
     _maybe_out(state, hand, player, step)
 
 
@@ -515,11 +529,11 @@ def _borrow(state: PanState, ev: dict, step: Step) -> None:
         raise InputError("name the cards to borrow", "e.g. `pan borrow Ana --from 2 7C --with 7H 7D`")
     if not with_cards:  # spec §5.6: a meld's own cards rearranged with no hand card is a split
         raise RuleError(f"a borrow completes a new meld with cards from {player}'s hand, and none were named",
-                        f"name them with --with, or rearrange #{meld.number} with `pan split` (the split rules apply)")
+                        f"name them with --with, or rearrange meld {meld.number} with `pan split` (the split rules apply)")
     rest = Counter(meld.cards)
     rest.subtract(Counter(taken))
     if any(n < 0 for n in rest.values()):
-        raise RuleError(f"#{meld.number} ({meld.shown()}) does not hold {format_cards(taken)}",
+        raise RuleError(f"meld {meld.number} ({meld.shown()}) does not hold {format_cards(taken)}",
                         "borrow only cards of that meld")
     remainder = tuple(rest.elements())
     pieces = [remainder]
@@ -534,7 +548,7 @@ def _borrow(state: PanState, ev: dict, step: Step) -> None:
     parts = [Part(p, (0,) * len(p)) for p in pieces]
     parts.append(Part(tuple(taken) + tuple(with_cards), (0,) * len(taken) + (HAND,) * len(with_cards)))
     _apply_rearrangement(state, hand, player, [meld], parts, step, borrow=True,
-                         what=f"borrows {format_cards(taken)} from #{meld.number}")
+                         what=f"borrows {format_cards(taken)} from meld {meld.number}")
     _maybe_out(state, hand, player, step)
 
 
@@ -599,7 +613,7 @@ def _short_out(player: str, before: int, cards, melded: int) -> RuleError:
                          spread)
     if cards:
         return RuleError(f"with {format_cards(cards)} {player} would have {melded} cards melded; going out needs 11",
-                         f"{11 - melded} more: record his other melds first (`pan meld`, `pan add`), "
+                         f"{11 - melded} more: record their other melds first (`pan meld`, `pan add`), "
                          "then go out with the last cards")
     return RuleError(f"{player} has {melded} cards melded; going out needs 11",
                      f"name the final cards: `pan out {player.lower()} CARD...`")
@@ -615,7 +629,7 @@ def _maybe_out(state: PanState, hand: Hand, player: str, step: Step) -> None:
 
 
 def recollect(state: PanState, melds: list[Meld]) -> list[tuple[Meld, int]]:
-    """What each of the winner's melds pays again when he goes out (§7.1, knob going_out_recollect)."""
+    """What each of the winner's melds pays again when they go out (§7.1, knob going_out_recollect)."""
     rules = state.rules
     out = []
     for m in melds:
@@ -690,8 +704,8 @@ def _dead(state: PanState, ev: dict, step: Step) -> None:
         del hand.melds[m.number]
     hand.status[player] = DEAD
     step.tallies.append(Tally(player, "dead"))
-    step.lines.append(f"{player}'s hand is dead ({why}): returns {returned} chips won this hand, "
-                      "throws in his cards, and keeps paying.")
+    step.lines.append(f"{player}'s hand is dead ({why}): returns {plural(returned, 'chip')} won this hand, "
+                      "throws in their cards, and keeps paying.")
     alive = [p for p in hand.order if hand.status[p] == IN]
     if not alive:
         step.lines.append("No live hand is left: record `pan void` to end the hand.")
@@ -720,7 +734,8 @@ def _foul(state: PanState, ev: dict, step: Step) -> None:
     if meld.counted:  # the condition goes back with its chips: it was never laid
         step.tallies.append(Tally(player, "conditions", -1))
     del hand.melds[number]
-    step.lines.append(f"Meld #{number} of {player} is foul: it goes back to his hand and he returns {returned} chips.")
+    step.lines.append(f"{possessive(player)} meld {number} is foul: its cards go back to {possessive(player)} hand"
+                      + (f", and {player} returns {plural(returned, 'chip')}." if returned else "."))
 
 
 _HANDLERS = {

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pancli.core.errors import PanError
 from pancli.core.ledger import Step
 from pancli.core.payloads import LIST, TEXT, TEXTS, WHOLE, YES_NO, Field, Payloads
+from pancli.core.words import signed
 from pancli.games.protocol import Board, CompletionKind, Event, GameBase, SessionRow, starting
 
 if TYPE_CHECKING:
@@ -176,11 +177,12 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
         playing, out = [], []
         for p in hand["players"]:
             if p["status"] != "in":
-                out.append(f"{p['name']} {p['status']} {p['chips_this_hand']:+d}")
+                moved = p["chips_this_hand"]  # a void hand gives a drop back: nothing to show
+                out.append(f"{p['name']} {p['status']}" + (f" {signed(moved)}" if moved else ""))
                 continue
-            melds = " ".join(f"#{m['number']} {''.join(format_card(c) for c in m['cards'])}"
-                             + (f"={m['worth']}" if m["worth"] else "") for m in p["melds"])
-            playing.append(f"{p['name']} {p['chips_this_hand']:+d}" + (f" [{melds}]" if melds else ""))
+            melds = "; ".join(f"meld {m['number']}: {''.join(format_card(c) for c in m['cards'])}"
+                              + (f" worth {m['worth']}" if m["worth"] else "") for m in p["melds"])
+            playing.append(f"{p['name']} {signed(p['chips_this_hand'])}" + (f" [{melds}]" if melds else ""))
         lines.append("in: " + " · ".join(playing) + (f" | {', '.join(out)}" if out else ""))
         return lines
 
@@ -192,9 +194,10 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
         was = before.hand if before is not None else None
         if was is not None and (was.number, was.over) == (hand.number, hand.over):
             return []
-        moved = sorted(((p, n) for p, n in hand.moved.items() if p in hand.status), key=lambda pn: -pn[1])
-        lines = [f"Hand {hand.number} is over: {hand.result}.",
-                 "Moved this hand: " + " · ".join(f"{p} {n:+d}" for p, n in moved)]
+        moved = sorted(((p, n) for p, n in hand.moved.items() if p in hand.status and n), key=lambda pn: -pn[1])
+        lines = [f"Hand {hand.number} is void." if hand.result == "void" else f"Hand {hand.number} is over: {hand.result}.",
+                 ("Moved this hand: " + " · ".join(f"{p} {signed(n)}" for p, n in moved)) if moved
+                 else "No chips moved this hand."]
         try:
             nxt = self.apply(after, {"kind": "deal"}).state.hand
         except Exception:

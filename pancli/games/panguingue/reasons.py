@@ -57,7 +57,7 @@ def _returned(p: Mapping) -> str:
 
 
 def _foul(p: Mapping) -> str:
-    where = "foul meld found after the discard" if p.get("after_discard") else f"foul meld #{p['meld']}"
+    where = "foul meld found after the discard" if p.get("after_discard") else f"foul meld {p['meld']}"
     return f"{where}: returns {_returned(p)}"
 
 
@@ -70,7 +70,7 @@ TEXT = {
     "chop": lambda p: "chops the tops",
     "condition": _meld,
     "addition": lambda p: f"{format_cards(p['added'])} added to {conditions.describe(p['tag'], p['cards'])}",
-    "rearranged": lambda p: f"{_meld(p)} made by rearranging",
+    "rearranged": _meld,  # a new meld of a spread, split or borrow: the line of the event says which
     "carried": lambda p: f"{_meld(p)} (+{p['added']} added)",
     "going_out": lambda p: f"{p['winner']} goes out: base {p['base']}"
                            + (f" + conditions {p['conditions']}" if p["conditions"] else ""),

@@ -57,11 +57,11 @@ class HouseRules(KnobRules):
     last_player_wins_if_all_drop: bool = knob(True, BOOL, None, "when all others drop, the last player wins the tops without play")
     # The turn (§4); the recorder does not model draws and discards
     discard_take_rule: str = knob("rejected_stock_card_meld_now", ENUM, ("rejected_stock_card_meld_now", "any_top_meld_now", "forbidden"), "which discard may be taken", recorded_only=True)
-    upcard_takeable: bool = knob(True, BOOL, None, "the eldest may take the opening upcard if he melds it", recorded_only=True)
+    upcard_takeable: bool = knob(True, BOOL, None, "the eldest may take the opening upcard if they meld it", recorded_only=True)
     drawn_card_first: bool = knob(False, BOOL, None, "the drawn card must be melded before any hand card", recorded_only=True)
     forcing_mode: str = knob("on_demand_any_player", ENUM, ("on_demand_any_player", "automatic", "off"), "when a discard that fits a meld must be taken", recorded_only=True)
     forcing_scope: str = knob("takeable_discard_only", ENUM, ("takeable_discard_only", "any_top_discard"), "which discards can force", recorded_only=True)
-    protect_flat_player: bool = knob(True, BOOL, None, "the player before a flat player may not feed him the winning card", recorded_only=True)
+    protect_flat_player: bool = knob(True, BOOL, None, "the player before a flat player may not feed them the winning card", recorded_only=True)
     layoff_on_others: bool = knob(False, BOOL, (False,), "adding to another player's melds (never allowed in Pan)")
     # Melds (§5)
     mixed_set_additions: str = knob("any_suit", ENUM, ("any_suit", "new_suit_only"), "what a mixed-suit set may take")

@@ -27,6 +27,7 @@ from functools import cache, lru_cache
 from itertools import product
 
 from pancli.core.errors import RuleError
+from pancli.core.words import plural
 from pancli.games.panguingue import conditions
 from pancli.games.panguingue.cards import NON_COMOQUERS, ORDINAL, RANKS, SUITS, format_card, format_cards, over_shoe
 from pancli.games.panguingue.melds import ROPE, SET, check_meld, meld_order
@@ -161,7 +162,7 @@ def why_not(cards: Sequence[str], rules: HouseRules = DEFAULTS) -> tuple[str, st
 
 def _check_out_count(n: int) -> None:
     if n != OUT_CARDS:
-        raise RuleError(f"{n} card{'s' if n != 1 else ''} melded is not out", f"going out needs {OUT_CARDS}")
+        raise RuleError(f"{plural(n, 'card')} melded is not out", f"going out needs {OUT_CARDS}")
 
 
 # -- the search --------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ def may_take(card: str, origin: str, hand: Sequence[str], melds: Melds, rules: H
     ``origin``: ``stock`` (the previous player's rejected stock card), ``hand`` (discarded from
     the previous player's hand) or ``upcard`` (the opening upcard, on top only at the eldest's
     first turn; ``first_turn`` alone also means the card is the upcard). A taken card must be
-    melded at once: with two or more hand cards into a new meld, or added to one of his own
+    melded at once: with two or more hand cards into a new meld, or added to one of their own
     melds (with hand cards bridging a rope if need be). T3, T4, T10.
     """
     origin = _origin(origin, first_turn)
@@ -68,14 +68,14 @@ def may_take(card: str, origin: str, hand: Sequence[str], melds: Melds, rules: H
         return TurnRuling(False, refusal, "draw from the stock")
     how = meld_now(card, hand, melds, rules)
     if how is None:
-        return TurnRuling(False, f"{shown} cannot be melded at once: it fits none of his melds and makes "
-                                 f"no meld with two of his hand cards; a taken card must be melded this turn",
+        return TurnRuling(False, f"{shown} cannot be melded at once: it fits none of their melds and makes "
+                                 f"no meld with two of their hand cards; a taken card must be melded this turn",
                           "draw from the stock")
     what = {STOCK: "the previous player's rejected stock card", HAND: "the top discard",
             UPCARD: "the upcard"}[origin]
     if _goes_out(card, hand, melds, rules):
-        return TurnRuling(True, f"may take {what} {shown}: it {how}, his {OUT_CARDS}th melded card",
-                          "meld it this turn: he goes out and does not discard")
+        return TurnRuling(True, f"may take {what} {shown}: it {how}, their {OUT_CARDS}th melded card",
+                          "meld it this turn: they go out and do not discard")
     return TurnRuling(True, f"may take {what} {shown}: it {how}", "meld it this turn")
 
 
@@ -110,34 +110,34 @@ def drawn_card(card: str, hand: Sequence[str], melds: Melds, rules: HouseRules,
                next_flat: Melds | None = None) -> TurnRuling:
     """What must the player do with ``card`` drawn from the stock?
 
-    ``allowed`` answers whether he may keep it in his hand (discarding another card). He never
-    may (T1, T2) unless the next player is flat (``next_flat``: his melds, ten cards) and the
-    card fits them under ``protect_flat_player`` (T8, Example 8): then he keeps it and discards
-    another card, unless every card he could discard fits too (§11 row 16), when any discard
-    is allowed. ``hand`` is his hand before the draw.
+    ``allowed`` answers whether they may keep it in their hand (discarding another card). They never
+    may (T1, T2) unless the next player is flat (``next_flat``: their melds, ten cards) and the
+    card fits them under ``protect_flat_player`` (T8, Example 8): then they keep it and discard
+    another card, unless every card they could discard fits too (§11 row 16), when any discard
+    is allowed. ``hand`` is their hand before the draw.
     """
     shown = format_card(card)
     how = meld_now(card, hand, melds, rules)
     out = how is not None and _goes_out(card, hand, melds, rules)
     if out:
-        return TurnRuling(False, f"{shown} {how}: his {OUT_CARDS}th melded card",
-                          "meld it: he goes out and does not discard")
+        return TurnRuling(False, f"{shown} {how}: their {OUT_CARDS}th melded card",
+                          "meld it: they go out and do not discard")
     protect = _protection(card, next_flat, rules)
     if protect:
         hand_left = list(hand)
         if not hand_left:
-            return TurnRuling(False, f"{shown} fits the flat next player's {protect}, but he has no other card "
+            return TurnRuling(False, f"{shown} fits the flat next player's {protect}, but they have no other card "
                                      f"to discard", "meld it" if how else "discard it")
         assert next_flat is not None  # a protection is found only among the flat player's melds
         safe = [c for c in hand_left if not _fits_any(c, next_flat, rules)]
         if not safe:
             return TurnRuling(True, f"{shown} fits the flat next player's {protect}, and so does every card "
-                                    f"in his hand: any discard is allowed",
+                                    f"in their hand: any discard is allowed",
                               ("meld it, or discard any card" if how else "discard any card"))
-        why = (f"{shown} fits the flat next player's {protect}, so he may not discard it: he keeps it "
-               f"and discards another card (safe: {format_cards(_unique(safe))})")
+        why = (f"{shown} fits the flat next player's {protect}, so they may not discard it: they keep it "
+               f"and discard another card (safe: {format_cards(_unique(safe))})")
         if how:
-            return TurnRuling(True, f"{why}; or he melds it: it {how}", "meld it, or keep it and discard another card")
+            return TurnRuling(True, f"{why}; or they meld it: it {how}", "meld it, or keep it and discard another card")
         return TurnRuling(True, why, "keep it and discard another card")
     if how:
         if rules.drawn_card_first:
@@ -146,12 +146,12 @@ def drawn_card(card: str, hand: Sequence[str], melds: Melds, rules: HouseRules,
                               "meld it before any hand card, or discard it")
         return TurnRuling(False, f"{shown} {how}; a stock card may not be kept in the hand",
                           "meld it or discard it")
-    why = f"{shown} cannot be melded (it fits none of his melds and makes no meld with his hand cards)"
+    why = f"{shown} cannot be melded (it fits none of their melds and makes no meld with their hand cards)"
     if not hand and sum(len(m) for m in melds) == FLAT_CARDS:
-        return TurnRuling(False, f"{why}; he discards it and stays flat: {FLAT_CARDS} melded is not out",
+        return TurnRuling(False, f"{why}; they discard it and stay flat: {FLAT_CARDS} melded is not out",
                           "discard it")
     if rules.drawn_card_first:
-        return TurnRuling(False, f"{why}; a stock card may not be kept, and unused it lets him meld nothing "
+        return TurnRuling(False, f"{why}; a stock card may not be kept, and unused it lets them meld nothing "
                                  f"this turn (drawn_card_first)", "discard it")
     return TurnRuling(False, f"{why}; a stock card may not be kept in the hand", "discard it")
 
@@ -164,7 +164,7 @@ def may_discard(card: str, next_flat: Melds | None, rules: HouseRules,
     """May the player discard ``card`` when the next player is flat with melds ``next_flat``?
 
     Under ``protect_flat_player`` a card that could be added to one of the flat player's melds
-    may not be discarded by the player before him, unless every card he could discard (``hand``,
+    may not be discarded by the player before them, unless every card they could discard (``hand``,
     which includes ``card``; if given) fits too: then any discard is allowed (§11 row 16).
     """
     shown = format_card(card)
@@ -181,7 +181,7 @@ def may_discard(card: str, next_flat: Melds | None, rules: HouseRules,
         choices.append(card)
     safe = [c for c in choices if not _fits_any(c, next_flat, rules)]
     if hand is not None and not safe:
-        return TurnRuling(True, f"{shown} fits the flat next player's {fits}, but so does every card he "
+        return TurnRuling(True, f"{shown} fits the flat next player's {fits}, but so does every card they "
                                 f"could discard: any discard is allowed")
     why = f"{shown} may not be discarded: it fits the flat next player's {fits}"
     if safe:
@@ -208,13 +208,13 @@ def _fits_any(card: str, melds: Melds, rules: HouseRules) -> bool:
 
 def must_take(card: str, origin: str, melds: Melds, rules: HouseRules, demanded: bool = False,
               first_turn: bool = False) -> TurnRuling:
-    """Must the player take the top discard ``card`` (T5)? ``allowed`` means he is forced.
+    """Must the player take the top discard ``card`` (T5)? ``allowed`` means they are forced.
 
-    A discard that could be added to one of his melds forces him on demand by any player
+    A discard that could be added to one of their melds forces them on demand by any player
     (``forcing_mode = on_demand_any_player``), always (``automatic``) or never (``off``). With
-    ``forcing_scope = takeable_discard_only`` only a discard he would be allowed to take forces
+    ``forcing_scope = takeable_discard_only`` only a discard they would be allowed to take forces
     (never a hand discard by default, T3); ``any_top_discard`` lets any top discard force. A
-    forced card that is his eleventh melded card means he has gone out.
+    forced card that is their eleventh melded card means they have gone out.
     """
     origin = _origin(origin, first_turn)
     shown = format_card(card)
@@ -230,23 +230,23 @@ def must_take(card: str, origin: str, melds: Melds, rules: HouseRules, demanded:
             fit = cards
             break
     if fit is None:
-        return TurnRuling(False, f"{shown} does not force: it fits none of his melds")
-    where = f"{shown} fits his meld {format_cards(meld_order(fit))}"
+        return TurnRuling(False, f"{shown} does not force: it fits none of their melds")
+    where = f"{shown} fits their meld {format_cards(meld_order(fit))}"
     if rules.forcing_mode == "on_demand_any_player" and not demanded:
-        return TurnRuling(False, f"{where}: he must take it only if a player demands it (any player may)")
+        return TurnRuling(False, f"{where}: they must take it only if a player demands it (any player may)")
     why = "a player demanded it" if rules.forcing_mode == "on_demand_any_player" else "forcing is automatic"
     if sum(len(m) for m in melds) + 1 == OUT_CARDS:
-        return TurnRuling(True, f"{where} and {why}: it is his {OUT_CARDS}th melded card",
-                          "take it and meld it: he goes out and does not discard")
-    return TurnRuling(True, f"{where} and {why}", "take it, meld it, then discard from his hand")
+        return TurnRuling(True, f"{where} and {why}: it is their {OUT_CARDS}th melded card",
+                          "take it and meld it: they go out and do not discard")
+    return TurnRuling(True, f"{where} and {why}", "take it, meld it, then discard from their hand")
 
 
 # -- going out and flat (§4.7, §4.9) -------------------------------------------------------
 
 
 def going_out(melded: int, move: str) -> TurnRuling:
-    """Is the player out after ``move`` (``meld``: he melded the drawn card; ``discard``: he
-    discarded his last hand card), with ``melded`` cards melded after it? ``allowed`` means out.
+    """Is the player out after ``move`` (``meld``: they melded the drawn card; ``discard``: they
+    discarded their last hand card), with ``melded`` cards melded after it? ``allowed`` means out.
 
     Eleven melded is out, with no discard (T7); emptying the hand by discarding is not going out,
     and ten melded is flat (T6, T9).
@@ -257,19 +257,19 @@ def going_out(melded: int, move: str) -> TurnRuling:
         raise InputError(f"{melded} cards melded is impossible", f"a player melds 0 to {OUT_CARDS} cards")
     if melded == OUT_CARDS:
         if move == DISCARD:
-            return TurnRuling(False, f"with {OUT_CARDS} cards melded he went out when he melded the last one; "
+            return TurnRuling(False, f"with {OUT_CARDS} cards melded they went out when they melded the last one; "
                                      f"there is no discard")
-        return TurnRuling(True, f"{OUT_CARDS} cards melded: he has gone out", "stop: he does not discard")
+        return TurnRuling(True, f"{OUT_CARDS} cards melded: they have gone out", "stop: they do not discard")
     if melded == FLAT_CARDS:
         if move == DISCARD:
             return TurnRuling(False, f"{FLAT_CARDS} melded and an empty hand is not out: emptying the hand by "
-                                     f"discarding is not going out; he is flat",
-                              "draw each turn until he can meld the card he draws")
-        return TurnRuling(False, f"{FLAT_CARDS} melded is not out: he needs {OUT_CARDS}",
-                          "discard his last hand card; he is then flat")
+                                     f"discarding is not going out; they are flat",
+                              "draw each turn until they can meld the card they draw")
+        return TurnRuling(False, f"{FLAT_CARDS} melded is not out: they need {OUT_CARDS}",
+                          "discard their last hand card; they are then flat")
     if move == DISCARD:
-        return TurnRuling(False, f"{melded} melded is not out: he needs {OUT_CARDS}")
-    return TurnRuling(False, f"{melded} melded is not out: he needs {OUT_CARDS}", "discard a card")
+        return TurnRuling(False, f"{melded} melded is not out: they need {OUT_CARDS}")
+    return TurnRuling(False, f"{melded} melded is not out: they need {OUT_CARDS}", "discard a card")
 
 
 # -- melding at once -----------------------------------------------------------------------
@@ -283,18 +283,18 @@ def meld_now(card: str, hand: Sequence[str], melds: Melds, rules: HouseRules) ->
     """
     for cards, tag in _tagged(melds, rules):
         if judge_addition(cards, tag, (card,), rules).legal:
-            return f"fits his meld {format_cards(meld_order(cards))}"
+            return f"fits their meld {format_cards(meld_order(cards))}"
     for cards, tag in _tagged(melds, rules):
         for n in range(1, min(_MAX_BRIDGE, len(hand)) + 1):
             for extra in _combos(hand, n):
                 if judge_addition(cards, tag, (card, *extra), rules).legal:
-                    return (f"fits his meld {format_cards(meld_order(cards))} with "
-                            f"{format_cards(extra)} from his hand")
+                    return (f"fits their meld {format_cards(meld_order(cards))} with "
+                            f"{format_cards(extra)} from their hand")
     # Every legal meld holding the card holds a legal three-card meld holding it (§5.8), so
     # pairs of hand cards are enough.
     for pair in _combos(hand, 2):
         if judge((card, *pair), rules).valid:
-            return f"makes {format_cards(meld_order((card, *pair)))} with two of his hand cards"
+            return f"makes {format_cards(meld_order((card, *pair)))} with two of their hand cards"
     return None
 
 
@@ -309,7 +309,7 @@ def _goes_out(card: str, hand: Sequence[str], melds: Melds, rules: HouseRules) -
     return any(judge_addition(m, t, cards, rules).legal for m, t in _tagged(melds, rules))
 
 
-def _tagged(melds: Melds, rules: HouseRules, whose: str = "his melds") -> list[tuple[tuple[str, ...], str]]:
+def _tagged(melds: Melds, rules: HouseRules, whose: str = "their melds") -> list[tuple[tuple[str, ...], str]]:
     out = []
     for meld in melds:
         cards = tuple(meld)

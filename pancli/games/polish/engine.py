@@ -30,6 +30,7 @@ from typing import Any
 
 from pancli.core.errors import InputError, RuleError
 from pancli.core.ledger import Step, Tally
+from pancli.core.words import plural
 from pancli.games.frenchpack import RANK_NAMES as _ALL_RANK_NAMES, SUITS, Card, card_reader, format_cards, suggest
 from pancli.games.polish.rules import PolishRules
 
@@ -64,11 +65,11 @@ class Verdict:
 
 
 def check_out(hand: int, beton: int = 0) -> Verdict:
-    """Is a player out of the deal? ``legal`` is True when he is (beton: B.3, Q-B10)."""
+    """Is a player out of the deal? ``legal`` is True when they are (beton: B.3, Q-B10)."""
     if hand > 0:
-        return Verdict(False, f"not out: {hand} card{'s' * (hand != 1)} still in hand")
+        return Verdict(False, f"not out: {plural(hand, 'card')} still in hand")
     if beton > 0:
-        return Verdict(False, f"not out: the hand is empty but {beton} beton card{'s' * (beton != 1)} lie face down; "
+        return Verdict(False, f"not out: the hand is empty but {plural(beton, 'beton card')} {'lies' if beton == 1 else 'lie'} face down; "
                        "take them into hand and play on")
     return Verdict(True, "out: no cards in hand and no beton left; safe for this deal")
 
@@ -228,7 +229,7 @@ class ChallengeRuling:
 
 def rule_challenge(pile: list[Card], player: str, challenger: str, hidden: bool,
                    played_over: bool = False) -> ChallengeRuling:
-    """Rule on a claim that ``player`` slipped a card under the one he played («podkładanie», B.2)."""
+    """Rule on a claim that ``player`` slipped a card under the one they played («podkładanie», B.2)."""
     pile = _checked_pile(pile)
     taken = tuple(reversed(pile[1:]))
     if played_over:
@@ -359,7 +360,7 @@ def standings(state: GameState) -> list[dict[str, Any]]:
 
 def summary(state: GameState) -> str:
     held = ", ".join(f"{r['player']} {r['letters'] or '-'}" for r in standings(state))
-    deals = f"{len(state.deals)} deal{'s' * (len(state.deals) != 1)}"
+    deals = plural(len(state.deals), "deal")
     if state.over:
         return f"Game over after {deals}: {state.loser} completed {state.rules.word} and loses ({held})"
     return f"After {deals}: {held}"
