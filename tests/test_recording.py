@@ -26,7 +26,7 @@ def test_deal_names_dealer_eldest_and_order(table):
     ("meld ana 5S 5S", 1, "at least 3 cards"),
     ("add ana 5S", 1, "no melds to add to"),
     ("out ana", 1, "going out needs 11"),
-    ("split ana 7 --into '5S 5S 5S' '5S 5S 5S'", 2, "no meld #7"),
+    ("split ana 7 --into '5S 5S 5S' '5S 5S 5S'", 2, "no meld 7"),
     ("session use nothing", 2, "no session named"),
     ("deal", 1, "still being played"),
     ("seat add Eve", 1, "between hands"),

@@ -75,7 +75,7 @@ def test_the_player_page_and_history_update_too(served, browser):
     browser.goto(url.replace("/?", "/history?"))
     browser.wait_for("!document.getElementById('live-status').hidden")
     done = pan_cli(db, "meld ana JH QH KH")
-    seen = browser.wait_for("document.getElementById('live').innerText.includes('meld Ana JH QH KH')")
+    seen = browser.wait_for("document.getElementById('live').innerText.includes('Ana melds J♥ Q♥ K♥')")
     print(f"the history showed the meld {seen - done:.2f} s after it was recorded")
     browser.goto(url.replace("/?", "/player/Ana?"))
     assert "Career" in browser.text("#live")

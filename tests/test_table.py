@@ -189,10 +189,10 @@ def test_after_every_change_the_compact_board_follows(tmp_path):
     sh.execute("d cruz")
     r = sh.execute("m ana 5s5s5s")
     assert r.ok and r.changed
-    assert "Ana melds #1 5♠ 5♠ 5♠" in r.out and "Ben, Dee pay Ana 4 each" in r.out  # payments with reasons
+    assert "Ana melds 5♠ 5♠ 5♠ as meld 1" in r.out and "Ben, Dee pay Ana 4 each" in r.out  # payments with reasons
     assert 1 <= len(r.board) <= 3
     assert r.board[0] == "hand 1 · Dee deals · Ana eldest · tops 2 · in play"
-    assert r.board[1] == "in: Ana +8 [#1 5♠5♠5♠=4] · Ben -4 · Dee -4 | Cruz dropped -2"
+    assert r.board[1] == "in: Ana +8 [meld 1: 5♠5♠5♠ worth 4] · Ben -4 · Dee -4 | Cruz dropped -2"
     assert r.board[2] == "night: Ana +8 · Cruz -2 · Ben -4 · Dee -4"
     assert r.text().endswith("night: Ana +8 · Cruz -2 · Ben -4 · Dee -4\n")
     look = sh.execute("b")
@@ -287,7 +287,7 @@ def test_the_shell_follows_writes_from_another_process(tmp_path):
                            capture_output=True, text=True, cwd=ROOT)
     assert other.returncode == 0, other.stderr
     r = sh.execute("m ana 5s5s5s")
-    assert r.ok and "Ben +2 [#1 7♦7♦7♦=2]" in r.board[1] and "Ana +10 [#2 5♠5♠5♠=4]" in r.board[1]
+    assert r.ok and "Ben +2 [meld 1: 7♦7♦7♦ worth 2]" in r.board[1] and "Ana +10 [meld 2: 5♠5♠5♠ worth 4]" in r.board[1]
 
 
 def test_a_named_session_is_kept_while_another_is_current(tmp_path):
@@ -405,7 +405,7 @@ def test_a_script_stops_at_the_first_refused_line(tmp_path):
     assert r.exit_code == 1
     assert f"{path}:6: m ben 8s8s8s" in r.stderr and "not in the Pan pack" in r.stderr
     assert "Stopped at line 6" in r.stderr
-    assert "Ana melds #1" in r.stdout and "Standings · fri" in r.stdout
+    assert "as meld 1" in r.stdout and "Standings · fri" in r.stdout
     assert event_count(db) == 2  # deal and Ana's meld; Ben's 7s never ran
 
 
@@ -473,9 +473,9 @@ def test_redo_puts_back_what_undo_took_back(tmp_path):
     before = cli(db, "standings", "--json").stdout
     assert sh.execute("u").ok and sh.execute("u").ok
     r = sh.execute("redo")
-    assert r.ok and "Redid: Ana melds 5♠ 5♠ 5♠" in r.out and "Ana melds #1" in r.out
+    assert r.ok and "Redid: Ana melds 5♠ 5♠ 5♠" in r.out and "as meld 1" in r.out
     r = sh.execute("redo")
-    assert r.ok and "Ben melds #2" in r.out
+    assert r.ok and "Ben melds K♥ K♥ K♥ as meld 2" in r.out
     assert cli(db, "standings", "--json").stdout == before
     r = sh.execute("redo")
     assert r.status == 1 and "nothing to redo" in r.err

@@ -108,10 +108,10 @@ def test_a_night_at_the_terminal(tmp_path):
         t.line("deal", "Hand 1: Dee deals, Ana is eldest")
         t.line("d cruz", "Cruz drops")
         out = t.line("m ana 5s5s5s", "night: Ana +8")
-        assert "Ben, Dee pay Ana 4 each" in out and "in: Ana +8 [#1 5♠5♠5♠=4]" in out
+        assert "Ben, Dee pay Ana 4 each" in out and "in: Ana +8 [meld 1: 5♠5♠5♠ worth 4]" in out
         out = t.line("m ben 8s8s8s", "Nothing was recorded by that line.")
         assert "✗ Error: '8s8s8s' is not in the Pan pack" in out
-        t.line("m ben kh kh kh", "Ben melds #2")
+        t.line("m ben kh kh kh", "as meld 2")
         out = t.line("u", "night:")
         assert "Undid #4: Ben melds K♥ K♥ K♥" in out and "voided: Ana, Dee pay Ben 1 each" in out
         t.line("b", "this hand")  # the full board stays one letter away
@@ -153,7 +153,7 @@ def test_tab_completion_at_the_terminal(tmp_path):
         t.send(" ben\t")
         t.expect("Benedict")
         t.send(" 5s5s5s\r")
-        t.expect("Benedict melds #1")
+        t.expect("as meld 1")
         t.expect(">")
         t.send("quit\r")
         assert t.close() == 0
@@ -203,7 +203,7 @@ def test_eight_players_at_eighty_columns(tmp_path):
         out = t.line("u", "night:")
         assert "Undid" in out
         out = t.line("redo", "night:")
-        assert "Redid: meld Anastasia" in out and "Anastasia melds #2" in out
+        assert "Redid: Anastasia melds" in out and "as meld 2" in out
         t.line("a anastasia 4h 5h", "night:")
         t.line("m anastasia 6s6h6d", "night:")
         out = t.line("o anastasia qc qd qs", "night:")

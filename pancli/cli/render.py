@@ -51,7 +51,7 @@ def board_table(data: dict, game):
     for p in hand["players"]:
         melds = "\n".join(
             f"meld {m['number']}: {markup_cards(m['cards'])}"
-            + (f"  [bold]{m['worth']}[/bold] {game.meld_words(m)}" if m["worth"] else "")
+            + (f", {game.meld_words(m)}, worth [bold]{m['worth']}[/bold]" if m["worth"] else "")
             for m in p["melds"]) or "-"
         status = p["status"] + (" (stays)" if p["stayed"] and p["status"] == "in" else "")
         # The melds cell is markup of its own (red hearts, the worth in bold): cards and condition

@@ -105,7 +105,7 @@ def _report_renderables(data: dict, width: int) -> list:
     for name, chips in data["pools"].items():
         table.add_row(f"({name})", _signed(chips), *([""] * (len(cols) - 2)))
     out.append(table)
-    out.append(Text("conds: conditions laid (chips they collected); best: the player's best hand (#number)."
+    out.append(Text("conds: conditions laid (chips they collected); best: the player's best hand."
                     + (" bought/cashed: chips from and to the bank." if banked else ""), style="dim"))
     if data["largest_hand"]:
         b = data["largest_hand"]

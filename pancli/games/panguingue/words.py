@@ -11,7 +11,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pancli.core.words import listed, possessive
-from pancli.games.panguingue.cards import SUIT_SYMBOL
+from pancli.games.panguingue.cards import ORDINAL, SUIT_SYMBOL
+from pancli.games.panguingue.melds import meld_order
 
 Event = Mapping[str, Any]
 
@@ -21,16 +22,20 @@ def card(code: Any) -> str:
     return text[0] + SUIT_SYMBOL[text[1]] if len(text) == 2 and text[1] in SUIT_SYMBOL else text
 
 
-def cards(codes: Any) -> str:
-    """Cards of a payload (a list of codes, or one text of codes) as the table writes them."""
+def cards(codes: Any, as_meld: bool = False) -> str:
+    """Cards of a payload (a list of codes, or one text of codes) as the table writes them; a
+    meld's in the order the board shows it."""
     if isinstance(codes, str):
         codes = codes.replace(",", " ").split()
-    return " ".join(card(c) for c in codes or ())
+    codes = [str(c) for c in codes or ()]
+    if as_meld and all(len(c) == 2 and c[0] in ORDINAL and c[1] in SUIT_SYMBOL for c in codes):
+        codes = meld_order(codes)
+    return " ".join(card(c) for c in codes)
 
 
 def groups(melds: Any) -> list[str]:
     """The melds of a split or spread: each a text of codes, or a list of them."""
-    return [cards(m) for m in melds or ()]
+    return [cards(m, as_meld=True) for m in melds or ()]
 
 
 def _who(e: Event) -> str:
@@ -71,7 +76,7 @@ def _spread(e: Event) -> str:
 
 
 def _out(e: Event) -> str:
-    laid, to = cards(e.get("cards")), e.get("to")
+    laid, to = cards(e.get("cards"), as_meld=e.get("to") is None), e.get("to")
     if not laid:
         return f"{_who(e)} goes out"
     return f"{_who(e)} goes out, adding {laid} to {_meld(to)}" if to is not None else f"{_who(e)} goes out with {laid}"
@@ -89,7 +94,7 @@ WORDS: dict[str, Callable[[Event], str]] = {
     "deal": _deal,
     "drop": lambda e: f"{_who(e)} drops",
     "stay": lambda e: f"{_who(e)} stays",
-    "meld": lambda e: f"{_who(e)} melds {cards(e.get('cards'))}",
+    "meld": lambda e: f"{_who(e)} melds {cards(e.get('cards'), as_meld=True)}",
     "add": _add,
     "split": _split,
     "borrow": _borrow,
