@@ -67,7 +67,7 @@ def test_table_page_shows_the_hand_standings_and_last_events(client, night):
     html = r.text
     assert "Hand 2" in html and "in play" in html
     assert 'class="card red">A♥' not in html  # the undone meld is gone from the board
-    assert "rope A-2-3 in spades" in html and "#3" in html
+    assert "rope A-2-3 in spades" in html and "meld 1" in html
     ben = next(r for r in cli_json(night, "standings")["players"] if r["name"] == "Ben")
     assert "Standings" in html and f"+{ben['net']}</td>" in html
     assert "undo" in html and "undone" in html  # the undo and the event it voided, in the last events
@@ -125,6 +125,16 @@ def test_polish_board_shows_the_letters(client, night):
     html = get(client, "/", session="polski").text
     assert re.search(r'class="letter has">P</span><span class="letter has">A</span><span class="letter">N', html)
     assert_api_board_is_the_cli_status(client, night, "polski", "polish status")
+
+
+@pytest.mark.parametrize("path, session", [("/", None), ("/history", None), ("/player/ben", None), ("/sessions", None),
+                                           ("/settle", None), ("/", "rummy"), ("/history", "rummy"), ("/", "polski"),
+                                           ("/history", "polski")])
+def test_no_page_shows_an_event_as_its_stored_fields(client, path, session):
+    html = get(client, path, **({"session": session} if session else {})).text
+    shown = re.sub(r"<(script|style)\b.*?</\1>|<[^>]+>", " ", html, flags=re.S)  # the text a person reads
+    assert not re.search(r"\b[a-z_]+=\S", shown), re.search(r".{30}\b[a-z_]+=\S.{30}", shown)
+    assert "meld #" not in shown
 
 
 def test_fragment_is_only_the_main_content(client):
