@@ -22,7 +22,7 @@ def M(text):
     return [part.split() for part in text.split("|") if part.strip()]
 
 
-# C in Example 8: flat, with 6H 7H JH among his ten melded cards.
+# C in Example 8: flat, with 6H 7H JH among their ten melded cards.
 FLAT_C = M("6H 7H JH | 5S 5S 5S | KH KD KC KS")
 
 
@@ -42,7 +42,7 @@ def test_t1_unusable_stock_card_is_discarded(knobs, must):
 
 @pytest.mark.parametrize("card, hand, melds, must", [
     ("4C", ["5S", "5S"], "AH 2H 3H", "discard it"),                  # cannot use it
-    ("4H", ["5S", "5S"], "AH 2H 3H", "meld it or discard it"),       # fits his rope
+    ("4H", ["5S", "5S"], "AH 2H 3H", "meld it or discard it"),       # fits their rope
     ("5S", ["5S", "5S", "2C"], "", "meld it or discard it"),         # makes a set with two hand cards
 ])
 def test_t2_stock_card_may_not_be_kept(card, hand, melds, must):
@@ -97,7 +97,7 @@ def test_t4_rejected_stock_card_melding_with_two_hand_cards(knobs, allowed):
     ("5S", ["5S", "KD"], "", False),               # one hand card is not enough
     ("5S", ["5H", "5D"], "", True),                # mixed valle set
     ("5S", ["5H", "5H"], "", False),               # two suits of a valle rank is no set
-    ("4H", [], "AH 2H 3H", True),                  # added to his own rope
+    ("4H", [], "AH 2H 3H", True),                  # added to their own rope
     ("JH", ["7H"], "4H 5H 6H", True),              # 7H from the hand bridges to JH
     ("4H", ["QC"], "5S 5S 5S", False),
     ("QH", [], "6H 7H JH", True),                  # a flat player's winning card
@@ -144,17 +144,17 @@ def test_first_turn_top_card_is_the_upcard():
 def test_t5_forcing(knobs, demanded, forced):
     r = must_take("5S", "stock", M("5S 5S 5S | AH 2H 3H"), rules(**knobs), demanded=demanded)
     assert r.allowed is forced
-    assert r.must == ("take it, meld it, then discard from his hand" if forced else None)
+    assert r.must == ("take it, meld it, then discard from their hand" if forced else None)
 
 
 def test_t5_only_a_card_that_adds_to_his_melds_forces():
-    # 5S makes a new meld with hand cards, but forcing is about his existing melds
+    # 5S makes a new meld with hand cards, but forcing is about their existing melds
     assert not must_take("5S", "stock", M("AH 2H 3H"), H, demanded=True).allowed
 
 
 def test_t5_forced_eleventh_card_goes_out():
     r = must_take("QH", "stock", FLAT_C, H, demanded=True)
-    assert r.allowed and "goes out" in r.must and "11th" in r.reason
+    assert r.allowed and "go out" in r.must and "11th" in r.reason
 
 
 # -- T6, T7, T9: going out and flat ---------------------------------------------------------------
@@ -170,15 +170,15 @@ def test_t6_flat_player_draws_unusable_card():
 def test_t7_eleventh_card_goes_out_without_discard():
     melds = M("5S 5S 5S 5S | KH KD KC KS")           # 8 melded
     r = drawn_card("QH", ["JH", "KH"], melds, H)     # QH melds with both hand cards
-    assert (r.allowed, r.must) == (False, "meld it: he goes out and does not discard")
+    assert (r.allowed, r.must) == (False, "meld it: they go out and do not discard")
     assert "11th" in r.reason
     out = going_out(11, "meld")
-    assert out.allowed and out.must == "stop: he does not discard"
+    assert out.allowed and out.must == "stop: they do not discard"
 
 
 def test_t7_taken_card_goes_out():
     r = may_take("QH", "stock", ["JH", "KH"], M("5S 5S 5S 5S | KH KD KC KS"), H)
-    assert r.allowed and r.must == "meld it this turn: he goes out and does not discard"
+    assert r.allowed and r.must == "meld it this turn: they go out and do not discard"
 
 
 @pytest.mark.parametrize("melded, move, out", [
@@ -195,7 +195,7 @@ def test_t9_going_out(melded, move, out):
 
 def test_t9_discarding_last_card_leaves_him_flat():
     r = going_out(10, "discard")
-    assert "flat" in r.reason and r.must == "draw each turn until he can meld the card he draws"
+    assert "flat" in r.reason and r.must == "draw each turn until they can meld the card they draw"
 
 
 @pytest.mark.parametrize("melded, move", [(12, "meld"), (-1, "discard"), (5, "draw")])
@@ -221,7 +221,7 @@ def test_example8_without_protection_the_flat_player_wins():
     assert drawn_card("QH", ["2C", "4D"], M("AS AS AS"), off, next_flat=FLAT_C).must == "discard it"
     assert may_discard("QH", FLAT_C, off).allowed
     c = may_take("QH", "stock", [], FLAT_C, off)   # C takes the rejected stock card and goes out
-    assert c.allowed and "goes out" in c.must
+    assert c.allowed and "go out" in c.must
 
 
 def test_t8_he_may_also_meld_it():
@@ -290,10 +290,10 @@ def one_json(result):
     (["discard", "QH", "--next-flat", "6H 7H JH | 5S 5S 5S | KH KD KC KS"], 1, "discard another card"),
     (["discard", "2C", "--next-flat", "6H 7H JH | 5S 5S 5S | KH KD KC KS"], 0, None),
     (["force", "5S", "--from", "stock", "--melds", "5S 5S 5S", "--demanded"], 0,
-     "take it, meld it, then discard from his hand"),
+     "take it, meld it, then discard from their hand"),
     (["force", "5S", "--from", "stock", "--melds", "5S 5S 5S"], 1, None),
     (["force", "5S", "--from", "stock", "--melds", "5S 5S 5S", "--preset", "online-pan"], 0,
-     "take it, meld it, then discard from his hand"),
+     "take it, meld it, then discard from their hand"),
 ])
 def test_cli_json_and_exit_codes(args, code, must, tmp_path):
     rules_file = tmp_path / "house.toml"
@@ -313,7 +313,7 @@ def test_cli_text():
     assert r.stdout.splitlines() == [  # wrapped between words at 80 columns, the next line indented
         "5♠ (rejected stock card): may take",
         "  may take the previous player's rejected stock card 5♠: it makes 5♠ 5♠ 5♠ with",
-        "    two of his hand cards",
+        "    two of their hand cards",
         "  must: meld it this turn",
     ]
 
