@@ -4,6 +4,7 @@ bank's) without words fails here."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -71,3 +72,45 @@ def test_history_undo_and_json_text_show_words(pan):
     assert "=" not in history
     texts = [e["text"] for e in pan.json("history")["events"]]
     assert texts == ["Ana buys 20 chips", "Chuy deals hand 1", "Ben melds 5♠ 5♠ 5♠", "Undid #3: Ben melds 5♠ 5♠ 5♠"]
+
+
+# -- small words -------------------------------------------------------------------------------
+
+def test_one_plural_helper_and_one_minus_sign():
+    from pancli.core import settle
+    from pancli.core.money import cents_text
+    from pancli.core.words import plural, signed
+
+    assert [plural(n, "chip") for n in (0, 1, 2)] == ["0 chips", "1 chip", "2 chips"]
+    assert signed(-3) == settle.signed(-3) == "-3" and cents_text(-325) == "-$3.25"
+
+
+def test_one_chip_is_a_chip_and_every_face_writes_the_same_minus(pan):
+    pan("session new s --players Ana,Ben --dealer Ben --chip-value 0.25")
+    pan("deal")
+    pan("meld ana AC 2C 3C")
+    out = pan("settle").stdout
+    assert "(1 chip)" in out and "Ben is -1 chip, Ana is +1 chip" in out and "chips)" not in out
+    assert "\u2212" not in out + pan("standings").stdout + pan("report").stdout
+    assert "\u2212" not in json.dumps(pan.json("settle"), ensure_ascii=False)
+
+
+def test_a_way_out_and_a_first_spread_read_as_sentences(pan):
+    out = pan("check --out KS KS KS 5H 5H 5H 5H AC 2C 3C 4C").stdout
+    assert out.startswith("legal way out: 11 cards in 3 melds") and "out: out:" not in out
+    pan("session new s --players Ana,Ben,Cruz --dealer Cruz")
+    pan("deal")
+    spread = pan('spread ana "AS 2S 3S 4S | 5S 5S 5S | KH KH KC KD"').stdout
+    assert "rearranging" not in spread and "meld 1 is A♠ 2♠ 3♠ 4♠" in spread
+
+
+def test_a_void_hand_shows_no_plus_zero_for_a_drop(tmp_path):
+    from pancli.cli.shell import TableShell
+
+    sh = TableShell(db=str(tmp_path / "pan.db"))
+    for line in ("session new v --players Ana,Tito,Cruz,Dee --dealer Dee", "deal", "drop tito", "m ana 5s5s5s"):
+        assert sh.execute(line).ok
+    r = sh.execute("void")
+    board = "\n".join(r.board)
+    assert "Hand 1 is void." in board and "Tito dropped" in board
+    assert "+0" not in board.split("night:")[0]
