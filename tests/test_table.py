@@ -118,7 +118,8 @@ SCENARIO = [
 
 def test_every_line_means_the_same_in_the_shell_and_on_the_command_line(tmp_path):
     """Each line through CliRunner (`pan LINE`) and through the shell: same output, same status,
-    same database afterwards; only a hint names a command without `pan` at the prompt."""
+    same database afterwards; only a hint names a command without `pan` at the prompt (`pan void`
+    is `void` there)."""
     import shlex
 
     from pancli.cli.shell import at_the_table
@@ -129,7 +130,7 @@ def test_every_line_means_the_same_in_the_shell_and_on_the_command_line(tmp_path
     via_cli = []
     for line in SCENARIO:
         r = cli(a, *shlex.split(line))
-        via_cli.append((r.exit_code, normal(r.stdout, a), at_the_table(normal(r.stderr, a))))
+        via_cli.append((r.exit_code, at_the_table(normal(r.stdout, a)), at_the_table(normal(r.stderr, a))))
     sh = shell_at(b, board=False)
     via_shell = []
     for line in SCENARIO:

@@ -264,7 +264,10 @@ class TableShell:
             except Exception:  # a bug: report it, keep the shell and the data
                 err.write("Internal error (nothing was recorded by this line):\n" + traceback.format_exc())
                 status = 70
-        return status, out.getvalue() if out is not None else "", at_the_table(err.getvalue())
+        printed = out.getvalue() if out is not None else ""
+        if not {"--help", "-h"} & set(words):  # a command's help describes it as `pan` runs it
+            printed = at_the_table(printed)
+        return status, printed, at_the_table(err.getvalue())
 
     def _mark(self):
         """Something that changes whenever a line records, undoes or switches session."""
