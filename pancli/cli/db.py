@@ -42,7 +42,7 @@ def db_status(as_json: bool = JSON):
     wal = f" (+{data['wal_size'] / 1e6:.1f} MB write-ahead log)" if data["wal_size"] else ""
     out.print(f"Size: {data['size'] / 1e6:.2f} MB{wal}")
     out.print(f"Sessions: {data['sessions']} ({data['imported_sessions']} imported)")
-    out.print(f"Events: {data['events']} ({data['undos']} undos), payments: {data['payments']}, tallies: {data['tallies']}")
+    out.print(f"Events: {data['events']} ({count_of(data['undos'], 'undo')}), payments: {data['payments']}, tallies: {data['tallies']}")
     out.print(f"Schema version: {data['schema_version']} ({', '.join(data['migrations'])}); "
               f"SQLite {data['sqlite']}, journal {data['journal_mode']}")
 
