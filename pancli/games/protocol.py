@@ -9,7 +9,8 @@ a game against them:
 * ``Engine[R, S]``: the state before the first event, one event applied, what is stored of it,
   and the payloads of its events (``pancli.core.payloads``).
 * ``Checkpoints[R, S]``: an event kind from which the state can be rebuilt (optional).
-* ``Views[S]``: plain data and lines for people and scripts: players, the board, standings.
+* ``Views[S]``: plain data and lines for people and scripts: players, the board, standings, and
+  each event in words (``event_words``: every screen shows an event so, never its fields).
 * ``Completions[S]``: what the shell offers for a word of a kind ("card", "meld", "preset").
 * ``Cards[R]``: reading the cards of the game's own top-level commands (optional).
 
