@@ -58,7 +58,7 @@ def test_piped_history_is_one_line_an_event_for_grep(evening):
     assert any(len(x) > 60 for x in lines)  # not wrapped to the width
     payments = [x for x in lines if x.startswith("        ")]
     assert payments and all(" pay" in x for x in payments)  # a wrapped line would start without one
-    assert any(x.startswith("#") and "meld Ana AD 2D 3D 4D 5D 6D" in x for x in lines)
+    assert any(x.startswith("#") and "Ana melds A♦ 2♦ 3♦ 4♦ 5♦ 6♦" in x for x in lines)
 
 
 def on_a_terminal(args: list[str], env: dict, rows: int, columns: int = 100) -> tuple[int, str]:
@@ -111,9 +111,9 @@ def test_a_pager_on_a_terminal_only_when_the_history_does_not_fit(evening, tmp_p
     assert code == 0, screen
     assert pager_saw.exists() == paged
     if paged:
-        assert "meld Ana AD 2D 3D 4D 5D 6D" in pager_saw.read_text(encoding="utf-8")
+        assert "Ana melds A♦ 2♦ 3♦ 4♦ 5♦ 6♦" in pager_saw.read_text(encoding="utf-8")
         assert "meld Ana" not in screen
     else:
-        assert "meld Ana AD 2D 3D 4D 5D 6D" in screen
+        assert "Ana melds A♦ 2♦ 3♦ 4♦ 5♦ 6♦" in screen
     code, screen = on_a_terminal(["--db", str(evening), "history", "--hand", "2", "--no-pager"], env, 10)
-    assert code == 0 and "meld Ana AD 2D 3D 4D 5D 6D" in screen
+    assert code == 0 and "Ana melds A♦ 2♦ 3♦ 4♦ 5♦ 6♦" in screen

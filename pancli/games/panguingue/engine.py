@@ -605,7 +605,7 @@ def _out(state: PanState, ev: dict, step: Step) -> None:
 
 def _short_out(player: str, before: int, cards, melded: int) -> RuleError:
     """A `pan out` that leaves fewer than 11 cards melded, explained for the situation it was typed in."""
-    spread = f"lay the whole hand at once with `pan spread {player.lower()} \"CARDS | CARDS | CARDS\"`"
+    spread = f"lay the whole hand at once with `pan spread {player.lower()} CARDS / CARDS / CARDS`"
     if before == 0 and not cards:
         return RuleError(f"{player} has no melds yet; going out needs 11 cards melded", spread)
     if before == 0:
