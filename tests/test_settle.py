@@ -95,8 +95,89 @@ def test_bank_buyins_and_cashouts_and_negative_stacks(tmp_path):
     assert data["sum"] == 0
     assert [f["player"] for f in data["flags"]] == ["Cruz"]
     text = pan(db, "settle").output
-    assert "still on the tops" in text and "Flag: Cruz's stack went below zero" in text
-    assert "the bank" in text.lower()
+    assert "still on the tops" in text and "the bank" in text.lower()
+
+
+def _bank_night(db):
+    """Ana, Ben and Cruz buy chips; Cruz plays below zero; Ben cashes out."""
+    for line in ["session new night --players Ana,Ben,Cruz --chip-value 0.5", "buyin ana 20", "buyin ben 20",
+                 "buyin cruz 5", "deal", "drop ben", "meld ana 5S 5S 5S", "meld ana 3S 3S 3S", "cashout ben 18"]:
+        pan(db, line)
+
+
+def _flat(text: str) -> str:
+    """The words as one line: sentences wrapped to the terminal read the same."""
+    return " ".join(text.split())
+
+
+def test_bank_mode_says_so_and_shows_each_players_sum(tmp_path):
+    db = tmp_path / "p.db"
+    _bank_night(db)
+    text = pan(db, "settle").output
+    flat = _flat(text)
+    assert ("Bank mode: chips were bought at the bank, so each player is paid for the chips they hold or pays "
+            "for any they are short, and the bank pays back what it took in.") in flat
+    rows = [x.split() for x in text.splitlines()]
+    assert ["player", "bought", "net", "cashed", "out", "holds", "settles"] in rows
+    assert ["Ana", "20", "+8", "0", "28", "receives", "$14.00"] in rows
+    assert ["Ben", "20", "−2", "18", "0", "is", "square"] in rows
+    assert ["Cruz", "5", "−8", "0", "−3", "pays", "$1.50"] in rows
+    assert "A player holds what they bought, plus their net from play, less what they cashed out." in flat
+    assert "The bank sold 45 chips and paid out 18 at cash-outs, so it pays back $13.50 (27 chips)." in flat
+    assert "The bank pays Ana $13.50 (27 chips) — the bank owes 27 chips back, Ana holds 28 chips" in flat
+    assert "Cruz pays Ana $0.50 (1 chip) — Cruz is 3 chips short, Ana holds 28 chips" in flat
+    assert "(bought 20, play" not in flat and "(1 chips)" not in flat  # the sum is in the table, once
+
+
+def test_a_stack_below_zero_is_one_sentence_that_says_what_to_do(tmp_path):
+    db = tmp_path / "p.db"
+    _bank_night(db)
+    flat = _flat(pan(db, "settle").output)
+    assert ("Cruz played on credit (their stack was −3 chips at #7, in hand 1) and ends 3 chips short, so Cruz "
+            "pays $1.50 for them above; if Cruz bought chips that were not recorded, record them with "
+            "`pan buyin Cruz CHIPS`.") in flat
+    assert "Flag:" not in flat and " he " not in f" {flat} "
+    # recorded as the hint says: the stack ends above zero, the sentence says nothing more is owed
+    pan(db, "buyin cruz 5")
+    flat = _flat(pan(db, "settle").output)
+    assert "Cruz played on credit (their stack was −3 chips at #7, in hand 1) and ends with 2 chips, so nothing " \
+           "more is owed for it;" in flat
+    assert ["Cruz", "10", "−8", "0", "2", "receives", "$1.00"] in [x.split() for x in pan(db, "settle").output.splitlines()]
+
+
+def test_the_json_keeps_its_numbers_and_adds_the_sentences(tmp_path):
+    db = tmp_path / "p.db"
+    _bank_night(db)
+    data = json.loads(pan(db, "settle --json").output)
+    assert data["mode"] == "bank" and data["mode_line"].startswith("Bank mode: ")
+    assert data["bank_line"] == "The bank sold 45 chips and paid out 18 at cash-outs, so it pays back $13.50 (27 chips)."
+    for p in data["parties"]:
+        assert {"name", "balance", "money", "net", "bought", "cashed_out", "settles"} <= set(p)
+        if not p["name"].startswith("("):
+            assert p["holds"] == p["bought"] + p["net"] - p["cashed_out"] == p["balance"]
+    ana = next(p for p in data["parties"] if p["name"] == "Ana")
+    assert ana["line"] == "Ana bought 20 chips, won 8 in play and holds 28: Ana receives $14.00."
+    assert ana["settles"] == "receives $14.00"
+    [flag] = data["flags"]
+    assert {k: flag[k] for k in ("player", "seq", "hand", "stack")} == {"player": "Cruz", "seq": 7, "hand": 1, "stack": -3}
+    assert flag["line"].startswith("Cruz played on credit")
+
+
+def test_without_buy_ins_the_settle_up_says_it_settles_the_nets(tmp_path):
+    db = tmp_path / "p.db"
+    for line in EXAMPLE_1:
+        pan(db, line)
+    text = pan(db, "settle").output
+    assert text.splitlines()[1] == "Nobody bought chips at the bank, so each player settles their net from play."
+    assert "Bank mode" not in text
+    data = json.loads(pan(db, "settle --json").output)
+    assert data["mode"] == "net" and data["bank_line"] is None and "holds" not in data["parties"][0]
+
+
+def test_settle_help_explains_both_modes(tmp_path):
+    flat = _flat(pan(tmp_path / "p.db", "settle --help").output)
+    assert "Without buy-ins each player pays or is paid their net from play" in flat
+    assert "bank mode" in flat and "Ana holds 28" in flat
 
 
 def test_buyin_refuses_bad_chips(tmp_path):

@@ -251,10 +251,19 @@ def settle(name: str | None = SESSION,
            as_json: bool = JSON):
     """Who pays whom: the fewest payments that square every player, each explained, checked to sum to zero.
 
+    Without buy-ins each player pays or is paid their net from play: Ana +81 and Fay −48 make
+    "Fay pays Ana $12.00 (48 chips)".
+
+    Once anyone buys chips (`pan buyin`) it settles in bank mode: each player hands in the chips
+    they hold (bought, plus net from play, less cashed out) and is paid for them, or pays for any
+    they are short; the bank pays back what it took in. Ana bought 20 and won 8: Ana holds 28 and
+    receives 28 chips' worth, from the bank and from whoever is short. A stack that went below
+    zero during play is named, with what to do about it.
+
     Example: pan settle friday --chip-value 0.25
     """
     from pancli.app.views import settle_json, settle_result
-    from pancli.core import money as mo, settle as st
+    from pancli.core import money as mo
 
     value = mo.chip_value(chip_value) if chip_value is not None else None
     store, session = _session(name)
@@ -262,25 +271,64 @@ def settle(name: str | None = SESSION,
     if as_json:
         print_json(settle_json(session, s))
         return
-    out = console()
-    out.print(f"Settle-up · {session.name}" + (f" · ${value:,f} a chip" if value else ""))
-    label_w = max([14] + [cell_width(p.label) for p in s.parties])
-    for p in s.parties:
-        amount = f"  {st.party_money(p, s)}" if value else ""
-        out.print(f"  {pad(p.label, label_w)} {st.signed(p.balance):>6} {'chip ' if abs(p.balance) == 1 else 'chips'}{amount}")
+    _print_settlement(console(), session.name, s, value)
+
+
+def _print_settlement(out, session_name: str, s, value) -> None:
+    from decimal import Decimal
+
+    from pancli.core import settle as st
+    from pancli.core.text import wrap_words
+
+    def say(line: str, indent: str = "") -> None:
+        for part in wrap_words(indent + line, out.width):
+            out.print(part, soft_wrap=True)
+
+    price = f"{value:,.2f}" if value == value.quantize(Decimal("0.01")) else f"{value:,f}" if value else ""
+    out.print(f"Settle-up · {session_name}" + (f" · ${price} a chip" if value else ""))  # $0.50, $0.125
+    say(st.mode_line(s))
+    if s.banked:
+        out.print(_bank_table(s, value))
+        say(st.holds_note())
+        say(st.bank_line(s) or "")
+    else:
+        label_w = max([14] + [cell_width(p.label) for p in s.parties])
+        for p in s.parties:
+            amount = f"  {st.party_money(p, s)}" if value else ""
+            out.print(f"  {pad(p.label, label_w)} {st.signed(p.balance):>6} {'chip ' if abs(p.balance) == 1 else 'chips'}{amount}")
     if s.transfers:
         out.print(f"{count_of(len(s.transfers), 'payment')}:")
         for t in s.transfers:
-            out.print(f"  {st.transfer_line(t, s)}")
+            say(st.transfer_line(t, s), "  ")
     else:
         out.print("Nobody owes anything.")
-    out.print("Check: the balances sum to 0 chips and after these payments everyone is square.")
+    say("Check: the balances sum to 0 chips and after these payments everyone is square.")
     for note in st.pool_notes(s):
-        out.print(f"Note: {note}")
+        say(f"Note: {note}")
     for f in s.flags:
-        out.print(styled(("Flag:", "red"), f" {f['player']}'s stack went below zero ({st.signed(f['stack'])}) at "
-                         f"#{f['seq']}" + (f", hand {f['hand']}" if f["hand"] else "")
-                         + ": they played on chips they had not bought."))
+        say(st.flag_line(f, s))
+
+
+def _bank_table(s, value):
+    """Bank mode, per player: bought, net from play, cashed out (when anyone did), what they hold,
+    and what they pay or receive."""
+    from rich import box
+    from rich.table import Table
+
+    from pancli.core import settle as st
+
+    cashed = any(p.cashed for p in s.parties)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    cols = ["player", "bought", "net"] + (["cashed out"] if cashed else []) + ["holds", "settles"]
+    for col in cols:
+        table.add_column(col, justify="left" if col in ("player", "settles") else "right",
+                         no_wrap=col != "settles")
+    for p in s.parties:
+        if p.name in st.PARTY_NAMES:
+            continue
+        table.add_row(p.name, str(p.bought), st.signed(p.net), *([str(p.cashed)] if cashed else []),
+                      st.count(p.balance), st.settles(p, s))
+    return table
 
 
 # -- archives ------------------------------------------------------------------------------

@@ -165,10 +165,20 @@ def signed(chips: int) -> str:
     return f"+{chips}" if chips > 0 else (f"{MINUS}{-chips}" if chips < 0 else "0")
 
 
+def signed_chips(chips: int) -> str:
+    """'+40 chips', '-1 chip'."""
+    return f"{signed(chips)} {'chip' if abs(chips) == 1 else 'chips'}"
+
+
+def chips_of(n: int) -> str:
+    """'1 chip', '27 chips'."""
+    return plural(n, "chip")
+
+
 def money(chips: int | Decimal, chip_value: Decimal | None) -> str:
     """Chips as money, to the cent (or as chips, without a chip value)."""
     if not chip_value:
-        return plural(chips, "chip") if isinstance(chips, int) else f"{chips} chips"
+        return chips_of(chips) if isinstance(chips, int) else f"{chips} chips"
     return cents_text(int(amount(chips, chip_value) * 100))
 
 
@@ -177,28 +187,95 @@ def party_money(p: Party, s: Settlement) -> str:
     return cents_text(p.cents) if p.cents is not None else money(p.balance, s.chip_value)
 
 
+def _owed_money(p: Party, s: Settlement) -> str:
+    """What a party pays or receives, without a sign: '$14.00', or '28 chips' with no chip value."""
+    if p.cents is not None:
+        return cents_text(abs(p.cents))
+    return money(abs(p.balance), s.chip_value)
+
+
+def _in_money(p: Party, s: Settlement) -> str:
+    """'$13.50 (27 chips)', or '27 chips' with no chip value."""
+    chips = chips_of(abs(p.balance))
+    return f"{_owed_money(p, s)} ({chips})" if s.chip_value else chips
+
+
+def count(chips: int) -> str:
+    """28, 0, -3: a count of chips that may be short, with the minus sign of ``signed``."""
+    return signed(chips) if chips < 0 else str(chips)
+
+
 def _chips_text(chips) -> str:
     if isinstance(chips, int):
-        return plural(chips, "chip")
+        return chips_of(chips)
     return f"about {chips:.2f} chips".replace(".00 ", " ")
 
 
+def mode_line(s: Settlement) -> str:
+    """The one sentence that says how this settle-up works."""
+    if s.banked:
+        return ("Bank mode: chips were bought at the bank, so each player is paid for the chips they "
+                "hold or pays for any they are short, and the bank pays back what it took in.")
+    return "Nobody bought chips at the bank, so each player settles their net from play."
+
+
+def settles(p: Party, s: Settlement) -> str:
+    """What a party does at the settle-up: 'receives $14.00', 'pays $1.50', 'is square'."""
+    if p.balance > 0 or (p.cents or 0) > 0:
+        return f"receives {_owed_money(p, s)}"
+    if p.balance < 0 or (p.cents or 0) < 0:
+        return f"pays {_owed_money(p, s)}"
+    return "is square"
+
+
+def holds_note() -> str:
+    """What the holds column adds up, said under the bank's table."""
+    return "A player holds what they bought, plus their net from play, less what they cashed out."
+
+
+def arithmetic_line(p: Party, s: Settlement) -> str:
+    """A player's sum in bank mode, as a sentence: 'Ana bought 20 chips, won 8 in play and holds
+    28: Ana receives $14.00.'"""
+    play = (f"won {p.net} in play" if p.net > 0 else
+            f"lost {-p.net} in play" if p.net < 0 else "broke even in play")
+    cashed = f", cashed out {p.cashed}" if p.cashed else ""
+    return f"{p.name} bought {chips_of(p.bought)}, {play}{cashed} and holds {count(p.balance)}: {p.name} {settles(p, s)}."
+
+
+def bank_line(s: Settlement) -> str | None:
+    """What the bank took in and gives back, in bank mode."""
+    bank = next((p for p in s.parties if p.name == BANK), None)
+    if bank is None:
+        return None
+    sold = sum(p.bought for p in s.parties)
+    back = sum(p.cashed for p in s.parties)
+    took = f"The bank sold {chips_of(sold)}" + (f" and paid out {back} at cash-outs" if back else "")
+    if bank.balance < 0:
+        return f"{took}, so it pays back {_in_money(bank, s)}."
+    if bank.balance > 0:
+        return f"{took}, so it is owed {_in_money(bank, s)}."
+    return f"{took}, so it is square."
+
+
 def position(p: Party, banked: bool) -> str:
-    """Why a party is owed or owes: 'Ana +40', 'Cruz -26 (bought 100, net -26, cashed out 100)'."""
-    if p.name == BANK:
-        return f"the bank {signed(p.balance)} (buy-ins it must pay back)"
+    """Why a party is owed or owes: 'Ana is +40 chips'; in bank mode 'Ana holds 28 chips',
+    'Cruz is 3 chips short', 'the bank owes 27 chips back'."""
     if p.name == TOPS:
-        return f"the tops {signed(p.balance)} (chips still on the tops)"
+        return (f"the tops {signed(p.balance)} (chips still on the tops)" if not banked else
+                f"the tops hold {chips_of(p.balance)}" if p.balance >= 0 else f"the tops are {chips_of(-p.balance)} short")
     if p.name == HOUSE:
-        return f"the house {signed(p.balance)} (house collections)"
+        return (f"the house {signed(p.balance)} (house collections)" if not banked else
+                f"the house collected {chips_of(p.balance)}")
+    if p.name == BANK:
+        return (f"the bank owes {chips_of(-p.balance)} back" if p.balance < 0 else
+                f"the bank is owed {chips_of(p.balance)}")
     if not banked:
-        return f"{p.name} is {signed(p.balance)} {'chip' if abs(p.balance) == 1 else 'chips'}"
-    return (f"{p.name}'s stack is {signed(p.balance)} (bought {p.bought}, play {signed(p.net)}, "
-            f"cashed out {p.cashed})")
+        return f"{p.name} is {signed_chips(p.balance)}"
+    return f"{p.name} holds {chips_of(p.balance)}" if p.balance >= 0 else f"{p.name} is {chips_of(-p.balance)} short"
 
 
 def transfer_line(t: Transfer, s: Settlement) -> str:
-    """'Cruz pays Ana $6.50 — Cruz is -26 chips, Ana is +40 chips'."""
+    """'Cruz pays Ana $6.50 (26 chips) — Cruz is −26 chips, Ana is +40 chips'."""
     by_name = {p.name: p for p in s.parties}
     payer, payee = by_name[t.payer], by_name[t.payee]
     what = (f"{cents_text(t.cents)} ({_chips_text(t.chips)})" if t.cents is not None
@@ -207,30 +284,55 @@ def transfer_line(t: Transfer, s: Settlement) -> str:
             f"{position(payer, s.banked)}, {position(payee, s.banked)}")
 
 
+def flag_line(flag: dict, s: Settlement) -> str:
+    """A player whose stack went below zero, in one sentence, with what the host can do: the
+    payments already charge a stack that ends short; a buy-in that was not recorded is recorded."""
+    name = flag["player"]
+    where = f"#{flag['seq']}" + (f", in hand {flag['hand']}" if flag.get("hand") else "")
+    p = next((x for x in s.parties if x.name == name), None)
+    end = p.balance if p is not None else 0
+    if p is not None and end < 0:
+        then = f"ends {chips_of(-end)} short, so {name} pays {_owed_money(p, s)} for them above"
+    else:
+        then = f"ends with {chips_of(end)}, so nothing more is owed for it"
+    return (f"{name} played on credit (their stack was {signed_chips(flag['stack'])} at {where}) and {then}; "
+            f"if {name} bought chips that were not recorded, record them with `pan buyin {name} CHIPS`.")
+
+
 def pool_notes(s: Settlement) -> list[str]:
     notes = []
     for p in s.parties:
         if p.name == TOPS and p.balance:
-            notes.append(f"{plural(p.balance, 'chip')} {'is' if p.balance == 1 else 'are'} still on the tops: a hand is not finished. They belong to "
-                         "whoever wins them; finish or void the hand, or hold their value aside.")
+            notes.append(f"{chips_of(p.balance)} {'is' if p.balance == 1 else 'are'} still on the tops: a hand "
+                         "is not finished. They belong to whoever wins them; finish or void the hand, or hold "
+                         "their value aside.")
         elif p.name == TOPS:
-            notes.append(f"The tops are short {plural(-p.balance, 'chip')} (more was paid out of them than in).")
+            notes.append(f"The tops are short {chips_of(-p.balance)} (more was paid out of them than in).")
         elif p.name == HOUSE and p.balance:
-            notes.append(f"The house collected {plural(p.balance, 'chip')} ({party_money(p, s)}): "
+            notes.append(f"The house collected {chips_of(p.balance)} ({party_money(p, s)}): "
                          "they leave the players for good.")
     return notes
 
 
 def to_json(s: Settlement) -> dict:
-    """Plain data; money as exact Decimals to the cent (JSON writes them as strings)."""
+    """Plain data; money as exact Decimals to the cent (JSON writes them as strings). The words
+    (``mode_line``, each party's ``settles`` and, in bank mode, ``holds`` and ``line``, each flag's
+    ``line``) are the sentences `pan settle` prints."""
     def m(cents):
         return cents_decimal(cents) if cents is not None else None
 
+    def party(p: Party) -> dict:
+        row = {"name": p.name, "balance": p.balance, "money": m(p.cents), "net": p.net,
+               "bought": p.bought, "cashed_out": p.cashed, "settles": settles(p, s)}
+        if s.banked and p.name not in PARTY_NAMES:
+            row.update(holds=p.balance, line=arithmetic_line(p, s))
+        return row
+
     return {
-        "chip_value": s.chip_value, "banked": s.banked,
-        "parties": [{"name": p.name, "balance": p.balance, "money": m(p.cents), "net": p.net,
-                     "bought": p.bought, "cashed_out": p.cashed} for p in s.parties],
+        "chip_value": s.chip_value, "banked": s.banked, "mode": "bank" if s.banked else "net",
+        "mode_line": mode_line(s), "bank_line": bank_line(s),
+        "parties": [party(p) for p in s.parties],
         "transfers": [{"payer": t.payer, "payee": t.payee, "chips": t.chips, "money": m(t.cents),
                        "line": transfer_line(t, s)} for t in s.transfers],
-        "flags": s.flags, "notes": pool_notes(s), "sum": s.total,
+        "flags": [{**f, "line": flag_line(f, s)} for f in s.flags], "notes": pool_notes(s), "sum": s.total,
     }

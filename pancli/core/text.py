@@ -20,18 +20,32 @@ _QUOTED = re.compile(r"`[^`]*`")
 _KEEP = "\x00"  # stands for a space inside `a command`, so the command is never broken
 
 
+def cells(text: str) -> int:
+    """How many terminal cells the text takes: two for a wide (CJK, emoji) character, none for a
+    combining mark, one for the rest."""
+    import unicodedata  # noqa: PLC0415 start-up: only a line to be wrapped is measured
+
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in text)
+
+
 def wrap_words(line: str, width: int) -> list[str]:
-    """A line broken between words to fit ``width`` characters, never inside a word or a quoted
+    """A line broken between words to fit ``width`` terminal cells, never inside a word or a quoted
     `command`; the lines after the first are indented two more than the first. A line that fits
     is kept as it is."""
-    import textwrap  # noqa: PLC0415 start-up: only a line too long for its width is wrapped
-
-    if len(line) <= width:
+    if cells(line) <= width:
         return [line]
     lead = " " * (len(line) - len(line.lstrip(" ")))
-    kept = _QUOTED.sub(lambda m: m.group(0).replace(" ", _KEEP), line)
-    lines = textwrap.wrap(kept, width, initial_indent="", subsequent_indent=lead + "  ",
-                          break_long_words=False, break_on_hyphens=False) or [kept]
+    kept = _QUOTED.sub(lambda m: m.group(0).replace(" ", _KEEP), line[len(lead):])
+    first, *rest = re.split(r"( +)", kept)
+    lines, current = [], lead + first
+    for space, word in zip(rest[::2], rest[1::2]):
+        if cells(current + space + word) <= width:
+            current += space + word
+        else:
+            lines.append(current)
+            current = lead + "  " + word
+    lines.append(current)
     return [x.replace(_KEEP, " ") for x in lines]
 
 
