@@ -216,3 +216,21 @@ def test_wrap_words_never_breaks_a_word_or_a_quoted_command():
                                     "    (`pan contract left NAME CARDS`)."]
     assert wrap_words("short", 10) == ["short"]
     assert wrap_words("a rejected_stock_card_meld_now b", 10) == ["a", "  rejected_stock_card_meld_now", "  b"]
+
+
+def test_the_list_of_sessions_fits_with_a_session_from_another_device(tmp_path):
+    """A synced session's long name (friday@ana-laptop) and its read-only mark are never cut."""
+    ana, ben, shared = tmp_path / "ana.db", tmp_path / "ben.db", tmp_path / "shared"
+    for db, line in [(ana, "session new friday --players Ana,Ben,Cruz"), (ana, "deal"), (ana, "meld ana 5S 5S 5S"),
+                     (ana, f"sync {shared} --create --device-name ana-laptop"),
+                     (ben, "session new friday --players Ben,Cruz,Dee"), (ben, f"sync {shared} --device-name ben-laptop")]:
+        r = CliRunner().invoke(app, ["--db", str(db), *shlex.split(line)])
+        assert r.exit_code == 0, f"pan {line}: {r.output}"
+    for line in ("sessions", "session list"):
+        wide = render(ben, line, WIDE)
+        assert "friday@ana-laptop" in wide and "ana-laptop" in wide
+        for width in WIDTHS:
+            out = render(ben, line, width)
+            assert not broken_words(out, wide), f"pan {line} at {width} columns breaks {broken_words(out, wide)}"
+            too_long = [x for x in out.splitlines() if cell_len(x) > width]
+            assert not too_long, f"pan {line} at {width} columns: {too_long[0]!r}"

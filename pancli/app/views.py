@@ -17,10 +17,16 @@ from pancli.games import GAMES, game
 # -- sessions ----------------------------------------------------------------------------------
 
 def session_list_data(store) -> list[dict]:
-    """`pan session list --json`: every session, the current one marked."""
-    current = store.setting("current_session")
+    """`pan session list --json`: every session, the current one marked, and the device that
+    records it (one brought in by `pan sync` from another device is read-only here)."""
+    with store.snapshot():
+        current = store.setting("current_session")
+        me = store.sync.device_id()
+        labels = {d["id"]: d["label"] for d in store.sync.devices()}
+        sessions = store.sessions()
     return [{"name": r.name, "game": r.game, "created_at": r.created_at, "players": list(r.players),
-             "closed": bool(r.closed_at), "current": str(r.id) == current} for r in store.sessions()]
+             "closed": bool(r.closed_at), "current": str(r.id) == current, "device": r.device,
+             "device_label": labels.get(r.device), "recorded_here": r.device == me} for r in sessions]
 
 
 # -- the table now ---------------------------------------------------------------------------

@@ -19,23 +19,58 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - cell_width(text))
 
 
-def table_min_width(table, console) -> int:
-    """The narrowest the table can be drawn without breaking a word: each column as wide as its
-    longest word (its whole text when it does not wrap), with padding and rules."""
+def _column_ranges(table, console) -> list[tuple[int, int]]:
+    """Per column, the narrowest it can be without breaking a word (its longest word, or its
+    whole text when it does not wrap) and its natural width, both without padding."""
     from rich.measure import Measurement
-    from rich.padding import Padding
 
     options = console.options
-    _, right, _, left = Padding.unpack(table.padding)
-    total = 0
+    out = []
     for column in table.columns:
         cells = ([column.header] if table.show_header else []) + list(column.cells)
         sizes = [Measurement.get(console, options, c) for c in cells] or [Measurement(1, 1)]
         widest = max((m.maximum if column.no_wrap else m.minimum) for m in sizes)
-        total += max(widest, column.min_width or 0) + left + right
+        low = max(widest, column.min_width or 0)
+        out.append((low, max(low, max(m.maximum for m in sizes))))
+    return out
+
+
+def _overhead(table) -> int:
+    """The cells a table takes beyond its columns' text: padding, rules and edges."""
+    from rich.padding import Padding
+
+    _, right, _, left = Padding.unpack(table.padding)
+    total = len(table.columns) * (left + right)
     if table.box is None:
         return total
     return total + len(table.columns) - 1 + (2 if table.show_edge else 0)
+
+
+def table_min_width(table, console) -> int:
+    """The narrowest the table can be drawn without breaking a word: each column as wide as its
+    longest word (its whole text when it does not wrap), with padding and rules."""
+    return sum(low for low, _ in _column_ranges(table, console)) + _overhead(table)
+
+
+def _share_width(table, console) -> None:
+    """A table wider than the console that fits at its longest words gets each column's width
+    fixed: at least its longest word, the rest shared in proportion to what each would take more.
+    rich alone shrinks the widest columns first, below their longest word (``friday@ana…``)."""
+    ranges = _column_ranges(table, console)
+    room = console.width - _overhead(table)
+    if sum(high for _, high in ranges) <= room or sum(low for low, _ in ranges) > room:
+        return
+    rich_widths = table._calculate_column_widths(console, console.options.update_width(console.width - (
+        _overhead(table) - sum(table._get_padding_width(i) for i in range(len(ranges))))))
+    if all(w - table._get_padding_width(i) >= low for i, (w, (low, _)) in enumerate(zip(rich_widths, ranges))):
+        return  # rich's own widths cut no word: keep them
+    spare = room - sum(low for low, _ in ranges)
+    want = sum(high - low for low, high in ranges)
+    widths = [low + (high - low) * spare // want for low, high in ranges]
+    for i in sorted(range(len(ranges)), key=lambda i: widths[i] - ranges[i][1])[:room - sum(widths)]:
+        widths[i] += 1  # what the rounding down left, to the columns furthest from their width
+    for column, width in zip(table.columns, widths):
+        column.width = width
 
 
 def fit_table(table, console) -> None:
@@ -44,7 +79,9 @@ def fit_table(table, console) -> None:
     table's width (no trailing spaces when piped)."""
     if table.title_justify == "left":
         table.title_justify = "default"
-    if table.width is not None or table_min_width(table, console) <= console.width:
+    if table.width is not None:
         return
-    table.box, table.show_edge, table.pad_edge = None, False, False
-    table.padding = (0, 1, 0, 0)
+    if table_min_width(table, console) > console.width:
+        table.box, table.show_edge, table.pad_edge = None, False, False
+        table.padding = (0, 1, 0, 0)
+    _share_width(table, console)

@@ -104,11 +104,17 @@ def session_list(as_json: bool = JSON):
     if as_json:
         print_json(rows)
         return
+    from pancli.core.text import wrap_words
+
     out = console()
     for r in rows:
         mark = "*" if r["current"] else " "
         closed = " (closed)" if r["closed"] else ""
-        out.print(f"{mark} {r['name']}  {r['game']}  {r['created_at'][:10]}  {', '.join(r['players'])}{closed}")
+        away = "" if r["recorded_here"] else f" (recorded on {r['device_label'] or r['device'][:8]}, read-only here)"
+        line = f"  {r['name']}  {r['game']}  {r['created_at'][:10]}  {', '.join(r['players'])}{closed}{away}"
+        first, *more = wrap_words(line, out.width)  # indented as a row of its own: more lines under the name
+        for part in [mark + first[1:], *more]:
+            out.print(part, soft_wrap=True)
 
 
 @session_app.command("show")

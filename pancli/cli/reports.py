@@ -228,18 +228,33 @@ def sessions_cmd(as_json: bool = JSON):
     if not rows:
         console().print("No sessions yet: start one with `pan session new NAME --players A,B,C`.")
         return
+    games = len({r["game"] for r in rows}) > 1  # one game's name in every row says nothing
     table = Table(title_justify="left")
-    for col in ("", "date", "session", "game", "players", "hands", "biggest winner"):
+    for col in ("", "date", "session", *(["game"] if games else []), "players", "hands", "biggest winner"):
         table.add_column(col, justify="right" if col == "hands" else "left")
     for r in rows:
         w = r["biggest_winner"]
         mark = "*" if r["current"] else ""
         name = r["name"] + (" (closed)" if r["closed"] else "")
         if not r["recorded_here"]:
-            name += f" (from {r['device_label'] or r['device'][:8]})"
-        table.add_row(mark, r["date"], name, r["game"], ", ".join(r["players"]), str(r["hands"]),
-                      f"{w['name']} {_signed(w['net'])}" if w else "-")
-    console().print(table)
+            name += f" (read-only, from {r['device_label'] or r['device'][:8]})"
+        table.add_row(mark, r["date"], name, *([r["game"]] if games else []), ", ".join(r["players"]),
+                      str(r["hands"]), f"{w['name']} {_signed(w['net'])}" if w else "-")
+    out = console()
+    out.print(table)
+    for line in _sessions_legend(rows):
+        out.print(line)
+
+
+def _sessions_legend(rows: list[dict]) -> list[str]:
+    """What the marks of the list of sessions mean, in sentences that fit the width."""
+    from pancli.core.text import wrap_words
+
+    lines = ["* the current session."] if any(r["current"] for r in rows) else []
+    if not all(r["recorded_here"] for r in rows):
+        lines.append("A session from another device is read-only here: it is recorded on that device, and "
+                     "`pan sync` brings its new events.")
+    return [part for line in lines for part in wrap_words(line, console().width)]
 
 
 # -- settle-up -----------------------------------------------------------------------------
