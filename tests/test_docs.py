@@ -3,26 +3,48 @@ database, and must print what it shows and exit as it shows (the convention is i
 Development). docs/commands.md is generated from the commands themselves (see test_help.py): its
 blocks are usage lines, not a session.
 
+What is compared is what is printed: the only placeholders are dates and times (a date or time the
+docs show stands for any date or time of the same shape), and a `…` line for any lines. Each file
+is run three ways: in-process (fast), and, in the slow suite, as real `pan` processes, piped with
+COLUMNS=80 and at an 80-column pseudo-terminal (where the width, colour and pager come from the
+terminal itself).
+
 Run by hand to see every difference of one file at once:  python tests/test_docs.py docs/turns.md
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shlex
+import struct
+import subprocess
 import sys
+import termios
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
+from helpers import HANG
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md"] + sorted(p for p in (ROOT / "docs").glob("*.md") if p.name != "commands.md")
 WIDTH = 80                              # the terminal the docs were written at
-FROZEN = "2026-11-27T21:00:00+00:00"   # every recorded time, so dates in the output stay put
 ANY = "…"                               # a line that is exactly this stands for any lines (or none)
 EXIT = re.compile(r"^\[exit (\d+)\]$")  # the exit status of a command that does not exit 0
+# A date or a time of day (ISO, with seconds and an offset or not): the placeholders of the docs.
+WHEN = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:[+-]\d{2}:\d{2}|Z)?)?"
+                  r"|(?<![\d:])\d{2}:\d{2}(?::\d{2})?(?![\d:])")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[=>()][0-9A-Za-z]?")
+PAN = Path(sys.executable).with_name("pan")  # the console script installed with pancli
+# What the docs show that pancli does not print yet, each (the docs' line, a pattern of what is
+# printed, the docs' groups in its {0}, {1}): tolerated only where listed, and test_every_known_mismatch_is_still_one fails once it
+# is printed as shown. `pan sync` names the folder by its whole path, not as the host typed it.
+KNOWN_MISMATCHES = [
+    (re.compile(r"^Synced (\S+) with shared: (.*)$"), r"Synced {0} with /\S+/shared: {1}\Z"),
+]
 
 
 @dataclass
@@ -78,6 +100,23 @@ def split_command(text: str) -> tuple[list[str], str | None]:
     return words, stdin
 
 
+def line_pattern(expected: str) -> re.Pattern:
+    """The printed line the docs' line stands for: itself, each date or time standing for any of
+    its shape, or a known mismatch's pattern."""
+    for shown, printed in KNOWN_MISMATCHES:
+        if m := shown.match(expected):
+            return re.compile(printed.format(*map(re.escape, m.groups())))
+    parts, end = [], 0
+    for m in WHEN.finditer(expected):
+        parts += [re.escape(expected[end:m.start()]), re.sub(r"\d", r"\\d", re.escape(m.group(0)))]
+        end = m.end()
+    return re.compile("".join(parts) + re.escape(expected[end:]) + r"\Z")
+
+
+def same(expected: list[str], actual: list[str]) -> bool:
+    return len(expected) == len(actual) and all(line_pattern(e).match(a) for e, a in zip(expected, actual))
+
+
 def matches(expected: list[str], actual: list[str]) -> bool:
     """Whether the actual lines are the expected ones, each `…` line standing for any lines."""
     parts: list[list[str]] = [[]]
@@ -87,17 +126,17 @@ def matches(expected: list[str], actual: list[str]) -> bool:
         else:
             parts[-1].append(line)
     if len(parts) == 1:
-        return actual == parts[0]
+        return same(parts[0], actual)
     first, *middle, last = parts
-    if actual[:len(first)] != first:
+    if not same(first, actual[:len(first)]):
         return False
     pos = len(first)
     end = len(actual) - len(last)
-    if end < pos or (last and actual[end:] != last):
+    if end < pos or (last and not same(last, actual[end:])):
         return False
     for part in middle:
         for i in range(pos, end - len(part) + 1):
-            if actual[i:i + len(part)] == part:
+            if same(part, actual[i:i + len(part)]):
                 pos = i + len(part)
                 break
         else:
@@ -105,36 +144,59 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     return True
 
 
-def normalise(text: str, home: Path, cwd: Path) -> list[str]:
-    text = text.replace(str(cwd) + os.sep, "").replace(str(home), "~")
-    lines = [line.rstrip() for line in text.splitlines()]
+def normalise(text: str) -> list[str]:
+    """The lines printed, as the docs write them: no colour or other escape, no trailing spaces."""
+    lines = [line.rstrip() for line in ANSI.sub("", text).replace("\r\n", "\n").splitlines()]
     while lines and not lines[-1]:
         lines.pop()
     return lines
 
 
-def run_file(path: Path, tmp: Path, monkeypatch, outputs: dict | None = None) -> list[str]:
-    """Run every command of the file in a fresh folder and home; the differences found (and, given a
-    dict, what each command printed, by line number, for rewriting the docs by hand)."""
-    from typer.testing import CliRunner
-
-    from pancli.cli import app
-    from pancli.storage import log
-
+def fresh_folders(tmp: Path) -> tuple[Path, Path]:
+    """A home and a working folder of their own, the examples reachable as in the repository."""
     home, cwd = tmp / "home", tmp / "work"
     home.mkdir()
     cwd.mkdir()
     (cwd / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
+    return home, cwd
+
+
+def clean_env(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PANCLI_DB", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "FORCE_COLOR", "LINES", "COLUMNS",
+                        "PAGER", "MANPAGER", "LESS")}
+    return {**env, "HOME": str(home)}
+
+
+def compare(cmd: Command, code: int, output: str, problems: list[str], outputs: dict | None) -> None:
+    actual = normalise(output)
+    if outputs is not None:
+        outputs[cmd.line] = actual + ([f"[exit {code}]"] if code else [])
+    expected = [line.rstrip() for line in cmd.expected]
+    if code != cmd.code or not matches(expected, actual):
+        shown = "\n".join(f"    {x}" for x in actual)
+        problems.append(f"{cmd.file}:{cmd.line}: $ {cmd.text}\n  exit {code} "
+                        f"(the docs show {cmd.code}); it printed:\n{shown}")
+
+
+def run_file(path: Path, tmp: Path, monkeypatch, outputs: dict | None = None) -> list[str]:
+    """Run every command of the file in-process in a fresh folder and home; the differences found
+    (and, given a dict, what each command printed, by line number, for rewriting the docs by hand)."""
+    from typer.testing import CliRunner
+
+    from pancli.cli import app
+
+    home, cwd = fresh_folders(tmp)
     monkeypatch.chdir(cwd)
-    monkeypatch.setenv("HOME", str(home))
+    for var, value in clean_env(home).items():
+        monkeypatch.setenv(var, value)
     for var in ("PANCLI_DB", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "FORCE_COLOR", "LINES"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("COLUMNS", str(WIDTH))
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("TERM", "dumb")
-    monkeypatch.setattr(log, "now", lambda: FROZEN)
     runner = CliRunner()
-    problems = []
+    problems: list[str] = []
     for cmd in commands_of(path):
         words, stdin = split_command(cmd.text)
         data = (cwd / stdin).read_text(encoding="utf-8") if stdin else None
@@ -142,14 +204,57 @@ def run_file(path: Path, tmp: Path, monkeypatch, outputs: dict | None = None) ->
         if result.exception and not isinstance(result.exception, SystemExit):
             problems.append(f"{cmd.file}:{cmd.line}: $ {cmd.text}\n  raised {result.exception!r}")
             continue
-        actual = normalise(result.output, home, cwd)
-        if outputs is not None:
-            outputs[cmd.line] = actual + ([f"[exit {result.exit_code}]"] if result.exit_code else [])
-        expected = [line.rstrip() for line in cmd.expected]
-        if result.exit_code != cmd.code or not matches(expected, actual):
-            shown = "\n".join(f"    {x}" for x in actual)
-            problems.append(f"{cmd.file}:{cmd.line}: $ {cmd.text}\n  exit {result.exit_code} "
-                            f"(the docs show {cmd.code}); it printed:\n{shown}")
+        compare(cmd, result.exit_code, result.output, problems, outputs)
+    return problems
+
+
+def run_at_a_terminal(args: list[str], env: dict, cwd: Path, stdin) -> tuple[int, str]:
+    """One command at an 80-column pseudo-terminal (standard output and error; input from the
+    file given, else the terminal), tall enough that nothing is paged."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 1000, WIDTH, 0, 0))
+    proc = subprocess.Popen(args, stdin=stdin or slave, stdout=slave, stderr=slave, env=env, cwd=cwd,
+                            start_new_session=True)
+    os.close(slave)
+    chunks = []
+    try:
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # the terminal is closed: the command has ended
+                break
+            if not data:
+                break
+            chunks.append(data)
+        code = proc.wait(timeout=HANG)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    return code, b"".join(chunks).decode("utf-8", "replace")
+
+
+def run_file_in_processes(path: Path, tmp: Path, terminal: bool) -> list[str]:
+    """Run every command of the file as a real `pan` process: piped, with COLUMNS=80, or at an
+    80-column pseudo-terminal, as a person at a terminal sees it."""
+    home, cwd = fresh_folders(tmp)
+    env = clean_env(home)
+    if terminal:
+        env.update(TERM="xterm-256color", PAGER="cat")
+        env.pop("NO_COLOR", None)
+    else:
+        env.update(COLUMNS=str(WIDTH), NO_COLOR="1", TERM="dumb")
+    problems: list[str] = []
+    for cmd in commands_of(path):
+        words, stdin = split_command(cmd.text)
+        with open(cwd / stdin, "rb") if stdin else open(os.devnull, "rb") as given:
+            if terminal:
+                code, output = run_at_a_terminal([str(PAN), *words], env, cwd, given if stdin else None)
+            else:
+                done = subprocess.run([str(PAN), *words], stdin=given, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, env=env, cwd=cwd, timeout=HANG)
+                code, output = done.returncode, done.stdout.decode("utf-8", "replace")
+        compare(cmd, code, output, problems, None)
     return problems
 
 
@@ -157,6 +262,42 @@ def run_file(path: Path, tmp: Path, monkeypatch, outputs: dict | None = None) ->
 def test_the_documented_commands_print_what_the_docs_show(path, tmp_path, monkeypatch):
     problems = run_file(path, tmp_path, monkeypatch)
     assert not problems, "\n\n".join(problems)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("terminal", [False, True], ids=["piped-80-columns", "80-column-terminal"])
+@pytest.mark.parametrize("path", [p for p in DOCS if commands_of(p)], ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_real_pan_processes_print_what_the_docs_show(path, terminal, tmp_path):
+    assert PAN.exists(), f"{PAN}: pancli is not installed in this Python's environment"
+    problems = run_file_in_processes(path, tmp_path, terminal)
+    assert not problems, "\n\n".join(problems)
+
+
+def test_dates_and_times_are_the_only_placeholders():
+    assert matches(["Synced on 2026-11-27 at 21:00"], ["Synced on 2027-01-02 at 09:15"])
+    assert matches(["│ ana-laptop   │ 2026-11-27 21:00 │"], ["│ ana-laptop   │ 2026-12-01 15:08 │"])
+    assert matches(["at 2026-11-27T21:00:00+00:00."], ["at 2026-12-01T15:08:03+00:00."])
+    assert not matches(["Wrote friday.db"], ["Wrote /tmp/work/friday.db"])  # no folder is rewritten
+    assert not matches(["Saved to ~/.config/pancli/pancli.db"], ["Saved to /home/x/.config/pancli/pancli.db"])
+    assert not matches(["Hand 1: Cruz deals"], ["Hand 2: Cruz deals"])  # numbers are compared
+    assert not matches(["2026-11-27"], ["2026-11-27 "]) and not matches(["21:00"], ["21:00:00"])
+    assert normalise("Synced a with /tmp/w/shared: x  \r\n\x1b[31mred\x1b[0m\n\n") == [
+        "Synced a with /tmp/w/shared: x", "red"]  # escapes and trailing spaces go, folders stay
+
+
+def test_every_known_mismatch_is_still_one():
+    """Each tolerated difference is listed with the docs' line it covers; once pancli prints that
+    line as the docs show it, the README's own comparison is exact and the entry goes."""
+    readme = [line for c in commands_of(ROOT / "README.md") for line in c.expected]
+    for shown, _ in KNOWN_MISMATCHES:
+        covered = [line for line in readme if shown.match(line)]
+        assert covered, f"{shown.pattern} covers no line of the README: remove it"
+        for line in covered:
+            assert not line_pattern(line).match(line), f"pancli prints {line!r} as shown: remove the entry"
+    assert matches(["Synced ben-laptop with shared: nothing changed."],
+                   ["Synced ben-laptop with /tmp/x/work/shared: nothing changed."])
+    assert not matches(["Synced ben-laptop with shared: nothing changed."],
+                       ["Synced ben-laptop with /tmp/x/work/shared: 1 session changed."])
 
 
 def test_the_wildcard_line():

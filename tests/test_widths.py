@@ -234,3 +234,14 @@ def test_the_list_of_sessions_fits_with_a_session_from_another_device(tmp_path):
             assert not broken_words(out, wide), f"pan {line} at {width} columns breaks {broken_words(out, wide)}"
             too_long = [x for x in out.splitlines() if cell_len(x) > width]
             assert not too_long, f"pan {line} at {width} columns: {too_long[0]!r}"
+
+
+def test_a_ruling_in_colour_wraps_as_the_piped_one_does():
+    """At a terminal (FORCE_COLOR asks for the same path) pan check keeps its colours and breaks
+    its lines where piped output does, the later lines indented under the first."""
+    ansi = re.compile(r"\x1b\[[0-9;]*m")
+    piped = CliRunner(env={"COLUMNS": "80"}).invoke(app, ["check", "5S", "5S", "5H"]).stdout
+    coloured = CliRunner(env={"COLUMNS": "80", "FORCE_COLOR": "1"}).invoke(app, ["check", "5S", "5S", "5H"]).stdout
+    assert "\x1b[" in coloured
+    assert ansi.sub("", coloured) == piped
+    assert piped.splitlines()[-1] == "    different suits"

@@ -233,7 +233,8 @@ def _print_lines(lines: list[str]) -> None:
     if os.environ.get("FORCE_COLOR") or sys.stdout.isatty():
         con = _console()
         for line in lines:
-            con.print(line)
+            for part in _wrapped(con.render_str(line), con.width):
+                con.print(part, soft_wrap=True)
         return
     import re
 
@@ -243,6 +244,22 @@ def _print_lines(lines: list[str]) -> None:
     width = output_width() or 80
     plain = (re.sub(r"\[/?(?:red|green)\]", "", line) for line in lines)
     sys.stdout.write("".join(x + "\n" for line in plain for x in wrap_words(line, width)))
+
+
+def _wrapped(text, width: int) -> list:
+    """Styled text broken between words as piped output is (``wrap_words``: later lines indented
+    two more), its colours kept."""
+    from rich.text import Text
+
+    from pancli.core.text import wrap_words
+
+    plain, pos, parts = text.plain, 0, []
+    for i, line in enumerate(wrap_words(plain, width)):
+        body = line.lstrip(" ") if i else line
+        start = plain.index(body, pos)
+        parts.append(Text(line[:len(line) - len(body)]) + text[start:start + len(body)])
+        pos = start + len(body)
+    return parts
 
 
 def _text(text: str) -> str:
