@@ -52,6 +52,19 @@ def table_min_width(table, console) -> int:
     return sum(low for low, _ in _column_ranges(table, console)) + _overhead(table)
 
 
+def _cuts_a_word(table, console) -> bool:
+    """Whether rich, left to itself, would draw the table with a word cut short (its columns end
+    a word they cannot fit with an ellipsis)."""
+    from rich.text import Text
+
+    def ellipses(cell) -> int:
+        return (cell.plain if isinstance(cell, Text) else str(cell)).count("…")
+
+    shown = sum(ellipses(c) for column in table.columns for c in [column.header, *column.cells])
+    drawn = sum(seg.text.count("…") for line in console.render_lines(table, pad=False) for seg in line)
+    return drawn > shown
+
+
 def _share_width(table, console) -> None:
     """A table wider than the console that fits at its longest words gets each column's width
     fixed: at least its longest word, the rest shared in proportion to what each would take more.
@@ -60,9 +73,7 @@ def _share_width(table, console) -> None:
     room = console.width - _overhead(table)
     if sum(high for _, high in ranges) <= room or sum(low for low, _ in ranges) > room:
         return
-    rich_widths = table._calculate_column_widths(console, console.options.update_width(console.width - (
-        _overhead(table) - sum(table._get_padding_width(i) for i in range(len(ranges))))))
-    if all(w - table._get_padding_width(i) >= low for i, (w, (low, _)) in enumerate(zip(rich_widths, ranges))):
+    if not _cuts_a_word(table, console):
         return  # rich's own widths cut no word: keep them
     spare = room - sum(low for low, _ in ranges)
     want = sum(high - low for low, high in ranges)
