@@ -199,3 +199,16 @@ def test_house_collection_is_shown(tmp_path):
     assert "The house collected 3 chips" in text
     data = json.loads(pan(db, "settle --json").output)
     assert {p["name"]: p["balance"] for p in data["parties"]}["(house)"] == 3 and data["sum"] == 0
+
+
+def test_bank_mode_without_cash_outs_leaves_them_out(tmp_path):
+    db = tmp_path / "p.db"
+    for line in ["session new n --players Ana,Ben", "buyin ana 10", "deal", "meld ana 5S 5S 5S"]:
+        pan(db, line)
+    text = pan(db, "settle").output
+    rows = [x.split() for x in text.splitlines()]
+    assert ["player", "bought", "net", "holds", "settles"] in rows
+    assert ["Ben", "0", "−4", "−4", "pays", "$4.00"] in rows
+    flat = _flat(text)
+    assert "A player holds what they bought plus their net from play." in flat and "cashed" not in flat
+    assert "The bank sold 10 chips, so it pays back $10.00 (10 chips)." in flat

@@ -304,7 +304,7 @@ def _print_settlement(out, session_name: str, s, value) -> None:
     say(st.mode_line(s))
     if s.banked:
         out.print(_bank_table(s, value))
-        say(st.holds_note())
+        say(st.holds_note(s))
         say(st.bank_line(s) or "")
     else:
         label_w = max([14] + [cell_width(p.label) for p in s.parties])

@@ -228,9 +228,11 @@ def settles(p: Party, s: Settlement) -> str:
     return "is square"
 
 
-def holds_note() -> str:
+def holds_note(s: Settlement) -> str:
     """What the holds column adds up, said under the bank's table."""
-    return "A player holds what they bought, plus their net from play, less what they cashed out."
+    if any(p.cashed for p in s.parties):
+        return "A player holds what they bought, plus their net from play, less what they cashed out."
+    return "A player holds what they bought plus their net from play."
 
 
 def arithmetic_line(p: Party, s: Settlement) -> str:
