@@ -4,7 +4,7 @@ import json
 
 from hypothesis import given, settings, strategies as st
 
-from pancli.core.settle import minimal_transfers, negative_stacks, settle
+from pancli.core.settle import minimal_transfers, negative_stacks, settle, signed
 
 from helpers import pan_in_process as pan  # noqa: E402
 
@@ -98,6 +98,9 @@ def test_bank_buyins_and_cashouts_and_negative_stacks(tmp_path):
     assert "still on the tops" in text and "the bank" in text.lower()
 
 
+M = signed(-1)[0]  # the minus sign the faces print
+
+
 def _bank_night(db):
     """Ana, Ben and Cruz buy chips; Cruz plays below zero; Ben cashes out."""
     for line in ["session new night --players Ana,Ben,Cruz --chip-value 0.5", "buyin ana 20", "buyin ben 20",
@@ -120,8 +123,8 @@ def test_bank_mode_says_so_and_shows_each_players_sum(tmp_path):
     rows = [x.split() for x in text.splitlines()]
     assert ["player", "bought", "net", "cashed", "out", "holds", "settles"] in rows
     assert ["Ana", "20", "+8", "0", "28", "receives", "$14.00"] in rows
-    assert ["Ben", "20", "−2", "18", "0", "is", "square"] in rows
-    assert ["Cruz", "5", "−8", "0", "−3", "pays", "$1.50"] in rows
+    assert ["Ben", "20", f"{M}2", "18", "0", "is", "square"] in rows
+    assert ["Cruz", "5", f"{M}8", "0", f"{M}3", "pays", "$1.50"] in rows
     assert "A player holds what they bought, plus their net from play, less what they cashed out." in flat
     assert "The bank sold 45 chips and paid out 18 at cash-outs, so it pays back $13.50 (27 chips)." in flat
     assert "The bank pays Ana $13.50 (27 chips) — the bank owes 27 chips back, Ana holds 28 chips" in flat
@@ -133,16 +136,16 @@ def test_a_stack_below_zero_is_one_sentence_that_says_what_to_do(tmp_path):
     db = tmp_path / "p.db"
     _bank_night(db)
     flat = _flat(pan(db, "settle").output)
-    assert ("Cruz played on credit (their stack was −3 chips at #7, in hand 1) and ends 3 chips short, so Cruz "
+    assert (f"Cruz played on credit (their stack was {M}3 chips at #7, in hand 1) and ends 3 chips short, so Cruz "
             "pays $1.50 for them above; if Cruz bought chips that were not recorded, record them with "
             "`pan buyin Cruz CHIPS`.") in flat
     assert "Flag:" not in flat and " he " not in f" {flat} "
     # recorded as the hint says: the stack ends above zero, the sentence says nothing more is owed
     pan(db, "buyin cruz 5")
     flat = _flat(pan(db, "settle").output)
-    assert "Cruz played on credit (their stack was −3 chips at #7, in hand 1) and ends with 2 chips, so nothing " \
+    assert f"Cruz played on credit (their stack was {M}3 chips at #7, in hand 1) and ends with 2 chips, so nothing " \
            "more is owed for it;" in flat
-    assert ["Cruz", "10", "−8", "0", "2", "receives", "$1.00"] in [x.split() for x in pan(db, "settle").output.splitlines()]
+    assert ["Cruz", "10", f"{M}8", "0", "2", "receives", "$1.00"] in [x.split() for x in pan(db, "settle").output.splitlines()]
 
 
 def test_the_json_keeps_its_numbers_and_adds_the_sentences(tmp_path):
@@ -208,7 +211,7 @@ def test_bank_mode_without_cash_outs_leaves_them_out(tmp_path):
     text = pan(db, "settle").output
     rows = [x.split() for x in text.splitlines()]
     assert ["player", "bought", "net", "holds", "settles"] in rows
-    assert ["Ben", "0", "−4", "−4", "pays", "$4.00"] in rows
+    assert ["Ben", "0", f"{M}4", f"{M}4", "pays", "$4.00"] in rows
     flat = _flat(text)
     assert "A player holds what they bought plus their net from play." in flat and "cashed" not in flat
     assert "The bank sold 10 chips, so it pays back $10.00 (10 chips)." in flat
