@@ -266,7 +266,7 @@ def settle(name: str | None = SESSION,
            as_json: bool = JSON):
     """Who pays whom: the fewest payments that square every player, each explained, checked to sum to zero.
 
-    Without buy-ins each player pays or is paid their net from play: Ana +81 and Fay −48 make
+    Without buy-ins each player pays or is paid their net from play: Ana +81 and Fay -48 make
     "Fay pays Ana $12.00 (48 chips)".
 
     Once anyone buys chips (`pan buyin`) it settles in bank mode: each player hands in the chips
