@@ -26,14 +26,13 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pancli.app import archive_check
+from pancli.app import archive_check, archive_write
 from pancli.app.rescore import LogEvent, first_difference, replay, same_payment
 from pancli.app.views import standings_json
 from pancli.core.errors import InputError
 from pancli.core.ledger import NO_PARAMS, Params, Payment
 from pancli.core.money import amount, chip_value as money_per_chip
 from pancli.core.rows import Session, StoredEvent
-from pancli.core.words import plural
 from pancli.games import game as get_game
 
 FORMAT = "pancli-archive"
@@ -56,26 +55,11 @@ def log_events(store, session: Session, rows: list[StoredEvent] | None = None) -
 
 
 def build(store, session: Session) -> dict:
-    """The archive of a session as plain data (None where a value is absent)."""
-    header = {"name": session.name, "game": session.game, "created_at": session.created_at,
-              "seats": list(session.players), "dealer": session.dealer,
-              "chip_value": session.chip_value, "closed_at": session.closed_at,
-              "device": session.device, "uid": session.uid}
-    events = []
-    params: dict[str, dict] = {}  # parsed once per distinct text: every payer of a condition shares it
-    for ev in log_events(store, session):
-        payments = []
-        for pay in ev.payments or ():
-            p = {"payer": pay.payer, "payee": pay.payee, "chips": pay.chips, "reason": pay.reason}
-            if pay.code is not None:
-                text = pay.params.to_json()
-                if text not in params:
-                    params[text] = json.loads(text)
-                p["code"], p["params"] = pay.code, params[text]
-            payments.append(p)
-        events.append({"seq": ev.seq, "hand": ev.hand, "kind": ev.kind, "created_at": ev.created_at,
-                       "undo_of": ev.undo_of, "payload": ev.payload, "payments": payments})
-    return {"format": FORMAT, "version": VERSION, "session": header, "rules": dict(session.rules), "events": events}
+    """The archive of a session as plain data (None where a value is absent), whole: for a
+    session's file of `pan sync`; `pan export` writes it as it reads it (archive_write)."""
+    events = list(archive_write.archived_events(iter(log_events(store, session))))
+    return {"format": FORMAT, "version": VERSION, "session": archive_write.header(session),
+            "rules": dict(session.rules), "events": events}
 
 
 def fingerprint(archive: dict) -> str:
@@ -88,17 +72,10 @@ def fingerprint(archive: dict) -> str:
 # -- writing -----------------------------------------------------------------------------
 
 def to_json(archive: dict) -> str:
-    return json.dumps(archive, ensure_ascii=False, indent=1) + "\n"
-
-
-def _has_none(value) -> bool:
-    if value is None:
-        return True
-    if isinstance(value, dict):
-        return any(_has_none(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_has_none(v) for v in value)
-    return False
+    out: list[str] = []
+    archive_write.write_json(out.append, archive["session"], archive["rules"], len(archive["events"]),
+                             iter(archive["events"]))
+    return "".join(out)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -124,7 +101,7 @@ def _toml_inline(value: Any) -> str:
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
-def _toml_payments(payments: list[dict]) -> str:
+def toml_payments(payments: list[dict]) -> str:
     """An event's payments, one inline table a line (tomli_w would spread a payment whose params
     hold a list over a dozen lines)."""
     lines = []
@@ -135,45 +112,10 @@ def _toml_payments(payments: list[dict]) -> str:
 
 
 def to_toml(archive: dict, exported_at: str | None = None) -> str:
-    # start-up: only a TOML archive needs these (not JSON or CSV export, import, db check)
-    import secrets  # noqa: PLC0415
-
-    import tomli_w  # noqa: PLC0415
-
-    s = archive["session"]
-    doc: dict[str, Any] = {"format": archive["format"], "version": archive["version"]}
-    if exported_at:
-        doc["exported_at"] = exported_at
-    doc["session"] = {k: s[k] for k in SESSION_KEYS if s.get(k) is not None}
-    doc["rules"] = archive["rules"]
-    events = []
-    marker = f"payments-{secrets.token_hex(8)}-"  # stands in for each event's payments, written below
-    for i, ev in enumerate(archive["events"]):
-        out: dict[str, Any] = {"seq": ev["seq"]}
-        if ev["hand"] is not None:
-            out["hand"] = ev["hand"]
-        out["kind"] = ev["kind"]
-        out["created_at"] = ev["created_at"]
-        if ev["undo_of"] is not None:
-            out["undo_of"] = ev["undo_of"]
-        payload = ev["payload"]
-        nested_none = any(_has_none(v) for v in payload.values() if v is not None)
-        if nested_none:
-            out["payload_json"] = json.dumps(payload, ensure_ascii=False)
-        else:
-            nulls = [k for k, v in payload.items() if v is None]
-            if nulls:
-                out["nulls"] = nulls
-            out["payload"] = {k: v for k, v in payload.items() if v is not None}
-        out["payments"] = f"{marker}{i}" if ev["payments"] else []
-        events.append(out)
-    doc["events"] = events
-    head = (f"# pancli session archive: {s['name']} ({s['game']}), {plural(len(events), 'event')}.\n"
-            "# Rebuild it with `pan import FILE`; `pan export --format-doc` describes the format.\n\n")
-    body = re.sub(rf'^payments = "{marker}(\d+)"$',
-                  lambda m: _toml_payments(archive["events"][int(m[1])]["payments"]),
-                  tomli_w.dumps(doc), flags=re.M)
-    return head + body
+    out: list[str] = []
+    archive_write.write_toml(out.append, archive["session"], archive["rules"], len(archive["events"]),
+                             iter(archive["events"]), exported_at)
+    return "".join(out)
 
 
 def to_csv(store, session: Session) -> str:

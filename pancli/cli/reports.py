@@ -375,7 +375,7 @@ def export(name: str | None = SESSION,
 
     Example: pan export friday --format toml -o friday.toml
     """
-    from pancli.app import archive
+    from pancli.app import archive, archive_write
     from pancli.app.files import session_file_name, write_atomic
     from pancli.storage.log import now
 
@@ -384,18 +384,30 @@ def export(name: str | None = SESSION,
         raise InputError(f"unknown format '{fmt}'", "choose toml, json or csv")
     path = _target(output, force, "archive") if output not in (None, "-") else None
     store, session = _session(name)
-    with store.snapshot():
-        if fmt == "csv":
-            text = archive.to_csv(store, session)
-        else:
-            data = archive.build(store, session)
-            text = archive.to_toml(data, exported_at=now()) if fmt == "toml" else archive.to_json(data)
     if output is None and fmt == "toml":
         path = _target(str(Path("sessions") / session_file_name(session.name, ".toml")), force, "archive")
-    if path is None:
-        sys.stdout.write(text)
-        return
-    write_atomic(path, text, mkdir=True)
+    if fmt == "csv":
+        with store.snapshot():
+            text = archive.to_csv(store, session)
+        if path is None:
+            sys.stdout.write(text)
+            return
+        write_atomic(path, text, mkdir=True)
+    else:
+        exported_at = now() if fmt == "toml" else None
+
+        def write_to(out) -> None:  # the archive as its events are read: a night is never held whole
+            archive_write.export(store, session, fmt, out.write, exported_at)
+
+        if path is None:
+            write_to(sys.stdout)
+            return
+
+        def write_file(partial: Path) -> None:
+            with open(partial, "w", encoding="utf-8", newline="\n", buffering=1 << 20) as f:
+                write_to(f)
+
+        write_atomic(path, write_file, mkdir=True)
     console().print(f"Wrote {path} ({fmt}).")
 
 

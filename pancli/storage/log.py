@@ -98,6 +98,14 @@ class EventLog:
         return self._read(session_id, "seq BETWEEN ? AND ?",
                           [first_seq, last_seq if last_seq is not None else 2 ** 62])
 
+    def seqs_of(self, session_id: int, event_ids: list[int]) -> dict[int, int]:
+        """The seq of each of the session's events given by id (an undo names its event by id)."""
+        if not event_ids:
+            return {}
+        marks = ", ".join("?" * len(event_ids))
+        return dict(self.conn.execute(f"SELECT id, seq FROM events WHERE session_id = ? AND id IN ({marks})",
+                                      [session_id, *event_ids]))
+
     def hand_events(self, session_id: int, hand: int) -> list[StoredEvent]:
         """Every event recorded in one hand, undos and voided events included."""
         return self._read(session_id, "hand = ?", [hand])

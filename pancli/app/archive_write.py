@@ -1,0 +1,160 @@
+"""Writing a session's archive as it is read from the store: a segment of events at a time.
+
+An archive is never built whole: the header, then each event as its segment is read, so a night
+of hundreds of thousands of events is written in the memory of one segment. The text is exactly
+what ``archive.to_toml`` and ``archive.to_json`` make of the whole archive (tests compare the
+bytes with exports made before the writer streamed): `pan sync` writes and fingerprints the same
+text, and archives already written stay what they are.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from pancli.app.rescore import LogEvent
+from pancli.core.rows import Session
+from pancli.core.words import plural
+
+SEGMENT = 1000  # events read from the store at a time: their rows are all that is held
+
+Write = Callable[[str], Any]
+
+
+def stored_events(store, session: Session, segment: int = SEGMENT) -> Iterator[LogEvent]:
+    """Every event of a session in order, undos included, with its stored payments, read a
+    segment at a time (call inside one snapshot, so the segments are of the same log)."""
+    last = store.log.last_seq(session.id)
+    for first in range(1, last + 1, segment):
+        rows = store.log.session_log(session.id, first, first + segment - 1)
+        seq_of = {e.id: e.seq for e in rows}
+        before = [e.undo_of for e in rows if e.undo_of and e.undo_of not in seq_of]
+        seq_of.update(store.log.seqs_of(session.id, before))  # an undo of an event of an earlier segment
+        for e in rows:
+            yield LogEvent(seq=e.seq, kind=e.kind, payload=e.payload, hand=e.hand, created_at=e.created_at,
+                           undo_of=seq_of.get(e.undo_of) if e.undo_of else None, payments=e.payments)
+
+
+def header(session: Session) -> dict:
+    """The archive's session table, in the plain form of ``archive.build`` (None where absent)."""
+    return {"name": session.name, "game": session.game, "created_at": session.created_at,
+            "seats": list(session.players), "dealer": session.dealer,
+            "chip_value": session.chip_value, "closed_at": session.closed_at,
+            "device": session.device, "uid": session.uid}
+
+
+def archived_events(events: Iterator[LogEvent]) -> Iterator[dict]:
+    """Each event as the archive holds it, in the plain form of ``archive.build``."""
+    params: dict[str, dict] = {}  # parsed once per distinct text: every payer of a condition shares it
+    for ev in events:
+        payments = []
+        for pay in ev.payments or ():
+            p: dict[str, Any] = {"payer": pay.payer, "payee": pay.payee, "chips": pay.chips, "reason": pay.reason}
+            if pay.code is not None:
+                text = pay.params.to_json()
+                if text not in params:
+                    if len(params) > 4096:  # a night's conditions repeat; a bound all the same
+                        params.clear()
+                    params[text] = json.loads(text)
+                p["code"], p["params"] = pay.code, params[text]
+            payments.append(p)
+        yield {"seq": ev.seq, "hand": ev.hand, "kind": ev.kind, "created_at": ev.created_at,
+               "undo_of": ev.undo_of, "payload": ev.payload, "payments": payments}
+
+
+# -- TOML --------------------------------------------------------------------------------
+
+def write_toml(write: Write, head: dict, rules: dict, count: int, events: Iterator[dict],
+               exported_at: str | None = None) -> None:
+    """The TOML archive of ``count`` events, written piece by piece (``to_toml``'s very text)."""
+    # start-up: only a TOML archive needs these (not JSON or CSV export, import, db check)
+    import secrets  # noqa: PLC0415
+
+    import tomli_w  # noqa: PLC0415
+
+    from pancli.app.archive import FORMAT, SESSION_KEYS, VERSION, toml_payments  # noqa: PLC0415 a cycle
+
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    if exported_at:
+        doc["exported_at"] = exported_at
+    doc["session"] = {k: head[k] for k in SESSION_KEYS if head.get(k) is not None}
+    doc["rules"] = rules
+    write(f"# pancli session archive: {head['name']} ({head['game']}), {plural(count, 'event')}.\n"
+          "# Rebuild it with `pan import FILE`; `pan export --format-doc` describes the format.\n\n")
+    if not count:
+        write(tomli_w.dumps({**doc, "events": []}))  # an empty array is a plain value, among the first lines
+        return
+    write(tomli_w.dumps(doc))
+    marker = f"payments-{secrets.token_hex(8)}"  # stands in for the event's payments, written below
+    stand_in = f'\npayments = "{marker}"\n'
+    for ev in events:
+        out = toml_event(ev, marker)
+        text = tomli_w.dumps({"events": [out]})
+        if ev["payments"]:
+            text = text.replace(stand_in, f"\n{toml_payments(ev['payments'])}\n", 1)
+        write("\n" + text)
+
+
+def _has_none(value) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, dict):
+        return any(_has_none(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_none(v) for v in value)
+    return False
+
+
+def toml_event(ev: dict, marker: str) -> dict:
+    """An event as its TOML table holds it: no nulls (``nulls`` names them, or the payload is
+    kept as JSON text where a null is nested), payments stood in for by ``marker``."""
+    out: dict[str, Any] = {"seq": ev["seq"]}
+    if ev["hand"] is not None:
+        out["hand"] = ev["hand"]
+    out["kind"] = ev["kind"]
+    out["created_at"] = ev["created_at"]
+    if ev["undo_of"] is not None:
+        out["undo_of"] = ev["undo_of"]
+    payload = ev["payload"]
+    if any(_has_none(v) for v in payload.values() if v is not None):
+        out["payload_json"] = json.dumps(payload, ensure_ascii=False)
+    else:
+        nulls = [k for k, v in payload.items() if v is None]
+        if nulls:
+            out["nulls"] = nulls
+        out["payload"] = {k: v for k, v in payload.items() if v is not None}
+    out["payments"] = marker if ev["payments"] else []
+    return out
+
+
+# -- JSON --------------------------------------------------------------------------------
+
+def write_json(write: Write, head: dict, rules: dict, count: int, events: Iterator[dict]) -> None:
+    """The JSON archive, written piece by piece (``to_json``'s very text: indented by one space)."""
+    from pancli.app.archive import FORMAT, VERSION  # noqa: PLC0415 a cycle
+
+    doc = {"format": FORMAT, "version": VERSION, "session": head, "rules": rules, "events": []}
+    text = json.dumps(doc, ensure_ascii=False, indent=1)
+    if not count:
+        write(text + "\n")
+        return
+    write(text[:-len("[]\n}")] + "[\n")
+    for i, ev in enumerate(events):
+        # JSON text never holds a raw line break (it is escaped), so each line can be indented
+        body = json.dumps(ev, ensure_ascii=False, indent=1).replace("\n", "\n  ")
+        write(("  " if i == 0 else ",\n  ") + body)
+    write("\n ]\n}\n")
+
+
+def export(store, session: Session, fmt: str, write: Write, exported_at: str | None = None,
+           segment: int = SEGMENT) -> None:
+    """A session's archive (``fmt`` toml or json) written through ``write``, a piece at a time;
+    the store is read in one snapshot."""
+    with store.snapshot():
+        count = store.log.last_seq(session.id)
+        events = archived_events(stored_events(store, session, segment))
+        if fmt == "toml":
+            write_toml(write, header(session), dict(session.rules), count, events, exported_at)
+        else:
+            write_json(write, header(session), dict(session.rules), count, events)
