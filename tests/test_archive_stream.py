@@ -70,3 +70,141 @@ def test_an_empty_session_and_a_nested_null_are_written_as_before(tmp_path):
              "payload": {"kind": "x", "melds": [["5S", None]]}, "payments": []}
     assert archive_write.toml_event(event, "m")["payload_json"] == '{"kind": "x", "melds": [["5S", null]]}'
     store.close()
+
+
+# -- import, an event at a time ------------------------------------------------------------
+
+def same_session(db1, db2, name=None):
+    """Two databases hold the same session: its standings and its whole history."""
+    args = ["--session", name] if name else []
+    assert json.loads(pan(db2, ["standings", "--json", *args]).output) == \
+        json.loads(pan(db1, ["standings", "--json", *args]).output)
+    assert json.loads(pan(db2, "history --json").output) == json.loads(pan(db1, "history --json").output)
+
+
+# Three hands where everyone but one drops, then undos reaching back into the first hand: past
+# the two hands the import holds, so the events before are read back from the session stored.
+DEALS = ["deal", "drop b c d e f", "deal", "drop a c d e f", "deal", "drop a b d e f"]
+
+
+def test_undos_reaching_back_past_the_hands_held_import_the_same(tmp_path):
+    db1, db2 = tmp_path / "one.db", tmp_path / "two.db"
+    pan(db1, "session new long --players A,B,C,D,E,F --dealer F")
+    for line in DEALS:
+        pan(db1, line)
+    for _ in range(14):  # every event of hands 3 and 2, and two drops of hand 1
+        pan(db1, "undo")
+    for line in ["drop e f", "deal", "drop a b c d f", "buyin a 10", "undo", "buyin a 12"]:
+        pan(db1, line)
+    for fmt in ("toml", "json"):
+        path = tmp_path / f"long.{fmt}"
+        pan(db1, ["export", "--format", fmt, "-o", str(path)])
+        target = tmp_path / f"{fmt}.db"
+        assert "Imported session long (43 events" in pan(target, ["import", str(path)]).output
+        same_session(db1, target)
+        pan(target, "db check")
+    # the same archive into the database it came from is found there by its content
+    assert "nothing imported" in pan(db1, ["import", str(tmp_path / "long.toml")]).output
+
+
+def test_an_undo_that_voids_no_last_event_is_refused_in_its_words(tmp_path):
+    db1, db2 = tmp_path / "one.db", tmp_path / "two.db"
+    pan(db1, "session new u --players A,B,C,D,E,F --dealer F")
+    for line in DEALS:
+        pan(db1, line)
+    pan(db1, "undo")  # 19 voids 18
+    pan(db1, "undo")  # 20 voids 17
+    path = tmp_path / "u.toml"
+    pan(db1, ["export", "-o", str(path)])
+    text = path.read_text(encoding="utf-8")
+    assert text.count("undo_of = 17") == 1
+    for undo_of, why in [("1", "#1 is not the last effective event"), ("18", "#18 was undone already"),
+                         ("21", "#21, which is not an earlier event"), ("19", "#19, which is not an earlier event")]:
+        path.write_text(text.replace("undo_of = 17", f"undo_of = {undo_of}"), encoding="utf-8")
+        refused = pan(db2, ["import", str(path)], ok=False)
+        assert refused.exit_code == 2 and why in refused.output, refused.output
+        assert not db2.exists()
+
+
+def test_an_archive_laid_out_by_hand_is_read_whole(tmp_path):
+    """Other line endings, a compact JSON, an event table spelled otherwise: read whole, as before."""
+    db1 = tmp_path / "one.db"
+    shutil.copyfile(EXPORTS / "pancli.db", db1)
+    text = (EXPORTS / "tonight.toml").read_text(encoding="utf-8")
+    data = json.loads((EXPORTS / "tonight.json").read_text(encoding="utf-8"))
+    variants = {"crlf.toml": text.replace("\n", "\r\n"),
+                "spaced.toml": text.replace("[[events]]\n", "[[ events ]]\n", 3),
+                "multiline.toml": text.replace("[[events]]\n", '[[events]]\nnote = """a\n[[events]]\nb"""\n', 1),
+                "compact.json": json.dumps(data),
+                "sync.toml": text + '\n[sync]\nfingerprint = "x"\n'}
+    for name, body in variants.items():
+        path = tmp_path / name
+        path.write_bytes(body.encode("utf-8"))
+        db = tmp_path / f"{name}.db"
+        result = pan(db, ["import", str(path)])
+        assert "Imported session tonight (96 events" in result.output, (name, result.output)
+        assert json.loads(pan(db, "standings --json").output) == \
+            json.loads(pan(db1, ["standings", "--json", "--session", "tonight"]).output), name
+
+
+def test_an_archive_larger_than_the_old_limit_imports_when_pancli_wrote_it(tmp_path, monkeypatch):
+    from pancli.app import archive_check
+
+    monkeypatch.setattr(archive_check, "MAX_BYTES", 5_000)  # the smallest of these is 8 kB
+    db = tmp_path / "p.db"
+    assert "Imported session tonight (96 events" in pan(db, ["import", str(EXPORTS / "tonight.toml")]).output
+    assert "Imported session friday" in pan(db, ["import", str(EXPORTS / "friday.json")]).output
+    path = tmp_path / "edited.toml"
+    path.write_text((EXPORTS / "japan.toml").read_text(encoding="utf-8").replace("\n", "\r\n"), encoding="utf-8")
+    before = db.read_bytes()
+    refused = pan(db, ["import", str(path)], ok=False)
+    assert refused.exit_code == 2 and "larger than" in refused.output and "Traceback" not in refused.output
+    assert len(refused.output.strip().splitlines()) <= 3
+    assert db.read_bytes() == before
+
+
+def test_a_damaged_event_late_in_the_archive_leaves_the_database_as_it_was(tmp_path):
+    from helpers import db_dump
+
+    db = tmp_path / "p.db"
+    pan(db, "session new other --players X,Y")
+    before = db_dump(db)
+    text = (EXPORTS / "tonight.toml").read_text(encoding="utf-8")
+    last = text.rindex("[[events]]")
+    for damage, words in [("seq = ", "seq = 9"), ("chips = ", "chips = -"), ("kind = ", "kind = 7 #")]:
+        path = tmp_path / "bad.toml"
+        path.write_text(text[:last] + text[last:].replace(damage, words, 1), encoding="utf-8")
+        refused = pan(db, ["import", str(path)], ok=False)
+        assert refused.exit_code == 2 and "Traceback" not in refused.output, refused.output
+        assert db_dump(db) == before
+    huge = tmp_path / "huge.toml"
+    huge.write_text(text[:last] + '[[events]]\nnote = "' + "x" * (1 << 20) + '"\n', encoding="utf-8")
+    refused = pan(db, ["import", str(huge)], ok=False)
+    assert refused.exit_code == 2 and "Traceback" not in refused.output, refused.output
+    assert db_dump(db) == before
+
+
+def test_the_archive_of_a_session_held_here_extends_it_or_is_refused(tmp_path):
+    db1, db2 = tmp_path / "one.db", tmp_path / "two.db"
+    pan(db1, "session new night --players A,B,C,D,E,F --dealer F")
+    for line in DEALS[:4]:
+        pan(db1, line)
+    early, late = tmp_path / "early.toml", tmp_path / "late.toml"
+    pan(db1, ["export", "-o", str(early)])
+    for line in DEALS[4:]:
+        pan(db1, line)
+    pan(db1, "session close")
+    pan(db1, ["export", "-o", str(late)])
+    pan(db2, ["import", str(early)])
+    assert "Brought session night up to date: 6 new events" in pan(db2, ["import", str(late)]).output
+    same_session(db1, db2)
+    assert json.loads(pan(db2, "session list --json").output)[0]["closed"] is True
+    assert "nothing imported" in pan(db2, ["import", str(early)]).output  # older: nothing to do
+    assert "nothing imported" in pan(db2, ["import", str(late)]).output
+    # a copy recorded apart: the same session with a different event
+    apart = tmp_path / "apart.toml"
+    apart.write_text(late.read_text(encoding="utf-8").replace('player = "B"', 'player = "E"', 1), encoding="utf-8")
+    db3 = tmp_path / "three.db"
+    pan(db3, ["import", str(early)])
+    refused = pan(db3, ["import", str(apart)], ok=False)
+    assert refused.exit_code == 2 and "contradicts session 'night'" in refused.output, refused.output

@@ -18,7 +18,6 @@ payments are compared by players and chips only. The reason text is never compar
 from __future__ import annotations
 
 import csv
-import functools
 import hashlib
 import io
 import json
@@ -35,9 +34,7 @@ from pancli.core.money import amount, chip_value as money_per_chip
 from pancli.core.rows import Session, StoredEvent
 from pancli.games import game as get_game
 
-FORMAT = "pancli-archive"
-VERSION = 1
-SESSION_KEYS = ("name", "game", "created_at", "seats", "dealer", "chip_value", "closed_at", "device", "uid")
+FORMAT, VERSION, SESSION_KEYS = archive_write.FORMAT, archive_write.VERSION, archive_write.SESSION_KEYS
 GLOBAL_ID = re.compile(r"[0-9a-f]{32}")  # a device id or a session uid: 32 lowercase hex digits
 
 
@@ -76,39 +73,6 @@ def to_json(archive: dict) -> str:
     archive_write.write_json(out.append, archive["session"], archive["rules"], len(archive["events"]),
                              iter(archive["events"]))
     return "".join(out)
-
-
-@functools.lru_cache(maxsize=4096)
-def _toml_scalar(value: str | int | float | bool, kind: type) -> str:
-    import tomli_w  # noqa: PLC0415 start-up: only a TOML archive is written with it
-
-    return tomli_w.dumps({"v": value})[4:].rstrip("\n")
-
-
-def _toml_inline(value: Any) -> str:
-    """A value as one line of TOML: inline tables and arrays, however long."""
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        return "{ " + ", ".join(f"{k if _BARE_KEY.fullmatch(k) else _toml_scalar(k, str)} = {_toml_inline(v)}"
-                                for k, v in value.items()) + " }"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_inline(v) for v in value) + "]"
-    kind: type = type(value)  # a plain `type`: mypy takes type[Any] for unhashable (python/mypy#11470)
-    return _toml_scalar(value, kind)
-
-
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-
-
-def toml_payments(payments: list[dict]) -> str:
-    """An event's payments, one inline table a line (tomli_w would spread a payment whose params
-    hold a list over a dozen lines)."""
-    lines = []
-    for p in payments:
-        p = {k: v for k, v in p.items() if not (k == "params" and not v)}  # empty params are left out
-        lines.append(f"    {_toml_inline(p)},\n")
-    return "payments = [\n" + "".join(lines) + "]"
 
 
 def to_toml(archive: dict, exported_at: str | None = None) -> str:
@@ -179,6 +143,14 @@ def _get(d: dict, key: str, types, where: str, required: bool = True):
 
 
 def _normalise(data: Any, where: str) -> dict:
+    head = normalise_header(data, where)
+    events = [normalise_event(ev, f"{where} event {i + 1}", i + 1)
+              for i, ev in enumerate(_get(data, "events", list, where, required=False) or [])]
+    return {**head, "events": events}
+
+
+def normalise_header(data: Any, where: str) -> dict:
+    """The archive's format, version, session and rules, checked (archive_check.check first)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _bad(where, f"no format = \"{FORMAT}\" line")
     version = data.get("version")
@@ -207,42 +179,44 @@ def _normalise(data: Any, where: str) -> dict:
     if not all(isinstance(x, str) for x in session["seats"]):
         raise _bad(f"{where} [session]", "seats must be names")
     rules = _get(data, "rules", dict, where)
-    events = []
-    for i, ev in enumerate(_get(data, "events", list, where, required=False) or []):
-        at = f"{where} event {i + 1}"
-        if not isinstance(ev, dict):
-            raise _bad(at, "not a table")
-        if "payload_json" in ev:
-            try:
-                payload = json.loads(_get(ev, "payload_json", str, at))
-            except json.JSONDecodeError:
-                raise _bad(at, "payload_json is not JSON") from None
-        else:
-            payload = dict(_get(ev, "payload", dict, at))
-            for key in _get(ev, "nulls", list, at, required=False) or []:
-                payload[key] = None
-        payments: list[dict[str, Any]] = []
-        for p in _get(ev, "payments", list, at, required=False) or []:
-            if not isinstance(p, dict):
-                raise _bad(at, "a payment is not a table")
-            pay = {"payer": _get(p, "payer", str, at), "payee": _get(p, "payee", str, at),
-                   "chips": _get(p, "chips", int, at), "reason": _get(p, "reason", str, at)}
-            code = _get(p, "code", str, at, required=False)
-            if code is not None:  # pancli 0.1 wrote no codes: such a payment is compared by players and chips
-                pay["code"], pay["params"] = code, dict(_get(p, "params", dict, at, required=False) or {})
-            elif p.get("params") is not None:
-                raise _bad(at, "a payment has params but no code")
-            payments.append(pay)
-        events.append({"seq": _get(ev, "seq", int, at), "hand": _get(ev, "hand", int, at, required=False),
-                       "kind": _get(ev, "kind", str, at), "created_at": _get(ev, "created_at", str, at),
-                       "undo_of": _get(ev, "undo_of", int, at, required=False), "payload": payload,
-                       "payments": None if ev.get("payments") is None else payments})
-        if payload.get("kind") != events[-1]["kind"]:
-            raise _bad(at, f"kind '{events[-1]['kind']}' but the payload says {payload.get('kind')!r}")
-    for i, ev in enumerate(events):
-        if ev["seq"] != i + 1:
-            raise _bad(where, f"event {i + 1} has seq {ev['seq']}; events must be numbered 1, 2, 3 … in order")
-    return {"format": FORMAT, "version": VERSION, "session": session, "rules": rules, "events": events}
+    return {"format": FORMAT, "version": VERSION, "session": session, "rules": rules}
+
+
+def normalise_event(ev: Any, at: str, seq: int) -> dict:
+    """One event (archive_check.check_event first), the ``seq``-th of its archive."""
+    if not isinstance(ev, dict):
+        raise _bad(at, "not a table")
+    if "payload_json" in ev:
+        try:
+            payload = json.loads(_get(ev, "payload_json", str, at))
+        except json.JSONDecodeError:
+            raise _bad(at, "payload_json is not JSON") from None
+    else:
+        payload = dict(_get(ev, "payload", dict, at))
+        for key in _get(ev, "nulls", list, at, required=False) or []:
+            payload[key] = None
+    payments: list[dict[str, Any]] = []
+    for p in _get(ev, "payments", list, at, required=False) or []:
+        if not isinstance(p, dict):
+            raise _bad(at, "a payment is not a table")
+        pay = {"payer": _get(p, "payer", str, at), "payee": _get(p, "payee", str, at),
+               "chips": _get(p, "chips", int, at), "reason": _get(p, "reason", str, at)}
+        code = _get(p, "code", str, at, required=False)
+        if code is not None:  # pancli 0.1 wrote no codes: such a payment is compared by players and chips
+            pay["code"], pay["params"] = code, dict(_get(p, "params", dict, at, required=False) or {})
+        elif p.get("params") is not None:
+            raise _bad(at, "a payment has params but no code")
+        payments.append(pay)
+    event = {"seq": _get(ev, "seq", int, at), "hand": _get(ev, "hand", int, at, required=False),
+             "kind": _get(ev, "kind", str, at), "created_at": _get(ev, "created_at", str, at),
+             "undo_of": _get(ev, "undo_of", int, at, required=False), "payload": payload,
+             "payments": None if ev.get("payments") is None else payments}
+    if payload.get("kind") != event["kind"]:
+        raise _bad(at, f"kind '{event['kind']}' but the payload says {payload.get('kind')!r}")
+    if event["seq"] != seq:
+        where = at.rsplit(" event ", 1)[0]
+        raise _bad(where, f"event {seq} has seq {event['seq']}; events must be numbered 1, 2, 3 … in order")
+    return event
 
 
 # -- importing ---------------------------------------------------------------------------

@@ -230,43 +230,47 @@ def check(data: Any, where: str) -> None:
     if not isinstance(events, list):
         raise _bad(where, f"'events' must be a list, not {_shown(events)}")
     if len(events) > 10 * MAX_ITEMS:
-        raise _bad(where, "too many events")
+        raise _bad(where, "too many events")  # a whole document; a streamed one holds one event at a time
     for i, ev in enumerate(events):
-        at = f"{where} event {i + 1}"
-        if not isinstance(ev, dict):
-            raise _bad(at, "not a table")
-        _field(ev, "seq", _INT, at)
-        _field(ev, "kind", _STR, at, limit=MAX_WORD)
-        _field(ev, "created_at", _STR, at, limit=MAX_STAMP)
-        _field(ev, "hand", _INT, at, optional=True)
-        _field(ev, "undo_of", _INT, at, optional=True)
-        if "payload_json" in ev:
-            text = _field(ev, "payload_json", _STR, at)
-            try:
-                payload = json.loads(text)
-            except (json.JSONDecodeError, RecursionError):
-                raise _bad(at, "payload_json is not JSON") from None
-        else:
-            payload = _field(ev, "payload", _DICT, at)
-            nulls = _field(ev, "nulls", _STRS, at, optional=True)
-            if nulls is not None and len(nulls) > 100:
-                raise _bad(at, "too many nulls")
-        check_payload(payload, at, s["game"])
-        payments = ev.get("payments")
-        if payments is None:
-            continue
-        if not isinstance(payments, list):
-            raise _bad(at, f"'payments' must be a list, not {_shown(payments)}")
-        for p in payments:
-            if not isinstance(p, dict):
-                raise _bad(at, "a payment is not a table")
-            for key in ("payer", "payee"):
-                _field(p, key, _STR, f"{at} payment", limit=MAX_PLAYER_NAME)
-            _field(p, "reason", _STR, f"{at} payment", limit=MAX_REASON)
-            _field(p, "code", _STR, f"{at} payment", optional=True, limit=MAX_WORD)
-            if p.get("params") is not None:
-                _field(p, "params", _DICT, f"{at} payment")
-                _plain(p["params"], f"{at} payment params", 1)
-            chips = _field(p, "chips", _INT, f"{at} payment")
-            if chips <= 0:
-                raise _bad(f"{at} payment", f"'chips' = {chips} is not above 0")
+        check_event(ev, f"{where} event {i + 1}", s["game"])
+
+
+def check_event(ev: Any, at: str, game: str) -> None:
+    """One event of an archive of ``game``: its fields, its payload and its payments."""
+    if not isinstance(ev, dict):
+        raise _bad(at, "not a table")
+    _field(ev, "seq", _INT, at)
+    _field(ev, "kind", _STR, at, limit=MAX_WORD)
+    _field(ev, "created_at", _STR, at, limit=MAX_STAMP)
+    _field(ev, "hand", _INT, at, optional=True)
+    _field(ev, "undo_of", _INT, at, optional=True)
+    if "payload_json" in ev:
+        text = _field(ev, "payload_json", _STR, at)
+        try:
+            payload = json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            raise _bad(at, "payload_json is not JSON") from None
+    else:
+        payload = _field(ev, "payload", _DICT, at)
+        nulls = _field(ev, "nulls", _STRS, at, optional=True)
+        if nulls is not None and len(nulls) > 100:
+            raise _bad(at, "too many nulls")
+    check_payload(payload, at, game)
+    payments = ev.get("payments")
+    if payments is None:
+        return
+    if not isinstance(payments, list):
+        raise _bad(at, f"'payments' must be a list, not {_shown(payments)}")
+    for p in payments:
+        if not isinstance(p, dict):
+            raise _bad(at, "a payment is not a table")
+        for key in ("payer", "payee"):
+            _field(p, key, _STR, f"{at} payment", limit=MAX_PLAYER_NAME)
+        _field(p, "reason", _STR, f"{at} payment", limit=MAX_REASON)
+        _field(p, "code", _STR, f"{at} payment", optional=True, limit=MAX_WORD)
+        if p.get("params") is not None:
+            _field(p, "params", _DICT, f"{at} payment")
+            _plain(p["params"], f"{at} payment params", 1)
+        chips = _field(p, "chips", _INT, f"{at} payment")
+        if chips <= 0:
+            raise _bad(f"{at} payment", f"'chips' = {chips} is not above 0")

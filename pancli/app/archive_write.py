@@ -9,7 +9,9 @@ text, and archives already written stay what they are.
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,6 +19,9 @@ from pancli.app.rescore import LogEvent
 from pancli.core.rows import Session
 from pancli.core.words import plural
 
+FORMAT = "pancli-archive"
+VERSION = 1
+SESSION_KEYS = ("name", "game", "created_at", "seats", "dealer", "chip_value", "closed_at", "device", "uid")
 SEGMENT = 1000  # events read from the store at a time: their rows are all that is held
 
 Write = Callable[[str], Any]
@@ -73,8 +78,6 @@ def write_toml(write: Write, head: dict, rules: dict, count: int, events: Iterat
 
     import tomli_w  # noqa: PLC0415
 
-    from pancli.app.archive import FORMAT, SESSION_KEYS, VERSION, toml_payments  # noqa: PLC0415 a cycle
-
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION}
     if exported_at:
         doc["exported_at"] = exported_at
@@ -128,12 +131,44 @@ def toml_event(ev: dict, marker: str) -> dict:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
+def _toml_scalar(value: str | int | float | bool, kind: type) -> str:
+    import tomli_w  # noqa: PLC0415 start-up: only a TOML archive is written with it
+
+    return tomli_w.dumps({"v": value})[4:].rstrip("\n")
+
+
+def _toml_inline(value: Any) -> str:
+    """A value as one line of TOML: inline tables and arrays, however long."""
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        return "{ " + ", ".join(f"{k if _BARE_KEY.fullmatch(k) else _toml_scalar(k, str)} = {_toml_inline(v)}"
+                                for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_inline(v) for v in value) + "]"
+    kind: type = type(value)  # a plain `type`: mypy takes type[Any] for unhashable (python/mypy#11470)
+    return _toml_scalar(value, kind)
+
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def toml_payments(payments: list[dict]) -> str:
+    """An event's payments, one inline table a line (tomli_w would spread a payment whose params
+    hold a list over a dozen lines)."""
+    lines = []
+    for p in payments:
+        p = {k: v for k, v in p.items() if not (k == "params" and not v)}  # empty params are left out
+        lines.append(f"    {_toml_inline(p)},\n")
+    return "payments = [\n" + "".join(lines) + "]"
+
+
+
 # -- JSON --------------------------------------------------------------------------------
 
 def write_json(write: Write, head: dict, rules: dict, count: int, events: Iterator[dict]) -> None:
     """The JSON archive, written piece by piece (``to_json``'s very text: indented by one space)."""
-    from pancli.app.archive import FORMAT, VERSION  # noqa: PLC0415 a cycle
-
     doc = {"format": FORMAT, "version": VERSION, "session": head, "rules": rules, "events": []}
     text = json.dumps(doc, ensure_ascii=False, indent=1)
     if not count:

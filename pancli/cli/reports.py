@@ -419,10 +419,10 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
 
     Example: pan import sessions/friday.toml --as friday-copy
     """
-    from pancli.app import archive
+    from pancli.app import archive_import
     from pancli.core.names import clean_name
 
-    data = archive.load(file)  # every field's type checked, before any replay
+    data = archive_import.read(file)  # the header checked now; each event as it is read, before its replay
     if as_name is not None:
         as_name = clean_name(as_name, "session")
     from pancli.storage.paths import resolve_path
@@ -432,7 +432,7 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
     store = ctx.open_store(create=True)
     try:
         try:
-            result = archive.import_archive(store, data, as_name)
+            result = archive_import.import_file(store, data, as_name)
         except RuleError as e:  # a replayed event the rules refuse: the archive is at fault (exit 2)
             raise InputError(e.message, e.hint) from None
         except (TypeError, KeyError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as e:

@@ -106,6 +106,35 @@ class EventLog:
         return dict(self.conn.execute(f"SELECT id, seq FROM events WHERE session_id = ? AND id IN ({marks})",
                                       [session_id, *event_ids]))
 
+    def event_id(self, session_id: int, seq: int) -> int | None:
+        row = self.conn.execute("SELECT id FROM events WHERE session_id = ? AND seq = ?", [session_id, seq]).fetchone()
+        return row[0] if row else None
+
+    def event_state(self, session_id: int, seq: int, before_seq: int) -> tuple[str, bool] | None:
+        """The kind of event ``seq``, and whether an undo before ``before_seq`` voided it."""
+        row = self.conn.execute(
+            "SELECT kind, EXISTS (SELECT 1 FROM events u WHERE u.session_id = e.session_id AND u.undo_of = e.id "
+            "AND u.seq < ?) FROM events e WHERE session_id = ? AND seq = ?", [before_seq, session_id, seq]).fetchone()
+        return (row[0], bool(row[1])) if row else None
+
+    def effective_before(self, session_id: int, before_seq: int, checkpoint_kind: str | None
+                         ) -> tuple[list[StoredEvent], bool]:
+        """The events before ``before_seq`` still effective after the undos before it, from the
+        last such ``checkpoint_kind`` on (all of them without one), and whether any precede those."""
+        voided = ("SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL AND seq < ?")
+        effective = f"kind != 'undo' AND id NOT IN ({voided})"
+        first = None
+        if checkpoint_kind:
+            first = self.conn.execute(
+                f"SELECT max(seq) FROM events WHERE session_id = ? AND seq < ? AND kind = ? AND {effective}",
+                [session_id, before_seq, checkpoint_kind, session_id, before_seq]).fetchone()[0]
+        rows = self._read(session_id, f"seq >= ? AND seq < ? AND {effective}",
+                          [first or 1, before_seq, session_id, before_seq], "seq")
+        more = first is not None and self.conn.execute(
+            f"SELECT 1 FROM events WHERE session_id = ? AND seq < ? AND {effective} LIMIT 1",
+            [session_id, first, session_id, before_seq]).fetchone() is not None
+        return rows, more
+
     def hand_events(self, session_id: int, hand: int) -> list[StoredEvent]:
         """Every event recorded in one hand, undos and voided events included."""
         return self._read(session_id, "hand = ?", [hand])

@@ -317,6 +317,13 @@ class Store:
         row = self.conn.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE name = ?", [name]).fetchone()
         return session_row(row) if row else None
 
+    def name_imported(self, session_id: int, name: str, origin: str, device: str | None, uid: str | None) -> None:
+        """A session imported under a placeholder gets its name, the fingerprint of its archive
+        and, where the archive gave one, its global id (all known once every event is in)."""
+        self.conn.execute("UPDATE sessions SET name = ?, origin = ? WHERE id = ?", [name, origin, session_id])
+        if device is not None:
+            self.conn.execute("UPDATE sessions SET device = ?, uid = ? WHERE id = ?", [device, uid, session_id])
+
     def set_closed(self, session_id: int, closed_at: str) -> None:
         self.conn.execute("UPDATE sessions SET closed_at = ? WHERE id = ?", [closed_at, session_id])
 

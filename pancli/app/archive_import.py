@@ -1,0 +1,331 @@
+"""`pan import` of an archive file as it is read: one event at a time, in one transaction.
+
+Each event is checked (archive_check), replayed strictly through the game core, compared with
+what the archive says it paid, and stored, before the next is read; the archive's fingerprint is
+summed as the events pass. Memory holds the current hand and the one before, never the night: an
+undo that reaches further back reads the events it needs from the session being stored (which
+holds every event so far, in the same transaction). Only then is it known whether the archive is
+here already, under which name it goes, or whether it contradicts a session held here; a refusal
+at any point rolls the whole import back, so the database is as it was.
+
+The outcomes are those of ``archive.import_archive`` (which `pan sync` uses on archives it reads
+whole): imported, present (the same archive, or the same session and no newer), extended (the
+same session with more events), or refused with one line saying why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from pancli.app import archive_check, archive_read, archive_write
+from pancli.app.archive import (
+    HEADER_KEYS,
+    archived_payment,
+    normalise_event,
+    normalise_header,
+    same_event,
+    session_header,
+)
+from pancli.app.rescore import LogEvent, Replayed, first_difference, gc_paused
+from pancli.core.bank import apply_event
+from pancli.core.errors import InputError, PanError, RuleError
+from pancli.core.rows import Session
+from pancli.games import game as get_game
+
+
+class _Done(Exception):
+    """Ends the transaction without a change: the outcome is known (the archive is here already)."""
+
+    def __init__(self, result: dict):
+        super().__init__(result.get("status"))
+        self.result = result
+
+
+def read(path: str | Path) -> Checked:
+    """The archive at ``path`` opened, its header checked; its events are read as they are imported."""
+    return Checked(archive_read.open_archive(path), Path(path))
+
+
+def import_file(store, arc: Checked | str | Path, as_name: str | None = None, make_current: bool = True) -> dict:
+    """Rebuild the archived session (a file, or one ``read`` opened) in the store (see the
+    module's words); returns {"status": "imported"|"present"|"extended", "name", "fingerprint", ...}."""
+    if not isinstance(arc, Checked):
+        arc = read(arc)
+    try:
+        return import_source(store, arc, as_name, make_current)
+    except archive_read.NotWritersShape as e:  # part-way: rolled back; read it whole, as it always was
+        whole = Checked(archive_read.whole(arc.path, e.why), arc.path)
+        return import_source(store, whole, as_name, make_current)
+
+
+class Checked:
+    """An archive's header checked and normalised at once, its events as they are read."""
+
+    def __init__(self, source: archive_read.Source, path: Path):
+        self.source, self.where, self.path = source, source.where, path
+        archive_check.check(source.header, self.where)
+        head = normalise_header(source.header, self.where)
+        self.session: dict = head["session"]
+        self.rules: dict = head["rules"]
+
+    def events(self) -> Iterator[dict]:
+        game = self.session["game"]
+        for i, raw in enumerate(self.source.events):
+            at = f"{self.where} event {i + 1}"
+            archive_check.check_event(raw, at, game)
+            yield normalise_event(raw, at, i + 1)
+
+
+class Fingerprint:
+    """``archive.fingerprint``, summed an event at a time: sha256 of the sorted compact JSON of
+    {"events", "rules", "session"}, whose events come first."""
+
+    def __init__(self) -> None:
+        self._h = hashlib.sha256(b'{"events":[')
+        self._first = True
+
+    def add(self, event: dict) -> None:
+        self._h.update((b"" if self._first else b",") + _compact(event))
+        self._first = False
+
+    def done(self, session: dict, rules: dict) -> str:
+        self._h.update(b'],"rules":' + _compact(rules) + b',"session":' + _compact(session) + b"}")
+        return "sha256:" + self._h.hexdigest()
+
+
+def _compact(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def stored_fingerprint(store, session: Session, without_global_id: bool = False) -> str:
+    """The fingerprint of the archive `pan export` would write of a stored session, read a
+    segment at a time (``without_global_id``: as an archive from before global ids says it)."""
+    fp = Fingerprint()
+    for ev in archive_write.archived_events(archive_write.stored_events(store, session)):
+        fp.add(ev)
+    head = archive_write.header(session)
+    if without_global_id:
+        head.update(device=None, uid=None)
+    return fp.done(head, dict(session.rules))
+
+
+def log_event(ev: dict) -> LogEvent:
+    return LogEvent(seq=ev["seq"], kind=ev["kind"], payload=ev["payload"], hand=ev["hand"],
+                    created_at=ev["created_at"], undo_of=ev["undo_of"],
+                    payments=None if ev["payments"] is None else [archived_payment(p) for p in ev["payments"]])
+
+
+# -- the import ------------------------------------------------------------------------------
+
+def import_source(store, arc: Checked, as_name: str | None = None, make_current: bool = True) -> dict:
+    s = arc.session
+    name = (as_name or s["name"]).strip()
+    if not name:
+        raise InputError("a session needs a name", "give one with --as NAME")
+    device, uid = s.get("device"), s.get("uid")
+    if device:
+        with store.snapshot():
+            held = store.sync.session_by_global_id(device, uid)
+        if held is not None:
+            if as_name is None:
+                return _merge(store, held, arc)
+            device = uid = None  # a copy under another name: a new session of this device's
+    g = get_game(s["game"])
+    rules = g.rules_from_dict(arc.rules)
+    try:
+        with store.lock(), gc_paused():
+            # under a name no one types until the outcome is known; the transaction hides it
+            sid = store.create_session(f"importing {secrets.token_hex(8)}", g.name, list(s["seats"]), s["dealer"],
+                                       g.rules_to_dict(rules), s["chip_value"], created_at=s["created_at"])
+            fp, count = _replay_into(store, sid, g, rules, arc, iter(()), 0)
+            present = store.session_from(fp)
+            if present:
+                raise _Done({"status": "present", "name": present, "fingerprint": fp})
+            existing = store.session_named(name)
+            if existing:
+                if stored_fingerprint(store, existing, without_global_id=not s.get("device")) == fp:
+                    raise _Done({"status": "present", "name": existing.name, "fingerprint": fp})
+                raise InputError(f"a different session named '{existing.name}' exists already",
+                                 "import this one under another name with --as NAME")
+            if device and store.sync.session_by_global_id(device, uid) is not None:
+                raise InputError(f"session '{name}' was brought in by another pancli just now", "run it again")
+            store.name_imported(sid, name, fp, device, uid)
+            if s["closed_at"]:
+                store.set_closed(sid, s["closed_at"])
+            if make_current:
+                store.set_setting("current_session", str(sid))
+    except _Done as done:
+        return done.result
+    return {"status": "imported", "name": name, "fingerprint": fp, "events": count}
+
+
+def _merge(store, session: Session, arc: Checked) -> dict:
+    """The archive of a session held here: present when the same or older, its new events
+    appended when it holds the same ones and more; refused when it contradicts the session."""
+    theirs = arc.session
+
+    def contradiction(why: str) -> InputError:
+        return InputError(f"the archive contradicts session '{session.name}' held here: {why}",
+                          "nothing was changed; the two copies were recorded apart")
+
+    header = session_header(session)
+    for key in HEADER_KEYS:
+        if header.get(key) != theirs.get(key):
+            raise contradiction(f"the sessions differ in {key}")
+    g = get_game(session.game)
+    rules = g.rules_from_dict(arc.rules)
+    try:
+        with store.lock(), gc_paused():
+            held = store.log.last_seq(session.id)
+            mine = archive_write.stored_events(store, session)  # read as far as the first `held`
+            fp, count = _replay_into(store, session.id, g, rules, arc, mine, held, contradiction)
+            closed, their_closed = store.closed_at(session.id), theirs["closed_at"]
+            if closed and their_closed and closed != their_closed:
+                raise contradiction("the sessions were closed at different times")
+            if count < held and their_closed and not closed:
+                raise contradiction("it was closed before events this copy holds")
+            if count < held or count == held and not (their_closed and not closed):
+                raise _Done({"status": "present", "name": session.name, "fingerprint": fp})
+            if their_closed and not closed:
+                store.set_closed(session.id, their_closed)
+    except _Done as done:
+        return done.result
+    return {"status": "extended", "name": session.name, "fingerprint": fp, "events": count - held}
+
+
+def _replay_into(store, sid: int, g, rules, arc: Checked, mine: Iterator[LogEvent], held: int,
+                 contradiction: Callable[[str], InputError] | None = None) -> tuple[str, int]:
+    """Every event of the archive replayed strictly and compared with what it says it paid; those
+    after the first ``held`` appended to session ``sid``, whose first ``held`` events, ``mine``,
+    must be the same ones. Returns the archive's fingerprint and its number of events."""
+    fp = Fingerprint()
+    s = arc.session
+    replay = BoundedReplay(g, rules, s["seats"], s["dealer"], StoredHistory(store, sid, g.checkpoint_kind))
+    count = 0
+    for ev in arc.events():
+        fp.add(ev)
+        count += 1
+        theirs = log_event(ev)
+        if count <= held:
+            ours = next(mine)
+            if not same_event(ours, theirs) and contradiction is not None:
+                raise contradiction(f"event #{ours.seq} differs ({ours.kind} / {theirs.kind})")
+        r = replay.step(theirs)
+        diff = first_difference([r], {r.seq: {"payload": theirs.payload, "payments": theirs.payments}})
+        if diff:
+            raise InputError(f"the archive does not match what pancli computes: {diff}",
+                             "nothing was imported; was the archive edited by hand?")
+        if count > held:
+            undo_of = store.log.event_id(sid, r.undo_of) if r.kind == "undo" else None
+            store.log.append(sid, r.kind, r.payload, r.hand, r.payments, r.tallies,
+                             undo_of=undo_of, created_at=r.created_at)
+    return fp.done(s, arc.rules), count
+
+
+# -- a strict replay in the memory of a hand or two -------------------------------------------
+
+class StoredHistory:
+    """The events of the session being stored, for an undo that reaches past what the replay holds."""
+
+    def __init__(self, store, sid: int, checkpoint_kind: str | None):
+        self.store, self.sid, self.checkpoint_kind = store, sid, checkpoint_kind
+
+    def effective_before(self, seq: int) -> tuple[list[Replayed], bool]:
+        rows, more = self.store.log.effective_before(self.sid, seq, self.checkpoint_kind)
+        return [Replayed(e.seq, e.kind, e.hand, e.payload) for e in rows], more
+
+    def state(self, seq: int, before_seq: int) -> tuple[str, bool] | None:
+        return self.store.log.event_state(self.sid, seq, before_seq)
+
+
+class BoundedReplay:
+    """``rescore.replay(strict=True)`` an event at a time: the same states, payloads, payments and
+    refusals, holding the effective events from the checkpoint before last on (the hand before
+    and this one). An undo that empties that window has the effective events before it read back
+    from ``history``, from the last checkpoint among them, as the recorder loads a session.
+    A game without checkpoints holds every effective event, as the whole replay does."""
+
+    def __init__(self, game, rules, players, dealer, history: StoredHistory):
+        self.game, self.rules, self.history = game, rules, history
+        self.state = self.start = game.new_state(rules, list(players), dealer)
+        self.effective: list[Replayed] = []  # the last effective events, in order
+        self.before: list[Any] = []  # the state before each; None before the last checkpoint
+        self.kept = 0  # before[:kept] are None
+        self.earlier = False  # effective events precede the window (it begins at a checkpoint then)
+
+    def step(self, ev: LogEvent) -> Replayed:
+        r = Replayed(ev.seq, ev.kind, ev.hand, dict(ev.payload), undo_of=ev.undo_of, created_at=ev.created_at)
+        if ev.kind == "undo":
+            self._undo(r)
+            return r
+        g = self.game
+        try:
+            step = apply_event(g, self.state, ev.payload)
+        except PanError as e:
+            raise RuleError(f"event #{r.seq} ({r.kind}) cannot be replayed: {e.message}") from None
+        r.payload = g.enrich(self.state, ev.payload, step)
+        r.hand = g.hand_number(step.state)
+        r.payments, r.tallies = list(step.payments), list(step.tallies)
+        self.effective.append(r)
+        self.before.append(self.state)
+        self.state = step.state
+        if r.kind == g.checkpoint_kind:
+            for i in range(self.kept, len(self.before) - 1):
+                self.before[i] = None
+            self.kept = len(self.before) - 1
+            self._forget_before_last_hand()
+        return r
+
+    def _forget_before_last_hand(self) -> None:
+        """Keep the window from the checkpoint before this one on."""
+        for j in range(len(self.effective) - 2, 0, -1):
+            if self.effective[j].kind == self.game.checkpoint_kind:
+                del self.effective[:j], self.before[:j]
+                self.kept -= j
+                self.earlier = True
+                return
+
+    def _undo(self, r: Replayed) -> None:
+        if not self.effective and self.earlier:
+            self.effective, self.earlier = self.history.effective_before(r.seq)
+            self.before = [None] * len(self.effective)
+            self.kept = len(self.before)
+        target = self.effective[-1] if self.effective else None
+        if target is None or target.seq != r.undo_of:
+            raise RuleError(f"event #{r.seq} ({r.kind}) cannot be replayed: {self._why_not(r)}")
+        self.effective.pop()
+        state = self.before.pop()
+        self.kept = min(self.kept, len(self.before))
+        self.state = state if state is not None else self._rebuild()
+
+    def _why_not(self, r: Replayed) -> str:
+        seq = r.undo_of
+        found = self.history.state(seq, r.seq) if isinstance(seq, int) and 0 < seq < r.seq else None
+        if found is None or found[0] == "undo":
+            return f"it undoes #{seq}, which is not an earlier event"
+        if found[1]:
+            return f"#{seq} was undone already"
+        return f"#{seq} is not the last effective event, and only that one can be undone"
+
+    def _rebuild(self) -> Any:
+        """The state after the effective events, from the last state kept or checkpoint among them
+        (the window begins at one, or at the session's start), filling in the states since."""
+        g, effective, before = self.game, self.effective, self.before
+        first, state = 0, self.start
+        for i in range(len(effective) - 1, -1, -1):
+            if before[i] is not None:
+                first, state = i, before[i]
+                break
+            if effective[i].kind == g.checkpoint_kind:
+                first, state = i, g.restore(self.rules, effective[i].payload)
+                break
+        for i in range(first, len(effective)):
+            before[i] = state
+            state = apply_event(g, state, effective[i].payload).state
+        self.kept = first
+        return state
