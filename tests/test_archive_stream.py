@@ -208,3 +208,14 @@ def test_the_archive_of_a_session_held_here_extends_it_or_is_refused(tmp_path):
     pan(db3, ["import", str(early)])
     refused = pan(db3, ["import", str(apart)], ok=False)
     assert refused.exit_code == 2 and "contradicts session 'night'" in refused.output, refused.output
+
+
+def test_the_toml_reader_reads_every_archive_as_tomllib_does():
+    import tomllib
+
+    from pancli.app import toml_reader
+
+    assert toml_reader.NAME == "rtoml"  # a dependency: installed with pancli
+    for path in sorted(EXPORTS.glob("*.toml")) + sorted((EXPORTS.parent / "v0_1" / "archives").glob("*.toml")):
+        text = path.read_text(encoding="utf-8")
+        assert toml_reader.loads(text) == tomllib.loads(text), path.name

@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from pancli.app import toml_reader
 from pancli.core.errors import InputError
 from pancli.core.money import MAX_CHIPS, chip_value
 from pancli.core.names import MAX_PLAYER_NAME, MAX_SESSION_NAME, clean_name, clean_players, inert
@@ -64,8 +65,6 @@ def read_text(path: str | os.PathLike) -> str:
 
 def parse(text: str, where: str) -> Any:
     """The parsed document (TOML or JSON); a document nested too deep is refused, not a crash."""
-    import tomllib  # noqa: PLC0415 start-up: only a TOML archive is read with it
-
     try:
         if text.lstrip().startswith("{"):
             try:
@@ -73,9 +72,12 @@ def parse(text: str, where: str) -> Any:
             except json.JSONDecodeError as e:
                 raise InputError(f"{where} is not valid JSON ({e})", "export it again with `pan export`") from None
         try:
-            return tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise InputError(f"{where} is not valid TOML ({e})", "export it again with `pan export`") from None
+            return toml_reader.loads(text)
+        except toml_reader.ERRORS as e:
+            if isinstance(e, RecursionError):
+                raise
+            raise InputError(f"{where} is not valid TOML ({' '.join(str(e).split())[:200]})",
+                             "export it again with `pan export`") from None
     except RecursionError:
         raise InputError(f"{where} is nested too deeply", "this is not a pancli archive") from None
 

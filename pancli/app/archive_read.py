@@ -15,26 +15,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from pancli.app import archive_check
+from pancli.app import archive_check, toml_reader
 from pancli.core.errors import InputError
-
-try:  # the TOML reader: compiled, 4.3x tomllib on pancli's archives (bench/bench_import.py)
-    import rtoml
-
-    _toml_loads: Callable[[str], Any] = rtoml.loads
-    TOML_ERRORS: tuple[type[Exception], ...] = (rtoml.TomlParsingError, RecursionError)
-    TOML_READER = "rtoml"
-except ImportError:  # a platform rtoml has no wheel for: the standard library's, slower
-    import tomllib
-
-    _toml_loads = tomllib.loads
-    TOML_ERRORS = (tomllib.TOMLDecodeError, RecursionError)
-    TOML_READER = "tomllib"
 
 MAX_EVENT_BYTES = 1 << 20  # one event's text; the largest pancli writes is a few kilobytes
 MAX_HEADER_BYTES = 1 << 20  # the session and its rules
@@ -53,11 +40,6 @@ class NotWritersShape(Exception):
     def __init__(self, why: str):
         super().__init__(why)
         self.why = why
-
-
-def toml_loads(text: str) -> Any:
-    """A TOML document parsed by the chosen reader (raises one of TOML_ERRORS)."""
-    return _toml_loads(text)
 
 
 @dataclass
@@ -160,8 +142,8 @@ def _decoded(raw: bytes, where: str) -> str:
 
 def _toml_piece(raw: bytes, where: str) -> Any:
     try:
-        return toml_loads(_decoded(raw, where))
-    except TOML_ERRORS as e:
+        return toml_reader.loads(_decoded(raw, where))
+    except toml_reader.ERRORS as e:
         raise NotWritersShape(f"{where} is not valid TOML ({_one_line(e)})") from None
 
 
