@@ -88,7 +88,7 @@ DEALS = ["deal", "drop b c d e f", "deal", "drop a c d e f", "deal", "drop a b d
 
 
 def test_undos_reaching_back_past_the_hands_held_import_the_same(tmp_path):
-    db1, db2 = tmp_path / "one.db", tmp_path / "two.db"
+    db1 = tmp_path / "one.db"
     pan(db1, "session new long --players A,B,C,D,E,F --dealer F")
     for line in DEALS:
         pan(db1, line)
@@ -134,8 +134,10 @@ def test_an_archive_laid_out_by_hand_is_read_whole(tmp_path):
     data = json.loads((EXPORTS / "tonight.json").read_text(encoding="utf-8"))
     variants = {"crlf.toml": text.replace("\n", "\r\n"),
                 "spaced.toml": text.replace("[[events]]\n", "[[ events ]]\n", 3),
+                "late-spaced.toml": "[[ events ]]\n".join(text.rsplit("[[events]]\n", 1)),
                 "multiline.toml": text.replace("[[events]]\n", '[[events]]\nnote = """a\n[[events]]\nb"""\n', 1),
                 "compact.json": json.dumps(data),
+                "events-first.json": json.dumps({"events": data["events"], **data}, indent=1),
                 "sync.toml": text + '\n[sync]\nfingerprint = "x"\n'}
     for name, body in variants.items():
         path = tmp_path / name
@@ -219,3 +221,87 @@ def test_the_toml_reader_reads_every_archive_as_tomllib_does():
     for path in sorted(EXPORTS.glob("*.toml")) + sorted((EXPORTS.parent / "v0_1" / "archives").glob("*.toml")):
         text = path.read_text(encoding="utf-8")
         assert toml_reader.loads(text) == tomllib.loads(text), path.name
+
+
+# -- a night of 30,000 hands ---------------------------------------------------------------
+
+def long_night(db, hands: int) -> int:
+    """A session of ``hands`` hands of three players (two drop, the third wins), a buy-in undone
+    and bought again every 500 hands, built through the game core as the recorder builds each
+    event, many to a transaction. Returns its number of events."""
+    from pancli.core.bank import apply_event
+    from pancli.games import game
+    from pancli.games.panguingue.rules import preset
+
+    store = Store(db)
+    players = ["Ana", "Ben", "Cruz"]
+    g = game("panguingue")
+    rules = preset("hoyle")
+    with store.lock():
+        sid = store.create_session("marathon", g.name, players, "Cruz", g.rules_to_dict(rules), 0.25)
+        store.set_setting("current_session", str(sid))
+    state, count = g.new_state(rules, players, "Cruz"), 0
+    undone = state  # the state before the last event applied: what an undo of it goes back to
+    for start in range(0, hands, 1000):
+        with store.lock():
+            for h in range(start, min(start + 1000, hands)):
+                winner = h % 3
+                lines = [{"kind": "deal"}] + [{"kind": "drop", "player": players[(winner + k) % 3]} for k in (1, 2)]
+                if h % 500 == 499:
+                    lines += [{"kind": "buyin", "player": "Ana", "chips": 20}, "undo",
+                              {"kind": "buyin", "player": "Ana", "chips": 25}]
+                for event in lines:
+                    if event == "undo":  # the buy-in before: its payments come off the totals
+                        last = store.log.last_effective(sid)
+                        undo = {"kind": "undo", "undid": last.kind, "seq": last.seq}
+                        store.log.append(sid, "undo", undo, last.hand, undo_of=last.id)
+                        state = undone
+                    else:
+                        step = apply_event(g, state, event)
+                        undone = state
+                        store.log.append(sid, event["kind"], g.enrich(state, event, step), g.hand_number(step.state),
+                                         step.payments, step.tallies)
+                        state = step.state
+                    count += 1
+    store.close()
+    return count
+
+
+PEAK = """import resource, subprocess, sys
+code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024, code)"""
+
+
+def peak_mb(db, *args) -> int:
+    """`pan` run as a process of its own; the most memory it held, in MB."""
+    import subprocess
+    import sys
+
+    from helpers import HANG, PAN, child_env
+
+    out = subprocess.run([sys.executable, "-c", PEAK, *PAN, "--db", str(db), *args], capture_output=True,
+                         text=True, env=child_env(), timeout=20 * HANG, check=True).stdout.split()
+    assert out[1] == "0", f"pan {' '.join(args)} failed"
+    return int(out[0])
+
+
+@pytest.mark.slow
+def test_a_night_of_30000_hands_exports_and_imports_in_bounded_memory(tmp_path):
+    """Every archive pancli writes, pancli imports: 30,000 hands out and back, TOML and JSON, each
+    way in the memory of a segment of events (the goal: under 200 MB), not of the night."""
+    from helpers import sql_value
+
+    db = tmp_path / "night.db"
+    events = long_night(db, 30_000)
+    toml, json_path = tmp_path / "marathon.toml", tmp_path / "marathon.json"
+    peaks = {"export toml": peak_mb(db, "export", "-o", str(toml)),
+             "export json": peak_mb(db, "export", "--format", "json", "-o", str(json_path))}
+    assert toml.stat().st_size > 0 and json_path.stat().st_size > 0
+    for path, target in ((toml, tmp_path / "from-toml.db"), (json_path, tmp_path / "from-json.db")):
+        peaks[f"import {path.suffix[1:]}"] = peak_mb(target, "import", str(path))
+        assert sql_value(target, "SELECT count(*) FROM events") == events
+        again = tmp_path / f"again{path.suffix}"
+        pan(target, ["export", "--format", path.suffix[1:], "-o", str(again)])
+        assert untimed(again.read_text(encoding="utf-8")) == untimed(path.read_text(encoding="utf-8"))
+        assert json.loads(pan(target, "standings --json").output) == json.loads(pan(db, "standings --json").output)
+    assert all(mb < 200 for mb in peaks.values()), peaks

@@ -27,6 +27,7 @@ MAX_EVENT_BYTES = 1 << 20  # one event's text; the largest pancli writes is a fe
 MAX_HEADER_BYTES = 1 << 20  # the session and its rules
 BLOCK = 1 << 20
 
+_HEAD = {"format", "version", "session", "rules"}  # what `pan export` writes before the events
 _TOML_EVENT = b"\n[[events]]\n"
 _JSON_FIRST = b'\n "events": [\n  {\n'
 _JSON_NEXT = b"\n  },\n  {\n"
@@ -63,7 +64,7 @@ def open_archive(path: str | os.PathLike) -> Source:
                          b"" if is_json else b"\n")
         raw, _ = next(pieces)
         header = _json_header(raw) if is_json else _toml_piece(raw, "its header")
-        if not isinstance(header, dict) or "events" in header:
+        if not isinstance(header, dict) or "events" in header or not _HEAD <= set(header):
             raise NotWritersShape("its header is not the one `pan export` writes")
     except NotWritersShape as e:
         f.close()
