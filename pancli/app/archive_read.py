@@ -116,6 +116,8 @@ def _pieces(f: BinaryIO, p: Path, first: bytes, sep: bytes, lead: bytes) -> Iter
     while True:
         i = buf.find(marker, scan)
         if i >= 0:
+            if i - pos > limit:
+                raise NotWritersShape(f"a part of it is longer than {limit // 2**20} MB")
             yield buf[pos:i], base + pos
             pos = i + len(marker)
             scan = pos - 1  # the marker's closing line break may open the next one
@@ -123,8 +125,13 @@ def _pieces(f: BinaryIO, p: Path, first: bytes, sep: bytes, lead: bytes) -> Iter
             continue
         if len(buf) - pos > limit:
             raise NotWritersShape(f"a part of it is longer than {limit // 2**20} MB")
-        block = f.read(BLOCK)
+        try:
+            block = f.read(BLOCK)
+        except OSError as e:
+            raise InputError(f"cannot read archive {p}: {e.strerror or e}", "check the file") from None
         if not block:
+            if len(buf) - pos > limit:
+                raise NotWritersShape(f"a part of it is longer than {limit // 2**20} MB")
             yield buf[pos:], base + pos
             return
         if b"\x00" in block:
