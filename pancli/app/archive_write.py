@@ -10,6 +10,7 @@ text, and archives already written stay what they are.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -89,14 +90,18 @@ def write_toml(write: Write, head: dict, rules: dict, count: int, events: Iterat
         write(tomli_w.dumps({**doc, "events": []}))  # an empty array is a plain value, among the first lines
         return
     write(tomli_w.dumps(doc))
-    marker = f"payments-{secrets.token_hex(8)}"  # stands in for the event's payments, written below
-    stand_in = f'\npayments = "{marker}"\n'
-    for ev in events:
-        out = toml_event(ev, marker)
-        text = tomli_w.dumps({"events": [out]})
-        if ev["payments"]:
-            text = text.replace(stand_in, f"\n{toml_payments(ev['payments'])}\n", 1)
-        write("\n" + text)
+    marker = f"payments-{secrets.token_hex(8)}-"  # stands in for each event's payments, written below
+    stand_in = re.compile(rf'^payments = "{marker}(\d+)"$', flags=re.M)
+    while batch := list(itertools.islice(events, BATCH)):
+        write("\n" + _toml_batch(batch, marker, stand_in, tomli_w.dumps))
+
+
+BATCH = 200  # events written by one call of tomli_w (its text is that of each written alone)
+
+
+def _toml_batch(batch: list[dict], marker: str, stand_in: re.Pattern, dumps) -> str:
+    tables = [toml_event(ev, f"{marker}{i}") for i, ev in enumerate(batch)]
+    return stand_in.sub(lambda m: toml_payments(batch[int(m[1])]["payments"]), dumps({"events": tables}))
 
 
 def _has_none(value) -> bool:
