@@ -10,6 +10,10 @@ same archive twice changes nothing.
 TOML has no null: a payload key whose value is null is left out and named in the event's
 ``nulls`` list; an absent ``hand`` or ``undo_of`` is null.
 
+Here an archive is plain data, held whole: `pan sync` reads and writes its files so.
+`pan export` writes an archive as it reads the session (archive_write) and `pan import` reads,
+replays and stores one event at a time (archive_import), to the same text and the same outcomes.
+
 Each payment carries its ``code`` and ``params`` (why it was paid, as data; ``params`` may be left
 out when empty) beside its English ``reason``. Archives written by pancli 0.1 have no codes: their
 payments are compared by players and chips only. The reason text is never compared.

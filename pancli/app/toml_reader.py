@@ -1,4 +1,4 @@
-"""The TOML reader archives are read with: rtoml, compiled (Rust), 4.3x the standard library's
+"""The TOML reader archives are read with: rtoml, compiled (Rust), 4 to 10 times as fast as the standard library's
 tomllib on pancli's archives (bench/bench_import.py measures both), with a nesting limit of its
 own; tomllib where rtoml has no wheel. Both give the same values for every archive pancli writes
 (tests/test_archive_stream.py reads each fixture with both)."""
