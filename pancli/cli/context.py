@@ -22,6 +22,7 @@ class AppContext:
     store: Any = None                  # the open Store, once a command needs it
     recorder: Any = None               # the current session's Recorder, cached
     in_shell: bool = False             # a line of `pan table`: hints name its words (`help`, not `pan -h`)
+    quiet: bool = False                # what the command prints is dropped (`pan table --quiet`)
 
     def open_store(self, create: bool = False):
         from pancli.storage.paths import resolve_path

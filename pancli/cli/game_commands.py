@@ -36,7 +36,8 @@ def game_recorder(game: str):
 
 def record_game_event(game: str, event: dict):
     step = game_recorder(game).record(event)
-    show_step(step)
+    if not app_context().quiet:  # the words are not made only to be dropped
+        show_step(step)
     return step
 
 

@@ -42,8 +42,9 @@ def record(*events: dict):
 
     recorder = app_context().open_recorder() if events[0]["kind"] in BANK_KINDS else pan_recorder()
     steps = recorder.record_many(list(events))
-    for step in steps:
-        show_step(step)
+    if not app_context().quiet:  # the words are not made only to be dropped
+        for step in steps:
+            show_step(step)
     return steps[-1]
 
 

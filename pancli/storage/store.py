@@ -5,7 +5,10 @@ A Store owns one connection and gives it to its parts, each a module beside this
 ``store.care`` (counts, SQLite's checks, copies) and ``store.sync`` (devices and global ids).
 Every recorded command is one IMMEDIATE transaction, committed (WAL, synchronous=FULL) before
 the command reports success. An open Store keeps this process's claim on the database
-(``storage/dblock.py``), so `pan restore` cannot replace the file under it.
+(``storage/dblock.py``), so `pan restore` cannot replace the file under it. A script run by
+`pan table` may hold commits (``hold_commits``): its commands then share one transaction, each
+inside a savepoint of its own, and the script reports them done only once ``commit_held`` has
+committed the group.
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ from pancli.storage.queries import ReportQueries
 from pancli.storage.sync import SyncQueries
 
 
+BUSY_TIMEOUT_MS = 30000  # how long a statement waits for another connection's lock
+
+
 class Store:
     """One open database. Read-only opens never create the file."""
 
@@ -43,6 +49,9 @@ class Store:
     def __init__(self, path: str | os.PathLike | None = None, create: bool = True, readonly: bool = False):
         self.path = resolve_path(path)
         self.holding: dblock.Holding | None = None
+        self.hold_commits = False  # set by `pan table --script`: lock() leaves its transaction open
+        self._held = False         # a transaction left open by lock(), until commit_held()
+        self._waited = False       # the last BEGIN waited for another writer
         try:
             if readonly:
                 self._open_readonly()
@@ -74,7 +83,7 @@ class Store:
         try:
             self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.conn.row_factory = sqlite3.Row
-            self.conn.execute("PRAGMA busy_timeout = 30000")
+            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self._setup(create)
         except sqlite3.DatabaseError as e:
             raise store_error(self.path, e) from None
@@ -89,7 +98,7 @@ class Store:
             uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
             self.conn = sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
             self.conn.row_factory = sqlite3.Row
-            self.conn.execute("PRAGMA busy_timeout = 30000")
+            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self.conn.execute("PRAGMA query_only = ON")
             has_schema = self.conn.execute(
                 "SELECT count(*) FROM sqlite_master WHERE name = '_sqlite_migrations'").fetchone()[0]
@@ -152,20 +161,23 @@ class Store:
 
     # -- transactions -------------------------------------------------------------------
 
-    _held = 0  # how deep inside lock() this store is: an inner lock is a savepoint of the outer one
+    _depth = 0  # how deep inside lock() this store is: an inner lock is a savepoint of the outer one
 
     @contextmanager
     def lock(self) -> Iterator[sqlite3.Connection]:
         """One IMMEDIATE transaction: writers queue on the lock, readers see before or after.
-        Inside another lock() of this store it is a savepoint: undone alone on an error, made
-        durable with the outer transaction (so `pan sync` commits many sessions at once)."""
+        Inside another lock() of this store, or inside a transaction held by ``hold_commits``,
+        it is a savepoint: undone alone on an error, made durable with the outer transaction (so
+        `pan sync` commits many sessions at once, and a script a group of lines). With
+        ``hold_commits`` the transaction stays open for the next lock() to join, and nothing is
+        durable before ``commit_held``."""
         c = self.conn
-        if self._held:
+        if self._depth or self._held:
             yield from self._savepoint()
             return
         try:
             self._begin()
-            self._held = 1
+            self._depth = 1
             try:
                 yield c
             except BaseException:
@@ -174,22 +186,26 @@ class Store:
                 self._rollback()
                 raise
             finally:
-                self._held = 0
-            c.execute("COMMIT")
+                self._depth = 0
+            if self.hold_commits:
+                self._held = True
+            else:
+                c.execute("COMMIT")
         except sqlite3.DatabaseError as e:
             self._rollback()
             raise store_error(self.path, e) from None
 
     def _savepoint(self) -> Iterator[sqlite3.Connection]:
+        """A lock() inside a transaction: kept with it, or undone alone."""
         c = self.conn
-        self._held += 1
-        name = f"inner{self._held}"
+        self._depth += 1
+        name = f"inner{self._depth}"
         try:
             c.execute(f"SAVEPOINT {name}")
             try:
                 yield c
             except BaseException:
-                if c.in_transaction:
+                if c.in_transaction:  # after SQLITE_FULL or an I/O error SQLite may have rolled back all
                     c.execute(f"ROLLBACK TO {name}")
                     c.execute(f"RELEASE {name}")
                 raise
@@ -197,7 +213,24 @@ class Store:
         except sqlite3.DatabaseError as e:
             raise store_error(self.path, e) from None
         finally:
-            self._held -= 1
+            self._depth -= 1
+
+    def commit_held(self) -> None:
+        """Commit the commands that held commits have gathered, if any: once this returns they
+        are durable. Raises a StoreError if they could not be kept (a full disk): none of them is."""
+        if not self._held:
+            return
+        self._held = False
+        if not self.conn.in_transaction:  # SQLite rolled the whole group back after an error
+            raise StoreError(f"a write to {self.path} failed, so the lines not yet reported done were not "
+                             "recorded", "see the error above; run those lines again")
+        try:
+            self.conn.execute("COMMIT")
+        except sqlite3.DatabaseError as e:
+            self._rollback()
+            raise store_error(self.path, e) from None
+        if self._waited:  # another writer is at work: leave it a moment to take the lock between groups
+            time.sleep(0.004)
 
     def _rollback(self) -> None:
         if self.conn.in_transaction:
@@ -207,21 +240,36 @@ class Store:
                 pass  # the transaction is gone either way; the first error is the one to report
 
     def _begin(self) -> None:
+        c = self.conn
+        try:
+            c.execute("BEGIN IMMEDIATE")
+            self._waited = False
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) and "busy" not in str(e):
+                raise
+        # Another writer has the lock. Ask again every 2 ms rather than at SQLite's own back-off
+        # (up to 100 ms apart): a script that commits in groups leaves short gaps between them.
+        self._waited = True
         deadline = time.monotonic() + 60
-        while True:
-            try:
-                self.conn.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as e:
-                if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.01)
+        c.execute("PRAGMA busy_timeout = 0")
+        try:
+            while True:
+                try:
+                    c.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as e:
+                    if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.002)
+        finally:
+            c.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
     @contextmanager
     def snapshot(self) -> Iterator[sqlite3.Connection]:
         """A read transaction: every query inside sees the same committed state."""
         c = self.conn
-        if self._held:  # inside lock(): its transaction is the snapshot
+        if self._depth or self._held:  # inside lock(), or a held group: its transaction is the snapshot
             yield c
             return
         try:
