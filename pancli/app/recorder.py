@@ -42,12 +42,14 @@ class Recorder:
         self.rules = self.game.rules_from_dict(session.rules)
         self._state = None
         self._last_id = -1
+        self._writable = False
 
     # -- state ---------------------------------------------------------------------------
 
-    def _load(self):
+    def _load(self, last: int | None = None):
         sid = self.session.id
-        last = self.store.log.last_event_id(sid)
+        if last is None:
+            last = self.store.log.last_event_id(sid)
         if self._state is not None and last == self._last_id:
             return self._state
         checkpoint = None
@@ -82,16 +84,23 @@ class Recorder:
     def check_writable(self) -> None:
         """Only a session's own device records into it: one brought in by `pan sync` from another
         device is read-only here (its new events come with the next sync)."""
+        if self._writable:
+            return  # neither the session's device nor this database's ever changes
         device = self.session.device
         if device and device != self.store.sync.device_id():
             label = {d["id"]: d["label"] for d in self.store.sync.devices()}.get(device) or device[:8]
             raise RuleError(f"session '{self.session.name}' is recorded on {label}; here it is read-only",
                             "record on that device; `pan sync` brings its events here")
+        self._writable = True
 
-    def _check_open(self) -> None:
+    def _check_open(self) -> tuple[int, int]:
+        """Refuse to record into a session that is not this device's or is closed; otherwise
+        its last event's id and seq, read in the same query."""
         self.check_writable()
-        if self.store.closed_at(self.session.id):
+        closed, last_id, last_seq = self.store.session_tail(self.session.id)
+        if closed:
             raise RuleError(f"session '{self.session.name}' is closed", "start a new one with `pan session new`")
+        return last_id, last_seq
 
     def record(self, event: dict):
         """Apply and store one event; returns the core's Step. Nothing is stored if it is refused."""
@@ -101,8 +110,8 @@ class Recorder:
         """Several events as one command (`pan drop cruz dee`): all are stored, or none."""
         steps = []
         with self.store.lock():
-            self._check_open()
-            state = self._load()
+            last_id, seq = self._check_open()
+            state = self._load(last_id)
             for event in events:
                 if event.get("kind") == "seat_add":  # a new name: clean, and unlike every seated one
                     event = {**event, "player": check_new_player(event.get("player"), self.game.players(state))}
@@ -110,8 +119,9 @@ class Recorder:
                 payload = self.game.enrich(state, event, step)
                 self._check_payload(payload)
                 hand = self.game.hand_number(step.state)
+                seq += 1
                 event_id = self.store.log.append(self.session.id, event["kind"], payload, hand,
-                                             step.payments, step.tallies)
+                                                 step.payments, step.tallies, seq=seq)
                 state = step.state
                 steps.append(step)
         # Cached only once committed: if COMMIT fails (a full disk), the id is free again and the
@@ -133,14 +143,14 @@ class Recorder:
     def undo(self) -> tuple[StoredEvent, tuple[Payment, ...]]:
         """Void the last effective event with its payments; returns it and the payments voided."""
         with self.store.lock():
-            self._check_open()
+            _, seq = self._check_open()
             sid = self.session.id
             last = self.store.log.last_effective(sid)
             if last is None:
                 raise RuleError("nothing to undo in this session", "record something first")
             voided = last.payments
             self.store.log.append(sid, "undo", {"kind": "undo", "undid": last.kind, "seq": last.seq},
-                              last.hand, undo_of=last.id)
+                                  last.hand, undo_of=last.id, seq=seq + 1)
             self._state = None
         return last, voided
 

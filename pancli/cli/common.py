@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import typer
@@ -92,39 +94,47 @@ class PanGroup(TyperGroup):
             raise no_such_option(e) from None
 
     def invoke(self, ctx):
-        try:
+        with errors_as_messages():
             return super().invoke(ctx)
-        except NoSuchOption as e:  # an option of the command below this group
-            raise no_such_option(e) from None
-        except PanError as e:
-            typer.echo(f"Error: {one_line(str(e))}", err=True)
-            raise typer.Exit(e.exit_code) from None
-        except BadParameter as e:  # a word click could not read as the option's type: one line
-            typer.echo(f"Error: {one_line(e.format_message())}", err=True)
-            raise typer.Exit(2) from None
-        except KeyboardInterrupt:
-            typer.echo("Interrupted: nothing was recorded by the interrupted command.", err=True)
-            raise typer.Exit(130) from None
-        except OSError as e:
-            line = os_error_line(e)
-            if line is None:
-                raise  # a reader that went away: `main` ends the command quietly
-            say_error(line)
-            raise typer.Exit(2) from None
-        except Exception as e:
-            # A database error outside Store.lock()/snapshot() (a damaged page met by a plain
-            # query): one line like every StoreError, not a traceback. sqlite3 is looked up,
-            # not imported, so commands that never open the database do not pay for it.
-            sqlite3 = sys.modules.get("sqlite3")
-            if sqlite3 is None or not isinstance(e, sqlite3.DatabaseError):
-                raise
-            from pancli.cli.context import app_context
-            from pancli.storage.paths import resolve_path
-            from pancli.storage.store import store_error
 
-            err = store_error(resolve_path(app_context().db), e)
-            typer.echo(f"Error: {one_line(str(err))}", err=True)
-            raise typer.Exit(err.exit_code) from None
+
+@contextmanager
+def errors_as_messages() -> Iterator[None]:
+    """Every PanError (and a word click could not read, a Ctrl-C, a database error) as one line
+    on stderr and its exit code, never a traceback."""
+    try:
+        yield
+    except NoSuchOption as e:  # an option of the command below this group
+        raise no_such_option(e) from None
+    except PanError as e:
+        typer.echo(f"Error: {one_line(str(e))}", err=True)
+        raise typer.Exit(e.exit_code) from None
+    except BadParameter as e:  # a word click could not read as the option's type: one line
+        typer.echo(f"Error: {one_line(e.format_message())}", err=True)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        typer.echo("Interrupted: nothing was recorded by the interrupted command.", err=True)
+        raise typer.Exit(130) from None
+    except OSError as e:
+        line = os_error_line(e)
+        if line is None:
+            raise  # a reader that went away: `main` ends the command quietly
+        say_error(line)
+        raise typer.Exit(2) from None
+    except Exception as e:
+        # A database error outside Store.lock()/snapshot() (a damaged page met by a plain
+        # query): one line like every StoreError, not a traceback. sqlite3 is looked up,
+        # not imported, so commands that never open the database do not pay for it.
+        sqlite3 = sys.modules.get("sqlite3")
+        if sqlite3 is None or not isinstance(e, sqlite3.DatabaseError):
+            raise
+        from pancli.cli.context import app_context
+        from pancli.storage.paths import resolve_path
+        from pancli.storage.store import store_error
+
+        err = store_error(resolve_path(app_context().db), e)
+        typer.echo(f"Error: {one_line(str(err))}", err=True)
+        raise typer.Exit(err.exit_code) from None
 
 
 def os_error_line(e: OSError) -> str | None:

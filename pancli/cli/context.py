@@ -23,12 +23,19 @@ class AppContext:
     recorder: Any = None               # the current session's Recorder, cached
     in_shell: bool = False             # a line of `pan table`: hints name its words (`help`, not `pan -h`)
     quiet: bool = False                # what the command prints is dropped (`pan table --quiet`)
+    # Asked for three times a line, so the answers are kept: the path the database resolves to,
+    # and the (recorder, session name) already checked against the current session in this context.
+    resolved: tuple | None = None
+    checked: tuple | None = None
 
     def open_store(self, create: bool = False):
         from pancli.storage.paths import resolve_path
         from pancli.storage.store import Store
 
+        if self.store is not None and self.resolved is not None and self.resolved[0] == self.db:
+            return self.store
         path = resolve_path(self.db)
+        self.resolved = (self.db, path) if self.db is not None else None  # PANCLI_DB and HOME may change
         if self.store is None or self.store.path != path:
             if self.store is not None:
                 self.store.close()
@@ -42,23 +49,26 @@ class AppContext:
         store = self.open_store(create=create)
         name = name or self.session_name
         rec = self.recorder
-        if rec is not None and rec.store is store and name in (None, rec.session.name) \
-                and rec.session.id == _current_id(store, name):
-            return rec
-        self.recorder = Recorder(store, store.session(name))
-        return self.recorder
+        if rec is not None and self.checked == (rec, name):
+            return rec  # already checked in this context: only its own commands change the current session
+        if rec is None or rec.store is not store or name not in (None, rec.session.name) \
+                or rec.session.id != _current_id(store, name):
+            rec = self.recorder = Recorder(store, store.session(name))
+        self.checked = (rec, name)
+        return rec
 
     def forget_session(self) -> None:
         """After `session new|use|close`: the next command looks the current session up again."""
-        self.recorder = None
+        self.recorder = self.checked = None
 
     def for_line(self) -> AppContext:
-        """A context for one line of the shell, sharing what this one has open."""
-        return replace(self)
+        """A context for one line of the shell, sharing what this one has open (another process
+        may have made another session current since the last line: it is checked again)."""
+        return replace(self, checked=None)
 
     def adopt(self, other: AppContext) -> None:
         """Keep what a line opened or forgot, for the next line."""
-        self.store, self.recorder = other.store, other.recorder
+        self.store, self.recorder, self.checked = other.store, other.recorder, None
 
     def close(self) -> None:
         if self.store is not None:

@@ -252,7 +252,9 @@ class TableShell:
                 line_context = self.context.for_line()
                 line_context.quiet = quiet
                 try:
-                    rv = self.command.main(args=words, prog_name="pan", standalone_mode=False, obj=line_context)
+                    rv = self._run_direct(words, line_context)
+                    if rv is _PARSE:
+                        rv = self.command.main(args=words, prog_name="pan", standalone_mode=False, obj=line_context)
                 finally:
                     self.context.adopt(line_context)
                 status = rv if isinstance(rv, int) else 0
@@ -277,6 +279,41 @@ class TableShell:
         if not {"--help", "-h"} & set(words):  # a command's help describes it as `pan` runs it
             printed = at_the_table(printed)
         return status, printed, at_the_table(err.getvalue())
+
+    def _run_direct(self, words: list[str], obj):
+        """Run a line of plain words (see DIRECT) as click would after parsing it: its words
+        bound to the command's arguments in order, each converted and checked by its own type,
+        the options at their defaults. Returns _PARSE when the line needs click's whole parse:
+        another command, an option, a word count the arguments do not take, or a word they
+        refuse (the parse then words the error exactly as on the command line)."""
+        if words[0] not in DIRECT or any(w.startswith("-") for w in words[1:]):
+            return _PARSE
+        from typer._click.core import Context, iter_params_for_processing
+        from typer import Exit
+
+        from pancli.cli.common import errors_as_messages
+
+        cmd = self.command.get_command(None, words[0])  # type: ignore[arg-type]  # ctx unused by pan's groups
+        if cmd is None or hasattr(cmd, "commands") or hasattr(cmd, "multiword_options"):
+            return _PARSE
+        arguments = [p for p in cmd.params if getattr(p, "param_type_name", "") == "argument"]
+        bound = _bind(arguments, words[1:])
+        if bound is None:
+            return _PARSE
+        root = Context(self.command, info_name="pan", obj=obj)
+        ctx = cmd.context_class(cmd, info_name=words[0], parent=root, **cmd.context_settings)
+        try:
+            with ctx.scope(cleanup=False):
+                order = [p for p in arguments if p.name in bound]
+                for param in iter_params_for_processing(order, cmd.get_params(ctx)):
+                    param.handle_parse_result(ctx, bound, [])
+        except Exception:
+            return _PARSE
+        try:
+            with root, ctx, errors_as_messages():
+                return cmd.invoke(ctx)
+        except Exit as e:
+            return e.exit_code
 
     def _mark(self):
         """Something that changes whenever a line records, undoes or switches session."""
@@ -587,6 +624,32 @@ GROUP_WAIT = 0.05
 GROUPED = frozenset({"session", "seat", "deal", "drop", "stay", "meld", "add", "split", "borrow", "spread",
                      "out", "foul", "dead", "void", "chop", "undo", "redo", "board", "standings", "history",
                      "report", "player", "sessions", "settle", "buyin", "cashout", "check", "turn", "rules"})
+
+
+# Lines of these commands made of plain words only (no option, no word that looks like one)
+# skip click's parser, which costs more than recording the event (see TableShell._run_direct).
+DIRECT = frozenset({"deal", "drop", "stay", "meld", "add", "split", "spread", "out", "foul", "dead", "void",
+                    "chop", "undo"})
+_PARSE = object()  # what _run_direct answers for a line that needs the whole parse
+
+
+def _bind(arguments: list, words: list[str]) -> dict | None:
+    """The words given to each argument, as click's parser gives them (one each, the rest to
+    the one that takes any number), or None when they do not fit."""
+    spans = [p.nargs for p in arguments]
+    if any(n not in (1, -1) for n in spans) or spans.count(-1) > 1:
+        return None
+    fixed = spans.count(1)
+    spare = len(words) - fixed
+    if spare < 0 or (spare and -1 not in spans):
+        return None
+    bound: dict = {}
+    at = 0
+    for p, n in zip(arguments, spans):
+        take = 1 if n == 1 else spare
+        bound[p.name] = words[at] if n == 1 else tuple(words[at:at + take])
+        at += take
+    return bound
 
 
 class CommitGroup:

@@ -33,22 +33,29 @@ class EventLog:
         return row[0] or 0
 
     def append(self, session_id: int, kind: str, payload: dict, hand: int | None,
-               payments=(), tallies=(), undo_of: int | None = None, created_at: str | None = None) -> int:
+               payments=(), tallies=(), undo_of: int | None = None, created_at: str | None = None,
+               seq: int | None = None) -> int:
+        """Store one event, its payments and tallies, and the running totals they change; ``seq``
+        is the session's next (looked up when not given, inside the same transaction)."""
         c = self.conn
-        seq = c.execute("SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ?", [session_id]).fetchone()[0]
+        if seq is None:
+            seq = c.execute("SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ?",
+                            [session_id]).fetchone()[0]
         cur = c.execute(
             "INSERT INTO events (session_id, seq, hand, kind, payload, created_at, undo_of) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [session_id, seq, hand, kind, json.dumps(payload, ensure_ascii=False), created_at or now(), undo_of])
         event_id = cur.lastrowid
         assert event_id is not None  # sqlite3 sets it after an INSERT into a rowid table such as events
-        c.executemany(
-            "INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason, code, params) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(event_id, session_id, hand, p.payer, p.payee, p.chips, p.reason, p.code, p.params.to_json())
-             for p in payments])
-        c.executemany(
-            "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) VALUES (?, ?, ?, ?, ?, ?)",
-            [(event_id, session_id, hand, t.player, t.stat, t.amount) for t in tallies])
+        if payments:  # (each empty executemany still costs a statement)
+            c.executemany(
+                "INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason, code, params) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(event_id, session_id, hand, p.payer, p.payee, p.chips, p.reason, p.code, p.params.to_json())
+                 for p in payments])
+        if tallies:
+            c.executemany(
+                "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) VALUES (?, ?, ?, ?, ?, ?)",
+                [(event_id, session_id, hand, t.player, t.stat, t.amount) for t in tallies])
         moves = [(p.payer, p.payee, p.chips) for p in payments]
         changes = [(t.player, t.stat, t.amount) for t in tallies]
         hand_of_moves = hand
@@ -60,14 +67,16 @@ class EventLog:
             hand_of_moves = c.execute("SELECT hand FROM events WHERE id = ?", [undo_of]).fetchone()[0]
         nets = [(payee, chips) for _, payee, chips in moves] + [(payer, -chips) for payer, _, chips in moves]
         changes += [(player, NET, chips) for player, chips in nets]
-        c.executemany(
-            "INSERT INTO totals (session_id, player, stat, amount) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (session_id, player, stat) DO UPDATE SET amount = amount + excluded.amount",
-            [(session_id, player, stat, amount) for player, stat, amount in changes if amount])
-        c.executemany(
-            "INSERT INTO hand_totals (session_id, hand, player, net) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (session_id, hand, player) DO UPDATE SET net = net + excluded.net",
-            [(session_id, hand_of_moves or 0, player, chips) for player, chips in nets if chips])
+        totals = [(session_id, player, stat, amount) for player, stat, amount in changes if amount]
+        if totals:
+            c.executemany(
+                "INSERT INTO totals (session_id, player, stat, amount) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (session_id, player, stat) DO UPDATE SET amount = amount + excluded.amount", totals)
+        hand_nets = [(session_id, hand_of_moves or 0, player, chips) for player, chips in nets if chips]
+        if hand_nets:
+            c.executemany(
+                "INSERT INTO hand_totals (session_id, hand, player, net) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (session_id, hand, player) DO UPDATE SET net = net + excluded.net", hand_nets)
         return event_id
 
     def _read(self, session_id: int, where: str, args: list, order: str = "id", limit: str = "") -> list[StoredEvent]:

@@ -310,6 +310,14 @@ class Store:
         self.conn.execute("UPDATE sessions SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
                           [when or _log.now(), session_id])
 
+    def session_tail(self, session_id: int) -> tuple[str | None, int, int]:
+        """When the session was closed (None: open), the id and the seq of its last event (0: none)."""
+        row = self.conn.execute(
+            "SELECT closed_at, (SELECT coalesce(max(id), 0) FROM events WHERE session_id = s.id), "
+            "(SELECT coalesce(max(seq), 0) FROM events WHERE session_id = s.id) FROM sessions s WHERE id = ?",
+            [session_id]).fetchone()
+        return tuple(row) if row else (None, 0, 0)
+
     def closed_at(self, session_id: int) -> str | None:
         row = self.conn.execute("SELECT closed_at FROM sessions WHERE id = ?", [session_id]).fetchone()
         return row[0] if row else None
