@@ -101,6 +101,16 @@ def test_text_from_an_old_database_is_made_inert(tmp_path):
     assert f"Ben{BAD}" in [p["name"] for p in pan.json("standings")["players"]]
 
 
+def test_a_printable_text_holds_no_hidden_character():
+    """inert shows a printable text as it is: no code point is both printable and hidden."""
+    from pancli.core.names import hidden_char, inert
+
+    both = [cp for cp in range(0x110000) if chr(cp).isprintable() == hidden_char(chr(cp))]
+    assert both == []
+    assert inert("Ana 5♠ 5♥ · +3") == "Ana 5♠ 5♥ · +3"
+    assert inert("Ben\u200b") == "Ben\\u200b"
+
+
 # -- money --------------------------------------------------------------------------------------
 
 def one_line_error(result) -> str:

@@ -305,7 +305,7 @@ class TableShell:
         try:
             with ctx.scope(cleanup=False):
                 order = [p for p in arguments if p.name in bound]
-                for param in iter_params_for_processing(order, cmd.get_params(ctx)):
+                for param in iter_params_for_processing(order, cmd.params):  # no --help: no word is an option
                     param.handle_parse_result(ctx, bound, [])
         except Exception:
             return _PARSE

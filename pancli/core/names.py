@@ -96,7 +96,7 @@ def inert(text) -> str:
     """Text safe to show on a terminal: every character that would not show as itself is written as
     an escape (\\x1b, \\u202e), so stored text cannot forge output, colours or direction."""
     text = str(text)
-    if text.isprintable() and not any(hidden_char(ch) for ch in text):
+    if text.isprintable():  # printable is exactly "no hidden_char" (categories C* and Z*, but the space)
         return text
     out = []
     for ch in text:
