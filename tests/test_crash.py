@@ -4,7 +4,8 @@ Three kinds of victims, each killed over and over against one database:
 
 * an in-process writer looping on Recorder.record (the write path with the least around it);
 * whole `pan` processes, one command each (`python -m pancli --db … meld a 5S 5S 5S`);
-* a long-running `pan table --script FILE` process recording line after line.
+* a long-running `pan table --script FILE` process recording line after line, and one reading
+  its lines from a pipe (`--script -`), which commits them in groups.
 
 After every kill the database must pass `check_consistent`: PRAGMA integrity_check is ok, the
 event log has no gap or duplicate, every event is recorded whole (its stored payments and tallies
@@ -22,6 +23,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import tomllib
 from collections import Counter
@@ -30,6 +32,7 @@ import pytest
 
 from helpers import (
     CYCLE,
+    HANG,
     PAN,
     PLAYERS,
     Pan,
@@ -202,6 +205,58 @@ def test_sigkill_table_script(tmp_path):
     assert run_table_kills(tmp_path, runs=3, seed=4) > 0
 
 
+def feed(pipe, lines: list[str], seed: int) -> None:
+    """Write the lines with a mark after each, in bursts of 1 to 100 with pauses of up to 80 ms
+    between them: a group ends at 64 lines, and at 50 ms when the next line is late."""
+    rng = random.Random(seed)
+    at = 0
+    try:
+        while at < len(lines):
+            burst = rng.randint(1, 100)
+            pipe.write("".join(f"{line}\n{MARK}\n" for line in lines[at:at + burst]))
+            pipe.flush()
+            at += burst
+            time.sleep(rng.uniform(0, 0.08))
+        pipe.close()
+    except (BrokenPipeError, OSError, ValueError):
+        pass  # killed: the pipe has no reader any more
+
+
+def run_piped_table_kills(tmp_path, runs: int, seed: int) -> int:
+    """`pan table --script -` reading a pipe this test feeds, SIGKILLed once it has acknowledged
+    a random number of lines: each acknowledged line is stored. The acknowledgments are read
+    before the kill and only those are counted, so the kill cannot race with reading them."""
+    rng = random.Random(seed)
+    path = tmp_path / "piped.db"
+    new_night(path)
+    total_marks = 0
+    for _ in range(runs):
+        before = event_count(path)
+        lines = [CYCLE[(before + i) % len(CYCLE)] for i in range(600)]
+        proc = subprocess.Popen([*PAN, "--db", str(path), "table", "--script", "-"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
+        feeder = threading.Thread(target=feed, args=(proc.stdin, lines, rng.randrange(2 ** 32)), daemon=True)
+        feeder.start()
+        wanted, marks = rng.randint(1, 300), 0
+        while marks < wanted and (line := proc.stdout.readline()):
+            marks += line.rstrip("\n") == str(path)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        feeder.join(timeout=HANG)
+        err = proc.stderr.read()
+        assert "Traceback" not in err and "Error" not in err, err
+        kinds = kinds_after(path, before)
+        assert len(kinds) >= marks, f"{marks} lines reported done, only {len(kinds)} events stored"
+        assert kinds == [line.split()[0] for line in lines[:len(kinds)]], "the stored events are not the lines in order"
+        total_marks += marks
+        check_consistent(path)
+    return total_marks
+
+
+def test_sigkill_piped_table_loses_nothing_acknowledged(tmp_path):
+    assert run_piped_table_kills(tmp_path, runs=4, seed=11) > 0
+
+
 # -- 4. killed while creating the database ------------------------------------------------
 
 def run_create_kills(tmp_path, runs: int, seed: int) -> None:
@@ -307,6 +362,8 @@ def test_sigkill_many_times(tmp_path):
     # The kills must have hit every phase, or the test proves little.
     assert outcomes["printed"] and outcomes["nothing"], outcomes
     assert run_table_kills(tmp_path / "t", runs=30, seed=7) >= 30
+    (tmp_path / "pipe").mkdir()
+    assert run_piped_table_kills(tmp_path / "pipe", runs=20, seed=12) >= 20
     run_create_kills(tmp_path / "c", runs=15, seed=8)
     (tmp_path / "a").mkdir()
     run_archive_kills(tmp_path / "a", runs=30, seed=10)

@@ -3,6 +3,7 @@ history, refuses typos without touching the data, and replays a file of lines.""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -18,7 +19,7 @@ from typer.testing import CliRunner
 from pancli.cli import app
 from pancli.cli.shell import ALIASES, TableShell, error_fragments
 
-from helpers import command_paths, event_count
+from helpers import HANG, PAN, child_env, command_paths, event_count
 
 ROOT = Path(__file__).resolve().parent.parent
 TONIGHT = ROOT / "examples" / "tonight.pan"
@@ -93,6 +94,8 @@ SCENARIO = [
     "meld ana 8s8s8s",                           # refused: no eights in the pack
     "meld zed 5s5s5s",                           # refused: no such player
     "meld ana",                                  # refused: missing cards (a usage error)
+    "deal now",                                  # refused: an argument too many
+    "drop ben zed",                              # refused: the second name is nobody's
     "frob",                                      # refused: no such command
     "spread ana 5s5s5s5s 3h3h3h",
     "foul ana --meld 7",
@@ -140,8 +143,74 @@ def test_every_line_means_the_same_in_the_shell_and_on_the_command_line(tmp_path
         # The one difference allowed: a hint names help the way each place gives it.
         s = (s[0], s[1], re.sub(r"`help( [^`]*)?` lists", lambda m: f"`pan{m.group(1) or ''} -h` lists", s[2]))
         assert s == c, line
-    assert sum(1 for code, _, _ in via_cli if code != 0) == 9
+    assert sum(1 for code, _, _ in via_cli if code != 0) == 11
     assert table_rows(a) == table_rows(b)
+
+
+def test_a_script_in_groups_stores_what_the_lines_one_by_one_store(tmp_path):
+    """The same lines as a script (its lines sharing transactions, each refused one rolled back
+    alone) leave the database the command line leaves, and refuse the same lines."""
+    import shlex
+
+    a, b = tmp_path / "a" / "pan.db", tmp_path / "b" / "pan.db"
+    a.parent.mkdir()
+    b.parent.mkdir()
+    for line in SCENARIO:
+        cli(a, *shlex.split(line))
+    script = tmp_path / "night.pan"
+    script.write_text("".join(f"{line}\n" for line in SCENARIO))
+    r = cli(b, "table", "--script", str(script), "--keep-going")
+    assert "11 lines refused." in r.stderr, r.stderr
+    assert table_rows(a) == table_rows(b)
+
+
+def test_a_line_refused_half_way_keeps_nothing_of_it_in_a_group(tmp_path):
+    """`drop cruz cruz`: the first drop is stored inside the line's savepoint, the second is
+    refused, and the group keeps neither, but keeps the lines around it."""
+    db = tmp_path / "pan.db"
+    sh = shell_at(db, board=False)
+    new_table(sh)
+    out, err = io.StringIO(), io.StringIO()
+    code = sh.run_script(["deal", "drop cruz cruz", "d dee", "m ana 5s5s5s"], keep_going=True, out=out, err=err)
+    assert code == 1 and "stdin:2: drop cruz cruz" in err.getvalue()
+    con = sqlite3.connect(db)
+    try:
+        kinds = [(k, json.loads(p).get("player")) for k, p in con.execute("SELECT kind, payload FROM events ORDER BY id")]
+    finally:
+        con.close()
+    assert kinds == [("deal", None), ("drop", "Dee"), ("meld", "Ana")]
+
+
+def commits_of(sh: TableShell, lines: list[str], **kw) -> int:
+    """How many transactions a script's lines commit, counted on the shell's own connection."""
+    commits = []
+    sh.context.open_store().conn.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else None)
+    sh.run_script(lines, out=io.StringIO(), err=io.StringIO(), **kw)
+    return len(commits)
+
+
+def test_a_script_commits_its_lines_in_groups(tmp_path):
+    db = tmp_path / "pan.db"
+    sh = shell_at(db, board=False)
+    new_table(sh)
+    hand = ["deal", "d cruz", "m ana 5s5s5s", "a ana 5s", "m ben 7d7d7d", "m ana kh kd ks kc", "o ana 4h 4d 4c"]
+    lines = hand * 20  # 140 lines, no refusal
+    commits = commits_of(sh, lines)
+    assert event_count(db) == 140
+    assert commits <= 10, f"{commits} commits for 140 lines"  # 64 lines a group at most: 3, and each 50 ms
+
+
+def test_a_script_commits_the_lines_before_a_refused_one_and_then_goes_on(tmp_path):
+    db = tmp_path / "pan.db"
+    sh = shell_at(db, board=False)
+    new_table(sh)
+    both = io.StringIO()  # standard output and error, in the order written
+    code = sh.run_script(["deal", "m ana 5s5s5s", "m ana 8s8s8s", "a ana 5s"], keep_going=True, out=both, err=both)
+    assert code == 1
+    text = both.getvalue()
+    # what the accepted lines said comes before the refusal (their group was committed first)
+    assert text.index("Ana melds #1") < text.index("stdin:3: m ana 8s8s8s") < text.index("Ana adds")
+    assert event_count(db) == 3
 
 
 def test_every_pan_command_is_reachable_in_the_shell_with_the_same_grammar(tmp_path):
@@ -425,6 +494,45 @@ def test_a_script_from_stdin_via_the_runner(tmp_path):
     r = cli(db, "table", "-q", input=SCRIPT.replace("m ben 8s8s8s\n", ""))
     assert r.exit_code == 0, r.stderr
     assert r.stdout.startswith("Standings · fri")
+
+
+def read_until(proc, text: str) -> str:
+    """The child's output up to the first line holding ``text`` (HANG seconds at most)."""
+    import queue
+    import threading
+
+    lines: queue.Queue = queue.Queue()
+
+    def read():
+        got = ""
+        while line := proc.stdout.readline():
+            got += line
+            if text in line:
+                break
+        lines.put(got)
+
+    threading.Thread(target=read, daemon=True).start()
+    return lines.get(timeout=HANG)
+
+
+def test_a_piped_line_is_reported_done_while_the_pipe_stays_open(tmp_path):
+    """A line whose next line has not come is committed and reported without waiting for more
+    lines or for the end of the input, and only once another connection can read it."""
+    db = tmp_path / "pan.db"
+    proc = subprocess.Popen([*PAN, "--db", str(db), "table", "--script", "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=ROOT)
+    try:
+        proc.stdin.write("session new fri --players Ana,Ben,Cruz\ndeal\n")
+        proc.stdin.flush()
+        assert "Hand 1" in read_until(proc, "Hand 1")
+        assert event_count(db) == 1
+        proc.stdin.write("m ana 5s5s5s\n")
+        proc.stdin.flush()
+        assert "Ana melds #1" in read_until(proc, "Ana melds")
+        assert event_count(db) == 2
+    finally:
+        out, err = proc.communicate(timeout=HANG)
+    assert proc.returncode == 0, err
 
 
 def test_a_missing_script_is_an_error(tmp_path):
