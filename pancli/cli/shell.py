@@ -288,12 +288,12 @@ class TableShell:
         refuse (the parse then words the error exactly as on the command line)."""
         if words[0] not in DIRECT or any(w.startswith("-") for w in words[1:]):
             return _PARSE
-        from typer._click.core import Context, iter_params_for_processing
         from typer import Exit
+        from typer._click.core import Context, iter_params_for_processing
 
         from pancli.cli.common import errors_as_messages
 
-        cmd = self.command.get_command(None, words[0])  # type: ignore[arg-type]  # ctx unused by pan's groups
+        cmd = self.command.get_command(None, words[0])  # ctx unused by pan's groups
         if cmd is None or hasattr(cmd, "commands") or hasattr(cmd, "multiword_options"):
             return _PARSE
         arguments = [p for p in cmd.params if getattr(p, "param_type_name", "") == "argument"]

@@ -27,7 +27,8 @@ def table(
     Every accepted line is saved before the next prompt; a refused line changes nothing and says
     why; `redo` records again what `undo` took back; quit or Ctrl-D leaves with the night's
     standings. Without a terminal on stdin (`pan table < tonight.pan`) or with --script, it runs the
-    lines, stops at the first refused one (line number, exit 1) and prints the final standings.
+    lines, stops at the first refused one (line number, exit 1) and prints the final standings; the
+    lines are saved in groups, and what each prints is shown once its group is saved.
 
     Example: pan table --script examples/tonight.pan --quiet
     """

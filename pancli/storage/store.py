@@ -34,7 +34,6 @@ from pancli.storage.paths import resolve_path
 from pancli.storage.queries import ReportQueries
 from pancli.storage.sync import SyncQueries
 
-
 BUSY_TIMEOUT_MS = 30000  # how long a statement waits for another connection's lock
 
 
