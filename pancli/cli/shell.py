@@ -496,6 +496,7 @@ class TableShell:
         err = err or sys.stderr
         reader = ScriptLines(lines)
         self.group = group = CommitGroup(self, out, err)
+        self.terminal = _isatty(out)  # what a line prints is caught until its group is saved: keep its colours
         failed = 0
         try:
             while True:
@@ -531,9 +532,13 @@ class TableShell:
                           "the lines before them are.\n")
             group.forget()
             return 1
+        except KeyboardInterrupt:
+            group.commit()  # Ctrl-C while waiting for a line: the lines accepted so far are kept and shown
+            raise
         finally:
             group.end()
             self.group = None
+            self.terminal = False
         if self.recorder() is not None:
             final = self.execute("standings", capture=False)
             if final.err:
@@ -767,6 +772,13 @@ class ScriptLines:
             self.buffer += chunk
         else:
             self.eof = True
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _pollable_fd(stream) -> tuple[int | None, bool]:
