@@ -19,6 +19,8 @@ import re
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
@@ -29,7 +31,7 @@ from pancli.app.views import board_json, standings_json
 from pancli.games import game
 from pancli.storage.store import Store
 
-from helpers import HANG, PAN, check_consistent, child_env, pan_process as run_pan
+from helpers import CYCLE, HANG, PAN, check_consistent, child_env, event_count, new_night, pan_process as run_pan
 
 # Each writer's player and one hand of lines for him: 3 + 1 + 4 + 3 = 11 cards, a legal way out.
 HANDS = {
@@ -239,6 +241,49 @@ def test_writers_race_and_readers_see_whole_commands(tmp_path):
 
 def test_two_writers(tmp_path):
     run_race(tmp_path, writers=2, rounds=3, whole_readers=0)
+
+
+def test_a_command_gets_in_while_a_script_streams_in_groups(tmp_path):
+    """A piped `pan table` holds the write lock one group at a time: a command from another
+    terminal records while the script is still being fed, without waiting for its end."""
+    db = tmp_path / "pan.db"
+    new_night(db)
+    proc = subprocess.Popen([*PAN, "--db", str(db), "table", "night", "--script", "-", "--quiet"],
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, env=child_env())
+    stop = threading.Event()
+
+    def feed():
+        sent = 0
+        try:
+            while not stop.is_set():
+                if sent - event_count(db) > 200:  # a short backlog: the script ends soon after the feed
+                    time.sleep(0.005)
+                    continue
+                proc.stdin.write("".join(f"{CYCLE[(sent + k) % len(CYCLE)]}\n" for k in range(12)))
+                proc.stdin.flush()
+                sent += 12
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    try:
+        deadline = time.monotonic() + HANG  # a hang guard, not a bound on speed
+        while event_count(db) < 100 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        other = run_pan(db, ["session", "new", "other", "--players", "X,Y"])
+        assert other.returncode == 0, other.stderr
+        assert proc.poll() is None, proc.stderr.read()  # still being fed: the command did not wait for its end
+    finally:
+        stop.set()
+        feeder.join(timeout=HANG)
+        proc.stdin.close()
+        proc.stdin = None  # so that communicate() does not flush it
+        _, err = proc.communicate(timeout=HANG)
+    assert proc.returncode == 0, err
+    assert "Error" not in err and "Traceback" not in err, err
+    check_consistent(db)
 
 
 def run_creators(tmp_path, rounds: int, n: int = 4) -> None:

@@ -125,7 +125,8 @@ class Recorder:
                 state = step.state
                 steps.append(step)
         # Cached only once committed: if COMMIT fails (a full disk), the id is free again and the
-        # next event another process stores under it must not be mistaken for this one.
+        # next event another process stores under it must not be mistaken for this one. (In a
+        # script's group the commit comes later; a group that fails to commit ends the script.)
         self._state, self._last_id = state, event_id
         return steps
 

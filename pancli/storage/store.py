@@ -35,6 +35,8 @@ from pancli.storage.queries import ReportQueries
 from pancli.storage.sync import SyncQueries
 
 BUSY_TIMEOUT_MS = 30000  # how long a statement waits for another connection's lock
+TURN_EVERY = 0.25        # a writer holding commits leaves the write lock free this often (seconds)…
+TURN_FOR = 0.005         # …for this long: 2% of a script's time
 
 
 class Store:
@@ -51,6 +53,7 @@ class Store:
         self.hold_commits = False  # set by `pan table --script`: lock() leaves its transaction open
         self._held = False         # a transaction left open by lock(), until commit_held()
         self._waited = False       # the last BEGIN waited for another writer
+        self._turn_at = time.monotonic()  # when held commits last left the lock to others
         try:
             if readonly:
                 self._open_readonly()
@@ -228,8 +231,12 @@ class Store:
         except sqlite3.DatabaseError as e:
             self._rollback()
             raise store_error(self.path, e) from None
-        if self._waited:  # another writer is at work: leave it a moment to take the lock between groups
-            time.sleep(0.004)
+        now = time.monotonic()
+        if self._waited or now - self._turn_at >= TURN_EVERY:
+            # Another writer may be waiting (it asks every 2 ms, see _begin): leave it the lock a
+            # moment, so that a command typed in another terminal does not wait for the script.
+            time.sleep(TURN_FOR)
+            self._turn_at = time.monotonic()
 
     def _rollback(self) -> None:
         if self.conn.in_transaction:
@@ -239,20 +246,13 @@ class Store:
                 pass  # the transaction is gone either way; the first error is the one to report
 
     def _begin(self) -> None:
+        # While another writer has the lock, ask again every 2 ms rather than at SQLite's own
+        # back-off (up to 100 ms apart): a script that commits in groups leaves short gaps.
         c = self.conn
-        try:
-            c.execute("BEGIN IMMEDIATE")
-            self._waited = False
-            return
-        except sqlite3.OperationalError as e:
-            if "locked" not in str(e) and "busy" not in str(e):
-                raise
-        # Another writer has the lock. Ask again every 2 ms rather than at SQLite's own back-off
-        # (up to 100 ms apart): a script that commits in groups leaves short gaps between them.
-        self._waited = True
-        deadline = time.monotonic() + 60
         c.execute("PRAGMA busy_timeout = 0")
         try:
+            self._waited = False
+            deadline = time.monotonic() + 60
             while True:
                 try:
                     c.execute("BEGIN IMMEDIATE")
@@ -260,6 +260,7 @@ class Store:
                 except sqlite3.OperationalError as e:
                     if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > deadline:
                         raise
+                    self._waited = True
                     time.sleep(0.002)
         finally:
             c.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
