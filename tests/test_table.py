@@ -371,6 +371,23 @@ def test_the_shell_follows_writes_from_another_process(tmp_path):
     assert r.ok and "Ben +2 [meld 1: 7♦7♦7♦ worth 2]" in r.board[1] and "Ana +10 [meld 2: 5♠5♠5♠ worth 4]" in r.board[1]
 
 
+def test_the_shell_follows_the_session_another_process_makes_current(tmp_path):
+    db = tmp_path / "pan.db"
+    sh = shell_at(db, board=False)
+    new_table(sh)
+    assert sh.execute("deal").ok
+    other = subprocess.run([sys.executable, "-m", "pancli", "--db", str(db), "session", "new", "sat",
+                            "--players", "Eve,Gus"], capture_output=True, text=True, cwd=ROOT)
+    assert other.returncode == 0, other.stderr
+    assert sh.execute("deal").ok  # recorded into sat, now the current session
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute("SELECT s.name, count(*) FROM events e JOIN sessions s ON s.id = e.session_id "
+                           "GROUP BY s.name ORDER BY s.name").fetchall() == [("fri", 1), ("sat", 1)]
+    finally:
+        con.close()
+
+
 def test_a_named_session_is_kept_while_another_is_current(tmp_path):
     db = tmp_path / "pan.db"
     assert cli(db, "session", "new", "fri", "--players", "Ana,Ben").exit_code == 0

@@ -623,12 +623,12 @@ class TableShell:
 GROUP_LINES = 64
 GROUP_WAIT = 0.05
 
-# The commands whose lines may share a group: they record through Store.lock() or only read.
-# Any other line (`db`, `sync`, `export`, `clock`, a `--db` of its own…) commits the group
-# first and runs on its own, as at the prompt.
+# The commands whose lines may share a group: they record through Store.lock() or read a little.
+# Any other line (`db`, `sync`, `export`, `clock`, a long read such as `report`, a `--db` of its
+# own…) commits the group first and runs on its own, as at the prompt, holding no lock meanwhile.
 GROUPED = frozenset({"session", "seat", "deal", "drop", "stay", "meld", "add", "split", "borrow", "spread",
-                     "out", "foul", "dead", "void", "chop", "undo", "redo", "board", "standings", "history",
-                     "report", "player", "sessions", "settle", "buyin", "cashout", "check", "turn", "rules"})
+                     "out", "foul", "dead", "void", "chop", "undo", "redo", "board", "standings", "buyin",
+                     "cashout", "check", "turn", "rules"})
 
 
 # Lines of these commands made of plain words only (no option, no word that looks like one)
