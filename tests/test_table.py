@@ -220,7 +220,7 @@ def test_a_script_commits_the_lines_before_a_refused_one_and_then_goes_on(tmp_pa
     assert code == 1
     text = both.getvalue()
     # what the accepted lines said comes before the refusal (their group was committed first)
-    assert text.index("Ana melds #1") < text.index("stdin:3: m ana 8s8s8s") < text.index("Ana adds")
+    assert text.index("as meld 1") < text.index("stdin:3: m ana 8s8s8s") < text.index("Ana adds")
     assert event_count(db) == 3
 
 
@@ -556,7 +556,7 @@ def test_a_piped_line_is_reported_done_while_the_pipe_stays_open(tmp_path):
         assert event_count(db) == 1
         proc.stdin.write("m ana 5s5s5s\n")
         proc.stdin.flush()
-        assert "Ana melds #1" in read_until(proc, "Ana melds")
+        assert "as meld 1" in read_until(proc, "Ana melds")
         assert event_count(db) == 2
     finally:
         out, err = proc.communicate(timeout=HANG)
