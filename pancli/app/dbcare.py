@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import pancli
 from pancli.core.errors import PanError, StoreError
-from pancli.core.rows import Session, StoredEvent
+from pancli.core.rows import CheckMark, Session, StoredEvent
+from pancli.storage.care import DatabaseCare
+from pancli.storage.log import now
 from pancli.storage.store import Store
 
 
@@ -30,79 +36,161 @@ def status(store) -> dict:
             "sqlite": counts["sqlite"], "journal_mode": counts["journal_mode"]}
 
 
-# A session this long is checked in parts, one per core, each replayed from a checkpoint in a
+# A replay this long is checked in parts, one per core, each replayed from a checkpoint in a
 # process of its own; a shorter one is not worth starting processes for.
 PARALLEL_FROM = 4000
+# Events read, replayed and digested at a time: what a check holds of the log at once.
+PIECE = 4096
 
 
-def check_session(store, session: Session, workers: int | None = None, pool=None) -> tuple[str | None, dict]:
-    """Replay one session once and compare each event with what is stored; returns (first problem
-    or None, figures). Payments are compared by players, chips, code and parameters (players and
-    chips only for rows written before payments had codes), never by their reason text."""
+@dataclass
+class Plan:
+    """What to check of one session: the events from ``start`` to ``last_seq`` are replayed, and
+    those from ``digest_from`` on are new; the ones before were verified by an earlier check
+    (``mark``) and are read against its digest."""
+
+    session: Session
+    last_seq: int
+    last_event: int
+    mark: CheckMark | None = None
+    start: int = 1
+    digest_from: int = 1
+
+    @property
+    def replayed(self) -> int:
+        return max(0, self.last_seq - self.start + 1) if self.last_seq >= self.digest_from else 0
+
+
+def plan(store, session: Session, mark: CheckMark | None) -> Plan:
+    """What a check of the session needs to replay, given what an earlier one verified: a mark
+    of another pancli or SQLite counts for nothing (everything is replayed)."""
+    last_seq = store.log.last_seq(session.id)
+    last_event = store.log.last_event_id(session.id)
+    if mark is None or mark.pancli != pancli.__version__ or mark.sqlite != store.care.sqlite_version():
+        return Plan(session, last_seq, last_event)
+    from pancli.games import game as get_game  # noqa: PLC0415 start-up: only db check replays (not db status or backup)
+
+    start = 1
+    try:
+        kind = get_game(session.game).checkpoint_kind
+    except PanError:  # an unknown game: check_session says so
+        kind = None
+    if kind:  # the last checkpoint verified and never undone: no new undo reaches before it
+        start = max((s for s in store.log.checkpoint_seqs(session.id, kind) if s <= mark.last_seq), default=1)
+    return Plan(session, last_seq, last_event, mark, start, mark.last_seq + 1)
+
+
+def check_session(store, session: Session | Plan, workers: int | None = None, pool=None) -> tuple[str | None, dict]:
+    """Check one session: replay the events not verified before and compare each with what is
+    stored, read the rest against the digest of the check that verified them, and compare the
+    running totals with the sums of the log. Returns (first problem or None, figures); the
+    figures hold the new ``mark`` when the session passed."""
     # start-up: only db check replays (not db status or backup)
     from pancli.app.rescore import gc_paused  # noqa: PLC0415
     from pancli.games import game as get_game  # noqa: PLC0415
 
-    g = get_game(session.game)
-    name = session.name
-    payments, tallies = store.log.stray_rows(session.id)
+    p = session if isinstance(session, Plan) else plan(store, session, None)
+    s = p.session
+    name = s.name
+    figures: dict[str, Any] = {"session": name}
+    payments, tallies = store.log.stray_rows(s.id, p.mark.last_event if p.mark else 0)
     if payments or tallies:
         return (f"session '{name}': {payments} payments and {tallies} tallies belong to no event of the "
-                "session, or to another hand than their event's"), {"session": name}
+                "session, or to another hand than their event's"), figures
     try:
-        rules = g.rules_from_dict(session.rules)
+        g = get_game(s.game)
+        rules = g.rules_from_dict(s.rules)
     except PanError as e:
-        return f"session '{name}': cannot be replayed: {e}", {"session": name}
-    parts = _parts(store, session, g, workers)
+        return f"session '{name}': cannot be replayed: {e}", figures
+    basis = store.care.session_basis(s.id)
+    if p.mark is not None:
+        changed = _changed_since(store, p, basis)
+        if changed:  # the full replay says what is wrong, if the rules can tell
+            problem, _ = check_session(store, plan(store, s, None), workers=1)
+            return problem or f"session '{name}': {changed}", {**figures, "fix": CHANGED_FIX}
+    parts = _parts(store, s, g, p, workers)
     with gc_paused():
-        if len(parts) == 1:
-            results = [check_part(store, session, g, rules, *parts[0])]
+        if len(parts) <= 1:
+            results = [verify_part(store, s, g, rules, *part) for part in parts]
         else:
-            args = [(str(store.path), session, first, last) for first, last in parts]
+            args = [(str(store.path), s, *part) for part in parts]
             if pool is not None:
-                results = pool.starmap(_check_part_apart, args)
+                results = pool.starmap(_verify_part_apart, args)
             else:  # called on its own (no threads running here): a pool for this session
                 import multiprocessing  # noqa: PLC0415 start-up: only a long session's check starts processes
 
                 with multiprocessing.get_context("fork").Pool(len(parts)) as own:
-                    results = own.starmap(_check_part_apart, args)
-    problem = next((p for p, _ in results if p), None)
-    figures = {"session": name, "events": sum(f["events"] for _, f in results),
-               "payments": sum(f["payments"] for _, f in results)}
+                    results = own.starmap(_verify_part_apart, args)
+    events, payments = store.care.session_size(s.id)
+    figures.update(events=events, payments=payments, replayed=sum(r[1] for r in results),
+                   remembered=p.digest_from - 1)
+    problem = next((r[0] for r in results if r[0]), None)
     if problem:
         return f"session '{name}', {problem}", figures
-    nets, tallies, hand_nets = running_totals(f["sums"] for _, f in results)
-    if (nets, tallies, hand_nets) != (store.log.balances(session.id), store.log.tallies(session.id),
-                                      store.log.hand_nets(session.id)):
+    differ, total = store.care.totals_check(s.id)
+    if differ:
         return f"session '{name}': the running totals differ from the sums of the log", figures
-    total = sum(nets.values())
     figures["sum"] = total
     if g.zero_sum and total != 0:
         return f"session '{name}': the balances sum to {total}, not 0", figures
+    pieces = (p.mark.pieces if p.mark else ()) + tuple(piece for r in results for piece in r[2])
+    figures["mark"] = CheckMark(s.id, p.last_seq, p.last_event, _digest(basis, pieces), pieces, pancli.__version__,
+                                store.care.sqlite_version(), now())
     return None, figures
 
 
-def _parts(store, session: Session, g, workers: int | None) -> list[tuple[int, int | None]]:
-    """Seq ranges that can be checked apart: each begins at a checkpoint that was never undone (so
-    no undo after it reaches before it) and ends at the next part's checkpoint, which it replays
-    too, so that the state a part restores is checked to be the one the part before it reached."""
-    last = store.log.last_seq(session.id)
+CHANGED_FIX = ("restore the database from a backup; if the change was meant, `pan db check --full` "
+               "checks the session anew")
+
+
+def _changed_since(store, p: Plan, basis: str) -> str | None:
+    """How the events an earlier check verified differ from what is stored now, if they do."""
+    mark = p.mark
+    assert mark is not None
+    when = mark.checked_at.replace("T", " ")[:16]
+    if mark.last_seq > p.last_seq or store.care.event_at(p.session.id, mark.last_seq) != mark.last_event:
+        return f"event #{mark.last_seq}, checked on {when}, is no longer the one stored"
+    for first, last, digest in mark.pieces:
+        if _sha(store.care.piece(p.session.id, first, last, rows=False).text) != digest:
+            return f"events #{first} to #{last} have changed since they were checked on {when}"
+    if _digest(basis, mark.pieces) != mark.digest:
+        return f"the session's game, seats or rules have changed since they were checked on {when}"
+    return None
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _digest(basis: str, pieces) -> str:
+    return _sha("\n".join([basis, *(digest for _, _, digest in pieces)]))
+
+
+def _parts(store, session: Session, g, p: Plan, workers: int | None) -> list[tuple[int, int | None, int, int]]:
+    """(first seq, the next part's first seq or None, the last seq, the first seq to digest) of
+    each part of the replay. A part begins at a checkpoint that was never undone (so no undo
+    after it reaches before it) and also replays the next part's checkpoint, so that the state a
+    part restores is checked to be the one the part before it reached."""
+    if not p.replayed:
+        return []
+    whole: list[tuple[int, int | None, int, int]] = [(p.start, None, p.last_seq, p.digest_from)]
     workers = workers or min(4, os.cpu_count() or 1)
-    if workers < 2 or last < PARALLEL_FROM or not g.checkpoint_kind:
-        return [(1, None)]
-    seqs = [s for s in store.log.checkpoint_seqs(session.id, g.checkpoint_kind) if s > 1]
+    if workers < 2 or p.replayed < PARALLEL_FROM or not g.checkpoint_kind:
+        return whole
+    seqs = [s for s in store.log.checkpoint_seqs(session.id, g.checkpoint_kind) if s > p.start]
     cuts: list[int] = []
     for k in range(1, workers):
-        want = last * k // workers
+        want = p.start + p.replayed * k // workers
         cut = next((s for s in seqs if s >= want and (not cuts or s > cuts[-1])), None)
         if cut is not None:
             cuts.append(cut)
-    bounds = [1] + cuts
-    return [(first, bounds[i + 1] if i + 1 < len(bounds) else None) for i, first in enumerate(bounds)]
+    bounds = [p.start] + cuts
+    return [(first, bounds[i + 1] if i + 1 < len(bounds) else None, p.last_seq, p.digest_from)
+            for i, first in enumerate(bounds)]
 
 
-def _check_part_apart(path: str, session: Session, first: int, last: int | None):
-    """check_part in a worker process, on a read-only connection of its own (and, as in the
+def _verify_part_apart(path: str, session: Session, first: int, nxt: int | None, last: int, digest_from: int):
+    """verify_part in a worker process, on a read-only connection of its own (and, as in the
     parent, without the cycle collector walking the rows as they are read)."""
     # start-up: only db check replays (not db status or backup)
     from pancli.app.rescore import gc_paused  # noqa: PLC0415
@@ -112,45 +200,48 @@ def _check_part_apart(path: str, session: Session, first: int, last: int | None)
     try:
         with gc_paused(), store.snapshot():
             g = get_game(session.game)
-            return check_part(store, session, g, g.rules_from_dict(session.rules), first, last)
+            return verify_part(store, session, g, g.rules_from_dict(session.rules), first, nxt, last, digest_from)
     finally:
         store.close()
 
 
-def check_part(store, session: Session, g, rules, first: int, last: int | None) -> tuple[str | None, dict]:
-    """Replay the events numbered ``first`` to ``last`` (from the checkpoint that ``first`` is, or
-    from the session's start) and compare them with what is stored. The event numbered ``last`` is
-    the next part's checkpoint: compared here, counted there."""
-    # start-up: only db check replays (not db status or backup)
-    from pancli.app.archive import log_events  # noqa: PLC0415
-    from pancli.app.rescore import first_difference, replay  # noqa: PLC0415
+def verify_part(store, session: Session, g, rules, first: int, nxt: int | None, last: int,
+                digest_from: int) -> tuple[str | None, int, list[tuple[int, int, str]]]:
+    """Replay the events numbered ``first`` up to the next part's checkpoint ``nxt`` (compared
+    here, counted there) or to ``last``, a piece at a time, from the checkpoint that ``first``
+    is (or from the session's start). Returns (first problem or None, events replayed, the
+    pieces from ``digest_from`` on with their digests)."""
+    from pancli.app.verify import LogVerifier  # noqa: PLC0415 start-up: only db check replays
 
-    rows = store.log.session_log(session.id, first, last)
-    events = log_events(store, session, rows)
-    counted = events if last is None else events[:-1]
-    figures: dict[str, object] = {"events": len(counted), "payments": sum(len(ev.payments or ()) for ev in counted)}
-    stored = {ev.seq: {"payload": e.payload, "payments": e.payments, "tallies": e.tallies}
-              for e, ev in zip(rows, events)}
-    try:
-        start = g.restore(rules, rows[0].payload) if first > 1 else None
-        replayed = replay(g, rules, session.players, session.dealer, events, start=start)
-    except PanError as e:
-        return f"cannot be replayed: {e}", figures
-    diff = first_difference(replayed, stored)
-    if diff:
-        return diff, figures
-    for ev in counted:
-        bad = [p for p in ev.payments or () if not isinstance(p.chips, int) or p.chips <= 0]
-        if bad:
-            return f"event #{ev.seq}: a payment of {bad[0].chips!r} chips", figures
-    figures["sums"] = log_sums(rows if last is None else rows[:-1])
-    return None, figures
+    kind = g.checkpoint_kind
+    finals = set(store.log.checkpoint_seqs(session.id, kind)) if kind else set()
+
+    def seq_of(event_id: int) -> int | None:
+        found = store.care.seq_of_event(event_id)
+        return found[1] if found and found[0] == session.id else None
+
+    v = LogVerifier(g, rules, session.players, session.dealer, finals, first > 1, seq_of)
+    end = nxt - 1 if nxt is not None else last
+    ranges = [(a, min(a + PIECE - 1, digest_from - 1, end), False) for a in range(first, min(digest_from, end + 1), PIECE)]
+    ranges += [(a, min(a + PIECE - 1, end), True) for a in range(max(first, digest_from), end + 1, PIECE)]
+    if nxt is not None:
+        ranges.append((nxt, nxt, False))
+    pieces = []
+    for a, b, digested in ranges:
+        piece = store.care.piece(session.id, a, b)
+        problem = v.feed(piece)
+        if problem:
+            return problem, v.events, []
+        if digested:
+            pieces.append((a, b, _sha(piece.text)))
+    return None, v.events - (nxt is not None), pieces
 
 
 def log_sums(rows: list[StoredEvent]) -> tuple[dict, dict]:
     """What the running totals should hold for these events (Store.session_log rows): net chips
     per hand and player (or pool), and tallies per player and stat. Every event counts but the
-    undone ones, as the running totals do."""
+    undone ones, as the running totals do. (`pan db check` sums them in SQL; this is the same
+    sum over rows already read.)"""
     undone = {e.undo_of for e in rows if e.undo_of is not None}
     hands: dict[int, dict[str, int]] = {}
     tallies: dict[str, dict[str, int]] = {}
@@ -162,9 +253,9 @@ def log_sums(rows: list[StoredEvent]) -> tuple[dict, dict]:
             moved = hands.get(hand)
             if moved is None:
                 moved = hands[hand] = defaultdict(int)
-            for p in e.payments:
-                moved[p.payee] += p.chips
-                moved[p.payer] -= p.chips
+            for pay in e.payments:
+                moved[pay.payee] += pay.chips
+                moved[pay.payer] -= pay.chips
         for t in e.tallies:
             counts = tallies.get(t.player)
             if counts is None:
@@ -192,52 +283,94 @@ def running_totals(parts) -> tuple[dict, dict, dict]:
             {k: v for k, v in hand_nets.items() if v})
 
 
-def check(store, progress=None) -> tuple[str | None, dict]:
-    """Integrity check, then every session replayed. Returns (first problem or None, figures).
+def check(store, progress=None, full: bool = False) -> tuple[str | None, dict]:
+    """Integrity check, then every session checked (check_session). Returns (first problem or
+    None, figures). What each session's check verified is remembered when every session passed,
+    so that the next check replays only what was recorded since; ``full`` replays everything.
 
-    With a session long enough to be checked in parts, the worker processes are started first
+    With a replay long enough to be checked in parts, the worker processes are started first
     (forking a process that runs threads can leave a child waiting on a lock forever), and
-    SQLite's integrity check runs in one of them beside the replay; its verdict comes first."""
+    SQLite's integrity check runs in one of them beside the replay; otherwise in a thread
+    (SQLite lets go of Python's lock while it checks). Its verdict comes first."""
     with store.snapshot():
-        sessions = store.sessions()
-        long = [s for s in sessions if store.log.last_seq(s.id) >= PARALLEL_FROM]
+        marks = {} if full else store.care.check_marks()
+        plans = [plan(store, s, marks.get(s.id)) for s in store.sessions()]
     workers = min(4, os.cpu_count() or 1)
-    if not long or workers < 2:
-        with store.snapshot():
-            problem = store.care.integrity_problem()
-        if problem:
-            return problem, {}
-        return _check_sessions(store, sessions, progress, None)
-    import multiprocessing  # noqa: PLC0415 start-up: only a long session's check starts processes
+    long = workers >= 2 and any(p.replayed >= PARALLEL_FROM for p in plans)
+    failure = None
+    problem: str | None = None
+    figures: dict = {}
+    if long:
+        import multiprocessing  # noqa: PLC0415 start-up: only a long session's check starts processes
 
-    # One process more than cores: the integrity check takes one for its first seconds.
-    with multiprocessing.get_context("fork").Pool(workers + 1) as pool:
-        integrity = pool.apply_async(store.care.integrity_problem_at, (str(store.path),))
-        failure = None
+        # One process more than cores: the integrity check takes one for its first seconds.
+        with multiprocessing.get_context("fork").Pool(workers + 1) as pool:
+            integrity = pool.apply_async(store.care.integrity_problem_at, (str(store.path),))
+            try:
+                problem, figures = _check_sessions(store, plans, progress, pool)
+            except Exception as e:  # a damaged file: SQLite's own verdict says more
+                failure = e
+            broken = integrity.get()
+    else:
+        import threading  # noqa: PLC0415 start-up: only db check runs a thread
+
+        verdict: list[str | None] = []
+        thread = threading.Thread(target=lambda: verdict.append(_integrity_or_failure(store.path)))
+        thread.start()
         try:
-            problem, figures = _check_sessions(store, sessions, progress, pool)
+            problem, figures = _check_sessions(store, plans, progress, None)
         except Exception as e:  # a damaged file: SQLite's own verdict says more
             failure = e
-        broken = integrity.get()
+        thread.join()
+        broken = verdict[0] if verdict else None
     if broken:
         return broken, {}
     if failure is not None:
         raise failure
+    if problem is None:
+        _remember(store, [m for m in figures.pop("marks")])
+    else:
+        figures.pop("marks", None)
     return problem, figures
 
 
-def _check_sessions(store, sessions: list[Session], progress, pool) -> tuple[str | None, dict]:
-    figures = {"sessions": 0, "events": 0, "payments": 0}
+def _integrity_or_failure(path) -> str | None:
+    try:
+        return DatabaseCare.integrity_problem_at(path)
+    except StoreError as e:
+        return e.message
+    except Exception as e:  # noqa: BLE001 a damaged file: say so, as the replay would
+        return f"SQLite integrity check: {e}"
+
+
+def _remember(store, marks: list[CheckMark]) -> None:
+    """Keep what this check verified; a database that cannot be written is checked in full
+    the next time too."""
+    if not marks:
+        return
+    try:
+        with store.lock():
+            store.care.save_check_marks(marks)
+    except StoreError:
+        pass
+
+
+def _check_sessions(store, plans: list[Plan], progress, pool) -> tuple[str | None, dict]:
+    figures: dict[str, Any] = {"sessions": 0, "events": 0, "payments": 0, "replayed": 0, "remembered": 0,
+                               "marks": []}
     with store.snapshot():
-        for session in sessions:
-            problem, f = check_session(store, session, pool=pool)
+        for p in plans:
+            problem, f = check_session(store, p, pool=pool)
             figures["sessions"] += 1
-            figures["events"] += f.get("events", 0)
-            figures["payments"] += f.get("payments", 0)
+            for k in ("events", "payments", "replayed", "remembered"):
+                figures[k] += f.get(k, 0)
             if progress:
                 progress(f)
             if problem:
+                if "fix" in f:
+                    figures["fix"] = f["fix"]
                 return problem, figures
+            figures["marks"].append(f["mark"])
     return None, figures
 
 

@@ -138,7 +138,7 @@ def restore(url: str, dest: Path) -> dict:
                              "check the replica's address; nothing was changed")
         store = Store(partial, create=False)
         try:
-            problem, figures = check(store)
+            problem, figures = check(store, full=True)  # a replica's own marks are not trusted
         finally:
             store.close()
         if problem:

@@ -23,8 +23,9 @@ def apply_bank(state, event: dict) -> Step:
                 lines=[f"{event['player']} {verb} {plural(chips, 'chip')}."])
 
 
-def apply_event(game, state, event: dict) -> Step:
-    """One event applied: a bank event here, any other by the game's core."""
+def apply_event(game, state, event: dict, worded: bool = True) -> Step:
+    """One event applied: a bank event here, any other by the game's core (without the lines
+    for people, unless ``worded``)."""
     if event.get("kind") in BANK_KINDS:
         return apply_bank(state, event)
-    return game.apply(state, event)
+    return game.apply(state, event) if worded else game.apply_unworded(state, event)

@@ -175,3 +175,6 @@ class Step(Generic[StateT]):
     payments: list[Payment] = field(default_factory=list)
     tallies: list[Tally] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+    # False when nothing will read the lines (a check compares only payments, tallies and the
+    # stored event): a game may then leave them unworded.
+    worded: bool = True

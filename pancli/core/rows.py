@@ -50,3 +50,34 @@ class StoredEvent:
     def effective(self) -> bool:
         """Neither an undo nor undone."""
         return self.kind != "undo" and self.voided_by is None
+
+
+@dataclass(frozen=True, slots=True)
+class LogPiece:
+    """The events numbered ``first_seq`` to ``last_seq`` of a session, with their payments and
+    tallies, as `pan db check` reads them: ``text`` holds every column of every row (what its
+    digest is taken of), and the rows are lists in the column order of pancli/storage/mapping.py
+    (``ALL_EVENT_COLUMNS`` and its kin), left empty when only the text was asked for."""
+
+    first_seq: int
+    last_seq: int
+    text: str
+    events: list[list[Any]]
+    payments: list[list[Any]]
+    tallies: list[list[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckMark:
+    """What `pan db check` verified of a session: every event up to ``last_seq`` (id
+    ``last_event``), read in ``pieces`` (first seq, last seq, sha256 of the piece's text) whose
+    digests, with the session's game, seats and rules, make ``digest``; by which pancli and SQLite."""
+
+    session_id: int
+    last_seq: int
+    last_event: int
+    digest: str
+    pieces: tuple[tuple[int, int, str], ...]
+    pancli: str
+    sqlite: str
+    checked_at: str

@@ -78,6 +78,10 @@ class Engine(Protocol[R_in, S]):
         """One event applied: the new state, the payments, tallies and lines it makes. The state
         given is never changed."""
 
+    def apply_unworded(self, state: S, event: Event) -> Step[S]:
+        """``apply`` for a check that reads only the state, payments and tallies: the lines for
+        people may be left out (and their reasons are never worded)."""
+
     def enrich(self, state_before: S, event: Event, step: Step[S]) -> Event:
         """The event as stored: with whatever the core decided that a replay must not recompute."""
 
@@ -211,6 +215,9 @@ class GameBase(Generic[R, S]):
 
     def apply(self, state: S, event: Event) -> Step[S]:
         raise NotImplementedError
+
+    def apply_unworded(self, state: S, event: Event) -> Step[S]:
+        return self.apply(state, event)
 
     def restore(self, rules: R, payload: Event) -> S:
         raise NotImplementedError(f"{self.title} keeps no checkpoints")

@@ -5,12 +5,53 @@ One part of a ``Store``, over its connection; pancli/app/dbcare.py decides what 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
 from pancli.core.errors import StoreError
-from pancli.storage.migrations import SCHEMA_SET
+from pancli.core.rows import CheckMark, LogPiece
+from pancli.storage.mapping import ALL_EVENT_COLUMNS, ALL_PAYMENT_COLUMNS, ALL_TALLY_COLUMNS
+from pancli.storage.migrations import NET, SCHEMA_SET
+
+# One row a line, every column as a JSON array (SQLite writes it, in C: half the time it takes
+# Python to fetch the same rows as tuples). json_array escapes every control character, so a
+# line never holds a newline and a piece's text never a NUL. The rows come in the subquery's
+# order: SQLite never flattens a subquery with ORDER BY into an aggregate (and a mark is used
+# only by the SQLite version that wrote it).
+_PIECE = {
+    "events": f"SELECT group_concat(j, char(10)) FROM (SELECT json_array({ALL_EVENT_COLUMNS}) AS j FROM events "
+              "WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq)",
+    "payments": f"SELECT group_concat(j, char(10)) FROM (SELECT json_array({ALL_PAYMENT_COLUMNS}) AS j FROM payments "
+                "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id)",
+    "tallies": f"SELECT group_concat(j, char(10)) FROM (SELECT json_array({ALL_TALLY_COLUMNS}) AS j FROM tallies "
+               "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id)",
+}
+
+# The running totals against the sums of the effective log, in one statement: rows of each
+# table that differ, rows one side has and the other lacks, and the sum of the net balances.
+_TOTALS = f"""
+WITH voided AS (SELECT undo_of FROM events WHERE session_id = :s AND undo_of IS NOT NULL),
+moves AS (SELECT coalesce(hand, 0) AS hand, payee AS player, sum(chips) AS net FROM payments
+          WHERE session_id = :s AND event_id NOT IN voided GROUP BY 1, 2
+          UNION ALL
+          SELECT coalesce(hand, 0), payer, -sum(chips) FROM payments
+          WHERE session_id = :s AND event_id NOT IN voided GROUP BY 1, 2),
+hands AS MATERIALIZED (SELECT hand, player, sum(net) AS net FROM moves GROUP BY hand, player HAVING sum(net) != 0),
+nets AS MATERIALIZED (SELECT player, sum(net) AS amount FROM hands GROUP BY player),
+counts AS (SELECT player, stat, sum(amount) AS amount FROM tallies
+           WHERE session_id = :s AND event_id NOT IN voided GROUP BY player, stat HAVING sum(amount) != 0),
+wanted AS (SELECT player, '{NET}' AS stat, amount FROM nets WHERE amount != 0
+           UNION ALL SELECT player, stat, amount FROM counts)
+SELECT (SELECT count(*) FROM hands w LEFT JOIN hand_totals h
+          ON h.session_id = :s AND h.hand = w.hand AND h.player = w.player WHERE h.net IS NOT w.net)
+       + abs((SELECT count(*) FROM hands) - (SELECT count(*) FROM hand_totals WHERE session_id = :s AND net != 0))
+       + (SELECT count(*) FROM wanted w LEFT JOIN totals t
+          ON t.session_id = :s AND t.player = w.player AND t.stat = w.stat WHERE t.amount IS NOT w.amount)
+       + abs((SELECT count(*) FROM wanted) - (SELECT count(*) FROM totals WHERE session_id = :s AND amount != 0)),
+       (SELECT coalesce(sum(amount), 0) FROM nets)
+"""
 
 
 class DatabaseCare:
@@ -48,6 +89,68 @@ class DatabaseCare:
             return _integrity_problem(conn)
         finally:
             conn.close()
+
+    # -- what `pan db check` reads and remembers --------------------------------------------
+
+    def piece(self, session_id: int, first_seq: int, last_seq: int, rows: bool = True) -> LogPiece:
+        """The events numbered ``first_seq`` to ``last_seq`` with their payments and tallies: the
+        text of every column, and (``rows``) the rows parsed from it."""
+        c = self.conn
+        lo, hi = c.execute("SELECT min(id), max(id) FROM events WHERE session_id = ? AND seq BETWEEN ? AND ?",
+                           [session_id, first_seq, last_seq]).fetchone()
+        if lo is None:
+            return LogPiece(first_seq, last_seq, "", [], [], [])
+        texts = [c.execute(_PIECE["events"], [session_id, first_seq, last_seq]).fetchone()[0] or ""]
+        texts += [c.execute(_PIECE[t], [session_id, lo, hi]).fetchone()[0] or "" for t in ("payments", "tallies")]
+        parsed = [json.loads("[" + t.replace("\n", ",") + "]") if rows and t else [] for t in texts]
+        return LogPiece(first_seq, last_seq, "\0".join(texts), *parsed)
+
+    def session_basis(self, session_id: int) -> str:
+        """What a replay of the session starts from: its game, seats, first dealer and rules."""
+        return self.conn.execute("SELECT json_array(game, players, dealer, rules) FROM sessions WHERE id = ?",
+                                 [session_id]).fetchone()[0]
+
+    def totals_check(self, session_id: int) -> tuple[int, int]:
+        """How many rows of the running totals differ from the sums of the effective log (none
+        in a sound database), and what the net balances sum to."""
+        differ, total = self.conn.execute(_TOTALS, {"s": session_id}).fetchone()
+        return differ, total
+
+    def session_size(self, session_id: int, after_event: int = 0) -> tuple[int, int]:
+        """How many events and payments the session has (after the event ``after_event``)."""
+        row = self.conn.execute(
+            "SELECT (SELECT count(*) FROM events WHERE session_id = :s AND id > :a), "
+            "(SELECT count(*) FROM payments WHERE session_id = :s AND event_id > :a)",
+            {"s": session_id, "a": after_event}).fetchone()
+        return row[0], row[1]
+
+    def event_at(self, session_id: int, seq: int) -> int | None:
+        """The id of the session's event numbered ``seq``."""
+        row = self.conn.execute("SELECT id FROM events WHERE session_id = ? AND seq = ?", [session_id, seq]).fetchone()
+        return row[0] if row else None
+
+    def seq_of_event(self, event_id: int) -> tuple[int, int] | None:
+        """The session and seq of an event, by id."""
+        row = self.conn.execute("SELECT session_id, seq FROM events WHERE id = ?", [event_id]).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def check_marks(self) -> dict[int, CheckMark]:
+        """What earlier checks verified, by session id."""
+        return {r[0]: CheckMark(r[0], r[1], r[2], r[3], tuple(tuple(p) for p in json.loads(r[4])), r[5], r[6], r[7])
+                for r in self.conn.execute(
+                    "SELECT session_id, last_seq, last_event, digest, pieces, pancli, sqlite, checked_at "
+                    "FROM check_marks")}
+
+    def save_check_marks(self, marks: list[CheckMark]) -> None:
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO check_marks (session_id, last_seq, last_event, digest, pieces, pancli, sqlite, "
+            "checked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(m.session_id, m.last_seq, m.last_event, m.digest, json.dumps([list(p) for p in m.pieces]),
+              m.pancli, m.sqlite, m.checked_at) for m in marks])
+
+    @staticmethod
+    def sqlite_version() -> str:
+        return sqlite3.sqlite_version
 
     def copy_to(self, path) -> dict:
         """A consistent copy of the whole database into a new file (SQLite's backup API, one read

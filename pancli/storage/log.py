@@ -177,13 +177,14 @@ class EventLog:
             "(SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL) ORDER BY seq",
             [session_id, kind, session_id])]
 
-    def stray_rows(self, session_id: int) -> tuple[int, int]:
-        """How many of a session's payments, and how many of its tallies, belong to no event of
-        that session or say another hand than their event."""
+    def stray_rows(self, session_id: int, after_event: int = 0) -> tuple[int, int]:
+        """How many of a session's payments, and how many of its tallies (of the events after
+        ``after_event``), belong to no event of that session or say another hand than their event."""
         return tuple(self.conn.execute(
             f"SELECT count(*) FROM {table} r LEFT JOIN events e ON e.id = r.event_id "
-            "WHERE r.session_id = ? AND (e.id IS NULL OR e.session_id != r.session_id OR r.hand IS NOT e.hand)",
-            [session_id]).fetchone()[0] for table in ("payments", "tallies"))
+            "WHERE r.session_id = ? AND r.event_id > ? "
+            "AND (e.id IS NULL OR e.session_id != r.session_id OR r.hand IS NOT e.hand)",
+            [session_id, after_event]).fetchone()[0] for table in ("payments", "tallies"))
 
     def event_hands(self, session_id: int, after_seq: int = 0) -> list[tuple[int, int | None]]:
         """(seq, hand) of each event after ``after_seq``, in order: where each hand lies in the log."""

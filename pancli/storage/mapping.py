@@ -17,6 +17,11 @@ SESSION_COLUMNS = "id, name, game, created_at, players, dealer, rules, chip_valu
 EVENT_COLUMNS = "id, seq, hand, kind, payload, created_at, undo_of"
 PAYMENT_COLUMNS = "event_id, payer, payee, chips, code, params, reason"
 TALLY_COLUMNS = "event_id, player, stat, amount"
+# Every column, in the order `pan db check` reads and digests them (a column added to a table
+# is added here too, or an edit of it would escape the check: tests/test_dbcheck_marks.py).
+ALL_EVENT_COLUMNS = "id, session_id, seq, hand, kind, payload, created_at, undo_of"
+ALL_PAYMENT_COLUMNS = "id, event_id, session_id, hand, payer, payee, chips, reason, code, params"
+ALL_TALLY_COLUMNS = "id, event_id, session_id, hand, player, stat, amount"
 
 
 def session_row(row: Any) -> Session:
@@ -51,6 +56,18 @@ def add_payments(rows: Iterable, into: dict[int, list]) -> None:
         if p is None:
             p = params[text] = Params.from_json(text) if text is not None else NO_PARAMS
         found.append(Payment(payer, payee, chips, code, p, None, reason))
+
+
+def stored_payment(row: list) -> Payment:
+    """A payment from a row of ``ALL_PAYMENT_COLUMNS`` (as `pan db check` reads them)."""
+    _, _, _, _, payer, payee, chips, reason, code, text = row
+    params = Params.from_json(text) if code is not None and text is not None else NO_PARAMS
+    return Payment(payer, payee, chips, code, params, None, reason)
+
+
+def stored_tally(row: list) -> Tally:
+    """A tally from a row of ``ALL_TALLY_COLUMNS``."""
+    return Tally(row[4], row[5], row[6])
 
 
 def add_tallies(rows: Iterable, into: dict[int, list]) -> None:

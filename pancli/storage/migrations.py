@@ -66,6 +66,11 @@ def m007_device_keys(db):
                    [signing.device_id_of(signing.public_key(bytes.fromhex(seed)))])
 
 
+@_step
+def m008_check_marks(db):
+    db.execute(_SCHEMA_V8)
+
+
 def schema_migrations():
     from sqlite_utils.migrations import Migrations  # noqa: PLC0415 start-up: sqlite-utils, only to create or migrate
 
@@ -226,5 +231,23 @@ _SCHEMA_V7 = (
     "tail TEXT NOT NULL, device TEXT NOT NULL, uid TEXT NOT NULL, events INTEGER NOT NULL, "
     "closed INTEGER NOT NULL, fingerprint TEXT NOT NULL)",
 )
+
+# What `pan db check` verified of each session, so that the next check replays only the events
+# recorded since and reads the rest against a digest (sha256 of every column of the events, their
+# payments and tallies, and the session's game, seats and rules, piece by piece: ``pieces`` is
+# JSON [[first seq, last seq, digest], ...]). A mark is used only by the pancli and SQLite
+# versions that wrote it; any other re-verifies everything. Independent of every other step.
+_SCHEMA_V8 = """
+CREATE TABLE IF NOT EXISTS check_marks (
+    session_id INTEGER PRIMARY KEY REFERENCES sessions(id),
+    last_seq INTEGER NOT NULL,      -- the last event checked
+    last_event INTEGER NOT NULL,    -- its id
+    digest TEXT NOT NULL,           -- sha256 over the pieces' digests, in order
+    pieces TEXT NOT NULL,
+    pancli TEXT NOT NULL,           -- the pancli version that checked
+    sqlite TEXT NOT NULL,           -- and the SQLite that wrote the digest's text
+    checked_at TEXT NOT NULL
+);
+"""
 
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)

@@ -160,14 +160,15 @@ def _check_names(players: list[str], rules: HouseRules) -> None:
             raise InputError(f"'{p}' is seated twice", "give every player a different name")
 
 
-def apply(state: PanState, event: dict) -> Step:
-    """Apply one recorded event; raise PanError if the table could not have done it."""
+def apply(state: PanState, event: dict, worded: bool = True) -> Step:
+    """Apply one recorded event; raise PanError if the table could not have done it. Not
+    ``worded``: the same state, payments and tallies, without the lines for people."""
     kind = event.get("kind")
     handler = _HANDLERS.get(kind) if kind is not None else None
     if handler is None:
         raise InputError(f"unknown event '{kind}'")
     new = state.clone()
-    step = Step(new)
+    step = Step(new, worded=worded)
     handler(new, event, step)
     if new.hand:
         new.hand.events += 1
@@ -193,7 +194,8 @@ def _seat_add(state: PanState, ev: dict, step: Step) -> None:
     _check_names(state.seats + [name], state.rules)
     at = state.seats.index(after) + 1 if after else len(state.seats)
     state.seats.insert(at, name)
-    step.lines.append(f"{name} takes a seat" + (f" after {after}" if after else "") + f"; seats: {', '.join(state.seats)}")
+    if step.worded:
+        step.lines.append(f"{name} takes a seat" + (f" after {after}" if after else "") + f"; seats: {', '.join(state.seats)}")
 
 
 def _seat_remove(state: PanState, ev: dict, step: Step) -> None:
@@ -210,7 +212,8 @@ def _seat_remove(state: PanState, ev: dict, step: Step) -> None:
     if state.next_dealer == name:
         state.next_dealer = following
     state.seats.remove(name)
-    step.lines.append(f"{name} leaves the table; seats: {', '.join(state.seats)}")
+    if step.worded:
+        step.lines.append(f"{name} leaves the table; seats: {', '.join(state.seats)}")
 
 
 # -- the deal, drops, the tops ------------------------------------------------------------
@@ -240,8 +243,9 @@ def _deal(state: PanState, ev: dict, step: Step) -> None:
             hand.tops[p] = rules.ante
         if rules.house_collection:
             step.payments.append(reasons.payment(p, HOUSE, rules.house_collection, "house"))
-    step.lines.append(f"Hand {hand.number}: {dealer} deals, {order[0]} is eldest. "
-                      f"Declarations: {', '.join(order)}.")
+    if step.worded:
+        step.lines.append(f"Hand {hand.number}: {dealer} deals, {order[0]} is eldest. "
+                          f"Declarations: {', '.join(order)}.")
 
 
 def _open_hand(state: PanState) -> Hand:
@@ -285,7 +289,8 @@ def _drop(state: PanState, ev: dict, step: Step) -> None:
         step.payments.append(reasons.payment(player, TOPS, cost, "drop"))
         hand.tops[player] = hand.tops.get(player, 0) + cost
     step.tallies.append(Tally(player, "dropped"))
-    step.lines.append(f"{player} drops" + (f" and puts {cost} on the tops" if cost else "") + ".")
+    if step.worded:
+        step.lines.append(f"{player} drops" + (f" and puts {cost} on the tops" if cost else "") + ".")
     left = [p for p in hand.order if hand.status[p] != DROPPED]
     if len(left) == 1 and state.rules.last_player_wins_if_all_drop:
         _win(state, hand, left[0], step, f"everyone else dropped; {left[0]} takes the tops without play")
@@ -297,7 +302,8 @@ def _stay(state: PanState, ev: dict, step: Step) -> None:
     _in_hand(hand, player, "stay")
     if player not in hand.stayed:
         hand.stayed.append(player)
-    step.lines.append(f"{player} stays.")
+    if step.worded:
+        step.lines.append(f"{player} stays.")
 
 
 def _void(state: PanState, ev: dict, step: Step) -> None:
@@ -309,7 +315,8 @@ def _void(state: PanState, ev: dict, step: Step) -> None:
     hand.tops = {}
     hand.over, hand.result = True, "void"
     state.next_dealer, state.next_eldest = hand.dealer, None
-    step.lines.append(f"Hand {hand.number} is void: the tops go back; {hand.dealer} deals again.")
+    if step.worded:
+        step.lines.append(f"Hand {hand.number} is void: the tops go back; {hand.dealer} deals again.")
 
 
 def _chop(state: PanState, ev: dict, step: Step) -> None:
@@ -328,7 +335,8 @@ def _chop(state: PanState, ev: dict, step: Step) -> None:
     hand.tops = {}
     hand.over, hand.result = True, f"tops chopped by {left[0]} and {left[1]}"
     _rotate_after(state, hand, None)
-    step.lines.append(f"{left[0]} and {left[1]} chop the tops ({total}).")
+    if step.worded:
+        step.lines.append(f"{left[0]} and {left[1]} chop the tops ({total}).")
 
 
 # -- melding -----------------------------------------------------------------------------
@@ -389,8 +397,9 @@ def _new_meld(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], 
     if worth:
         step.tallies.append(Tally(player, "conditions"))
         meld.counted = True
-    step.lines.append(f"{player} melds {meld.shown()} as meld {meld.number}: "
-                      + (f"{conditions.describe(meld.tag, cards)}, {worth} from each payer" if worth else "no condition"))
+    if step.worded:
+        step.lines.append(f"{player} melds {meld.shown()} as meld {meld.number}: "
+                          + (f"{conditions.describe(meld.tag, cards)}, {worth} from each payer" if worth else "no condition"))
     return meld
 
 
@@ -445,8 +454,9 @@ def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...],
     meld = hand.changing(meld)
     meld.cards, meld.tag, meld.grown = meld.cards + tuple(cards), ruling.tag, True
     _collect(state, hand, player, ruling.pays, "addition", before, step, meld)
-    step.lines.append(f"{player} adds {format_cards(cards)} to meld {meld.number}, now {meld.shown()}: "
-                      + (f"{ruling.pays} from each payer" if ruling.pays else "pays nothing"))
+    if step.worded:
+        step.lines.append(f"{player} adds {format_cards(cards)} to meld {meld.number}, now {meld.shown()}: "
+                          + (f"{ruling.pays} from each payer" if ruling.pays else "pays nothing"))
 
 
 def _add(state: PanState, ev: dict, step: Step) -> None:
@@ -494,8 +504,9 @@ def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Me
                 meld.counted = True
     pays = sum(r.pays for r in results)
     hand.melds = dict(sorted(hand.melds.items()))
-    step.lines.append(f"{player} {what}: {', '.join(made)}; "
-                      + (f"{pays} from each payer" if pays else "pays nothing"))
+    if step.worded:
+        step.lines.append(f"{player} {what}: {', '.join(made)}; "
+                          + (f"{pays} from each payer" if pays else "pays nothing"))
 
 
 def _split(state: PanState, ev: dict, step: Step) -> None:
@@ -654,13 +665,15 @@ def _win(state: PanState, hand: Hand, winner: str, step: Step, why: str | None) 
         out = Params(winner=winner, base=rules.going_out_base, conditions=cond)
         for payer in _payers(state, hand, winner):
             step.payments.append(reasons.payment(payer, winner, each, "going_out", out))
-        step.lines.append(f"{winner} goes out: {each} from each payer ({detail}).")
-    else:
+        if step.worded:
+            step.lines.append(f"{winner} goes out: {each} from each payer ({detail}).")
+    elif step.worded:
         step.lines.append(why[0].upper() + why[1:] + ".")
     tops = hand.tops_total()
     if tops:
         step.payments.append(reasons.payment(TOPS, winner, tops, "tops"))
-        step.lines.append(f"{winner} takes the tops: {tops}.")
+        if step.worded:
+            step.lines.append(f"{winner} takes the tops: {tops}.")
     hand.tops = {}
     hand.winner, hand.over = winner, True
     hand.result = f"won by {winner}"
@@ -704,11 +717,13 @@ def _dead(state: PanState, ev: dict, step: Step) -> None:
         del hand.melds[m.number]
     hand.status[player] = DEAD
     step.tallies.append(Tally(player, "dead"))
-    step.lines.append(f"{player}'s hand is dead ({why}): returns {plural(returned, 'chip')} won this hand, "
-                      "throws in their cards, and keeps paying.")
+    if step.worded:
+        step.lines.append(f"{player}'s hand is dead ({why}): returns {plural(returned, 'chip')} won this hand, "
+                          "throws in their cards, and keeps paying.")
     alive = [p for p in hand.order if hand.status[p] == IN]
     if not alive:
-        step.lines.append("No live hand is left: record `pan void` to end the hand.")
+        if step.worded:
+            step.lines.append("No live hand is left: record `pan void` to end the hand.")
 
 
 def _foul(state: PanState, ev: dict, step: Step) -> None:
@@ -734,8 +749,9 @@ def _foul(state: PanState, ev: dict, step: Step) -> None:
     if meld.counted:  # the condition goes back with its chips: it was never laid
         step.tallies.append(Tally(player, "conditions", -1))
     del hand.melds[number]
-    step.lines.append(f"{possessive(player)} meld {number} is foul: its cards go back to {possessive(player)} hand"
-                      + (f", and {player} returns {plural(returned, 'chip')}." if returned else "."))
+    if step.worded:
+        step.lines.append(f"{possessive(player)} meld {number} is foul: its cards go back to {possessive(player)} hand"
+                          + (f", and {player} returns {plural(returned, 'chip')}." if returned else "."))
 
 
 _HANDLERS = {

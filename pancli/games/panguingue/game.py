@@ -80,6 +80,10 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
         step: Step[PanState] = _engine().apply(state, event)
         return step
 
+    def apply_unworded(self, state: PanState, event: Event) -> Step[PanState]:
+        step: Step[PanState] = _engine().apply(state, event, False)
+        return step
+
     def restore(self, rules: HouseRules, payload: Event) -> PanState:
         """The state just before a recorded deal, from what the deal payload remembers."""
         from pancli.games.panguingue.engine import PanState  # adapter: the game's modules load on first use

@@ -1,0 +1,171 @@
+"""The replay of `pan db check`: a session's log, piece by piece, through the game core, each
+event compared with what is stored as soon as it is replayed.
+
+It is rescore.replay made to run in bounded memory and to do nothing a check does not read:
+pieces of the log come in as plain rows (pancli/storage/care.py reads them) and are let go once
+compared; the lines for people are not made and no payment's reason is worded (only a
+difference found is put in words, by rescore.first_difference); and what an undo may still
+need is dropped at every checkpoint that is never undone, since no undo reaches back past it.
+
+Payments are compared by payer, payee, chips, code and parameters (players and chips only for
+rows written before payments had codes), tallies by player, stat and amount, events by payload.
+Nothing here touches a database.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Container
+from typing import Any
+
+from pancli.app.rescore import Replayed, first_difference
+from pancli.core.bank import apply_event
+from pancli.core.errors import PanError
+from pancli.core.rows import LogPiece
+from pancli.storage.mapping import stored_payment, stored_tally
+
+
+class LogVerifier:
+    """Replays the pieces fed to it, in order, from the session's start or (``restore``) from
+    the checkpoint that the first event fed is. ``finals``: the seqs of the checkpoints that are
+    never undone. ``seq_of``: the seq of an event outside the pieces, by id (a problem's words)."""
+
+    def __init__(self, game, rules, players, dealer, finals: Container[int], restore: bool,
+                 seq_of: Callable[[int], int | None]):
+        self.game, self.rules, self.finals, self.seq_of = game, rules, finals, seq_of
+        self.state: Any = None if restore else game.new_state(rules, list(players), dealer)
+        self.start = self.state        # the state the window below begins from
+        self.effective: list[tuple[int, str, dict]] = []  # (seq, kind, payload) applied, not undone
+        self.before: list[Any] = []    # the state before each of them; None before a checkpoint
+        self.kept = 0                  # before[:kept] are None
+        self.seen: dict[int, list] = {}  # by event id: [seq, kind, applied, voided]
+        self.last_seq = 0
+        self.events = 0                # replayed so far
+
+    def feed(self, piece: LogPiece) -> str | None:
+        """Replay and compare every event of the piece; the first problem, or None."""
+        pays, tallies = piece.payments, piece.tallies
+        p = t = 0
+        np, nt = len(pays), len(tallies)
+        for row in piece.events:
+            eid, _, seq, _, kind, text, _, undo_of = row
+            p0 = p
+            while p < np and pays[p][1] == eid:
+                p += 1
+            t0 = t
+            while t < nt and tallies[t][1] == eid:
+                t += 1
+            problem = self._event(eid, seq, kind, text, undo_of, pays[p0:p], tallies[t0:t])
+            if problem:
+                return problem
+        return None
+
+    def _event(self, eid: int, seq: int, kind: str, text: str, undo_of: int | None,
+               pays: list, tallies: list) -> str | None:
+        if seq <= self.last_seq:
+            return f"event #{seq} is stored after event #{self.last_seq}"
+        self.last_seq = seq
+        self.events += 1
+        payload = json.loads(text)
+        if self.state is None:  # the checkpoint this replay starts from
+            self.state = self.start = self.game.restore(self.rules, payload)
+        if kind == "undo":
+            return self._undo(eid, seq, undo_of) or _bad_chips(seq, pays)
+        state = self.state
+        try:
+            step = apply_event(self.game, state, payload, worded=False)
+        except PanError as e:
+            return f"event #{seq} ({kind}) is refused by the core: {e.message}"
+        made = self.game.enrich(state, payload, step)
+        if made != payload or not _same_payments(pays, step.payments) or not _same_tallies(tallies, step.tallies):
+            return self._difference(seq, kind, made, payload, step, pays, tallies)
+        bad = _bad_chips(seq, pays)
+        if bad:
+            return bad
+        self.seen[eid] = [seq, kind, True, False]
+        self.effective.append((seq, kind, made))
+        self.before.append(state)
+        self.state = step.state
+        if kind == self.game.checkpoint_kind:
+            if seq in self.finals:  # never undone: no later undo reaches back past it
+                self.start, self.effective, self.before, self.kept, self.seen = self.state, [], [], 0, {}
+            else:  # until it is undone, no undo reaches the states before it
+                for i in range(self.kept, len(self.before) - 1):
+                    self.before[i] = None
+                self.kept = len(self.before) - 1
+        return None
+
+    def _undo(self, eid: int, seq: int, undo_of: int | None) -> str | None:
+        target = self.seen.get(undo_of) if undo_of is not None else None
+        self.seen[eid] = [seq, "undo", True, False]
+        refused = f"event #{seq} (undo) is refused by the core: "
+        if target is None:
+            earlier = self.seq_of(undo_of) if undo_of is not None else None
+            if earlier is not None and earlier < seq:  # before a checkpoint never undone
+                return refused + f"#{earlier} is not the last effective event, and only that one can be undone"
+            return refused + f"it undoes #{earlier}, which is not an earlier event"
+        t_seq, t_kind, _, voided = target
+        if t_kind == "undo":
+            return refused + f"it undoes #{t_seq}, which is not an earlier event"
+        if voided:
+            return refused + f"#{t_seq} was undone already"
+        if not self.effective or self.effective[-1][0] != t_seq:
+            return refused + f"#{t_seq} is not the last effective event, and only that one can be undone"
+        self.effective.pop()
+        target[3] = True
+        self.state = self.before.pop()
+        if self.state is None:  # back past the last checkpoint: rebuild from the one before
+            self._rebuild()
+        return None
+
+    def _rebuild(self) -> None:
+        """The state after the effective events, from the last checkpoint among them, filling in
+        the states before the events since (as rescore's replay does)."""
+        first, state = 0, self.start
+        for i in range(len(self.effective) - 1, -1, -1):
+            if self.before[i] is not None:
+                first, state = i, self.before[i]
+                break
+            if self.effective[i][1] == self.game.checkpoint_kind:
+                first, state = i, self.game.restore(self.rules, self.effective[i][2])
+                break
+        for i in range(first, len(self.effective)):
+            self.before[i] = state
+            state = apply_event(self.game, state, self.effective[i][2], worded=False).state
+        self.kept, self.state = first, state
+
+    @staticmethod
+    def _difference(seq, kind, made, payload, step, pays, tallies) -> str:
+        """The difference found, in words (the stored payments' reasons as stored)."""
+        replayed = Replayed(seq, kind, None, made, list(step.payments), list(step.tallies))
+        stored = {seq: {"payload": payload, "payments": [stored_payment(r) for r in pays],
+                        "tallies": [stored_tally(r) for r in tallies]}}
+        return first_difference([replayed], stored) or f"event #{seq} ({kind}) differs from the replay"
+
+
+def _bad_chips(seq: int, pays: list) -> str | None:
+    for row in pays:
+        chips = row[6]
+        if not isinstance(chips, int) or isinstance(chips, bool) or chips <= 0:
+            return f"event #{seq}: a payment of {chips!r} chips"
+    return None
+
+
+def _same_payments(rows: list, computed) -> bool:
+    """Stored payment rows (pancli/storage/mapping.py's ALL_PAYMENT_COLUMNS) against the core's."""
+    if len(rows) != len(computed):
+        return False
+    for row, b in zip(rows, computed):
+        # id, event_id, session_id, hand, payer, payee, chips, reason, code, params
+        if row[4] != b.payer or row[5] != b.payee or row[6] != b.chips \
+                or row[8] is not None and (row[8] != b.code or row[9] != b.params.to_json()):
+            return False
+    return True
+
+
+def _same_tallies(rows: list, computed) -> bool:
+    if len(rows) != len(computed):
+        return False
+    want = [(r[4], r[5], r[6]) for r in rows]
+    got = [(t.player, t.stat, t.amount) for t in computed]
+    return want == got or sorted(want) == sorted(got)  # stored in the order counted, as a rule
