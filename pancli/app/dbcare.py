@@ -58,7 +58,8 @@ class Plan:
 
     @property
     def replayed(self) -> int:
-        return max(0, self.last_seq - self.start + 1) if self.last_seq >= self.digest_from else 0
+        """The events replayed: the new ones, and those since the checkpoint they start from."""
+        return max(0, self.last_seq - self.start + 1)
 
 
 def plan(store, session: Session, mark: CheckMark | None) -> Plan:
@@ -87,13 +88,15 @@ def check_session(store, session: Session | Plan, workers: int | None = None, po
     figures hold the new ``mark`` when the session passed."""
     # start-up: only db check replays (not db status or backup)
     from pancli.app.rescore import gc_paused  # noqa: PLC0415
+    from pancli.app.verify import STRAY, TOTALS_DIFFER  # noqa: PLC0415
     from pancli.games import game as get_game  # noqa: PLC0415
 
     p = session if isinstance(session, Plan) else plan(store, session, None)
     s = p.session
     name = s.name
     figures: dict[str, Any] = {"session": name}
-    payments, tallies = store.log.stray_rows(s.id, p.mark.last_event if p.mark else 0)
+    # The replay finds the rows of no event among those it reads; after the last event, here.
+    payments, tallies = store.log.stray_rows(s.id, p.last_event)
     if payments or tallies:
         return (f"session '{name}': {payments} payments and {tallies} tallies belong to no event of the "
                 "session, or to another hand than their event's"), figures
@@ -125,18 +128,39 @@ def check_session(store, session: Session | Plan, workers: int | None = None, po
     figures.update(events=events, payments=payments, replayed=sum(r[1] for r in results),
                    remembered=p.digest_from - 1)
     problem = next((r[0] for r in results if r[0]), None)
-    if problem:
+    if problem == STRAY:
+        payments, tallies = store.log.stray_rows(s.id)
+        return (f"session '{name}': {payments} payments and {tallies} tallies belong to no event of the "
+                "session, or to another hand than their event's"), figures
+    if problem and problem != TOTALS_DIFFER:
         return f"session '{name}', {problem}", figures
-    differ, total = store.care.totals_check(s.id)
+    first_hand = store.care.hand_at(s.id, p.start) if p.start > 1 else 1
+    if problem or not _hands_below_unchanged(store, p, first_hand):
+        return f"session '{name}': the running totals differ from the sums of the log", figures
+    differ, total = store.care.totals_rest_check(s.id)
     if differ:
         return f"session '{name}': the running totals differ from the sums of the log", figures
     figures["sum"] = total
     if g.zero_sum and total != 0:
         return f"session '{name}': the balances sum to {total}, not 0", figures
     pieces = (p.mark.pieces if p.mark else ()) + tuple(piece for r in results for piece in r[2])
-    figures["mark"] = CheckMark(s.id, p.last_seq, p.last_event, _digest(basis, pieces), pieces, pancli.__version__,
+    finals = store.log.checkpoint_seqs(s.id, g.checkpoint_kind) if g.checkpoint_kind else []
+    below = (store.care.hand_at(s.id, finals[-1]) or 1) if finals else 1
+    figures["mark"] = CheckMark(s.id, p.last_seq, p.last_event, _digest(basis, pieces), pieces, below,
+                                _sha(store.care.hand_totals_text(s.id, below)), pancli.__version__,
                                 store.care.sqlite_version(), now())
     return None, figures
+
+
+def _hands_below_unchanged(store, p: Plan, first_hand: int | None) -> bool:
+    """Whether the running totals of the hands before ``first_hand`` (the first this replay
+    summed) are those the earlier check verified, or (counted afresh) the sums of the log."""
+    if not first_hand or first_hand <= 1:
+        return True
+    if p.mark is not None and p.mark.hands_below == first_hand:
+        return _sha(store.care.hand_totals_text(p.session.id, first_hand)) == p.mark.hands_digest
+    differ, _ = store.care.totals_check(p.session.id)  # an undo reached back: sum every hand
+    return not differ
 
 
 CHANGED_FIX = ("restore the database from a backup; if the change was meant, `pan db check --full` "
@@ -220,7 +244,10 @@ def verify_part(store, session: Session, g, rules, first: int, nxt: int | None, 
         found = store.care.seq_of_event(event_id)
         return found[1] if found and found[0] == session.id else None
 
-    v = LogVerifier(g, rules, session.players, session.dealer, finals, first > 1, seq_of)
+    def stored_hands(first_hand: int, last_hand: int | None) -> dict[tuple[int, str], int]:
+        return store.care.hand_totals_between(session.id, first_hand, last_hand)
+
+    v = LogVerifier(g, rules, session.players, session.dealer, finals, first > 1, seq_of, stored_hands)
     end = nxt - 1 if nxt is not None else last
     ranges = [(a, min(a + PIECE - 1, digest_from - 1, end), False) for a in range(first, min(digest_from, end + 1), PIECE)]
     ranges += [(a, min(a + PIECE - 1, end), True) for a in range(max(first, digest_from), end + 1, PIECE)]
@@ -234,7 +261,8 @@ def verify_part(store, session: Session, g, rules, first: int, nxt: int | None, 
             return problem, v.events, []
         if digested:
             pieces.append((a, b, _sha(piece.text)))
-    return None, v.events - (nxt is not None), pieces
+    problem = v.finish() if nxt is None else None
+    return problem, v.events - (nxt is not None), pieces
 
 
 def log_sums(rows: list[StoredEvent]) -> tuple[dict, dict]:

@@ -24,44 +24,84 @@ from pancli.core.errors import PanError
 from pancli.core.rows import LogPiece
 from pancli.storage.mapping import stored_payment, stored_tally
 
+STRAY = "stray"            # a payment or tally of no event of the piece, or of another hand
+TOTALS_DIFFER = "totals"   # the running totals of a hand differ from the sums of the log
+
 
 class LogVerifier:
     """Replays the pieces fed to it, in order, from the session's start or (``restore``) from
     the checkpoint that the first event fed is. ``finals``: the seqs of the checkpoints that are
-    never undone. ``seq_of``: the seq of an event outside the pieces, by id (a problem's words)."""
+    never undone. ``seq_of``: the seq of an event outside the pieces, by id (a problem's words).
+
+    It also sums each hand's net chips per player over the effective events and, once a hand
+    is over for good (a checkpoint never undone has begun a later one), compares them with the
+    running totals that ``stored_hands(first, last)`` reads (hands ``first`` to ``last``, or on
+    from ``first`` if ``last`` is None, as {(hand, player): net}); hand 0 (outside any hand) and
+    below are left to the caller."""
 
     def __init__(self, game, rules, players, dealer, finals: Container[int], restore: bool,
-                 seq_of: Callable[[int], int | None]):
+                 seq_of: Callable[[int], int | None],
+                 stored_hands: Callable[[int, int | None], dict[tuple[int, str], int]]):
         self.game, self.rules, self.finals, self.seq_of = game, rules, finals, seq_of
+        self.stored_hands = stored_hands
         self.state: Any = None if restore else game.new_state(rules, list(players), dealer)
         self.start = self.state        # the state the window below begins from
         self.effective: list[tuple[int, str, dict]] = []  # (seq, kind, payload) applied, not undone
         self.before: list[Any] = []    # the state before each of them; None before a checkpoint
         self.kept = 0                  # before[:kept] are None
-        self.seen: dict[int, list] = {}  # by event id: [seq, kind, applied, voided]
+        self.seen: dict[int, list] = {}  # by event id: [seq, kind, voided, hand, payments]
         self.last_seq = 0
         self.events = 0                # replayed so far
+        self.moved: dict[tuple[int, str], int] = {}  # net chips by (hand, player), hands not yet compared
+        self.first_hand: int | None = None if restore else 1  # the first hand this replay sums
+        self.over_below = 0            # every hand below this one is over for good
 
     def feed(self, piece: LogPiece) -> str | None:
-        """Replay and compare every event of the piece; the first problem, or None."""
+        """Replay and compare every event of the piece, then the running totals of the hands it
+        finished; the first problem, or None."""
         pays, tallies = piece.payments, piece.tallies
         p = t = 0
         np, nt = len(pays), len(tallies)
         for row in piece.events:
-            eid, _, seq, _, kind, text, _, undo_of = row
+            eid, hand = row[0], row[3]
             p0 = p
-            while p < np and pays[p][1] == eid:
+            while p < np and pays[p][1] <= eid:
+                if pays[p][1] < eid or pays[p][3] != hand:
+                    return STRAY
                 p += 1
             t0 = t
-            while t < nt and tallies[t][1] == eid:
+            while t < nt and tallies[t][1] <= eid:
+                if tallies[t][1] < eid or tallies[t][3] != hand:
+                    return STRAY
                 t += 1
-            problem = self._event(eid, seq, kind, text, undo_of, pays[p0:p], tallies[t0:t])
+            problem = self._event(row, pays[p0:p], tallies[t0:t])
             if problem:
                 return problem
+        if p < np or t < nt:
+            return STRAY
+        return self._compare_hands(self.over_below)
+
+    def finish(self) -> str | None:
+        """The running totals of every hand not compared yet."""
+        return self._compare_hands(None)
+
+    def _compare_hands(self, below: int | None) -> str | None:
+        first = self.first_hand
+        if first is None or below is not None and below <= first:
+            return None
+        mine: dict[tuple[int, str], int] = {}
+        for key in [k for k in self.moved if below is None or k[0] < below]:
+            net = self.moved.pop(key)
+            if net:
+                mine[key] = net
+        stored = self.stored_hands(first, below - 1 if below is not None else None)
+        if mine != stored:
+            return TOTALS_DIFFER
+        self.first_hand = below
         return None
 
-    def _event(self, eid: int, seq: int, kind: str, text: str, undo_of: int | None,
-               pays: list, tallies: list) -> str | None:
+    def _event(self, row: list, pays: list, tallies: list) -> str | None:
+        eid, _, seq, hand, kind, text, _, undo_of = row
         if seq <= self.last_seq:
             return f"event #{seq} is stored after event #{self.last_seq}"
         self.last_seq = seq
@@ -69,6 +109,7 @@ class LogVerifier:
         payload = json.loads(text)
         if self.state is None:  # the checkpoint this replay starts from
             self.state = self.start = self.game.restore(self.rules, payload)
+            self.first_hand = hand
         if kind == "undo":
             return self._undo(eid, seq, undo_of) or _bad_chips(seq, pays)
         state = self.state
@@ -79,32 +120,45 @@ class LogVerifier:
         made = self.game.enrich(state, payload, step)
         if made != payload or not _same_payments(pays, step.payments) or not _same_tallies(tallies, step.tallies):
             return self._difference(seq, kind, made, payload, step, pays, tallies)
-        bad = _bad_chips(seq, pays)
-        if bad:
-            return bad
-        self.seen[eid] = [seq, kind, True, False]
+        if pays:
+            if hand and hand > 0:
+                self._move(hand, pays, 1)
+            bad = _bad_chips(seq, pays)
+            if bad:
+                return bad
+        self.seen[eid] = [seq, kind, False, hand, pays]
         self.effective.append((seq, kind, made))
         self.before.append(state)
         self.state = step.state
         if kind == self.game.checkpoint_kind:
             if seq in self.finals:  # never undone: no later undo reaches back past it
                 self.start, self.effective, self.before, self.kept, self.seen = self.state, [], [], 0, {}
+                if hand:
+                    self.over_below = hand
             else:  # until it is undone, no undo reaches the states before it
                 for i in range(self.kept, len(self.before) - 1):
                     self.before[i] = None
                 self.kept = len(self.before) - 1
         return None
 
+    def _move(self, hand: int, pays: list, sign: int) -> None:
+        moved = self.moved
+        for row in pays:
+            chips = row[6] * sign
+            payee, payer = (hand, row[5]), (hand, row[4])
+            moved[payee] = moved.get(payee, 0) + chips
+            moved[payer] = moved.get(payer, 0) - chips
+
     def _undo(self, eid: int, seq: int, undo_of: int | None) -> str | None:
         target = self.seen.get(undo_of) if undo_of is not None else None
-        self.seen[eid] = [seq, "undo", True, False]
+        self.seen[eid] = [seq, "undo", False, None, ()]
         refused = f"event #{seq} (undo) is refused by the core: "
         if target is None:
             earlier = self.seq_of(undo_of) if undo_of is not None else None
             if earlier is not None and earlier < seq:  # before a checkpoint never undone
                 return refused + f"#{earlier} is not the last effective event, and only that one can be undone"
             return refused + f"it undoes #{earlier}, which is not an earlier event"
-        t_seq, t_kind, _, voided = target
+        t_seq, t_kind, voided, t_hand, t_pays = target
         if t_kind == "undo":
             return refused + f"it undoes #{t_seq}, which is not an earlier event"
         if voided:
@@ -112,7 +166,9 @@ class LogVerifier:
         if not self.effective or self.effective[-1][0] != t_seq:
             return refused + f"#{t_seq} is not the last effective event, and only that one can be undone"
         self.effective.pop()
-        target[3] = True
+        target[2] = True
+        if t_hand and t_hand > 0 and t_pays:
+            self._move(t_hand, t_pays, -1)
         self.state = self.before.pop()
         if self.state is None:  # back past the last checkpoint: rebuild from the one before
             self._rebuild()

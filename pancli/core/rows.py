@@ -71,13 +71,17 @@ class LogPiece:
 class CheckMark:
     """What `pan db check` verified of a session: every event up to ``last_seq`` (id
     ``last_event``), read in ``pieces`` (first seq, last seq, sha256 of the piece's text) whose
-    digests, with the session's game, seats and rules, make ``digest``; by which pancli and SQLite."""
+    digests, with the session's game, seats and rules, make ``digest``; the running totals of
+    the hands below ``hands_below`` (over for good), whose rows make ``hands_digest``; by which
+    pancli and SQLite."""
 
     session_id: int
     last_seq: int
     last_event: int
     digest: str
     pieces: tuple[tuple[int, int, str], ...]
+    hands_below: int
+    hands_digest: str
     pancli: str
     sqlite: str
     checked_at: str

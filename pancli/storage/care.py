@@ -24,9 +24,9 @@ _PIECE = {
     "events": f"SELECT group_concat(j, char(10)) FROM (SELECT json_array({ALL_EVENT_COLUMNS}) AS j FROM events "
               "WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq)",
     "payments": f"SELECT group_concat(j, char(10)) FROM (SELECT json_array({ALL_PAYMENT_COLUMNS}) AS j FROM payments "
-                "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id)",
+                "WHERE session_id = ? AND event_id > ? AND event_id <= ? ORDER BY event_id, id)",
     "tallies": f"SELECT group_concat(j, char(10)) FROM (SELECT json_array({ALL_TALLY_COLUMNS}) AS j FROM tallies "
-               "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id)",
+               "WHERE session_id = ? AND event_id > ? AND event_id <= ? ORDER BY event_id, id)",
 }
 
 # The running totals against the sums of the effective log, in one statement: rows of each
@@ -47,6 +47,30 @@ wanted AS (SELECT player, '{NET}' AS stat, amount FROM nets WHERE amount != 0
 SELECT (SELECT count(*) FROM hands w LEFT JOIN hand_totals h
           ON h.session_id = :s AND h.hand = w.hand AND h.player = w.player WHERE h.net IS NOT w.net)
        + abs((SELECT count(*) FROM hands) - (SELECT count(*) FROM hand_totals WHERE session_id = :s AND net != 0))
+       + (SELECT count(*) FROM wanted w LEFT JOIN totals t
+          ON t.session_id = :s AND t.player = w.player AND t.stat = w.stat WHERE t.amount IS NOT w.amount)
+       + abs((SELECT count(*) FROM wanted) - (SELECT count(*) FROM totals WHERE session_id = :s AND amount != 0)),
+       (SELECT coalesce(sum(amount), 0) FROM nets)
+"""
+
+# What hand_totals cannot show by itself, once each hand's rows (hand 1 on) are known to be
+# right: the players' nets in ``totals`` (their sums), the tallies, and the payments outside
+# any hand (hand 0, or below), against the effective log.
+_TOTALS_REST = f"""
+WITH voided AS (SELECT undo_of FROM events WHERE session_id = :s AND undo_of IS NOT NULL),
+outside AS (SELECT coalesce(hand, 0) AS hand, payer, payee, chips FROM payments
+            WHERE session_id = :s AND coalesce(hand, 0) <= 0 AND event_id NOT IN voided),
+hand0 AS MATERIALIZED (SELECT hand, player, sum(net) AS net FROM (
+            SELECT hand, payee AS player, chips AS net FROM outside UNION ALL SELECT hand, payer, -chips FROM outside)
+          GROUP BY hand, player HAVING sum(net) != 0),
+stored0 AS MATERIALIZED (SELECT hand, player, net FROM hand_totals WHERE session_id = :s AND hand <= 0 AND net != 0),
+nets AS MATERIALIZED (SELECT player, sum(net) AS amount FROM hand_totals WHERE session_id = :s GROUP BY player),
+counts AS (SELECT player, stat, sum(amount) AS amount FROM tallies
+           WHERE session_id = :s AND event_id NOT IN voided GROUP BY player, stat HAVING sum(amount) != 0),
+wanted AS MATERIALIZED (SELECT player, '{NET}' AS stat, amount FROM nets WHERE amount != 0
+           UNION ALL SELECT player, stat, amount FROM counts)
+SELECT (SELECT count(*) FROM (SELECT * FROM hand0 EXCEPT SELECT * FROM stored0))
+       + (SELECT count(*) FROM (SELECT * FROM stored0 EXCEPT SELECT * FROM hand0))
        + (SELECT count(*) FROM wanted w LEFT JOIN totals t
           ON t.session_id = :s AND t.player = w.player AND t.stat = w.stat WHERE t.amount IS NOT w.amount)
        + abs((SELECT count(*) FROM wanted) - (SELECT count(*) FROM totals WHERE session_id = :s AND amount != 0)),
@@ -96,12 +120,16 @@ class DatabaseCare:
         """The events numbered ``first_seq`` to ``last_seq`` with their payments and tallies: the
         text of every column, and (``rows``) the rows parsed from it."""
         c = self.conn
-        lo, hi = c.execute("SELECT min(id), max(id) FROM events WHERE session_id = ? AND seq BETWEEN ? AND ?",
-                           [session_id, first_seq, last_seq]).fetchone()
-        if lo is None:
+        # Payments and tallies by event id: those after the event before the piece, to its last
+        # event, so that pieces next to each other leave no row of the session out.
+        after, last = c.execute(
+            "SELECT (SELECT coalesce(max(id), 0) FROM events WHERE session_id = :s AND seq < :a), "
+            "(SELECT max(id) FROM events WHERE session_id = :s AND seq BETWEEN :a AND :b)",
+            {"s": session_id, "a": first_seq, "b": last_seq}).fetchone()
+        if last is None:
             return LogPiece(first_seq, last_seq, "", [], [], [])
         texts = [c.execute(_PIECE["events"], [session_id, first_seq, last_seq]).fetchone()[0] or ""]
-        texts += [c.execute(_PIECE[t], [session_id, lo, hi]).fetchone()[0] or "" for t in ("payments", "tallies")]
+        texts += [c.execute(_PIECE[t], [session_id, after, last]).fetchone()[0] or "" for t in ("payments", "tallies")]
         parsed = [json.loads("[" + t.replace("\n", ",") + "]") if rows and t else [] for t in texts]
         return LogPiece(first_seq, last_seq, "\0".join(texts), *parsed)
 
@@ -115,6 +143,31 @@ class DatabaseCare:
         in a sound database), and what the net balances sum to."""
         differ, total = self.conn.execute(_TOTALS, {"s": session_id}).fetchone()
         return differ, total
+
+    def totals_rest_check(self, session_id: int) -> tuple[int, int]:
+        """totals_check for what hand_totals cannot show by itself (see _TOTALS_REST), for a
+        session whose hand_totals rows from hand 1 on are known to be right."""
+        differ, total = self.conn.execute(_TOTALS_REST, {"s": session_id}).fetchone()
+        return differ, total
+
+    def hand_totals_between(self, session_id: int, first: int, last: int | None) -> dict[tuple[int, str], int]:
+        """The running net of each player in hands ``first`` to ``last`` (or on), where not 0."""
+        return {(hand, player): net for hand, player, net in self.conn.execute(
+            "SELECT hand, player, net FROM hand_totals WHERE session_id = ? AND hand BETWEEN ? AND ? AND net != 0",
+            [session_id, first, last if last is not None else 2 ** 62])}
+
+    def hand_totals_text(self, session_id: int, below: int) -> str:
+        """Every column of the session's hand_totals rows of hands 1 to ``below`` - 1, as
+        ``piece`` writes rows: what a check mark's digest of them is taken of."""
+        return self.conn.execute(
+            "SELECT group_concat(j, char(10)) FROM (SELECT json_array(session_id, hand, player, net) AS j "
+            "FROM hand_totals WHERE session_id = ? AND hand BETWEEN 1 AND ? ORDER BY hand, player)",
+            [session_id, below - 1]).fetchone()[0] or ""
+
+    def hand_at(self, session_id: int, seq: int) -> int | None:
+        """The hand of the session's event numbered ``seq``."""
+        row = self.conn.execute("SELECT hand FROM events WHERE session_id = ? AND seq = ?", [session_id, seq]).fetchone()
+        return row[0] if row else None
 
     def session_size(self, session_id: int, after_event: int = 0) -> tuple[int, int]:
         """How many events and payments the session has (after the event ``after_event``)."""
@@ -136,17 +189,18 @@ class DatabaseCare:
 
     def check_marks(self) -> dict[int, CheckMark]:
         """What earlier checks verified, by session id."""
-        return {r[0]: CheckMark(r[0], r[1], r[2], r[3], tuple(tuple(p) for p in json.loads(r[4])), r[5], r[6], r[7])
+        return {r[0]: CheckMark(r[0], r[1], r[2], r[3], tuple(tuple(p) for p in json.loads(r[4])), r[5], r[6],
+                                r[7], r[8], r[9])
                 for r in self.conn.execute(
-                    "SELECT session_id, last_seq, last_event, digest, pieces, pancli, sqlite, checked_at "
-                    "FROM check_marks")}
+                    "SELECT session_id, last_seq, last_event, digest, pieces, hands_below, hands_digest, pancli, "
+                    "sqlite, checked_at FROM check_marks")}
 
     def save_check_marks(self, marks: list[CheckMark]) -> None:
         self.conn.executemany(
-            "INSERT OR REPLACE INTO check_marks (session_id, last_seq, last_event, digest, pieces, pancli, sqlite, "
-            "checked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO check_marks (session_id, last_seq, last_event, digest, pieces, hands_below, "
+            "hands_digest, pancli, sqlite, checked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(m.session_id, m.last_seq, m.last_event, m.digest, json.dumps([list(p) for p in m.pieces]),
-              m.pancli, m.sqlite, m.checked_at) for m in marks])
+              m.hands_below, m.hands_digest, m.pancli, m.sqlite, m.checked_at) for m in marks])
 
     @staticmethod
     def sqlite_version() -> str:

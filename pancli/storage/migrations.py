@@ -235,7 +235,8 @@ _SCHEMA_V7 = (
 # What `pan db check` verified of each session, so that the next check replays only the events
 # recorded since and reads the rest against a digest (sha256 of every column of the events, their
 # payments and tallies, and the session's game, seats and rules, piece by piece: ``pieces`` is
-# JSON [[first seq, last seq, digest], ...]). A mark is used only by the pancli and SQLite
+# JSON [[first seq, last seq, digest], ...]), and the running totals of the hands no new event
+# can change against another. A mark is used only by the pancli and SQLite
 # versions that wrote it; any other re-verifies everything. Independent of every other step.
 _SCHEMA_V8 = """
 CREATE TABLE IF NOT EXISTS check_marks (
@@ -244,6 +245,8 @@ CREATE TABLE IF NOT EXISTS check_marks (
     last_event INTEGER NOT NULL,    -- its id
     digest TEXT NOT NULL,           -- sha256 over the pieces' digests, in order
     pieces TEXT NOT NULL,
+    hands_below INTEGER NOT NULL,   -- the hand_totals rows of the hands before this one (over for
+    hands_digest TEXT NOT NULL,     -- good when it was dealt) as checked: sha256 of their columns
     pancli TEXT NOT NULL,           -- the pancli version that checked
     sqlite TEXT NOT NULL,           -- and the SQLite that wrote the digest's text
     checked_at TEXT NOT NULL
