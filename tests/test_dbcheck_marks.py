@@ -1,0 +1,164 @@
+"""`pan db check` remembers what it verified of each session (the check_marks table): a repeat
+check replays only the events recorded since, reads every older row against the digest of the
+check that verified it, and fails on any change to them; `--full` replays everything."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from pancli.app import dbcare
+from pancli.storage import mapping
+from pancli.storage.store import Store
+
+from helpers import CYCLE, PLAYERS, run_sql
+
+
+@pytest.fixture
+def night(pan):
+    """Three hands of the worked example, one meld undone and laid again, then checked."""
+    pan(f"session new night --players {PLAYERS} --dealer F")
+    for _ in range(3):
+        for line in CYCLE:
+            pan(line)
+            if line.startswith("meld a KH"):
+                pan("undo")
+                pan(line)
+    first = pan.json("db check")
+    assert first["replayed"] == first["events"] and first["remembered"] == 0
+    return pan
+
+
+def events(db) -> int:
+    return sqlite3.connect(db).execute("SELECT count(*) FROM events").fetchone()[0]
+
+
+def test_a_repeat_check_replays_only_what_was_recorded_since(night):
+    before = events(night.db)
+    again = night.json("db check")
+    assert again["remembered"] == before and again["events"] == before
+    assert again["replayed"] < len(CYCLE) + 3  # the last hand, from its deal: nothing older
+    for line in CYCLE:
+        night(line)
+    later = night.json("db check")
+    assert later["remembered"] == before and later["events"] == before + len(CYCLE)
+    assert later["replayed"] <= 2 * len(CYCLE) + 2
+    out = night("db check").output
+    assert out.startswith("OK") and "unchanged since an earlier check" in out and "--full" in out
+    full = night.json("db check --full")
+    assert full["replayed"] == full["events"] == before + len(CYCLE) and full["remembered"] == 0
+
+
+@pytest.mark.parametrize("sql", [
+    # columns the replay does not compare: only the digest sees them changed
+    "UPDATE payments SET reason = 'a gift' WHERE id = (SELECT min(id) FROM payments)",
+    "UPDATE events SET created_at = '2001-01-01T00:00:00+00:00' WHERE seq = 2",
+    "UPDATE events SET payload = replace(payload, ', ', ',') WHERE seq = 3",
+    # and ones it does
+    "UPDATE payments SET chips = chips + 1 WHERE id = (SELECT min(id) FROM payments)",
+    "UPDATE tallies SET amount = amount + 1 WHERE id = (SELECT min(id) FROM tallies)",
+    "UPDATE payments SET params = '{}' WHERE code = 'condition' AND id = (SELECT min(id) FROM payments "
+    "WHERE code = 'condition')",
+    "DELETE FROM tallies WHERE id = (SELECT max(id) FROM tallies WHERE event_id = "
+    "(SELECT id FROM events WHERE seq = 1))",
+    "INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason, code, params) "
+    "SELECT id, session_id, hand, 'B', 'A', 1, 'extra', NULL, NULL FROM events WHERE seq = 4",
+    "UPDATE hand_totals SET net = net + 1 WHERE hand = 1 AND player = 'A'",
+    "UPDATE sessions SET rules = json_set(rules, '$.ante', 9)",
+])
+def test_an_old_row_changed_after_a_check_fails_the_repeat_check(night, sql):
+    run_sql(night.db, sql)
+    bad = night("db check", code=1)
+    assert "Traceback" not in bad.output and bad.output.startswith("Error")
+    assert "session 'night'" in bad.output
+
+
+def test_a_changed_reason_is_told_as_a_change_since_the_check_and_full_takes_it_anew(night):
+    run_sql(night.db, "UPDATE payments SET reason = 'a gift' WHERE id = (SELECT min(id) FROM payments)")
+    bad = night("db check", code=1)
+    assert "have changed since they were checked on" in bad.output and "--full" in bad.output
+    assert night("db check --full").output.startswith("OK")  # the replay agrees with the rules
+    assert night("db check").output.startswith("OK")  # and the new mark holds the new row
+
+
+def test_events_removed_after_a_check_fail_the_repeat_check(night):
+    run_sql(night.db, "DELETE FROM payments WHERE event_id = (SELECT max(id) FROM events)",
+            "DELETE FROM tallies WHERE event_id = (SELECT max(id) FROM events)",
+            "DELETE FROM events WHERE id = (SELECT max(id) FROM events)")
+    bad = night("db check", code=1)
+    assert "is no longer the one stored" in bad.output or "running totals" in bad.output
+
+
+def test_a_new_event_that_differs_is_found_by_the_repeat_check(night):
+    night("deal")
+    night("drop f")
+    run_sql(night.db, "UPDATE payments SET chips = 7 WHERE event_id = (SELECT max(id) FROM events)")
+    seq = events(night.db)
+    bad = night("db check", code=1)
+    assert f"event #{seq} (drop)" in bad.output
+
+
+def test_undos_after_a_check_may_reach_back_past_it(night):
+    """Undo is an event: undoing the checked events (back past a deal) and recording others
+    is new events like any, and the running totals of the hands they reopen are summed again."""
+    for _ in range(len(CYCLE) + 1):  # the whole last hand and the end of the one before
+        night("undo")
+    night("out a 4H 4D 4C")  # the hand before goes out again
+    night("deal")
+    again = night.json("db check")
+    assert again["remembered"] > 0 and again["replayed"] < again["events"]
+    assert night.json("db check --full")["ok"]
+    run_sql(night.db, "UPDATE hand_totals SET net = net + 1 WHERE hand = 1 AND player = 'A'")
+    assert "running totals" in night("db check", code=1).output
+
+
+def test_a_mark_of_another_pancli_is_not_used(night):
+    run_sql(night.db, "UPDATE check_marks SET pancli = '0.0.1'")
+    again = night.json("db check")
+    assert again["remembered"] == 0 and again["replayed"] == again["events"]
+
+
+def test_no_mark_is_kept_while_a_session_fails(night):
+    night("deal")
+    night("drop f")
+    run_sql(night.db, "UPDATE payments SET chips = 7 WHERE event_id = (SELECT max(id) FROM events)")
+    night("db check", code=1)
+    marks = sqlite3.connect(night.db).execute("SELECT last_seq FROM check_marks").fetchall()
+    assert marks == [(events(night.db) - 2,)]  # the one the fixture's check left
+
+
+@pytest.mark.parametrize("table, columns", [("events", mapping.ALL_EVENT_COLUMNS),
+                                            ("payments", mapping.ALL_PAYMENT_COLUMNS),
+                                            ("tallies", mapping.ALL_TALLY_COLUMNS)])
+def test_the_digest_covers_every_column(tmp_path, table, columns):
+    store = Store(tmp_path / "p.db")
+    try:
+        names = [r[1] for r in store.conn.execute(f"PRAGMA table_info({table})")]
+    finally:
+        store.close()
+    assert sorted(names) == sorted(c.strip() for c in columns.split(","))
+
+
+def test_a_long_session_checked_in_parts_remembers_each_part(night, monkeypatch):
+    """Worker processes each digest their part; the repeat check reads all of them."""
+    monkeypatch.setattr(dbcare, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(dbcare, "PIECE", 7)
+    for _ in range(4):
+        for line in CYCLE:
+            night(line)
+    store = Store(night.db, create=False)
+    try:
+        problem, figures = dbcare.check(store, full=True)
+        assert problem is None and figures["replayed"] == figures["events"]
+        problem, figures = dbcare.check(store)
+        assert problem is None and figures["remembered"] == figures["events"]
+    finally:
+        store.close()
+    run_sql(night.db, "UPDATE payments SET chips = chips + 1 WHERE id = (SELECT max(id) FROM payments)")
+    store = Store(night.db, create=False)
+    try:
+        problem, _ = dbcare.check(store)
+    finally:
+        store.close()
+    assert problem is not None and "event #" in problem
