@@ -24,6 +24,7 @@ from pancli.core.errors import PanError
 from pancli.core.rows import LogPiece
 from pancli.storage.mapping import stored_payment, stored_tally
 
+_PAYLOADS_KEPT = 20_000
 STRAY = "stray"            # a payment or tally of no event of the piece, or of another hand
 TOTALS_DIFFER = "totals"   # the running totals of a hand differ from the sums of the log
 
@@ -55,6 +56,9 @@ class LogVerifier:
         self.moved: dict[tuple[int, str], int] = {}  # net chips by (hand, player), hands not yet compared
         self.first_hand: int | None = None if restore else 1  # the first hand this replay sums
         self.over_below = 0            # every hand below this one is over for good
+        # Payloads parsed, by their text: a long night repeats most of them (a drop by the same
+        # player, the same meld), and the core never changes an event it is given.
+        self.payloads: dict[str, dict] = {}
 
     def feed(self, piece: LogPiece) -> str | None:
         """Replay and compare every event of the piece, then the running totals of the hands it
@@ -106,7 +110,11 @@ class LogVerifier:
             return f"event #{seq} is stored after event #{self.last_seq}"
         self.last_seq = seq
         self.events += 1
-        payload = json.loads(text)
+        payload = self.payloads.get(text)
+        if payload is None:
+            if len(self.payloads) >= _PAYLOADS_KEPT:
+                self.payloads.clear()
+            payload = self.payloads[text] = json.loads(text)
         if self.state is None:  # the checkpoint this replay starts from
             self.state = self.start = self.game.restore(self.rules, payload)
             self.first_hand = hand
@@ -118,14 +126,10 @@ class LogVerifier:
         except PanError as e:
             return f"event #{seq} ({kind}) is refused by the core: {e.message}"
         made = self.game.enrich(state, payload, step)
-        if made != payload or not _same_payments(pays, step.payments) or not _same_tallies(tallies, step.tallies):
+        if made is not payload and made != payload or not _same_payments(pays, step.payments) or not _same_tallies(tallies, step.tallies):
             return self._difference(seq, kind, made, payload, step, pays, tallies)
-        if pays:
-            if hand and hand > 0:
-                self._move(hand, pays, 1)
-            bad = _bad_chips(seq, pays)
-            if bad:
-                return bad
+        if pays and hand and hand > 0:
+            self._move(hand, pays, 1)
         self.seen[eid] = [seq, kind, False, hand, pays]
         self.effective.append((seq, kind, made))
         self.before.append(state)
@@ -193,6 +197,9 @@ class LogVerifier:
     @staticmethod
     def _difference(seq, kind, made, payload, step, pays, tallies) -> str:
         """The difference found, in words (the stored payments' reasons as stored)."""
+        bad = _bad_chips(seq, pays)
+        if bad:
+            return bad
         replayed = Replayed(seq, kind, None, made, list(step.payments), list(step.tallies))
         stored = {seq: {"payload": payload, "payments": [stored_payment(r) for r in pays],
                         "tallies": [stored_tally(r) for r in tallies]}}
@@ -202,7 +209,7 @@ class LogVerifier:
 def _bad_chips(seq: int, pays: list) -> str | None:
     for row in pays:
         chips = row[6]
-        if not isinstance(chips, int) or isinstance(chips, bool) or chips <= 0:
+        if type(chips) is not int or chips <= 0:
             return f"event #{seq}: a payment of {chips!r} chips"
     return None
 
@@ -212,8 +219,10 @@ def _same_payments(rows: list, computed) -> bool:
     if len(rows) != len(computed):
         return False
     for row, b in zip(rows, computed):
-        # id, event_id, session_id, hand, payer, payee, chips, reason, code, params
-        if row[4] != b.payer or row[5] != b.payee or row[6] != b.chips \
+        # id, event_id, session_id, hand, payer, payee, chips, reason, code, params; the chips a
+        # whole number above 0 (5.0 equals 5, and is no number of chips)
+        chips = row[6]
+        if row[4] != b.payer or row[5] != b.payee or chips != b.chips or type(chips) is not int or chips <= 0 \
                 or row[8] is not None and (row[8] != b.code or row[9] != b.params.to_json()):
             return False
     return True
@@ -222,6 +231,10 @@ def _same_payments(rows: list, computed) -> bool:
 def _same_tallies(rows: list, computed) -> bool:
     if len(rows) != len(computed):
         return False
-    want = [(r[4], r[5], r[6]) for r in rows]
-    got = [(t.player, t.stat, t.amount) for t in computed]
-    return want == got or sorted(want) == sorted(got)  # stored in the order counted, as a rule
+    for row, t in zip(rows, computed):
+        if row[4] != t.player or row[5] != t.stat or row[6] != t.amount:
+            break
+    else:
+        return True
+    # stored in the order counted, as a rule
+    return sorted((r[4], r[5], r[6]) for r in rows) == sorted((t.player, t.stat, t.amount) for t in computed)
