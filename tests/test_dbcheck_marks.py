@@ -162,3 +162,31 @@ def test_a_long_session_checked_in_parts_remembers_each_part(night, monkeypatch)
     finally:
         store.close()
     assert problem is not None and "event #" in problem
+
+
+def test_the_check_words_no_reason_and_no_line(night, monkeypatch):
+    """The verify-only replay: the same state, payments and tallies as `apply`, and nothing put
+    in words (a line or a payment's reason) unless a difference is found."""
+    from pancli.games import game
+    from pancli.games.panguingue import engine, reasons
+
+    g = game("panguingue")
+    state = g.new_state(g.rules_from_dict({}), PLAYERS.split(","), "F")
+    for line in CYCLE:
+        kind, *words = line.split()
+        event = {"kind": kind}
+        if words:
+            event["player"] = words[0].upper()
+        if len(words) > 1:
+            event["cards"] = words[1:]
+        worded, quiet = g.apply(state, event), g.apply_unworded(state, event)
+        assert worded.lines and not quiet.lines
+        assert (quiet.payments, quiet.tallies) == (worded.payments, worded.tallies)
+        state = worded.state
+
+    def no_words(*_):
+        raise AssertionError("worded during a check")
+
+    monkeypatch.setattr(reasons, "render", no_words)
+    monkeypatch.setattr(engine, "format_cards", no_words)
+    assert night.json("db check --full")["ok"]
