@@ -77,7 +77,7 @@ def plan(store, session: Session, mark: CheckMark | None) -> Plan:
     except PanError:  # an unknown game: check_session says so
         kind = None
     if kind:  # the last checkpoint verified and never undone: no new undo reaches before it
-        start = max((s for s in store.log.checkpoint_seqs(session.id, kind) if s <= mark.last_seq), default=1)
+        start = store.log.last_checkpoint_seq(session.id, kind, mark.last_seq) or 1
     return Plan(session, last_seq, last_event, mark, start, mark.last_seq + 1)
 
 
@@ -135,8 +135,13 @@ def check_session(store, session: Session | Plan, workers: int | None = None, po
     if problem and problem != TOTALS_DIFFER:
         return f"session '{name}', {problem}", figures
     first_hand = store.care.hand_at(s.id, p.start) if p.start > 1 else 1
-    if problem or not _hands_below_unchanged(store, p, first_hand):
-        return f"session '{name}': the running totals differ from the sums of the log", figures
+    hands_kept = _hands_below_unchanged(store, p, first_hand)
+    if problem or not hands_kept:
+        # The sums of every hand, in this snapshot, have the last word: a worker process reads
+        # in a snapshot of its own, where an undo recorded meanwhile may have reopened a hand.
+        differ, _ = store.care.totals_check(s.id)
+        if differ:
+            return f"session '{name}': the running totals differ from the sums of the log", figures
     differ, total = store.care.totals_rest_check(s.id)
     if differ:
         return f"session '{name}': the running totals differ from the sums of the log", figures
@@ -144,23 +149,25 @@ def check_session(store, session: Session | Plan, workers: int | None = None, po
     if g.zero_sum and total != 0:
         return f"session '{name}': the balances sum to {total}, not 0", figures
     pieces = (p.mark.pieces if p.mark else ()) + tuple(piece for r in results for piece in r[2])
-    finals = store.log.checkpoint_seqs(s.id, g.checkpoint_kind) if g.checkpoint_kind else []
-    below = (store.care.hand_at(s.id, finals[-1]) or 1) if finals else 1
-    figures["mark"] = CheckMark(s.id, p.last_seq, p.last_event, _digest(basis, pieces), pieces, below,
-                                _sha(store.care.hand_totals_text(s.id, below)), pancli.__version__,
-                                store.care.sqlite_version(), now())
+    final = store.log.last_checkpoint_seq(s.id, g.checkpoint_kind) if g.checkpoint_kind else None
+    below = (store.care.hand_at(s.id, final) or 1) if final else 1
+    if hands_kept and p.mark is not None and p.mark.hands_below == below == first_hand:
+        hands = p.mark.hands_digest  # those rows were just read against it
+    else:
+        hands = _sha(store.care.hand_totals_text(s.id, below))
+    figures["mark"] = CheckMark(s.id, p.last_seq, p.last_event, _digest(basis, pieces), pieces, below, hands,
+                                pancli.__version__, store.care.sqlite_version(), now())
     return None, figures
 
 
 def _hands_below_unchanged(store, p: Plan, first_hand: int | None) -> bool:
     """Whether the running totals of the hands before ``first_hand`` (the first this replay
-    summed) are those the earlier check verified, or (counted afresh) the sums of the log."""
+    summed) are those the earlier check verified (if not, or an undo reached back before them,
+    every hand is summed afresh)."""
     if not first_hand or first_hand <= 1:
         return True
-    if p.mark is not None and p.mark.hands_below == first_hand:
-        return _sha(store.care.hand_totals_text(p.session.id, first_hand)) == p.mark.hands_digest
-    differ, _ = store.care.totals_check(p.session.id)  # an undo reached back: sum every hand
-    return not differ
+    return p.mark is not None and p.mark.hands_below == first_hand \
+        and _sha(store.care.hand_totals_text(p.session.id, first_hand)) == p.mark.hands_digest
 
 
 CHANGED_FIX = ("restore the database from a backup; if the change was meant, `pan db check --full` "
@@ -238,7 +245,7 @@ def verify_part(store, session: Session, g, rules, first: int, nxt: int | None, 
     from pancli.app.verify import LogVerifier  # noqa: PLC0415 start-up: only db check replays
 
     kind = g.checkpoint_kind
-    finals = set(store.log.checkpoint_seqs(session.id, kind)) if kind else set()
+    finals = set(store.log.checkpoint_seqs(session.id, kind, first)) if kind else set()
 
     def seq_of(event_id: int) -> int | None:
         found = store.care.seq_of_event(event_id)
@@ -320,7 +327,7 @@ def check(store, progress=None, full: bool = False) -> tuple[str | None, dict]:
     (forking a process that runs threads can leave a child waiting on a lock forever), and
     SQLite's integrity check runs in one of them beside the replay; otherwise in a thread
     (SQLite lets go of Python's lock while it checks). Its verdict comes first."""
-    with store.snapshot():
+    with store.snapshot():  # what to replay, to know whether to start processes
         marks = {} if full else store.care.check_marks()
         plans = [plan(store, s, marks.get(s.id)) for s in store.sessions()]
     workers = min(4, os.cpu_count() or 1)
@@ -335,7 +342,7 @@ def check(store, progress=None, full: bool = False) -> tuple[str | None, dict]:
         with multiprocessing.get_context("fork").Pool(workers + 1) as pool:
             integrity = pool.apply_async(store.care.integrity_problem_at, (str(store.path),))
             try:
-                problem, figures = _check_sessions(store, plans, progress, pool)
+                problem, figures = _check_sessions(store, full, progress, pool)
             except Exception as e:  # a damaged file: SQLite's own verdict says more
                 failure = e
             broken = integrity.get()
@@ -346,7 +353,7 @@ def check(store, progress=None, full: bool = False) -> tuple[str | None, dict]:
         thread = threading.Thread(target=lambda: verdict.append(_integrity_or_failure(store.path)))
         thread.start()
         try:
-            problem, figures = _check_sessions(store, plans, progress, None)
+            problem, figures = _check_sessions(store, full, progress, None)
         except Exception as e:  # a damaged file: SQLite's own verdict says more
             failure = e
         thread.join()
@@ -383,12 +390,17 @@ def _remember(store, marks: list[CheckMark]) -> None:
         pass
 
 
-def _check_sessions(store, plans: list[Plan], progress, pool) -> tuple[str | None, dict]:
+def _check_sessions(store, full: bool, progress, pool) -> tuple[str | None, dict]:
+    """Every session checked in one snapshot (planned again in it: more may have been recorded
+    since the plan that decided on processes); in this process alone without a pool (a thread
+    runs beside it, and a process forked then could hang)."""
     figures: dict[str, Any] = {"sessions": 0, "events": 0, "payments": 0, "replayed": 0, "remembered": 0,
                                "marks": []}
     with store.snapshot():
-        for p in plans:
-            problem, f = check_session(store, p, pool=pool)
+        marks = {} if full else store.care.check_marks()
+        for session in store.sessions():
+            p = plan(store, session, marks.get(session.id))
+            problem, f = check_session(store, p, workers=None if pool else 1, pool=pool)
             figures["sessions"] += 1
             for k in ("events", "payments", "replayed", "remembered"):
                 figures[k] += f.get(k, 0)

@@ -123,8 +123,8 @@ class DatabaseCare:
         # Payments and tallies by event id: those after the event before the piece, to its last
         # event, so that pieces next to each other leave no row of the session out.
         after, last = c.execute(
-            "SELECT (SELECT coalesce(max(id), 0) FROM events WHERE session_id = :s AND seq < :a), "
-            "(SELECT max(id) FROM events WHERE session_id = :s AND seq BETWEEN :a AND :b)",
+            "SELECT coalesce((SELECT id FROM events WHERE session_id = :s AND seq < :a ORDER BY seq DESC LIMIT 1), 0), "
+            "(SELECT id FROM events WHERE session_id = :s AND seq BETWEEN :a AND :b ORDER BY seq DESC LIMIT 1)",
             {"s": session_id, "a": first_seq, "b": last_seq}).fetchone()
         if last is None:
             return LogPiece(first_seq, last_seq, "", [], [], [])

@@ -170,12 +170,21 @@ class EventLog:
         found = self._read(session_id, where, args, "id DESC", " LIMIT 1")
         return found[0] if found else None
 
-    def checkpoint_seqs(self, session_id: int, kind: str) -> list[int]:
-        """The seq of every effective (never undone) event of ``kind`` in a session, in order."""
+    def checkpoint_seqs(self, session_id: int, kind: str, first_seq: int = 1) -> list[int]:
+        """The seq of every effective (never undone) event of ``kind`` in a session (from
+        ``first_seq`` on), in order."""
         return [r[0] for r in self.conn.execute(
-            "SELECT seq FROM events WHERE session_id = ? AND kind = ? AND id NOT IN "
+            "SELECT seq FROM events WHERE session_id = ? AND kind = ? AND seq >= ? AND id NOT IN "
             "(SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL) ORDER BY seq",
-            [session_id, kind, session_id])]
+            [session_id, kind, first_seq, session_id])]
+
+    def last_checkpoint_seq(self, session_id: int, kind: str, last_seq: int | None = None) -> int | None:
+        """The seq of the last effective event of ``kind`` (numbered ``last_seq`` at most)."""
+        row = self.conn.execute(
+            "SELECT seq FROM events WHERE session_id = ? AND kind = ? AND seq <= ? AND id NOT IN "
+            "(SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL) ORDER BY id DESC LIMIT 1",
+            [session_id, kind, last_seq if last_seq is not None else 2 ** 62, session_id]).fetchone()
+        return row[0] if row else None
 
     def stray_rows(self, session_id: int, after_event: int = 0) -> tuple[int, int]:
         """How many of a session's payments, and how many of its tallies (of the events after
