@@ -190,3 +190,14 @@ def test_the_check_words_no_reason_and_no_line(night, monkeypatch):
     monkeypatch.setattr(reasons, "render", no_words)
     monkeypatch.setattr(engine, "format_cards", no_words)
     assert night.json("db check --full")["ok"]
+
+
+def test_a_database_that_cannot_be_written_is_checked_all_the_same(night):
+    run_sql(night.db, "DELETE FROM check_marks")
+    store = Store(night.db, readonly=True)
+    try:
+        problem, figures = dbcare.check(store)
+    finally:
+        store.close()
+    assert problem is None and figures["replayed"] == figures["events"]
+    assert sqlite3.connect(night.db).execute("SELECT count(*) FROM check_marks").fetchone() == (0,)
