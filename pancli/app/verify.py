@@ -19,12 +19,13 @@ from collections.abc import Callable, Container
 from typing import Any
 
 from pancli.app.rescore import Replayed, first_difference
-from pancli.core.bank import apply_event
+from pancli.core.bank import BANK_KINDS, apply_bank, apply_event
 from pancli.core.errors import PanError
 from pancli.core.rows import LogPiece
 from pancli.storage.mapping import stored_payment, stored_tally
 
 _PAYLOADS_KEPT = 20_000
+_NONE: list = []  # no payments or tallies (shared: never changed)
 STRAY = "stray"            # a payment or tally of no event of the piece, or of another hand
 TOTALS_DIFFER = "totals"   # the running totals of a hand differ from the sums of the log
 
@@ -66,8 +67,11 @@ class LogVerifier:
         pays, tallies = piece.payments, piece.tallies
         p = t = 0
         np, nt = len(pays), len(tallies)
-        for row in piece.events:
-            eid, hand = row[0], row[3]
+        game = self.game
+        apply, enrich, checkpoint = game.apply_unworded, game.enrich, game.checkpoint_kind
+        payloads, effective, before, seen = self.payloads, self.effective, self.before, self.seen
+        for row in piece.events:  # the loop of every event: kept lean
+            eid, _, seq, hand, kind, text, _, undo_of = row
             p0 = p
             while p < np and pays[p][1] <= eid:
                 if pays[p][1] < eid or pays[p][3] != hand:
@@ -78,9 +82,52 @@ class LogVerifier:
                 if tallies[t][1] < eid or tallies[t][3] != hand:
                     return STRAY
                 t += 1
-            problem = self._event(row, pays[p0:p], tallies[t0:t])
-            if problem:
-                return problem
+            if seq <= self.last_seq:
+                return f"event #{seq} is stored after event #{self.last_seq}"
+            self.last_seq = seq
+            self.events += 1
+            payload = payloads.get(text)
+            if payload is None:
+                if len(payloads) >= _PAYLOADS_KEPT:
+                    payloads.clear()
+                payload = payloads[text] = json.loads(text)
+            if self.state is None:  # the checkpoint this replay starts from
+                self.state = self.start = game.restore(self.rules, payload)
+                self.first_hand = hand
+            mine = pays[p0:p] if p > p0 else _NONE
+            if kind == "undo":
+                problem = self._undo(eid, seq, undo_of) or _bad_chips(seq, mine)
+                if problem:
+                    return problem
+                continue
+            state = self.state
+            try:
+                step = apply_bank(state, payload) if kind in BANK_KINDS else apply(state, payload)
+            except PanError as e:
+                return f"event #{seq} ({kind}) is refused by the core: {e.message}"
+            made = enrich(state, payload, step)
+            counted = tallies[t0:t] if t > t0 else _NONE
+            if made is not payload and made != payload or (mine or step.payments) and not _same_payments(
+                    mine, step.payments) or (counted or step.tallies) and not _same_tallies(counted, step.tallies):
+                return self._difference(seq, kind, made, payload, step, mine, counted)
+            if mine and hand and hand > 0:
+                self._move(hand, mine, 1)
+            seen[eid] = [seq, kind, False, hand, mine]
+            effective.append((seq, kind, made))
+            before.append(state)
+            self.state = step.state
+            if kind == checkpoint:
+                if seq in self.finals:  # never undone: no later undo reaches back past it
+                    effective.clear()
+                    before.clear()
+                    seen.clear()
+                    self.start, self.kept = self.state, 0
+                    if hand:
+                        self.over_below = hand
+                else:  # until it is undone, no undo reaches the states before it
+                    for i in range(self.kept, len(before) - 1):
+                        before[i] = None
+                    self.kept = len(before) - 1
         if p < np or t < nt:
             return STRAY
         return self._compare_hands(self.over_below)
@@ -102,47 +149,6 @@ class LogVerifier:
         if mine != stored:
             return TOTALS_DIFFER
         self.first_hand = below
-        return None
-
-    def _event(self, row: list, pays: list, tallies: list) -> str | None:
-        eid, _, seq, hand, kind, text, _, undo_of = row
-        if seq <= self.last_seq:
-            return f"event #{seq} is stored after event #{self.last_seq}"
-        self.last_seq = seq
-        self.events += 1
-        payload = self.payloads.get(text)
-        if payload is None:
-            if len(self.payloads) >= _PAYLOADS_KEPT:
-                self.payloads.clear()
-            payload = self.payloads[text] = json.loads(text)
-        if self.state is None:  # the checkpoint this replay starts from
-            self.state = self.start = self.game.restore(self.rules, payload)
-            self.first_hand = hand
-        if kind == "undo":
-            return self._undo(eid, seq, undo_of) or _bad_chips(seq, pays)
-        state = self.state
-        try:
-            step = apply_event(self.game, state, payload, worded=False)
-        except PanError as e:
-            return f"event #{seq} ({kind}) is refused by the core: {e.message}"
-        made = self.game.enrich(state, payload, step)
-        if made is not payload and made != payload or not _same_payments(pays, step.payments) or not _same_tallies(tallies, step.tallies):
-            return self._difference(seq, kind, made, payload, step, pays, tallies)
-        if pays and hand and hand > 0:
-            self._move(hand, pays, 1)
-        self.seen[eid] = [seq, kind, False, hand, pays]
-        self.effective.append((seq, kind, made))
-        self.before.append(state)
-        self.state = step.state
-        if kind == self.game.checkpoint_kind:
-            if seq in self.finals:  # never undone: no later undo reaches back past it
-                self.start, self.effective, self.before, self.kept, self.seen = self.state, [], [], 0, {}
-                if hand:
-                    self.over_below = hand
-            else:  # until it is undone, no undo reaches the states before it
-                for i in range(self.kept, len(self.before) - 1):
-                    self.before[i] = None
-                self.kept = len(self.before) - 1
         return None
 
     def _move(self, hand: int, pays: list, sign: int) -> None:
