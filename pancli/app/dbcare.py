@@ -110,7 +110,9 @@ def check_session(store, session: Session | Plan, workers: int | None = None, po
         changed = _changed_since(store, p, basis)
         if changed:  # the full replay says what is wrong, if the rules can tell
             problem, _ = check_session(store, plan(store, s, None), workers=1)
-            return problem or f"session '{name}': {changed}", {**figures, "fix": CHANGED_FIX}
+            if problem:
+                return problem, figures
+            return f"session '{name}': {changed}", {**figures, "fix": CHANGED_FIX}
     parts = _parts(store, s, g, p, workers)
     with gc_paused():
         if len(parts) <= 1:
@@ -149,7 +151,7 @@ def check_session(store, session: Session | Plan, workers: int | None = None, po
     if g.zero_sum and total != 0:
         return f"session '{name}': the balances sum to {total}, not 0", figures
     pieces = (p.mark.pieces if p.mark else ()) + tuple(piece for r in results for piece in r[2])
-    final = store.log.last_checkpoint_seq(s.id, g.checkpoint_kind) if g.checkpoint_kind else None
+    final = store.log.last_checkpoint_seq(s.id, g.checkpoint_kind, p.last_seq) if g.checkpoint_kind else None
     below = (store.care.hand_at(s.id, final) or 1) if final else 1
     if hands_kept and p.mark is not None and p.mark.hands_below == below == first_hand:
         hands = p.mark.hands_digest  # those rows were just read against it
