@@ -201,3 +201,11 @@ def test_a_database_that_cannot_be_written_is_checked_all_the_same(night):
         store.close()
     assert problem is None and figures["replayed"] == figures["events"]
     assert sqlite3.connect(night.db).execute("SELECT count(*) FROM check_marks").fetchone() == (0,)
+
+
+def test_a_session_without_events_is_checked_again_and_again(pan):
+    pan(f"session new empty --players {PLAYERS}")
+    for _ in range(2):
+        assert pan("db check").output.startswith("OK")
+    pan("deal")
+    assert pan.json("db check")["ok"]

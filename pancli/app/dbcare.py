@@ -67,7 +67,8 @@ def plan(store, session: Session, mark: CheckMark | None) -> Plan:
     of another pancli or SQLite counts for nothing (everything is replayed)."""
     last_seq = store.log.last_seq(session.id)
     last_event = store.log.last_event_id(session.id)
-    if mark is None or mark.pancli != pancli.__version__ or mark.sqlite != store.care.sqlite_version():
+    if mark is None or not mark.last_seq or mark.pancli != pancli.__version__ \
+            or mark.sqlite != store.care.sqlite_version():
         return Plan(session, last_seq, last_event)
     from pancli.games import game as get_game  # noqa: PLC0415 start-up: only db check replays (not db status or backup)
 
