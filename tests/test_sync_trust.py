@@ -78,7 +78,7 @@ def unsigned(archive: dict, label: str = "hal") -> bytes:
 
 
 def db_check(pan: Pan) -> str:
-    return pan("db check").output
+    return pan("db check --full").output  # the same words every time: a repeat check says what it reread
 
 
 # -- the hostile member of the folder -------------------------------------------------------------

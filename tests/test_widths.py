@@ -29,7 +29,7 @@ REPORTS = [
     "rules show --game polish --all", "check --arrange KS KS KS 5H 5H 5H 5H AC 2C 3C 4C",
     "check --out KS KH KD KC / 2D 3D 4D 5D / 5S 5S 5S", "check 5S 5S 5H",
     "turn drawn QH --hand 2C 3C --melds AS 2S 3S --next-flat 6H 7H JH / 4C 4C 4C / KS KS KS KS",
-    "db status", "db check", "rescore --preset cardroom-ca",
+    "db status", "db check --full", "rescore --preset cardroom-ca",
     "contract check --deal 1 7S 7H 7D / 7C 7S 7H", "polish check --pile '9H TS JD QC KH' --take --seats Ola,Piotr,Zosia "
     "--mover Piotr --preset piki-cofane", "polish deal-sizes 5",
 ]

@@ -270,12 +270,12 @@ def first_difference(replayed: list[Replayed], stored: dict[int, dict]) -> str |
         if s.get("tallies") is not None:
             want_t = [(t.player, t.stat, t.amount) for t in s["tallies"]]
             got = [(t.player, t.stat, t.amount) for t in r.tallies]
-            if want_t != got and sorted(want_t) != sorted(got) and not _fouled_before_fix(r.kind, want_t, got):
+            if want_t != got and sorted(want_t) != sorted(got) and not fouled_before_fix(r.kind, want_t, got):
                 return f"event #{r.seq} ({r.kind}): stored tallies {sorted(want_t)} but the core counts {sorted(got)}"
     return None
 
 
-def _fouled_before_fix(kind: str, stored: list[tuple], counted: list[tuple]) -> bool:
+def fouled_before_fix(kind: str, stored: list[tuple], counted: list[tuple]) -> bool:
     """A foul recorded before a fouled meld's condition was taken off the `conditions` tally: its
     stored tallies lack only that take-back. Both are accepted, so a database of then still checks
     (and keeps the count it showed); a foul recorded now counts it."""

@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Container
 from typing import Any
 
-from pancli.app.rescore import Replayed, first_difference
+from pancli.app.rescore import Replayed, first_difference, fouled_before_fix
 from pancli.core.bank import BANK_KINDS, apply_bank, apply_event
 from pancli.core.errors import PanError
 from pancli.core.rows import LogPiece
@@ -108,7 +108,7 @@ class LogVerifier:
             made = enrich(state, payload, step)
             counted = tallies[t0:t] if t > t0 else _NONE
             if made is not payload and made != payload or (mine or step.payments) and not _same_payments(
-                    mine, step.payments) or (counted or step.tallies) and not _same_tallies(counted, step.tallies):
+                    mine, step.payments) or (counted or step.tallies) and not _same_tallies(counted, step.tallies, kind):
                 return self._difference(seq, kind, made, payload, step, mine, counted)
             if mine and hand and hand > 0:
                 self._move(hand, mine, 1)
@@ -234,9 +234,9 @@ def _same_payments(rows: list, computed) -> bool:
     return True
 
 
-def _same_tallies(rows: list, computed) -> bool:
+def _same_tallies(rows: list, computed, kind: str) -> bool:
     if len(rows) != len(computed):
-        return False
+        return kind == "foul" and _fouled_before_fix(rows, computed)
     for row, t in zip(rows, computed):
         if row[4] != t.player or row[5] != t.stat or row[6] != t.amount:
             break
@@ -244,3 +244,8 @@ def _same_tallies(rows: list, computed) -> bool:
         return True
     # stored in the order counted, as a rule
     return sorted((r[4], r[5], r[6]) for r in rows) == sorted((t.player, t.stat, t.amount) for t in computed)
+
+
+def _fouled_before_fix(rows: list, computed) -> bool:
+    """A foul stored before a fouled meld's condition came off the tally (rescore.fouled_before_fix)."""
+    return fouled_before_fix("foul", [(r[4], r[5], r[6]) for r in rows], [(t.player, t.stat, t.amount) for t in computed])
