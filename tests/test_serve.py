@@ -502,3 +502,57 @@ def test_the_listening_socket_is_tcp_so_nagle_is_off():
         assert sock.proto == s.IPPROTO_TCP  # asyncio sets TCP_NODELAY only on such sockets
     finally:
         sock.close()
+
+
+# -- what `pan serve` prints and the addresses it answers --------------------------------------
+
+def test_a_token_with_characters_an_address_reserves_is_encoded_in_the_url_and_the_qr(night):
+    token = "tok&en=1#2%+x/y"
+    proc, url = start_server(night, "--token", token)
+    try:
+        assert url.endswith("/?token=tok%26en%3D1%232%25%2Bx%2Fy")
+        assert httpx.get(url, timeout=HANG).status_code == 200  # the address printed opens the table
+        assert httpx.get(url.replace("/?", "/api/board?"), timeout=HANG).status_code == 200
+    finally:
+        rc, out, err = stop_server(proc)
+    from pancli.cli.serve import _qr
+
+    assert rc == 0 and _qr(url) in out  # the QR code is of the same, encoded address
+
+
+@pytest.mark.parametrize("port", ["70000", "-1", "65536"])
+def test_a_port_out_of_range_is_refused_in_one_line(night, port):
+    from helpers import pan_process
+
+    r = pan_process(night, ["serve", "--host", "127.0.0.1", "--port", port, "--no-qr"])
+    assert r.returncode != 0 and "Traceback" not in r.stderr and r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) <= 2 and "between 0 and 65535" in r.stderr
+
+
+def test_a_stored_session_name_is_printed_inert(tmp_path):
+    from helpers import run_sql
+
+    db = tmp_path / "old.db"
+    Pan(db)("session new tonight --players Ana,Ben,Cruz --dealer Cruz")
+    run_sql(db, "UPDATE sessions SET name = 'to' || char(27) || ']0;owned' || char(7) || 'night'")  # an old file's name
+    proc, url = start_server(db, "--no-qr")
+    rc, out, err = stop_server(proc)
+    assert rc == 0 and "\x1b" not in out and "\x07" not in out
+    assert "Serving session to\\x1b]0;owned\\x07night" in out
+
+
+def test_a_player_named_with_a_slash_has_a_player_page(tmp_path):
+    db = tmp_path / "slash.db"
+    Pan(db)("session new tonight --players Ana/2,Ben,Cruz --dealer Cruz")
+    with TestClient(create_app(db, TOKEN)) as c:
+        link = re.search(r'href="(/player/Ana[^"]*)"', get(c, "/").text).group(1).replace("&amp;", "&")
+        assert link.startswith("/player/Ana%2F2?")
+        r = c.get(link)
+        assert r.status_code == 200 and "<h1>Ana/2</h1>" in r.text
+        assert get(c, "/api/player/Ana%2F2").json()["player"] == "Ana/2"
+
+
+def test_static_files_carry_the_same_headers_as_the_pages(client):
+    for path in ("/static/pan.css", "/static/live.js"):
+        r = get(client, path)
+        assert r.headers["x-content-type-options"] == "nosniff" and r.headers["cache-control"] == "no-store"

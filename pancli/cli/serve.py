@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from pancli.cli.common import command_set
+from pancli.cli.common import command_set, echo
 from pancli.cli.context import app_context
 from pancli.core.errors import InputError
 
@@ -57,8 +57,11 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 def _url(host: str, port: int, token: str) -> str:
+    """The address to open; the token percent-encoded, so `&`, `#` or `%` in it stay part of it."""
+    from urllib.parse import quote
+
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/?token={token}"
+    return f"http://{shown}:{port}/?token={quote(token, safe='')}"
 
 
 def _qr(url: str) -> str:
@@ -103,6 +106,9 @@ def serve(
     from pancli.storage.paths import resolve_path
     from pancli.web.app import create_app, new_token
 
+    if not 0 <= port <= 65535:
+        raise InputError(f"--port {port} is not a port: ports are between 0 and 65535",
+                         "choose another, or --port 0 for any free one")
     if token is not None and (len(token) < 8 or not token.isprintable() or " " in token):
         raise InputError("--token must be at least 8 characters, with no spaces", "or leave it out for a fresh one")
     token = token or new_token()
@@ -137,7 +143,7 @@ def serve(
             sys.stdout.write(_qr(url))
         what = f"session {shown.name}" if shown else "the current session"
         follow = "" if session else " (follows `pan session use`)"
-        print(f"Serving {what}{follow} read-only from {path}. Ctrl-C stops.", flush=True)
+        echo(f"Serving {what}{follow} read-only from {path}. Ctrl-C stops.")  # a stored name: inert
         if host in ("0.0.0.0", "::") and not lan_address():
             print("Could not tell this machine's address on the network: if the address above does not open, "
                   "use the one your network settings show.", flush=True)

@@ -237,6 +237,16 @@ def int_param(request: Request, name: str, default: int | None = None) -> int | 
         raise BadRequest(f"{name}={raw!r} is not a whole number", f"give e.g. ?{name}=2") from None
 
 
+class Static(StaticFiles):
+    """The style sheet and the live script, with the pages' headers: never sniffed as another
+    type, never kept by the phone (a new pancli's script is fetched at once)."""
+
+    async def get_response(self, path: str, scope) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers.update(SECURITY_HEADERS)
+        return response
+
+
 class Site:
     """The pages, the JSON and the live stream of one database. Each endpoint is a method that
     takes a Starlette request and returns a response, so each can be called alone."""
@@ -455,16 +465,16 @@ class Site:
             Route("/", fast(self.table, "page")),
             Route("/history", fast(self.history, "page")),
             Route("/settle", fast(self.settle, "page")),
-            Route("/player/{name}", fast(self.player, "page")),
+            Route("/player/{name:path}", fast(self.player, "page")),  # a name may hold a / (Ana/2)
             Route("/sessions", fast(self.sessions, "page")),
             Route("/api/board", fast(self.api_board, "api")),
             Route("/api/standings", fast(self.api_standings, "api")),
             Route("/api/history", fast(self.api_history, "api")),
             Route("/api/settle", fast(self.api_settle, "api")),
-            Route("/api/player/{name}", fast(self.api_player, "api")),
+            Route("/api/player/{name:path}", fast(self.api_player, "api")),
             Route("/api/sessions", fast(self.api_sessions, "api")),
             Route("/events", self.events),
-            Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
+            Mount("/static", app=Static(directory=str(HERE / "static")), name="static"),
         ]
 
     def exception_handlers(self) -> dict:
