@@ -556,3 +556,46 @@ def test_static_files_carry_the_same_headers_as_the_pages(client):
     for path in ("/static/pan.css", "/static/live.js"):
         r = get(client, path)
         assert r.headers["x-content-type-options"] == "nosniff" and r.headers["cache-control"] == "no-store"
+
+
+# -- the page cache: keyed by what changes the answer, bounded in bytes ------------------------
+
+def kept_entries(reader, kind: str) -> list:
+    return [key for key in reader.kept() if key[0] == kind]
+
+
+def test_unknown_parameters_do_not_multiply_the_cache(night):
+    with TestClient(create_app(night, TOKEN)) as c:
+        reader = c.app.state.reader
+        for i in range(150):
+            assert get(c, "/", **{"_": str(i), f"x{i}": "junk"}).status_code == 200
+            assert get(c, "/api/board", _=str(i), fragment="1", page=str(i)).status_code == 200
+        assert len(kept_entries(reader, "page")) == 1 and len(kept_entries(reader, "api")) == 1
+        one_page = len(get(c, "/").text)
+        assert reader.kept_bytes() < 3 * one_page + 200_000  # one page and one board, not 150 of each
+
+
+def test_the_same_answer_is_kept_once_however_it_is_asked_for(night):
+    """A session named by a prefix, fragment=2 (not 1), page=01: the same answer, one entry each."""
+    with TestClient(create_app(night, TOKEN)) as c:
+        reader = c.app.state.reader
+        pages = [get(c, "/history", session=s, page=p, fragment=f).text
+                 for s in ("tonight", "toni", "ton") for p in ("1", "01") for f in ("0", "2")]
+        assert len(set(pages)) == 1 and len(kept_entries(reader, "page")) == 1
+        assert 'href="/?token=test-token-123&amp;session=tonight"' in pages[0]  # links name the session in full
+        for name in ("ana", "Ana", "ANA"):
+            assert "<h1>Ana</h1>" in get(c, f"/player/{name}").text
+        assert len(kept_entries(reader, "page")) == 2
+        for extra in ({}, {"all": "1", "page": "1"}, {"all": "1", "hand": "2"}):
+            get(c, "/api/history", **({"all": "1"} | extra))
+        assert len(kept_entries(reader, "api")) == 1
+
+
+def test_the_cache_is_bounded_in_bytes(night):
+    reader = Reader(night, cache_bytes=100_000)
+    for i in range(30):
+        assert reader.cached(("page", i), lambda: "x" * 10_000) == "x" * 10_000
+    assert reader.kept_bytes() <= 100_000 and 5 <= len(reader.kept()) < 10
+    assert ("page", 29) in reader.kept() and ("page", 0) not in reader.kept()  # the oldest went first
+    assert reader.cached(("page", "huge"), lambda: "y" * 200_000) == "y" * 200_000  # served, not kept
+    assert ("page", "huge") not in reader.kept() and ("page", 29) in reader.kept()

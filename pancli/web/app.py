@@ -218,9 +218,46 @@ def templates() -> Environment:
     return env
 
 
-def query_key(request: Request) -> tuple:
-    """What a request asks for, as a cache key: its parameters without the token."""
-    return tuple(sorted((k, v) for k, v in request.query_params.items() if k != "token"))
+# The query parameters each route reads, so the only ones its cache key holds: anything else an
+# address carries (?_=1, ?x=junk) changes nothing, and the answer is kept once.
+PAGE = ("session", "fragment")
+HISTORY = (*PAGE, "page")
+SESSIONS = ("fragment",)
+API = ("session",)
+API_HISTORY = ("session", "all", "hand", "page")
+FLAGS = ("fragment", "all")  # on when =1, whatever else they say
+DEFAULTS = {"page": 1}
+
+
+def query_key(request: Request, known: tuple[str, ...], session: str | None = None) -> tuple:
+    """What a request asks for, as a cache key: the parameters its route reads (``known``), each as
+    the route reads it (fragment=1 or not, page=01 as 1); the session by its full name
+    (``session``) once it is known. A history asked for whole or by hand ignores the page."""
+    params = request.query_params
+    got: dict[str, object] = {}
+    for name in known:
+        raw = params.get(name)
+        if name == "session":
+            got[name] = (session or raw) if raw else None
+        elif name in FLAGS:
+            got[name] = raw == "1"
+        else:
+            got[name] = _number(raw, DEFAULTS.get(name))
+    if got.get("all"):
+        got.pop("hand", None)
+        got.pop("page", None)
+    elif got.get("hand") is not None:
+        got.pop("page", None)
+    return tuple(got.items())
+
+
+def _number(raw: str | None, default: int | None) -> object:
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        return raw  # answered 400, never kept
 
 
 @overload
@@ -258,15 +295,16 @@ class Site:
 
     # -- plumbing --------------------------------------------------------------------------
 
-    def link(self, request: Request, path: str, keep_session: bool = True, **params) -> str:
+    def link(self, named: str | None, path: str, keep_session: bool = True, **params) -> str:
+        """An address on this site with the token, keeping the session the page was asked for
+        (by its full name, so every way of asking for it gives the same page)."""
         query = {"token": self.token}
-        wanted = request.query_params.get("session")
-        if keep_session and wanted and "session" not in params:
-            query["session"] = wanted
+        if keep_session and named and "session" not in params:
+            query["session"] = named
         query.update({k: v for k, v in params.items() if v is not None})
         return f"{path}?{urlencode(query)}"
 
-    def fast(self, endpoint, kind: str):
+    def fast(self, endpoint, kind: str, known: tuple[str, ...]):
         """Answers from what is kept on the event loop itself; only a miss goes to a worker thread."""
         reader = self.reader
 
@@ -274,7 +312,7 @@ class Site:
             # A page loaded afresh (a reload, or a phone with scripts off) is always checked
             # against the database; what the live script fetches on the poller's word is not.
             reload = kind == "page" and request.query_params.get("fragment") != "1"
-            kept = None if reload else reader.peek((kind, request.url.path, query_key(request)))
+            kept = None if reload else reader.peek((kind, request.scope["path"], query_key(request, known)))
             if kept is not None:
                 if kind == "page":
                     return HTMLResponse(kept, headers=SECURITY_HEADERS)
@@ -283,11 +321,15 @@ class Site:
 
         return handler
 
-    def page(self, request: Request, template: str, title: str, build, live: str = "session") -> Response:
+    def page(self, request: Request, template: str, title: str, build, session: Session | None,
+             known: tuple[str, ...] = PAGE, live: str = "session", path: str | None = None) -> Response:
         """A page: its context built (and kept until the database changes), rendered, or only its
-        <main> when the live script asks for the fresh content (?fragment=1)."""
+        <main> when the live script asks for the fresh content (?fragment=1). ``path`` is the
+        page's own address when the request's spells it otherwise (/player/ana for Ana)."""
         fragment = request.query_params.get("fragment") == "1"
-        key = ("page", request.url.path, query_key(request))
+        named = session.name if session is not None and request.query_params.get("session") else None
+        path = path or request.scope["path"]
+        key = ("page", path, query_key(request, known, named))
 
         def render() -> str:
             generation = self.reader.generation
@@ -295,14 +337,15 @@ class Site:
             sessions = self.reader.session_names()
             return self.env.get_template(template).render(
                 title=title, fragment=fragment, live=live, generation=generation, sessions=sessions,
-                url=lambda path, **kw: self.link(request, path, **kw), token=self.token, path=request.url.path,
-                **context)
+                url=lambda to, **kw: self.link(named, to, **kw), token=self.token, path=path, **context)
 
         return HTMLResponse(self.reader.cached(key, render), headers=SECURITY_HEADERS)
 
-    def json(self, request: Request, build) -> Response:
+    def json(self, request: Request, build, session: Session | None = None, known: tuple[str, ...] = API,
+             path: str | None = None) -> Response:
         """JSON, kept until the database changes; money as exact decimal strings."""
-        key = ("api", request.url.path, query_key(request))
+        named = session.name if session is not None and request.query_params.get("session") else None
+        key = ("api", path or request.scope["path"], query_key(request, known, named))
         body = self.reader.cached(key, lambda: json_text(build()))
         return Response(body, media_type="application/json", headers=SECURITY_HEADERS)
 
@@ -328,7 +371,7 @@ class Site:
                                columns=generic.standing_columns(standings))
             return context
 
-        return self.page(request, template, f"{s.name} · the table", build)
+        return self.page(request, template, f"{s.name} · the table", build, s)
 
     def history(self, request: Request) -> Response:
         reader, s = self.reader, self.session_of(request)
@@ -342,7 +385,7 @@ class Site:
             hands = [(h, by_hand.get(h, [])) for h in reversed(data["hands"])]
             return {"session": s, "hands": hands, "page_no": data["page"], "pages": data["pages"]}
 
-        return self.page(request, "history.html", f"{s.name} · history", build)
+        return self.page(request, "history.html", f"{s.name} · history", build, s, HISTORY)
 
     def settle(self, request: Request) -> Response:
         reader, s = self.reader, self.session_of(request)
@@ -351,11 +394,11 @@ class Site:
             _, data = reader.settle(s)
             return {"session": s, "settle": data, "standings": reader.standings(s)}
 
-        return self.page(request, "settle.html", f"{s.name} · settle-up", build)
+        return self.page(request, "settle.html", f"{s.name} · settle-up", build, s)
 
     def player(self, request: Request) -> Response:
         reader, s = self.reader, self.session_of(request)
-        name = request.path_params["name"]
+        name = reader.player_name(request.path_params["name"])
 
         def build():
             career = reader.player(name)
@@ -368,25 +411,28 @@ class Site:
             return {"session": s, "career": career, "tonight": tonight, "standings": standings, "seat": seat,
                     "board": board, "recent": list(reversed(recent))[:6], "points": points}
 
-        return self.page(request, "player.html", f"{name} · player", build, live="any")
+        return self.page(request, "player.html", f"{name} · player", build, s, live="any", path=f"/player/{name}")
 
     def sessions(self, request: Request) -> Response:
         def build():
             return {"session": None, "rows": self.reader.sessions()}
 
-        return self.page(request, "sessions.html", "sessions", build, live="any")
+        return self.page(request, "sessions.html", "sessions", build, None, SESSIONS, live="any")
 
     # -- JSON: the same objects as the CLI's --json -----------------------------------------
 
     def api_board(self, request: Request) -> Response:
-        return self.json(request, lambda: self.reader.board(self.session_of(request)))
+        s = self.session_of(request)
+        return self.json(request, lambda: self.reader.board(s), s)
 
     def api_standings(self, request: Request) -> Response:
-        return self.json(request, lambda: self.reader.standings(self.session_of(request)))
+        s = self.session_of(request)
+        return self.json(request, lambda: self.reader.standings(s), s)
 
     def api_history(self, request: Request) -> Response:
+        s = self.session_of(request)
+
         def build():
-            s = self.session_of(request)
             if request.query_params.get("all") == "1":
                 return self.reader.history(s, everything=True)
             hand = int_param(request, "hand")
@@ -394,16 +440,18 @@ class Site:
                 return self.reader.history(s, hand=hand)
             return self.reader.history(s, page=int_param(request, "page", 1))
 
-        return self.json(request, build)
+        return self.json(request, build, s, API_HISTORY)
 
     def api_settle(self, request: Request) -> Response:
-        return self.json(request, lambda: self.reader.settle(self.session_of(request))[1])
+        s = self.session_of(request)
+        return self.json(request, lambda: self.reader.settle(s)[1], s)
 
     def api_player(self, request: Request) -> Response:
-        return self.json(request, lambda: self.reader.player(request.path_params["name"]))
+        name = self.reader.player_name(request.path_params["name"])
+        return self.json(request, lambda: self.reader.player(name), None, (), f"/api/player/{name}")
 
     def api_sessions(self, request: Request) -> Response:
-        return self.json(request, self.reader.sessions)
+        return self.json(request, self.reader.sessions, None, ())
 
     # -- live ------------------------------------------------------------------------------
 
@@ -462,17 +510,17 @@ class Site:
     def routes(self) -> list:
         fast = self.fast
         return [
-            Route("/", fast(self.table, "page")),
-            Route("/history", fast(self.history, "page")),
-            Route("/settle", fast(self.settle, "page")),
-            Route("/player/{name:path}", fast(self.player, "page")),  # a name may hold a / (Ana/2)
-            Route("/sessions", fast(self.sessions, "page")),
-            Route("/api/board", fast(self.api_board, "api")),
-            Route("/api/standings", fast(self.api_standings, "api")),
-            Route("/api/history", fast(self.api_history, "api")),
-            Route("/api/settle", fast(self.api_settle, "api")),
-            Route("/api/player/{name:path}", fast(self.api_player, "api")),
-            Route("/api/sessions", fast(self.api_sessions, "api")),
+            Route("/", fast(self.table, "page", PAGE)),
+            Route("/history", fast(self.history, "page", HISTORY)),
+            Route("/settle", fast(self.settle, "page", PAGE)),
+            Route("/player/{name:path}", fast(self.player, "page", PAGE)),  # a name may hold a / (Ana/2)
+            Route("/sessions", fast(self.sessions, "page", SESSIONS)),
+            Route("/api/board", fast(self.api_board, "api", API)),
+            Route("/api/standings", fast(self.api_standings, "api", API)),
+            Route("/api/history", fast(self.api_history, "api", API_HISTORY)),
+            Route("/api/settle", fast(self.api_settle, "api", API)),
+            Route("/api/player/{name:path}", fast(self.api_player, "api", ())),
+            Route("/api/sessions", fast(self.api_sessions, "api", ())),
             Route("/events", self.events),
             Mount("/static", app=Static(directory=str(HERE / "static")), name="static"),
         ]

@@ -7,6 +7,7 @@ server's one poller), so fifty phones refreshing after an event cost one build, 
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -20,6 +21,7 @@ from pancli.storage.store import Store
 
 HANDS_PER_PAGE = 10
 RECENT_EVENTS = 12
+CACHE_BYTES = 64 * 2**20  # what kept answers may hold: a few hundred pages of a long night
 
 
 class NotFound(InputError):
@@ -73,15 +75,25 @@ class _Pending:
         self.error: BaseException | None = None
 
 
+def size_of(value) -> int:
+    """Roughly the memory a kept value holds: exact for text, a walk of a JSON-like object."""
+    if isinstance(value, dict):
+        return sys.getsizeof(value) + sum(size_of(k) + size_of(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return sys.getsizeof(value) + sum(size_of(v) for v in value)
+    return sys.getsizeof(value)
+
+
 class Reader:
-    def __init__(self, db_path: str | Path, session: str | None = None, cache_size: int = 256):
+    def __init__(self, db_path: str | Path, session: str | None = None, cache_size: int = 256,
+                 cache_bytes: int = CACHE_BYTES):
         self.path = Path(db_path)
         self.default_session = session
         self.generation = 0     # bumped by the poller on every change: tells the pages to refresh
         self.mark: tuple | None = None  # the database's change mark the poller saw last (Store.change_mark)
         self._local = threading.local()
-        self._cache: OrderedDict = OrderedDict()
-        self._cache_size = cache_size
+        self._cache: OrderedDict = OrderedDict()  # (mark, key) -> (value, its size in bytes)
+        self._cache_size, self._cache_bytes, self._bytes = cache_size, cache_bytes, 0
         self._lock = threading.Lock()
         self._hands: dict[int, HandIndex] = {}
         self._pending: dict = {}
@@ -99,7 +111,35 @@ class Reader:
         """The kept value for ``key`` as of the poller's last look, or None (for a caller on the
         event loop, which must not wait on the database)."""
         with self._lock:
-            return self._cache.get((self.mark, key))
+            kept = self._cache.get((self.mark, key))
+        return None if kept is None else kept[0]
+
+    def kept(self) -> list:
+        """The keys of the answers kept now (of every change mark)."""
+        with self._lock:
+            return [key for _, key in self._cache]
+
+    def forget(self) -> None:
+        """Drops every kept answer (a database put in place of another keeps none of its own)."""
+        with self._lock:
+            self._cache.clear()
+            self._bytes = 0
+
+    def kept_bytes(self) -> int:
+        with self._lock:
+            return self._bytes
+
+    def _keep(self, key, value) -> None:
+        """Keeps an answer, the least recently used going first past the count or the bytes; an
+        answer bigger than a quarter of the bound (a whole long night as JSON) is served but not
+        kept, so that it cannot push out every page the phones keep asking for."""
+        size = size_of(value)
+        if size > self._cache_bytes // 4:
+            return
+        self._cache[key] = (value, size)
+        self._bytes += size
+        while len(self._cache) > self._cache_size or self._bytes > self._cache_bytes:
+            self._bytes -= self._cache.popitem(last=False)[1][1]
 
     def cached(self, key, build):
         """``build()``, kept until the database changes (checked on every call, so a reload right
@@ -109,7 +149,7 @@ class Reader:
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
-                return self._cache[key]
+                return self._cache[key][0]
             pending = self._pending.get(key)
             owner = pending is None
             if pending is None:
@@ -126,10 +166,8 @@ class Reader:
             raise
         finally:
             with self._lock:
-                if pending.error is None:
-                    self._cache[key] = pending.value
-                    while len(self._cache) > self._cache_size:
-                        self._cache.popitem(last=False)
+                if pending.error is None and key not in self._cache:
+                    self._keep(key, pending.value)
                 del self._pending[key]
             pending.done.set()
         return pending.value
@@ -161,8 +199,8 @@ class Reader:
         """`pan history --json` (``everything``), `pan history --hand N --json` (``hand``), or one page
         of HANDS_PER_PAGE hands, newest page first, in the same shape with ``page`` and ``pages``."""
         store = self.store()
-        if everything:
-            return self.cached(("history", session.id), lambda: history_data(store, session))
+        if everything:  # kept by the caller as the JSON it answers with, not twice
+            return history_data(store, session)
         index = self.hand_index(session.id)
         if hand is not None:
             return history_data(store, session, events=self._events(store, session, index, [hand]))
@@ -194,12 +232,16 @@ class Reader:
         s, value = settle_result(self.store(), session)
         return s, settle_json(session, s)
 
-    def player(self, name: str) -> dict:
-        store = self.store()
+    def player_name(self, text: str) -> str:
+        """The player's name as recorded, from what was typed (any case, a unique start)."""
         try:
-            resolved = resolve_known(store, name)
+            return resolve_known(self.store(), text)
         except InputError as e:
             raise NotFound(e.message, e.hint) from None
+
+    def player(self, name: str) -> dict:
+        resolved = self.player_name(name)
+        store = self.store()
         return self.cached(("player", resolved), lambda: player_career(store, resolved))
 
     def sessions(self) -> list[dict]:
