@@ -599,3 +599,89 @@ def test_the_cache_is_bounded_in_bytes(night):
     assert ("page", 29) in reader.kept() and ("page", 0) not in reader.kept()  # the oldest went first
     assert reader.cached(("page", "huge"), lambda: "y" * 200_000) == "y" * 200_000  # served, not kept
     assert ("page", "huge") not in reader.kept() and ("page", 29) in reader.kept()
+
+
+# -- a database put in place of the one served (a restore) -------------------------------------
+
+class Listener:
+    """A phone's live channel: the change messages /events sends, in a thread of its own."""
+
+    def __init__(self, url: str):
+        self.url, self.messages, self.ready = url.replace("/?", "/events?"), [], threading.Event()
+        threading.Thread(target=self.listen, daemon=True).start()
+        assert self.ready.wait(HANG)
+
+    def listen(self) -> None:
+        with httpx.stream("GET", self.url, timeout=HANG) as r:
+            event = None
+            for line in r.iter_lines():
+                if line.startswith("event: "):
+                    event = line[7:]
+                    if event == "hello":
+                        self.ready.set()
+                elif line.startswith("data: ") and event == "change":
+                    self.messages.append(json.loads(line[6:]))
+
+    def wait_for_more_than(self, n: int) -> dict:
+        deadline = time.monotonic() + HANG  # a hang guard, not a bound
+        while len(self.messages) <= n and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(self.messages) > n, "no live message came"
+        return self.messages[-1]
+
+
+def test_a_database_put_in_place_of_the_served_one_is_read_and_the_phones_told(tmp_path):
+    """As `pan restore` does: the -wal and -shm removed, a whole other file renamed over the path.
+    The other night has as many events and the same current session, so only the file changed."""
+    db, other = tmp_path / "pan.db", tmp_path / "restored.db"
+    for path, name, players in ((db, "friday", "Ana,Ben,Cruz"), (other, "saturday", "Dee,Eve,Fay")):
+        pan = Pan(path)
+        pan(f"session new {name} --players {players} --dealer {players.split(',')[-1]}")
+        pan("deal")
+    proc, url = start_server(db, "--no-qr")
+    try:
+        assert "friday" in httpx.get(url, timeout=HANG).text
+        assert "Cruz deals" in httpx.get(url + "&fragment=1", timeout=HANG).text  # kept by the server
+        phone = Listener(url)
+        for suffix in ("-wal", "-shm"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+        os.replace(other, db)
+        message = phone.wait_for_more_than(0)
+        assert message["any"] is True
+        fragment = httpx.get(url + "&fragment=1", timeout=HANG).text  # what the live script fetches
+        assert "Fay deals" in fragment and "Cruz" not in fragment
+        assert "saturday" in httpx.get(url, timeout=HANG).text
+        assert httpx.get(url.replace("/?", "/api/board?"), timeout=HANG).json() == cli_json(db, "board")
+        Pan(db)("drop fay")  # and the restored file is followed as the old one was
+        phone.wait_for_more_than(1)
+        assert httpx.get(url.replace("/?", "/api/board?"), timeout=HANG).json() == cli_json(db, "board")
+    finally:
+        rc, out, err = stop_server(proc)
+    assert rc == 0 and "Traceback" not in err, err
+
+
+def test_a_database_restored_in_place_with_a_shorter_log_is_read_afresh(tmp_path):
+    """`sqlite3 pan.db ".restore old.db"`: the same file, a shorter log. The hands of the history
+    pages are those of the restored log, not those the server had indexed."""
+    import sqlite3
+
+    db, old = tmp_path / "pan.db", tmp_path / "old.db"
+    pan = Pan(db)
+    pan("session new friday --players Ana,Ben,Cruz --dealer Cruz")
+    pan("deal")
+    pan("db backup " + str(old))
+    for _ in range(2):
+        pan("void")
+        pan("deal")
+    with TestClient(create_app(db, TOKEN, poll_interval=0.05)) as c:
+        assert get(c, "/api/history").json()["hands"] == [1, 2, 3]
+        generation = c.app.state.reader.generation
+        source, target = sqlite3.connect(old), sqlite3.connect(db)
+        source.backup(target)
+        source.close()
+        target.close()
+        deadline = time.monotonic() + HANG  # a hang guard, not a bound
+        while c.app.state.reader.generation == generation and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert get(c, "/api/history").json()["hands"] == [1]
+        assert get(c, "/api/history").json() == {**cli_json(db, "history"), "hands": [1], "page": 1, "pages": 1}

@@ -39,7 +39,7 @@ from pancli.games.protocol import Game
 from pancli.storage.store import Store
 from pancli.web import generic
 from pancli.web.charts import running_chart
-from pancli.web.data import NotFound, Reader
+from pancli.web.data import NotFound, Reader, file_identity
 
 HERE = Path(__file__).resolve().parent
 GENERIC_TABLE = "table.html"  # the table page of a game without a template of its own
@@ -94,7 +94,8 @@ class Hub:
 
 
 class Poller(threading.Thread):
-    """Watches the database for commits by other connections and tells the hub what changed."""
+    """Watches the database for commits by other connections, and for another file put in its
+    place, and tells the hub what changed."""
 
     def __init__(self, reader: Reader, hub: Hub, interval: float = POLL_SECONDS):
         super().__init__(name="pan-serve-poller", daemon=True)
@@ -102,29 +103,44 @@ class Poller(threading.Thread):
         self.stopped = threading.Event()
 
     def run(self) -> None:
-        store = Store(self.reader.path, readonly=True)
+        reader = self.reader
+        identity = file_identity(reader.path)  # before opening: a file swapped in meanwhile is seen next time
+        store = Store(reader.path, readonly=True)
         try:
             version = store.data_version()
             last_id = store.last_event_id_of_all()
-            self.reader.mark = store.change_mark()
+            reader.mark = reader.mark_of(store, reader.epoch)
             try:  # warm the hand index of the session shown by default, for the first history page
-                self.reader.hand_index(store.session(self.reader.default_session).id)
+                reader.hand_index(store.session(reader.default_session).id)
             except PanError:
                 pass
             while not self.stopped.wait(self.interval):
                 try:
-                    now = store.data_version()
-                    if now == version:
-                        continue
-                    version = now
-                    changed = store.sessions_changed_since(last_id)
-                    last_id = store.last_event_id_of_all()
-                    self.reader.mark = store.change_mark()
+                    now_identity = file_identity(reader.path)
+                    if now_identity is not None and now_identity != identity:
+                        fresh = Store(reader.path, readonly=True)  # refused (half-written, foreign): tried again
+                        store.close()
+                        store, identity = fresh, now_identity
+                        version, last_id = store.data_version(), store.last_event_id_of_all()
+                        reader.reopen()
+                        changed, whole = {}, True
+                    else:
+                        now = store.data_version()
+                        if now == version:
+                            continue
+                        version = now
+                        changed = store.sessions_changed_since(last_id)
+                        newest = store.last_event_id_of_all()
+                        whole = newest < last_id  # the log is shorter: restored in place, read afresh
+                        last_id = newest
+                        if whole:
+                            reader.reopen()
+                    reader.mark = reader.mark_of(store, reader.epoch)
                 except Exception:  # a damaged or vanished file: keep serving what can be read
                     continue
-                self.reader.generation += 1
-                message = json.dumps({"generation": self.reader.generation,
-                                      "sessions": sorted(changed), "any": not changed})
+                reader.generation += 1
+                message = json.dumps({"generation": reader.generation,
+                                      "sessions": [] if whole else sorted(changed), "any": whole or not changed})
                 loop = self.hub.loop
                 if loop is not None and not loop.is_closed():
                     loop.call_soon_threadsafe(self.hub.publish, message)

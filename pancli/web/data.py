@@ -3,10 +3,16 @@
 Requests run in worker threads; each thread opens its own read-only Store. Results of the
 costlier builders are kept until the database changes (``Reader.generation``, bumped by the
 server's one poller), so fifty phones refreshing after an event cost one build, not fifty.
+
+A file put in place of the database (a restore renames a whole new one over it) is another
+file: connections opened before keep reading the old one. The poller notices (``file_identity``
+changes) and calls ``Reader.reopen``: each thread then opens the new file on its next request,
+and nothing kept from the old one is used again (``epoch``).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from collections import OrderedDict
@@ -84,28 +90,62 @@ def size_of(value) -> int:
     return sys.getsizeof(value)
 
 
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """Which file the path names now (device and inode), or None when there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 class Reader:
     def __init__(self, db_path: str | Path, session: str | None = None, cache_size: int = 256,
                  cache_bytes: int = CACHE_BYTES):
         self.path = Path(db_path)
         self.default_session = session
         self.generation = 0     # bumped by the poller on every change: tells the pages to refresh
-        self.mark: tuple | None = None  # the database's change mark the poller saw last (Store.change_mark)
+        self.mark: tuple | None = None  # (epoch, the change mark) the poller saw last (Store.change_mark)
+        self.epoch = 0          # bumped when the file is replaced: every thread opens it afresh
         self._local = threading.local()
         self._cache: OrderedDict = OrderedDict()  # (mark, key) -> (value, its size in bytes)
         self._cache_size, self._cache_bytes, self._bytes = cache_size, cache_bytes, 0
         self._lock = threading.Lock()
-        self._hands: dict[int, HandIndex] = {}
+        self._hands: dict[tuple[int, int], HandIndex] = {}  # (epoch, session id) -> its index
         self._pending: dict = {}
         Store(self.path, readonly=True).close()  # a missing or foreign file is refused at start
 
     # -- plumbing --------------------------------------------------------------------------
 
     def store(self):
-        store = getattr(self._local, "store", None)
-        if store is None:
-            store = self._local.store = Store(self.path, readonly=True)
+        """This thread's connection, opened afresh after the file was replaced."""
+        local = self._local
+        store = getattr(local, "store", None)
+        if store is None or local.epoch != self.epoch:
+            epoch = self.epoch
+            if store is not None:
+                local.store = None
+                store.close()
+            store = local.store = Store(self.path, readonly=True)
+            local.epoch = epoch
         return store
+
+    def store_epoch(self) -> int:
+        """The epoch of the file this thread's connection reads (the one ``store()`` gave)."""
+        return self._local.epoch
+
+    def mark_of(self, store, epoch: int) -> tuple:
+        """What kept answers read from ``store`` are filed under: its file and its change mark."""
+        return (epoch, *store.change_mark())
+
+    def reopen(self) -> None:
+        """Another file is in the database's place, or its log was rewritten: nothing read from the
+        old one is kept, and every thread opens the file again on its next request."""
+        with self._lock:
+            self.epoch += 1
+            self._hands.clear()
+            self._cache.clear()
+            self._bytes = 0
 
     def peek(self, key):
         """The kept value for ``key`` as of the poller's last look, or None (for a caller on the
@@ -145,7 +185,8 @@ class Reader:
         """``build()``, kept until the database changes (checked on every call, so a reload right
         after an event is fresh even before the poller sees it). Requests that ask for the same
         thing at once (fifty phones told of the same event) wait for one build instead of each making it."""
-        key = (self.store().change_mark(), key)
+        store = self.store()
+        key = (self.mark_of(store, self.store_epoch()), key)
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
@@ -182,9 +223,10 @@ class Reader:
         return Recorder(self.store(), session)
 
     def hand_index(self, session_id: int) -> HandIndex:
+        store = self.store()
         with self._lock:
-            index = self._hands.setdefault(session_id, HandIndex())
-        index.update(self.store(), session_id)
+            index = self._hands.setdefault((self.store_epoch(), session_id), HandIndex())
+        index.update(store, session_id)
         return index
 
     # -- the JSON objects (the same as the CLI's --json) ------------------------------------
