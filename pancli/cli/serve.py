@@ -1,7 +1,8 @@
 """`pan serve`: the table, read-only, on every player's phone over the local network.
 
 Starlette, uvicorn, Jinja2 and segno are imported inside the command, so no other `pan`
-command pays for them at start-up.
+command pays for them at start-up. What holds the server up on an open network (timeouts, bounds
+on connections, the open-file limit) is in pancli/web/server.py.
 """
 
 from __future__ import annotations
@@ -101,10 +102,9 @@ def serve(
     import signal
     import socket
 
-    import uvicorn
-
     from pancli.storage.paths import resolve_path
     from pancli.web.app import create_app, new_token
+    from pancli.web.server import make_server
 
     if not 0 <= port <= 65535:
         raise InputError(f"--port {port} is not a port: ports are between 0 and 65535",
@@ -124,16 +124,7 @@ def serve(
     else:
         url = _url(host, port, token)
 
-    hub = web.state.hub
-
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig, frame):
-            hub.close_threadsafe()  # ends the live streams, so shutdown does not wait on them
-            super().handle_exit(sig, frame)
-
-    config = uvicorn.Config(web, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=2, server_header=False)
-    server = Server(config)
+    server = make_server(web, token, web.state.hub)
     # Ctrl-C from the moment the URL is printed stops the server the same way, before uvicorn has
     # put in its own handlers (while it starts) too; uvicorn puts this handler back when it is done.
     previous = signal.signal(signal.SIGINT, server.handle_exit)

@@ -571,6 +571,12 @@ class BadRequest(PanError):
     exit_code = 2
 
 
+def token_given(query_string: bytes, token: str) -> bool:
+    """Whether a request's query string holds the token (compared in constant time)."""
+    given = parse_qs(query_string.decode("latin-1")).get("token", [""])[0]
+    return secrets.compare_digest(given.encode(), token.encode())
+
+
 class Guard:
     """Before anything else: only GET and HEAD, and only with the token."""
 
@@ -586,8 +592,7 @@ class Guard:
             response = self.error_response(path, 405, "Only GET and HEAD are answered", "this server is read-only")
             response.headers["Allow"] = "GET, HEAD"
             return await response(scope, receive, send)
-        given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [""])[0]
-        if not secrets.compare_digest(given.encode(), self.token.encode()):
+        if not token_given(scope.get("query_string", b""), self.token):
             response = self.error_response(path, 403, "Forbidden: this address needs its token",
                                            "open the address `pan serve` printed (or scan its QR code)")
             return await response(scope, receive, send)
