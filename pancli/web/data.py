@@ -276,8 +276,8 @@ class Reader:
 
     def player_name(self, text: str) -> str:
         """The player's name as recorded, from what was typed (any case, a unique start)."""
-        try:
-            return resolve_known(self.store(), text)
+        try:  # kept like an answer: a long night's players take a while to list
+            return self.cached(("player-name", text), lambda: resolve_known(self.store(), text))
         except InputError as e:
             raise NotFound(e.message, e.hint) from None
 
