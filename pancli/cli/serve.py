@@ -88,6 +88,8 @@ def serve(
     token: str | None = typer.Option(None, "--token", help="Use this token instead of a fresh random one "
                                                               "(to keep the same QR code from one night to the next)."),
     no_qr: bool = typer.Option(False, "--no-qr", help="Print only the address, no QR code."),
+    dealer: bool = typer.Option(False, "--dealer", help="Also serve the dealer's page, which records from a phone: "
+                                                          "prints a second address and QR code, for the dealer only."),
 ):
     """Serve the table read-only on the local network: every player follows it live on a phone.
 
@@ -113,7 +115,8 @@ def serve(
         raise InputError("--token must be at least 8 characters, with no spaces", "or leave it out for a fresh one")
     token = token or new_token()
     path = resolve_path(app_context().db)
-    web = create_app(path, token, session)  # refuses a missing or foreign database before listening
+    dealer_token = new_token() if dealer else None
+    web = create_app(path, token, session, dealer_token=dealer_token)  # refuses a missing or foreign database before listening
     reader = web.state.reader
     shown = reader.session(None) if session or reader.store().setting("current_session") else None
     sock = _bind(host, port)
@@ -134,7 +137,16 @@ def serve(
             sys.stdout.write(_qr(url))
         what = f"session {shown.name}" if shown else "the current session"
         follow = "" if session else " (follows `pan session use`)"
-        echo(f"Serving {what}{follow} read-only from {path}. Ctrl-C stops.")  # a stored name: inert
+        if dealer_token:
+            from urllib.parse import quote
+
+            dealer_url = url.split("/?")[0] + f"/dealer?dealer={quote(dealer_token, safe='')}"
+            print("The dealer's address (it records: show it to the dealer only):", flush=True)
+            print(dealer_url, flush=True)
+            if not no_qr:
+                sys.stdout.write(_qr(dealer_url))
+        mode = "with the dealer page" if dealer_token else "read-only"
+        echo(f"Serving {what}{follow} {mode} from {path}. Ctrl-C stops.")  # a stored name: inert
         if host in ("0.0.0.0", "::") and not lan_address():
             print("Could not tell this machine's address on the network: if the address above does not open, "
                   "use the one your network settings show.", flush=True)

@@ -71,6 +71,11 @@ def m008_check_marks(db):
     db.execute(_SCHEMA_V8)
 
 
+@_step
+def m009_dealer_actions(db):
+    db.execute(_SCHEMA_V9)
+
+
 def schema_migrations():
     from sqlite_utils.migrations import Migrations  # noqa: PLC0415 start-up: sqlite-utils, only to create or migrate
 
@@ -252,5 +257,11 @@ CREATE TABLE IF NOT EXISTS check_marks (
     checked_at TEXT NOT NULL
 );
 """
+
+# What the dealer's phone sent (`pan serve --dealer`): the key it made for each action, a digest
+# of the request, and the answer given, written in the transaction of the action's events, so a
+# retried request is answered again instead of recorded twice.
+_SCHEMA_V9 = ("CREATE TABLE dealer_actions (key TEXT PRIMARY KEY, session_id INTEGER NOT NULL "
+               "REFERENCES sessions(id), digest TEXT NOT NULL, result TEXT NOT NULL, created_at TEXT NOT NULL)")
 
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)

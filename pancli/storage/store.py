@@ -26,6 +26,7 @@ from urllib.parse import quote
 from pancli.core.errors import InputError, StoreError
 from pancli.core.rows import Session
 from pancli.storage import dblock, log as _log
+from pancli.storage.actions import ActionLog
 from pancli.storage.care import DatabaseCare
 from pancli.storage.log import EventLog
 from pancli.storage.mapping import SESSION_COLUMNS, session_row
@@ -46,6 +47,7 @@ class Store:
     queries: ReportQueries
     care: DatabaseCare
     sync: SyncQueries
+    actions: ActionLog
 
     def __init__(self, path: str | os.PathLike | None = None, create: bool = True, readonly: bool = False):
         self.path = resolve_path(path)
@@ -69,6 +71,7 @@ class Store:
         self.queries = ReportQueries(self.conn)
         self.care = DatabaseCare(self.conn)
         self.sync = SyncQueries(self.conn)
+        self.actions = ActionLog(self.conn)
 
     def _open(self, create: bool) -> None:
         if not self.path.exists():

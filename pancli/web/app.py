@@ -546,9 +546,14 @@ class Site:
 
 
 def create_app(db_path, token: str, session: str | None = None, poll_interval: float = POLL_SECONDS,
-               hub: Hub | None = None) -> Guard:
+               hub: Hub | None = None, dealer_token: str | None = None):
     """The `pan serve` application of one database: the site's routes behind the token guard,
-    with the one poller started and stopped by the server's lifespan."""
+    with the one poller started and stopped by the server's lifespan; with a dealer token, the
+    dealer's page and write routes (pancli.web.dealer) in front of them."""
+    if dealer_token is not None:
+        from pancli.web.dealer import prepare_database
+
+        prepare_database(db_path)
     site = Site(Reader(db_path, session), token, hub)
     poller = Poller(site.reader, site.hub, poll_interval)
 
@@ -564,7 +569,12 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
 
     app = Starlette(routes=site.routes(), lifespan=lifespan, exception_handlers=site.exception_handlers())
     app.state.reader, app.state.hub, app.state.poller, app.state.site = site.reader, site.hub, poller, site
-    return Guard(app, token, site.error_response)
+    guard = Guard(app, token, site.error_response)
+    if dealer_token is None:
+        return guard
+    from pancli.web.dealer import with_dealer
+
+    return with_dealer(guard, db_path, session, token, dealer_token)
 
 
 class BadRequest(PanError):

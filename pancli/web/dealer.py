@@ -1,0 +1,246 @@
+"""`pan serve --dealer`: the dealer's page and the write routes, in front of the players' site.
+
+The players' token stays read-only: every route under /dealer wants the dealer's token, which
+the players' pages, their QR code and their answers never carry. A write is a POST that carries
+it in the ``X-Pan-Dealer`` header (never only in the address), comes from this server's own page
+(``Origin`` equal to ``Host``), with the CSRF value of the page that sent it, within a size and
+a rate; its action is recorded once (pancli.app.actions), through the same recorder as `pan`.
+Anything refused changes nothing. The players' pages learn of the events as of any other writer's:
+the poller sees the commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import threading
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.staticfiles import StaticFiles
+
+from pancli.app import actions
+from pancli.core.errors import InputError, PanError
+from pancli.core.text import one_line
+from pancli.storage.store import Store
+
+HERE = Path(__file__).resolve().parent
+MAX_BODY = 8 * 1024          # bytes: an action is a few hundred
+RATE = 10.0                  # writes per second, sustained, from one address
+BURST = 30                   # writes at once (a quick run of stays and drops)
+HEADERS = {
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                               "connect-src 'self'; form-action 'none'; base-uri 'none'",
+    "Cache-Control": "no-store",
+}
+
+
+def prepare_database(db_path) -> None:
+    """The dealer writes: bring the schema up to date (its action keys) before anyone reads."""
+    Store(db_path, create=False).close()
+
+
+class Refused(PanError):
+    def __init__(self, status: int, message: str, hint: str):
+        super().__init__(message, hint)
+        self.status = status
+
+
+class RateLimit:
+    """A token bucket per client address."""
+
+    def __init__(self, rate: float = RATE, burst: int = BURST):
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[str, tuple[float, float]] = {}
+        self.lock = threading.Lock()
+
+    def allow(self, who: str) -> bool:
+        now = time.monotonic()
+        with self.lock:
+            tokens, then = self.buckets.get(who, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+            if tokens < 1:
+                self.buckets[who] = (tokens, now)
+                return False
+            self.buckets[who] = (tokens - 1, now)
+            if len(self.buckets) > 1024:  # forget the oldest addresses
+                for key in sorted(self.buckets, key=lambda k: self.buckets[k][1])[:512]:
+                    del self.buckets[key]
+            return True
+
+
+class Dealer:
+    """The dealer's routes of one database and session."""
+
+    def __init__(self, db_path, session: str | None, players_token: str, dealer_token: str,
+                 rate: RateLimit | None = None):
+        self.path, self.session = db_path, session
+        self.players_token, self.token = players_token, dealer_token
+        self.secret = secrets.token_bytes(32)  # CSRF values are good until the server stops
+        self.rate = rate or RateLimit()
+        self.env = Environment(loader=FileSystemLoader(str(HERE / "templates")),
+                               autoescape=select_autoescape(["html"]))
+        self.static = StaticFiles(directory=str(HERE / "static"))
+
+    # -- checks -------------------------------------------------------------------------------
+
+    def csrf_value(self) -> str:
+        nonce = secrets.token_urlsafe(12)
+        return f"{nonce}.{self._sign(nonce)}"
+
+    def _sign(self, nonce: str) -> str:
+        return hmac.new(self.secret, nonce.encode(), hashlib.sha256).hexdigest()[:32]
+
+    def csrf_ok(self, value: str) -> bool:
+        nonce, _, mac = value.partition(".")
+        return bool(nonce) and hmac.compare_digest(mac.encode(), self._sign(nonce).encode())
+
+    def check_token(self, given: str) -> None:
+        if given and secrets.compare_digest(given.encode(), self.players_token.encode()):
+            raise Refused(403, "the players' address is read-only",
+                          "record from the dealer's address `pan serve --dealer` printed")
+        if not given or not secrets.compare_digest(given.encode(), self.token.encode()):
+            raise Refused(403, "Forbidden: this needs the dealer's token",
+                          "open the dealer's address `pan serve --dealer` printed (or scan its QR code)")
+
+    def check_write(self, scope, headers: dict[str, str]) -> None:
+        """Everything a write needs before its body is read: token, same origin, CSRF value, rate."""
+        self.check_token(headers.get("x-pan-dealer", ""))
+        origin, host = headers.get("origin", ""), headers.get("host", "")
+        if not origin or not host or urlsplit(origin).netloc.lower() != host.lower() \
+                or headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+            raise Refused(403, "a write must come from the dealer's own page",
+                          "open the dealer's address and tap there")
+        if not self.csrf_ok(headers.get("x-pan-csrf", "")):
+            raise Refused(403, "the page's check value is missing or stale", "reload the dealer page and tap again")
+        client = scope.get("client") or ("?", 0)
+        if not self.rate.allow(str(client[0])):
+            raise Refused(429, "too many taps at once", "wait a moment and tap again")
+
+    # -- the ASGI side ------------------------------------------------------------------------
+
+    async def __call__(self, scope, receive, send):
+        path, method = scope.get("path", "/"), scope["method"]
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        try:
+            if path.startswith("/dealer/static/"):
+                if method not in ("GET", "HEAD"):
+                    raise Refused(405, "static files are only read", "open the dealer page")
+                inner = {**scope, "path": path[len("/dealer/static"):], "root_path": ""}
+                return await self.static(inner, receive, send)
+            if path == "/dealer" and method in ("GET", "HEAD"):
+                query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+                self.check_token(query.get("dealer", [""])[0])
+                response = await run_in_threadpool(self.page)
+            elif path.startswith("/dealer/api/") and method in ("GET", "HEAD"):
+                self.check_token(headers.get("x-pan-dealer", ""))
+                response = await self.read(path)
+            elif path.startswith("/dealer/api/") and method == "POST":
+                self.check_write(scope, headers)
+                body = await self.body(headers, receive)
+                response = await self.write(path, body)
+            else:
+                raise Refused(404 if method in ("GET", "HEAD") else 405, "Not found",
+                              "the dealer's page is at /dealer")
+        except Refused as e:
+            response = self.refusal(e.status, e.message, e.hint or "")
+        except PanError as e:
+            response = self.refusal(409 if isinstance(e, actions.KeyReused) else 400, e.message, e.hint or "")
+        await response(scope, receive, send)
+
+    async def body(self, headers: dict[str, str], receive) -> dict:
+        length = headers.get("content-length", "")
+        if length and (not length.isdigit() or int(length) > MAX_BODY):
+            raise Refused(413, "the action is too large", f"an action is at most {MAX_BODY} bytes")
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                raise Refused(400, "the phone went away before the action arrived", "tap again")
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise Refused(413, "the action is too large", f"an action is at most {MAX_BODY} bytes")
+            chunks.append(chunk)
+            if not message.get("more_body"):
+                break
+        try:
+            data = json.loads(b"".join(chunks) or b"{}")
+        except ValueError:
+            raise Refused(400, "the action is not JSON", "send it from the dealer page") from None
+        if not isinstance(data, dict):
+            raise Refused(400, "the action is not a JSON object", "send it from the dealer page")
+        return data
+
+    def refusal(self, status: int, message: str, hint: str) -> Response:
+        return JSONResponse({"error": one_line(message), "hint": one_line(hint), "status": status},
+                            status_code=status, headers=HEADERS)
+
+    # -- the routes ---------------------------------------------------------------------------
+
+    def _with_store(self, fn, *args):
+        store = Store(self.path, create=False)
+        try:
+            return fn(store, self.session, *args)
+        finally:
+            store.close()
+
+    def page(self) -> Response:
+        table = self._with_store(actions.dealer_table)
+        html = self.env.get_template("dealer.html").render(
+            table=table, token=self.token, csrf=self.csrf_value(),
+            ranks=PAN_RANKS, suits=SUITS)
+        return HTMLResponse(html, headers=HEADERS)
+
+    async def read(self, path: str) -> Response:
+        if path == "/dealer/api/table":
+            data = await run_in_threadpool(self._with_store, actions.dealer_table)
+        elif path == "/dealer/api/undo":
+            data = await run_in_threadpool(self._with_store, actions.undo_preview)
+        else:
+            raise Refused(404, "Not found", "the dealer's routes are /dealer/api/table and /dealer/api/undo")
+        return JSONResponse(data, headers=HEADERS)
+
+    async def write(self, path: str, body: dict) -> Response:
+        if path == "/dealer/api/action":
+            data = await run_in_threadpool(self._with_store, actions.perform, body)
+        elif path == "/dealer/api/check":
+            data = await run_in_threadpool(self._with_store, actions.judge_cards, body)
+        else:
+            raise InputError("no such dealer route", "the writes are /dealer/api/action and /dealer/api/check")
+        return JSONResponse(data, headers=HEADERS)
+
+
+PAN_RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"]  # the Pan pack: no 8s, 9s or 10s
+SUITS = [("S", "♠", False), ("H", "♥", True), ("D", "♦", True), ("C", "♣", False)]
+
+
+class DealerGate:
+    """In front of the players' app: /dealer… goes to the dealer, the rest to the players' guard."""
+
+    def __init__(self, players_app, dealer: Dealer):
+        self.app, self.dealer = players_app, dealer
+        self.state = players_app.state
+        self.state.dealer = dealer
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            path = scope.get("path", "/")
+            if path == "/dealer" or path.startswith("/dealer/"):
+                return await self.dealer(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+
+def with_dealer(players_app, db_path, session: str | None, players_token: str, dealer_token: str) -> DealerGate:
+    if secrets.compare_digest(players_token.encode(), dealer_token.encode()):
+        raise InputError("the dealer's token must differ from the players' token", "leave --token out, or change it")
+    return DealerGate(players_app, Dealer(db_path, session, players_token, dealer_token))
