@@ -1,0 +1,271 @@
+"""`pan serve --dealer`: the write routes' trust rules, each refusal, and each action recorded once."""
+
+import json
+import re
+import threading
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():  # starlette suggests httpx2 for its test client; httpx serves as well
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from pancli.web.app import create_app
+from pancli.web.dealer import MAX_BODY
+
+from helpers import Pan, db_dump, event_count, sql_value, start_server, stop_server
+
+PLAYERS_TOKEN = "players-token-1"
+DEALER_TOKEN = "dealer-token-1"
+ORIGIN = "http://testserver"
+
+
+@pytest.fixture
+def db(tmp_path):
+    db = tmp_path / "pan.db"
+    Pan(db)("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee")
+    return db
+
+
+@pytest.fixture
+def client(db):
+    with TestClient(create_app(db, PLAYERS_TOKEN, dealer_token=DEALER_TOKEN), base_url=ORIGIN) as c:
+        yield c
+
+
+def csrf_of(client) -> str:
+    page = client.get("/dealer", params={"dealer": DEALER_TOKEN})
+    assert page.status_code == 200
+    return re.search(r'name="pan-csrf" content="([^"]+)"', page.text).group(1)
+
+
+@pytest.fixture
+def headers(client):
+    return {"X-Pan-Dealer": DEALER_TOKEN, "X-Pan-CSRF": csrf_of(client), "Origin": ORIGIN}
+
+
+KEYS = iter(range(10**6))
+
+
+def act(client, headers, key=None, **body):
+    key = key or f"key-{next(KEYS):08d}"
+    return client.post("/dealer/api/action", json={"key": key, **body}, headers=headers)
+
+
+# -- what is recorded, in the CLI's words --------------------------------------------------------
+
+def test_an_action_answers_with_the_words_the_cli_prints(client, headers, tmp_path):
+    other = tmp_path / "cli.db"
+    cli = Pan(other)
+    cli("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee")
+    for body, line in [({"action": "deal"}, "deal"), ({"action": "drop", "player": "cruz"}, "drop cruz"),
+                       ({"action": "meld", "player": "ben", "cards": "5S 5S 5S"}, "meld ben 5S 5S 5S")]:
+        r = act(client, headers, **body)
+        assert r.status_code == 200, r.text
+        assert r.json()["lines"] == cli(line).stdout.splitlines()
+        assert r.json()["replayed"] is False
+
+
+def test_a_refused_action_says_why_and_records_nothing(client, headers, db):
+    assert act(client, headers, action="deal").status_code == 200
+    before = db_dump(db)
+    r = act(client, headers, action="meld", player="ben", cards="5S 6H 7D")
+    assert r.status_code == 400
+    cli = Pan(db)("meld ben 5S 6H 7D", ok=False)
+    assert r.json()["error"] in cli.output and "rope" in r.json()["error"]
+    r = act(client, headers, action="drop", player="zed")
+    assert r.status_code == 400 and r.json()["error"] == "no player 'zed' in this session"
+    assert "players: Ana, Ben, Cruz, Dee" in r.json()["hint"]
+    assert db_dump(db) == before
+
+
+def test_undo_shows_what_it_takes_back_and_refuses_when_the_table_moved_on(client, headers, db):
+    act(client, headers, action="deal")
+    act(client, headers, action="drop", player="cruz")
+    preview = client.get("/dealer/api/undo", headers=headers).json()
+    assert preview["text"] == "Undo takes back #2: drop Cruz" and preview["seq"] == 2
+    assert client.get("/dealer/api/undo", headers=headers).json() == preview  # a preview records nothing
+    Pan(db)("drop dee")  # another dealer, at the keyboard
+    r = act(client, headers, action="undo", seq=preview["seq"])
+    assert r.status_code == 400 and "the last event is now #3" in r.json()["error"]
+    r = act(client, headers, action="undo", seq=3)
+    assert r.status_code == 200 and r.json()["lines"][0] == "Undid #3: drop Dee"
+
+
+def test_the_check_judges_like_pan_check_and_records_nothing(client, headers, db):
+    before = event_count(db)
+    r = client.post("/dealer/api/check", json={"cards": "5S 5S 5S"}, headers=headers)
+    assert r.json() == {"valid": True, "pays": 4,
+                        "text": "legal set, one-suit valle set in spades; worth 4 from each payer"}
+    r = client.post("/dealer/api/check", json={"cards": "5S 6H 7D"}, headers=headers)
+    assert r.json()["valid"] is False and "rope" in r.json()["text"]
+    r = client.post("/dealer/api/check", json={"cards": "5S", "onto": "5S 5S 5S"}, headers=headers)
+    assert r.json()["valid"] is True and "pays" in r.json()["text"]
+    assert event_count(db) == before
+
+
+def test_every_panguingue_action_of_a_hand_and_the_bank(client, headers, db):
+    for body in [{"action": "deal"}, {"action": "stay", "player": "ana"}, {"action": "stay", "player": "ben"},
+                 {"action": "drop", "player": "cruz"}, {"action": "meld", "player": "ben", "cards": "5S 5S 5S"},
+                 {"action": "add", "player": "ben", "cards": "5S"},
+                 {"action": "meld", "player": "ana", "cards": "JH QH KH"},
+                 {"action": "meld", "player": "ben", "cards": "2C 3C 4C 5C"},
+                 {"action": "out", "player": "ben", "cards": "6D 6H 6C"},
+                 {"action": "buyin", "player": "ana", "chips": 100}, {"action": "cashout", "player": "ana", "chips": 40},
+                 {"action": "join", "player": "Eve", "after": "ben"}, {"action": "leave", "player": "eve"}]:
+        r = act(client, headers, **body)
+        assert r.status_code == 200, (body, r.text)
+    cli = tmp = db.parent / "cli.db"
+    pan = Pan(tmp)
+    pan("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee")
+    for line in ["deal", "stay ana", "stay ben", "drop cruz", "meld ben 5S 5S 5S", "add ben 5S", "meld ana JH QH KH",
+                 "meld ben 2C 3C 4C 5C", "out ben 6D 6H 6C", "buyin ana 100", "cashout ana 40",
+                 "seat add Eve --after ben", "seat remove eve"]:
+        pan(line)
+    assert Pan(db).nets() == Pan(cli).nets()
+    assert Pan(db)("db check").exit_code == 0
+
+
+# -- nothing recorded twice -----------------------------------------------------------------------
+
+def test_a_retry_with_the_same_key_is_answered_again_and_recorded_once(client, headers, db):
+    first = act(client, headers, key="tap-000000001", action="deal")
+    before = event_count(db)
+    again = act(client, headers, key="tap-000000001", action="deal")
+    assert again.status_code == 200 and again.json()["lines"] == first.json()["lines"]
+    assert again.json()["replayed"] is True
+    assert event_count(db) == before == 1
+
+
+def test_a_double_tap_at_once_is_recorded_once(db):
+    with TestClient(create_app(db, PLAYERS_TOKEN, dealer_token=DEALER_TOKEN), base_url=ORIGIN) as c:
+        headers = {"X-Pan-Dealer": DEALER_TOKEN, "X-Pan-CSRF": csrf_of(c), "Origin": ORIGIN}
+        act(c, headers, action="deal")
+        answers = []
+
+        def tap():
+            answers.append(act(c, headers, key="double-tap-0001", action="drop", player="cruz"))
+
+        taps = [threading.Thread(target=tap) for _ in range(4)]
+        for t in taps:
+            t.start()
+        for t in taps:
+            t.join()
+    assert [a.status_code for a in answers] == [200] * 4
+    assert sorted(a.json()["replayed"] for a in answers) == [False, True, True, True]
+    assert sql_value(db, "SELECT count(*) FROM events WHERE kind = 'drop'") == 1
+    assert sql_value(db, "SELECT count(*) FROM dealer_actions") == 2
+
+
+def test_a_replayed_key_with_another_body_is_refused(client, headers, db):
+    act(client, headers, key="tap-000000002", action="deal")
+    before = db_dump(db)
+    r = act(client, headers, key="tap-000000002", action="drop", player="cruz")
+    assert r.status_code == 409 and "already used for another action" in r.json()["error"]
+    assert db_dump(db) == before
+
+
+def test_a_refused_action_keeps_its_key_free(client, headers, db):
+    r = act(client, headers, key="tap-000000003", action="drop", player="cruz")  # no hand dealt yet
+    assert r.status_code == 400
+    assert sql_value(db, "SELECT count(*) FROM dealer_actions") == 0
+
+
+def test_an_action_without_its_own_key_is_refused(client, headers, db):
+    r = client.post("/dealer/api/action", json={"action": "deal"}, headers=headers)
+    assert r.status_code == 400 and "key" in r.json()["error"]
+    assert event_count(db) == 0
+
+
+# -- trust: every refusal changes nothing ---------------------------------------------------------
+
+def refused(client, db, status, **kw):
+    before = db_dump(db)
+    r = client.post("/dealer/api/action", **kw)
+    assert r.status_code == status, r.text
+    assert r.json()["error"] and db_dump(db) == before
+    return r.json()
+
+
+def test_the_players_token_is_refused_on_every_write(client, headers, db):
+    bad = {**headers, "X-Pan-Dealer": PLAYERS_TOKEN}
+    said = refused(client, db, 403, json={"key": "k-00000001", "action": "deal"}, headers=bad)
+    assert said["error"] == "the players' address is read-only"
+    assert client.post("/dealer/api/check", json={"cards": "5S"}, headers=bad).status_code == 403
+    assert client.get("/dealer", params={"dealer": PLAYERS_TOKEN}).status_code == 403
+    assert client.get("/dealer/api/table", headers=bad).status_code == 403
+    assert client.post("/", params={"token": PLAYERS_TOKEN}).status_code == 405  # the players' site is read-only
+
+
+def test_the_dealer_token_only_in_the_address_is_refused(client, headers, db):
+    refused(client, db, 403, json={"key": "k-00000002", "action": "deal"},
+            params={"dealer": DEALER_TOKEN}, headers={k: v for k, v in headers.items() if k != "X-Pan-Dealer"})
+
+
+def test_a_write_without_the_csrf_value_is_refused(client, headers, db):
+    said = refused(client, db, 403, json={"key": "k-00000003", "action": "deal"},
+                   headers={k: v for k, v in headers.items() if k != "X-Pan-CSRF"})
+    assert "check value" in said["error"]
+    refused(client, db, 403, json={"key": "k-00000004", "action": "deal"}, headers={**headers, "X-Pan-CSRF": "made.up"})
+
+
+def test_a_cross_origin_write_is_refused(client, headers, db):
+    said = refused(client, db, 403, json={"key": "k-00000005", "action": "deal"},
+                   headers={**headers, "Origin": "http://evil.example"})
+    assert said["error"] == "a write must come from the dealer's own page"
+    refused(client, db, 403, json={"key": "k-00000006", "action": "deal"},
+            headers={k: v for k, v in headers.items() if k != "Origin"})
+    refused(client, db, 403, json={"key": "k-00000007", "action": "deal"},
+            headers={**headers, "Sec-Fetch-Site": "cross-site"})
+
+
+def test_an_oversized_write_is_refused(client, headers, db):
+    body = json.dumps({"key": "k-00000008", "action": "deal", "pad": "x" * MAX_BODY})
+    said = refused(client, db, 413, content=body, headers={**headers, "Content-Type": "application/json"})
+    assert said["error"] == "the action is too large"
+
+
+def test_writes_are_limited_in_rate(client, headers, db):
+    statuses = [client.post("/dealer/api/check", json={"cards": "5S 5S 5S"}, headers=headers).status_code
+                for _ in range(60)]
+    assert 429 in statuses and statuses[0] == 200
+
+
+def test_the_dealer_token_is_never_on_the_players_pages(client, headers):
+    act(client, headers, action="deal")
+    for path in ["/", "/history", "/settle", "/sessions", "/player/Ana", "/api/board", "/api/history"]:
+        r = client.get(path, params={"token": PLAYERS_TOKEN})
+        assert r.status_code == 200 and DEALER_TOKEN not in r.text, path
+
+
+def test_the_dealer_token_must_differ_from_the_players(db):
+    from pancli.core.errors import InputError
+
+    with pytest.raises(InputError):
+        create_app(db, PLAYERS_TOKEN, dealer_token=PLAYERS_TOKEN)
+
+
+# -- the command -----------------------------------------------------------------------------------
+
+def test_serve_dealer_prints_a_second_address_that_records(db):
+    import httpx
+
+    proc, url = start_server(db, "--no-qr", "--token", PLAYERS_TOKEN, "--dealer")
+    try:
+        words = proc.stdout.readline()
+        assert words.startswith("The dealer's address")
+        dealer_url = proc.stdout.readline().strip()
+        assert "/dealer?dealer=" in dealer_url and PLAYERS_TOKEN not in dealer_url
+        page = httpx.get(dealer_url)
+        token = dealer_url.split("dealer=")[1]
+        csrf = re.search(r'name="pan-csrf" content="([^"]+)"', page.text).group(1)
+        origin = url.split("/?")[0]
+        r = httpx.post(origin + "/dealer/api/action", json={"key": "serve-00000001", "action": "deal"},
+                       headers={"X-Pan-Dealer": token, "X-Pan-CSRF": csrf, "Origin": origin})
+        assert r.status_code == 200 and r.json()["lines"][0].startswith("Hand 1: Dee deals")
+        assert token not in httpx.get(url).text
+    finally:
+        rc, out, err = stop_server(proc)
+    assert rc == 0 and "Traceback" not in err, err
+    assert token not in err
