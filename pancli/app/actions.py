@@ -288,33 +288,13 @@ def dealer_table(store: Store, session: str | None) -> dict:
 
 def judge_cards(store: Store, session: str | None, body: dict) -> dict:
     """`pan check` for the cards on the picker, under the session's house rules: legal or not,
-    and what it pays; with ``to`` (a meld's cards) the addition to it. Records nothing."""
-    from pancli.games.panguingue.conditions import NONE, describe, tag_of  # noqa: PLC0415 the engine
-    from pancli.games.panguingue.rulings import judge, judge_addition  # noqa: PLC0415 the engine
-
+    and what it pays; with ``onto`` (a meld's cards) the addition to it. Records nothing."""
     rec = Recorder(store, store.session(session))
-    if rec.session.game != "panguingue":
-        raise InputError(f"the card check is for Panguingue, not {rec.game.title}", "check cards with the CLI")
-    cards = tuple(_cards(rec, body))
-    base_text = body.get("onto")
-    if base_text:
-        meld = tuple(_cards(rec, body, "onto"))
-        base = judge(meld, rec.rules)
-        if not base.valid:
-            return {"valid": False, "text": f"not legal: the meld itself is not legal: {base.reason}", "pays": 0}
-        ruling = judge_addition(meld, tag_of(meld, rec.rules), cards, rec.rules)
-        data = ruling.to_json(meld, cards)
-        if data["valid"]:
-            return {"valid": True, "text": f"legal addition: {data['reason']}; pays {data['pays']} from each payer",
-                    "pays": data["pays"]}
-        return {"valid": False, "text": f"not legal: {data['reason']}", "pays": 0}
-    ruling = judge(cards, rec.rules).to_json()
-    if not ruling["valid"]:
-        return {"valid": False, "text": f"not legal: {ruling['reason']}", "pays": 0}
-    tag = ruling["condition"]
-    words = "no condition" if not tag or tag == NONE else describe(tag, ruling["cards"])
-    return {"valid": True, "text": f"legal {ruling['kind']}, {words}; worth {ruling['worth']} from each payer",
-            "pays": ruling["worth"]}
+    judged = getattr(rec.game, "verdict", None)
+    if judged is None:
+        raise InputError(f"{rec.game.title} has no card check here", "check its cards with the CLI")
+    onto = _cards(rec, body, "onto", required=False)
+    return judged(tuple(_cards(rec, body)), rec.rules, tuple(onto) or None)
 
 
 __all__ = ["ACTIONS", "KeyReused", "PanError", "perform", "undo_preview", "dealer_table", "judge_cards"]

@@ -551,7 +551,7 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
     with the one poller started and stopped by the server's lifespan; with a dealer token, the
     dealer's page and write routes (pancli.web.dealer) in front of them."""
     if dealer_token is not None:
-        from pancli.web.dealer import prepare_database
+        from pancli.web.dealer import prepare_database  # noqa: PLC0415 only with --dealer
 
         prepare_database(db_path)
     site = Site(Reader(db_path, session), token, hub)
@@ -572,7 +572,7 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
     guard = Guard(app, token, site.error_response)
     if dealer_token is None:
         return guard
-    from pancli.web.dealer import with_dealer
+    from pancli.web.dealer import with_dealer  # noqa: PLC0415 only with --dealer
 
     return with_dealer(guard, db_path, session, token, dealer_token)
 

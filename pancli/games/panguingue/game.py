@@ -107,6 +107,12 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
 
         return parse_cards(text, rules.rank_set)
 
+    def verdict(self, cards, rules: HouseRules, onto=None) -> dict:
+        """A meld or an addition judged in one sentence, as `pan check` says it (the dealer's page)."""
+        from pancli.games.panguingue.verdicts import verdict  # adapter: the game's modules load on first use
+
+        return verdict(cards, rules, onto)
+
     # -- looking ----------------------------------------------------------------------------
     def event_words(self, event: Event, undone: Event | None = None) -> str:
         from pancli.games.panguingue.words import event_words  # adapter: the game's modules load on first use
