@@ -94,6 +94,7 @@
         if (n !== checkNo) return;
         v.textContent = d.text || (d.error + (d.hint ? ": " + d.hint : ""));
         v.className = "verdict " + (d.valid ? "good" : "bad");
+        v.dataset.cards = body.cards;
       }).catch(function () { v.textContent = ""; });
   }
 
@@ -122,7 +123,10 @@
         $("net-text").textContent = "The connection dropped: the last tap may not have arrived. Retry sends the same tap again, and it is recorded once.";
         $("net").hidden = false;
       })
-      .then(function () { document.body.classList.remove("busy"); });
+      .then(function () {
+        document.body.classList.remove("busy");
+        document.body.dataset.answered = String(Number(document.body.dataset.answered || 0) + 1);
+      });
   }
 
   document.addEventListener("click", function (e) {

@@ -1,0 +1,124 @@
+"""`pan serve --dealer` in a real browser: headless Chromium at 390x844 records a whole Panguingue
+hand by tapping the dealer's page, while a `pan` command records too; the standings equal the same
+hand recorded through the CLI."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cdp import Browser, chromium_path
+from helpers import Pan, start_server, stop_server
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+if chromium_path() is None:
+    if os.environ.get("CI"):
+        raise RuntimeError("the browser test needs chromium in CI: apt-get install chromium")
+    pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
+
+HAND = ["deal", "stay ana", "stay ben", "drop cruz", "meld ben 5S 5S 5S", "add ben 5S --to 1", "meld ana JH QH KH",
+        "meld ben 2C 3C 4C 5C", "out ben 6D 6H 6C"]
+
+
+def button(**data) -> str:
+    """The page's button with these data- attributes, as a JS expression."""
+    test = " && ".join(f"b.dataset.{k} === {json.dumps(str(v))}" for k, v in data.items())
+    return f"[...document.querySelectorAll('button')].find(b => {test})"
+
+
+class Dealer:
+    def __init__(self, browser):
+        self.b = browser
+
+    def answered(self) -> int:
+        return int(self.b.evaluate("Number(document.body.dataset.answered || 0)"))
+
+    def act(self, element_js: str) -> str:
+        before = self.answered()
+        self.b.tap(element_js)
+        self.b.wait_for(f"Number(document.body.dataset.answered || 0) > {before}")
+        return self.b.text("#said")
+
+    def pick(self, who: str, cards: str, onto: int | None = None) -> str:
+        self.b.tap(button(who=who))
+        self.b.tap("document.getElementById('clear')")
+        self.b.tap(button(who=who))
+        if onto is not None:
+            self.b.tap(button(onto=onto))
+        for card in cards.split():
+            self.b.tap(button(card=card))
+        self.b.wait_for(f"document.getElementById('verdict').dataset.cards === {json.dumps(cards)}")
+        return self.b.text("#verdict")
+
+
+def small_targets(browser) -> list:
+    return browser.evaluate(
+        "[...document.querySelectorAll('button, input, select')].filter(e => e.offsetParent !== null)"
+        ".map(e => [e.textContent.trim() || e.name, e.getBoundingClientRect().width, e.getBoundingClientRect().height])"
+        ".filter(x => x[1] < 44 || x[2] < 44)")
+
+
+def test_a_whole_hand_tapped_on_the_dealer_page(tmp_path):
+    db = tmp_path / "pan.db"
+    pan = Pan(db)
+    pan("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee")
+    proc, _ = start_server(db, "--no-qr", "--dealer")
+    try:
+        proc.stdout.readline()
+        dealer_url = proc.stdout.readline().strip()
+        with Browser(390, 844) as b:
+            d = Dealer(b)
+            b.goto(dealer_url)
+            b.wait_for("document.querySelectorAll('#seats .seat').length === 4")
+            assert b.evaluate("document.documentElement.scrollWidth") <= 390
+            assert small_targets(b) == []
+            DOCS.mkdir(exist_ok=True)
+            b.screenshot(DOCS / "dealer-deal.png", full_page=False)
+
+            assert d.act(button(act="deal")).startswith("Hand 1: Dee deals, Ana is eldest")
+            b.wait_for(f"!{button(act='stay', player='Ana')}.disabled")
+            d.act(button(act="stay", player="Ana"))
+            d.act(button(act="stay", player="Ben"))
+            assert "Cruz drops" in d.act(button(act="drop", player="Cruz"))
+
+            assert d.pick("Ben", "5S 5S 5S").startswith("legal set, one-suit valle set in spades")
+            assert "4 from each payer" in d.act(button(act="meld"))
+            d.pick("Ben", "5S", onto=1)
+            assert "legal addition" in b.text("#verdict")
+            d.act(button(act="add"))
+            d.pick("Ana", "JH QH KH")
+            d.act(button(act="meld"))
+
+            assert d.pick("Ana", "2D 5H 7C").startswith("not legal")  # the picker says so before the tap
+            b.screenshot(DOCS / "dealer-picker.png", full_page=False)
+            refused = d.act(button(act="meld"))
+            assert b.evaluate("document.getElementById('said').classList.contains('bad')") and refused
+
+            # Another dealer at the keyboard meanwhile: its event lands, and the page's undo takes it back.
+            subprocess.run([sys.executable, "-m", "pancli", "--db", str(db), "meld", "dee", "AS", "2S", "3S"],
+                           check=True, capture_output=True, cwd=ROOT)
+            b.wait_for("document.getElementById('undo-preview').textContent.includes('meld Dee AS 2S 3S')")
+            assert d.act(button(act="undo")).startswith("Undid #8: meld Dee AS 2S 3S")
+
+            d.pick("Ben", "2C 3C 4C 5C")
+            d.act(button(act="meld"))
+            d.pick("Ben", "6D 6H 6C")
+            said = d.act(button(act="out"))
+            assert "Ben goes out" in said, said
+            assert small_targets(b) == []
+            b.screenshot(DOCS / "dealer-page.png", full_page=True)
+    finally:
+        rc, out, err = stop_server(proc)
+    assert rc == 0 and "Traceback" not in err, err
+
+    cli = Pan(tmp_path / "cli.db")
+    cli("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee")
+    for line in HAND:
+        cli(line)
+    assert pan.json("standings") == cli.json("standings")
+    assert pan("db check").exit_code == 0
