@@ -77,6 +77,32 @@ class Browser:
                 if "error" in reply:
                     raise RuntimeError(f"{method}: {reply['error']}")
                 return reply.get("result", {})
+            if reply.get("method") in self.watched:
+                self.events.append(reply)
+
+    watched: frozenset = frozenset()  # the protocol events kept for wait_event (the rest are dropped)
+
+    def watch(self, *methods: str) -> None:
+        self.watched, self.events = frozenset(methods), []
+
+    def wait_event(self, method: str, timeout: float = HANG) -> dict:
+        """The next kept event of this method (see watch), reading the socket until it comes."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for i, event in enumerate(self.events):
+                if event["method"] == method:
+                    return self.events.pop(i)["params"]
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no {method} within {timeout} s")
+            self.ws.settimeout(max(0.01, min(1.0, deadline - time.monotonic())))
+            try:
+                message = json.loads(self.ws.recv())
+            except websocket.WebSocketTimeoutException:
+                continue
+            finally:
+                self.ws.settimeout(HANG)
+            if message.get("method") in self.watched:
+                self.events.append(message)
 
     def evaluate(self, expression: str):
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True)

@@ -122,3 +122,51 @@ def test_a_whole_hand_tapped_on_the_dealer_page(tmp_path):
         cli(line)
     assert pan.json("standings") == cli.json("standings")
     assert pan("db check").exit_code == 0
+
+
+def test_a_dropped_answer_is_retried_and_a_double_tap_recorded_once(tmp_path):
+    db = tmp_path / "pan.db"
+    pan = Pan(db)
+    pan("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee")
+    proc, _ = start_server(db, "--no-qr", "--dealer")
+    try:
+        proc.stdout.readline()
+        dealer_url = proc.stdout.readline().strip()
+        with Browser(390, 844) as b:
+            d = Dealer(b)
+            b.goto(dealer_url)
+            b.wait_for("document.querySelectorAll('#seats .seat').length === 4")
+            d.act(button(act="deal"))
+            b.wait_for(f"!{button(act='drop', player='Cruz')}.disabled")
+
+            # The server records the drop, then the Wi-Fi drops its answer.
+            b.watch("Fetch.requestPaused")
+            b.call("Fetch.enable", patterns=[{"urlPattern": "*/dealer/api/action", "requestStage": "Response"}])
+            b.tap(button(act="drop", player="Cruz"))
+            paused = b.wait_event("Fetch.requestPaused")
+            assert paused["responseStatusCode"] == 200
+            b.call("Fetch.failRequest", requestId=paused["requestId"], errorReason="ConnectionReset")
+            b.call("Fetch.disable")
+            b.wait_for("!document.getElementById('net').hidden")
+            assert "connection dropped" in b.text("#net")
+            assert pan.json("history")["events"][-1]["kind"] == "drop"  # it was recorded before the drop
+
+            said = d.act("document.getElementById('retry')")
+            assert said.startswith("Cruz drops") and b.evaluate("document.getElementById('net').hidden")
+
+            # A double tap on a meld: two taps, one meld.
+            d.pick("Ben", "5S 5S 5S")
+            before = d.answered()
+            b.tap(button(act="meld"))
+            b.tap(button(act="meld"))
+            b.wait_for(f"Number(document.body.dataset.answered || 0) >= {before + 1}"
+                       " && !document.body.classList.contains('busy')")
+            # A stay tapped again just after its answer came: the same tap, answered again.
+            first = d.act(button(act="stay", player="Ana"))
+            assert d.act(button(act="stay", player="Ana")) == first
+    finally:
+        rc, out, err = stop_server(proc)
+    assert rc == 0 and "Traceback" not in err, err
+    kinds = [e["kind"] for e in pan.json("history")["events"]]
+    assert kinds == ["deal", "drop", "meld", "stay"]
+    assert pan("db check").exit_code == 0

@@ -97,7 +97,8 @@ def serve(
     history, settle-up, each player) update by themselves within a second of each event,
     undo included; /api/board, /api/standings and /api/history give the same JSON as --json.
     The database is opened read-only: keep recording with `pan …` or `pan table` meanwhile.
-    Ctrl-C stops it.
+    With --dealer, a second address (its own token and QR code) opens the dealer's page, which
+    records the table by tapping, through the same recorder, each tap once. Ctrl-C stops it.
 
     Example: pan serve --host 127.0.0.1 --port 8765
     """

@@ -98,29 +98,46 @@
       }).catch(function () { v.textContent = ""; });
   }
 
+  // One action at a time, in the order tapped. The same tap again (a double tap, or the same
+  // button while its answer is awaited or shortly after) goes with the same key, so the server
+  // answers it with the first answer instead of recording it twice.
+  var queue = [], last = null, DOUBLE_TAP_MS = 2000;
+
   function send(body) {
-    pending = { key: newKey(), body: body };
-    return post();
+    var sig = JSON.stringify(body);
+    if (pending && pending.sig === sig) { if (pending.failed) post(); return; }
+    if (queue.some(function (q) { return q.sig === sig; })) return;
+    var again = last && last.sig === sig && Date.now() - last.at < DOUBLE_TAP_MS;
+    queue.push({ key: again ? last.key : newKey(), body: body, sig: sig });
+    if (!pending) next();
+  }
+
+  function next() {
+    pending = queue.shift() || null;
+    if (pending) post();
   }
 
   function post() {
     var p = pending, data = Object.assign({ key: p.key }, p.body);
+    p.failed = false;
     $("net").hidden = true;
     document.body.classList.add("busy");
     return fetch("/dealer/api/action", { method: "POST", headers: headers(), body: JSON.stringify(data) })
       .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, d: d }; }); })
       .then(function (res) {
-        pending = null;
+        last = { key: p.key, sig: p.sig, at: Date.now() };
         if (res.ok) {
           say(res.d.lines && res.d.lines.length ? res.d.lines : ["Recorded."]);
           if (["meld", "add", "out"].indexOf(p.body.action) >= 0) { chosen = []; onto = null; }
         } else {
           say([res.d.error + (res.d.hint ? ": " + res.d.hint : "")], true);
         }
-        return load();
-      })
-      .catch(function () {
-        $("net-text").textContent = "The connection dropped: the last tap may not have arrived. Retry sends the same tap again, and it is recorded once.";
+        pending = null;
+        return load().catch(function () {}).then(next);
+      }, function () {
+        p.failed = true;
+        $("net-text").textContent = "The connection dropped: the last tap may not have arrived. " +
+          "Retry sends the same tap again, and it is recorded once.";
         $("net").hidden = false;
       })
       .then(function () {
@@ -131,7 +148,7 @@
 
   document.addEventListener("click", function (e) {
     var t = e.target.closest("button"); if (!t) return;
-    if (t.id === "retry") { if (pending) post(); return; }
+    if (t.id === "retry") { if (pending && pending.failed) post(); return; }
     if (t.id === "clear") { chosen = []; onto = null; render(); return; }
     if (t.dataset.card) { chosen.push(t.dataset.card); renderChosen(); return; }
     if (t.dataset.remove !== undefined) { chosen.splice(Number(t.dataset.remove), 1); renderChosen(); return; }
@@ -158,7 +175,7 @@
     send(body);
   });
 
-  // The table can change from another dealer (a `pan` command): look again every few seconds.
-  setInterval(function () { if (!pending) load().catch(function () {}); }, 3000);
+  // The table can change from another dealer (a `pan` command): look again every second.
+  setInterval(function () { if (!pending) load().catch(function () {}); }, 1000);
   load();
 })();
