@@ -269,3 +269,19 @@ def test_serve_dealer_prints_a_second_address_that_records(db):
         rc, out, err = stop_server(proc)
     assert rc == 0 and "Traceback" not in err, err
     assert token not in err
+
+
+def test_an_action_whose_key_cannot_be_stored_records_nothing_and_can_be_retried(client, headers, db):
+    from helpers import run_sql
+
+    act(client, headers, action="deal")
+    before = db_dump(db)
+    # A real failure inside the transaction, after the events are written and before the commit.
+    run_sql(db, "CREATE TRIGGER fail_keys BEFORE INSERT ON dealer_actions BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
+    r = act(client, headers, key="tap-000000009", action="drop", player="cruz")
+    assert r.status_code >= 400 and r.json()["error"]
+    run_sql(db, "DROP TRIGGER fail_keys")
+    assert db_dump(db) == before  # neither the drop nor its key
+    r = act(client, headers, key="tap-000000009", action="drop", player="cruz")
+    assert r.status_code == 200 and r.json()["replayed"] is False
+    assert sql_value(db, "SELECT count(*) FROM events WHERE kind = 'drop'") == 1

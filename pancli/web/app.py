@@ -551,9 +551,9 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
     with the one poller started and stopped by the server's lifespan; with a dealer token, the
     dealer's page and write routes (pancli.web.dealer) in front of them."""
     if dealer_token is not None:
-        from pancli.web.dealer import prepare_database  # noqa: PLC0415 only with --dealer
+        from pancli.web.dealer import prepare  # noqa: PLC0415 only with --dealer
 
-        prepare_database(db_path)
+        poll_interval = prepare(db_path, poll_interval)
     site = Site(Reader(db_path, session), token, hub)
     poller = Poller(site.reader, site.hub, poll_interval)
 

@@ -31,6 +31,7 @@ from pancli.core.text import one_line
 from pancli.storage.store import Store
 
 HERE = Path(__file__).resolve().parent
+POLL_SECONDS = 0.05         # the poller's look at the database: a tap shows on the players' pages sooner
 MAX_BODY = 8 * 1024          # bytes: an action is a few hundred
 RATE = 10.0                  # writes per second, sustained, from one address
 BURST = 30                   # writes at once (a quick run of stays and drops)
@@ -44,9 +45,11 @@ HEADERS = {
 }
 
 
-def prepare_database(db_path) -> None:
-    """The dealer writes: bring the schema up to date (its action keys) before anyone reads."""
+def prepare(db_path, poll_interval: float) -> float:
+    """Before the players' site opens the database: bring its schema up to date (the dealer's action
+    keys), and the poller's interval for the dealer's taps to show on the players' pages sooner."""
     Store(db_path, create=False).close()
+    return min(poll_interval, POLL_SECONDS)
 
 
 class Refused(PanError):
@@ -155,6 +158,8 @@ class Dealer:
             response = self.refusal(e.status, e.message, e.hint or "")
         except PanError as e:
             response = self.refusal(409 if isinstance(e, actions.KeyReused) else 400, e.message, e.hint or "")
+        except Exception:  # a bug: its transaction was rolled back, so the phone may simply retry
+            response = self.refusal(500, "something went wrong; nothing was recorded", "tap again")
         await response(scope, receive, send)
 
     async def body(self, headers: dict[str, str], receive) -> dict:
