@@ -285,3 +285,32 @@ def test_an_action_whose_key_cannot_be_stored_records_nothing_and_can_be_retried
     r = act(client, headers, key="tap-000000009", action="drop", player="cruz")
     assert r.status_code == 200 and r.json()["replayed"] is False
     assert sql_value(db, "SELECT count(*) FROM events WHERE kind = 'drop'") == 1
+
+
+def dealer_of(db):
+    c = TestClient(create_app(db, PLAYERS_TOKEN, dealer_token=DEALER_TOKEN), base_url=ORIGIN)
+    return c
+
+
+@pytest.mark.parametrize("game, lines", [
+    ("contract", [({"action": "lay", "player": "ana", "melds": "7S 7H 7D / QC QD QS"},
+                   "contract lay ana 7S 7H 7D / QC QD QS"),
+                  ({"action": "out", "player": "ana"}, "contract out ana"),
+                  ({"action": "left", "player": "ben", "cards": "KC KD 4S"}, "contract left ben KC KD 4S"),
+                  ({"action": "left", "player": "cruz", "points": 12}, "contract left cruz --points 12"),
+                  ({"action": "left", "player": "dee", "cards": "AS"}, "contract left dee AS")]),
+    ("polish", [({"action": "lost", "player": "ben"}, "polish lost ben"),
+                ({"action": "nolose"}, "polish nolose"), ({"action": "lost", "player": "ben"}, "polish lost ben")]),
+])
+def test_the_other_games_record_what_their_commands_record(tmp_path, game, lines):
+    db, other = tmp_path / "pan.db", tmp_path / "cli.db"
+    for path in (db, other):
+        Pan(path)(f"session new night --game {game} --players Ana,Ben,Cruz,Dee --dealer Dee")
+    with dealer_of(db) as c:
+        headers = {"X-Pan-Dealer": DEALER_TOKEN, "X-Pan-CSRF": csrf_of(c), "Origin": ORIGIN}
+        for body, line in lines:
+            r = act(c, headers, **body)
+            assert r.status_code == 200, r.text
+            printed = Pan(other)(line).stdout
+            assert " ".join(r.json()["lines"]).split() == printed.split()  # the CLI breaks long lines at 80
+    assert Pan(db).json("standings") == Pan(other).json("standings")

@@ -183,6 +183,17 @@ def _contract_left(rec, body):
     return [{"kind": "hand", "player": who, "cards": _contract_codes(_text(body, "cards") or "")}]
 
 
+def contract_pending(state) -> str | None:
+    """What the table still has to tell pancli about the contract deal in play (after `out`)."""
+    if state.over or state.out is None:
+        return None
+    done = {x.player for x in state.leftovers}
+    missing = [p for p in state.players if p != state.out and p not in done]
+    if missing:
+        return f"Still to record: the cards left of {', '.join(missing)} (`pan contract left NAME CARDS`)."
+    return None
+
+
 def _polish_lost(rec, body):
     return [{"kind": "deal", "loser": _player(rec, body)}]
 
@@ -243,7 +254,11 @@ def perform(store: Store, session: str | None, body: dict) -> dict:
             if build is None:
                 known = ", ".join(ACTIONS.get(rec.session.game, {})) + ", undo"
                 raise InputError(f"{rec.game.title} has no action {name!r}", f"the actions are: {known}")
-            lines = step_lines(rec.record_many(build(rec, body)))
+            steps = rec.record_many(build(rec, body))
+            lines = step_lines(steps)
+            note = contract_pending(steps[-1].state) if rec.session.game == "contract" else None
+            if note:
+                lines.append(note)
         result = {"action": name, "lines": lines}
         store.actions.put(key, rec.session.id, wanted, result)
     return {**result, "replayed": False}

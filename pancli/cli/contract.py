@@ -34,22 +34,11 @@ def _contract_codes(text: str) -> list[str]:
     return [c.code for c in parse_cards(text)]
 
 
-def _contract_pending(state) -> str | None:
-    """What the table still has to tell pancli about the deal in play."""
-    if state.over:
-        return None
-    if state.out is None:
-        return None
-    done = {x.player for x in state.leftovers}
-    missing = [p for p in state.players if p != state.out and p not in done]
-    if missing:
-        return f"Still to record: the cards left of {', '.join(missing)} (`pan contract left NAME CARDS`)."
-    return None
-
-
 def _contract_record(event: dict):
     step = record_game_event("contract", event)
-    note = _contract_pending(step.state)
+    from pancli.app.actions import contract_pending
+
+    note = contract_pending(step.state)
     if note:
         say(note)
     return step
