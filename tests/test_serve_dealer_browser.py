@@ -14,7 +14,6 @@ from cdp import Browser, chromium_path
 from helpers import Pan, start_server, stop_server
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs"
 
 if chromium_path() is None:
     if os.environ.get("CI"):
@@ -77,8 +76,6 @@ def test_a_whole_hand_tapped_on_the_dealer_page(tmp_path):
             b.wait_for("document.querySelectorAll('#seats .seat').length === 4")
             assert b.evaluate("document.documentElement.scrollWidth") <= 390
             assert small_targets(b) == []
-            DOCS.mkdir(exist_ok=True)
-            b.screenshot(DOCS / "dealer-deal.png", full_page=False)
 
             assert d.act(button(act="deal")).startswith("Hand 1: Dee deals, Ana is eldest")
             b.wait_for(f"!{button(act='stay', player='Ana')}.disabled")
@@ -95,7 +92,6 @@ def test_a_whole_hand_tapped_on_the_dealer_page(tmp_path):
             d.act(button(act="meld"))
 
             assert d.pick("Ana", "2D 5H 7C").startswith("not legal")  # the picker says so before the tap
-            b.screenshot(DOCS / "dealer-picker.png", full_page=False)
             refused = d.act(button(act="meld"))
             assert b.evaluate("document.getElementById('said').classList.contains('bad')") and refused
 
@@ -111,7 +107,6 @@ def test_a_whole_hand_tapped_on_the_dealer_page(tmp_path):
             said = d.act(button(act="out"))
             assert "Ben goes out" in said, said
             assert small_targets(b) == []
-            b.screenshot(DOCS / "dealer-page.png", full_page=True)
     finally:
         rc, out, err = stop_server(proc)
     assert rc == 0 and "Traceback" not in err, err

@@ -1,0 +1,54 @@
+"""Phone-width screenshots of the dealer's page (`pan serve --dealer`), into docs/dealer-*.png. Run by hand:
+
+    .venv/bin/python docs/dealer_screenshots.py
+
+The demo night of docs/screenshots.py, served with --dealer; headless Chromium (Debian's `chromium`)
+opens the dealer's page 390 px wide, taps Ana and a card to add to her meld, and captures the page.
+It also prints every tap target smaller than 44 px (there should be none).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "docs"))
+
+from cdp import Browser  # noqa: E402
+from screenshots import demo  # noqa: E402
+from test_serve import start_server, stop_server  # noqa: E402
+from test_serve_dealer_browser import Dealer, button, small_targets  # noqa: E402
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "demo.db"
+        demo(db)
+        proc, _ = start_server(db, "--no-qr", "--dealer")
+        try:
+            proc.stdout.readline()
+            dealer_url = proc.stdout.readline().strip()
+            with Browser(390, 844) as b:
+                b.goto(dealer_url)
+                b.wait_for("document.querySelectorAll('#seats .seat').length > 0")
+                out = ROOT / "docs" / "dealer-page.png"
+                b.screenshot(out)
+                print(f"wrote {out.relative_to(ROOT)}")
+                b.tap(button(who="Ana"))
+                meld = int(b.evaluate("document.querySelector('#melds [data-onto]').dataset.onto"))
+                Dealer(b).pick("Ana", "KC", onto=meld)
+                b.evaluate("document.getElementById('picker-box').scrollIntoView()")
+                out = ROOT / "docs" / "dealer-picker.png"
+                b.screenshot(out, full_page=False)
+                print(f"wrote {out.relative_to(ROOT)}")
+                for target in small_targets(b):
+                    print(f"smaller than 44 px: {target}")
+        finally:
+            stop_server(proc)
+
+
+if __name__ == "__main__":
+    main()
