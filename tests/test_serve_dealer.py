@@ -84,13 +84,13 @@ def test_undo_shows_what_it_takes_back_and_refuses_when_the_table_moved_on(clien
     act(client, headers, action="deal")
     act(client, headers, action="drop", player="cruz")
     preview = client.get("/dealer/api/undo", headers=headers).json()
-    assert preview["text"] == "Undo takes back #2: drop Cruz" and preview["seq"] == 2
+    assert preview["text"] == "Undo takes back #2: Cruz drops" and preview["seq"] == 2
     assert client.get("/dealer/api/undo", headers=headers).json() == preview  # a preview records nothing
     Pan(db)("drop dee")  # another dealer, at the keyboard
     r = act(client, headers, action="undo", seq=preview["seq"])
     assert r.status_code == 400 and "the last event is now #3" in r.json()["error"]
     r = act(client, headers, action="undo", seq=3)
-    assert r.status_code == 200 and r.json()["lines"][0] == "Undid #3: drop Dee"
+    assert r.status_code == 200 and r.json()["lines"][0] == "Undid #3: Dee drops"
 
 
 def test_the_check_judges_like_pan_check_and_records_nothing(client, headers, db):

@@ -98,8 +98,8 @@ def test_a_whole_hand_tapped_on_the_dealer_page(tmp_path):
             # Another dealer at the keyboard meanwhile: its event lands, and the page's undo takes it back.
             subprocess.run([sys.executable, "-m", "pancli", "--db", str(db), "meld", "dee", "AS", "2S", "3S"],
                            check=True, capture_output=True, cwd=ROOT)
-            b.wait_for("document.getElementById('undo-preview').textContent.includes('meld Dee AS 2S 3S')")
-            assert d.act(button(act="undo")).startswith("Undid #8: meld Dee AS 2S 3S")
+            b.wait_for("document.getElementById('undo-preview').textContent.includes('Dee melds A♠ 2♠ 3♠')")
+            assert d.act(button(act="undo")).startswith("Undid #8: Dee melds A♠ 2♠ 3♠")
 
             d.pick("Ben", "2C 3C 4C 5C")
             d.act(button(act="meld"))

@@ -14,11 +14,12 @@ import json
 import re
 from collections.abc import Callable
 
-from pancli.app.recorder import Recorder, describe_event
+from pancli.app.recorder import Recorder
 from pancli.core.errors import InputError, PanError, RuleError
 from pancli.core.grouping import meld_texts
 from pancli.core.ledger import MAX_CHIPS
 from pancli.core.text import one_line, payment_lines
+from pancli.games import game
 from pancli.storage.store import Store
 
 KEY = re.compile(r"[A-Za-z0-9_-]{8,80}")
@@ -268,10 +269,11 @@ def _undo(rec: Recorder, body: dict) -> list[str]:
     expected = _number(body, "seq", required=False)
     last = rec.store.log.last_effective(rec.session.id)
     if expected is not None and last is not None and last.seq != expected:
-        raise RuleError(f"the last event is now #{last.seq}: {describe_event(last.payload)}",
+        raise RuleError(f"the last event is now #{last.seq}: {rec.game.event_words(last.payload)}",
                         "look at what undo will take back, then tap undo again")
     last, voided = rec.undo()
-    return [f"Undid #{last.seq}: {describe_event(last.payload)}"] + [f"  voided: {p}" for p in payment_lines(voided)]
+    undid = rec.game.event_words({"kind": "undo", "undid": last.kind, "seq": last.seq}, last.payload)
+    return [undid] + [f"  voided: {p}" for p in payment_lines(voided)]  # as `pan undo` says it
 
 
 # -- what the dealer looks at before tapping ---------------------------------------------------
@@ -283,7 +285,8 @@ def undo_preview(store: Store, session: str | None) -> dict:
         last = store.log.last_effective(s.id)
     if last is None:
         return {"seq": None, "text": "Nothing to undo in this session.", "payments": []}
-    return {"seq": last.seq, "text": f"Undo takes back #{last.seq}: {describe_event(last.payload)}",
+    words = game(s.game).event_words(last.payload)
+    return {"seq": last.seq, "text": f"Undo takes back #{last.seq}: {words}",
             "payments": payment_lines(last.payments)}
 
 
