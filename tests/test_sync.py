@@ -319,6 +319,27 @@ def test_conflict_copies_and_a_session_recorded_on_two_devices_are_reported(tmp_
     assert sync(ben, eng.folders["ben"])["ok"]
 
 
+def test_the_folder_is_shown_as_the_host_typed_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ana = new(tmp_path, "ana")
+    record(ana, "friday", NIGHT[:2])
+    assert "it has not synced yet." in ana("sync --status").output
+    out = ana("sync shared --create --device-name ana-laptop").output
+    assert out.splitlines()[-1] == "Synced ana-laptop with shared: 1 session changed."
+    assert ana("sync").output == "Synced ana-laptop with shared: nothing changed.\n"  # remembered as typed
+    assert ana("sync --status").output.startswith("This device is ana-laptop; it syncs with shared.\n")
+    data = sync(ana, "shared")
+    assert data["folder"] == str((tmp_path / "shared").resolve()) and data["folder_shown"] == "shared"
+    # from another working folder `shared` names another folder: the remembered one by its whole path
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    whole = str((tmp_path / "shared").resolve())
+    assert ana("sync").output == f"Synced ana-laptop with {whole}: nothing changed.\n"
+    assert f"it syncs with\n  {whole}." in ana("sync --status").output  # broken between words
+    assert ana("sync ../shared").output == "Synced ana-laptop with ../shared: nothing changed.\n"
+    assert json.loads(ana("sync --status --json").stdout)["folder_shown"] == "../shared"
+
+
 def test_an_edited_file_is_refused(tmp_path):
     eng = Engine(tmp_path, ["ana", "ben"])
     ana, ben = new(tmp_path, "ana"), new(tmp_path, "ben")

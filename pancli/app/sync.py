@@ -10,7 +10,10 @@ first time they see a file it signed (trust on first use, as SSH does). Every se
 global id: the device that records it and a random uid. A session has exactly one writer, its
 device; elsewhere it is read-only.
 
-The folder. Each device writes only in its own subfolder, named by its id::
+The folder. The one given, else the one of the last sync (``settings.sync_folder``, its whole
+path); it is shown as the host typed it (``settings.sync_folder_as_given``) while those words
+still name it from the working folder. Each device writes only in its own subfolder, named by
+its id::
 
     FOLDER/<device id>/device.json              who it is (its public key), when it last synced; signed
     FOLDER/<device id>/<name>--<uid>.toml       one archive per session it recorded, open or closed
@@ -68,9 +71,10 @@ DEVICE_FORMAT = fs.DEVICE_FORMAT
 class Outcome:
     """What one sync did and found."""
 
-    folder: str
+    folder: str                                             # as the host typed it (shown_folder), to show
     device: str
     label: str
+    path: str = ""                                          # the folder's whole path
     written: list[dict] = field(default_factory=list)      # this device's sessions written: name, events
     unchanged: int = 0                                      # this device's sessions whose file was up to date
     imported: list[dict] = field(default_factory=list)     # name, device, label, events
@@ -87,8 +91,8 @@ class Outcome:
         return not self.conflicts and not self.refused and not self.errors
 
     def to_json(self) -> dict:
-        return {"folder": self.folder, "device": self.device, "label": self.label, "ok": self.ok,
-                "written": self.written, "unchanged": self.unchanged, "imported": self.imported,
+        return {"folder": self.path, "folder_shown": self.folder, "device": self.device, "label": self.label,
+                "ok": self.ok, "written": self.written, "unchanged": self.unchanged, "imported": self.imported,
                 "extended": self.extended, "conflicts": self.conflicts, "incomplete": self.incomplete,
                 "refused": self.refused, "errors": self.errors, "pinned": self.pinned, "skipped": self.skipped}
 
@@ -153,6 +157,18 @@ def folder_of(store, folder: str | None, create: bool = False) -> Path:
     return root
 
 
+def shown_folder(given: str | None, root: str | None) -> str | None:
+    """The synced folder as the host typed it (``shared``), while those words still name it from
+    here; else its whole path (a relative folder remembered from another working folder)."""
+    if not given or not root:
+        return root
+    try:
+        same = Path(given).expanduser().resolve() == Path(root)
+    except (OSError, RuntimeError):
+        same = False
+    return given if same else root
+
+
 def sync(store, folder: str | None = None, label: str | None = None, create: bool = False) -> Outcome:
     root = folder_of(store, folder, create)
     with store.lock():
@@ -161,8 +177,10 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
         me = store.sync.device_id()
         mine = device_label(store)
         seed = store.sync.device_key()
+        given = folder or store.setting("sync_folder_as_given")  # the two are kept together
         store.set_setting("sync_folder", str(root))
-    out = Outcome(str(root), me, mine)
+        store.set_setting("sync_folder_as_given", given)
+    out = Outcome(shown_folder(given, str(root)) or str(root), me, mine, str(root))
     own_dir = root / me
     if own_dir.is_symlink():
         raise InputError(f"{own_dir} is a link", "pan sync never follows links; remove it and sync again")
@@ -493,6 +511,7 @@ def status(store) -> dict:
         rows = {r["device"]: r for r in store.sync.contributions()}
         label = device_label(store)
         folder = store.setting("sync_folder")
+        given = store.setting("sync_folder_as_given")
         my_key = signing.public_key(store.sync.device_key())
     out = []
     for dev in sorted(set(rows) | set(devices)):
@@ -504,8 +523,8 @@ def status(store) -> dict:
                     "last_event": r.get("last_event"), "first_seen": d.get("first_seen"),
                     "last_seen": d.get("seen_at"), "last_sync": d.get("last_sync")})
     out.sort(key=lambda o: (not o["this"], o["label"] or "", o["device"]))
-    return {"device": me, "label": label, "folder": folder, "key": my_key,
-            "fingerprint": signing.key_fingerprint(my_key), "devices": out}
+    return {"device": me, "label": label, "folder": folder, "folder_shown": shown_folder(given, folder),
+            "key": my_key, "fingerprint": signing.key_fingerprint(my_key), "devices": out}
 
 
 def find_device(store, ref: str, known_only: bool = True) -> tuple[str, str | None]:

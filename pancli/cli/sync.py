@@ -122,9 +122,15 @@ def _print_outcome(out) -> None:
 def _print_status(data: dict) -> None:
     from rich.table import Table
 
+    from pancli.core.text import wrap_words
+
     con = console()
-    con.print(f"This device: {data['label']} ({data['device'][:8]}), key {data['fingerprint']}; "
-              f"folder: {data['folder'] or 'none yet'}", markup=False)
+    folder = data["folder_shown"]
+    for line in (f"This device is {data['label']}; " + (f"it syncs with {folder}." if folder else
+                                                          "it has not synced yet."),
+                 f"Its id is {data['device'][:8]}, its key {data['fingerprint']}."):
+        for part in wrap_words(line, con.width):
+            con.print(part, markup=False, soft_wrap=True)
     table = Table(title_justify="left", box=None, pad_edge=False, padding=(0, 1))
     for col in ("device", "key", "sessions", "events", "first seen", "last seen"):
         table.add_column(col, justify="right" if col in ("sessions", "events") else "left", no_wrap=col == "key")
