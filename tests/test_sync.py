@@ -306,12 +306,25 @@ def test_conflict_copies_and_a_session_recorded_on_two_devices_are_reported(tmp_
     assert [s["events"] for s in c["sides"]] == [5, 5] and c["sides"][0]["where"] == "this database"
     assert c["sides"][1]["where"].endswith(conflict_name)
     assert history_digest(ben.db) == digest
+    # in words: each copy's event #5 as the table says it, where the copy is, what the host can do
+    assert [s["event"] for s in c["sides"]] == ["Ana melds J♥ Q♥ K♥", "Dee melds 4♥ 4♦ 4♣"]
     text = ben(f"sync {eng.folders['ben']}", code=1).output
-    assert "Conflict in session friday" in text and "event #5" in text and "Both are left as they are" in text
+    said = " ".join(text.split())
+    assert "Conflict in session friday, recorded on" in said and "the copies differ from event #5 on." in said
+    assert "#5 here: Ana melds J♥ Q♥ K♥ (5 events in all). #5 in the folder's copy: Dee melds 4♥ 4♦ 4♣" in said
+    assert f"The folder's copy is {eng.folders['ben'] / rel.parent / conflict_name} " in said
+    assert "no new event of friday is brought in while the copies disagree" in said
+    assert "ask its host which copy is the one recorded there" in said and "`pan export friday -o -`" in said
+    assert "A conflict copy the sync engine kept can be removed from the folder" in said
+    assert "(meld / meld)" not in said and "differs (" not in said
+    assert all(len(line) <= 80 for line in text.splitlines() if str(tmp_path) not in line)  # a path is not broken
     # the same copy in ana's own folder: reported, and ana's file is not overwritten by it
     eng.deliver("ana", "ana", rel, theirs)
     out = sync(ana, eng.folders["ana"], code=1)
     assert out["conflicts"] and not out["written"]
+    said = " ".join(" ".join(out["conflicts"][0]["text"]).split())
+    assert "recorded on this device" in said and "This device records friday: keep recording here." in said
+    assert "signed with this device's key: another copy of this database" in said
     assert (eng.folders["ana"] / rel).read_bytes() == theirs
     # a conflict copy that is only an older version is no conflict
     (eng.folders["ben"] / rel.parent / conflict_name).unlink()
@@ -338,6 +351,46 @@ def test_the_folder_is_shown_as_the_host_typed_it(tmp_path, monkeypatch):
     assert f"it syncs with\n  {whole}." in ana("sync --status").output  # broken between words
     assert ana("sync ../shared").output == "Synced ana-laptop with ../shared: nothing changed.\n"
     assert json.loads(ana("sync --status --json").stdout)["folder_shown"] == "../shared"
+
+
+def test_a_conflict_of_two_newer_copies_and_of_a_database_behind_its_folder_in_words(tmp_path):
+    folder, other = tmp_path / "shared", tmp_path / "other"
+    folder.mkdir()
+    other.mkdir()
+    ana = new(tmp_path, "ana")
+    record(ana, "friday", NIGHT[:3])
+    sync(ana, folder, "--device-name ana-laptop")
+    older = Pan(tmp_path / "older.db")  # a backup of ana's database, taken now
+    shutil.copy(ana.db, older.db)
+    ana("add ben 5S")
+    sync(ana, folder)
+    # restored from the backup: the folder holds more of this device's session than the database
+    out = sync(older, folder, code=1)
+    [c] = out["conflicts"]
+    assert c["ahead"] and c["seq"] == 4 and [s["event"] for s in c["sides"]] == [None, "Ben adds 5♠"]
+    said = " ".join(" ".join(c["text"]).split())
+    assert said.startswith("Conflict in session friday, recorded on this device")
+    assert "the folder holds more of it than this database. Here, it ends at #3. #4 in the folder's copy: " \
+           "Ben adds 5♠ (4 events in all)." in said and "restore a newer one (`pan restore`)" in said
+    # two copies of ana's session, both newer than what ben holds, disagreeing from event #4 on
+    ben = new(tmp_path, "ben")
+    shutil.copy(older.db, tmp_path / "apart.db")
+    apart = Pan(tmp_path / "apart.db")
+    apart("meld dee 4H 4D 4C")
+    sync(apart, other)
+    [(rel, theirs)] = archives({p.relative_to(other): p.read_bytes() for p in other.rglob("*.toml")}).items()
+    ben_folder = tmp_path / "ben-folder"
+    shutil.copytree(folder, ben_folder)
+    (ben_folder / rel).with_name("friday.sync-conflict-20261127-210000-ABCDEFG.toml").write_bytes(theirs)
+    out = sync(ben, ben_folder, "--device-name ben-laptop", code=1)
+    [c] = out["conflicts"]
+    assert not out["imported"] and [s["event"] for s in c["sides"]] == ["Ben adds 5♠", "Dee melds 4♥ 4♦ 4♣"]
+    said = " ".join(ben(f"sync {ben_folder}", code=1).output.split())
+    assert "Conflict in session friday, recorded on ana-laptop" in said
+    assert "#4 in the folder's first copy: Ben adds 5♠ (4 events in all). #4 in the folder's second copy: " \
+           "Dee melds 4♥ 4♦ 4♣ (4 events in all). The first copy is " in said
+    assert "the session is not brought in while the copies disagree" in said
+    assert "Only ana-laptop records this session: ask its host which copy is the one recorded there." in said
 
 
 def test_an_edited_file_is_refused(tmp_path):
@@ -463,3 +516,34 @@ def test_a_kill_during_sync_loses_nothing(tmp_path):
     fresh = new(tmp_path, "fresh")
     sync(fresh, folder)
     assert len(held(fresh)) == 31
+
+
+def test_a_conflict_in_the_header_or_in_an_events_payments_or_hand_says_so():
+    from pancli.app import sync_conflicts as words
+    from pancli.app.rescore import LogEvent
+    from pancli.core.ledger import Payment
+
+    header = {"name": "friday", "game": "panguingue", "seats": ["Ana", "Ben", "Cruz"], "dealer": "Cruz"}
+    buyin = {"kind": "buyin", "player": "Ana", "chips": 20}
+
+    def conflict(mine, theirs, seq, field=None):
+        sides = [words.side(words.HERE, mine[0], mine[1], seq, field),
+                 words.side("/f/shared/dev/friday.toml", theirs[0], theirs[1], seq, field, "ana-laptop")]
+        c = {"session": "friday", "device": "d" * 32, "device_label": "ana-laptop", "this_device": False,
+             "seq": seq, "field": field, "why": "", "sides": sides}
+        return " ".join(words.conflict_text(c, "ben-laptop", ("/f/shared", "shared")))
+
+    said = conflict((header, []), (dict(header, seats=["Ana", "Ben"]), []), None, "seats")
+    assert "the copies differ in the players. Here, the players: Ana, Ben and Cruz. In ana-laptop's copy, " \
+           "the players: Ana and Ben. The folder's copy is shared/dev/friday.toml " in said
+    one = [LogEvent(seq=1, kind="buyin", payload=buyin, hand=None, payments=[])]
+    other = [LogEvent(seq=1, kind="buyin", payload=buyin, hand=2, payments=[])]
+    assert "#1 here: Ana buys 20 chips between hands (1 event in all). #1 in ana-laptop's copy: Ana buys 20 " \
+           "chips in hand 2 (1 event in all)." in conflict((header, one), (header, other), 1)
+    paid = [LogEvent(seq=1, kind="buyin", payload=buyin, payments=[Payment("Ben", "Ana", 4, None, said="a set")])]
+    said = conflict((header, one), (header, paid), 1)
+    assert "#1 here: Ana buys 20 chips; no one pays (1 event in all). #1 in ana-laptop's copy: Ana buys " \
+           "20 chips; Ben pays Ana 4: a set (1 event in all)." in said
+    undo = [*one, LogEvent(seq=2, kind="undo", payload={"kind": "undo", "undid": "buyin", "seq": 1}, undo_of=1)]
+    assert words.event_said("panguingue", undo, 2) == "Undid #1: Ana buys 20 chips"
+    assert words.event_said("no-such-game", undo, 2) == "undo" and words.event_said("panguingue", undo, 3) is None

@@ -335,16 +335,17 @@ def compare(mine: dict, mine_events: list[LogEvent], theirs: dict, their_events:
 
     ``same``; ``older`` (its events are the first of mine); ``newer`` (mine are the first of its
     events, or it only closes the session); or ``conflict``, with ``seq`` the first event that
-    differs (None when the headers differ) and ``why``.
+    differs (None when the headers differ: ``field`` names the one) and ``why``.
     """
     for key in HEADER_KEYS:
         if mine.get(key) != theirs.get(key):
-            return {"relation": "conflict", "seq": None, "why": f"the sessions differ in {key}"}
+            return {"relation": "conflict", "seq": None, "field": key, "why": f"the sessions differ in {key}"}
     for a, b in zip(mine_events, their_events):
         if not same_event(a, b):
             return {"relation": "conflict", "seq": a.seq, "why": f"event #{a.seq} differs ({a.kind} / {b.kind})"}
     if mine.get("closed_at") and theirs.get("closed_at") and mine["closed_at"] != theirs["closed_at"]:
-        return {"relation": "conflict", "seq": None, "why": "the sessions were closed at different times"}
+        return {"relation": "conflict", "seq": None, "field": "closed_at",
+                "why": "the sessions were closed at different times"}
     if len(their_events) > len(mine_events):
         return {"relation": "newer", "seq": None, "why": None}
     if len(their_events) < len(mine_events):

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pancli.app import archive as arc, files, sync_folder as fs
+from pancli.app import archive as arc, files, sync_conflicts as conflicts, sync_folder as fs
 from pancli.app.files import session_file_name
 from pancli.app.sync_folder import MANIFEST, Copy
 from pancli.core import signing
@@ -204,8 +204,9 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
             if _manifest_sound(m, keys, out, known, me):
                 store.sync.note_device(m.device, m.label or m.device[:8], m.last_sync, seen)
                 known[m.device] = m.label or known.get(m.device)
-    for p in out.pinned:
-        p["label"] = known.get(p["device"]) or p["device"][:8]
+    for p in out.pinned:  # named as its device.json says, else as its archives do
+        p["label"] = known.get(p["device"]) or next((fs.safe_label(c.label) for c in listing.copies if c.device ==
+                                                     p["device"] and fs.safe_label(c.label)), None) or p["device"][:8]
     groups: dict[tuple[str, str], list[Copy]] = {}
     done: list[Copy] = []  # copies that hold nothing this database lacks once this sync is over
     for c in listing.copies:
@@ -233,6 +234,8 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
                 else:
                     conflicted.add(gid)
     write_own(store, own_dir, me, mine, seed, listing, groups, conflicted, done, out)
+    for found in out.conflicts:
+        found["text"] = conflicts.conflict_text(found, mine, (str(root), out.folder))
     return out
 
 
@@ -406,13 +409,21 @@ def write_own(store, own_dir: Path, me: str, mine: str, seed: bytes, listing: fs
         store.sync.note_device(me, mine, written_at, written_at)
 
 
-def _sides(held: Session | None, held_events: int, copies: list[Copy]) -> list[dict]:
+def _report_conflict(out: Outcome, held: Session | None, mine: list, gid: tuple[str, str], label: str,
+                     how: dict, copies: list[Copy], me: str) -> None:
+    """A contradiction between copies of one session, each copy's version of it in words
+    (app/sync_conflicts.py)."""
+    device, uid = gid
+    seq, field_ = how.get("seq"), how.get("field")
     sides = []
     if held is not None:
-        sides.append({"where": "this database", "session": held.name, "events": held_events})
-    sides += [{"where": str(c.path), "session": c.header["name"], "events": len(c.events),
-               "device_label": fs.safe_label(c.label)} for c in copies]
-    return sides
+        sides.append(conflicts.side(conflicts.HERE, arc.session_header(held), mine, seq, field_))
+    sides += [conflicts.side(str(c.path), c.header, c.events, seq, field_, fs.safe_label(c.label)) for c in copies]
+    out.conflicts.append({"session": held.name if held else copies[0].header["name"], "device": device,
+                          "device_label": label, "uid": uid, "this_device": device == me,
+                          "ahead": bool(how.get("ahead")), "seq": seq, "field": field_,
+                          "why": f"the copies differ from event #{seq} on" if seq and not how.get("ahead") else how["why"],
+                          "sides": sides})
 
 
 def bring_in(store, gid: tuple[str, str], group: list[Copy], known: dict, out: Outcome, me: str) -> bool:
@@ -439,8 +450,7 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], known: dict, out: O
             continue
         how = arc.compare(arc.session_header(held), mine, c.header, c.events)
         if how["relation"] == "conflict":
-            out.conflicts.append({"session": held.name, "device": device, "device_label": label, "uid": uid,
-                                  "seq": how["seq"], "why": how["why"], "sides": _sides(held, len(mine), [c])})
+            _report_conflict(out, held, mine, gid, label, how, [c], me)
             return False
         if how["relation"] == "newer":
             newer.append(c)
@@ -448,18 +458,16 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], known: dict, out: O
         return True
     if device == me:
         assert held is not None  # refused above
-        out.conflicts.append({"session": held.name, "device": device, "device_label": label, "uid": uid, "seq": None,
-                              "why": "the folder holds more of this device's session than this database (restored "
-                                     "from an older backup?); it is never taken from the folder",
-                              "sides": _sides(held, len(mine), newer)})
+        why = ("the folder holds more of this device's session than this database (restored from an older "
+               "backup?); it is never taken from the folder")
+        _report_conflict(out, held, mine, gid, label, {"seq": (mine[-1].seq if mine else 0) + 1, "ahead": True,
+                                                       "why": why}, newer, me)
         return False
     newer.sort(key=lambda c: (len(c.events), bool(c.header.get("closed_at"))))
     for a, b in zip(newer, newer[1:]):
         how = arc.compare(a.header, a.events, b.header, b.events)
         if how["relation"] == "conflict":
-            out.conflicts.append({"session": held.name if held else a.header["name"], "device": device,
-                                  "device_label": label, "uid": uid, "seq": how["seq"], "why": how["why"],
-                                  "sides": _sides(held, len(mine), [a, b])})
+            _report_conflict(out, held, mine, gid, label, how, [a, b], me)
             return False
     best = newer[-1]
     try:

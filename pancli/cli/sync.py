@@ -82,7 +82,11 @@ def inert(text: str) -> str:
 
 
 def _print_outcome(out) -> None:
+    from pancli.cli.common import output_width
     from pancli.core.names import inert
+    from pancli.core.text import wrap_words
+
+    width = output_width() or console().width
 
     def say(text: str) -> None:
         """One plain line, never wrapped (it may hold a file name), inert: names and files come
@@ -107,11 +111,10 @@ def _print_outcome(out) -> None:
     for e in out.errors:
         say(f"Could not use {e['path']}: {e['why']}.")
     for c in out.conflicts:
-        at = f"the copies differ from event #{c['seq']} on" if c["seq"] else c["why"]
-        sides = "; ".join(f"{s['where']}" + (f" (written by {s['device_label']})" if s.get("device_label") else "")
-                          + f": {count_of(s['events'], 'event')}" for s in c["sides"])
-        say(f"Conflict in session {c['session']} (recorded on {c['device_label']} {c['device'][:8]}): "
-            f"{at}. {sides}. Both are left as they are.")
+        head, *more = c["text"]
+        for line in [head, *("  " + x for x in more)]:
+            for part in wrap_words(inert(line), width):
+                typer.echo(part)
     changed = len(out.written) + len(out.imported) + len(out.extended)
     summary = "nothing changed" if not changed else f"{count_of(changed, 'session')} changed"
     problems = len(out.conflicts) + len(out.refused) + len(out.errors)
