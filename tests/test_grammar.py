@@ -189,3 +189,55 @@ def test_bash_completion_offers_the_sessions_players_and_cards(tmp_path):
     assert complete("pan meld a") == ["Ana"]
     assert complete("pan spread ben 5") == ["5S", "5H", "5D", "5C"]
     assert complete("pan out c") == ["Cruz"]
+
+
+def shell_completion(db, shell: str, line: str) -> list[str]:
+    """What bash, zsh or fish gets for ``line`` through the `_PAN_COMPLETE` protocol (typer's:
+    bash sends COMP_WORDS and COMP_CWORD, zsh and fish the line in _TYPER_COMPLETE_ARGS)."""
+    words = shlex.split(line) + ([""] if line.endswith(" ") else [])
+    env = {"_PAN_COMPLETE": f"complete_{shell}", "PANCLI_DB": str(db)}
+    if shell == "bash":
+        env |= {"COMP_WORDS": line, "COMP_CWORD": str(len(words) - 1)}
+    else:
+        env |= {"_TYPER_COMPLETE_ARGS": line}
+    if shell == "fish":
+        env |= {"_TYPER_COMPLETE_WORD_TO_COMPLETE": words[-1], "_TYPER_COMPLETE_FISH_ACTION": "get-args"}
+    r = CliRunner(env=env).invoke(app, [], prog_name="pan")
+    if shell == "zsh":  # _arguments '*: :(("Ana"\n"Ben"))'
+        return [w.strip('"') for w in r.stdout.split("((", 1)[-1].rsplit("))", 1)[0].split("\n") if w]
+    return r.stdout.split()
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_every_shell_completes_the_players_and_cards_of_the_current_session(tmp_path, shell):
+    db = tmp_path / "pan.db"
+    pan = Pan(db)
+    pan("session new fri --players Ana,Ben,Cruz --dealer Cruz")
+    assert shell_completion(db, shell, "pan meld a") == ["Ana"]
+    assert shell_completion(db, shell, "pan meld ana 5") == ["5S", "5H", "5D", "5C"]
+    assert shell_completion(db, shell, "pan add ana 5S 5") == ["5S", "5H", "5D", "5C"]
+    assert shell_completion(db, shell, "pan drop ") == ["Ana", "Ben", "Cruz"]
+    # a contract session: its players for the game's own commands, and its 52-card pack
+    pan("session new night --game contract --players Dee,Eve,Flo")
+    assert shell_completion(db, shell, "pan contract lay d") == ["Dee"]
+    assert shell_completion(db, shell, "pan contract lay dee 8") == ["8S", "8H", "8D", "8C"]
+    assert shell_completion(db, shell, "pan contract lay dee 1") == ["10S", "10H", "10D", "10C"]
+    assert shell_completion(db, shell, "pan contract deal --out ") == ["Dee", "Eve", "Flo"]
+    assert shell_completion(db, shell, "pan polish lost e") == ["Eve"]
+    # `pan player` takes a player of any session
+    assert shell_completion(db, shell, "pan player ") == ["Ana", "Ben", "Cruz", "Dee", "Eve", "Flo"]
+    assert shell_completion(db, shell, "pan player c") == ["Cruz"]
+
+
+def test_tab_after_a_rank_offers_its_suits_in_the_pack_of_the_commands_game(tmp_path):
+    db = tmp_path / "pan.db"
+    Pan(db)("session new fri --players Ana,Ben --dealer Ben")
+    sh = TableShell(db=str(db))
+    assert sh.candidates("m ana 5") == ("5", ["5S", "5H", "5D", "5C"])
+    assert sh.candidates("m ana 5S 5s 5")[1] == ["5S", "5H", "5D", "5C"]
+    assert sh.candidates("a ana k")[1] == ["kS", "kH", "kD", "kC"]
+    assert len(sh.candidates("m ana ")[1]) == 40  # no rank yet: the whole Pan pack
+    assert sh.candidates("m ana 8")[1] == []  # the Pan pack has no 8
+    assert sh.candidates("contract lay ana 8")[1] == ["8S", "8H", "8D", "8C"]
+    assert sh.candidates("contract lay ana t")[1] == ["tS", "tH", "tD", "tC"]
+    assert len(sh.candidates("contract lay ana ")[1]) == 52 + 1  # and the separator between melds

@@ -12,7 +12,7 @@ import typer
 from pancli.app.views import board_data
 from pancli.cli.common import new_app, print_json
 from pancli.cli.game_commands import game_recorder, record_game_event, rules_options, say, seat_list, seat_name
-from pancli.cli.params import MELDS, CountType
+from pancli.cli.params import MELDS, NAME, CountType
 from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP, meld_texts
 from pancli.core.words import plural
@@ -45,7 +45,7 @@ def _contract_record(event: dict):
 
 
 @contract_app.command("lay")
-def contract_lay(name: str = typer.Argument(..., help="Who lays down the contract."),
+def contract_lay(name: str = typer.Argument(..., click_type=NAME, help="Who lays down the contract."),
                  melds: list[str] = typer.Argument(..., metavar="MELDS", click_type=MELDS,
                                                    help=f"The whole contract, {MELDS_HELP}.")):
     """Lay down a player's contract; it must be exactly the deal's contract, all at once.
@@ -62,7 +62,7 @@ def contract_lay(name: str = typer.Argument(..., help="Who lays down the contrac
 
 
 @contract_app.command("layoff")
-def contract_layoff(name: str = typer.Argument(..., help="Who lays off."),
+def contract_layoff(name: str = typer.Argument(..., click_type=NAME, help="Who lays off."),
                     meld: int = typer.Argument(..., click_type=CountType("a meld number", 1, 100_000),
                                                help="The meld's number on `pan contract status`."),
                     cards: list[str] = typer.Argument(..., help="The cards laid off.")):
@@ -75,7 +75,7 @@ def contract_layoff(name: str = typer.Argument(..., help="Who lays off."),
 
 
 @contract_app.command("out")
-def contract_out(name: str = typer.Argument(..., help="Who went out."),
+def contract_out(name: str = typer.Argument(..., click_type=NAME, help="Who went out."),
                  discard: str | None = typer.Option(None, "--discard", metavar="CARD",
                                                        help="The final discard (deals 1-4 only).")):
     """A player goes out (in deal 5 with no final discard); then record the cards left in the other hands.
@@ -89,7 +89,7 @@ def contract_out(name: str = typer.Argument(..., help="Who went out."),
 
 
 @contract_app.command("left")
-def contract_left(name: str = typer.Argument(..., help="Whose hand."),
+def contract_left(name: str = typer.Argument(..., click_type=NAME, help="Whose hand."),
                   cards: list[str] | None = typer.Argument(None, help="The cards left in the hand."),
                   points: int | None = typer.Option(None, "--points", click_type=CountType("a number of points", 0),
                                                        help="Their value as counted at the table, instead of the cards.")):
@@ -117,7 +117,7 @@ def _name_value(recorder, text: str, option: str) -> tuple[str, str]:
 
 @contract_app.command("deal")
 def contract_deal(
-    out: str = typer.Option(..., "--out", metavar="NAME", help="Who went out."),
+    out: str = typer.Option(..., "--out", metavar="NAME", click_type=NAME, help="Who went out."),
     left: list[str] | None = typer.Option(None, "--left", metavar="NAME=CARDS",
                                              help='Cards left in a hand ("Ben=KS QH"), or their points ("Ben=24"); '
                                                   "once per other player."),

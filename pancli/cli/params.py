@@ -8,10 +8,15 @@ finds in the command's ``AppContext``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from typer._click.types import ParamType  # the copy of click that typer runs (0.22 on)
 
 from pancli.cli.context import AppContext
 from pancli.core.errors import InputError
+
+if TYPE_CHECKING:
+    from pancli.games.protocol import Game
 
 
 def _obj(ctx) -> AppContext:
@@ -34,7 +39,7 @@ class CompletingType(ParamType):
     """A word with candidates: `pan table` asks ``candidates`` itself; bash, zsh and fish ask
     through click's ``shell_complete``, which lands here too."""
 
-    def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
+    def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
         return []
 
     def shell_complete(self, ctx, param, incomplete):
@@ -45,8 +50,13 @@ class CompletingType(ParamType):
             for v in value if isinstance(value, (list, tuple)) else (value,):
                 if isinstance(v, str):
                     typed.append(v)
+        path: list[str] = []  # `pan contract lay`: contract, lay
+        at = ctx
+        while at is not None and at.parent is not None:
+            path.insert(0, at.info_name or "")
+            at = at.parent
         try:
-            return [CompletionItem(c) for c in self.candidates(_obj(ctx), incomplete, typed)]
+            return [CompletionItem(c) for c in self.candidates(_obj(ctx), incomplete, typed, path)]
         except Exception:  # no database or session yet: nothing to offer
             return []
 
@@ -62,12 +72,47 @@ class PlayerType(CompletingType):
     def convert(self, value, param, ctx):
         return _obj(ctx).open_recorder().player(value)
 
-    def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
+    def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
         rec = obj.open_recorder()
         state = rec.state()
         names = rec.game.active_players(state) if self.in_hand else rec.game.players(state)
         already = {w.lower() for w in typed}
         return [n for n in names if n.lower().startswith(incomplete.lower()) and n.lower() not in already]
+
+
+def _game_of(path) -> Game[Any, Any]:
+    """The game whose command ``path`` is (`contract lay`), whose pack Tab completes; the default
+    game for the commands at the top (`meld`, `check`)."""
+    from pancli.games import GAMES, default_game
+
+    return GAMES[path[0]] if path and path[0] in GAMES else default_game()
+
+
+class NameType(PlayerType):
+    """A player of the current session that the command reads itself (a game of its own says
+    which names it takes): only Tab's candidates come from here."""
+
+    name = "name"
+
+    def convert(self, value, param, ctx):
+        return value
+
+
+class KnownPlayerType(CompletingType):
+    """A player of any session (`pan player ana`): the command resolves the name."""
+
+    name = "name"
+
+    def convert(self, value, param, ctx):
+        return value
+
+    def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
+        from pancli.app.reports import known_players
+
+        store = obj.open_store(create=False)
+        with store.snapshot():
+            names = known_players(store)
+        return [n for n in names if n.lower().startswith(incomplete.lower())]
 
 
 class CardsType(CompletingType):
@@ -87,10 +132,8 @@ class CardsType(CompletingType):
         rules = rec.rules if rec.session.game == g.name else g.schema.defaults
         return g.read_cards(value, rules)
 
-    def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
-        from pancli.games import default_game
-
-        return default_game().complete("card", incomplete)
+    def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
+        return _game_of(path).complete("card", incomplete)
 
 
 class MeldsType(CompletingType):
@@ -106,11 +149,10 @@ class MeldsType(CompletingType):
 
         return value if isinstance(value, tuple) else word_pieces(value)
 
-    def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
+    def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
         from pancli.core.grouping import SEPARATOR
-        from pancli.games import default_game
 
-        return default_game().complete("card", incomplete) + ([SEPARATOR] if not incomplete else [])
+        return _game_of(path).complete("card", incomplete) + ([SEPARATOR] if not incomplete else [])
 
 
 def melds(words, each_word_a_meld: bool = False) -> list[str]:
@@ -141,7 +183,7 @@ class MeldNumberType(CompletingType):
                              "see the numbers with `pan board`") from None
         return n
 
-    def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
+    def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
         rec = obj.open_recorder()
         state = rec.state()
         owner = None
@@ -162,13 +204,15 @@ class SessionType(CompletingType):
     def convert(self, value, param, ctx):
         return value
 
-    def candidates(self, obj: AppContext, incomplete: str, typed=()) -> list[str]:
+    def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
         names = [s.name for s in obj.open_store(create=False).sessions()]
         return [n for n in names if n.lower().startswith(incomplete.lower())]
 
 
 PLAYER = PlayerType()
 PLAYER_IN_HAND = PlayerType(in_hand=True)
+NAME = NameType()
+KNOWN_PLAYER = KnownPlayerType()
 CARDS = CardsType()
 MELDS = MeldsType()
 MELD = MeldNumberType()

@@ -13,7 +13,7 @@ from typer.core import TyperCommand
 from pancli.app.views import board_data
 from pancli.cli.common import new_app, print_json
 from pancli.cli.game_commands import game_recorder, record_game_event, rules_options, say, seat_list, seat_name
-from pancli.cli.params import CountType
+from pancli.cli.params import NAME, CountType
 from pancli.core.errors import InputError
 
 polish_app = new_app("Polish Pan (P-A-N): record each deal's loser, check plays and pickups, deal sizes.\n\n"
@@ -27,7 +27,7 @@ _P_PRESET, _P_RULES = rules_options("Polish Pan", "standard", "standard, piki-co
 # == Polish Pan ===========================================================================
 
 @polish_app.command("lost")
-def polish_lost(name: str = typer.Argument(..., help="The player left holding cards.")):
+def polish_lost(name: str = typer.Argument(..., click_type=NAME, help="The player left holding cards.")):
     """Record a deal's loser: they take the next letter; completing P-A-N loses the game.
 
     Example: pan polish lost ben

@@ -10,7 +10,7 @@ import typer
 from pancli.cli.common import command_set, console, count_of, print_json, styled
 from pancli.cli.context import app_context
 from pancli.cli.fit import cell_width, pad
-from pancli.cli.params import CHIPS, HAND, PLAYER, SESSION as SESSION_NAME
+from pancli.cli.params import CHIPS, HAND, KNOWN_PLAYER, PLAYER, SESSION as SESSION_NAME
 from pancli.cli.record import record
 from pancli.core.errors import InputError, RuleError
 from pancli.core.words import MINUS
@@ -171,7 +171,8 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
 # -- careers and the list of sessions ------------------------------------------------------
 
 @commands.command("player")
-def player_cmd(name: str = typer.Argument(..., help="The player (a unique start of the name is enough)."),
+def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
+                                          help="The player (a unique start of the name is enough)."),
                as_json: bool = JSON):
     """Career stats across all sessions: nights, hands, win and drop rates, net over time, best night.
 

@@ -430,7 +430,7 @@ class TableShell:
         if candidates is None:
             return current, []
         try:
-            return current, candidates(self.context, current, rest)
+            return current, candidates(self.context, current, rest, path)
         except Exception:  # no database or session yet: nothing to offer
             return current, []
 

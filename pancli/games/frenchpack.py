@@ -33,6 +33,15 @@ class Card:
         return ("T" if self.rank == 10 else RANK_NAMES[self.rank]) + self.suit
 
 
+def card_candidates(word: str, ranks: Iterable[int]) -> list[str]:
+    """Cards of a pack holding these ranks that complete the word, as typed so far: after a rank
+    only its suits (`8` gives 8S 8H 8D 8C; `1` the tens), and the whole pack for no word."""
+    ranks = sorted(ranks)
+    typed = word.upper()
+    names = [RANK_NAMES[r] for r in ranks] + (["T"] if 10 in ranks and typed.startswith("T") else [])
+    return [word + code[len(word):] for code in (n + s for n in names for s in SUITS) if code.startswith(typed)]
+
+
 def card_reader(ranks: Iterable[int], pack_name: str, pack_text: str) -> tuple[Callable, Callable]:
     """parse_card and parse_cards for a pack holding these ranks."""
     aliases = {RANK_NAMES[r]: r for r in ranks}

@@ -82,6 +82,11 @@ class Contract(GameBase["ContractRules", "GameState"]):
 
     def complete(self, kind: CompletionKind, word: str, state: GameState | None = None,
                  owner: str | None = None) -> list[str]:
+        if kind == "card":
+            from pancli.games.contract.engine import RANK_NAMES  # adapter: the game's modules load on first use
+            from pancli.games.frenchpack import card_candidates
+
+            return card_candidates(word, RANK_NAMES)
         if kind == "meld":
             table = state.table if state is not None else ()
             return [str(i) for i, m in enumerate(table, 1) if owner in (None, m.owner) and str(i).startswith(word)]
