@@ -164,6 +164,26 @@ def test_tab_completion_at_the_terminal(tmp_path):
     assert [p["melds"][0]["cards"] for p in board["hand"]["players"] if p["name"] == "Benedict"] == [["5S"] * 3]
 
 
+def test_tab_after_a_rank_offers_its_suits_at_the_terminal(tmp_path):
+    db = tmp_path / "pan.db"
+    assert pan(db, "session", "new", "fri", "--players", "Ana,Ben,Cruz", "--dealer", "Cruz").returncode == 0
+    assert pan(db, "deal").returncode == 0
+    env = {**os.environ, "PANCLI_DB": str(db), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    t = Terminal([sys.executable, "-m", "pancli", "table"], env, columns=80)
+    try:
+        t.expect("fri · hand 1>")
+        t.send("m ana 5\t")
+        menu = t.expect("5C")
+        assert "5S" in menu and "5H" in menu and "AS" not in menu and "KC" not in menu
+        t.send("\x03")
+        t.expect(">")
+        t.send("quit\r")
+        assert t.close() == 0
+    finally:
+        if t.proc.poll() is None:
+            os.killpg(t.proc.pid, signal.SIGKILL)
+
+
 def test_a_closed_terminal_loses_nothing_that_was_accepted(tmp_path):
     db = tmp_path / "pan.db"
     assert pan(db, "session", "new", "fri", "--players", "Ana,Ben,Cruz").returncode == 0
