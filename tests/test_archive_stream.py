@@ -210,6 +210,7 @@ def test_the_archive_of_a_session_held_here_extends_it_or_is_refused(tmp_path):
     pan(db3, ["import", str(early)])
     refused = pan(db3, ["import", str(apart)], ok=False)
     assert refused.exit_code == 2 and "contradicts session 'night'" in refused.output, refused.output
+    assert " / " not in refused.output and "differs: here " in refused.output  # in words, not kinds
 
 
 def test_the_toml_reader_reads_every_archive_as_tomllib_does():

@@ -31,7 +31,7 @@ from typing import Any
 
 from pancli.app import archive_check, archive_write
 from pancli.app.rescore import LogEvent, first_difference, replay, same_payment
-from pancli.app.views import standings_json
+from pancli.app.views import event_difference, standings_json
 from pancli.core.errors import InputError
 from pancli.core.ledger import NO_PARAMS, Params, Payment
 from pancli.core.money import amount, chip_value as money_per_chip
@@ -342,7 +342,8 @@ def compare(mine: dict, mine_events: list[LogEvent], theirs: dict, their_events:
             return {"relation": "conflict", "seq": None, "field": key, "why": f"the sessions differ in {key}"}
     for a, b in zip(mine_events, their_events):
         if not same_event(a, b):
-            return {"relation": "conflict", "seq": a.seq, "why": f"event #{a.seq} differs ({a.kind} / {b.kind})"}
+            return {"relation": "conflict", "seq": a.seq,
+                    "why": event_difference(mine.get("game") or "", a.seq, a.payload, b.payload)}
     if mine.get("closed_at") and theirs.get("closed_at") and mine["closed_at"] != theirs["closed_at"]:
         return {"relation": "conflict", "seq": None, "field": "closed_at",
                 "why": "the sessions were closed at different times"}

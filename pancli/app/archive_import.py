@@ -32,6 +32,7 @@ from pancli.app.archive import (
     session_header,
 )
 from pancli.app.rescore import LogEvent, Replayed, first_difference, gc_paused
+from pancli.app.views import event_difference
 from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, PanError, RuleError
 from pancli.core.rows import Session
@@ -214,7 +215,7 @@ def _replay_into(store, sid: int, g, rules, arc: Checked, mine: Iterator[LogEven
         if count <= held:
             ours = next(mine)
             if not same_event(ours, theirs) and contradiction is not None:
-                raise contradiction(f"event #{ours.seq} differs ({ours.kind} / {theirs.kind})")
+                raise contradiction(event_difference(s["game"], ours.seq, ours.payload, theirs.payload))
         r = replay.step(theirs)
         diff = first_difference([r], {r.seq: {"payload": theirs.payload, "payments": theirs.payments}})
         if diff:

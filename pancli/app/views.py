@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pancli.core.errors import InputError
+from pancli.core.errors import InputError, PanError
 from pancli.core.ledger import POOLS, Payment
 from pancli.core.rows import Session, StoredEvent
 from pancli.games import GAMES, game
@@ -87,6 +87,21 @@ def event_json(e: StoredEvent, text: str) -> dict:
     return {"seq": e.seq, "hand": e.hand, "kind": e.kind, "text": text, "payload": e.payload,
             "created_at": e.created_at, "voided": e.voided_by is not None,
             "undo_of": e.undo_of, "payments": [payment_json(e.id, p) for p in e.payments]}
+
+
+def event_difference(game_name: str, seq: int, ours: dict, theirs: dict, where: str = "in the archive") -> str:
+    """Why two copies of event ``seq`` are not the same, in the game's words: `event #5 differs:
+    here Ana melds J♥ Q♥ K♥, in the archive Dee melds 4♥ 4♦ 4♣`."""
+    def said(payload: dict) -> str:
+        try:
+            return game(game_name).event_words(payload)
+        except (PanError, KeyError, TypeError, ValueError, AttributeError):  # a kind or game this pancli lacks
+            return str(payload.get("kind", "an event")) if isinstance(payload, dict) else "an event"
+
+    a, b = said(ours), said(theirs)
+    if a != b:
+        return f"event #{seq} differs: here {a}, {where} {b}"
+    return f"event #{seq} ({a}) differs in its hand or its payments"
 
 
 def event_texts(store, session: Session, events: Sequence[StoredEvent]) -> list[str]:
