@@ -296,7 +296,11 @@ def test_conflict_copies_and_a_session_recorded_on_two_devices_are_reported(tmp_
     theirs = (clone_folder / rel).read_bytes()
     # ben gets ana's file, then the engine keeps the clone's as a Syncthing conflict copy
     eng.deliver("ana", "ben", rel, mine)
-    assert sync(ben, eng.folders["ben"])["imported"]
+    got = sync(ben, eng.folders["ben"])
+    assert got["imported"]
+    # first seen through its archive alone (no device.json yet): named as the archive names it
+    [first] = got["pinned"]
+    assert first["label"] == got["imported"][0]["device_label"] != first["device"][:8]
     digest = history_digest(ben.db)
     conflict_name = rel.stem + ".sync-conflict-20261127-210000-ABCDEFG" + rel.suffix
     eng.deliver("ana", "ben", rel, theirs, as_name=conflict_name)
