@@ -94,7 +94,7 @@ def test_settle_page(client, night):
 def test_player_page_tonight_and_career(client, night):
     html = get(client, "/player/ben").text
     assert "<h1>Ben</h1>" in html and "Tonight" in html and "Career" in html
-    assert "<svg" in html and "polyline" in html  # the chart, drawn on the server
+    assert "<svg" in html and 'class="dot"' in html  # the chart, drawn on the server (one night: a point)
     career = cli_json(night, "player ben")
     assert f"+{career['net']}" in html
 

@@ -228,15 +228,16 @@ def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats
         running += net
         t = stats.get(s.id, {})
         cv = shown_chip_value(s.chip_value)
-        rows.append({"session": s.name, "date": s.created_at[:10], "net": net,
+        rows.append({"session": s.name, "game": s.game, "date": s.created_at[:10], "net": net,
                      "money": amount(net, cv) if cv else None, "hands": t.get("hands", 0),
                      "won": t.get("won", 0), "dropped": t.get("dropped", 0),
                      "conditions": t.get("conditions", 0), "running": running})
     hands = sum(r["hands"] for r in rows)
     won = sum(r["won"] for r in rows)
     dropped = sum(r["dropped"] for r in rows)
-    best = max(rows, key=lambda r: (r["net"], r["date"]), default=None)
-    worst = min(rows, key=lambda r: (r["net"], r["date"]), default=None)
+    in_chips = [r for r in rows if r["game"] == DEFAULT_GAME]  # a contract or Polish night moves no chips
+    best = max(in_chips, key=lambda r: (r["net"], r["date"]), default=None)
+    worst = min(in_chips, key=lambda r: (r["net"], r["date"]), default=None)
     moneys = [r["money"] for r in rows if r["money"] is not None]
     return {
         "player": name, "sessions": len(rows), "hands": hands, "won": won, "dropped": dropped,

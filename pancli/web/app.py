@@ -29,12 +29,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from pancli.app.views import pick_events
 from pancli.core.errors import PanError
 from pancli.core.rows import Session
 from pancli.core.settle import PARTY_NAMES
 from pancli.core.text import json_text, one_line, payment_lines
 from pancli.core.words import MINUS
-from pancli.games import game
+from pancli.games import DEFAULT_GAME, game
 from pancli.games.protocol import Game
 from pancli.storage.store import Store
 from pancli.web import generic
@@ -44,6 +45,7 @@ from pancli.web.data import NotFound, Reader, file_identity
 HERE = Path(__file__).resolve().parent
 GENERIC_TABLE = "table.html"  # the table page of a game without a template of its own
 POLL_SECONDS = 0.2
+PLAYER_WINDOW = 60  # the table's last events a player's own are picked from
 KEEPALIVE_SECONDS = 15
 SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",  # the token is in the address: never pass it on
@@ -196,6 +198,31 @@ def event_lines(events: list[dict]) -> list[dict]:
              "payments": payment_lines(e["payments"]), "voided": e["voided"],
              "people": {e["payload"].get("player")} | {p["payer"] for p in e["payments"]}
              | {p["payee"] for p in e["payments"]}} for e in events]
+
+
+def standing_words(standings: dict) -> list[str]:
+    """A game scored in its own terms, player by player in their places: 'Ana 12 points',
+    'Piotr PO' (the letters of the Polish word), 'Ola no letters'."""
+    columns = standings.get("columns") or []
+    out = []
+    for r in standings["players"]:
+        if "word" in columns:
+            out.append(f"{r['name']} {r['word'] or 'no letters'}")
+        elif "points" in columns:
+            out.append(f"{r['name']} {r['points']} {'point' if r['points'] in (1, -1) else 'points'}")
+        else:
+            out.append(f"{r['name']} {signed(r['net'])}")
+    return out
+
+
+def night_points(nights: list[dict]) -> list[tuple[str, int]]:
+    """The running net at the end of each date: two sessions on one date are one night's point."""
+    by_date: dict[str, int] = {}
+    running = 0
+    for n in nights:
+        running += n["net"]
+        by_date[n["date"]] = running
+    return list(by_date.items())
 
 
 def party(name: str) -> str:
@@ -422,16 +449,27 @@ class Site:
             tonight = next((r for r in standings["players"] if r["name"].lower() == career["player"].lower()), None)
             board = reader.board(s)
             seat = seat_of(board, tonight["name"] if tonight else None)
-            recent = [e for e in event_lines(reader.recent(s, 40)["events"]) if career["player"] in e["people"]]
-            points = [(n["date"], n["running"]) for n in career["nights"]]
+            who = tonight["name"] if tonight else career["player"]
+            recent = event_lines(pick_events(reader.recent(s, PLAYER_WINDOW)["events"], who))
+            nights = [n for n in career["nights"] if n.get("game", DEFAULT_GAME) == DEFAULT_GAME]
+            others = [{**n, "game_title": game(n["game"]).title} for n in career["nights"]
+                      if n.get("game", DEFAULT_GAME) != DEFAULT_GAME]
             return {"session": s, "career": career, "tonight": tonight, "standings": standings, "seat": seat,
-                    "board": board, "recent": list(reversed(recent))[:6], "points": points}
+                    "board": board, "recent": list(reversed(recent))[:6], "nights": nights, "others": others,
+                    "points": night_points(nights)}
 
         return self.page(request, "player.html", f"{name} · player", build, s, live="any", path=f"/player/{name}")
 
     def sessions(self, request: Request) -> Response:
+        reader = self.reader
+
         def build():
-            return {"session": None, "rows": self.reader.sessions()}
+            rows = []
+            for r in reader.sessions():
+                g = game(r["game"])
+                result = None if g is game(DEFAULT_GAME) else standing_words(reader.standings(reader.session(r["name"])))
+                rows.append({**r, "game_title": g.title, "result": result})
+            return {"session": None, "rows": rows}
 
         return self.page(request, "sessions.html", "sessions", build, None, SESSIONS, live="any")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from markupsafe import Markup, escape
 
 
@@ -9,11 +11,21 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
+def _day(label: str) -> int | None:
+    try:
+        return date.fromisoformat(label[:10]).toordinal()
+    except ValueError:
+        return None
+
+
 def running_chart(points: list[tuple[str, int]], width: int = 340, height: int = 150, title: str = "") -> Markup:
     """A line of running totals (label, value) with the zero line, the first and last labels,
-    and the highest and lowest values marked. Scales to its box (viewBox), so it fits a phone or a TV."""
+    and the highest and lowest values marked. Scales to its box (viewBox), so it fits a phone or a TV.
+    Labels that are all dates (2026-10-16) are placed by the day, so a gap of a month looks like one;
+    a single point is a dot, not a line."""
     if not points:
         return Markup("")
+    days = [_day(label) for label, _ in points]
     pad_l, pad_r, pad_t, pad_b = 40, 10, 10, 22
     values = [v for _, v in points]
     lo, hi = min(values + [0]), max(values + [0])
@@ -22,7 +34,12 @@ def running_chart(points: list[tuple[str, int]], width: int = 340, height: int =
     n = len(points)
     w, h = width - pad_l - pad_r, height - pad_t - pad_b
 
+    dated = None not in days and days[-1] != days[0]
+
     def x(i: int) -> float:
+        if dated:
+            first, span = days[0], days[-1] - days[0]  # type: ignore[operator]
+            return pad_l + w * (days[i] - first) / span  # type: ignore[operator]
         return pad_l + (w * i / (n - 1) if n > 1 else w / 2)
 
     def y(v: int) -> float:
@@ -39,10 +56,11 @@ def running_chart(points: list[tuple[str, int]], width: int = 340, height: int =
         f'<text class="axis" x="{pad_l - 4}" y="{y(hi) + 4:.1f}" text-anchor="end">{_signed(hi)}</text>',
         f'<text class="axis" x="{pad_l - 4}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>' if lo < 0 < hi else "",
         f'<text class="axis" x="{pad_l - 4}" y="{y(lo) + 4:.1f}" text-anchor="end">{_signed(lo)}</text>',
-        f'<polyline class="line" points="{line}"/>',
+        f'<polyline class="line" points="{line}"/>' if n > 1 else "",
         "".join(f'<circle class="dot" cx="{x(i):.1f}" cy="{y(v):.1f}" r="3"><title>{escape(label)}: '
                 f'{_signed(v)}</title></circle>' for i, (label, v) in enumerate(points)) if n <= 40 else "",
-        f'<text class="axis" x="{pad_l}" y="{height - 6}">{escape(points[0][0])}</text>',
+        f'<text class="axis" x="{pad_l}" y="{height - 6}">{escape(points[0][0])}</text>' if n > 1 else
+        f'<text class="axis" x="{x(0):.1f}" y="{height - 6}" text-anchor="middle">{escape(points[0][0])}</text>',
         f'<text class="axis" x="{width - pad_r}" y="{height - 6}" text-anchor="end">{escape(points[-1][0])}</text>'
         if n > 1 else "",
         "</svg>",

@@ -171,8 +171,19 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
                             "melded": hand.melded(p), "melds": melds, "chips_this_hand": hand.moved.get(p, 0)})
         out["hand"] = {"number": hand.number, "dealer": hand.dealer, "eldest": hand.eldest, "over": hand.over,
                        "result": hand.result or "in play", "winner": hand.winner, "tops": hand.tops_total(),
-                       "players": players}
+                       "players": players, **self.next_hand(state)}
         return out
+
+    def next_hand(self, state: PanState) -> dict:
+        """Once a hand is over: who deals the next one and who is eldest (as `deal` would seat them)."""
+        hand = state.hand
+        if hand is None or not hand.over:
+            return {}
+        try:
+            nxt = self.apply_unworded(state, {"kind": "deal"}).state.hand
+        except PanError:  # a table that cannot deal again (too few seated) says nothing
+            return {}
+        return {"next_dealer": nxt.dealer, "next_eldest": nxt.eldest} if nxt is not None else {}
 
     def board_lines(self, board: Board) -> list[str]:
         """The hand; who is in with melds, worth and chips."""
