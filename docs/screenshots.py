@@ -2,7 +2,8 @@
 
     .venv/bin/python docs/screenshots.py
 
-Builds a demo database (examples/tonight.pan, a hand in play, a contract game and a Polish game),
+Builds a demo database (examples/tonight.pan, a hand in play, earlier nights whose last hand is over,
+a contract game, a Polish game and a session brought in from another device),
 serves it on 127.0.0.1 and has headless Chromium (Debian's `chromium`) capture each page 390 px wide.
 """
 
@@ -56,6 +57,11 @@ def demo(db: Path) -> None:
     pan("session new polski --game polish --players Ola,Piotr,Zosia,Marek")
     for loser in ("piotr", "ola", "piotr", "marek"):
         pan(f"polish lost {loser}")
+    away = db.parent / "ana.db"
+    shared = db.parent / "shared"
+    Pan(away)("session new saturday --players Ana,Ben,Cruz --dealer Cruz")
+    Pan(away)(f"sync {shared} --create --device-name ana-laptop")
+    pan(f"sync {shared} --device-name ben-laptop")
     pan("session use tonight")
     for line in ["deal", "drop eli fay", "meld gus 5S 5S 5S", "add gus 5S", "meld dee AH 2H 3H",
                  "meld ana KC KC KC", "meld ben 4D 5D 6D 7D", "meld cruz JS QS KS"]:
@@ -71,6 +77,7 @@ def main() -> None:
         pages = {
             "table": "/", "history": "/history", "settle": "/settle", "player": "/player/Ana",
             "sessions": "/sessions", "contract": "/?session=rummy", "polish": "/?session=polski",
+            "hand-over": "/?session=nov-night",
         }
         try:
             with Browser(390, 844) as browser:

@@ -10,6 +10,7 @@ import re
 import sqlite3
 import warnings
 
+from pancli.core.words import signed
 from pancli.web.app import create_app
 
 from helpers import pan_in_process as pan
@@ -139,7 +140,7 @@ def test_the_sessions_page_gives_each_games_result_in_its_own_terms(tmp_path):
     assert len(piotr["word"]) == 2 and f"Piotr {piotr['word']}" in text and "Ola no letters" in text
     contract = json.loads(pan(db, "standings --json --session rummy").output)["players"]
     for r in contract:
-        assert f"{r['name']} {r['points']} points" in text
+        assert f"{r['name']} {signed(r['points'])} points" in text
     rummy = section(text, "rummy", "friday")
     assert "best" not in rummy and "hand" not in rummy  # not a zero-chip Panguingue night
 

@@ -209,7 +209,7 @@ def standing_words(standings: dict) -> list[str]:
         if "word" in columns:
             out.append(f"{r['name']} {r['word'] or 'no letters'}")
         elif "points" in columns:
-            out.append(f"{r['name']} {r['points']} {'point' if r['points'] in (1, -1) else 'points'}")
+            out.append(f"{r['name']} {signed(r['points'])} {'point' if r['points'] in (1, -1) else 'points'}")
         else:
             out.append(f"{r['name']} {signed(r['net'])}")
     return out
