@@ -80,7 +80,7 @@ def test_the_player_page_and_history_update_too(served, browser):
     print(f"the history showed the meld {seen - done:.2f} s after it was recorded")
     browser.goto(url.replace("/?", "/player/Ana?"))
     assert "Career" in browser.text("#live")
-    assert browser.evaluate("!!document.querySelector('svg.chart polyline')")
+    assert browser.evaluate("!!document.querySelector('svg.chart circle.dot')")
 
 
 def test_the_page_works_with_javascript_off(served, browser):
