@@ -69,6 +69,7 @@ class AppContext:
     def adopt(self, other: AppContext) -> None:
         """Keep what a line opened or forgot, for the next line."""
         self.store, self.recorder, self.checked = other.store, other.recorder, None
+        self.resolved = other.resolved  # the path --db resolved to, for the next line's open_store
 
     def close(self) -> None:
         if self.store is not None:

@@ -24,6 +24,23 @@ def now() -> str:
 
 
 
+def _reasons(payments) -> list[str]:
+    """Each payment's reason, worded once for the payers of one thing: they share their params
+    (a condition's five payers), and a reason is the wording of its code and params alone."""
+    said: dict = {}
+    reasons = []
+    for p in payments:
+        if p.said is not None or p.wording is None or p.code is None:
+            reasons.append(p.reason)
+            continue
+        key = (p.code, id(p.params), p.wording)
+        reason = said.get(key)
+        if reason is None:
+            reason = said[key] = p.reason
+        reasons.append(reason)
+    return reasons
+
+
 class EventLog:
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn  # the Store's
@@ -50,8 +67,8 @@ class EventLog:
             c.executemany(
                 "INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason, code, params) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(event_id, session_id, hand, p.payer, p.payee, p.chips, p.reason, p.code, p.params.to_json())
-                 for p in payments])
+                [(event_id, session_id, hand, p.payer, p.payee, p.chips, reason, p.code, p.params.to_json())
+                 for p, reason in zip(payments, _reasons(payments))])
         if tallies:
             c.executemany(
                 "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) VALUES (?, ?, ?, ?, ?, ?)",
