@@ -314,7 +314,7 @@ def int_param(request: Request, name: str, default: int | None = None) -> int | 
     try:
         return int(raw)
     except ValueError:
-        raise BadRequest(f"{name}={raw!r} is not a whole number", f"give e.g. ?{name}=2") from None
+        raise BadRequest(f"the {name} asked for in the address, {raw!r}, is not a whole number", f"use a number, as in ?{name}=2") from None
 
 
 class Static(StaticFiles):
