@@ -19,7 +19,7 @@ def verdict(cards: Sequence[str], rules: HouseRules, onto: Sequence[str] | None 
             return {"valid": False, "text": f"not legal: the meld itself is not legal: {base.reason}", "pays": 0}
         ruling = judge_addition(meld, tag_of(meld, rules), tuple(cards), rules)
         if ruling.legal:
-            return {"valid": True, "text": f"legal addition: {ruling.reason}; pays {ruling.pays} from each payer",
+            return {"valid": True, "text": f"legal addition: {ruling.reason}",  # as `pan check` says it
                     "pays": ruling.pays}
         return {"valid": False, "text": f"not legal: {ruling.reason}", "pays": 0}
     data = judge(tuple(cards), rules).to_json()
