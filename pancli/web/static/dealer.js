@@ -58,7 +58,7 @@
     var melds = $("melds"); melds.textContent = "";
     var mine = table.hand && (table.hand.players || []).filter(function (x) { return x.name === who; })[0];
     (mine ? mine.melds : []).forEach(function (m) {
-      var b = el("button", "", "#" + m.number + " " + m.cards.map(face).join(" "));
+      var b = el("button", "", "meld " + m.number + ": " + m.cards.map(face).join(" "));
       b.type = "button"; b.dataset.onto = m.number; b.setAttribute("aria-pressed", String(onto === m.number));
       melds.appendChild(b);
     });
