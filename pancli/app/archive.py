@@ -257,6 +257,24 @@ def replay_archive(archive: dict, events: list[LogEvent] | None = None):
     return g, rules, replayed
 
 
+def import_target(store, header: dict, as_name: str | None) -> tuple[str, str | None, str | None, Session | None]:
+    """Where an archive with ``header`` goes: the name it is stored under, the global id it keeps
+    (none for a copy imported ``as_name`` beside the session it carries), and the session held
+    here under that id, which it is merged into (None: a new session)."""
+    name = (as_name or header["name"]).strip()
+    if not name:
+        raise InputError("a session needs a name", "give one with --as NAME")
+    device, uid = header.get("device"), header.get("uid")
+    if device:
+        with store.snapshot():
+            held = store.sync.session_by_global_id(device, uid)
+        if held is not None:
+            if as_name is None:
+                return name, device, uid, held
+            device = uid = None  # a copy under another name: a new session of this device's
+    return name, device, uid, None
+
+
 def import_archive(store, archive: dict, as_name: str | None = None, make_current: bool = True,
                    known: tuple[str, list[LogEvent]] | None = None) -> dict:
     """Rebuild the archived session in the store; returns {"status": "imported"|"present"|"extended",
@@ -271,17 +289,9 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
     """
     fp, events = known if known is not None else (fingerprint(archive), None)
     s = archive["session"]
-    name = (as_name or s["name"]).strip()
-    if not name:
-        raise InputError("a session needs a name", "give one with --as NAME")
-    device, uid = s.get("device"), s.get("uid")
-    if device:
-        with store.snapshot():
-            held = store.sync.session_by_global_id(device, uid)
-        if held is not None:
-            if as_name is None:
-                return merge_into(store, held, archive)
-            device = uid = None  # a copy under another name: a new session of this device's
+    name, device, uid, held = import_target(store, s, as_name)
+    if held is not None:
+        return merge_into(store, held, archive)
     g, rules, replayed = replay_archive(archive, events)
     with store.lock():
         present = store.session_from(fp)

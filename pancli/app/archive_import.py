@@ -26,6 +26,7 @@ from pancli.app import archive_check, archive_read, archive_write
 from pancli.app.archive import (
     HEADER_KEYS,
     archived_payment,
+    import_target,
     normalise_event,
     normalise_header,
     same_event,
@@ -125,17 +126,9 @@ def log_event(ev: dict) -> LogEvent:
 
 def import_source(store, arc: Checked, as_name: str | None = None, make_current: bool = True) -> dict:
     s = arc.session
-    name = (as_name or s["name"]).strip()
-    if not name:
-        raise InputError("a session needs a name", "give one with --as NAME")
-    device, uid = s.get("device"), s.get("uid")
-    if device:
-        with store.snapshot():
-            held = store.sync.session_by_global_id(device, uid)
-        if held is not None:
-            if as_name is None:
-                return _merge(store, held, arc)
-            device = uid = None  # a copy under another name: a new session of this device's
+    name, device, uid, held = import_target(store, s, as_name)
+    if held is not None:
+        return _merge(store, held, arc)
     g = get_game(s["game"])
     rules = g.rules_from_dict(arc.rules)
     try:
