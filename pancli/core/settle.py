@@ -170,15 +170,11 @@ def signed_chips(chips: int) -> str:
     return f"{signed(chips)} {'chip' if abs(chips) == 1 else 'chips'}"
 
 
-def chips_of(n: int) -> str:
-    """'1 chip', '27 chips'."""
-    return plural(n, "chip")
-
 
 def money(chips: int | Decimal, chip_value: Decimal | None) -> str:
     """Chips as money, to the cent (or as chips, without a chip value)."""
     if not chip_value:
-        return chips_of(chips) if isinstance(chips, int) else f"{chips} chips"
+        return plural(chips, 'chip') if isinstance(chips, int) else f"{chips} chips"
     return cents_text(int(amount(chips, chip_value) * 100))
 
 
@@ -196,7 +192,7 @@ def _owed_money(p: Party, s: Settlement) -> str:
 
 def _in_money(p: Party, s: Settlement) -> str:
     """'$13.50 (27 chips)', or '27 chips' with no chip value."""
-    chips = chips_of(abs(p.balance))
+    chips = plural(abs(p.balance), "chip")
     return f"{_owed_money(p, s)} ({chips})" if s.chip_value else chips
 
 
@@ -207,7 +203,7 @@ def count(chips: int) -> str:
 
 def _chips_text(chips) -> str:
     if isinstance(chips, int):
-        return chips_of(chips)
+        return plural(chips, 'chip')
     return f"about {chips:.2f} chips".replace(".00 ", " ")
 
 
@@ -241,7 +237,7 @@ def arithmetic_line(p: Party, s: Settlement) -> str:
     play = (f"won {p.net} in play" if p.net > 0 else
             f"lost {-p.net} in play" if p.net < 0 else "broke even in play")
     cashed = f", cashed out {p.cashed}" if p.cashed else ""
-    return f"{p.name} bought {chips_of(p.bought)}, {play}{cashed} and holds {count(p.balance)}: {p.name} {settles(p, s)}."
+    return f"{p.name} bought {plural(p.bought, 'chip')}, {play}{cashed} and holds {count(p.balance)}: {p.name} {settles(p, s)}."
 
 
 def bank_line(s: Settlement) -> str | None:
@@ -251,7 +247,7 @@ def bank_line(s: Settlement) -> str | None:
         return None
     sold = sum(p.bought for p in s.parties)
     back = sum(p.cashed for p in s.parties)
-    took = f"The bank sold {chips_of(sold)}" + (f" and paid out {back} at cash-outs" if back else "")
+    took = f"The bank sold {plural(sold, 'chip')}" + (f" and paid out {back} at cash-outs" if back else "")
     if bank.balance < 0:
         return f"{took}, so it pays back {_in_money(bank, s)}."
     if bank.balance > 0:
@@ -264,16 +260,16 @@ def position(p: Party, banked: bool) -> str:
     'Cruz is 3 chips short', 'the bank owes 27 chips back'."""
     if p.name == TOPS:
         return (f"the tops {signed(p.balance)} (chips still on the tops)" if not banked else
-                f"the tops hold {chips_of(p.balance)}" if p.balance >= 0 else f"the tops are {chips_of(-p.balance)} short")
+                f"the tops hold {plural(p.balance, 'chip')}" if p.balance >= 0 else f"the tops are {plural(-p.balance, 'chip')} short")
     if p.name == HOUSE:
         return (f"the house {signed(p.balance)} (house collections)" if not banked else
-                f"the house collected {chips_of(p.balance)}")
+                f"the house collected {plural(p.balance, 'chip')}")
     if p.name == BANK:
-        return (f"the bank owes {chips_of(-p.balance)} back" if p.balance < 0 else
-                f"the bank is owed {chips_of(p.balance)}")
+        return (f"the bank owes {plural(-p.balance, 'chip')} back" if p.balance < 0 else
+                f"the bank is owed {plural(p.balance, 'chip')}")
     if not banked:
         return f"{p.name} is {signed_chips(p.balance)}"
-    return f"{p.name} holds {chips_of(p.balance)}" if p.balance >= 0 else f"{p.name} is {chips_of(-p.balance)} short"
+    return f"{p.name} holds {plural(p.balance, 'chip')}" if p.balance >= 0 else f"{p.name} is {plural(-p.balance, 'chip')} short"
 
 
 def transfer_line(t: Transfer, s: Settlement) -> str:
@@ -294,9 +290,9 @@ def flag_line(flag: dict, s: Settlement) -> str:
     p = next((x for x in s.parties if x.name == name), None)
     end = p.balance if p is not None else 0
     if p is not None and end < 0:
-        then = f"ends {chips_of(-end)} short, so {name} pays {_owed_money(p, s)} for them above"
+        then = f"ends {plural(-end, 'chip')} short, so {name} pays {_owed_money(p, s)} for them above"
     else:
-        then = f"ends with {chips_of(end)}, so nothing more is owed for it"
+        then = f"ends with {plural(end, 'chip')}, so nothing more is owed for it"
     return (f"{name} played on credit (their stack was {signed_chips(flag['stack'])} at {where}) and {then}; "
             f"if {name} bought chips that were not recorded, record them with `pan buyin {name} CHIPS`.")
 
@@ -305,13 +301,13 @@ def pool_notes(s: Settlement) -> list[str]:
     notes = []
     for p in s.parties:
         if p.name == TOPS and p.balance:
-            notes.append(f"{chips_of(p.balance)} {'is' if p.balance == 1 else 'are'} still on the tops: a hand "
+            notes.append(f"{plural(p.balance, 'chip')} {'is' if p.balance == 1 else 'are'} still on the tops: a hand "
                          "is not finished. They belong to whoever wins them; finish or void the hand, or hold "
                          "their value aside.")
         elif p.name == TOPS:
-            notes.append(f"The tops are short {chips_of(-p.balance)} (more was paid out of them than in).")
+            notes.append(f"The tops are short {plural(-p.balance, 'chip')} (more was paid out of them than in).")
         elif p.name == HOUSE and p.balance:
-            notes.append(f"The house collected {chips_of(p.balance)} ({party_money(p, s)}): "
+            notes.append(f"The house collected {plural(p.balance, 'chip')} ({party_money(p, s)}): "
                          "they leave the players for good.")
     return notes
 
