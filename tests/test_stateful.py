@@ -5,16 +5,16 @@ random legal and illegal events.
 """
 
 import tempfile
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from pancli.app.dbcare import log_sums, running_totals
 from pancli.app.recorder import Recorder
 from pancli.app.views import board_json
 from pancli.core.errors import PanError
+from pancli.core.rows import StoredEvent
 from pancli.games import game
 from pancli.games.panguingue.cards import RANKS, SUITS
 from pancli.games.panguingue.rules import preset
@@ -38,6 +38,55 @@ def meld_cards(draw):
         n = draw(st.integers(3, min(6, 10 - start)))
         return [RANKS[i] + suit for i in range(start, start + n)]
     return draw(st.lists(st.sampled_from([r + s for r in RANKS for s in SUITS]), min_size=1, max_size=4))
+
+
+# The running totals as the log implies them, summed in Python over rows already read: the
+# reference the incremental totals (and `pan db check`'s SQL sums) must equal.
+
+def log_sums(rows: list[StoredEvent]) -> tuple[dict, dict]:
+    """What the running totals should hold for these events (Store.session_log rows): net chips
+    per hand and player (or pool), and tallies per player and stat. Every event counts but the
+    undone ones, as the running totals do. (`pan db check` sums them in SQL; this is the same
+    sum over rows already read.)"""
+    undone = {e.undo_of for e in rows if e.undo_of is not None}
+    hands: dict[int, dict[str, int]] = {}
+    tallies: dict[str, dict[str, int]] = {}
+    for e in rows:
+        if e.id in undone:
+            continue
+        if e.payments:
+            hand = e.hand or 0
+            moved = hands.get(hand)
+            if moved is None:
+                moved = hands[hand] = defaultdict(int)
+            for pay in e.payments:
+                moved[pay.payee] += pay.chips
+                moved[pay.payer] -= pay.chips
+        for t in e.tallies:
+            counts = tallies.get(t.player)
+            if counts is None:
+                counts = tallies[t.player] = defaultdict(int)
+            counts[t.stat] += t.amount
+    return hands, tallies
+
+
+def running_totals(parts) -> tuple[dict, dict, dict]:
+    """What the running totals should hold, from the log_sums of a session's parts: shaped as
+    Store.balances, Store.tallies and Store.hand_nets."""
+    nets: dict[str, int] = defaultdict(int)
+    tallies: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    hand_nets: dict[tuple[int, str], int] = defaultdict(int)
+    for hands, counts in parts:
+        for hand, moved in hands.items():
+            for player, chips in moved.items():
+                nets[player] += chips
+                hand_nets[hand, player] += chips
+        for player, stats in counts.items():
+            for stat, amount in stats.items():
+                tallies[player][stat] += amount
+    by_player = {p: kept for p, stats in tallies.items() if (kept := {s: v for s, v in stats.items() if v})}
+    return ({p: v for p, v in sorted(nets.items()) if v}, by_player,
+            {k: v for k, v in hand_nets.items() if v})
 
 
 class Night(RuleBasedStateMachine):

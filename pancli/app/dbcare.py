@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pancli
 from pancli.core.errors import PanError, StoreError
-from pancli.core.rows import CheckMark, Session, StoredEvent
+from pancli.core.rows import CheckMark, Session
 from pancli.storage.care import DatabaseCare
 from pancli.storage.log import now
 from pancli.storage.store import Store
@@ -273,52 +272,6 @@ def verify_part(store, session: Session, g, rules, first: int, nxt: int | None, 
             pieces.append((a, b, _sha(piece.text)))
     problem = v.finish() if nxt is None else None
     return problem, v.events - (nxt is not None), pieces
-
-
-def log_sums(rows: list[StoredEvent]) -> tuple[dict, dict]:
-    """What the running totals should hold for these events (Store.session_log rows): net chips
-    per hand and player (or pool), and tallies per player and stat. Every event counts but the
-    undone ones, as the running totals do. (`pan db check` sums them in SQL; this is the same
-    sum over rows already read.)"""
-    undone = {e.undo_of for e in rows if e.undo_of is not None}
-    hands: dict[int, dict[str, int]] = {}
-    tallies: dict[str, dict[str, int]] = {}
-    for e in rows:
-        if e.id in undone:
-            continue
-        if e.payments:
-            hand = e.hand or 0
-            moved = hands.get(hand)
-            if moved is None:
-                moved = hands[hand] = defaultdict(int)
-            for pay in e.payments:
-                moved[pay.payee] += pay.chips
-                moved[pay.payer] -= pay.chips
-        for t in e.tallies:
-            counts = tallies.get(t.player)
-            if counts is None:
-                counts = tallies[t.player] = defaultdict(int)
-            counts[t.stat] += t.amount
-    return hands, tallies
-
-
-def running_totals(parts) -> tuple[dict, dict, dict]:
-    """What the running totals should hold, from the log_sums of a session's parts: shaped as
-    Store.balances, Store.tallies and Store.hand_nets."""
-    nets: dict[str, int] = defaultdict(int)
-    tallies: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    hand_nets: dict[tuple[int, str], int] = defaultdict(int)
-    for hands, counts in parts:
-        for hand, moved in hands.items():
-            for player, chips in moved.items():
-                nets[player] += chips
-                hand_nets[hand, player] += chips
-        for player, stats in counts.items():
-            for stat, amount in stats.items():
-                tallies[player][stat] += amount
-    by_player = {p: kept for p, stats in tallies.items() if (kept := {s: v for s, v in stats.items() if v})}
-    return ({p: v for p, v in sorted(nets.items()) if v}, by_player,
-            {k: v for k, v in hand_nets.items() if v})
 
 
 def check(store, progress=None, full: bool = False) -> tuple[str | None, dict]:
