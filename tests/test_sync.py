@@ -90,6 +90,54 @@ def test_two_databases_share_a_session_and_its_later_events(tmp_path):
     assert "OK" in ben("db check").output
 
 
+def stored_rows(pan: Pan, name: str) -> dict:
+    """What the database holds of one session's log, ids apart: its events (an undo naming the
+    seq it voids), their payments and tallies in the order written, and its running totals
+    (rows left at 0 included)."""
+    import sqlite3
+
+    con = sqlite3.connect(pan.db)
+    try:
+        sid = con.execute("SELECT id FROM sessions WHERE name = ?", [name]).fetchone()[0]
+        q = lambda sql: con.execute(sql, [sid]).fetchall()  # noqa: E731
+        return {
+            "events": q("SELECT e.seq, e.hand, e.kind, e.payload, e.created_at, u.seq FROM events e "
+                        "LEFT JOIN events u ON u.id = e.undo_of WHERE e.session_id = ? ORDER BY e.id"),
+            "payments": q("SELECT e.seq, p.hand, p.payer, p.payee, p.chips, p.reason, p.code, p.params FROM payments p "
+                          "JOIN events e ON e.id = p.event_id WHERE p.session_id = ? ORDER BY p.id"),
+            "tallies": q("SELECT e.seq, t.hand, t.player, t.stat, t.amount FROM tallies t "
+                         "JOIN events e ON e.id = t.event_id WHERE t.session_id = ? ORDER BY t.id"),
+            "totals": q("SELECT player, stat, amount FROM totals WHERE session_id = ? ORDER BY 1, 2"),
+            "hand_totals": q("SELECT hand, player, net FROM hand_totals WHERE session_id = ? ORDER BY 1, 2"),
+        }
+    finally:
+        con.close()
+
+
+def test_a_synced_session_is_stored_as_its_device_recorded_it(tmp_path):
+    """Imported and extended in one go per session, the log, its payments and tallies and the
+    running totals are the rows the recording device wrote event by event: undos of events of
+    this batch and of events held before it, bank events, totals that went back to 0."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    ana, ben = new(tmp_path, "ana"), new(tmp_path, "ben")
+    record(ana, "friday", ["buyin ana 20", "deal", "drop cruz", "meld ben 5S 5S 5S", "undo", "meld ben 5S 5S 5S",
+                           "add ben 5S", "meld ana JH QH KH"])
+    sync(ana, folder, "--device-name ana")
+    sync(ben, folder, "--device-name ben")
+    assert stored_rows(ben, "friday") == stored_rows(ana, "friday")
+    for line in ["undo", "meld dee 2C 3C 4C", "undo", "meld ben 2C 3C 4C 5C", "out ben 6D 6H 6C", "deal",
+                 "drop ana", "cashout ana 5"]:
+        ana(line)  # the first undo voids an event ben holds already
+    sync(ana, folder)
+    out = sync(ben, folder)
+    assert [(e["name"], e["events"]) for e in out["extended"]] == [("friday", 8)]
+    rows = stored_rows(ben, "friday")
+    assert rows == stored_rows(ana, "friday")
+    assert any(amount == 0 for *_, amount in rows["totals"]) and any(t[3] == "buyin" for t in rows["tallies"])
+    ben("db check")
+
+
 def test_three_databases_reach_the_same_merged_history(tmp_path):
     folder = tmp_path / "shared"
     folder.mkdir()

@@ -26,6 +26,7 @@ import hashlib
 import io
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -257,6 +258,13 @@ def replay_archive(archive: dict, events: list[LogEvent] | None = None):
     return g, rules, replayed
 
 
+def stored_events(replayed) -> Iterator[tuple]:
+    """Replayed events as the store's append_many takes them (an undo names the seq it voids)."""
+    for r in replayed:
+        yield (r.seq, r.kind, r.payload, r.hand, r.payments, r.tallies, r.undo_of if r.kind == "undo" else None,
+               r.created_at)
+
+
 def import_target(store, header: dict, as_name: str | None) -> tuple[str, str | None, str | None, Session | None]:
     """Where an archive with ``header`` goes: the name it is stored under, the global id it keeps
     (none for a copy imported ``as_name`` beside the session it carries), and the session held
@@ -310,11 +318,7 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
             raise InputError(f"session '{name}' was brought in by another pancli just now", "run it again")
         sid = store.create_session(name, g.name, list(s["seats"]), s["dealer"], g.rules_to_dict(rules),
                                    s["chip_value"], origin=fp, created_at=s["created_at"], device=device, uid=uid)
-        ids: dict[int, int] = {}
-        for r in replayed:
-            undo_of = ids[r.undo_of] if r.kind == "undo" else None
-            ids[r.seq] = store.log.append(sid, r.kind, r.payload, r.hand, r.payments, r.tallies,
-                                      undo_of=undo_of, created_at=r.created_at)
+        store.log.append_many(sid, stored_events(replayed), {})
         if s["closed_at"]:
             store.set_closed(sid, s["closed_at"])
         if make_current:
@@ -410,10 +414,7 @@ def extend_session(store, session: Session, archive: dict, rows: list[StoredEven
         if store.log.last_seq(sid) != held:
             raise InputError(f"session '{session.name}' changed while it was being brought up to date",
                              "run it again")
-        for r in replayed[held:]:
-            undo_of = ids[r.undo_of] if r.kind == "undo" else None
-            ids[r.seq] = store.log.append(sid, r.kind, r.payload, r.hand, r.payments, r.tallies,
-                                      undo_of=undo_of, created_at=r.created_at)
+        store.log.append_many(sid, stored_events(replayed[held:]), ids)
         closed = archive["session"]["closed_at"]
         if closed and not store.closed_at(sid):
             store.set_closed(sid, closed)

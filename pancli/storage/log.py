@@ -96,6 +96,69 @@ class EventLog:
                 "ON CONFLICT (session_id, hand, player) DO UPDATE SET net = net + excluded.net", hand_nets)
         return event_id
 
+    def append_many(self, session_id: int, events, ids: dict[int, int]) -> None:
+        """Store events in order with the rows and running totals `append` would store one after
+        another, in a handful of statements however many events (an imported session: the
+        import's whole log in one go). ``events``: (seq, kind, payload, hand, payments, tallies,
+        undo_of, created_at), ``undo_of`` the seq of the event an undo voids; ``ids``: the id
+        of each event of the session held already, by seq, filled in with the new ones."""
+        c = self.conn
+        insert = ("INSERT INTO events (session_id, seq, hand, kind, payload, created_at, undo_of) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?)")
+        pay_rows: list[tuple] = []
+        tally_rows: list[tuple] = []
+        totals: dict[tuple[str, str], int] = {}       # (player, stat): the change to its total
+        hand_nets: dict[tuple[int, str], int] = {}    # (hand, player): the change to its net
+        new: dict[int, tuple] = {}                    # by seq: (hand, moves, changes) of this batch
+        for seq, kind, payload, hand, payments, tallies, undo_of, created_at in events:
+            target = ids[undo_of] if undo_of is not None else None
+            event_id = c.execute(insert, [session_id, seq, hand, kind, json.dumps(payload, ensure_ascii=False),
+                                          created_at or now(), target]).lastrowid
+            assert event_id is not None  # sqlite3 sets it after an INSERT into a rowid table such as events
+            ids[seq] = event_id
+            if payments:
+                pay_rows += [(event_id, session_id, hand, p.payer, p.payee, p.chips, reason, p.code, p.params.to_json())
+                             for p, reason in zip(payments, _reasons(payments))]
+            if tallies:
+                tally_rows += [(event_id, session_id, hand, t.player, t.stat, t.amount) for t in tallies]
+            moves = [(p.payer, p.payee, p.chips) for p in payments]
+            changes = [(t.player, t.stat, t.amount) for t in tallies]
+            new[seq] = (hand, moves, changes)
+            hand_of_moves = hand
+            if target is not None:  # the voided event's payments and tallies come off the totals
+                if undo_of in new:
+                    hand_of_moves, voided_moves, voided_changes = new[undo_of]
+                else:  # held before this batch: as `append` reads it
+                    voided_moves = c.execute("SELECT payer, payee, chips FROM payments WHERE event_id = ?",
+                                             [target]).fetchall()
+                    voided_changes = c.execute("SELECT player, stat, amount FROM tallies WHERE event_id = ?",
+                                               [target]).fetchall()
+                    hand_of_moves = c.execute("SELECT hand FROM events WHERE id = ?", [target]).fetchone()[0]
+                moves = moves + [(payee, payer, chips) for payer, payee, chips in voided_moves]
+                changes = changes + [(player, stat, -amount) for player, stat, amount in voided_changes]
+            nets = [(payee, chips) for _, payee, chips in moves] + [(payer, -chips) for payer, _, chips in moves]
+            for player, stat, amount in changes + [(player, NET, chips) for player, chips in nets]:
+                if amount:  # a total is kept from its first change that is not 0, as `append` keeps it
+                    totals[player, stat] = totals.get((player, stat), 0) + amount
+            for player, chips in nets:
+                if chips:
+                    key = (hand_of_moves or 0, player)
+                    hand_nets[key] = hand_nets.get(key, 0) + chips
+        if pay_rows:
+            c.executemany("INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason, code, params) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", pay_rows)
+        if tally_rows:
+            c.executemany("INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) "
+                          "VALUES (?, ?, ?, ?, ?, ?)", tally_rows)
+        if totals:
+            c.executemany("INSERT INTO totals (session_id, player, stat, amount) VALUES (?, ?, ?, ?) "
+                          "ON CONFLICT (session_id, player, stat) DO UPDATE SET amount = amount + excluded.amount",
+                          [(session_id, player, stat, amount) for (player, stat), amount in totals.items()])
+        if hand_nets:
+            c.executemany("INSERT INTO hand_totals (session_id, hand, player, net) VALUES (?, ?, ?, ?) "
+                          "ON CONFLICT (session_id, hand, player) DO UPDATE SET net = net + excluded.net",
+                          [(session_id, hand, player, net) for (hand, player), net in hand_nets.items()])
+
     def _read(self, session_id: int, where: str, args: list, order: str = "id", limit: str = "") -> list[StoredEvent]:
         """The session's events that ``where`` selects, in ``order``, each with the undo that voids
         it and its payments and tallies: four ordered index scans, however long the log. Payments
