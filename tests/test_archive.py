@@ -207,3 +207,50 @@ def test_the_format_doc_lists_every_games_payloads(tmp_path):
         assert f"### {g.title}" in doc
         for kind in g.payloads.kinds:
             assert f"| `{kind}` |" in doc
+
+
+_DEEP = [[[[[[["x"]]]]]]]
+BAD_FIELDS = [  # (where in the archive, the value put there, the line that refuses it)
+    (("events", 1, "payload", "cards"), _DEEP, "event 2 payload.cards[0][0][0][0][0][0]: nested too deeply"),
+    (("events", 1, "payload", "extra"), [[[[[["a"]]]]]], "event 2 payload.extra[0][0][0][0][0][0]: nested too deeply"),
+    (("events", 1, "payload", "extra"), [[[[["a"]]]]], None),
+    (("events", 1, "payload", "extra"), [None, True, {"a": None, "b": False}], None),
+    (("events", 1, "payload", "extra"), [1, [2.5]],
+     "event 2 payload.extra[1][0]: float values are not allowed (a number with a point, or a date?)"),
+    (("events", 1, "payload", "extra"), {"a": [1, 10**12]},
+     "event 2 payload.extra.a[1]: the number 1000000000000 is out of range (at most 1,000,000,000)"),
+    (("events", 1, "payload", "extra"), {"a": {"b": "x" * 10_001}}, "event 2 payload.extra.a.b: a text is too long"),
+    (("events", 1, "payload", "extra"), {"a": {1: 2}}, "event 2 payload.extra.a: a key is not text"),
+    (("events", 2, "payments", 0, "params"), {"n": 1.5},
+     "event 3 payment params.n: float values are not allowed (a number with a point, or a date?)"),
+    (("events", 1, "seq"), True, "event 2 'seq': must be a whole number, not True"),
+    (("events", 1, "seq"), 10**10, "event 2: 'seq' = 10000000000 is out of range"),
+    (("events", 1, "kind"), "k" * 65, "event 2: 'kind' is longer than 64 characters"),
+    (("events", 2, "payments", 0, "reason"), 5, "event 3 payment 'reason': must be a text, not 5"),
+    (("events", 2, "payments", 0, "chips"), 0, "event 3 payment: 'chips' = 0 is not above 0"),
+    (("events", 2, "payments", 0, "chips"), "3", "event 3 payment 'chips': must be a whole number, not '3'"),
+    (("events", 1, "hand"), None, None),
+    (("session", "name"), "n" * 200, "[session]: 'name' is longer than 80 characters"),
+    (("rules", "extra_pay_cards_added"), _DEEP, "[rules] extra_pay_cards_added[0][0][0][0][0][0]: nested too deeply"),
+]
+
+
+@pytest.mark.parametrize("path,value,line", BAD_FIELDS)
+def test_every_field_of_an_archive_is_checked_and_its_place_named(tmp_path, path, value, line):
+    """Whatever shortcut the check takes for sound values, a wrong one is named where it is."""
+    from pancli.app.archive import from_document
+    from pancli.core.errors import InputError
+
+    db = tmp_path / "p.db"
+    record(db, "ex1")
+    data = tomllib.loads(pan(db, "export --format toml -o -").output)
+    at = data
+    for key in path[:-1]:
+        at = at[key]
+    at[path[-1]] = value
+    if line is None:
+        from_document(data, "f.toml")
+        return
+    with pytest.raises(InputError) as refused:
+        from_document(data, "f.toml")
+    assert refused.value.message == f"f.toml {line}"

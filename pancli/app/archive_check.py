@@ -96,11 +96,15 @@ def _plain(value: Any, where: str, depth: int = 0) -> None:
         if len(value) > MAX_TEXT:
             raise _bad(where, "a text is too long")
         return
+    # Below, an item that is plainly sound (a text or a number within bounds, not too deep) is
+    # passed over without naming its place: only one that needs a closer look is named.
+    inner = depth < MAX_DEPTH
     if isinstance(value, list):
         if len(value) > MAX_ITEMS:
             raise _bad(where, "a list is too long")
         for i, v in enumerate(value):
-            _plain(v, f"{where}[{i}]", depth + 1)
+            if not (inner and _sound(v)):
+                _plain(v, f"{where}[{i}]", depth + 1)
         return
     if isinstance(value, dict):
         if len(value) > MAX_ITEMS:
@@ -108,9 +112,16 @@ def _plain(value: Any, where: str, depth: int = 0) -> None:
         for k, v in value.items():
             if not isinstance(k, str):
                 raise _bad(where, "a key is not text")
-            _plain(v, f"{where}.{k}", depth + 1)
+            if not (inner and _sound(v)):
+                _plain(v, f"{where}.{k}", depth + 1)
         return
     raise _bad(where, f"{type(value).__name__} values are not allowed (a number with a point, or a date?)")
+
+
+def _sound(v: Any) -> bool:
+    """A value _plain passes at once, one level down: a text, a number in range, true/false."""
+    t = type(v)
+    return t is str and len(v) <= MAX_TEXT or t is int and -MAX_NUMBER <= v <= MAX_NUMBER or t is bool
 
 
 def _typed(value: Any, kind: str, where: str) -> None:
@@ -126,6 +137,11 @@ def _shown(value: Any) -> str:
 def _field(d: dict, key: str, kind: str, where: str, optional: bool = False, limit: int = MAX_TEXT) -> Any:
     """One field of its type; a text at most ``limit`` characters long (every text from a file is
     bounded: a time, a name, a reason)."""
+    value = d.get(key)
+    # the common case first: a text or a whole number of its type and in bounds
+    if kind == _STR and type(value) is str and len(value) <= limit \
+            or kind == _INT and type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER:
+        return value
     if key not in d or d[key] is None:
         if optional:
             return None
