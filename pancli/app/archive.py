@@ -22,6 +22,7 @@ payments are compared by players and chips only. The reason text is never compar
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import io
 import json
@@ -136,6 +137,9 @@ def _bad(where: str, what: str) -> InputError:
 
 
 def _get(d: dict, key: str, types, where: str, required: bool = True):
+    value = d.get(key)
+    if type(value) is types:  # the common case: exactly of the one type asked for
+        return value
     if key not in d or d[key] is None:
         if required:
             raise _bad(where, f"'{key}' is missing")
@@ -240,16 +244,30 @@ def archive_events(archive: dict) -> list[LogEvent]:
             for e in archive["events"]]
 
 
+def rules_of(game: str, data: dict) -> tuple[Any, dict]:
+    """A game's rules from their stored form, checked, and their stored form as this pancli
+    writes it; the same rules are read once however many sessions of a sync share them."""
+    rules, stored = _rules_of(game, json.dumps(data, sort_keys=True))
+    return rules, dict(stored)
+
+
+@functools.lru_cache(maxsize=16)
+def _rules_of(game: str, text: str) -> tuple[Any, dict]:
+    g = get_game(game)
+    rules = g.rules_from_dict(json.loads(text))  # rules are frozen: one object serves every session
+    return rules, g.rules_to_dict(rules)
+
+
 def replay_archive(archive: dict, events: list[LogEvent] | None = None):
     """Every event of the archive through the game core, strictly; the recomputed payloads and
     payments must equal the archive's (``events``: its archive_events, when the caller has them).
     Returns (game, rules, replayed events)."""
     s = archive["session"]
     g = get_game(s["game"])
-    rules = g.rules_from_dict(archive["rules"])
+    rules = rules_of(g.name, archive["rules"])[0]
     if events is None:
         events = archive_events(archive)
-    replayed = replay(g, rules, s["seats"], s["dealer"], events, strict=True)
+    replayed = replay(g, rules, s["seats"], s["dealer"], events, strict=True, worded=False)
     stored = {e.seq: {"payload": e.payload, "payments": e.payments} for e in events}
     diff = first_difference(replayed, stored)
     if diff:
@@ -300,7 +318,7 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
     name, device, uid, held = import_target(store, s, as_name)
     if held is not None:
         return merge_into(store, held, archive)
-    g, rules, replayed = replay_archive(archive, events)
+    g, _, replayed = replay_archive(archive, events)
     with store.lock():
         present = store.session_from(fp)
         if present:
@@ -316,7 +334,7 @@ def import_archive(store, archive: dict, as_name: str | None = None, make_curren
                              "import this one under another name with --as NAME")
         if device and store.sync.session_by_global_id(device, uid) is not None:
             raise InputError(f"session '{name}' was brought in by another pancli just now", "run it again")
-        sid = store.create_session(name, g.name, list(s["seats"]), s["dealer"], g.rules_to_dict(rules),
+        sid = store.create_session(name, g.name, list(s["seats"]), s["dealer"], rules_of(g.name, archive["rules"])[1],
                                    s["chip_value"], origin=fp, created_at=s["created_at"], device=device, uid=uid)
         store.log.append_many(sid, stored_events(replayed), {})
         if s["closed_at"]:

@@ -85,22 +85,24 @@ def _moves(payments: Iterable[Payment]) -> Iterator[tuple[str, str, int]]:
         yield p.payer, p.payee, p.chips
 
 
-def _apply_fn(game):
-    """The recorder's own way of applying one event (bank events included), without a database."""
-    return lambda state, payload: apply_event(game, state, payload)
+def _apply_fn(game, worded: bool = True):
+    """The recorder's own way of applying one event (bank events included), without a database
+    (and, not ``worded``, without the lines for people)."""
+    return lambda state, payload: apply_event(game, state, payload, worded)
 
 
 def replay(game, rules, players: Sequence[str], dealer: str | None, events: Iterable[LogEvent],
-           strict: bool = False, start: Any = None) -> list[Replayed]:
+           strict: bool = False, start: Any = None, worded: bool = True) -> list[Replayed]:
     """Apply every event in order. ``strict``: the first refused event raises RuleError;
     otherwise it is recorded with its reason, skipped, and the replay goes on. ``start``: the
-    state to begin from (a checkpoint restored) instead of the session's first."""
+    state to begin from (a checkpoint restored) instead of the session's first. Not ``worded``:
+    the game core may leave out the lines for people (an import stores none of them)."""
     with gc_paused():
-        return _replay(game, rules, players, dealer, events, strict, start)
+        return _replay(game, rules, players, dealer, events, strict, start, worded)
 
 
-def _replay(game, rules, players, dealer, events, strict, start=None) -> list[Replayed]:
-    apply = _apply_fn(game)
+def _replay(game, rules, players, dealer, events, strict, start=None, worded=True) -> list[Replayed]:
+    apply = _apply_fn(game, worded)
     state = start if start is not None else game.new_state(rules, list(players), dealer)
     start = state
     effective: list[Replayed] = []    # applied and not (yet) undone, in order
