@@ -30,7 +30,7 @@ from pancli.storage.actions import ActionLog
 from pancli.storage.care import DatabaseCare
 from pancli.storage.log import EventLog
 from pancli.storage.mapping import SESSION_COLUMNS, session_row
-from pancli.storage.migrations import KNOWN_MIGRATIONS, SCHEMA_SET, schema_migrations
+from pancli.storage.migrations import KNOWN_MIGRATIONS, SCHEMA_SET, create_schema, schema_migrations
 from pancli.storage.paths import resolve_path
 from pancli.storage.queries import ReportQueries
 from pancli.storage.sync import SyncQueries
@@ -143,11 +143,13 @@ class Store:
         elif not create:
             raise StoreError(f"{self.path} has no pancli data yet", "record something first")
         self._pragmas()
-        import sqlite_utils  # noqa: PLC0415 start-up: sqlite-utils, only to create or migrate
-
-        db = sqlite_utils.Database(c)
         with self.lock():
-            schema_migrations().apply(db)
+            if not c.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                create_schema(c)  # still empty now that this process holds the write lock
+            else:
+                import sqlite_utils  # noqa: PLC0415 start-up: sqlite-utils, only to migrate
+
+                schema_migrations().apply(sqlite_utils.Database(c))
 
     def _pragmas(self) -> None:
         mode = self.conn.execute("PRAGMA journal_mode").fetchone()[0]
