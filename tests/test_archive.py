@@ -4,6 +4,7 @@ import json
 import tomllib
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from helpers import pan_in_process as pan  # noqa: E402
 
@@ -254,3 +255,23 @@ def test_every_field_of_an_archive_is_checked_and_its_place_named(tmp_path, path
     with pytest.raises(InputError) as refused:
         from_document(data, "f.toml")
     assert refused.value.message == f"f.toml {line}"
+
+
+_PLAIN = st.recursive(st.none() | st.booleans() | st.integers(-10**9, 10**9) | st.text(max_size=8),
+                      lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+                      max_leaves=20)
+
+
+@settings(deadline=None)  # no clock in tests: a loaded machine is slow
+@given(st.dictionaries(st.text(max_size=6), _PLAIN, min_size=1, max_size=5))
+def test_an_archived_payments_params_are_the_params_the_core_makes_of_them(data):
+    """Kept as their canonical text, the params of an archived payment compare, hash and read
+    back as the Params made of the same data."""
+    from pancli.app.archive import archived_payment
+    from pancli.core.ledger import Params
+
+    got = archived_payment({"payer": "Ana", "payee": "Ben", "chips": 1, "reason": "r", "code": "c",
+                            "params": data}).params
+    made = Params(data)
+    assert got.to_json() == made.to_json() and got == made and hash(got) == hash(made)
+    assert got.plain() == made.plain() and dict(got) == dict(made)

@@ -35,7 +35,7 @@ from pancli.app import archive_check, archive_write
 from pancli.app.rescore import LogEvent, first_difference, replay, same_payment
 from pancli.app.views import event_difference, standings_json
 from pancli.core.errors import InputError
-from pancli.core.ledger import NO_PARAMS, Params, Payment
+from pancli.core.ledger import NO_PARAMS, Params, Payment, canonical_json
 from pancli.core.money import amount, chip_value as money_per_chip
 from pancli.core.rows import Session, StoredEvent
 from pancli.games import game as get_game
@@ -231,9 +231,11 @@ def normalise_event(ev: Any, at: str, seq: int) -> dict:
 # -- importing ---------------------------------------------------------------------------
 
 def archived_payment(p: dict) -> Payment:
-    """A payment as an archive holds it (its reason as written; no code in an archive from pancli 0.1)."""
+    """A payment as an archive holds it (its reason as written; no code in an archive from pancli 0.1).
+    Its params are kept as their canonical text, the one form they are compared in (checked
+    plain data: the text Params(p["params"]).to_json() gives)."""
     code = p.get("code")
-    params = NO_PARAMS if code is None or not p.get("params") else Params(p["params"])
+    params = NO_PARAMS if code is None or not p.get("params") else Params.from_json(canonical_json(p["params"]))
     return Payment(p["payer"], p["payee"], p["chips"], code, params, said=p.get("reason") or "")
 
 
