@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import PAN, Pan, check_consistent, child_env, history_digest, sql_value
+from helpers import HANG, PAN, Pan, check_consistent, child_env, history_digest, sql_value
 
 NIGHT = ["deal", "drop cruz", "meld ben 5S 5S 5S", "add ben 5S", "meld ana JH QH KH", "undo",
          "meld ana JH QH KH", "meld ben 2C 3C 4C 5C", "out ben 6D 6H 6C"]
@@ -599,3 +599,22 @@ def test_a_conflict_in_the_header_or_in_an_events_payments_or_hand_says_so():
     undo = [*one, LogEvent(seq=2, kind="undo", payload={"kind": "undo", "undid": "buyin", "seq": 1}, undo_of=1)]
     assert words.event_said("panguingue", undo, 2) == "Undid #1: Ana buys 20 chips"
     assert words.event_said("no-such-game", undo, 2) == "undo" and words.event_said("panguingue", undo, 3) is None
+
+
+def test_a_sync_in_a_terminal_loads_no_table_layout_when_nothing_is_in_conflict(tmp_path):
+    """What a sync says without a conflict is plain lines: rich (the tables' layout, a tenth of
+    a second to load) is not loaded even when the output is a terminal."""
+    import sys
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    ana = new(tmp_path, "ana")
+    record(ana, "friday", NIGHT[:4])
+    sync(ana, folder, "--device-name ana")
+    code = ("import sys; sys.stdout.isatty = lambda: True; sys.argv = ['pan', '--db', sys.argv[1], 'sync', sys.argv[2]]\n"
+            "from pancli.cli import main\n"
+            "try:\n    main()\nfinally:\n    print('rich' in sys.modules, file=sys.stderr)")
+    got = subprocess.run([sys.executable, "-c", code, str(tmp_path / "ben.db"), str(folder)], capture_output=True,
+                         text=True, env=child_env(), timeout=HANG)
+    assert "Imported friday from ana" in got.stdout
+    assert got.stderr.strip().splitlines()[-1] == "False"

@@ -86,8 +86,6 @@ def _print_outcome(out) -> None:
     from pancli.core.names import inert
     from pancli.core.text import wrap_words
 
-    width = output_width() or console().width
-
     def say(text: str) -> None:
         """One plain line, never wrapped (it may hold a file name), inert: names and files come
         from other devices."""
@@ -110,6 +108,7 @@ def _print_outcome(out) -> None:
         say(f"Refused {f['file']}{claims}: {f['why']}.")
     for e in out.errors:
         say(f"Could not use {e['path']}: {e['why']}.")
+    width = (output_width() or console().width) if out.conflicts else 0  # rich loads only to lay them out
     for c in out.conflicts:
         head, *more = c["text"]
         for line in [head, *("  " + x for x in more)]:
