@@ -21,10 +21,7 @@ payments are compared by players and chips only. The reason text is never compar
 
 from __future__ import annotations
 
-import csv
-import functools
 import hashlib
-import io
 import json
 import re
 from collections.abc import Iterator
@@ -90,6 +87,9 @@ def to_toml(archive: dict, exported_at: str | None = None) -> str:
 
 def to_csv(store, session: Session) -> str:
     """Two tables for spreadsheets, separated by an empty line: every effective payment, then standings."""
+    import csv  # noqa: PLC0415 start-up: only `pan export --format csv` writes CSV
+    import io  # noqa: PLC0415
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["seq", "hand", "kind", "payer", "payee", "chips", "reason", "created_at"])
@@ -249,15 +249,19 @@ def archive_events(archive: dict) -> list[LogEvent]:
 def rules_of(game: str, data: dict) -> tuple[Any, dict]:
     """A game's rules from their stored form, checked, and their stored form as this pancli
     writes it; the same rules are read once however many sessions of a sync share them."""
-    rules, stored = _rules_of(game, json.dumps(data, sort_keys=True))
-    return rules, dict(stored)
+    key = (game, repr(data))  # plain data (archive_check): the same text is the same rules
+    got = _RULES.get(key)
+    if got is None:
+        g = get_game(game)
+        rules = g.rules_from_dict(data)
+        got = (rules, g.rules_to_dict(rules))
+        if len(_RULES) >= 16:
+            _RULES.clear()
+        _RULES[key] = got
+    return got[0], dict(got[1])
 
 
-@functools.lru_cache(maxsize=16)
-def _rules_of(game: str, text: str) -> tuple[Any, dict]:
-    g = get_game(game)
-    rules = g.rules_from_dict(json.loads(text))  # rules are frozen: one object serves every session
-    return rules, g.rules_to_dict(rules)
+_RULES: dict[tuple[str, str], tuple[Any, dict]] = {}  # rules are frozen: one object serves every session
 
 
 def replay_archive(archive: dict, events: list[LogEvent] | None = None):
