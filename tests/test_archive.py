@@ -275,3 +275,66 @@ def test_an_archived_payments_params_are_the_params_the_core_makes_of_them(data)
     made = Params(data)
     assert got.to_json() == made.to_json() and got == made and hash(got) == hash(made)
     assert got.plain() == made.plain() and dict(got) == dict(made)
+
+
+def _odd_values() -> list:
+    """Values that every check must think about: of each wrong type, and texts, numbers and
+    lists at their bounds and just past them."""
+    from pancli.app.archive_check import MAX_NUMBER, MAX_REASON, MAX_STAMP, MAX_TEXT, MAX_WORD
+    from pancli.core.names import MAX_PLAYER_NAME
+
+    texts = ["x" * n for n in sorted({MAX_WORD, MAX_STAMP, MAX_PLAYER_NAME, MAX_REASON, MAX_TEXT})]
+    return [None, True, False, 0, -1, 1, MAX_NUMBER, MAX_NUMBER + 1, -MAX_NUMBER - 1, 1.5, "", "A"] \
+        + texts + [t + "x" for t in texts] + [[], ["a"], ["a"] * 100, ["a"] * 101, [1], [None], {}, {"a": 1},
+                                              {"a": [1.5]}, {1: 2}, [[[[[[["deep"]]]]]]], [[[[["deep"]]]]]]
+
+
+def _night_events() -> list:
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "p.db"
+        record(db, "ex6")  # a deal, a meld with payments, a foul, an undo, a payload field left null
+        return tomllib.loads(pan(db, "export --format toml -o -").output)["events"]
+
+
+def test_the_checks_shortcut_accepts_nothing_the_full_check_refuses():
+    """check_event's look at a glance (archive_check._plainly_sound) passes an event only if
+    the field-by-field check passes it, and refuses with the very line that check says: every
+    event of a night with each of its fields, its payload's and its first payment's, in turn
+    taken out or given each odd value."""
+    import copy
+
+    from pancli.app import archive_check
+    from pancli.core.errors import InputError
+
+    def outcome(check, ev):
+        try:
+            return check(ev, "f event 2", "panguingue")
+        except InputError as e:
+            return e.message
+
+    odd, passed = _odd_values(), 0
+    for original in _night_events():
+        places = [(None, k) for k in ("seq", "kind", "created_at", "hand", "undo_of", "payload", "payload_json",
+                                      "nulls", "payments", "extra")]
+        places += [("payload", k) for k in ("kind", "player", "cards", "chips", "dealer", "extra")]
+        if original.get("payments"):
+            places += [("payment", k) for k in ("payer", "payee", "reason", "code", "params", "chips", "extra")]
+        for inside, key in places:
+            for value in [KeyError, *odd]:
+                ev = copy.deepcopy(original)
+                where = ev if inside is None else ev["payload"] if inside == "payload" else ev["payments"][0]
+                if value is KeyError:
+                    where.pop(key, None)
+                else:
+                    where[key] = copy.deepcopy(value)
+                full = outcome(archive_check.check_event_fields, ev)
+                glance = outcome(archive_check._plainly_sound, ev)
+                if glance is True:
+                    assert full is None, (inside, key, value)
+                    passed += 1
+                elif glance is not False:
+                    assert glance == full, (inside, key, value)
+    assert passed > 100  # the shortcut is taken
