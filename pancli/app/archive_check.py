@@ -10,6 +10,7 @@ touched: a hand-edited or damaged archive never reaches the game cores as the wr
 from __future__ import annotations
 
 import errno
+import functools
 import json
 import os
 from pathlib import Path
@@ -221,8 +222,7 @@ def check(data: Any, where: str) -> None:
     try:
         if clean_name(s["name"], "session") != s["name"] or len(s["name"]) > MAX_SESSION_NAME:
             raise _bad(at, f"the session name '{s['name']}' has spaces around it or is not normalised")
-        seats = clean_players(s["seats"])
-        if seats != s["seats"]:
+        if not _seats_normalised(tuple(s["seats"])):
             raise _bad(at, "a seat's name has spaces around it or is not normalised")
     except InputError as e:
         raise _bad(at, e.message) from None
@@ -251,6 +251,13 @@ def check(data: Any, where: str) -> None:
         raise _bad(where, "too many events")  # a whole document; a streamed one holds one event at a time
     for i, ev in enumerate(events):
         check_event(ev, f"{where} event {i + 1}", s["game"])
+
+
+@functools.lru_cache(maxsize=64)
+def _seats_normalised(seats: tuple[str, ...]) -> bool:
+    """Whether the seats are each a sound name as written (clean_players; InputError when one
+    cannot be a name): once per table, however many of its sessions a sync reads."""
+    return clean_players(seats) == list(seats)
 
 
 def check_event(ev: Any, at: str, game: str) -> None:
