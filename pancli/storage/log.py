@@ -77,19 +77,31 @@ class EventLog:
         changes = [(t.player, t.stat, t.amount) for t in tallies]
         hand_of_moves = hand
         if undo_of is not None:  # the voided event's payments and tallies come off the totals
+            # (by session too: that is how payments and tallies are indexed)
             moves += [(payee, payer, chips) for payer, payee, chips in c.execute(
-                "SELECT payer, payee, chips FROM payments WHERE event_id = ?", [undo_of])]
+                "SELECT payer, payee, chips FROM payments WHERE session_id = ? AND event_id = ?",
+                [session_id, undo_of])]
             changes += [(r[0], r[1], -r[2]) for r in c.execute(
-                "SELECT player, stat, amount FROM tallies WHERE event_id = ?", [undo_of])]
+                "SELECT player, stat, amount FROM tallies WHERE session_id = ? AND event_id = ?",
+                [session_id, undo_of])]
             hand_of_moves = c.execute("SELECT hand FROM events WHERE id = ?", [undo_of]).fetchone()[0]
-        nets = [(payee, chips) for _, payee, chips in moves] + [(payer, -chips) for payer, _, chips in moves]
-        changes += [(player, NET, chips) for player, chips in nets]
-        totals = [(session_id, player, stat, amount) for player, stat, amount in changes if amount]
+        # One upsert per total that changes, not one per payment: a condition paid by five
+        # players moves the payee's net once.
+        nets: dict[str, int] = {}
+        for payer, payee, chips in moves:
+            nets[payee] = nets.get(payee, 0) + chips
+            nets[payer] = nets.get(payer, 0) - chips
+        sums: dict[tuple[str, str], int] = {}
+        for player, stat, amount in changes:
+            sums[player, stat] = sums.get((player, stat), 0) + amount
+        for player, chips in nets.items():
+            sums[player, NET] = sums.get((player, NET), 0) + chips
+        totals = [(session_id, player, stat, amount) for (player, stat), amount in sums.items() if amount]
         if totals:
             c.executemany(
                 "INSERT INTO totals (session_id, player, stat, amount) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (session_id, player, stat) DO UPDATE SET amount = amount + excluded.amount", totals)
-        hand_nets = [(session_id, hand_of_moves or 0, player, chips) for player, chips in nets if chips]
+        hand_nets = [(session_id, hand_of_moves or 0, player, chips) for player, chips in nets.items() if chips]
         if hand_nets:
             c.executemany(
                 "INSERT INTO hand_totals (session_id, hand, player, net) VALUES (?, ?, ?, ?) "
