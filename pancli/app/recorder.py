@@ -43,6 +43,11 @@ class Recorder:
         self._state = None
         self._last_id = -1
         self._writable = False
+        # `pan table` looks at the log once a line (``look_again``): until the next line the
+        # cached state is taken as current, following this Recorder's own events. Writing is
+        # never trusted to it: record_many reads the session's last event under the write lock.
+        self.steady = False
+        self._current = False
 
     # -- state ---------------------------------------------------------------------------
 
@@ -69,9 +74,28 @@ class Recorder:
     def _apply(self, state, event: dict):
         return apply_event(self.game, state, event)
 
+    def look_again(self) -> None:
+        """The next look at the state reads the log again (another process may have written)."""
+        self._current = False
+
     def state(self):
+        if self._current:
+            return self._state
         with self.store.snapshot():
-            return self._load()
+            state = self._load()
+        self._current = self.steady
+        return state
+
+    def standing(self):
+        """The state with the session's net chips, read from one snapshot."""
+        sid = self.session.id
+        if self._current:
+            return self._state, self.store.log.balances(sid)
+        with self.store.snapshot():
+            state = self._load()
+            balances = self.store.log.balances(sid)
+        self._current = self.steady
+        return state, balances
 
     def totals(self):
         """The state with the session's net chips and tallies, all read from one snapshot."""
@@ -128,6 +152,7 @@ class Recorder:
         # next event another process stores under it must not be mistaken for this one. (In a
         # script's group the commit comes later; a group that fails to commit ends the script.)
         self._state, self._last_id = state, event_id
+        self._current = self.steady
         return steps
 
     def _check_payload(self, payload: dict) -> None:
@@ -152,7 +177,7 @@ class Recorder:
             voided = last.payments
             self.store.log.append(sid, "undo", {"kind": "undo", "undid": last.kind, "seq": last.seq},
                                   last.hand, undo_of=last.id, seq=seq + 1)
-            self._state = None
+            self._state, self._current = None, False
         return last, voided
 
     # -- reading -------------------------------------------------------------------------

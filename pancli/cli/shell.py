@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 # One-letter aliases for the frequent commands.
 ALIASES = {"m": "meld", "a": "add", "d": "drop", "o": "out", "u": "undo", "b": "board", "s": "standings"}
 QUIT_WORDS = ("quit", "exit")
+_NOT_PLAIN = re.compile(r"[\"'\\#]|[^\S \t\r\n]")  # what shlex reads otherwise than str.split
 SHELL_WORDS = ("help", "redo", "clear") + QUIT_WORDS
 
 
@@ -51,6 +52,9 @@ class _Null(io.StringIO):
 
     def isatty(self) -> bool:
         return False
+
+
+_NULL = _Null()
 
 
 @dataclass
@@ -107,7 +111,8 @@ class TableShell:
         from pancli.core.errors import InputError
 
         try:
-            words = shlex.split(line, comments=True)
+            # A line without quotes, escapes, comments or unusual spaces splits as shlex splits it.
+            words = shlex.split(line, comments=True) if _NOT_PLAIN.search(line) else line.split()
         except ValueError as e:
             raise InputError(f"cannot read the line: {str(e).lower()}", "close the quotes") from None
         if words and words[0] == "pan":
@@ -133,6 +138,8 @@ class TableShell:
             return result
         if words and self.group is not None:
             self.group.before(words)
+        if self.context.recorder is not None:
+            self.context.recorder.look_again()  # once a line: what another terminal recorded is seen
         if not words:
             result.skipped = True
             return result
@@ -242,43 +249,46 @@ class TableShell:
 
         out = (_TerminalBuffer() if self.terminal else io.StringIO()) if capture else None
         err = io.StringIO()
-        target: TextIO | None = _Null() if quiet else out
+        target: TextIO | None = _NULL if quiet else out
         status = 0
-        with contextlib.ExitStack() as stack:
-            if target is not None:
-                stack.enter_context(contextlib.redirect_stdout(target))
-            stack.enter_context(contextlib.redirect_stderr(err))
+        saved = sys.stdout, sys.stderr  # swapped by hand: two redirect contexts cost more than a short line
+        if target is not None:
+            sys.stdout = target
+        sys.stderr = err
+        try:
+            line_context = self.context.for_line()
+            line_context.quiet = quiet
             try:
-                line_context = self.context.for_line()
-                line_context.quiet = quiet
-                try:
-                    rv = self._run_direct(words, line_context)
-                    if rv is _PARSE:
-                        rv = self.command.main(args=words, prog_name="pan", standalone_mode=False, obj=line_context)
-                finally:
-                    self.context.adopt(line_context)
-                status = rv if isinstance(rv, int) else 0
-            except ClickException as e:
-                e.show(file=err)
-                status = e.exit_code
-            except Abort:
-                err.write("Aborted: nothing was recorded by this line.\n")
-                status = 1
-            except PanError as e:  # raised outside PanGroup.invoke (e.g. while parsing)
-                err.write(f"Error: {e}\n")
-                status = e.exit_code
-            except SystemExit as e:
-                status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-            except KeyboardInterrupt:
-                err.write("Interrupted: nothing was recorded by the interrupted command.\n")
-                status = 130
-            except Exception:  # a bug: report it, keep the shell and the data
-                err.write("Internal error (nothing was recorded by this line):\n" + traceback.format_exc())
-                status = 70
+                rv = self._run_direct(words, line_context)
+                if rv is _PARSE:
+                    rv = self.command.main(args=words, prog_name="pan", standalone_mode=False, obj=line_context)
+            finally:
+                self.context.adopt(line_context)
+            status = rv if isinstance(rv, int) else 0
+        except ClickException as e:
+            e.show(file=err)
+            status = e.exit_code
+        except Abort:
+            err.write("Aborted: nothing was recorded by this line.\n")
+            status = 1
+        except PanError as e:  # raised outside PanGroup.invoke (e.g. while parsing)
+            err.write(f"Error: {e}\n")
+            status = e.exit_code
+        except SystemExit as e:
+            status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        except KeyboardInterrupt:
+            err.write("Interrupted: nothing was recorded by the interrupted command.\n")
+            status = 130
+        except Exception:  # a bug: report it, keep the shell and the data
+            err.write("Internal error (nothing was recorded by this line):\n" + traceback.format_exc())
+            status = 70
+        finally:
+            sys.stdout, sys.stderr = saved
         printed = out.getvalue() if out is not None else ""
-        if not {"--help", "-h"} & set(words):  # a command's help describes it as `pan` runs it
+        if printed and "--help" not in words and "-h" not in words:  # a command's help describes it as `pan` runs it
             printed = at_the_table(printed)
-        return status, printed, at_the_table(err.getvalue())
+        said = err.getvalue()
+        return status, printed, at_the_table(said) if said else said
 
     def _run_direct(self, words: list[str], obj):
         """Run a line of plain words (see DIRECT) as click would after parsing it: its words
@@ -558,6 +568,9 @@ class TableShell:
         self.terminal = True
         self.show_banner()
         while True:
+            rec = self.context.recorder
+            if rec is not None:
+                rec.look_again()  # the prompt says where the table stands now
             try:
                 line = session.prompt(self.prompt_text())
             except KeyboardInterrupt:
@@ -886,7 +899,7 @@ def compact_board(rec) -> list[str]:
     chips), then the night's totals."""
     from pancli.core.ledger import POOLS
 
-    state, balances, _ = rec.totals()
+    state, balances = rec.standing()
     lines = rec.game.board_lines(rec.game.board(rec.session, state))
     seats = rec.game.players(state)
     names = list(seats) + [p for p in balances if p not in seats and p not in POOLS]
