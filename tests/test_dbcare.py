@@ -84,7 +84,7 @@ def test_check_reports_integrity_failure(tmp_path):
     con = sqlite3.connect(db)
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     page_size = con.execute("PRAGMA page_size").fetchone()[0]
-    root = con.execute("SELECT rootpage FROM sqlite_master WHERE name = 'payments_session_cover'").fetchone()[0]
+    root = con.execute("SELECT rootpage FROM sqlite_master WHERE name = 'payments_session_moves'").fetchone()[0]
     con.close()
     data = bytearray(db.read_bytes())
     # scribble over the cells of an index page
@@ -149,15 +149,22 @@ def test_a_first_schema_database_is_upgraded_by_a_reading_command(tmp_path):
     db = tmp_path / "p.db"
     make(db)
     con = sqlite3.connect(db)
-    for index in ("payments_session_cover", "tallies_session_cover", "events_session_id", "events_session_undo"):
+    for index in ("events_session_id", "events_session_undo", "payments_session_moves", "tallies_session_counts"):
         con.execute(f"DROP INDEX {index}")
+    con.execute("CREATE INDEX payments_session ON payments(session_id, event_id)")  # the first schema's
+    con.execute("CREATE INDEX payments_event ON payments(event_id)")
+    con.execute("CREATE INDEX tallies_session ON tallies(session_id, event_id)")
     con.execute("DROP TABLE totals")
     con.execute("DROP TABLE hand_totals")
     con.execute("DELETE FROM _sqlite_migrations WHERE name IN ('m002_covering_indexes', 'm003_totals', "
-                "'m004_hand_totals')")
+                "'m004_hand_totals', 'm010_append_indexes')")
     con.commit()
     con.close()
     st = json.loads(pan(db, "standings --json --session ex1").output)
     assert {r["name"]: r["net"] for r in st["players"]}["A"] == 54
     assert json.loads(pan(db, "db status --json").output)["schema_version"] == len(KNOWN_MIGRATIONS)
     assert "OK" in pan(db, "db check").output  # the running totals were built from the log
+    indexes = {r[0] for r in sqlite3.connect(db).execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert {"payments_session_moves", "tallies_session_counts"} <= indexes
+    assert not {"payments_session", "payments_event", "payments_session_cover", "tallies_session",
+                "tallies_session_cover"} & indexes

@@ -12,6 +12,7 @@ output formatting may change freely; the stored results may not.
 import json
 import shlex
 import shutil
+import sqlite3
 from decimal import Decimal
 from pathlib import Path
 
@@ -125,6 +126,50 @@ def test_old_hand_in_play_can_be_finished(pan):
     pan("db check")
 
 
+def test_old_database_undoes_through_the_new_indexes(pan):
+    """After the upgrade (one index each for payments and tallies, m010) an undo in a 0.1 session
+    finds its event's payments and tallies: the running totals come back to the log's sums."""
+    old_db(pan)
+    continued = EXPECTED["continued"]
+    pan(f"session use {q(continued['session'])}")
+    before = {p["name"]: p["net"] for p in pan.json("standings")["players"]}
+    con = sqlite3.connect(pan.db)
+    last = con.execute("SELECT max(e.id) FROM events e JOIN sessions s ON s.id = e.session_id "
+                       "WHERE s.name = ? AND e.kind != 'undo'", [continued["session"]]).fetchone()[0]
+    moved: dict[str, int] = {}
+    for payer, payee, chips in con.execute("SELECT payer, payee, chips FROM payments WHERE event_id = ?", [last]):
+        moved[payer] = moved.get(payer, 0) - chips
+        moved[payee] = moved.get(payee, 0) + chips
+    con.close()
+    assert any(moved.values())  # the event taken back paid something
+    pan("undo")
+    after = {p["name"]: p["net"] for p in pan.json("standings")["players"]}
+    assert {n: before[n] - after[n] for n in before} == {n: moved.get(n, 0) for n in before}
+    pan("db check")
+    con = sqlite3.connect(pan.db)
+    indexes = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    con.close()
+    assert {"payments_session_moves", "tallies_session_counts"} <= indexes
+    assert "payments_session_cover" not in indexes
+
+
+def test_old_database_lists_each_sessions_winner(pan):
+    """The list of sessions names each one's biggest winner from the running totals, as summing
+    the log's effective payments (the schema's balances view) names them."""
+    listing = session_list(old_db(pan))
+    con = sqlite3.connect(pan.db)
+    nets: dict[str, dict[str, int]] = {}
+    for name, player, net in con.execute("SELECT s.name, b.player, b.net FROM balances b "
+                                         "JOIN sessions s ON s.id = b.session_id WHERE b.player NOT LIKE '(%'"):
+        nets.setdefault(name, {})[player] = net
+    con.close()
+    assert any(s["biggest_winner"] for s in listing.values())
+    for name, s in listing.items():
+        best = max(nets.get(name, {}).items(), key=lambda kv: (kv[1], kv[0]), default=None)
+        want = {"name": best[0], "net": best[1]} if best and best[1] > 0 else None
+        assert s["biggest_winner"] == want, name
+
+
 # ------------------------------------------------------------------ the 0.1 archives
 
 @pytest.mark.parametrize("archive", ARCHIVES)
@@ -189,4 +234,4 @@ def test_a_new_database_is_made_as_sqlite_utils_would_make_it(tmp_path):
     con.execute("COMMIT")
     con.close()
     assert _schema(ours) == _schema(theirs)
-    assert [r[2] for r in _schema(ours)[1]][-1] == "m009_dealer_actions"
+    assert [r[2] for r in _schema(ours)[1]][-1] == "m010_append_indexes"

@@ -190,7 +190,7 @@ class EventLog:
         add_payments(c.execute(f"SELECT {PAYMENT_COLUMNS} FROM payments "
                                "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id", span), payments)
         add_tallies(c.execute(f"SELECT {TALLY_COLUMNS} FROM tallies "
-                              "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY id", span), tallies)
+                              "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id", span), tallies)
         return event_rows(rows, voided_by, payments, tallies)
 
     def session_log(self, session_id: int, first_seq: int = 1, last_seq: int | None = None) -> list[StoredEvent]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
+from pancli.storage.migrations import NET
+
 _VOIDED_IN_SESSION = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
 _VOIDED = "SELECT undo_of FROM events WHERE undo_of IS NOT NULL"
 
@@ -29,7 +31,10 @@ class ReportQueries:
             "GROUP BY session_id").fetchall())
 
     def balances_of_all_sessions(self) -> list[tuple[int, str, int]]:
-        return [tuple(r) for r in self.conn.execute("SELECT session_id, player, net FROM balances")]
+        """Every session's nets that are not zero, from the running totals (the log's payments
+        summed: `pan db check` holds them to it)."""
+        return [tuple(r) for r in self.conn.execute(
+            "SELECT session_id, player, amount FROM totals WHERE stat = ? AND amount != 0", [NET])]
 
     def tally_players(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT player FROM tallies")]
