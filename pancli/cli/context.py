@@ -29,11 +29,11 @@ class AppContext:
     checked: tuple | None = None
 
     def open_store(self, create: bool = False):
+        if self.store is not None and self.resolved is not None and self.resolved[0] == self.db:
+            return self.store
         from pancli.storage.paths import resolve_path
         from pancli.storage.store import Store
 
-        if self.store is not None and self.resolved is not None and self.resolved[0] == self.db:
-            return self.store
         path = resolve_path(self.db)
         self.resolved = (self.db, path) if self.db is not None else None  # PANCLI_DB and HOME may change
         if self.store is None or self.store.path != path:
@@ -44,13 +44,13 @@ class AppContext:
         return self.store
 
     def open_recorder(self, name: str | None = None, create: bool = False):
-        from pancli.app.recorder import Recorder
-
         store = self.open_store(create=create)
         name = name or self.session_name
         rec = self.recorder
         if rec is not None and self.checked == (rec, name):
             return rec  # already checked in this context: only its own commands change the current session
+        from pancli.app.recorder import Recorder
+
         if rec is None or rec.store is not store or name not in (None, rec.session.name) \
                 or rec.session.id != _current_id(store, name):
             rec = self.recorder = Recorder(store, store.session(name))

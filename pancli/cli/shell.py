@@ -99,6 +99,7 @@ class TableShell:
         self.redo_stack: list[dict] = []  # what `undo` took back at this shell, newest last
         self.terminal = False             # at the prompt: output is caught and fitted to the terminal
         self.group: CommitGroup | None = None  # a script's lines not yet committed
+        self._direct_specs: dict[str, tuple | None] = {}  # see _direct_spec
         if session is not None:
             s = self.context.open_store(create=False).session(session)
             self.context.session_name = s.name
@@ -299,14 +300,14 @@ class TableShell:
         if words[0] not in DIRECT or any(w.startswith("-") for w in words[1:]):
             return _PARSE
         from typer import Exit
-        from typer._click.core import Context, iter_params_for_processing
+        from typer._click.core import Context
 
         from pancli.cli.common import errors_as_messages
 
-        cmd = self.command.get_command(None, words[0])  # ctx unused by pan's groups
-        if cmd is None or hasattr(cmd, "commands") or hasattr(cmd, "multiword_options"):
+        spec = self._direct_spec(words[0])
+        if spec is None:
             return _PARSE
-        arguments = [p for p in cmd.params if getattr(p, "param_type_name", "") == "argument"]
+        cmd, arguments = spec
         bound = _bind(arguments, words[1:])
         if bound is None:
             return _PARSE
@@ -314,9 +315,14 @@ class TableShell:
         ctx = cmd.context_class(cmd, info_name=words[0], parent=root, **cmd.context_settings)
         try:
             with ctx.scope(cleanup=False):
-                order = [p for p in arguments if p.name in bound]
-                for param in iter_params_for_processing(order, cmd.params):  # no --help: no word is an option
-                    param.handle_parse_result(ctx, bound, [])
+                # What Parameter.handle_parse_result does with a word on the command line, for
+                # arguments without callbacks or environment variables (see _direct_spec).
+                for param in arguments:
+                    if param.name in bound:
+                        value = param.type_cast_value(ctx, bound[param.name])
+                        if param.required and param.value_is_missing(value):
+                            return _PARSE
+                        ctx.params[param.name] = value
         except Exception:
             return _PARSE
         try:
@@ -324,6 +330,20 @@ class TableShell:
                 return cmd.invoke(ctx)
         except Exit as e:
             return e.exit_code
+
+    def _direct_spec(self, name: str):
+        """The command named and its arguments, if a line of plain words can skip the parse for
+        it: a command (not a group) of arguments only that take one word or any number, none with
+        a callback, an environment variable or a value hidden from the command."""
+        if name not in self._direct_specs:
+            cmd = self.command.get_command(None, name)  # type: ignore[arg-type]  # ctx unused by pan's groups
+            spec = None
+            if cmd is not None and not hasattr(cmd, "commands") and not hasattr(cmd, "multiword_options"):
+                arguments = [p for p in cmd.params if getattr(p, "param_type_name", "") == "argument"]
+                if all(p.callback is None and not p.envvar and p.expose_value for p in arguments):
+                    spec = cmd, arguments
+            self._direct_specs[name] = spec
+        return self._direct_specs[name]
 
     def _mark(self):
         """Something that changes whenever a line records, undoes or switches session."""
