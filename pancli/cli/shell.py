@@ -336,7 +336,7 @@ class TableShell:
         it: a command (not a group) of arguments only that take one word or any number, none with
         a callback, an environment variable or a value hidden from the command."""
         if name not in self._direct_specs:
-            cmd = self.command.get_command(None, name)  # type: ignore[arg-type]  # ctx unused by pan's groups
+            cmd = self.command.get_command(None, name)  # ctx unused by pan's groups
             spec = None
             if cmd is not None and not hasattr(cmd, "commands") and not hasattr(cmd, "multiword_options"):
                 arguments = [p for p in cmd.params if getattr(p, "param_type_name", "") == "argument"]
