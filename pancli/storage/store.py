@@ -222,6 +222,12 @@ class Store:
         finally:
             self._depth -= 1
 
+    @property
+    def in_group(self) -> bool:
+        """A group of held commands is open: this connection holds the write lock, so nothing
+        another process records can come in until ``commit_held``."""
+        return self._held
+
     def commit_held(self) -> None:
         """Commit the commands that held commits have gathered, if any: once this returns they
         are durable. Raises a StoreError if they could not be kept (a full disk): none of them is."""
