@@ -66,12 +66,15 @@ class AppContext:
         """A context for one line of the shell, sharing what this one has open (another process
         may have made another session current since the last line: it is checked again)."""
         line = object.__new__(AppContext)  # a copy as dataclasses.replace makes, at a tenth of its cost
-        line.__dict__.update(self.__dict__, checked=None)
+        # Inside a script's group no other process can write: the session checked stays current.
+        held = self.store is not None and self.store.in_group
+        line.__dict__.update(self.__dict__, checked=self.checked if held else None)
         return line
 
     def adopt(self, other: AppContext) -> None:
         """Keep what a line opened or forgot, for the next line."""
-        self.store, self.recorder, self.checked = other.store, other.recorder, None
+        self.store, self.recorder = other.store, other.recorder
+        self.checked = other.checked if self.store is not None and self.store.in_group else None
         self.resolved = other.resolved  # the path --db resolved to, for the next line's open_store
 
     def close(self) -> None:

@@ -139,8 +139,9 @@ class TableShell:
             return result
         if words and self.group is not None:
             self.group.before(words)
-        if self.context.recorder is not None:
-            self.context.recorder.look_again()  # once a line: what another terminal recorded is seen
+        rec = self.context.recorder
+        if rec is not None and not rec.store.in_group:
+            rec.look_again()  # once a line: what another terminal recorded is seen
         if not words:
             result.skipped = True
             return result
