@@ -371,6 +371,22 @@ def test_the_shell_follows_writes_from_another_process(tmp_path):
     assert r.ok and "Ben +2 [meld 1: 7♦7♦7♦ worth 2]" in r.board[1] and "Ana +10 [meld 2: 5♠5♠5♠ worth 4]" in r.board[1]
 
 
+def test_a_line_reads_names_another_process_seated(tmp_path):
+    """The shell keeps the session's state between lines but looks at the log again at each line:
+    a name seated by another terminal since the last line makes `an` ambiguous at once."""
+    db = tmp_path / "pan.db"
+    sh = shell_at(db)
+    new_table(sh)
+    assert sh.execute("board").ok
+    for words in (["seat", "add", "Anabel"], ["deal"]):
+        other = subprocess.run([sys.executable, "-m", "pancli", "--db", str(db), *words],
+                               capture_output=True, text=True, cwd=ROOT)
+        assert other.returncode == 0, other.stderr
+    r = sh.execute("m an 5s5s5s")
+    assert not r.ok and "could be Ana, Anabel" in r.err
+    assert event_count(db) == 2  # the seat and the deal: nothing of the refused line
+
+
 def test_the_shell_follows_the_session_another_process_makes_current(tmp_path):
     db = tmp_path / "pan.db"
     sh = shell_at(db, board=False)

@@ -27,6 +27,7 @@ class AppContext:
     # and the (recorder, session name) already checked against the current session in this context.
     resolved: tuple | None = None
     checked: tuple | None = None
+    seen_version: tuple | None = None  # the store and its data version at the shell's last look
 
     def open_store(self, create: bool = False):
         if self.store is not None and self.resolved is not None and self.resolved[0] == self.db:
@@ -62,19 +63,32 @@ class AppContext:
         """After `session new|use|close`: the next command looks the current session up again."""
         self.recorder = self.checked = None
 
+    def new_line(self) -> None:
+        """A line of the shell begins: another process may have recorded, or made another
+        session current, since the last one, so both are looked at again (once, by the first
+        look of the line). Not inside a script's group: holding the write lock, it lets nothing in."""
+        if self.store is not None:
+            if self.store.in_group:
+                return
+            # SQLite's data version changes when another connection commits, and only then.
+            version = self.store.data_version()
+            if self.seen_version == (self.store, version):
+                return
+            self.seen_version = (self.store, version)
+        self.checked = None
+        if self.recorder is not None:
+            self.recorder.look_again()
+
     def for_line(self) -> AppContext:
-        """A context for one line of the shell, sharing what this one has open (another process
-        may have made another session current since the last line: it is checked again)."""
+        """A context for one line of the shell, sharing what this one has open and has checked
+        in this line (see ``new_line``)."""
         line = object.__new__(AppContext)  # a copy as dataclasses.replace makes, at a tenth of its cost
-        # Inside a script's group no other process can write: the session checked stays current.
-        held = self.store is not None and self.store.in_group
-        line.__dict__.update(self.__dict__, checked=self.checked if held else None)
+        line.__dict__.update(self.__dict__)
         return line
 
     def adopt(self, other: AppContext) -> None:
-        """Keep what a line opened or forgot, for the next line."""
-        self.store, self.recorder = other.store, other.recorder
-        self.checked = other.checked if self.store is not None and self.store.in_group else None
+        """Keep what a line opened, forgot or checked, for the rest of the line and the next."""
+        self.store, self.recorder, self.checked = other.store, other.recorder, other.checked
         self.resolved = other.resolved  # the path --db resolved to, for the next line's open_store
 
     def close(self) -> None:

@@ -139,9 +139,7 @@ class TableShell:
             return result
         if words and self.group is not None:
             self.group.before(words)
-        rec = self.context.recorder
-        if rec is not None and not rec.store.in_group:
-            rec.look_again()  # once a line: what another terminal recorded is seen
+        self.context.new_line()  # what another terminal recorded is seen, once a line
         if not words:
             result.skipped = True
             return result
@@ -589,9 +587,7 @@ class TableShell:
         self.terminal = True
         self.show_banner()
         while True:
-            rec = self.context.recorder
-            if rec is not None:
-                rec.look_again()  # the prompt says where the table stands now
+            self.context.new_line()  # the prompt says where the table stands now
             try:
                 line = session.prompt(self.prompt_text())
             except KeyboardInterrupt:
