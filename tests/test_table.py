@@ -466,6 +466,16 @@ def test_history_is_kept_next_to_the_database(tmp_path):
 
 # -- scripts ---------------------------------------------------------------------------------------
 
+def test_a_quiet_script_stores_what_a_worded_one_stores(tmp_path):
+    """--quiet records without wording the lines nobody reads: every stored row (the payments'
+    reasons too) is the same as when the lines are shown."""
+    quiet, worded = tmp_path / "quiet.db", tmp_path / "worded.db"
+    assert cli(quiet, "table", "--script", str(TONIGHT), "--quiet").exit_code == 0
+    shown = cli(worded, "table", "--script", str(TONIGHT))
+    assert shown.exit_code == 0 and "pays" in shown.stdout
+    assert table_rows(quiet) == table_rows(worded)
+
+
 def test_the_sample_evening_replays_to_its_standings(tmp_path):
     db = tmp_path / "tonight.db"
     r = cli(db, "table", "--script", str(TONIGHT), "--quiet")

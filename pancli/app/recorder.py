@@ -67,12 +67,12 @@ class Recorder:
             state = self.game.new_state(self.rules, list(self.session.players), self.session.dealer)
             events = self.store.log.effective_events(sid)
         for ev in events:
-            state = self._apply(state, ev.payload).state
+            state = self._apply(state, ev.payload, worded=False).state  # a replay: no lines for people
         self._state, self._last_id = state, last
         return state
 
-    def _apply(self, state, event: dict):
-        return apply_event(self.game, state, event)
+    def _apply(self, state, event: dict, worded: bool = True):
+        return apply_event(self.game, state, event, worded)
 
     def look_again(self) -> None:
         """The next look at the state reads the log again (another process may have written)."""
@@ -130,8 +130,9 @@ class Recorder:
         """Apply and store one event; returns the core's Step. Nothing is stored if it is refused."""
         return self.record_many([event])[0]
 
-    def record_many(self, events: list[dict]) -> list:
-        """Several events as one command (`pan drop cruz dee`): all are stored, or none."""
+    def record_many(self, events: list[dict], worded: bool = True) -> list:
+        """Several events as one command (`pan drop cruz dee`): all are stored, or none. Without
+        ``worded`` the steps have no lines for people (what is stored is the same)."""
         steps = []
         with self.store.lock():
             last_id, seq = self._check_open()
@@ -139,7 +140,7 @@ class Recorder:
             for event in events:
                 if event.get("kind") == "seat_add":  # a new name: clean, and unlike every seated one
                     event = {**event, "player": check_new_player(event.get("player"), self.game.players(state))}
-                step = self._apply(state, event)
+                step = self._apply(state, event, worded)
                 payload = self.game.enrich(state, event, step)
                 self._check_payload(payload)
                 hand = self.game.hand_number(step.state)

@@ -41,8 +41,9 @@ def record(*events: dict):
     from pancli.core.bank import BANK_KINDS
 
     recorder = app_context().open_recorder() if events[0]["kind"] in BANK_KINDS else pan_recorder()
-    steps = recorder.record_many(list(events))
-    if not app_context().quiet:  # the words are not made only to be dropped
+    quiet = app_context().quiet
+    steps = recorder.record_many(list(events), worded=not quiet)  # the words are not made only to be dropped
+    if not quiet:
         for step in steps:
             show_step(step)
     return steps[-1]

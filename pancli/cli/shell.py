@@ -206,7 +206,7 @@ class TableShell:
         out = _TerminalBuffer() if self.terminal else io.StringIO()
         try:
             rec = self.context.open_recorder()
-            steps = rec.record_many([payload])
+            steps = rec.record_many([payload], worded=not quiet)
         except PanError as e:
             return e.exit_code, "", f"Error: {e}\n"
         self.redo_stack.pop()
