@@ -55,7 +55,9 @@ def test_sql_lives_in_storage(path):
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in ("execute", "executemany", "executescript") \
-                and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "self"):
+                and not (isinstance(node.func.value, ast.Name) and node.func.value.id in ("self", "shell")):
+            # (a TableShell runs a line with its own execute, called on self or, from the script
+            # that drives it, on the shell)
             pytest.fail(f"{rel(path)}:{node.lineno} runs SQL: add a Store method in pancli/storage")
 
 

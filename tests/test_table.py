@@ -197,10 +197,10 @@ def commits_of(sh: TableShell, lines: list[str], **kw) -> int:
 
 
 def test_a_script_commits_its_lines_in_groups(tmp_path, monkeypatch):
-    import pancli.cli.shell
+    import pancli.cli.script
 
     # Groups end at 64 lines here, never at 50 ms, however slow the machine.
-    monkeypatch.setattr(pancli.cli.shell, "GROUP_WAIT", 3600.0)
+    monkeypatch.setattr(pancli.cli.script, "GROUP_WAIT", 3600.0)
     db = tmp_path / "pan.db"
     sh = shell_at(db, board=False)
     new_table(sh)

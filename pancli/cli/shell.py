@@ -17,14 +17,15 @@ import io
 import os
 import re
 import shlex
-import stat
 import sys
-import time
 import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
+
+from pancli.cli.direct import PARSE, run_direct
+from pancli.cli.script import CommitGroup, run_script
 
 if TYPE_CHECKING:
     from typer._click.core import Command
@@ -99,7 +100,7 @@ class TableShell:
         self.redo_stack: list[dict] = []  # what `undo` took back at this shell, newest last
         self.terminal = False             # at the prompt: output is caught and fitted to the terminal
         self.group: CommitGroup | None = None  # a script's lines not yet committed
-        self._direct_specs: dict[str, tuple | None] = {}  # see _direct_spec
+        self.direct_specs: dict[str, tuple | None] = {}  # see pancli.cli.direct.direct_spec
         if session is not None:
             s = self.context.open_store(create=False).session(session)
             self.context.session_name = s.name
@@ -259,8 +260,8 @@ class TableShell:
             line_context = self.context.for_line()
             line_context.quiet = quiet
             try:
-                rv = self._run_direct(words, line_context)
-                if rv is _PARSE:
+                rv = run_direct(self, words, line_context)
+                if rv is PARSE:
                     rv = self.command.main(args=words, prog_name="pan", standalone_mode=False, obj=line_context)
             finally:
                 self.context.adopt(line_context)
@@ -289,60 +290,6 @@ class TableShell:
             printed = at_the_table(printed)
         said = err.getvalue()
         return status, printed, at_the_table(said) if said else said
-
-    def _run_direct(self, words: list[str], obj):
-        """Run a line of plain words (see DIRECT) as click would after parsing it: its words
-        bound to the command's arguments in order, each converted and checked by its own type,
-        the options at their defaults. Returns _PARSE when the line needs click's whole parse:
-        another command, an option, a word count the arguments do not take, or a word they
-        refuse (the parse then words the error exactly as on the command line)."""
-        if words[0] not in DIRECT or any(w.startswith("-") for w in words[1:]):
-            return _PARSE
-        from typer import Exit
-        from typer._click.core import Context
-
-        from pancli.cli.common import errors_as_messages
-
-        spec = self._direct_spec(words[0])
-        if spec is None:
-            return _PARSE
-        cmd, arguments = spec
-        bound = _bind(arguments, words[1:])
-        if bound is None:
-            return _PARSE
-        root = Context(self.command, info_name="pan", obj=obj)
-        ctx = cmd.context_class(cmd, info_name=words[0], parent=root, **cmd.context_settings)
-        try:
-            with ctx.scope(cleanup=False):
-                # What Parameter.handle_parse_result does with a word on the command line, for
-                # arguments without callbacks or environment variables (see _direct_spec).
-                for param in arguments:
-                    if param.name in bound:
-                        value = param.type_cast_value(ctx, bound[param.name])
-                        if param.required and param.value_is_missing(value):
-                            return _PARSE
-                        ctx.params[param.name] = value
-        except Exception:
-            return _PARSE
-        try:
-            with root, ctx, errors_as_messages():
-                return cmd.invoke(ctx)
-        except Exit as e:
-            return e.exit_code
-
-    def _direct_spec(self, name: str):
-        """The command named and its arguments, if a line of plain words can skip the parse for
-        it: a command (not a group) of arguments only that take one word or any number, none with
-        a callback, an environment variable or a value hidden from the command."""
-        if name not in self._direct_specs:
-            cmd = self.command.get_command(None, name)  # ctx unused by pan's groups
-            spec = None
-            if cmd is not None and not hasattr(cmd, "commands") and not hasattr(cmd, "multiword_options"):
-                arguments = [p for p in cmd.params if getattr(p, "param_type_name", "") == "argument"]
-                if all(p.callback is None and not p.envvar and p.expose_value for p in arguments):
-                    spec = cmd, arguments
-            self._direct_specs[name] = spec
-        return self._direct_specs[name]
 
     def _mark(self):
         """Something that changes whenever a line records, undoes or switches session."""
@@ -514,67 +461,9 @@ class TableShell:
 
     def run_script(self, lines: Iterable[str], source: str = "stdin", keep_going: bool = False,
                    quiet: bool = False, out: TextIO | None = None, err: TextIO | None = None) -> int:
-        """Run lines from a file: stop at the first refused one (or go on), then show the standings.
-
-        The lines commit in groups (see ``CommitGroup``) and what each line prints is shown once
-        its group is durable, so whatever a script reports done survives a crash.
-        """
-        from pancli.core.errors import StoreError
-
-        out = out or sys.stdout
-        err = err or sys.stderr
-        reader = ScriptLines(lines)
-        self.group = group = CommitGroup(self, out, err)
-        self.terminal = _isatty(out)  # what a line prints is caught until its group is saved: keep its colours
-        failed = 0
-        try:
-            while True:
-                if group.lines and not reader.ready(group.wait_left()):
-                    group.commit()  # no next line yet: what is done is made durable and shown now
-                numbered = reader.next()
-                if numbered is None:
-                    break
-                number, line = numbered
-                stripped = line.strip()
-                if not stripped or stripped.startswith("#"):
-                    continue
-                result = self.execute(line, capture=True, quiet=quiet)
-                if result.quit:
-                    break
-                if result.ok:
-                    group.add(number, "" if quiet else result.out, result.err)
-                    if group.due():
-                        group.commit()
-                    continue
-                failed += 1
-                group.commit()  # the lines before it, and their output, come first
-                err.write(f"{source}:{number}: {stripped}\n")
-                err.write("".join(f"  {x}\n" for x in result.err.rstrip("\n").splitlines()))
-                if not keep_going:
-                    err.write(f"Stopped at line {number}: the lines before it are recorded.\n")
-                    break
-            group.commit()
-        except StoreError as e:
-            err.write(f"Error: {e}\n")
-            if group.lines:
-                err.write(f"Stopped: lines {group.lines[0]} to {group.lines[-1]} of {source} were not recorded; "
-                          "the lines before them are.\n")
-            group.forget()
-            return 1
-        except KeyboardInterrupt:
-            group.commit()  # Ctrl-C while waiting for a line: the lines accepted so far are kept and shown
-            raise
-        finally:
-            group.end()
-            self.group = None
-            self.terminal = False
-        if self.recorder() is not None:
-            final = self.execute("standings", capture=False)
-            if final.err:
-                err.write(final.err)
-        if failed and keep_going:
-            err.write(f"{failed} line{'s' if failed != 1 else ''} refused.\n")
-        return 1 if failed else 0
+        """Run lines from a file: stop at the first refused one (or go on), then show the standings
+        (see pancli.cli.script)."""
+        return run_script(self, lines, source, keep_going, quiet, out, err)
 
     def interactive(self) -> int:
         """The prompt at the table: completion, history, highlighted errors, the live board."""
@@ -644,187 +533,6 @@ class TableShell:
             _print([(style, x) for style, text in fragments for x in fit_words(text, width)], end="")
         for line in result.board:
             _print([("class:board", x) for x in fit_words(line, width)], end="")
-
-
-# A script's lines commit in groups: one fsync for many lines. A group ends at GROUP_LINES lines,
-# at a refused line (committed before it, so the refusal changes nothing and comes after the
-# output of the lines it follows), at the end, and when GROUP_WAIT seconds have passed since its
-# first line. Short groups keep the write lock free for another terminal recording at once.
-GROUP_LINES = 64
-GROUP_WAIT = 0.05
-
-# The commands whose lines may share a group: they record through Store.lock() or read a little.
-# Any other line (`db`, `sync`, `export`, `clock`, a long read such as `report`, a `--db` of its
-# own…) commits the group first and runs on its own, as at the prompt, holding no lock meanwhile.
-GROUPED = frozenset({"session", "seat", "deal", "drop", "stay", "meld", "add", "split", "borrow", "spread",
-                     "out", "foul", "dead", "void", "chop", "undo", "redo", "board", "standings", "buyin",
-                     "cashout", "check", "turn", "rules"})
-
-
-# Lines of these commands made of plain words only (no option, no word that looks like one)
-# skip click's parser, which costs more than recording the event (see TableShell._run_direct).
-DIRECT = frozenset({"deal", "drop", "stay", "meld", "add", "split", "spread", "out", "foul", "dead", "void",
-                    "chop", "undo"})
-_PARSE = object()  # what _run_direct answers for a line that needs the whole parse
-
-
-def _bind(arguments: list, words: list[str]) -> dict | None:
-    """The words given to each argument, as click's parser gives them (one each, the rest to
-    the one that takes any number), or None when they do not fit."""
-    spans = [p.nargs for p in arguments]
-    if any(n not in (1, -1) for n in spans) or spans.count(-1) > 1:
-        return None
-    fixed = spans.count(1)
-    spare = len(words) - fixed
-    if spare < 0 or (spare and -1 not in spans):
-        return None
-    bound: dict = {}
-    at = 0
-    for p, n in zip(arguments, spans):
-        take = 1 if n == 1 else spare
-        bound[p.name] = words[at] if n == 1 else tuple(words[at:at + take])
-        at += take
-    return bound
-
-
-class CommitGroup:
-    """The lines of a script recorded but not yet committed, and what each printed, held back
-    until the group's commit returns: nothing is reported done before it is durable."""
-
-    def __init__(self, shell: TableShell, out: TextIO, err: TextIO):
-        self.shell, self.out, self.err = shell, out, err
-        self.lines: list[int] = []                 # their numbers in the script
-        self.shown: list[tuple[str, str]] = []     # what each printed, and its warnings
-        self.started = 0.0
-        self.store = None                          # the Store holding the group's transaction
-
-    def before(self, words: list[str]) -> None:
-        """Before a line runs: let it join the group, or commit the group and let it run alone."""
-        head = words[0].lower()
-        joins = head in GROUPED or head in self.shell.command.games_commands() or words[:2] == ["db", "path"]
-        if not joins:
-            self.commit()
-        store = self.shell.context.store
-        if store is not self.store:
-            self.commit()
-            self.store = store
-        if store is not None:
-            store.hold_commits = joins
-
-    def add(self, number: int, out: str, err: str) -> None:
-        if not self.lines:
-            self.started = time.monotonic()
-        self.lines.append(number)
-        self.shown.append((out, err))
-
-    def wait_left(self) -> float:
-        """How much longer the group may wait for its next line."""
-        return max(0.0, self.started + GROUP_WAIT - time.monotonic())
-
-    def due(self) -> bool:
-        return len(self.lines) >= GROUP_LINES or self.wait_left() == 0.0
-
-    def commit(self) -> None:
-        """Make the group durable, then show what its lines printed (a StoreError if it cannot be)."""
-        if self.store is not None:
-            self.store.commit_held()
-        for out, err in self.shown:
-            if out:
-                self.out.write(out)
-            if err:
-                self.err.write(err)
-        if self.shown:
-            self.out.flush()
-        self.lines, self.shown = [], []
-
-    def forget(self) -> None:
-        """The group was lost: its lines are not reported, and the session is read afresh."""
-        self.lines, self.shown = [], []
-        self.shell.context.forget_session()
-
-    def end(self) -> None:
-        """Commits are no longer held (an uncommitted group is rolled back when the Store closes)."""
-        if self.store is not None:
-            self.store.hold_commits = False
-            self.store = None
-
-
-class ScriptLines:
-    """The numbered lines of a script, and whether the next one is there within a moment.
-
-    A pipe or terminal is read by its descriptor, so that ``ready`` can wait on it with select;
-    a file or an in-memory stream always has its next line ready."""
-
-    def __init__(self, stream: Iterable[str]):
-        self.stream = iter(stream)
-        self.number = 0
-        self.fd, self.waits = _pollable_fd(stream)
-        self.encoding = getattr(stream, "encoding", None) or "utf-8"
-        self.buffer = bytearray()
-        self.eof = False
-
-    def ready(self, timeout: float) -> bool:
-        """Whether the next line (or the end of the input) comes within ``timeout`` seconds."""
-        if self.fd is None:
-            return not self.waits
-        import select
-
-        deadline = time.monotonic() + timeout
-        while b"\n" not in self.buffer and not self.eof:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.fd], [], [], left)[0]:
-                return False
-            self._fill()
-        return True
-
-    def next(self) -> tuple[int, str] | None:
-        """The next line and its number, waiting for it; None at the end."""
-        if self.fd is None:
-            line = next(self.stream, None)
-            if line is None:
-                return None
-        else:
-            while b"\n" not in self.buffer and not self.eof:
-                self._fill()
-            if not self.buffer:
-                return None
-            end = self.buffer.find(b"\n")
-            end = len(self.buffer) if end < 0 else end + 1
-            line = self.buffer[:end].decode(self.encoding, "replace")
-            del self.buffer[:end]
-        self.number += 1
-        return self.number, line.rstrip("\r\n")
-
-    def _fill(self) -> None:
-        assert self.fd is not None
-        chunk = os.read(self.fd, 65536)
-        if chunk:
-            self.buffer += chunk
-        else:
-            self.eof = True
-
-
-def _isatty(stream) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError, OSError):
-        return False
-
-
-def _pollable_fd(stream) -> tuple[int | None, bool]:
-    """The descriptor of a pipe, terminal or FIFO that select can wait on (None for a regular
-    file or a stream without one), and whether reading may wait for the next line. Where select
-    works on sockets only (Windows), a pipe is read line by line and each line committed alone."""
-    try:
-        fd = stream.fileno()
-        mode = os.fstat(fd).st_mode
-    except (AttributeError, OSError, ValueError):
-        return None, False
-    if stat.S_ISREG(mode):
-        return None, False
-    if os.name == "nt":
-        return None, True
-    return fd, True
 
 
 def terminal_width() -> int:
