@@ -387,6 +387,18 @@ def test_a_line_reads_names_another_process_seated(tmp_path):
     assert event_count(db) == 2  # the seat and the deal: nothing of the refused line
 
 
+def test_a_database_that_cannot_answer_is_one_line_not_a_traceback(tmp_path):
+    """The look at the log a line begins with meets a connection that is gone: the line says so
+    in one line and records nothing, the shell goes on."""
+    db = tmp_path / "pan.db"
+    sh = shell_at(db)
+    new_table(sh)
+    sh.context.store.conn.close()
+    r = sh.execute("deal")
+    assert r.status == 2 and r.err.startswith("Error: database error in ") and "nothing was recorded" in r.err
+    assert "Traceback" not in r.err
+
+
 def test_the_shell_follows_the_session_another_process_makes_current(tmp_path):
     db = tmp_path / "pan.db"
     sh = shell_at(db, board=False)

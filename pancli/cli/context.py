@@ -70,11 +70,16 @@ class AppContext:
         if self.store is not None:
             if self.store.in_group:
                 return
+            from pancli.core.errors import StoreError
+
             # SQLite's data version changes when another connection commits, and only then.
-            version = self.store.data_version()
-            if self.seen_version == (self.store, version):
+            try:
+                seen = self.store, self.store.data_version()
+            except StoreError:  # a database that cannot answer: the line's command says why
+                seen = None
+            if seen is not None and self.seen_version == seen:
                 return
-            self.seen_version = (self.store, version)
+            self.seen_version = seen
         self.checked = None
         if self.recorder is not None:
             self.recorder.look_again()

@@ -307,11 +307,11 @@ class TableShell:
         self.context.close()
 
     def recorder(self):
-        from pancli.core.errors import PanError
-
+        """The current session's recorder, or None: no session, or a database that cannot say
+        (the line's own command then says why, in one line)."""
         try:
             return self.context.open_recorder()
-        except PanError:
+        except Exception:
             return None
 
     def prompt_text(self) -> str:

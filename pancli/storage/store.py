@@ -335,7 +335,10 @@ class Store:
 
     def data_version(self) -> int:
         """SQLite's data version: it changes when another connection commits."""
-        return self.conn.execute("PRAGMA data_version").fetchone()[0]
+        try:
+            return self.conn.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.DatabaseError as e:
+            raise store_error(self.path, e) from None
 
     def last_event_id_of_all(self) -> int:
         return self.conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
