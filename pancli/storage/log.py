@@ -141,10 +141,11 @@ class EventLog:
                 if undo_of in new:
                     hand_of_moves, voided_moves, voided_changes = new[undo_of]
                 else:  # held before this batch: as `append` reads it
-                    voided_moves = c.execute("SELECT payer, payee, chips FROM payments WHERE event_id = ?",
-                                             [target]).fetchall()
-                    voided_changes = c.execute("SELECT player, stat, amount FROM tallies WHERE event_id = ?",
-                                               [target]).fetchall()
+                    # by session and event: the index m010_append_indexes keeps (a scan otherwise)
+                    voided_moves = c.execute("SELECT payer, payee, chips FROM payments WHERE session_id = ? "
+                                             "AND event_id = ? ORDER BY id", [session_id, target]).fetchall()
+                    voided_changes = c.execute("SELECT player, stat, amount FROM tallies WHERE session_id = ? "
+                                               "AND event_id = ? ORDER BY id", [session_id, target]).fetchall()
                     hand_of_moves = c.execute("SELECT hand FROM events WHERE id = ?", [target]).fetchone()[0]
                 moves = moves + [(payee, payer, chips) for payer, payee, chips in voided_moves]
                 changes = changes + [(player, stat, -amount) for player, stat, amount in voided_changes]
