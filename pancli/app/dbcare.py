@@ -256,7 +256,8 @@ def verify_part(store, session: Session, g, rules, first: int, nxt: int | None, 
     def stored_hands(first_hand: int, last_hand: int | None) -> dict[tuple[int, str], int]:
         return store.care.hand_totals_between(session.id, first_hand, last_hand)
 
-    v = LogVerifier(g, rules, session.players, session.dealer, finals, first > 1, seq_of, stored_hands)
+    undone = store.log.undone_ids(session.id)
+    v = LogVerifier(g, rules, session.players, session.dealer, finals, undone, first > 1, seq_of, stored_hands)
     end = nxt - 1 if nxt is not None else last
     ranges = [(a, min(a + PIECE - 1, digest_from - 1, end), False) for a in range(first, min(digest_from, end + 1), PIECE)]
     ranges += [(a, min(a + PIECE - 1, end), True) for a in range(max(first, digest_from), end + 1, PIECE)]

@@ -19,7 +19,7 @@ from collections.abc import Callable, Container
 from typing import Any
 
 from pancli.app.rescore import Replayed, first_difference, fouled_before_fix
-from pancli.core.bank import BANK_KINDS, apply_bank, apply_event
+from pancli.core.bank import BANK_KINDS, apply_bank
 from pancli.core.errors import PanError
 from pancli.core.rows import LogPiece
 from pancli.storage.mapping import stored_payment, stored_tally
@@ -33,7 +33,9 @@ TOTALS_DIFFER = "totals"   # the running totals of a hand differ from the sums o
 class LogVerifier:
     """Replays the pieces fed to it, in order, from the session's start or (``restore``) from
     the checkpoint that the first event fed is. ``finals``: the seqs of the checkpoints that are
-    never undone. ``seq_of``: the seq of an event outside the pieces, by id (a problem's words).
+    never undone; ``undone``: the ids of the events an undo names (only the states before those
+    are kept: every other event changes the state in place). ``seq_of``: the seq of an event
+    outside the pieces, by id (a problem's words).
 
     It also sums each hand's net chips per player over the effective events and, once a hand
     is over for good (a checkpoint never undone has begun a later one), compares them with the
@@ -41,16 +43,14 @@ class LogVerifier:
     from ``first`` if ``last`` is None, as {(hand, player): net}); hand 0 (outside any hand) and
     below are left to the caller."""
 
-    def __init__(self, game, rules, players, dealer, finals: Container[int], restore: bool,
-                 seq_of: Callable[[int], int | None],
+    def __init__(self, game, rules, players, dealer, finals: Container[int], undone: Container[int],
+                 restore: bool, seq_of: Callable[[int], int | None],
                  stored_hands: Callable[[int, int | None], dict[tuple[int, str], int]]):
-        self.game, self.rules, self.finals, self.seq_of = game, rules, finals, seq_of
+        self.game, self.rules, self.finals, self.undone, self.seq_of = game, rules, finals, undone, seq_of
         self.stored_hands = stored_hands
         self.state: Any = None if restore else game.new_state(rules, list(players), dealer)
-        self.start = self.state        # the state the window below begins from
         self.effective: list[tuple[int, str, dict]] = []  # (seq, kind, payload) applied, not undone
-        self.before: list[Any] = []    # the state before each of them; None before a checkpoint
-        self.kept = 0                  # before[:kept] are None
+        self.before: list[Any] = []    # the state before each of them that an undo names, else None
         self.seen: dict[int, list] = {}  # by event id: [seq, kind, voided, hand, payments]
         self.last_seq = 0
         self.events = 0                # replayed so far
@@ -68,7 +68,8 @@ class LogVerifier:
         p = t = 0
         np, nt = len(pays), len(tallies)
         game = self.game
-        apply, enrich, checkpoint = game.apply_unworded, game.enrich, game.checkpoint_kind
+        copying, in_place, enrich = game.apply_unworded, game.apply_in_place, game.enrich
+        checkpoint, undone = game.checkpoint_kind, self.undone
         payloads, effective, before, seen = self.payloads, self.effective, self.before, self.seen
         for row in piece.events:  # the loop of every event: kept lean
             eid, _, seq, hand, kind, text, _, undo_of = row
@@ -92,7 +93,7 @@ class LogVerifier:
                     payloads.clear()
                 payload = payloads[text] = json.loads(text)
             if self.state is None:  # the checkpoint this replay starts from
-                self.state = self.start = game.restore(self.rules, payload)
+                self.state = game.restore(self.rules, payload)
                 self.first_hand = hand
             mine = pays[p0:p] if p > p0 else _NONE
             if kind == "undo":
@@ -101,8 +102,15 @@ class LogVerifier:
                     return problem
                 continue
             state = self.state
+            # An event no undo names is never taken back, so nothing needs the state before it;
+            # a checkpoint is copied all the same: enrich reads the state before it.
+            bank = kind in BANK_KINDS
+            kept = bank or kind == checkpoint or eid in undone
             try:
-                step = apply_bank(state, payload) if kind in BANK_KINDS else apply(state, payload)
+                if bank:
+                    step = apply_bank(state, payload)
+                else:
+                    step = copying(state, payload) if kept else in_place(state, payload)
             except PanError as e:
                 return f"event #{seq} ({kind}) is refused by the core: {e.message}"
             made = enrich(state, payload, step)
@@ -114,20 +122,14 @@ class LogVerifier:
                 self._move(hand, mine, 1)
             seen[eid] = [seq, kind, False, hand, mine]
             effective.append((seq, kind, made))
-            before.append(state)
+            before.append(state if kept else None)
             self.state = step.state
-            if kind == checkpoint:
-                if seq in self.finals:  # never undone: no later undo reaches back past it
-                    effective.clear()
-                    before.clear()
-                    seen.clear()
-                    self.start, self.kept = self.state, 0
-                    if hand:
-                        self.over_below = hand
-                else:  # until it is undone, no undo reaches the states before it
-                    for i in range(self.kept, len(before) - 1):
-                        before[i] = None
-                    self.kept = len(before) - 1
+            if kind == checkpoint and seq in self.finals:  # no later undo reaches back past it
+                effective.clear()
+                before.clear()
+                seen.clear()
+                if hand:
+                    self.over_below = hand
         if p < np or t < nt:
             return STRAY
         return self._compare_hands(self.over_below)
@@ -180,25 +182,8 @@ class LogVerifier:
         if t_hand and t_hand > 0 and t_pays:
             self._move(t_hand, t_pays, -1)
         self.state = self.before.pop()
-        if self.state is None:  # back past the last checkpoint: rebuild from the one before
-            self._rebuild()
+        assert self.state is not None  # an event an undo names keeps the state before it
         return None
-
-    def _rebuild(self) -> None:
-        """The state after the effective events, from the last checkpoint among them, filling in
-        the states before the events since (as rescore's replay does)."""
-        first, state = 0, self.start
-        for i in range(len(self.effective) - 1, -1, -1):
-            if self.before[i] is not None:
-                first, state = i, self.before[i]
-                break
-            if self.effective[i][1] == self.game.checkpoint_kind:
-                first, state = i, self.game.restore(self.rules, self.effective[i][2])
-                break
-        for i in range(first, len(self.effective)):
-            self.before[i] = state
-            state = apply_event(self.game, state, self.effective[i][2], worded=False).state
-        self.kept, self.state = first, state
 
     @staticmethod
     def _difference(seq, kind, made, payload, step, pays, tallies) -> str:

@@ -82,6 +82,11 @@ class Engine(Protocol[R_in, S]):
         """``apply`` for a check that reads only the state, payments and tallies: the lines for
         people may be left out (and their reasons are never worded)."""
 
+    def apply_in_place(self, state: S, event: Event) -> Step[S]:
+        """``apply_unworded`` for a caller that gives ``state`` up: the core may change it and
+        return it as the new state, sparing the copy. If the event is refused, ``state`` may be
+        left half changed: the caller drops it."""
+
     def enrich(self, state_before: S, event: Event, step: Step[S]) -> Event:
         """The event as stored: with whatever the core decided that a replay must not recompute."""
 
@@ -218,6 +223,9 @@ class GameBase(Generic[R, S]):
 
     def apply_unworded(self, state: S, event: Event) -> Step[S]:
         return self.apply(state, event)
+
+    def apply_in_place(self, state: S, event: Event) -> Step[S]:
+        return self.apply_unworded(state, event)
 
     def restore(self, rules: R, payload: Event) -> S:
         raise NotImplementedError(f"{self.title} keeps no checkpoints")

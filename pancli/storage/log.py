@@ -263,6 +263,10 @@ class EventLog:
         found = self._read(session_id, where, args, "id DESC", " LIMIT 1")
         return found[0] if found else None
 
+    def undone_ids(self, session_id: int) -> set[int]:
+        """The id of every event of a session that an undo names."""
+        return {r[0] for r in self.conn.execute(_VOIDED, [session_id])}
+
     def checkpoint_seqs(self, session_id: int, kind: str, first_seq: int = 1) -> list[int]:
         """The seq of every effective (never undone) event of ``kind`` in a session (from
         ``first_seq`` on), in order."""

@@ -160,14 +160,16 @@ def _check_names(players: list[str], rules: HouseRules) -> None:
             raise InputError(f"'{p}' is seated twice", "give every player a different name")
 
 
-def apply(state: PanState, event: dict, worded: bool = True) -> Step:
+def apply(state: PanState, event: dict, worded: bool = True, own: bool = False) -> Step:
     """Apply one recorded event; raise PanError if the table could not have done it. Not
-    ``worded``: the same state, payments and tallies, without the lines for people."""
+    ``worded``: the same state, payments and tallies, without the lines for people. ``own``:
+    the caller gives ``state`` up, so it is changed and returned instead of copied (a melds'
+    change still clones the meld: other states may share it)."""
     kind = event.get("kind")
     handler = _HANDLERS.get(kind) if kind is not None else None
     if handler is None:
         raise InputError(f"unknown event '{kind}'")
-    new = state.clone()
+    new = state if own else state.clone()
     step = Step(new, worded=worded)
     handler(new, event, step)
     if new.hand:

@@ -84,6 +84,10 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
         step: Step[PanState] = _engine().apply(state, event, False)
         return step
 
+    def apply_in_place(self, state: PanState, event: Event) -> Step[PanState]:
+        step: Step[PanState] = _engine().apply(state, event, False, own=True)
+        return step
+
     def restore(self, rules: HouseRules, payload: Event) -> PanState:
         """The state just before a recorded deal, from what the deal payload remembers."""
         from pancli.games.panguingue.engine import PanState  # adapter: the game's modules load on first use
