@@ -113,12 +113,15 @@ def check_session(store, session: Session | Plan, workers: int | None = None, po
             if problem:
                 return problem, figures
             return f"session '{name}': {changed}", {**figures, "fix": CHANGED_FIX}
-    parts = _parts(store, s, g, p, workers)
+    # The checkpoints never undone, read once for every part (as of this snapshot, which the
+    # plan was made in: no undo recorded since reaches the events replayed).
+    finals = store.log.checkpoint_seqs(s.id, g.checkpoint_kind, p.start) if g.checkpoint_kind and p.replayed else []
+    parts = _parts(store, s, g, p, workers, finals)
     with gc_paused():
         if len(parts) <= 1:
-            results = [verify_part(store, s, g, rules, *part) for part in parts]
+            results = [verify_part(store, s, g, rules, *part, finals=finals) for part in parts]
         else:
-            args = [(str(store.path), s, *part) for part in parts]
+            args = [(str(store.path), s, *part, finals) for part in parts]
             if pool is not None:
                 results = pool.starmap(_verify_part_apart, args)
             else:  # called on its own (no threads running here): a pool for this session
@@ -199,7 +202,8 @@ def _digest(basis: str, pieces) -> str:
     return _sha("\n".join([basis, *(digest for _, _, digest in pieces)]))
 
 
-def _parts(store, session: Session, g, p: Plan, workers: int | None) -> list[tuple[int, int | None, int, int]]:
+def _parts(store, session: Session, g, p: Plan, workers: int | None,
+           finals: list[int] | None = None) -> list[tuple[int, int | None, int, int]]:
     """(first seq, the next part's first seq or None, the last seq, the first seq to digest) of
     each part of the replay. A part begins at a checkpoint that was never undone (so no undo
     after it reaches before it) and also replays the next part's checkpoint, so that the state a
@@ -210,7 +214,9 @@ def _parts(store, session: Session, g, p: Plan, workers: int | None) -> list[tup
     workers = workers or min(4, os.cpu_count() or 1)
     if workers < 2 or p.replayed < PARALLEL_FROM or not g.checkpoint_kind:
         return whole
-    seqs = [s for s in store.log.checkpoint_seqs(session.id, g.checkpoint_kind) if s > p.start]
+    if finals is None:
+        finals = store.log.checkpoint_seqs(session.id, g.checkpoint_kind)
+    seqs = [s for s in finals if s > p.start]
     cuts: list[int] = []
     for k in range(1, workers):
         want = p.start + p.replayed * k // workers
@@ -222,7 +228,8 @@ def _parts(store, session: Session, g, p: Plan, workers: int | None) -> list[tup
             for i, first in enumerate(bounds)]
 
 
-def _verify_part_apart(path: str, session: Session, first: int, nxt: int | None, last: int, digest_from: int):
+def _verify_part_apart(path: str, session: Session, first: int, nxt: int | None, last: int, digest_from: int,
+                       finals: list[int]):
     """verify_part in a worker process, on a read-only connection of its own (and, as in the
     parent, without the cycle collector walking the rows as they are read)."""
     # start-up: only db check replays (not db status or backup)
@@ -233,21 +240,25 @@ def _verify_part_apart(path: str, session: Session, first: int, nxt: int | None,
     try:
         with gc_paused(), store.snapshot():
             g = get_game(session.game)
-            return verify_part(store, session, g, g.rules_from_dict(session.rules), first, nxt, last, digest_from)
+            return verify_part(store, session, g, g.rules_from_dict(session.rules), first, nxt, last, digest_from,
+                               finals)
     finally:
         store.close()
 
 
 def verify_part(store, session: Session, g, rules, first: int, nxt: int | None, last: int,
-                digest_from: int) -> tuple[str | None, int, list[tuple[int, int, str]]]:
+                digest_from: int, finals: list[int] | None = None) -> tuple[str | None, int, list[tuple[int, int, str]]]:
     """Replay the events numbered ``first`` up to the next part's checkpoint ``nxt`` (compared
     here, counted there) or to ``last``, a piece at a time, from the checkpoint that ``first``
-    is (or from the session's start). Returns (first problem or None, events replayed, the
-    pieces from ``digest_from`` on with their digests)."""
+    is (or from the session's start); ``finals``: the seqs of the checkpoints never undone (read
+    here when not given). Returns (first problem or None, events replayed, the pieces from
+    ``digest_from`` on with their digests)."""
     from pancli.app.verify import LogVerifier  # noqa: PLC0415 start-up: only db check replays
 
     kind = g.checkpoint_kind
-    finals = set(store.log.checkpoint_seqs(session.id, kind, first)) if kind else set()
+    if finals is None:
+        finals = store.log.checkpoint_seqs(session.id, kind, first) if kind else []
+    final = {seq for seq in finals if seq >= first}
 
     def seq_of(event_id: int) -> int | None:
         found = store.care.seq_of_event(event_id)
@@ -257,7 +268,7 @@ def verify_part(store, session: Session, g, rules, first: int, nxt: int | None, 
         return store.care.hand_totals_between(session.id, first_hand, last_hand)
 
     undone = store.log.undone_ids(session.id)
-    v = LogVerifier(g, rules, session.players, session.dealer, finals, undone, first > 1, seq_of, stored_hands)
+    v = LogVerifier(g, rules, session.players, session.dealer, final, undone, first > 1, seq_of, stored_hands)
     end = nxt - 1 if nxt is not None else last
     ranges = [(a, min(a + PIECE - 1, digest_from - 1, end), False) for a in range(first, min(digest_from, end + 1), PIECE)]
     ranges += [(a, min(a + PIECE - 1, end), True) for a in range(max(first, digest_from), end + 1, PIECE)]

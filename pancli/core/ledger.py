@@ -43,10 +43,12 @@ def _freeze(value: Any) -> Any:
 
 
 def _thaw(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, Params):
         return value.plain()
     if isinstance(value, tuple):
-        return [_thaw(v) for v in value]
+        return [v if type(v) in _SCALARS else _thaw(v) for v in value]
     return value
 
 
@@ -58,7 +60,8 @@ class Params(Mapping):
 
     def __init__(self, data: Mapping | None = None, /, **more: Any):
         merged = {**data, **more} if data else more
-        self._items: tuple | None = tuple(sorted([(k, _freeze(v)) for k, v in merged.items()]))
+        self._items: tuple | None = tuple(sorted([(k, v if type(v) in _SCALARS else _freeze(v))
+                                                  for k, v in merged.items()]))
         self._json: str | None = None
 
     @classmethod
@@ -100,7 +103,7 @@ class Params(Mapping):
 
     def plain(self) -> dict:
         """As a plain dict (lists for sequences), ready for JSON or TOML."""
-        return {k: _thaw(v) for k, v in self._pairs()}
+        return {k: v if type(v) in _SCALARS else _thaw(v) for k, v in self._pairs()}
 
     def to_json(self) -> str:
         """The canonical JSON text: keys sorted, no spaces. Stored as is, and compared as text."""
@@ -110,7 +113,12 @@ class Params(Mapping):
 
 
 def canonical_json(data: Mapping) -> str:
-    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return _CANONICAL(data)
+
+
+# One encoder for every call: json.dumps with options makes a new one each time, and a replay
+# words the particulars of every payment it compares.
+_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
 
 
 NO_PARAMS = Params()

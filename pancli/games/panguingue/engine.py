@@ -23,7 +23,7 @@ from pancli.core.ledger import HOUSE, TOPS, Params, Payment, Step, Tally
 from pancli.core.words import plural, possessive
 from pancli.games.panguingue import conditions, reasons
 from pancli.games.panguingue.cards import format_cards, parse_cards
-from pancli.games.panguingue.melds import check_meld, meld_order, rope_pieces
+from pancli.games.panguingue.melds import check_meld, meld_order, ordered, rope_pieces
 from pancli.games.panguingue.rules import HouseRules
 from pancli.games.panguingue.rulings import judge, judge_addition
 
@@ -102,7 +102,7 @@ class Hand:
         return [m for m in self.melds.values() if m.owner == player]
 
     def melded(self, player: str) -> int:
-        return sum(len(m.cards) for m in self.melds_of(player))
+        return sum([len(m.cards) for m in self.melds.values() if m.owner == player])
 
     @property
     def started(self) -> bool:
@@ -172,12 +172,15 @@ def apply(state: PanState, event: dict, worded: bool = True, own: bool = False) 
     new = state if own else state.clone()
     step = Step(new, worded=worded)
     handler(new, event, step)
-    if new.hand:
-        new.hand.events += 1
-        moved = new.hand.moved
+    hand = new.hand
+    if hand:
+        hand.events += 1
+        moved = hand.moved
+        get = moved.get
         for p in step.payments:
-            moved[p.payee] = moved.get(p.payee, 0) + p.chips
-            moved[p.payer] = moved.get(p.payer, 0) - p.chips
+            chips = p.chips
+            moved[p.payee] = get(p.payee, 0) + chips
+            moved[p.payer] = get(p.payer, 0) - chips
     return step
 
 
@@ -293,9 +296,9 @@ def _drop(state: PanState, ev: dict, step: Step) -> None:
     step.tallies.append(Tally(player, "dropped"))
     if step.worded:
         step.lines.append(f"{player} drops" + (f" and puts {cost} on the tops" if cost else "") + ".")
-    left = [p for p in hand.order if hand.status[p] != DROPPED]
-    if len(left) == 1 and state.rules.last_player_wins_if_all_drop:
-        _win(state, hand, left[0], step, f"everyone else dropped; {left[0]} takes the tops without play")
+    if state.rules.last_player_wins_if_all_drop and len(hand.status) - list(hand.status.values()).count(DROPPED) == 1:
+        last = next(p for p in hand.order if hand.status[p] != DROPPED)
+        _win(state, hand, last, step, f"everyone else dropped; {last} takes the tops without play")
 
 
 def _stay(state: PanState, ev: dict, step: Step) -> None:
@@ -367,8 +370,9 @@ def _check_shoe(state: PanState, hand: Hand, extra: tuple[str, ...]) -> None:
     # The board was within the shoe before (every card on it was checked when it came), so
     # only the copies of the cards coming now can be too many.
     shoe = state.rules.shoe()
+    board = [c for m in hand.melds.values() for c in m.cards]
     for card in set(extra):
-        if extra.count(card) + sum(m.cards.count(card) for m in hand.melds.values()) > shoe[card]:
+        if extra.count(card) + board.count(card) > shoe[card]:
             raise RuleError(f"that would put more {format_cards([card])} on the table than the shoe holds "
                             f"({shoe[card]})", "check the cards: one of them must be another card")
 
@@ -393,9 +397,9 @@ def _new_meld(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], 
     meld = Meld(hand.next_meld, player, tuple(cards), ruling.condition)
     hand.melds[meld.number] = meld
     hand.next_meld += 1
-    worth = meld.worth(state.rules)
+    worth = ruling.worth  # the meld's worth: the ruling judged these very cards
     _collect(state, hand, player, worth, "condition",
-             Params(meld=meld.number, tag=meld.tag, cards=meld_order(cards)), step, meld)
+             Params(meld=meld.number, tag=meld.tag, cards=ordered(meld.cards)), step, meld)
     if worth:
         step.tallies.append(Tally(player, "conditions"))
         meld.counted = True
@@ -452,7 +456,7 @@ def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...],
     assert ruling.tag is not None  # a legal addition names the meld's tag after it
     _check_shoe(state, hand, cards)
     _check_count(state, hand, player, len(cards))
-    before = Params(meld=meld.number, added=cards, tag=meld.tag, cards=meld_order(meld.cards))
+    before = Params(meld=meld.number, added=cards, tag=meld.tag, cards=ordered(meld.cards))
     meld = hand.changing(meld)
     meld.cards, meld.tag, meld.grown = meld.cards + tuple(cards), ruling.tag, True
     _collect(state, hand, player, ruling.pays, "addition", before, step, meld)

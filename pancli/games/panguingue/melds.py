@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -80,6 +81,13 @@ def rope_pieces(cards: Sequence[str]) -> list[list[str]]:
 
 def meld_order(cards: Sequence[str]) -> list[str]:
     """Display order: ropes low to high; sets by suit (S H D C)."""
+    return list(ordered(tuple(cards)))
+
+
+@functools.lru_cache(maxsize=4096)
+def ordered(cards: tuple[str, ...]) -> tuple[str, ...]:
+    """meld_order of a tuple, as a tuple. Kept: a replay puts every meld in this order for its
+    payments' particulars, and a long night lays the same melds again and again."""
     if len({c[0] for c in cards}) == 1:
-        return sorted(cards, key=lambda c: "SHDC".index(c[1]))
-    return sorted(cards, key=lambda c: ORDINAL[c[0]])
+        return tuple(sorted(cards, key=lambda c: "SHDC".index(c[1])))
+    return tuple(sorted(cards, key=lambda c: ORDINAL[c[0]]))

@@ -92,7 +92,7 @@ def payment(payer: str, payee: str, chips: int, code: str, params: Params | Mapp
         raise ValueError(f"unknown payment code {code!r}")
     if params is None:
         params = NO_PARAMS
-    elif not isinstance(params, Params):
+    elif type(params) is not Params:
         params = Params(params)
     return Payment(payer, payee, chips, code, params, _wording)
 
