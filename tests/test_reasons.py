@@ -6,6 +6,7 @@ import json
 import sqlite3
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from pancli.app.archive import parse
 from pancli.core.ledger import Params, Payment
@@ -172,3 +173,27 @@ def test_payments_are_equal_by_data_not_by_wording():
     assert pays[0] == same and pays[0].reason != same.reason == "condition"
     assert pays[0].params.to_json() == '{"cards":["5S","5S","5S"],"meld":1,"tag":"valle_suited"}'
     assert hash(pays[0]) == hash(same)
+
+
+_PLAIN = st.one_of(st.integers(), st.text(), st.booleans(), st.none())
+_VALUE = st.one_of(_PLAIN, st.lists(st.text()), st.lists(_PLAIN), st.floats(allow_nan=False),
+                   st.dictionaries(st.text(), _PLAIN), st.lists(st.dictionaries(st.text(), st.integers())))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.dictionaries(st.text(), _VALUE))
+def test_params_json_is_the_canonical_encoders_whatever_they_hold(data):
+    # Plain params are written without the encoder; every stored payment is compared by this text.
+    params = Params(data)
+    assert params.to_json() == json.dumps(params.plain(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    assert Params.from_json(params.to_json()) == params
+
+
+def test_the_bulk_reader_reads_what_the_standard_reader_reads():
+    from pancli.core.json_reader import loads  # noqa: PLC0415
+
+    for text in ('[1,-2,"Ana",null,true,5.0,"\\u00e9\\ud83c\\udca1"]', '["\\ud800"]', "[NaN]", '{"a":1,"a":2}'):
+        got, want = loads(text), json.loads(text)
+        assert repr(got) == repr(want), text
+    with pytest.raises(ValueError):
+        loads("[1,")

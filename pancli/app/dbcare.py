@@ -154,7 +154,9 @@ def check_session(store, session: Session | Plan, workers: int | None = None, po
     if g.zero_sum and total != 0:
         return f"session '{name}': the balances sum to {total}, not 0", figures
     pieces = (p.mark.pieces if p.mark else ()) + tuple(piece for r in results for piece in r[2])
-    final = store.log.last_checkpoint_seq(s.id, g.checkpoint_kind, p.last_seq) if g.checkpoint_kind else None
+    final = next((seq for seq in reversed(finals) if seq <= p.last_seq), None)  # read above, when replayed
+    if final is None and g.checkpoint_kind:
+        final = store.log.last_checkpoint_seq(s.id, g.checkpoint_kind, p.last_seq)
     below = (store.care.hand_at(s.id, final) or 1) if final else 1
     if hands_kept and p.mark is not None and p.mark.hands_below == below == first_hand:
         hands = p.mark.hands_digest  # those rows were just read against it
@@ -264,7 +266,7 @@ def verify_part(store, session: Session, g, rules, first: int, nxt: int | None, 
         found = store.care.seq_of_event(event_id)
         return found[1] if found and found[0] == session.id else None
 
-    def stored_hands(first_hand: int, last_hand: int | None) -> dict[tuple[int, str], int]:
+    def stored_hands(first_hand: int, last_hand: int | None) -> set[tuple[int, str, int]]:
         return store.care.hand_totals_between(session.id, first_hand, last_hand)
 
     undone = store.log.undone_ids(session.id)

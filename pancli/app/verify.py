@@ -14,13 +14,13 @@ Nothing here touches a database.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Container
 from typing import Any
 
 from pancli.app.rescore import Replayed, first_difference, fouled_before_fix
 from pancli.core.bank import BANK_KINDS, apply_bank
 from pancli.core.errors import PanError
-from pancli.core.json_reader import loads
 from pancli.core.rows import LogPiece
 from pancli.storage.mapping import stored_payment, stored_tally
 
@@ -40,12 +40,12 @@ class LogVerifier:
     It also sums each hand's net chips per player over the effective events and, once a hand
     is over for good (a checkpoint never undone has begun a later one), compares them with the
     running totals that ``stored_hands(first, last)`` reads (hands ``first`` to ``last``, or on
-    from ``first`` if ``last`` is None, as {(hand, player): net}); hand 0 (outside any hand) and
+    from ``first`` if ``last`` is None, as a set of (hand, player, net)); hand 0 (outside any hand) and
     below are left to the caller."""
 
     def __init__(self, game, rules, players, dealer, finals: Container[int], undone: Container[int],
                  restore: bool, seq_of: Callable[[int], int | None],
-                 stored_hands: Callable[[int, int | None], dict[tuple[int, str], int]]):
+                 stored_hands: Callable[[int, int | None], set[tuple[int, str, int]]]):
         self.game, self.rules, self.finals, self.undone, self.seq_of = game, rules, finals, undone, seq_of
         self.stored_hands = stored_hands
         self.state: Any = None if restore else game.new_state(rules, list(players), dealer)
@@ -91,7 +91,7 @@ class LogVerifier:
             if payload is None:
                 if len(payloads) >= _PAYLOADS_KEPT:
                     payloads.clear()
-                payload = payloads[text] = loads(text)
+                payload = payloads[text] = json.loads(text)
             if self.state is None:  # the checkpoint this replay starts from
                 self.state = game.restore(self.rules, payload)
                 self.first_hand = hand
@@ -145,11 +145,9 @@ class LogVerifier:
         first = self.first_hand
         if first is None or below is not None and below <= first:
             return None
-        mine: dict[tuple[int, str], int] = {}
+        mine: set[tuple[int, str, int]] = set()
         for hand in [h for h in self.moved if below is None or h < below]:
-            for player, net in self.moved.pop(hand).items():
-                if net:
-                    mine[hand, player] = net
+            mine.update([(hand, player, net) for player, net in self.moved.pop(hand).items() if net])
         stored = self.stored_hands(first, below - 1 if below is not None else None)
         if mine != stored:
             return TOTALS_DIFFER

@@ -108,8 +108,31 @@ class Params(Mapping):
     def to_json(self) -> str:
         """The canonical JSON text: keys sorted, no spaces. Stored as is, and compared as text."""
         if self._json is None:
-            self._json = canonical_json(self.plain())
+            self._json = _flat_json(self._pairs()) or canonical_json(self.plain())
         return self._json
+
+
+def _flat_json(items: tuple) -> str | None:
+    """canonical_json of params whose values are whole numbers, texts, booleans, None or tuples
+    of texts (every payment's, as a rule), written without the encoder's machinery: a replay
+    words the particulars of every payment it compares. None for anything else."""
+    parts = []
+    for k, v in items:
+        t = type(v)
+        if t is int:
+            text = int.__repr__(v)
+        elif t is str:
+            text = _quoted(v)
+        elif t is tuple and all(type(x) is str for x in v):
+            text = "[" + ",".join([_quoted(x) for x in v]) + "]"
+        elif t is bool:
+            text = "true" if v else "false"
+        elif v is None:
+            text = "null"
+        else:
+            return None
+        parts.append(_quoted(k) + ":" + text)
+    return "{" + ",".join(parts) + "}"
 
 
 def canonical_json(data: Mapping) -> str:
@@ -119,6 +142,7 @@ def canonical_json(data: Mapping) -> str:
 # One encoder for every call: json.dumps with options makes a new one each time, and a replay
 # words the particulars of every payment it compares.
 _CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
+_quoted = json.encoder.encode_basestring  # a text as that encoder writes it (ensure_ascii=False)
 
 
 NO_PARAMS = Params()
@@ -175,14 +199,22 @@ class Tally:
         d["player"], d["stat"], d["amount"] = player, stat, amount
 
 
-@dataclass
+@dataclass(init=False, slots=True)
 class Step(Generic[StateT]):
     """The result of applying one event to a game state."""
 
     state: StateT
-    payments: list[Payment] = field(default_factory=list)
-    tallies: list[Tally] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
+    payments: list[Payment]
+    tallies: list[Tally]
+    lines: list[str]
     # False when nothing will read the lines (a check compares only payments, tallies and the
     # stored event): a game may then leave them unworded.
-    worded: bool = True
+    worded: bool
+
+    def __init__(self, state: StateT, payments: list[Payment] | None = None, tallies: list[Tally] | None = None,
+                 lines: list[str] | None = None, worded: bool = True):
+        # by hand: a replay makes one Step an event, and the generated one calls a factory a list
+        self.state, self.worded = state, worded
+        self.payments = [] if payments is None else payments
+        self.tallies = [] if tallies is None else tallies
+        self.lines = [] if lines is None else lines

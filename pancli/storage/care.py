@@ -56,11 +56,14 @@ SELECT (SELECT count(*) FROM hands w LEFT JOIN hand_totals h
 
 # What hand_totals cannot show by itself, once each hand's rows (hand 1 on) are known to be
 # right: the players' nets in ``totals`` (their sums), the tallies, and the payments outside
-# any hand (hand 0, or below), against the effective log.
+# any hand (hand 0, or below), against the effective log. Those payments are found through
+# their events (a payment's hand is its event's, which the replay and the stray-row check see
+# to): no index of payments has the hand, and reading them all costs more.
 _TOTALS_REST = f"""
 WITH voided AS (SELECT undo_of FROM events WHERE session_id = :s AND undo_of IS NOT NULL),
 outside AS (SELECT coalesce(hand, 0) AS hand, payer, payee, chips FROM payments
-            WHERE session_id = :s AND coalesce(hand, 0) <= 0 AND event_id NOT IN voided),
+            WHERE event_id IN (SELECT id FROM events WHERE session_id = :s AND coalesce(hand, 0) <= 0)
+            AND event_id NOT IN voided),
 hand0 AS MATERIALIZED (SELECT hand, player, sum(net) AS net FROM (
             SELECT hand, payee AS player, chips AS net FROM outside UNION ALL SELECT hand, payer, -chips FROM outside)
           GROUP BY hand, player HAVING sum(net) != 0),
@@ -151,11 +154,14 @@ class DatabaseCare:
         differ, total = self.conn.execute(_TOTALS_REST, {"s": session_id}).fetchone()
         return differ, total
 
-    def hand_totals_between(self, session_id: int, first: int, last: int | None) -> dict[tuple[int, str], int]:
-        """The running net of each player in hands ``first`` to ``last`` (or on), where not 0."""
-        return {(hand, player): net for hand, player, net in self.conn.execute(
+    def hand_totals_between(self, session_id: int, first: int, last: int | None) -> set[tuple[int, str, int]]:
+        """The running net of each player in hands ``first`` to ``last`` (or on), where not 0,
+        as (hand, player, net)."""
+        cur = self.conn.cursor()
+        cur.row_factory = None  # plain tuples, to compare with the replay's
+        return set(cur.execute(
             "SELECT hand, player, net FROM hand_totals WHERE session_id = ? AND hand BETWEEN ? AND ? AND net != 0",
-            [session_id, first, last if last is not None else 2 ** 62])}
+            [session_id, first, last if last is not None else 2 ** 62]))
 
     def hand_totals_text(self, session_id: int, below: int) -> str:
         """Every column of the session's hand_totals rows of hands 1 to ``below`` - 1, as

@@ -77,7 +77,7 @@ class Hand:
     next_meld: int = 1
     tops: dict[str, int] = field(default_factory=dict)       # who put how much on the tops
     collected: list[Payment] = field(default_factory=list)   # condition chips won this hand
-    moved: dict[str, int] = field(default_factory=dict)      # net chips per player this hand
+    paid: list[Payment] = field(default_factory=list)        # every payment of the hand so far
     winner: str | None = None
     over: bool = False
     result: str = ""
@@ -89,7 +89,7 @@ class Hand:
         are shared until changed: see ``changing``."""
         new = _shallow(self)
         new.order, new.stayed, new.collected = list(self.order), list(self.stayed), list(self.collected)
-        new.status, new.tops, new.moved = dict(self.status), dict(self.tops), dict(self.moved)
+        new.status, new.tops, new.paid = dict(self.status), dict(self.tops), list(self.paid)
         new.melds = dict(self.melds)
         return new
 
@@ -97,6 +97,15 @@ class Hand:
         """The meld, made this hand's own to change: the state before the event keeps the old one."""
         own = self.melds[meld.number] = meld.clone()
         return own
+
+    @property
+    def moved(self) -> dict[str, int]:
+        """Net chips per player this hand (summed when asked: a replay never asks)."""
+        net: dict[str, int] = {}
+        for p in self.paid:
+            net[p.payee] = net.get(p.payee, 0) + p.chips
+            net[p.payer] = net.get(p.payer, 0) - p.chips
+        return net
 
     def melds_of(self, player: str) -> list[Meld]:
         return [m for m in self.melds.values() if m.owner == player]
@@ -175,12 +184,7 @@ def apply(state: PanState, event: dict, worded: bool = True, own: bool = False) 
     hand = new.hand
     if hand:
         hand.events += 1
-        moved = hand.moved
-        get = moved.get
-        for p in step.payments:
-            chips = p.chips
-            moved[p.payee] = get(p.payee, 0) + chips
-            moved[p.payer] = get(p.payer, 0) - chips
+        hand.paid += step.payments
     return step
 
 
