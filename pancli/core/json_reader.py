@@ -1,11 +1,11 @@
-"""The JSON reader for what SQLite writes in bulk (a long night's log, piece by piece, as
-json_array rows): orjson, compiled, about twice as fast as the standard json there
-(bench/bench_dbcheck.py); the standard json where orjson has no wheel, and for any text orjson
-refuses (a lone surrogate, NaN), which then reads as json.loads reads it.
+"""The JSON reader for what SQLite's JSON functions write in bulk (a long night's log read back
+piece by piece as json_array rows): orjson, compiled, about twice as fast as the standard json
+there (bench/bench_dbcheck.py).
 
-Only for numbers SQLite wrote (whole numbers within 64 bits): orjson reads a longer whole number
-as a float, where json.loads keeps it whole. An event's payload, written by anyone, is read by
-json.loads."""
+What it reads is what json.loads reads, for such texts: their whole numbers are SQLite's, within
+64 bits (orjson would read a longer one as a float, so a text written by anyone else, such as an
+event's payload, is for json.loads); json.loads has the last word on any text orjson refuses
+(a lone surrogate, NaN), and reads everything where orjson has no wheel."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ except ImportError:  # pragma: no cover - a platform without orjson's wheel
     _fast, _refused = json.loads, json.JSONDecodeError
 
 
-def loads(text: str) -> Any:
+def sqlite_json(text: str) -> Any:
+    """json.loads(text), faster, for a text SQLite's JSON functions wrote from its columns."""
     try:
         return _fast(text)
     except _refused:  # the standard reader has the last word, and its message
