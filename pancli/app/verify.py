@@ -50,8 +50,8 @@ class LogVerifier:
         self.stored_hands = stored_hands
         self.state: Any = None if restore else game.new_state(rules, list(players), dealer)
         self.effective: list[int] = []  # the seqs of the events applied and not undone
-        self.before: list[Any] = []    # the state before each of them that an undo names, else None
-        self.seen: dict[int, list] = {}  # an event an undo names, by id: [seq, kind, voided, hand, payments]
+        # An event an undo names, by id: [seq, kind, voided, hand, payments, the state before it]
+        self.seen: dict[int, list] = {}
         self.last_seq = 0
         self.events = 0                # replayed so far
         self.moved: dict[int, dict[str, int]] = {}  # net chips by hand and player, hands not yet compared
@@ -70,7 +70,8 @@ class LogVerifier:
         game = self.game
         copying, in_place, enrich = game.apply_unworded, game.apply_in_place, game.enrich
         checkpoint, undone = game.checkpoint_kind, self.undone
-        payloads, effective, before, seen = self.payloads, self.effective, self.before, self.seen
+        payloads, effective, seen = self.payloads, self.effective, self.seen
+        last_seq, events = self.last_seq, self.events
         for row in piece.events:  # the loop of every event: kept lean
             eid, _, seq, hand, kind, text, _, undo_of = row
             p0 = p
@@ -83,10 +84,11 @@ class LogVerifier:
                 if tallies[t][1] < eid or tallies[t][3] != hand:
                     return STRAY
                 t += 1
-            if seq <= self.last_seq:
-                return f"event #{seq} is stored after event #{self.last_seq}"
-            self.last_seq = seq
-            self.events += 1
+            if seq <= last_seq:
+                return f"event #{seq} is stored after event #{last_seq}"
+            self.last_seq = last_seq = seq
+            events += 1
+            self.events = events
             payload = payloads.get(text)
             if payload is None:
                 if len(payloads) >= _PAYLOADS_KEPT:
@@ -121,15 +123,11 @@ class LogVerifier:
             if mine and hand and hand > 0:
                 self._move(hand, mine, 1)
             if kept:
-                seen[eid] = [seq, kind, False, hand, mine]
-                before.append(state)
-            else:
-                before.append(None)
+                seen[eid] = [seq, kind, False, hand, mine, state]
             effective.append(seq)
             self.state = step.state
             if kind == checkpoint and seq in self.finals:  # no later undo reaches back past it
                 effective.clear()
-                before.clear()
                 seen.clear()
                 if hand:
                     self.over_below = hand
@@ -166,14 +164,14 @@ class LogVerifier:
 
     def _undo(self, eid: int, seq: int, undo_of: int | None) -> str | None:
         target = self.seen.get(undo_of) if undo_of is not None else None
-        self.seen[eid] = [seq, "undo", False, None, ()]
+        self.seen[eid] = [seq, "undo", False, None, (), None]
         refused = f"event #{seq} (undo) is refused by the core: "
         if target is None:
             earlier = self.seq_of(undo_of) if undo_of is not None else None
             if earlier is not None and earlier < seq:  # before a checkpoint never undone
                 return refused + f"#{earlier} is not the last effective event, and only that one can be undone"
             return refused + f"it undoes #{earlier}, which is not an earlier event"
-        t_seq, t_kind, voided, t_hand, t_pays = target
+        t_seq, t_kind, voided, t_hand, t_pays, t_before = target
         if t_kind == "undo":
             return refused + f"it undoes #{t_seq}, which is not an earlier event"
         if voided:
@@ -184,8 +182,7 @@ class LogVerifier:
         target[2] = True
         if t_hand and t_hand > 0 and t_pays:
             self._move(t_hand, t_pays, -1)
-        self.state = self.before.pop()
-        assert self.state is not None  # an event an undo names keeps the state before it
+        self.state = t_before
         return None
 
     @staticmethod

@@ -28,9 +28,15 @@ StateT = TypeVar("StateT")  # a game's state: Step[PanState] is what Panguingue'
 _SCALARS = (str, int, bool, float, type(None))
 
 
+_PLAIN_TYPES = frozenset(_SCALARS)
+
+
 def _freeze(value: Any) -> Any:
-    if type(value) in _SCALARS:
+    t = type(value)
+    if t in _SCALARS:
         return value
+    if (t is tuple or t is list) and set(map(type, value)) <= _PLAIN_TYPES:  # cards, as a rule
+        return value if t is tuple else tuple(value)
     if isinstance(value, Mapping):
         return value if isinstance(value, Params) else Params(value)
     if isinstance(value, (list, tuple)):

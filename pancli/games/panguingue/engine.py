@@ -23,7 +23,7 @@ from pancli.core.ledger import HOUSE, TOPS, Params, Payment, Step, Tally
 from pancli.core.words import plural, possessive
 from pancli.games.panguingue import conditions, reasons
 from pancli.games.panguingue.cards import format_cards, parse_cards
-from pancli.games.panguingue.melds import check_meld, meld_order, ordered, rope_pieces
+from pancli.games.panguingue.melds import check_meld, in_meld_order, meld_order, rope_pieces
 from pancli.games.panguingue.rules import HouseRules
 from pancli.games.panguingue.rulings import judge, judge_addition
 
@@ -179,7 +179,7 @@ def apply(state: PanState, event: dict, worded: bool = True, own: bool = False) 
     if handler is None:
         raise InputError(f"unknown event '{kind}'")
     new = state if own else state.clone()
-    step = Step(new, worded=worded)
+    step = Step(new, None, None, None, worded)
     handler(new, event, step)
     hand = new.hand
     if hand:
@@ -361,11 +361,10 @@ def _collect(state: PanState, hand: Hand, player: str, each: int, code: str, par
     if each <= 0:
         return
     payers = _payers(state, hand, player)
-    for payer in payers:
-        pay = reasons.payment(payer, player, each, code, params)
-        step.payments.append(pay)
-        hand.collected.append(pay)
-        meld.pays.append(pay)
+    pays = reasons.payments(payers, player, each, code, params)
+    step.payments += pays
+    hand.collected += pays
+    meld.pays += pays
     if payers:
         step.tallies.append(Tally(player, "condition_chips", each * len(payers)))
 
@@ -403,7 +402,7 @@ def _new_meld(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], 
     hand.next_meld += 1
     worth = ruling.worth  # the meld's worth: the ruling judged these very cards
     _collect(state, hand, player, worth, "condition",
-             Params(meld=meld.number, tag=meld.tag, cards=ordered(meld.cards)), step, meld)
+             Params(meld=meld.number, tag=meld.tag, cards=in_meld_order(meld.cards)), step, meld)
     if worth:
         step.tallies.append(Tally(player, "conditions"))
         meld.counted = True
@@ -460,7 +459,7 @@ def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...],
     assert ruling.tag is not None  # a legal addition names the meld's tag after it
     _check_shoe(state, hand, cards)
     _check_count(state, hand, player, len(cards))
-    before = Params(meld=meld.number, added=cards, tag=meld.tag, cards=ordered(meld.cards))
+    before = Params(meld=meld.number, added=cards, tag=meld.tag, cards=in_meld_order(meld.cards))
     meld = hand.changing(meld)
     meld.cards, meld.tag, meld.grown = meld.cards + tuple(cards), ruling.tag, True
     _collect(state, hand, player, ruling.pays, "addition", before, step, meld)
@@ -673,8 +672,7 @@ def _win(state: PanState, hand: Hand, winner: str, step: Step, why: str | None) 
         detail = f"base {rules.going_out_base}" + (f" + conditions {cond}" if cond else "")
         each = rules.going_out_base + cond
         out = Params(winner=winner, base=rules.going_out_base, conditions=cond)
-        for payer in _payers(state, hand, winner):
-            step.payments.append(reasons.payment(payer, winner, each, "going_out", out))
+        step.payments += reasons.payments(_payers(state, hand, winner), winner, each, "going_out", out)
         if step.worded:
             step.lines.append(f"{winner} goes out: {each} from each payer ({detail}).")
     elif step.worded:

@@ -22,48 +22,52 @@ class MeldCheck:
 
 def check_meld(cards: Sequence[str], mixed_set_additions: str = "any_suit", max_size: int = 11) -> MeldCheck:
     """Judge a group of cards as one meld, in any order of writing."""
-    shown = format_cards(cards)
     n = len(cards)
     if n < 3:
-        return MeldCheck(False, None, f"{shown or 'no cards'} is not a meld: a meld needs at least 3 cards")
+        return MeldCheck(False, None, f"{format_cards(cards) or 'no cards'} is not a meld: a meld needs at least 3 cards")
     if n > max_size:
-        return MeldCheck(False, None, f"{shown} is not a meld: a meld holds at most {max_size} cards")
+        return MeldCheck(False, None, f"{format_cards(cards)} is not a meld: a meld holds at most {max_size} cards")
     ranks = {c[0] for c in cards}
     suits = {c[1] for c in cards}
     if len(ranks) == 1:
-        return _check_set(cards, ranks.pop(), suits, shown, mixed_set_additions)
+        return _check_set(cards, ranks.pop(), suits, mixed_set_additions)
     if len(suits) > 1:
         if len(ranks) < n:
-            return MeldCheck(False, None, f"{shown} is not a meld: a set needs one rank and a rope one suit")
-        return MeldCheck(False, None, f"{shown} is not a rope: a rope must be all one suit")
-    return _check_rope(cards, shown)
+            return MeldCheck(False, None, f"{format_cards(cards)} is not a meld: a set needs one rank and a rope one suit")
+        return MeldCheck(False, None, f"{format_cards(cards)} is not a rope: a rope must be all one suit")
+    return _check_rope(cards)
 
 
-def _check_set(cards, rank, suits, shown, mixed_set_additions) -> MeldCheck:
+# The cards are written out only for a reason: a replay checks every meld of a long night.
+
+def _check_set(cards, rank, suits, mixed_set_additions) -> MeldCheck:
     name = RANK_NAME[rank]
     if rank in NON_COMOQUERS or len(suits) == 1:
         return MeldCheck(True, SET, "")
     if mixed_set_additions == "new_suit_only":
         if len(suits) == len(cards) and len(cards) >= 3:
             return MeldCheck(True, SET, "")
-        return MeldCheck(False, None, f"{shown} is not a set: {name} must be all one suit or all different suits")
+        return MeldCheck(False, None, f"{format_cards(cards)} is not a set: {name} must be all one suit or all "
+                                      "different suits")
     if len(suits) >= 3:
         return MeldCheck(True, SET, "")
-    return MeldCheck(False, None, f"{shown} is not a set: {name} must be all one suit or three different suits")
+    return MeldCheck(False, None, f"{format_cards(cards)} is not a set: {name} must be all one suit or three "
+                                  "different suits")
 
 
-def _check_rope(cards, shown) -> MeldCheck:
+def _check_rope(cards) -> MeldCheck:
     ords = sorted(ORDINAL[c[0]] for c in cards)
     suit = SUIT_NAME[cards[0][1]]
     for a, b in zip(ords, ords[1:]):
         if a == b:
-            return MeldCheck(False, None, f"{shown} is not a rope: {RANK_NAME[RANKS[a - 1]]} repeat in one rope")
+            return MeldCheck(False, None, f"{format_cards(cards)} is not a rope: {RANK_NAME[RANKS[a - 1]]} repeat "
+                                          "in one rope")
         if b != a + 1:
             if ords[0] == 1 and ords[-1] == 10:
                 why = "the ace is low only, so K-A does not join"
             else:
                 why = f"{RANKS[a - 1]} and {RANKS[b - 1]} are not neighbours (order A 2 3 4 5 6 7 J Q K)"
-            return MeldCheck(False, None, f"{shown} is not a rope in {suit}: {why}")
+            return MeldCheck(False, None, f"{format_cards(cards)} is not a rope in {suit}: {why}")
     return MeldCheck(True, ROPE, "")
 
 
@@ -81,11 +85,11 @@ def rope_pieces(cards: Sequence[str]) -> list[list[str]]:
 
 def meld_order(cards: Sequence[str]) -> list[str]:
     """Display order: ropes low to high; sets by suit (S H D C)."""
-    return list(ordered(tuple(cards)))
+    return list(in_meld_order(tuple(cards)))
 
 
 @functools.lru_cache(maxsize=4096)
-def ordered(cards: tuple[str, ...]) -> tuple[str, ...]:
+def in_meld_order(cards: tuple[str, ...]) -> tuple[str, ...]:
     """meld_order of a tuple, as a tuple. Kept: a replay puts every meld in this order for its
     payments' particulars, and a long night lays the same melds again and again."""
     if len({c[0] for c in cards}) == 1:

@@ -97,6 +97,13 @@ def payment(payer: str, payee: str, chips: int, code: str, params: Params | Mapp
     return Payment(payer, payee, chips, code, params, _wording)
 
 
+def payments(payers: list[str], payee: str, chips: int, code: str, params: Params) -> list[Payment]:
+    """The same payment from each of the payers (a condition, going out), sharing one ``params``."""
+    if code not in TEXT:
+        raise ValueError(f"unknown payment code {code!r}")
+    return [Payment(payer, payee, chips, code, params, _wording) for payer in payers]
+
+
 def _wording(code: str, params: Params) -> str:
     return render(code, params)  # looked up when asked, so the wording can change without the payments
 

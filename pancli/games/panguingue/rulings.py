@@ -77,7 +77,13 @@ class AdditionRuling:
 
 def judge_addition(meld: Sequence[str], tag: str, added: Sequence[str], rules: HouseRules) -> AdditionRuling:
     """Judge adding cards to one's own meld that carries ``tag`` (spec §5.4, §6.10)."""
-    grown = tuple(meld) + tuple(added)
+    return _judge_addition(tuple(meld), tag, tuple(added), rules)
+
+
+@functools.lru_cache(maxsize=4096)
+def _judge_addition(meld: tuple[str, ...], tag: str, added: tuple[str, ...], rules: HouseRules) -> AdditionRuling:
+    # Kept, as _judge: the same additions come again and again, and a ruling depends on nothing else.
+    grown = meld + added
     shown_add, shown_meld = format_cards(added), format_cards(meld_order(meld))
     if not added:
         return AdditionRuling(False, None, 0, "no cards to add")
