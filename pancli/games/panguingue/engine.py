@@ -246,11 +246,14 @@ def _deal(state: PanState, ev: dict, step: Step) -> None:
     state.hand = hand
     step.tallies += [Tally(p, "hands") for p in order]
     ante = Params(hand=hand.number)
-    for p in order:
-        if rules.ante:
-            step.payments.append(reasons.payment(p, TOPS, rules.ante, "ante", ante))
-            hand.tops[p] = rules.ante
-        if rules.house_collection:
+    if rules.ante:
+        hand.tops = dict.fromkeys(order, rules.ante)
+        if not rules.house_collection:  # (with one, each player's ante and collection go in turn)
+            step.payments += reasons.payments(order, TOPS, rules.ante, "ante", ante)
+    if rules.house_collection:
+        for p in order:
+            if rules.ante:
+                step.payments.append(reasons.payment(p, TOPS, rules.ante, "ante", ante))
             step.payments.append(reasons.payment(p, HOUSE, rules.house_collection, "house"))
     if step.worded:
         step.lines.append(f"Hand {hand.number}: {dealer} deals, {order[0]} is eldest. "
