@@ -133,8 +133,10 @@ def main() -> None:
     python = sys.executable
     pan = shutil.which("pan", path=str(Path(python).parent))
     pan_cmd = [pan] if pan else [python, "-m", "pancli"]
-    editable = "editable" if (ROOT / "pancli").resolve() == Path(__import__("pancli").__file__).parent.resolve() \
-        else "installed"
+    # which pancli the timed `pan` runs (this script imports the checkout's, whatever is installed)
+    imported = subprocess.run([python, "-c", "import pancli; print(pancli.__file__)"], cwd=tempfile.gettempdir(),
+                              capture_output=True, text=True).stdout.strip()
+    editable = "editable" if Path(imported).parent.resolve() == (ROOT / "pancli").resolve() else "installed"
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, pan: {' '.join(pan_cmd)} ({editable} pancli)")
     print(f"database: {db.stat().st_size / 1e6:.1f} MB")
 
