@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from itertools import accumulate
 
 from pancli.app.recorder import resolve_player
 from pancli.core.bank import BANK_KINDS
@@ -59,16 +60,11 @@ def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: 
     biggest = None
     for n in names:
         by_hand = per[n]
-        running, total = [], 0
-        best_h = worst_h = None
-        for h in range(1, hands + 1):
-            d = by_hand[h]
-            total += d
-            running.append(total)
-            if best_h is None or d > by_hand[best_h]:
-                best_h = h
-            if worst_h is None or d < by_hand[worst_h]:
-                worst_h = h
+        running = list(accumulate(by_hand[1:]))
+        total = running[-1] if running else 0
+        # the first hand of the most won and of the most lost (a long night has 10,000 of them)
+        best_h = max(range(1, hands + 1), key=by_hand.__getitem__) if hands else None
+        worst_h = min(range(1, hands + 1), key=by_hand.__getitem__) if hands else None
         total += by_hand[0]  # payments outside any hand, if a game makes them
         t = tallies.get(n, {})
         row = {

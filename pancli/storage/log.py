@@ -319,7 +319,9 @@ class EventLog:
 
     def hand_nets(self, session_id: int) -> dict[tuple[int, str], int]:
         """Each player's net chips per hand (hand 0: outside any hand), from the running totals."""
-        return {(hand, player): net for hand, player, net in self.conn.execute(
+        cur = self.conn.cursor()
+        cur.row_factory = None  # plain tuples: a 10,000-hand night has 150,000 of them
+        return {(hand, player): net for hand, player, net in cur.execute(
             "SELECT hand, player, net FROM hand_totals WHERE session_id = ? AND net != 0", [session_id])}
 
 
