@@ -166,13 +166,13 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
         out: Board = {"session": session.name, "seats": list(state.seats), "hand": None}
         if hand is None:
             return out
-        rules = state.rules
+        rules, moved = state.rules, hand.moved
         players = []
         for p in hand.order:
             melds = [{"number": m.number, "cards": meld_order(m.cards), "condition": m.tag,
                       "worth": m.worth(rules)} for m in hand.melds_of(p)]
             players.append({"name": p, "status": hand.status[p], "stayed": p in hand.stayed,
-                            "melded": hand.melded(p), "melds": melds, "chips_this_hand": hand.moved.get(p, 0)})
+                            "melded": hand.melded(p), "melds": melds, "chips_this_hand": moved.get(p, 0)})
         out["hand"] = {"number": hand.number, "dealer": hand.dealer, "eldest": hand.eldest, "over": hand.over,
                        "result": hand.result or "in play", "winner": hand.winner, "tops": hand.tops_total(),
                        "players": players, **self.next_hand(state)}
