@@ -91,6 +91,14 @@ def test_old_database_passes_db_check(pan):
     old_db(pan)("db check")
 
 
+def test_old_database_finds_an_imported_session_by_its_fingerprint_through_an_index(pan):
+    old_db(pan)("sessions")  # any command brings the schema up to date
+    con = sqlite3.connect(pan.db)
+    plan = " ".join(r[3] for r in con.execute("EXPLAIN QUERY PLAN SELECT name FROM sessions WHERE origin = 'x'"))
+    con.close()
+    assert "USING COVERING INDEX sessions_origin" in plan or "USING INDEX sessions_origin" in plan, plan
+
+
 def test_old_database_keeps_its_sessions(pan):
     listing = session_list(old_db(pan))
     assert sorted(listing) == sorted(SESSIONS)
@@ -234,4 +242,4 @@ def test_a_new_database_is_made_as_sqlite_utils_would_make_it(tmp_path):
     con.execute("COMMIT")
     con.close()
     assert _schema(ours) == _schema(theirs)
-    assert [r[2] for r in _schema(ours)[1]][-1] == "m010_append_indexes"
+    assert [r[2] for r in _schema(ours)[1]][-1] == "m011_sessions_origin"

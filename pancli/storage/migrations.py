@@ -85,6 +85,11 @@ def m010_append_indexes(db):
     db.executescript(_SCHEMA_V10)
 
 
+@_step
+def m011_sessions_origin(db):
+    db.execute(_SCHEMA_V11)
+
+
 # The record of the steps applied, as sqlite-utils' Migrations creates it (so that it upgrades a
 # database made here as one it made itself).
 _STEPS_TABLE = ('CREATE TABLE "_sqlite_migrations" (\n   "id" INTEGER PRIMARY KEY,\n   "migration_set" TEXT,\n'
@@ -329,5 +334,9 @@ DROP INDEX IF EXISTS payments_session_cover;
 DROP INDEX IF EXISTS tallies_session;
 DROP INDEX IF EXISTS tallies_session_cover;
 """
+
+# An imported session is found by the fingerprint of its archive: sync asks once a session, so a
+# club's folder of thousands of sessions made that a scan of them all for each.
+_SCHEMA_V11 = "CREATE INDEX IF NOT EXISTS sessions_origin ON sessions(origin) WHERE origin IS NOT NULL"
 
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)
