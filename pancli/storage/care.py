@@ -62,7 +62,7 @@ SELECT (SELECT count(*) FROM hands w LEFT JOIN hand_totals h
 _TOTALS_REST = f"""
 WITH voided AS (SELECT undo_of FROM events WHERE session_id = :s AND undo_of IS NOT NULL),
 outside AS (SELECT coalesce(hand, 0) AS hand, payer, payee, chips FROM payments
-            WHERE event_id IN (SELECT id FROM events WHERE session_id = :s AND coalesce(hand, 0) <= 0)
+            WHERE session_id = :s AND event_id IN (SELECT id FROM events WHERE session_id = :s AND coalesce(hand, 0) <= 0)
             AND event_id NOT IN voided),
 hand0 AS MATERIALIZED (SELECT hand, player, sum(net) AS net FROM (
             SELECT hand, payee AS player, chips AS net FROM outside UNION ALL SELECT hand, payer, -chips FROM outside)
