@@ -223,7 +223,6 @@ def _schema(path) -> tuple[list, list]:
 def test_a_new_database_is_made_as_sqlite_utils_would_make_it(tmp_path):
     """Made without loading sqlite-utils, a new database has the very schema and record of steps
     that sqlite-utils' Migrations gives an empty file, so that it upgrades it as its own."""
-    import sqlite3
     import subprocess
     import sys
 
