@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pancli.app import archive, archive_write
+from pancli.app import archive, archive_import, archive_write
 from pancli.storage.store import Store
 
 from helpers import pan_in_process as pan
@@ -87,7 +87,10 @@ def same_session(db1, db2, name=None):
 DEALS = ["deal", "drop b c d e f", "deal", "drop a c d e f", "deal", "drop a b d e f"]
 
 
-def test_undos_reaching_back_past_the_hands_held_import_the_same(tmp_path):
+@pytest.mark.parametrize("batch", [512, 1, 2, 5])
+def test_undos_reaching_back_past_the_hands_held_import_the_same(tmp_path, monkeypatch, batch):
+    # stored a batch at a time: an undo and the event it voids in one batch or in two
+    monkeypatch.setattr(archive_import, "_BATCH", batch)
     db1 = tmp_path / "one.db"
     pan(db1, "session new long --players A,B,C,D,E,F --dealer F")
     for line in DEALS:

@@ -31,6 +31,7 @@ from pancli.app.archive import (
     normalise_header,
     same_event,
     session_header,
+    stored_events,
 )
 from pancli.app.rescore import LogEvent, Replayed, first_difference, gc_paused
 from pancli.app.views import event_difference
@@ -199,8 +200,22 @@ def _replay_into(store, sid: int, g, rules, arc: Checked, mine: Iterator[LogEven
     must be the same ones. Returns the archive's fingerprint and its number of events."""
     fp = Fingerprint()
     s = arc.session
-    replay = BoundedReplay(g, rules, s["seats"], s["dealer"], StoredHistory(store, sid, g.checkpoint_kind))
     count = 0
+    pending: list[Replayed] = []  # replayed, to be stored a batch at a time (in the caller's transaction)
+
+    def store_pending() -> None:
+        if not pending:
+            return
+        # An undo names the seq it voids: the id of one stored before the batch is looked up.
+        seqs = {r.seq for r in pending}
+        ids = {r.undo_of: store.log.event_id(sid, r.undo_of) for r in pending
+               if r.kind == "undo" and r.undo_of not in seqs}
+        store.log.append_many(sid, stored_events(pending), ids)
+        pending.clear()
+
+    history = StoredHistory(store, sid, g.checkpoint_kind, store_pending)
+    replay = BoundedReplay(g, rules, s["seats"], s["dealer"], history)
+
     for ev in arc.events():
         fp.add(ev)
         count += 1
@@ -215,25 +230,34 @@ def _replay_into(store, sid: int, g, rules, arc: Checked, mine: Iterator[LogEven
             raise InputError(f"the archive does not match what pancli computes: {diff}",
                              "nothing was imported; was the archive edited by hand?")
         if count > held:
-            undo_of = store.log.event_id(sid, r.undo_of) if r.kind == "undo" else None
-            store.log.append(sid, r.kind, r.payload, r.hand, r.payments, r.tallies,
-                             undo_of=undo_of, created_at=r.created_at)
+            pending.append(r)
+            if len(pending) >= _BATCH:
+                store_pending()
+    store_pending()
     return fp.done(s, arc.rules), count
+
+
+# Events stored in one go (EventLog.append_many): a few statements a batch, not five an event,
+# and no more of the archive held at once than a batch.
+_BATCH = 512
 
 
 # -- a strict replay in the memory of a hand or two -------------------------------------------
 
 class StoredHistory:
-    """The events of the session being stored, for an undo that reaches past what the replay holds."""
+    """The events of the session being stored, for an undo that reaches past what the replay
+    holds; ``store_pending`` stores those replayed but not stored yet, before any is read."""
 
-    def __init__(self, store, sid: int, checkpoint_kind: str | None):
-        self.store, self.sid, self.checkpoint_kind = store, sid, checkpoint_kind
+    def __init__(self, store, sid: int, checkpoint_kind: str | None, store_pending: Callable[[], None]):
+        self.store, self.sid, self.checkpoint_kind, self.store_pending = store, sid, checkpoint_kind, store_pending
 
     def effective_before(self, seq: int) -> tuple[list[Replayed], bool]:
+        self.store_pending()
         rows, more = self.store.log.effective_before(self.sid, seq, self.checkpoint_kind)
         return [Replayed(e.seq, e.kind, e.hand, e.payload) for e in rows], more
 
     def state(self, seq: int, before_seq: int) -> tuple[str, bool] | None:
+        self.store_pending()
         return self.store.log.event_state(self.sid, seq, before_seq)
 
 
@@ -259,7 +283,7 @@ class BoundedReplay:
             return r
         g = self.game
         try:
-            step = apply_event(g, self.state, ev.payload)
+            step = apply_event(g, self.state, ev.payload, worded=False)  # nothing worded is stored
         except PanError as e:
             raise RuleError(f"event #{r.seq} ({r.kind}) cannot be replayed: {e.message}") from None
         r.payload = g.enrich(self.state, ev.payload, step)
@@ -320,6 +344,6 @@ class BoundedReplay:
                 break
         for i in range(first, len(effective)):
             before[i] = state
-            state = apply_event(g, state, effective[i].payload).state
+            state = apply_event(g, state, effective[i].payload, worded=False).state
         self.kept = first
         return state
