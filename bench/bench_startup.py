@@ -48,7 +48,7 @@ def run(cmd: list[str], env: dict) -> float:
     r = subprocess.run(cmd, capture_output=True, env=env)
     elapsed = time.perf_counter() - t0
     if r.returncode:
-        raise SystemExit(f"{' '.join(cmd)} failed: {r.stderr.decode()}")
+        raise SystemExit(f"{' '.join(cmd)} failed: {r.stderr.decode()}{r.stdout.decode()[-2000:]}")
     return elapsed
 
 

@@ -19,7 +19,6 @@ The median of --runs is shown; a first sync starts from a fresh database each ru
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
@@ -28,42 +27,23 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_startup import child_env, pan_executable, run  # the same process timing as the start-up bench
+
 ROOT = Path(__file__).resolve().parent.parent
 
 NIGHT = ["deal", "drop cruz", "meld ben 5S 5S 5S", "add ben 5S", "meld ana JH QH KH", "undo",
          "meld ana JH QH KH", "meld ben 2C 3C 4C 5C", "out ben 6D 6H 6C"]
 
 
-def pan_executable() -> list[str]:
-    script = Path(sys.executable).with_name("pan")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "pancli"]
-
-
-def child_env() -> dict:
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env.pop("PANCLI_DB", None)
-    return env
-
-
-def timed(cmd: list[str], env: dict, ok=(0,)) -> float:
-    t0 = time.perf_counter()
-    r = subprocess.run(cmd, capture_output=True, env=env)
-    elapsed = time.perf_counter() - t0
-    if r.returncode not in ok:
-        raise SystemExit(f"{' '.join(cmd)} failed: {r.stderr.decode()}{r.stdout.decode()[-2000:]}")
-    return elapsed
-
-
 def make_folder(tmp: Path, pan: list[str], env: dict, n: int) -> tuple[Path, Path]:
     """A device's database of n sessions and the folder it synced them to."""
     db = tmp / "host.db"
-    run = lambda *a: subprocess.run([*pan, "--db", str(db), *a], check=True, capture_output=True, env=env)  # noqa: E731
-    run("session", "new", "night0", "--players", "Ana,Ben,Cruz,Dee")
+    record = lambda *a: subprocess.run([*pan, "--db", str(db), *a], check=True, capture_output=True, env=env)  # noqa: E731
+    record("session", "new", "night0", "--players", "Ana,Ben,Cruz,Dee")
     script = tmp / "night.pan"
     script.write_text("\n".join(NIGHT) + "\n")
-    run("table", "--script", str(script), "--quiet")
-    run("session", "close")
+    record("table", "--script", str(script), "--quiet")
+    record("session", "close")
     text = subprocess.run([*pan, "--db", str(db), "export", "night0", "--format", "toml", "-o", "-"],
                           check=True, capture_output=True, text=True, env=env).stdout
     plain = "\n".join(line for line in text.splitlines() if not line.startswith(("device =", "uid =")))
@@ -80,7 +60,7 @@ def make_folder(tmp: Path, pan: list[str], env: dict, n: int) -> tuple[Path, Pat
         store.close()
     folder = tmp / "shared"
     folder.mkdir()
-    timed([*pan, "--db", str(db), "sync", str(folder), "--device-name", "host"], env)
+    run([*pan, "--db", str(db), "sync", str(folder), "--device-name", "host"], env)
     return db, folder
 
 
@@ -114,18 +94,18 @@ def main() -> None:
         files = sorted(folder.glob("*/*.toml"))
         times: dict[str, list[float]] = {k: [] for k in (
             "first", "parse floor", "again", "own again", "tail floor", "python -c pass", "pan --version")}
-        for run in range(args.runs + 1):  # the first round warms the page cache and bytecode, untimed
-            fresh = tmp / f"fresh{run}.db"
+        for round_ in range(args.runs + 1):  # the first round warms the page cache and bytecode, untimed
+            fresh = tmp / f"fresh{round_}.db"
             got = {
-                "first": timed([*pan, "--db", str(fresh), "sync", str(folder)], env),
+                "first": run([*pan, "--db", str(fresh), "sync", str(folder)], env),
                 "parse floor": parse_floor(files),
-                "again": timed([*pan, "--db", str(fresh), "sync", str(folder)], env),
-                "own again": timed([*pan, "--db", str(host), "sync", str(folder)], env),
+                "again": run([*pan, "--db", str(fresh), "sync", str(folder)], env),
+                "own again": run([*pan, "--db", str(host), "sync", str(folder)], env),
                 "tail floor": tail_floor(files),
-                "python -c pass": timed([sys.executable, "-c", "pass"], env),
-                "pan --version": timed([*pan, "--version"], env),
+                "python -c pass": run([sys.executable, "-c", "pass"], env),
+                "pan --version": run([*pan, "--version"], env),
             }
-            if run:
+            if round_:
                 for k, v in got.items():
                     times[k].append(v)
         med = {k: statistics.median(v) for k, v in times.items()}
