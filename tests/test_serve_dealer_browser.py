@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -62,8 +63,10 @@ def small_targets(browser) -> list:
         ".filter(x => x[1] < 44 || x[2] < 44)")
 
 
-def test_a_whole_hand_tapped_on_the_dealer_page(tmp_path):
-    db = tmp_path / "pan.db"
+@contextmanager
+def dealer_page(db: Path):
+    """A table of four with Dee to deal, `pan serve --dealer` on it and its dealer page open on a
+    phone's screen: (the database's Pan, the browser, the Dealer). The server must stop cleanly."""
     pan = Pan(db)
     pan("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee")
     proc, _ = start_server(db, "--no-qr", "--dealer")
@@ -71,45 +74,50 @@ def test_a_whole_hand_tapped_on_the_dealer_page(tmp_path):
         proc.stdout.readline()
         dealer_url = proc.stdout.readline().strip()
         with Browser(390, 844) as b:
-            d = Dealer(b)
             b.goto(dealer_url)
             b.wait_for("document.querySelectorAll('#seats .seat').length === 4")
-            assert b.evaluate("document.documentElement.scrollWidth") <= 390
-            assert small_targets(b) == []
-
-            assert d.act(button(act="deal")).startswith("Hand 1: Dee deals, Ana is eldest")
-            b.wait_for(f"!{button(act='stay', player='Ana')}.disabled")
-            d.act(button(act="stay", player="Ana"))
-            d.act(button(act="stay", player="Ben"))
-            assert "Cruz drops" in d.act(button(act="drop", player="Cruz"))
-
-            assert d.pick("Ben", "5S 5S 5S").startswith("legal set, one-suit valle set in spades")
-            assert "4 from each payer" in d.act(button(act="meld"))
-            d.pick("Ben", "5S", onto=1)
-            assert "legal addition" in b.text("#verdict")
-            d.act(button(act="add"))
-            d.pick("Ana", "JH QH KH")
-            d.act(button(act="meld"))
-
-            assert d.pick("Ana", "2D 5H 7C").startswith("not legal")  # the picker says so before the tap
-            refused = d.act(button(act="meld"))
-            assert b.evaluate("document.getElementById('said').classList.contains('bad')") and refused
-
-            # Another dealer at the keyboard meanwhile: its event lands, and the page's undo takes it back.
-            subprocess.run([sys.executable, "-m", "pancli", "--db", str(db), "meld", "dee", "AS", "2S", "3S"],
-                           check=True, capture_output=True, cwd=ROOT)
-            b.wait_for("document.getElementById('undo-preview').textContent.includes('Dee melds A♠ 2♠ 3♠')")
-            assert d.act(button(act="undo")).startswith("Undid #8: Dee melds A♠ 2♠ 3♠")
-
-            d.pick("Ben", "2C 3C 4C 5C")
-            d.act(button(act="meld"))
-            d.pick("Ben", "6D 6H 6C")
-            said = d.act(button(act="out"))
-            assert "Ben goes out" in said, said
-            assert small_targets(b) == []
+            yield pan, b, Dealer(b)
     finally:
         rc, out, err = stop_server(proc)
     assert rc == 0 and "Traceback" not in err, err
+
+
+def test_a_whole_hand_tapped_on_the_dealer_page(tmp_path):
+    db = tmp_path / "pan.db"
+    with dealer_page(db) as (pan, b, d):
+        assert b.evaluate("document.documentElement.scrollWidth") <= 390
+        assert small_targets(b) == []
+
+        assert d.act(button(act="deal")).startswith("Hand 1: Dee deals, Ana is eldest")
+        b.wait_for(f"!{button(act='stay', player='Ana')}.disabled")
+        d.act(button(act="stay", player="Ana"))
+        d.act(button(act="stay", player="Ben"))
+        assert "Cruz drops" in d.act(button(act="drop", player="Cruz"))
+
+        assert d.pick("Ben", "5S 5S 5S").startswith("legal set, one-suit valle set in spades")
+        assert "4 from each payer" in d.act(button(act="meld"))
+        d.pick("Ben", "5S", onto=1)
+        assert "legal addition" in b.text("#verdict")
+        d.act(button(act="add"))
+        d.pick("Ana", "JH QH KH")
+        d.act(button(act="meld"))
+
+        assert d.pick("Ana", "2D 5H 7C").startswith("not legal")  # the picker says so before the tap
+        refused = d.act(button(act="meld"))
+        assert b.evaluate("document.getElementById('said').classList.contains('bad')") and refused
+
+        # Another dealer at the keyboard meanwhile: its event lands, and the page's undo takes it back.
+        subprocess.run([sys.executable, "-m", "pancli", "--db", str(db), "meld", "dee", "AS", "2S", "3S"],
+                       check=True, capture_output=True, cwd=ROOT)
+        b.wait_for("document.getElementById('undo-preview').textContent.includes('Dee melds A♠ 2♠ 3♠')")
+        assert d.act(button(act="undo")).startswith("Undid #8: Dee melds A♠ 2♠ 3♠")
+
+        d.pick("Ben", "2C 3C 4C 5C")
+        d.act(button(act="meld"))
+        d.pick("Ben", "6D 6H 6C")
+        said = d.act(button(act="out"))
+        assert "Ben goes out" in said, said
+        assert small_targets(b) == []
 
     cli = Pan(tmp_path / "cli.db")
     cli("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee")
@@ -120,48 +128,35 @@ def test_a_whole_hand_tapped_on_the_dealer_page(tmp_path):
 
 
 def test_a_dropped_answer_is_retried_and_a_double_tap_recorded_once(tmp_path):
-    db = tmp_path / "pan.db"
-    pan = Pan(db)
-    pan("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee")
-    proc, _ = start_server(db, "--no-qr", "--dealer")
-    try:
-        proc.stdout.readline()
-        dealer_url = proc.stdout.readline().strip()
-        with Browser(390, 844) as b:
-            d = Dealer(b)
-            b.goto(dealer_url)
-            b.wait_for("document.querySelectorAll('#seats .seat').length === 4")
-            d.act(button(act="deal"))
-            b.wait_for(f"!{button(act='drop', player='Cruz')}.disabled")
+    with dealer_page(tmp_path / "pan.db") as (pan, b, d):
+        d.act(button(act="deal"))
+        b.wait_for(f"!{button(act='drop', player='Cruz')}.disabled")
 
-            # The server records the drop, then the Wi-Fi drops its answer.
-            b.watch("Fetch.requestPaused")
-            b.call("Fetch.enable", patterns=[{"urlPattern": "*/dealer/api/action", "requestStage": "Response"}])
-            b.tap(button(act="drop", player="Cruz"))
-            paused = b.wait_event("Fetch.requestPaused")
-            assert paused["responseStatusCode"] == 200
-            b.call("Fetch.failRequest", requestId=paused["requestId"], errorReason="ConnectionReset")
-            b.call("Fetch.disable")
-            b.wait_for("!document.getElementById('net').hidden")
-            assert "connection dropped" in b.text("#net")
-            assert pan.json("history")["events"][-1]["kind"] == "drop"  # it was recorded before the drop
+        # The server records the drop, then the Wi-Fi drops its answer.
+        b.watch("Fetch.requestPaused")
+        b.call("Fetch.enable", patterns=[{"urlPattern": "*/dealer/api/action", "requestStage": "Response"}])
+        b.tap(button(act="drop", player="Cruz"))
+        paused = b.wait_event("Fetch.requestPaused")
+        assert paused["responseStatusCode"] == 200
+        b.call("Fetch.failRequest", requestId=paused["requestId"], errorReason="ConnectionReset")
+        b.call("Fetch.disable")
+        b.wait_for("!document.getElementById('net').hidden")
+        assert "connection dropped" in b.text("#net")
+        assert pan.json("history")["events"][-1]["kind"] == "drop"  # it was recorded before the drop
 
-            said = d.act("document.getElementById('retry')")
-            assert said.startswith("Cruz drops") and b.evaluate("document.getElementById('net').hidden")
+        said = d.act("document.getElementById('retry')")
+        assert said.startswith("Cruz drops") and b.evaluate("document.getElementById('net').hidden")
 
-            # A double tap on a meld: two taps, one meld.
-            d.pick("Ben", "5S 5S 5S")
-            before = d.answered()
-            b.tap(button(act="meld"))
-            b.tap(button(act="meld"))
-            b.wait_for(f"Number(document.body.dataset.answered || 0) >= {before + 1}"
-                       " && !document.body.classList.contains('busy')")
-            # A stay tapped again just after its answer came: the same tap, answered again.
-            first = d.act(button(act="stay", player="Ana"))
-            assert d.act(button(act="stay", player="Ana")) == first
-    finally:
-        rc, out, err = stop_server(proc)
-    assert rc == 0 and "Traceback" not in err, err
+        # A double tap on a meld: two taps, one meld.
+        d.pick("Ben", "5S 5S 5S")
+        before = d.answered()
+        b.tap(button(act="meld"))
+        b.tap(button(act="meld"))
+        b.wait_for(f"Number(document.body.dataset.answered || 0) >= {before + 1}"
+                   " && !document.body.classList.contains('busy')")
+        # A stay tapped again just after its answer came: the same tap, answered again.
+        first = d.act(button(act="stay", player="Ana"))
+        assert d.act(button(act="stay", player="Ana")) == first
     kinds = [e["kind"] for e in pan.json("history")["events"]]
     assert kinds == ["deal", "drop", "meld", "stay"]
     assert pan("db check").exit_code == 0
