@@ -84,10 +84,28 @@ class Terminal:
         try:
             code = self.proc.wait(timeout=HANG)
         finally:
-            if self.proc.poll() is None:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            os.close(self.master)
+            self.__exit__()
         return code
+
+    def __enter__(self) -> Terminal:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        """Whatever happened, the shell is gone and the terminal closed."""
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        if self.master is not None:
+            os.close(self.master)
+            self.master = None
+
+
+def pan_table(db, columns: int = 120) -> Terminal:
+    """`pan table` on ``db`` in a terminal of its own, ``columns`` wide whatever COLUMNS and LINES
+    the tests run with: a context that leaves no shell running."""
+    env = {**os.environ, "PANCLI_DB": str(db), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    env.pop("COLUMNS", None)
+    env.pop("LINES", None)
+    return Terminal([sys.executable, "-m", "pancli", "table"], env, columns)
 
 
 def pan(db, *words) -> subprocess.CompletedProcess:
@@ -98,11 +116,7 @@ def pan(db, *words) -> subprocess.CompletedProcess:
 def test_a_night_at_the_terminal(tmp_path):
     db = tmp_path / "pan.db"
     assert pan(db, "session", "new", "fri", "--players", "Ana,Ben,Cruz,Dee", "--dealer", "Dee").returncode == 0
-    env = {**os.environ, "PANCLI_DB": str(db), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
-    env.pop("COLUMNS", None)
-    env.pop("LINES", None)
-    t = Terminal([sys.executable, "-m", "pancli", "table"], env)
-    try:
+    with pan_table(db) as t:
         t.expect("Session fri")
         t.expect("fri>")
         t.line("deal", "Hand 1: Dee deals, Ana is eldest")
@@ -125,9 +139,6 @@ def test_a_night_at_the_terminal(tmp_path):
         t.expect("\nfri · hand 1>")
         t.send("\x04")  # Ctrl-D leaves
         assert t.close() == 0
-    finally:
-        if t.proc.poll() is None:
-            os.killpg(t.proc.pid, signal.SIGKILL)
 
     board = json.loads(pan(db, "board", "--json").stdout)
     players = {p["name"]: p for p in board["hand"]["players"]}
@@ -144,9 +155,7 @@ def test_tab_completion_at_the_terminal(tmp_path):
     db = tmp_path / "pan.db"
     assert pan(db, "session", "new", "fri", "--players", "Ana,Benedict,Cruz", "--dealer", "Cruz").returncode == 0
     assert pan(db, "deal").returncode == 0
-    env = {**os.environ, "PANCLI_DB": str(db), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
-    t = Terminal([sys.executable, "-m", "pancli", "table"], env)
-    try:
+    with pan_table(db) as t:
         t.expect("fri · hand 1>")
         t.send("me\t")
         t.expect("meld")
@@ -157,9 +166,6 @@ def test_tab_completion_at_the_terminal(tmp_path):
         t.expect(">")
         t.send("quit\r")
         assert t.close() == 0
-    finally:
-        if t.proc.poll() is None:
-            os.killpg(t.proc.pid, signal.SIGKILL)
     board = json.loads(pan(db, "board", "--json").stdout)
     assert [p["melds"][0]["cards"] for p in board["hand"]["players"] if p["name"] == "Benedict"] == [["5S"] * 3]
 
@@ -168,9 +174,7 @@ def test_tab_after_a_rank_offers_its_suits_at_the_terminal(tmp_path):
     db = tmp_path / "pan.db"
     assert pan(db, "session", "new", "fri", "--players", "Ana,Ben,Cruz", "--dealer", "Cruz").returncode == 0
     assert pan(db, "deal").returncode == 0
-    env = {**os.environ, "PANCLI_DB": str(db), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
-    t = Terminal([sys.executable, "-m", "pancli", "table"], env, columns=80)
-    try:
+    with pan_table(db, columns=80) as t:
         t.expect("fri · hand 1>")
         t.send("m ana 5\t")
         menu = t.expect("5C")
@@ -179,17 +183,12 @@ def test_tab_after_a_rank_offers_its_suits_at_the_terminal(tmp_path):
         t.expect(">")
         t.send("quit\r")
         assert t.close() == 0
-    finally:
-        if t.proc.poll() is None:
-            os.killpg(t.proc.pid, signal.SIGKILL)
 
 
 def test_a_closed_terminal_loses_nothing_that_was_accepted(tmp_path):
     db = tmp_path / "pan.db"
     assert pan(db, "session", "new", "fri", "--players", "Ana,Ben,Cruz").returncode == 0
-    env = {**os.environ, "PANCLI_DB": str(db), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
-    t = Terminal([sys.executable, "-m", "pancli", "table"], env)
-    try:
+    with pan_table(db) as t:
         t.expect("fri>")
         t.line("deal", "Hand 1")
         t.line("m ana 5s5s5s", "night:")
@@ -197,10 +196,6 @@ def test_a_closed_terminal_loses_nothing_that_was_accepted(tmp_path):
         t.expect("7d7d")
         os.killpg(t.proc.pid, signal.SIGHUP)  # the terminal goes away
         t.proc.wait(timeout=HANG)
-    finally:
-        if t.proc.poll() is None:
-            os.killpg(t.proc.pid, signal.SIGKILL)
-        os.close(t.master)
     standings = json.loads(pan(db, "standings", "--json").stdout)
     assert {p["name"]: p["net"] for p in standings["players"]} == {"Ana": 8, "Ben": -4, "Cruz": -4}
 
@@ -211,11 +206,7 @@ def test_eight_players_at_eighty_columns(tmp_path):
     db = tmp_path / "pan.db"
     players = "Anastasia,Benedict,Cruz,Dolores,Eli,Fay,Gus,Hal"
     assert pan(db, "session", "new", "fri", "--players", players, "--dealer", "Hal").returncode == 0
-    env = {**os.environ, "PANCLI_DB": str(db), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
-    env.pop("COLUMNS", None)
-    env.pop("LINES", None)
-    t = Terminal([sys.executable, "-m", "pancli", "table"], env, columns=80)
-    try:
+    with pan_table(db, columns=80) as t:
         t.expect("fri>")
         t.line("deal", "Hand 1: Hal deals")
         t.line("m cruz 7d7d7d", "night:")
@@ -237,9 +228,6 @@ def test_eight_players_at_eighty_columns(tmp_path):
         out = t.expect("pan settle")
         assert "Standings · fri" in out
         assert t.close() == 0
-    finally:
-        if t.proc.poll() is None:
-            os.killpg(t.proc.pid, signal.SIGKILL)
     lines = [line.split("\r")[-1] for line in t.seen.split("\n") if "fri · hand 1" not in line]  # not the prompts
     too_wide = [line for line in lines if len(line) > 80]
     assert not too_wide, "\n".join(too_wide)
@@ -253,9 +241,7 @@ def test_restore_is_refused_while_the_table_is_open_and_no_event_is_lost(tmp_pat
     db, replica = tmp_path / "pan.db", tmp_path / "replica"
     assert pan(db, "session", "new", "fri", "--players", "Ana,Ben,Cruz").returncode == 0
     assert pan(db, "replicate", str(replica), "--once").returncode == 0
-    env = {**os.environ, "PANCLI_DB": str(db), "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"}
-    t = Terminal([sys.executable, "-m", "pancli", "table"], env)
-    try:
+    with pan_table(db) as t:
         t.expect("fri>")
         t.line("deal", "Hand 1")
         t.line("m ana 5s5s5s", "night:")
@@ -267,9 +253,6 @@ def test_restore_is_refused_while_the_table_is_open_and_no_event_is_lost(tmp_pat
         t.line("buyin ben 2", "Ben buys 2 chips")
         t.send("quit\r")
         assert t.close() == 0
-    finally:
-        if t.proc.poll() is None:
-            os.killpg(t.proc.pid, signal.SIGKILL)
     history = json.loads(pan(db, "history", "--json").stdout)
     assert [e["kind"] for e in history["events"]][-3:] == ["deal", "meld", "buyin"], history
     # the table closed, the restore goes ahead
