@@ -82,6 +82,16 @@ class Pan:
         return {p["name"]: p["net"] for p in self.json("standings")["players"]}
 
 
+def synced(tmp_path):
+    """Ben's database holding Ben's friday and Ana's friday, brought in from ana-laptop."""
+    ana, ben, shared = tmp_path / "ana.db", tmp_path / "ben.db", tmp_path / "shared"
+    for line in ["session new friday --players Ana,Ben,Cruz --dealer Cruz", "deal", "meld ana 5S 5S 5S",
+                 f"sync {shared} --create --device-name ana-laptop"]:
+        pan_in_process(ana, line)
+    pan_in_process(ben, "session new friday --players Ben,Cruz,Dee")
+    pan_in_process(ben, f"sync {shared} --device-name ben-laptop")
+    return ben
+
 
 def command_paths(group, prefix=()):
     """Every command path under a click group (`("session", "new")`, …), hidden ones left out."""

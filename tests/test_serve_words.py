@@ -13,7 +13,7 @@ import warnings
 from pancli.core.words import signed
 from pancli.web.app import create_app
 
-from helpers import pan_in_process as pan
+from helpers import pan_in_process as pan, synced
 
 with warnings.catch_warnings():  # starlette suggests httpx2 for its test client; httpx serves as well
     warnings.simplefilter("ignore")
@@ -143,17 +143,6 @@ def test_the_sessions_page_gives_each_games_result_in_its_own_terms(tmp_path):
         assert f"{r['name']} {signed(r['points'])} points" in text
     rummy = section(text, "rummy", "friday")
     assert "best" not in rummy and "hand" not in rummy  # not a zero-chip Panguingue night
-
-
-def synced(tmp_path):
-    """Ben's database holding Ben's friday and Ana's friday, brought in from ana-laptop."""
-    ana, ben, shared = tmp_path / "ana.db", tmp_path / "ben.db", tmp_path / "shared"
-    for line in ["session new friday --players Ana,Ben,Cruz --dealer Cruz", "deal", "meld ana 5S 5S 5S",
-                 f"sync {shared} --create --device-name ana-laptop"]:
-        pan(ana, line)
-    pan(ben, "session new friday --players Ben,Cruz,Dee")
-    pan(ben, f"sync {shared} --device-name ben-laptop")
-    return ben
 
 
 def test_the_sessions_page_marks_another_devices_session_and_names_the_device(tmp_path):

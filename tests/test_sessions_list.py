@@ -5,18 +5,7 @@ from __future__ import annotations
 
 import json
 
-from helpers import pan_in_process as pan
-
-
-def synced(tmp_path):
-    """Ben's database holding Ben's friday and Ana's friday, brought in from ana-laptop."""
-    ana, ben, shared = tmp_path / "ana.db", tmp_path / "ben.db", tmp_path / "shared"
-    for line in ["session new friday --players Ana,Ben,Cruz --dealer Cruz", "deal", "meld ana 5S 5S 5S",
-                 f"sync {shared} --create --device-name ana-laptop"]:
-        pan(ana, line)
-    pan(ben, "session new friday --players Ben,Cruz,Dee")
-    pan(ben, f"sync {shared} --device-name ben-laptop")
-    return ben
+from helpers import pan_in_process as pan, synced
 
 
 def wide(db, line):
