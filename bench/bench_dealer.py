@@ -12,10 +12,8 @@ The tap's own answer time is printed beside it. Only 127.0.0.1 is used; asserts 
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -28,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_history import build  # noqa: E402
-from bench_serve import pan_cmd, pct, with_token  # noqa: E402
+from bench_serve import pan_cmd, pct, start, stop, with_token  # noqa: E402
 
 
 class Phones:
@@ -78,12 +76,8 @@ def main() -> None:
     db = Path(tmp.name) / "night.db"
     build(db, args.hands, 15, 1, 1)
     pan_cmd(db, "deal")
-    pan = str(Path(sys.executable).with_name("pan"))
-    proc = subprocess.Popen([pan, "serve", "--host", "127.0.0.1", "--port", "0", "--no-qr", "--dealer"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, PANCLI_DB=str(db), PYTHONUNBUFFERED="1"))
+    proc, base, token = start(db, "--dealer")
     try:
-        base, token = proc.stdout.readline().strip().split("/?token=")
         proc.stdout.readline()
         dealer_url = proc.stdout.readline().strip()
         dealer = dealer_url.split("dealer=")[1]
@@ -118,11 +112,7 @@ def main() -> None:
               f"p95 {pct(lags, .95) * 1e3:.0f} ms, max {max(lags) * 1e3:.0f} ms (goal p95 < 300 ms; "
               f"{len(lags)} pages, {missing} missed)")
     finally:
-        proc.send_signal(2)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
         tmp.cleanup()
 
 

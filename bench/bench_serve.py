@@ -57,10 +57,11 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
 
 
-def start(db: Path) -> tuple[subprocess.Popen, str, str]:
+def start(db: Path, *flags: str) -> tuple[subprocess.Popen, str, str]:
+    """`pan serve` on a free port of this machine (with ``flags``): the process, its address and token."""
     pan = str(Path(sys.executable).with_name("pan"))
     env = dict(os.environ, PANCLI_DB=str(db), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([pan, "serve", "--host", "127.0.0.1", "--port", "0", "--no-qr"],
+    proc = subprocess.Popen([pan, "serve", "--host", "127.0.0.1", "--port", "0", "--no-qr", *flags],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     url = proc.stdout.readline().strip()
     if not url.startswith("http://127.0.0.1:"):
@@ -68,6 +69,15 @@ def start(db: Path) -> tuple[subprocess.Popen, str, str]:
         sys.exit(f"pan serve did not start: {url} {proc.stderr.read()}")
     base, token = url.split("/?token=")
     return proc, base, token
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Ctrl-C, as the host stops it; killed if it has not ended 15 s later."""
+    proc.send_signal(2)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 def with_token(path: str, token: str, **extra) -> str:
@@ -255,11 +265,7 @@ def main() -> None:
                   f"p95 {pct(phones.fetch_times, .95) * 1e3:.1f} ms ({len(phones.fetch_times)} fetches, "
                   f"{phones.errors} errors)")
     finally:
-        proc.send_signal(2)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
         tmp.cleanup()
 
 
