@@ -39,7 +39,8 @@ def check(db, workers):
             plan = dbcare.plan(store, session, None)
             problem, figures = dbcare.check_session(store, plan, workers=workers)
             figures.pop("mark", None)  # its pieces are the parts'
-            return dbcare._parts(store, session, game("panguingue"), plan, workers), (problem, figures)
+            finals = store.log.checkpoint_seqs(session.id, "deal", plan.start)
+            return dbcare._parts(game("panguingue"), plan, workers, finals), (problem, figures)
     finally:
         store.close()
 

@@ -116,10 +116,10 @@ def check_session(store, session: Session | Plan, workers: int | None = None, po
     # The checkpoints never undone, read once for every part (as of this snapshot, which the
     # plan was made in: no undo recorded since reaches the events replayed).
     finals = store.log.checkpoint_seqs(s.id, g.checkpoint_kind, p.start) if g.checkpoint_kind and p.replayed else []
-    parts = _parts(store, s, g, p, workers, finals)
+    parts = _parts(g, p, workers, finals)
     with gc_paused():
         if len(parts) <= 1:
-            results = [verify_part(store, s, g, rules, *part, finals=finals) for part in parts]
+            results = [verify_part(store, s, g, rules, *part, finals) for part in parts]
         else:
             args = [(str(store.path), s, *part, finals) for part in parts]
             if pool is not None:
@@ -204,20 +204,18 @@ def _digest(basis: str, pieces) -> str:
     return _sha("\n".join([basis, *(digest for _, _, digest in pieces)]))
 
 
-def _parts(store, session: Session, g, p: Plan, workers: int | None,
-           finals: list[int] | None = None) -> list[tuple[int, int | None, int, int]]:
+def _parts(g, p: Plan, workers: int | None, finals: list[int]) -> list[tuple[int, int | None, int, int]]:
     """(first seq, the next part's first seq or None, the last seq, the first seq to digest) of
-    each part of the replay. A part begins at a checkpoint that was never undone (so no undo
-    after it reaches before it) and also replays the next part's checkpoint, so that the state a
-    part restores is checked to be the one the part before it reached."""
+    each part of the replay. A part begins at a checkpoint that was never undone (``finals``,
+    from the replay's start on), so that no undo after it reaches before it, and also replays the
+    next part's checkpoint, so that the state a part restores is checked to be the one the part
+    before it reached."""
     if not p.replayed:
         return []
     whole: list[tuple[int, int | None, int, int]] = [(p.start, None, p.last_seq, p.digest_from)]
     workers = workers or min(4, os.cpu_count() or 1)
     if workers < 2 or p.replayed < PARALLEL_FROM or not g.checkpoint_kind:
         return whole
-    if finals is None:
-        finals = store.log.checkpoint_seqs(session.id, g.checkpoint_kind)
     seqs = [s for s in finals if s > p.start]
     cuts: list[int] = []
     for k in range(1, workers):
@@ -249,17 +247,14 @@ def _verify_part_apart(path: str, session: Session, first: int, nxt: int | None,
 
 
 def verify_part(store, session: Session, g, rules, first: int, nxt: int | None, last: int,
-                digest_from: int, finals: list[int] | None = None) -> tuple[str | None, int, list[tuple[int, int, str]]]:
+                digest_from: int, finals: list[int]) -> tuple[str | None, int, list[tuple[int, int, str]]]:
     """Replay the events numbered ``first`` up to the next part's checkpoint ``nxt`` (compared
     here, counted there) or to ``last``, a piece at a time, from the checkpoint that ``first``
-    is (or from the session's start); ``finals``: the seqs of the checkpoints never undone (read
-    here when not given). Returns (first problem or None, events replayed, the pieces from
+    is (or from the session's start); ``finals``: the seqs of the checkpoints never undone, from
+    the replay's start on. Returns (first problem or None, events replayed, the pieces from
     ``digest_from`` on with their digests)."""
     from pancli.app.verify import LogVerifier  # noqa: PLC0415 start-up: only db check replays
 
-    kind = g.checkpoint_kind
-    if finals is None:
-        finals = store.log.checkpoint_seqs(session.id, kind, first) if kind else []
     final = {seq for seq in finals if seq >= first}
 
     def seq_of(event_id: int) -> int | None:

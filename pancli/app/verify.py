@@ -71,7 +71,6 @@ class LogVerifier:
         copying, in_place, enrich = game.apply_unworded, game.apply_in_place, game.enrich
         checkpoint, undone = game.checkpoint_kind, self.undone
         payloads, effective, seen = self.payloads, self.effective, self.seen
-        last_seq, events = self.last_seq, self.events
         for row in piece.events:  # the loop of every event: kept lean
             eid, _, seq, hand, kind, text, _, undo_of = row
             p0 = p
@@ -84,11 +83,10 @@ class LogVerifier:
                 if tallies[t][1] < eid or tallies[t][3] != hand:
                     return STRAY
                 t += 1
-            if seq <= last_seq:
-                return f"event #{seq} is stored after event #{last_seq}"
-            self.last_seq = last_seq = seq
-            events += 1
-            self.events = events
+            if seq <= self.last_seq:
+                return f"event #{seq} is stored after event #{self.last_seq}"
+            self.last_seq = seq
+            self.events += 1
             payload = payloads.get(text)
             if payload is None:
                 if len(payloads) >= _PAYLOADS_KEPT:
