@@ -11,7 +11,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 from pancli.core.errors import StoreError
-from pancli.core.json_reader import sqlite_json
 from pancli.core.rows import CheckMark, LogPiece
 from pancli.storage.mapping import ALL_EVENT_COLUMNS, ALL_PAYMENT_COLUMNS, ALL_TALLY_COLUMNS
 from pancli.storage.migrations import NET, SCHEMA_SET
@@ -134,6 +133,7 @@ class DatabaseCare:
             return LogPiece(first_seq, last_seq, "", [], [], [])
         texts = [c.execute(_PIECE["events"], [session_id, first_seq, last_seq]).fetchone()[0] or ""]
         texts += [c.execute(_PIECE[t], [session_id, after, last]).fetchone()[0] or "" for t in ("payments", "tallies")]
+        from pancli.core.json_reader import sqlite_json  # noqa: PLC0415 start-up: orjson, only when the log is read back
         parsed = [sqlite_json("[" + t.replace("\n", ",") + "]") if rows and t else [] for t in texts]
         return LogPiece(first_seq, last_seq, "\0".join(texts), *parsed)
 
