@@ -18,7 +18,7 @@ import difflib
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from pancli.core.errors import InputError
 
@@ -28,9 +28,11 @@ KINDS = (ENUM, INT, BOOL, CARDS, MONEY, WORD)
 
 _META = "knob"
 
+RulesT = TypeVar("RulesT", bound="KnobRules")  # a game's rules dataclass: Schema[HouseRules]
+
 
 def knob(default: Any, kind: str, allowed: Any = None, help: str = "", *, recorded_only: bool = False,
-         convert: Callable[[str], Any] | None = None):
+         convert: Callable[[str], Any] | None = None) -> Any:
     """A rules field with the metadata the schema needs.
 
     ``allowed`` is, by kind: ENUM a tuple of values; INT ``(lowest, highest)``; BOOL None or the
@@ -162,20 +164,20 @@ class Knob:
         raise AssertionError(kind)
 
 
-class Schema:
+class Schema(Generic[RulesT]):
     """A game's knobs and presets, and the reader and writer of its rules dicts."""
 
     default_game: ClassVar[str] = ""  # whose rules need no --game (set by the registry, pancli.games)
 
-    def __init__(self, rules_class: type[KnobRules], *, game: str, title: str, presets: dict[str, dict[str, Any]],
+    def __init__(self, rules_class: type[RulesT], *, game: str, title: str, presets: dict[str, dict[str, Any]],
                  notes: dict[str, str], default_preset: str,
-                 check: Callable[[Any], None] | None = None, topics: dict[str, str] | None = None):
+                 check: Callable[[RulesT], None] | None = None, topics: dict[str, str] | None = None):
         self.rules_class = rules_class
         self.game = game
         self.title = title
         self.knobs: dict[str, Knob] = {
             f.name: Knob(name=f.name, **{k: v for k, v in f.metadata[_META].items()})
-            for f in dataclasses.fields(rules_class)}  # type: ignore[arg-type]  # each game's rules class is a dataclass, KnobRules is not
+            for f in dataclasses.fields(rules_class)}
         self.presets = {name: dict(values) for name, values in presets.items()}
         self.notes = dict(notes)
         self.default_preset = default_preset
@@ -200,7 +202,7 @@ class Schema:
         return groups
 
     # -- reading ------------------------------------------------------------------------
-    def preset(self, name: Any, where: str = ""):
+    def preset(self, name: Any, where: str = "") -> RulesT:
         if not isinstance(name, str):
             raise InputError(f"{where}preset = {name!r} is not a name", self.presets_hint())
         if name not in self.presets:
@@ -211,7 +213,7 @@ class Schema:
     def presets_hint(self) -> str:
         return f"presets: {', '.join(self.presets)}"
 
-    def from_dict(self, data: dict[str, Any], where: str = "", *, _base=None):
+    def from_dict(self, data: dict[str, Any], where: str = "", *, _base: RulesT | None = None) -> RulesT:
         """Rules from ``preset = NAME`` (default: the game's default preset) and knob overrides."""
         if not isinstance(data, dict):
             raise InputError(f"{where}house rules must be a table of knobs, not {type(data).__name__}",
@@ -240,21 +242,21 @@ class Schema:
         return "" if self.game == self.default_game else f" --game {self.game}"
 
     # -- writing ------------------------------------------------------------------------
-    def to_dict(self, rules) -> dict[str, Any]:
+    def to_dict(self, rules: RulesT) -> dict[str, Any]:
         """Every knob and its value, lists for tuples: the form stored with a session."""
         return {name: list(v) if isinstance(v, tuple) else v
                 for name in self.knobs for v in [getattr(rules, name)]}
 
     @property
-    def defaults(self):
+    def defaults(self) -> RulesT:
         return self.preset(self.default_preset)
 
-    def diff(self, rules, base=None) -> dict[str, Any]:
+    def diff(self, rules: RulesT, base: RulesT | None = None) -> dict[str, Any]:
         """The knobs whose value differs from ``base`` (default: the default preset)."""
         base = self.defaults if base is None else base
         return {name: getattr(rules, name) for name in self.knobs if getattr(rules, name) != getattr(base, name)}
 
-    def nearest_preset(self, rules) -> tuple[str, dict[str, Any]]:
+    def nearest_preset(self, rules: RulesT) -> tuple[str, dict[str, Any]]:
         """The preset that differs from ``rules`` in the fewest knobs, and those differences."""
         best: tuple[str, dict[str, Any]] | None = None
         for name in self.presets:
@@ -273,9 +275,11 @@ class KnobRules:
     class of fifty knobs, and every cached ruling hashes the rules, so the hash is kept.
     """
 
-    SCHEMA: ClassVar[Schema]
+    SCHEMA: ClassVar[Schema[Any]]
+    # Every subclass is a dataclass (declared so for the type checker: dataclasses.fields, replace).
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
-    def knob_values(self) -> tuple:
+    def knob_values(self) -> tuple[Any, ...]:
         """Every knob's value, in the schema's order."""
         return tuple([getattr(self, name) for name in self.SCHEMA.knobs])
 
@@ -300,16 +304,16 @@ class KnobRules:
         return f"{self.__class__.__name__}({', '.join(f'{k}={v!r}' for k, v in zip(self.SCHEMA.knobs, self.knob_values()))})"
 
     @classmethod
-    def preset(cls, name: str):
+    def preset(cls, name: str) -> Self:
         return cls.SCHEMA.preset(name)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], where: str = ""):
+    def from_dict(cls, data: dict[str, Any], where: str = "") -> Self:
         return cls.SCHEMA.from_dict(data, where)
 
     def to_dict(self) -> dict[str, Any]:
         return self.SCHEMA.to_dict(self)
 
-    def replace(self, **changes):
+    def replace(self, **changes: Any) -> Self:
         """A copy with some knobs changed, every new value checked."""
         return self.SCHEMA.from_dict({**self.to_dict(), **changes})

@@ -14,7 +14,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from pancli.core.json_types import JsonObject
 
 MAX_CHIPS = 1_000_000_000  # the most chips one number may say (see pancli/core/money.py)
 
@@ -107,7 +110,7 @@ class Params(Mapping):
     def __repr__(self) -> str:
         return f"Params({self.plain()!r})"
 
-    def plain(self) -> dict:
+    def plain(self) -> JsonObject:
         """As a plain dict (lists for sequences), ready for JSON or TOML."""
         return {k: v if type(v) in _SCALARS else _thaw(v) for k, v in self._pairs()}
 

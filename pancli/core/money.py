@@ -23,7 +23,7 @@ CHIP_VALUE_PLACES = 4
 CENT = Decimal("0.01")
 
 
-def chip_value(value, where: str = "--chip-value") -> Decimal:
+def chip_value(value: object, where: str = "--chip-value") -> Decimal:
     """A chip value as an exact Decimal, or InputError in one line."""
     hint = f"give an amount above 0 and at most {MAX_CHIP_VALUE:,}, e.g. 0.25"
     if isinstance(value, bool) or value is None:
@@ -40,14 +40,14 @@ def chip_value(value, where: str = "--chip-value") -> Decimal:
     return Decimal(format(d.quantize(places).normalize(), "f"))  # 0.2500 -> 0.25, 1E+2 -> 100
 
 
-def stored_chip_value(value) -> Decimal | None:
+def stored_chip_value(value: object) -> Decimal | None:
     """The chip value kept with a session (a REAL, or a rules knob); None when there is none."""
     if value is None or value == 0:
         return None
     return chip_value(value, "the session's chip value")
 
 
-def shown_chip_value(value) -> Decimal | None:
+def shown_chip_value(value: object) -> Decimal | None:
     """The chip value for standings and reports: an unusable one (an older database may hold
     anything) shows no money rather than failing the report; settle-up refuses it."""
     try:
@@ -56,7 +56,7 @@ def shown_chip_value(value) -> Decimal | None:
         return None
 
 
-def chips(value, what: str = "chips") -> int:
+def chips(value: object, what: str = "chips") -> int:
     """A whole number of chips from 1 to MAX_CHIPS, or InputError in one line."""
     hint = f"give a whole number above 0 and at most {MAX_CHIPS:,}"
     text = str(value).strip()

@@ -78,7 +78,7 @@ def check_new_player(name: object, seated: Iterable[str]) -> str:
     return name
 
 
-def clean_players(names) -> list[str]:
+def clean_players(names: Iterable[object]) -> list[str]:
     """A list of new players, each cleaned, none looking like another (one key each: a long list
     costs what its length does)."""
     out: list[str] = []
@@ -92,7 +92,7 @@ def clean_players(names) -> list[str]:
     return out
 
 
-def inert(text) -> str:
+def inert(text: object) -> str:
     """Text safe to show on a terminal: every character that would not show as itself is written as
     an escape (\\x1b, \\u202e), so stored text cannot forge output, colours or direction."""
     text = str(text)

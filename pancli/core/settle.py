@@ -19,10 +19,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TYPE_CHECKING, TypedDict
 
 from pancli.core.ledger import HOUSE, POOLS, TOPS
 from pancli.core.money import amount, cents_decimal, cents_text, stored_chip_value, to_cents
 from pancli.core.words import MINUS, plural
+
+if TYPE_CHECKING:
+    from pancli.core.json_types import JsonObject
 
 BANK = "(bank)"
 PARTY_NAMES = {BANK: "the bank", TOPS: "the tops", HOUSE: "the house"}
@@ -50,13 +54,22 @@ class Party:
         return PARTY_NAMES.get(self.name, self.name)
 
 
+class CreditFlag(TypedDict):
+    """The first time a player's stack went below zero: at event ``seq``, in ``hand``."""
+
+    player: str
+    seq: int
+    hand: int | None
+    stack: int
+
+
 @dataclass
 class Settlement:
     parties: list[Party]
     transfers: list[Transfer]
     chip_value: Decimal | None
     banked: bool                        # the session has buy-ins or cash-outs
-    flags: list[dict] = field(default_factory=list)
+    flags: list[CreditFlag] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -141,14 +154,14 @@ def settle(nets: dict[str, int], bank: dict[str, dict[str, int]] | None = None,
     return Settlement(parties, transfers, chip_value, banked)
 
 
-def negative_stacks(moves: list[tuple[int, int | None, str, int]]) -> list[dict]:
+def negative_stacks(moves: list[tuple[int, int | None, str, int]]) -> list[CreditFlag]:
     """Players whose stack went below zero: the first time for each.
 
     ``moves`` are (seq, hand, player, chips) in the order recorded: buy-ins positive, cash-outs
     negative, chips won and lost in play. Returns [{"player", "seq", "hand", "stack"}].
     """
     stack: dict[str, int] = {}
-    flagged: dict[str, dict] = {}
+    flagged: dict[str, CreditFlag] = {}
     for seq, hand, player, chips in moves:
         if player in POOLS:
             continue
@@ -201,7 +214,7 @@ def count(chips: int) -> str:
     return signed(chips) if chips < 0 else str(chips)
 
 
-def _chips_text(chips) -> str:
+def _chips_text(chips: int | Decimal) -> str:
     if isinstance(chips, int):
         return plural(chips, 'chip')
     return f"about {chips:.2f} chips".replace(".00 ", " ")
@@ -282,7 +295,7 @@ def transfer_line(t: Transfer, s: Settlement) -> str:
             f"{position(payer, s.banked)}, {position(payee, s.banked)}")
 
 
-def flag_line(flag: dict, s: Settlement) -> str:
+def flag_line(flag: CreditFlag, s: Settlement) -> str:
     """A player whose stack went below zero, in one sentence, with what the host can do: the
     payments already charge a stack that ends short; a buy-in that was not recorded is recorded."""
     name = flag["player"]
@@ -312,15 +325,15 @@ def pool_notes(s: Settlement) -> list[str]:
     return notes
 
 
-def to_json(s: Settlement) -> dict:
+def to_json(s: Settlement) -> JsonObject:
     """Plain data; money as exact Decimals to the cent (JSON writes them as strings). The words
     (``mode_line``, each party's ``settles`` and, in bank mode, ``holds`` and ``line``, each flag's
     ``line``) are the sentences `pan settle` prints."""
-    def m(cents):
+    def m(cents: int | None) -> Decimal | None:
         return cents_decimal(cents) if cents is not None else None
 
-    def party(p: Party) -> dict:
-        row = {"name": p.name, "balance": p.balance, "money": m(p.cents), "net": p.net,
+    def party(p: Party) -> JsonObject:
+        row: JsonObject = {"name": p.name, "balance": p.balance, "money": m(p.cents), "net": p.net,
                "bought": p.bought, "cashed_out": p.cashed, "settles": settles(p, s)}
         if s.banked and p.name not in PARTY_NAMES:
             row.update(holds=p.balance, line=arithmetic_line(p, s))

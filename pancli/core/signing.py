@@ -11,6 +11,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 ARCHIVE = b"pancli-archive-signature\n"    # what each kind of signed text is prefixed with, so a
 MANIFEST = b"pancli-device-signature\n"    # signature made for one kind never passes for another
@@ -18,7 +22,7 @@ KEY = re.compile(r"[0-9a-f]{64}")           # a public key as files and settings
 SIGNATURE = re.compile(r"[0-9a-f]{128}")
 
 
-def _private(seed: bytes):
+def _private(seed: bytes) -> Ed25519PrivateKey:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import (  # noqa: PLC0415 start-up: only sync signs
         Ed25519PrivateKey,
     )

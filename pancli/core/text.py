@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from pancli.core.names import inert
+
+if TYPE_CHECKING:
+    from pancli.core.ledger import Payment
 
 
 def one_line(text: str) -> str:
@@ -49,12 +53,12 @@ def wrap_words(line: str, width: int) -> list[str]:
     return [x.replace(_KEEP, " ") for x in lines]
 
 
-def payment_lines(payments) -> list[str]:
+def payment_lines(payments: Iterable[Payment | Mapping[str, Any]]) -> list[str]:
     """Payments grouped as a dealer calls them: 'Ben, Cruz pay Ana 4 each: reason'."""
-    groups: dict[tuple, list[str]] = {}
+    groups: dict[tuple[str, int, str], list[str]] = {}
     for p in payments:
-        payer, payee, chips, reason = (p.payer, p.payee, p.chips, p.reason) if hasattr(p, "payer") else (
-            p["payer"], p["payee"], p["chips"], p["reason"])
+        payer, payee, chips, reason = (p["payer"], p["payee"], p["chips"], p["reason"]) if isinstance(p, Mapping) else (
+            p.payer, p.payee, p.chips, p.reason)
         groups.setdefault((payee, chips, reason), []).append(payer)
     lines = []
     for (payee, chips, reason), payers in groups.items():
@@ -65,7 +69,7 @@ def payment_lines(payments) -> list[str]:
     return lines
 
 
-def _json_default(value):
+def _json_default(value: object) -> str:
     from decimal import Decimal  # noqa: PLC0415 start-up: decimal, only where a view shows money
 
     if isinstance(value, Decimal):
@@ -73,7 +77,7 @@ def _json_default(value):
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
-def _escape_hidden(match) -> str:
+def _escape_hidden(match: re.Match[str]) -> str:
     code = ord(match.group(0))
     if code > 0xFFFF:  # a UTF-16 surrogate pair, as JSON writes characters outside the BMP
         code -= 0x10000
