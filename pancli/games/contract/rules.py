@@ -5,10 +5,13 @@ and Q-A1..Q-A10, declared with the shared knob schema. The defaults are the ``me
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import InputError
 from pancli.core.knobs import BOOL, ENUM, INT, KnobRules, Schema, knob
+
+if TYPE_CHECKING:
+    from pancli.games.frenchpack import Card
 
 PACKS = 2  # two 52-card packs: at most two copies of any card (A.3, Q-A7)
 
@@ -31,7 +34,7 @@ class ContractRules(KnobRules):
                         "plus, lowest total wins")
     last_deal_no_discard: bool = knob(True, BOOL, None, "deal 5 goes out without a final discard")
 
-    def card_value(self, card) -> int:
+    def card_value(self, card: Card) -> int:
         if card.rank == 14:
             return self.ace_value
         return min(card.rank, 10)

@@ -135,7 +135,7 @@ _CANONICAL = frozenset(all_cards())
 
 
 def shoe_counts(packs: int = 8, spade_sets_removed: int = 0,
-                removed: Iterable[str] = (), added: Iterable[str] = ()) -> Counter:
+                removed: Iterable[str] = (), added: Iterable[str] = ()) -> Counter[str]:
     """Copies of every card in the shoe (§1.5)."""
     counts = Counter({c: packs for c in all_cards()})
     for c in all_cards():
@@ -146,7 +146,7 @@ def shoe_counts(packs: int = 8, spade_sets_removed: int = 0,
     return counts
 
 
-def over_shoe(cards: Iterable[str], shoe: Counter) -> str | None:
+def over_shoe(cards: Iterable[str], shoe: Counter[str]) -> str | None:
     """The first card that appears more often than the shoe holds, or None."""
     for c, n in Counter(cards).items():
         if n > shoe[c]:

@@ -16,7 +16,9 @@ Decisions where the spec leaves the recorder free:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from pancli.core.errors import InputError, RuleError
 from pancli.core.ledger import HOUSE, TOPS, Params, Payment, Step, Tally
@@ -27,10 +29,12 @@ from pancli.games.panguingue.melds import check_meld, in_meld_order, meld_order,
 from pancli.games.panguingue.rules import HouseRules
 from pancli.games.panguingue.rulings import judge, judge_addition
 
+_T = TypeVar("_T")  # what _shallow copies: a state, a hand
+
 IN, DROPPED, DEAD = "in", "dropped", "dead"
 
 
-def _shallow(obj):
+def _shallow(obj: _T) -> _T:
     """A shallow copy of a dataclass instance: a tenth of copy.copy's cost, which adds up when every
     event of a long night is replayed (dataclasses.replace() costs more still)."""
     new = object.__new__(type(obj))
@@ -479,8 +483,8 @@ def _add(state: PanState, ev: dict, step: Step) -> None:
     _maybe_out(state, hand, player, step)
 
 
-def _own_meld(hand: Hand, player: str, number) -> Meld:
-    meld = hand.melds.get(number)
+def _own_meld(hand: Hand, player: str, number: int | None) -> Meld:
+    meld = hand.melds.get(number) if number is not None else None  # None: the event names no meld
     if meld is None:
         raise InputError(f"there is no meld {number} on the board", "see the numbers with `pan board`")
     if meld.owner != player:
@@ -626,7 +630,7 @@ def _out(state: PanState, ev: dict, step: Step) -> None:
     _maybe_out(state, hand, player, step)
 
 
-def _short_out(player: str, before: int, cards, melded: int) -> RuleError:
+def _short_out(player: str, before: int, cards: Sequence[str], melded: int) -> RuleError:
     """A `pan out` that leaves fewer than 11 cards melded, explained for the situation it was typed in."""
     spread = f"lay the whole hand at once with `pan spread {player.lower()} CARDS / CARDS / CARDS`"
     if before == 0 and not cards:

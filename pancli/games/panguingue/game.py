@@ -17,6 +17,7 @@ from pancli.games.protocol import Board, CompletionKind, Event, GameBase, Sessio
 if TYPE_CHECKING:
     from types import ModuleType
 
+    from pancli.core.json_types import JsonObject
     from pancli.core.knobs import Schema
     from pancli.games.panguingue.engine import PanState
     from pancli.games.panguingue.rules import HouseRules
@@ -111,7 +112,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
 
         return parse_cards(text, rules.rank_set)
 
-    def verdict(self, cards, rules: HouseRules, onto=None) -> dict:
+    def verdict(self, cards: Sequence[str], rules: HouseRules, onto: Sequence[str] | None = None) -> JsonObject:
         """A meld or an addition judged in one sentence, as `pan check` says it (the dealer's page)."""
         from pancli.games.panguingue.verdicts import verdict  # adapter: the game's modules load on first use
 

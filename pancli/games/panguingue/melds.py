@@ -40,7 +40,7 @@ def check_meld(cards: Sequence[str], mixed_set_additions: str = "any_suit", max_
 
 # The cards are written out only for a reason: a replay checks every meld of a long night.
 
-def _check_set(cards, rank, suits, mixed_set_additions) -> MeldCheck:
+def _check_set(cards: Sequence[str], rank: str, suits: set[str], mixed_set_additions: str) -> MeldCheck:
     name = RANK_NAME[rank]
     if rank in NON_COMOQUERS or len(suits) == 1:
         return MeldCheck(True, SET, "")
@@ -55,7 +55,7 @@ def _check_set(cards, rank, suits, mixed_set_additions) -> MeldCheck:
                                   "different suits")
 
 
-def _check_rope(cards) -> MeldCheck:
+def _check_rope(cards: Sequence[str]) -> MeldCheck:
     ords = sorted(ORDINAL[c[0]] for c in cards)
     suit = SUIT_NAME[cards[0][1]]
     for a, b in zip(ords, ords[1:]):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from pancli.core.errors import RuleError
@@ -36,7 +36,7 @@ class Result:
     continues: int | None  # index of the old meld this one carries on (keeps its number)
     pays: int              # chips each payer owes for this meld now
     code: str              # why it pays, in the vocabulary of reasons.py (the meld number is added there)
-    params: dict
+    params: dict[str, object]
     grown: bool
 
 
@@ -84,7 +84,8 @@ def _carry_on(part: Part, tag: str, from_hand: int, i: int, grown: bool, rules: 
     return Result(part.cards, tag, i, pays, "carried", {**shown, "added": from_hand}, grown or from_hand > 0)
 
 
-def _keepers(olds, parts, by_part, rules: HouseRules) -> dict[int, int]:
+def _keepers(olds: Sequence[tuple[tuple[str, ...], str, bool]], parts: Sequence[Part], by_part: list[Counter[int | None]],
+             rules: HouseRules) -> dict[int, int]:
     """For each old meld, the new meld that carries it on (keeps its number and tag).
 
     A tagged meld is carried on by the largest piece of it that still qualifies for its tag
@@ -114,7 +115,8 @@ def _keepers(olds, parts, by_part, rules: HouseRules) -> dict[int, int]:
     return keeper
 
 
-def _check_moves(olds, parts, by_part, rules: HouseRules, borrow: bool) -> None:
+def _check_moves(olds: Sequence[tuple[tuple[str, ...], str, bool]], parts: Sequence[Part], by_part: list[Counter[int | None]],
+                 rules: HouseRules, borrow: bool) -> None:
     for j, src in enumerate(by_part):
         old_sources = [i for i in src if i is not HAND]
         whole = [i for i in old_sources if src[i] == len(olds[i][0])]
@@ -183,14 +185,14 @@ def find_sources(olds: Sequence[tuple[str, ...]], layout: Sequence[Sequence[str]
     return ways
 
 
-def _distributions(have: list[int], want: list[int]):
+def _distributions(have: list[int], want: list[int]) -> Iterator[tuple[tuple[int, ...], ...]]:
     """All ways to place have[i] copies from each old meld into new melds with room want[j].
 
     Yields, per new meld j, a tuple of how many copies came from each old meld.
     """
     n_new = len(want)
 
-    def place(i, room):
+    def place(i: int, room: list[int]) -> Iterator[tuple[tuple[int, ...], ...]]:
         if i == len(have):
             yield ()
             return
@@ -203,7 +205,7 @@ def _distributions(have: list[int], want: list[int]):
         yield tuple(tuple(per_old[i][j] for i in range(len(have))) for j in range(n_new))
 
 
-def _compositions(total: int, room: list[int]):
+def _compositions(total: int, room: list[int]) -> Iterator[tuple[int, ...]]:
     if not room:
         if total == 0:
             yield ()

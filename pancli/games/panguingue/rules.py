@@ -8,6 +8,7 @@ name a preset and override knobs (read by pancli.app.rulesfile).
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,7 +93,7 @@ class HouseRules(KnobRules):
     unit_value: float = knob(1.0, MONEY, (0, None), "money per chip, for reports and settle-up")
 
     # -- derived -----------------------------------------------------------------
-    def shoe(self):
+    def shoe(self) -> Counter[str]:
         """Copies of every card in the shoe. Shared between calls: read it, do not change it."""
         return _shoe(self.packs, self.spade_sets_removed,
                      tuple(self.extra_spade_cards_removed), tuple(self.extra_pay_cards_added))
@@ -124,7 +125,7 @@ PRESET_NOTES = {
 
 
 @functools.lru_cache(maxsize=64)
-def _shoe(packs: int, spade_sets_removed: int, removed: tuple, added: tuple):
+def _shoe(packs: int, spade_sets_removed: int, removed: tuple[str, ...], added: tuple[str, ...]) -> Counter[str]:
     return shoe_counts(packs, spade_sets_removed, removed, added)
 
 

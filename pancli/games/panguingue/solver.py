@@ -21,10 +21,11 @@ set holds 3 or 4 (new_suit_only). A/K sets may mix suits freely.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import product
+from typing import TYPE_CHECKING
 
 from pancli.core.errors import RuleError
 from pancli.core.words import plural
@@ -38,6 +39,13 @@ OUT_CARDS = 11       # cards melded to go out (§4.9)
 MAX_OUT_MELDS = 3    # eleven cards make at most three melds of three or more
 
 _NR, _NS = len(RANKS), len(SUITS)
+
+if TYPE_CHECKING:
+    # How one rank's sets are made: one-suit set sizes per suit, the pool left for mixed sets,
+    # and the mixed sets' sizes.
+    _SetPlan = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
+    # One step of the search: the rank settled, its ropes (suit, length), its sets' plan.
+    _Step = tuple[int, tuple[tuple[int, int], ...], _SetPlan | None]
 _INDEX = {r + s: i * _NS + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
 _CARD = [r + s for r in RANKS for s in SUITS]
 
@@ -213,7 +221,7 @@ class _Solver:
         # a mixed set holding at least three suits (for A/K: two, never a condition either way)
         return self._worth(([r + s for s in SUITS] * 3)[:k])
 
-    def _partition(self, shape: tuple, total: int, parts: int, hi: int):
+    def _partition(self, shape: tuple, total: int, parts: int, hi: int) -> tuple[int, tuple[int, ...]] | None:
         """Best sizes (3..hi each) for ``parts`` sets of ``shape`` holding ``total`` cards."""
         lo = 3
         if parts == 0:
@@ -236,7 +244,8 @@ class _Solver:
             best = nxt
         return best.get(total)
 
-    def _best_over_parts(self, shape: tuple, n: int, hi: int, fits=None):
+    def _best_over_parts(self, shape: tuple, n: int, hi: int,
+                         fits: Callable[[int], bool] | None = None) -> tuple[int, int, tuple[int, ...]] | None:
         """(worth, melds, sizes): the best number of sets for n cards, fewest on a tie."""
         best = None
         for parts in range(1, n // 3 + 1):
@@ -267,7 +276,7 @@ class _Solver:
         return self._best_over_parts(shape, total, self.max_size,
                                      lambda parts: sum(min(n, parts) for n in pool) >= 3 * parts)
 
-    def _best_sets(self, rank: int, counts: tuple[int, ...]):
+    def _best_sets(self, rank: int, counts: tuple[int, ...]) -> tuple[int, int, _SetPlan] | None:
         """Best partition of one rank's cards (counts per suit) into sets, or None.
 
         Returns (worth, melds, plan) where plan = (suited sizes per suit, mixed pool, mixed sizes).
@@ -311,7 +320,7 @@ class _Solver:
         return Arrangement(tuple(melds))
 
     # rebuilding the melds of one step -----------------------------------------------------
-    def _build(self, step) -> list[PlacedMeld]:
+    def _build(self, step: _Step) -> list[PlacedMeld]:
         rank, ropes, plan = step
         out = []
         for suit, length in ropes:
@@ -364,6 +373,7 @@ class _Search:
         here = self.digits(state, rank)
         per_suit = [self._rope_options(state, rank, suit, here[suit]) for suit in range(_NS)]
         best = None
+        sets: tuple[int, int, _SetPlan | None] | None  # (worth, melds, plan) of the sets of this rank
         for combo in product(*per_suit):
             used = (combo[0][0], combo[1][0], combo[2][0], combo[3][0])
             left = (here[0] - used[0], here[1] - used[1], here[2] - used[2], here[3] - used[3])
@@ -434,7 +444,7 @@ def _rope_multisets(avail: tuple[int, ...], most: int) -> tuple[tuple[int, ...],
     """
     out: list[tuple[int, ...]] = [()]
 
-    def grow(lengths: tuple[int, ...], cap: int):
+    def grow(lengths: tuple[int, ...], cap: int) -> None:
         for length in range(min(cap, len(avail)), 2, -1):
             new = lengths + (length,)
             # ropes are non-increasing, so rope i covers ranks 0..length-1 and every rank k < length
@@ -484,7 +494,7 @@ def _deal_mixed(rank: int, pool: tuple[int, ...], sizes: tuple[int, ...],
     return groups
 
 
-def _fill_cores(pool, cores, need):
+def _fill_cores(pool: tuple[int, ...], cores: list[int], need: int) -> list[int]:
     cores = list(cores)
     s = 0
     while sum(cores) < need:

@@ -320,7 +320,7 @@ def _tagged(melds: Melds, rules: HouseRules, whose: str = "their melds") -> list
     return out
 
 
-def _combos(cards: Sequence[str], n: int):
+def _combos(cards: Sequence[str], n: int) -> list[tuple[str, ...]]:
     """Distinct n-card combinations (duplicate cards give one combination)."""
     return sorted(set(itertools.combinations(sorted(cards), n)))
 
