@@ -8,6 +8,10 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pancli.core.json_types import JsonObject
 
 
 @dataclass(frozen=True)
@@ -15,7 +19,7 @@ class StoredAction:
     key: str
     session_id: int
     digest: str
-    result: dict
+    result: JsonObject  # the words answered, as the phone was sent them
 
 
 class ActionLog:
@@ -29,7 +33,7 @@ class ActionLog:
             return None
         return StoredAction(row[0], row[1], row[2], json.loads(row[3]))
 
-    def put(self, key: str, session_id: int, digest: str, result: dict) -> None:
+    def put(self, key: str, session_id: int, digest: str, result: JsonObject) -> None:
         """Inside the transaction that records the action's events (Store.lock)."""
         self.conn.execute("INSERT INTO dealer_actions (key, session_id, digest, result, created_at) "
                           "VALUES (?, ?, ?, ?, ?)",

@@ -7,7 +7,7 @@ by the statement in store.py or log.py that inserts it).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pancli.core.ledger import NO_PARAMS, Params, Payment, Tally
@@ -31,7 +31,8 @@ def session_row(row: Any) -> Session:
                    chip_value, closed_at, origin, device, uid)
 
 
-def event_rows(rows: list, voided_by: dict[int, int], payments: dict[int, list], tallies: dict[int, list]) -> list[StoredEvent]:
+def event_rows(rows: Iterable[Sequence[Any]], voided_by: dict[int, int], payments: dict[int, list[Payment]],
+               tallies: dict[int, list[Tally]]) -> list[StoredEvent]:
     """Rows of ``SELECT {EVENT_COLUMNS} FROM events``, with the undo voiding each (by event id)
     and their payments and tallies (lists by event id, as ``add_payments`` and ``add_tallies`` fill them)."""
     loads = json.loads
@@ -41,7 +42,7 @@ def event_rows(rows: list, voided_by: dict[int, int], payments: dict[int, list],
             for eid, seq, hand, kind, payload, created_at, undo_of in rows]
 
 
-def add_payments(rows: Iterable, into: dict[int, list]) -> None:
+def add_payments(rows: Iterable[Sequence[Any]], into: dict[int, list[Payment]]) -> None:
     """Rows of ``SELECT {PAYMENT_COLUMNS} FROM payments`` as Payments, appended to their event's
     list in ``into`` (rows of other events are left out). Each distinct params text is read once."""
     params: dict[str, Params] = {}
@@ -58,19 +59,19 @@ def add_payments(rows: Iterable, into: dict[int, list]) -> None:
         found.append(Payment(payer, payee, chips, code, p, None, reason))
 
 
-def stored_payment(row: list) -> Payment:
+def stored_payment(row: Sequence[Any]) -> Payment:
     """A payment from a row of ``ALL_PAYMENT_COLUMNS`` (as `pan db check` reads them)."""
     _, _, _, _, payer, payee, chips, reason, code, text = row
     params = Params.from_json(text) if code is not None and text is not None else NO_PARAMS
     return Payment(payer, payee, chips, code, params, None, reason)
 
 
-def stored_tally(row: list) -> Tally:
+def stored_tally(row: Sequence[Any]) -> Tally:
     """A tally from a row of ``ALL_TALLY_COLUMNS``."""
     return Tally(row[4], row[5], row[6])
 
 
-def add_tallies(rows: Iterable, into: dict[int, list]) -> None:
+def add_tallies(rows: Iterable[Sequence[Any]], into: dict[int, list[Tally]]) -> None:
     """Rows of ``SELECT {TALLY_COLUMNS} FROM tallies`` as Tallies, appended as ``add_payments`` does."""
     for eid, player, stat, amount in rows:
         found = into.get(eid)

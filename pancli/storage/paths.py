@@ -47,6 +47,6 @@ def _note_legacy(old: str, new_folder: str) -> None:
                      f"files next to it) into {new_folder} and this note goes away.\n")
 
 
-def resolve_path(path: str | os.PathLike | None) -> Path:
+def resolve_path(path: str | os.PathLike[str] | None) -> Path:
     return Path(path).expanduser() if path else default_path()
 

@@ -8,6 +8,7 @@ One part of a ``Store``, over its connection; pancli/app/sync.py decides what th
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 from pancli.core.rows import Session
 from pancli.storage.mapping import SESSION_COLUMNS, session_row
@@ -63,7 +64,7 @@ class SyncQueries:
     def pinned_keys(self) -> dict[str, str]:
         return {r[0]: r[1] for r in self.conn.execute("SELECT id, public_key FROM devices WHERE public_key IS NOT NULL")}
 
-    def devices(self) -> list[dict]:
+    def devices(self) -> list[dict[str, Any]]:
         return [dict(r) for r in self.conn.execute(
             "SELECT id, label, last_sync, seen_at, first_seen, public_key FROM devices ORDER BY id")]
 
@@ -75,11 +76,11 @@ class SyncQueries:
 
     # -- what was last seen of each file in the folder (a cache: see migration m007) ------------
 
-    def seen_files(self) -> dict[str, dict]:
+    def seen_files(self) -> dict[str, dict[str, Any]]:
         return {r["path"]: dict(r) for r in self.conn.execute(
             "SELECT path, size, mtime_ns, tail, device, uid, events, closed, fingerprint FROM sync_files")}
 
-    def remember_files(self, rows: list[dict]) -> None:
+    def remember_files(self, rows: list[dict[str, Any]]) -> None:
         self.conn.executemany(
             "INSERT OR REPLACE INTO sync_files (path, size, mtime_ns, tail, device, uid, events, closed, fingerprint) "
             "VALUES (:path, :size, :mtime_ns, :tail, :device, :uid, :events, :closed, :fingerprint)", rows)
@@ -87,7 +88,7 @@ class SyncQueries:
     def forget_files(self, paths: list[str]) -> None:
         self.conn.executemany("DELETE FROM sync_files WHERE path = ?", [[p] for p in paths])
 
-    def contributions(self) -> list[dict]:
+    def contributions(self) -> list[dict[str, Any]]:
         """Per device: how many sessions and events of it this database holds, and its newest event."""
         return [dict(r) for r in self.conn.execute(
             "SELECT s.device, count(DISTINCT s.id) AS sessions, count(e.id) AS events, "
