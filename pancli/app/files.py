@@ -41,7 +41,7 @@ def _same(a: Path, b: Path) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)  # a name the database's files will take
 
 
-def check_target(path: str | os.PathLike, force: bool = False, db_path: str | os.PathLike | None = None,
+def check_target(path: str | os.PathLike[str], force: bool = False, db_path: str | os.PathLike[str] | None = None,
                  what: str = "file") -> Path:
     """The path to write to, or InputError (exit 2) in one line saying why not."""
     if str(path) == "":

@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from itertools import accumulate
 from operator import itemgetter
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from pancli.app.recorder import resolve_player
 from pancli.core.bank import BANK_KINDS
@@ -23,11 +24,15 @@ from pancli.core.rows import Session
 from pancli.games import DEFAULT_GAME, GAMES
 from pancli.storage.migrations import NET
 
+if TYPE_CHECKING:
+    from pancli.core.json_types import JsonObject
+    from pancli.storage.store import Store
+
 SPARKS = "▁▂▃▄▅▆▇█"
 
 # -- reading -----------------------------------------------------------------------------
 
-def session_report(store, session: Session) -> dict:
+def session_report(store: Store, session: Session) -> JsonObject:
     """Everything `pan report` shows, as JSON-ready data."""
     sid = session.id
     with store.snapshot():
@@ -38,8 +43,8 @@ def session_report(store, session: Session) -> dict:
     return build_report(session, deltas, tallies, cond, last_hand)
 
 
-def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: dict, cond: dict,
-                 last_hand: int) -> dict:
+def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: dict[str, dict[str, int]],
+                 cond: dict[str, int], last_hand: int) -> JsonObject:
     """Shape the per-hand chips into the report (pure)."""
     chip_value = shown_chip_value(session.chip_value)
     names = [p for p in session.players]
@@ -55,7 +60,7 @@ def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: 
             pools[p] += d
         else:
             per[p][h] += d
-    rows = []
+    rows: list[JsonObject] = []
     biggest = None
     for n in names:
         by_hand = per[n]
@@ -66,7 +71,7 @@ def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: 
         worst_h = min(range(1, hands + 1), key=by_hand.__getitem__) if hands else None
         total += by_hand[0]  # payments outside any hand, if a game makes them
         t = tallies.get(n, {})
-        row = {
+        row: JsonObject = {
             "name": n, "net": total, "money": amount(total, chip_value) if chip_value else None,
             "hands": t.get("hands", 0), "won": t.get("won", 0), "dropped": t.get("dropped", 0),
             "conditions": t.get("conditions", 0), "condition_chips": cond.get(n, 0),
@@ -89,7 +94,7 @@ def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: 
 
 # -- the list of sessions ----------------------------------------------------------------
 
-def sessions_overview(store) -> list[dict]:
+def sessions_overview(store: Store) -> list[JsonObject]:
     with store.snapshot():
         sessions = store.sessions()
         hands = store.queries.hands_per_session()
@@ -114,7 +119,7 @@ def sessions_overview(store) -> list[dict]:
 
 # -- a season -------------------------------------------------------------------------------
 
-def season_standings(store, year: str | None = None, game: str = DEFAULT_GAME) -> dict:
+def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_GAME) -> JsonObject:
     """Every session of one game in a year (or all of them), from every device whose sessions
     this database holds: per player (names compared case-insensitively), the net chips summed,
     the nights, hands and hands won."""
@@ -127,7 +132,7 @@ def season_standings(store, year: str | None = None, game: str = DEFAULT_GAME) -
     # The same order on every device: a player's name is spelt as in the first session he played.
     order = {sid: (s.created_at, s.device or "", s.uid or "") for sid, s in sessions.items()}
     totals = sorted((t for t in totals if t[0] in sessions), key=lambda t: (order[t[0]], t[1], t[2]))
-    players: dict[str, dict] = {}
+    players: dict[str, dict[str, Any]] = {}
     for sid, player, stat, total in totals:
         if sid not in sessions or player in POOLS:
             continue
@@ -146,7 +151,7 @@ def season_standings(store, year: str | None = None, game: str = DEFAULT_GAME) -
 
 # -- a player's career -------------------------------------------------------------------
 
-def known_players(store) -> list[str]:
+def known_players(store: Store) -> list[str]:
     names: list[str] = []
     seen = set()
     for s in store.sessions():
@@ -161,7 +166,7 @@ def known_players(store) -> list[str]:
     return names
 
 
-def resolve_known(store, text: str) -> str:
+def resolve_known(store: Store, text: str) -> str:
     names = known_players(store)
     if not names:
         raise InputError("no players recorded yet", "start a session with `pan session new`")
@@ -171,7 +176,7 @@ def resolve_known(store, text: str) -> str:
         raise InputError(e.message.replace("in this session", "in any session"), e.hint) from None
 
 
-def player_career(store, text: str) -> dict:
+def player_career(store: Store, text: str) -> JsonObject:
     """Career stats of one player across every session."""
     kinds = sorted({k for g in GAMES.values() for k in g.career_kinds})
     takebacks = sorted({c for g in GAMES.values() for c in g.career_takebacks})
@@ -207,16 +212,16 @@ def favourites_laid(sessions: dict[int, Session], laid: list[tuple[int, str]],
         payload = json.loads(text)
         if g is not None and payload.get("kind") in g.career_kinds:
             by_game[g.name].append((s.rules, payload))
-    counts: Counter = Counter()
+    counts: Counter[str] = Counter()
     for name, events in by_game.items():
         for what, times in GAMES[name].career_counts(events, backs.get(name, [])):
             counts[what] += times
     return counts.most_common()
 
 
-def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats: dict[int, dict],
-                 favourites: list[tuple[str, int]]) -> dict:
-    rows = []
+def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats: dict[int, dict[str, int]],
+                 favourites: list[tuple[str, int]]) -> JsonObject:
+    rows: list[JsonObject] = []
     running = 0
     for s in sorted(sessions, key=lambda s: (s.created_at, s.id)):
         net = nets.get(s.id, 0)
@@ -271,7 +276,13 @@ def sparkline(values: list[int], lo: int | None = None, hi: int | None = None) -
 
 # -- settle-up inputs --------------------------------------------------------------------
 
-def settle_inputs(store, session: Session) -> dict:
+class SettleInputs(TypedDict):
+    nets: dict[str, int]                  # net chips of the players and the pools
+    bank: dict[str, dict[str, int]]       # per player who bought or cashed out: buyin, cashout
+    moves: list[tuple[int, int | None, str, int]]  # (seq, hand, player, chips), bank mode only
+
+
+def settle_inputs(store: Store, session: Session) -> SettleInputs:
     """Nets (players and pools), bank tallies, and every chip movement in order for the stack check."""
     sid = session.id
     with store.snapshot():

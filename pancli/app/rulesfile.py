@@ -9,13 +9,16 @@ what is allowed, on one line.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import InputError
 from pancli.games import DEFAULT_GAME, GAMES, game as get_game
 
+if TYPE_CHECKING:
+    from pancli.core.knobs import KnobRules, Schema
 
-def schema(game: str = DEFAULT_GAME):
+
+def schema(game: str = DEFAULT_GAME) -> Schema[Any]:
     """The knob schema of a game, by name (a did-you-mean for an unknown one)."""
     return get_game(game).schema
 
@@ -58,7 +61,7 @@ def load(path: str | Path, game: str = DEFAULT_GAME) -> Any:
         raise InputError(e.message, f"this is a rules file of {other.title}: give --game {other.game}") from None
 
 
-def _other_game(data: dict, game: str):
+def _other_game(data: dict[str, Any], game: str) -> Schema[Any] | None:
     """The one other game whose rules ``data`` are, if there is exactly one."""
     fits = []
     for name, g in GAMES.items():
@@ -72,7 +75,7 @@ def _other_game(data: dict, game: str):
     return fits[0] if len(fits) == 1 else None
 
 
-def dumps(rules, preset_name: str | None = None, game: str = DEFAULT_GAME) -> str:
+def dumps(rules: KnobRules, preset_name: str | None = None, game: str = DEFAULT_GAME) -> str:
     """A complete rules file: every knob written out, with its help and allowed values as a comment."""
     import tomli_w  # noqa: PLC0415 start-up: only `pan rules init` writes a rules file
 
@@ -91,7 +94,7 @@ def dumps(rules, preset_name: str | None = None, game: str = DEFAULT_GAME) -> st
     return "".join(lines)
 
 
-def write(path: str | Path, rules, preset_name: str | None = None, game: str = DEFAULT_GAME,
+def write(path: str | Path, rules: KnobRules, preset_name: str | None = None, game: str = DEFAULT_GAME,
           force: bool = False, db_path: str | Path | None = None) -> Path:
     """Write a complete rules file; refuse to overwrite one unless ``force``, and never the database."""
     from pancli.app.files import check_target, write_atomic  # noqa: PLC0415 start-up: hashlib, only `pan rules init` writes

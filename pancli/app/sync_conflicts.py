@@ -11,12 +11,16 @@ changed on either side; these words let the host find out which copy is right.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pancli.app.rescore import LogEvent
 from pancli.core.errors import PanError
 from pancli.core.text import payment_lines
 from pancli.core.words import listed, plural
 from pancli.games import game as game_of
+
+if TYPE_CHECKING:
+    from pancli.core.json_types import JsonObject
 
 # What a session's header holds, as the table says it (archive.HEADER_KEYS, and when it closed).
 FIELD_WORDS = {"game": "the game", "created_at": "when the session started", "seats": "the players",
@@ -40,8 +44,8 @@ def event_said(game: str, events: list[LogEvent], seq: int | None) -> str | None
         return e.kind
 
 
-def side(where: str, header: dict, events: list[LogEvent], seq: int | None, field: str | None,
-         writer: str | None = None) -> dict:
+def side(where: str, header: JsonObject, events: list[LogEvent], seq: int | None, field: str | None,
+         writer: str | None = None) -> JsonObject:
     """One copy of a conflict: where it is, how many events it holds, and its version of what
     differs (event ``seq`` in words, or the header ``field``)."""
     by_seq = {e.seq: e for e in events}
@@ -60,7 +64,7 @@ def side(where: str, header: dict, events: list[LogEvent], seq: int | None, fiel
 HERE = "this database"
 
 
-def _copy_name(s: dict, sides: list[dict], my_label: str) -> str:
+def _copy_name(s: JsonObject, sides: list[JsonObject], my_label: str) -> str:
     """How a copy is named in a sentence: "here", "in ana-laptop's copy", "in the folder's copy"."""
     if s["where"] == HERE:
         return "here"
@@ -73,7 +77,7 @@ def _copy_name(s: dict, sides: list[dict], my_label: str) -> str:
     return "in the folder's copy"
 
 
-def _value_words(field: str, value) -> str:
+def _value_words(field: str, value: object) -> str:
     if value is None or value == "":
         return "none"
     if field == "seats" and isinstance(value, list):
@@ -81,7 +85,7 @@ def _value_words(field: str, value) -> str:
     return str(value)
 
 
-def _versions(c: dict, my_label: str) -> list[str]:
+def _versions(c: JsonObject, my_label: str) -> list[str]:
     """Each copy's version of what differs, a sentence each."""
     seq, field, sides = c.get("seq"), c.get("field"), c["sides"]
     lines = []
@@ -107,7 +111,7 @@ def _versions(c: dict, my_label: str) -> list[str]:
     return lines
 
 
-def _files(c: dict, folder: tuple[str, str]) -> list[str]:
+def _files(c: JsonObject, folder: tuple[str, str]) -> list[str]:
     """Where the folder's copies are, named from the folder as the host typed it (no full stop
     after a file's name, which a host may copy)."""
     root, shown = folder
@@ -124,7 +128,7 @@ def _files(c: dict, folder: tuple[str, str]) -> list[str]:
     return lines
 
 
-def _next(c: dict) -> list[str]:
+def _next(c: JsonObject) -> list[str]:
     """What the host can do, in the case at hand."""
     here = next((s["session"] for s in c["sides"] if s["where"] == HERE), None)
     engine_copy = any(mark in Path(s["where"]).name for s in c["sides"] if s["where"] != HERE
@@ -153,7 +157,7 @@ def _next(c: dict) -> list[str]:
     return lines
 
 
-def conflict_text(c: dict, my_label: str, folder: tuple[str, str]) -> list[str]:
+def conflict_text(c: JsonObject, my_label: str, folder: tuple[str, str]) -> list[str]:
     """The sentences a conflict is reported in: what differs, each copy's version, where the
     folder's copies are and what to do (``folder``: its whole path and as the host typed it)."""
     seq, field = c.get("seq"), c.get("field")

@@ -8,15 +8,24 @@ So the phone and the terminal always show the same objects.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from pancli.core.errors import InputError, PanError
 from pancli.core.ledger import POOLS, Payment
 from pancli.core.rows import Session, StoredEvent
 from pancli.games import GAMES, game
 
+if TYPE_CHECKING:
+    from decimal import Decimal
+
+    from pancli.app.recorder import Recorder
+    from pancli.core.json_types import JsonObject
+    from pancli.core.settle import Settlement
+    from pancli.storage.store import Store
+
 # -- sessions ----------------------------------------------------------------------------------
 
-def session_list_data(store) -> list[dict]:
+def session_list_data(store: Store) -> list[JsonObject]:
     """`pan session list --json`: every session, the current one marked, and the device that
     records it (one brought in by `pan sync` from another device is read-only here)."""
     with store.snapshot():
@@ -31,17 +40,18 @@ def session_list_data(store) -> list[dict]:
 
 # -- the table now ---------------------------------------------------------------------------
 
-def board_json(session: Session, state) -> dict:
+def board_json(session: Session, state: object) -> JsonObject:
     return game(session.game).board(session, state)
 
 
-def standings_json(session: Session, balances: dict, tallies: dict, players: Sequence[str], chip_value) -> dict:
+def standings_json(session: Session, balances: dict[str, int], tallies: dict[str, dict[str, int]],
+                   players: Sequence[str], chip_value: object) -> JsonObject:
     from pancli.core.money import amount, shown_chip_value  # noqa: PLC0415 start-up: decimal, not for the board or history
 
     chip_value = shown_chip_value(chip_value)
     names = list(players) + [p for p in balances if p not in players and p not in POOLS] \
         + [p for p in tallies if p not in players and p not in balances]
-    rows = []
+    rows: list[JsonObject] = []
     for name in names:
         t = tallies.get(name, {})
         net = balances.get(name, 0)
@@ -54,7 +64,7 @@ def standings_json(session: Session, balances: dict, tallies: dict, players: Seq
         rows.append(row)
     rows.sort(key=lambda r: -r["net"])
     pools = {p.strip("()"): balances[p] for p in POOLS if balances.get(p)}
-    data = {"session": session.name, "game": session.game, "chip_value": chip_value,
+    data: JsonObject = {"session": session.name, "game": session.game, "chip_value": chip_value,
             "players": rows, "pools": pools, "sum": sum(balances.values())}
     g = GAMES.get(session.game)
     ranked = g.standings(session.rules, rows) if g else None
@@ -63,36 +73,36 @@ def standings_json(session: Session, balances: dict, tallies: dict, players: Seq
     return data
 
 
-def board_data(recorder) -> dict:
+def board_data(recorder: Recorder) -> JsonObject:
     """The hand in play as its game shows it: `pan board --json` for Panguingue,
     `pan contract status --json` and `pan polish status --json` for the other two games."""
     return recorder.game.board(recorder.session, recorder.state())
 
 
-def standings_data(recorder) -> dict:
+def standings_data(recorder: Recorder) -> JsonObject:
     """`pan standings --json`."""
     state, balances, tallies = recorder.totals()
     seats = recorder.game.players(state)
     return standings_json(recorder.session, balances, tallies, seats, recorder.session.chip_value)
 
 
-def payment_json(event_id: int, p: Payment) -> dict:
+def payment_json(event_id: int, p: Payment) -> JsonObject:
     """One payment of an event of `pan history --json` (code and params null if stored by pancli 0.1)."""
     return {"event_id": event_id, "payer": p.payer, "payee": p.payee, "chips": p.chips, "reason": p.reason,
             "code": p.code, "params": None if p.code is None else p.params.plain()}
 
 
-def event_json(e: StoredEvent, text: str) -> dict:
+def event_json(e: StoredEvent, text: str) -> JsonObject:
     """One event of `pan history --json`; ``text``: the event in words (``event_texts``)."""
     return {"seq": e.seq, "hand": e.hand, "kind": e.kind, "text": text, "payload": e.payload,
             "created_at": e.created_at, "voided": e.voided_by is not None,
             "undo_of": e.undo_of, "payments": [payment_json(e.id, p) for p in e.payments]}
 
 
-def event_difference(game_name: str, seq: int, ours: dict, theirs: dict, where: str = "in the archive") -> str:
+def event_difference(game_name: str, seq: int, ours: JsonObject, theirs: JsonObject, where: str = "in the archive") -> str:
     """Why two copies of event ``seq`` are not the same, in the game's words: `event #5 differs:
     here Ana melds J♥ Q♥ K♥, in the archive Dee melds 4♥ 4♦ 4♣`."""
-    def said(payload: dict) -> str:
+    def said(payload: JsonObject) -> str:
         try:
             return game(game_name).event_words(payload)
         except (PanError, KeyError, TypeError, ValueError, AttributeError):  # a kind or game this pancli lacks
@@ -104,7 +114,7 @@ def event_difference(game_name: str, seq: int, ours: dict, theirs: dict, where: 
     return f"event #{seq} ({a}) differs in its hand or its payments"
 
 
-def event_texts(store, session: Session, events: Sequence[StoredEvent]) -> list[str]:
+def event_texts(store: Store, session: Session, events: Sequence[StoredEvent]) -> list[str]:
     """Each event in words, as its game says it (an undo with what it took back)."""
     g = game(session.game)
     payloads = {e.id: e.payload for e in events}
@@ -114,7 +124,8 @@ def event_texts(store, session: Session, events: Sequence[StoredEvent]) -> list[
     return [g.event_words(e.payload, payloads.get(e.undo_of) if e.undo_of is not None else None) for e in events]
 
 
-def history_data(store, session: Session, hand: int | None = None, events: list[StoredEvent] | None = None) -> dict:
+def history_data(store: Store, session: Session, hand: int | None = None,
+                 events: list[StoredEvent] | None = None) -> JsonObject:
     """`pan history [--hand N] --json`: every event, voided ones and undos included, with its payments
     and its words (or just ``events``, as ``store.log.session_log`` gives them, for a reader that
     pages the log)."""
@@ -124,10 +135,10 @@ def history_data(store, session: Session, hand: int | None = None, events: list[
     return {"session": session.name, "events": [event_json(e, t) for e, t in zip(events, texts)]}
 
 
-def names_player(payload: dict, player: str) -> bool:
+def names_player(payload: JsonObject, player: str) -> bool:
     """Whether an event is about the player: named as who acts, deals, goes out, loses, or as a
     key of what it records per player (the seating list names everyone, so it does not count)."""
-    def holds(value) -> bool:
+    def holds(value: object) -> bool:
         if isinstance(value, str):
             return value == player
         if isinstance(value, dict):
@@ -139,7 +150,7 @@ def names_player(payload: dict, player: str) -> bool:
     return any(holds(v) for k, v in payload.items() if k not in ("kind", "seats"))
 
 
-def pick_events(events: list[dict], player: str | None = None, last: int | None = None) -> list[dict]:
+def pick_events(events: list[JsonObject], player: str | None = None, last: int | None = None) -> list[JsonObject]:
     """`pan history --player NAME --last N`: the events about the player, then the last N of them."""
     if player is not None:
         events = [e for e in events if names_player(e["payload"], player)]
@@ -150,7 +161,7 @@ def pick_events(events: list[dict], player: str | None = None, last: int | None 
 
 # -- settle-up ---------------------------------------------------------------------------------
 
-def settle_result(store, session: Session, chip_value=None):
+def settle_result(store: Store, session: Session, chip_value: object = None) -> tuple[Settlement, Decimal | None]:
     """`pan settle`: the settlement (checked to square everyone exactly) and the chip value it is
     priced at: an exact Decimal (``chip_value`` as typed, or the session's), or None."""
     # start-up: decimal and the reports, only for settling up
@@ -168,7 +179,7 @@ def settle_result(store, session: Session, chip_value=None):
     return s, value
 
 
-def settle_json(session: Session, s) -> dict:
+def settle_json(session: Session, s: Settlement) -> JsonObject:
     """`pan settle --json`."""
     from pancli.core import settle as st  # noqa: PLC0415 start-up: decimal, only for settling up
 
