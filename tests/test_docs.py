@@ -1,6 +1,6 @@
 """Every ```console block of README.md and docs/*.md is run, in order, one file at a time on a fresh
-database, and must print what it shows and exit as it shows (the convention is in README.md,
-Development). docs/commands.md is generated from the commands themselves (see test_help.py): its
+database, and must print what it shows and exit as it shows (the convention is in
+docs/development.md). docs/commands.md is generated from the commands themselves (see test_help.py): its
 blocks are usage lines, not a session.
 
 What is compared is what is printed: the only placeholders are dates and times (a date or time the
@@ -286,8 +286,68 @@ def test_the_wildcard_line():
     assert not matches(["a"], ["a", "b"])
 
 
+TOPICS = ("disputes.md", "recording.md", "table-shell.md", "reports.md", "house-rules.md", "other-games.md",
+          "data-and-sync.md", "turns.md")  # the manual's pages whose examples are sessions
+
+
 def test_every_documented_file_has_commands_that_run():
-    assert all(commands_of(p) for p in DOCS if p.name in ("README.md", "turns.md", "other-games.md"))
+    assert all(commands_of(ROOT / "docs" / name) for name in TOPICS)
+
+
+def fenced(path: Path, kind: str) -> list[list[str]]:
+    """The lines of each ```KIND block of a file."""
+    blocks, current = [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if current is None and line.strip() == f"```{kind}":
+            current = []
+        elif current is not None and line.strip() == "```":
+            blocks.append(current)
+            current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+def test_ci_runs_exactly_the_readmes_whole_check():
+    whole = next(b for b in fenced(ROOT / "README.md", "sh") if b and b[0] == "python3 -m venv .venv-ci")
+    ci = [x for x in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+          if x not in ("set +e", "set -e")]  # the script's own bookkeeping, to read pytest's status
+    start = ci.index(whole[0])
+    assert ci[start:start + len(whole)] == whole
+
+
+def test_the_readme_is_short_and_its_first_night_runs(tmp_path, monkeypatch):
+    """The README stays a host's page (under 200 lines), and its first night, every command but
+    `pan serve` (which runs until Ctrl-C), runs on a fresh database as written."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 200
+    night = next(b for b in fenced(ROOT / "README.md", "text") if any("pan serve --dealer" in x for x in b))
+    from typer.testing import CliRunner
+
+    from pancli.cli import app
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    runner = CliRunner()
+    ran = 0
+    for line in night:
+        words, _ = split_command(line[2:])
+        if words[0] == "serve":
+            continue
+        result = runner.invoke(app, ["--db", str(tmp_path / "friday.db"), *words])
+        assert result.exit_code == 0, f"{line}\n{result.output}"
+        ran += 1
+    assert ran == 9 and "everyone is square" in result.output
+
+
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)|<img src=\"([^\"]+)\"")
+
+
+@pytest.mark.parametrize("path", [*DOCS, ROOT / "docs" / "commands.md", ROOT / "CHANGELOG.md"],
+                         ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_link_to_a_file_of_the_repository_finds_it(path):
+    links = [a or b for a, b in LINK.findall(path.read_text(encoding="utf-8"))]
+    missing = [x for x in links if "://" not in x and not (path.parent / x).exists()]
+    assert not missing, f"{path.name} links to files that are not there: {missing}"
 
 
 if __name__ == "__main__":  # pragma: no cover - a tool for writing the docs
