@@ -133,7 +133,7 @@ def test_every_command_module_is_registered_and_every_registered_command_exists(
     module but not to the table (or left in the table after it moved) would silently go missing."""
     from importlib import import_module
 
-    from pancli.cli.common import COMMAND_MODULES, PANELS
+    from pancli.cli.registry import COMMAND_MODULES, PANELS
 
     defined = {}
     for path in modules("cli"):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from pancli.cli.common import app
 from pancli.cli.context import AppContext
+from pancli.cli.registry import app
 
 
 def _version(value: bool) -> None:

@@ -87,8 +87,8 @@ class TableShell:
     def __init__(self, db=None, session: str | None = None, board: bool = True):
         from typer.main import get_command
 
-        from pancli.cli.common import RootGroup, app
         from pancli.cli.context import AppContext
+        from pancli.cli.registry import RootGroup, app
         from pancli.storage.paths import resolve_path
 
         command = get_command(app)
