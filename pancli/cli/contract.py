@@ -15,7 +15,7 @@ from pancli.cli.game_commands import game_recorder, record_game_event, rules_opt
 from pancli.cli.params import MELDS, NAME, CountType
 from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP, meld_texts
-from pancli.core.words import plural
+from pancli.core.words import plural, signed
 
 contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, lay-offs and deal scores; "
                        "settle disputed contracts and «May I?» buys.\n\n"
@@ -177,7 +177,7 @@ def contract_status(as_json: bool = JSON):
         say(f"Contracts down: {', '.join(data['down'])}")
     if data["out"]:
         say(f"{data['out']} went out; cards left recorded for: {', '.join(data['left']) or 'nobody yet'}")
-    say("Totals: " + ", ".join(f"{r['player']} {r['score']:+d}" for r in data["standings"]))
+    say("Totals: " + ", ".join(f"{r['player']} {signed(r['score'], zero='+0')}" for r in data["standings"]))
 
 
 @contract_app.command("check")

@@ -7,8 +7,9 @@ import sys
 
 import typer
 
+from pancli.core.money import signed_money
 from pancli.core.text import one_line, payment_lines
-from pancli.core.words import plural
+from pancli.core.words import plural, signed
 
 _RED_CARD = re.compile(r"(?:10|[A2-7JQK])[♥♦]")
 
@@ -56,7 +57,7 @@ def board_table(data: dict, game):
         status = p["status"] + (" (stays)" if p["stayed"] and p["status"] == "in" else "")
         # The melds cell is markup of its own (red hearts, the worth in bold): cards and condition
         # words only, never a name; every other cell is a plain string, shown literally.
-        table.add_row(p["name"], status, Text.from_markup(melds), str(p["melded"]), f"{p['chips_this_hand']:+d}")
+        table.add_row(p["name"], status, Text.from_markup(melds), str(p["melded"]), signed(p['chips_this_hand'], zero="+0"))
     return table
 
 def standings_table(data: dict):
@@ -71,12 +72,12 @@ def standings_table(data: dict):
     for col in cols:
         table.add_column(col, justify="left" if col == "player" else "right")
     for r in data["players"]:
-        net = styled((f"{r['net']:+d}" if r["net"] else "0", "green" if r["net"] > 0 else ("red" if r["net"] < 0 else None)))
-        cells = [r["name"], net] + ([f"{r['money']:+.2f}"] if data["chip_value"] else []) + [
+        net = styled((signed(r["net"]), "green" if r["net"] > 0 else ("red" if r["net"] < 0 else None)))
+        cells = [r["name"], net] + ([signed_money(r["money"], zero="+0.00")] if data["chip_value"] else []) + [
             str(r["hands"]), str(r["won"]), str(r["dropped"]), str(r["conditions"])]
         table.add_row(*cells)
     for name, chips in data["pools"].items():
-        table.add_row(f"({name})", f"{chips:+d}", *([""] * (len(cols) - 2)))
+        table.add_row(f"({name})", signed(chips, zero="+0"), *([""] * (len(cols) - 2)))
     return table
 
 def season_table(data: dict):
@@ -96,7 +97,7 @@ def season_table(data: dict):
     for col in ("player", "net", "nights", "hands", "won"):
         table.add_column(col, justify="left" if col == "player" else "right")
     for r in data["players"]:
-        net = styled((f"{r['net']:+d}" if r["net"] else "0", "green" if r["net"] > 0 else ("red" if r["net"] < 0 else None)))
+        net = styled((signed(r["net"]), "green" if r["net"] > 0 else ("red" if r["net"] < 0 else None)))
         table.add_row(r["name"], net, str(r["nights"]), str(r["hands"]), str(r["won"]))
     return table
 
@@ -111,7 +112,7 @@ def _score_table(table, data: dict):
         cells = []
         for col in cols:
             value = r.get(col, 0)
-            cells.append(f"{value:+d}" if col == "points" and value else (str(value) if value != "" else "-"))
+            cells.append(signed(value) if col == "points" and value else (str(value) if value != "" else "-"))
         table.add_row(str(r.get("place", "")), r["name"], *cells)
     return table
 

@@ -13,7 +13,8 @@ from pancli.cli.fit import cell_width, pad
 from pancli.cli.params import CHIPS, HAND, KNOWN_PLAYER, PLAYER, SESSION as SESSION_NAME
 from pancli.cli.record import record
 from pancli.core.errors import InputError, RuleError
-from pancli.core.words import MINUS
+from pancli.core.money import signed_money
+from pancli.core.words import signed
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -37,18 +38,8 @@ def _session(name: str | None) -> tuple:
     return store, store.session(name)
 
 
-def _signed(n: int) -> str:
-    from pancli.core.settle import signed
-
-    return signed(n)
-
-
-def _money(amount) -> str:
-    return f"+{amount:.2f}" if amount > 0 else (f"{MINUS}{-amount:.2f}" if amount < 0 else "0.00")
-
-
 def _colored(n: int):
-    return styled((_signed(n), "green" if n > 0 else ("red" if n < 0 else None)))
+    return styled((signed(n), "green" if n > 0 else ("red" if n < 0 else None)))
 
 
 # -- buy-ins and cash-outs -----------------------------------------------------------------
@@ -96,20 +87,20 @@ def _report_renderables(data: dict, width: int) -> list:
                          min_width=max(len(col), 4))
     for r in data["players"]:
         cond = f"{r['conditions']} ({r['condition_chips']})" if r["conditions"] or r["condition_chips"] else "0"
-        big = f"{_signed(r['largest_hand']['chips'])} in hand {r['largest_hand']['hand']}" if r["largest_hand"] else "-"
-        cells = [r["name"], _colored(r["net"])] + ([_money(r["money"])] if cv else []) + [
+        big = f"{signed(r['largest_hand']['chips'])} in hand {r['largest_hand']['hand']}" if r["largest_hand"] else "-"
+        cells = [r["name"], _colored(r["net"])] + ([signed_money(r["money"])] if cv else []) + [
             str(r["hands"]), str(r["won"]), str(r["dropped"]), cond, big]
         if banked:
             cells += [str(r["buyin"]), str(r["cashout"])]
         table.add_row(*cells)
     for name, chips in data["pools"].items():
-        table.add_row(f"({name})", _signed(chips), *([""] * (len(cols) - 2)))
+        table.add_row(f"({name})", signed(chips), *([""] * (len(cols) - 2)))
     out.append(table)
     out.append(Text("conds: conditions laid (chips they collected); best: the player's best hand."
                     + (" bought/cashed: chips from and to the bank." if banked else ""), style="dim"))
     if data["largest_hand"]:
         b = data["largest_hand"]
-        out.append(styled(f"Largest hand: {b['player']} {_signed(b['chips'])} in hand {b['hand']}."))
+        out.append(styled(f"Largest hand: {b['player']} {signed(b['chips'])} in hand {b['hand']}."))
     if data["hands"]:
         name_w = max(cell_width(r["name"]) for r in data["players"])
         chart_w = max(10, min(data["hands"], width - name_w - 12))
@@ -118,12 +109,12 @@ def _report_renderables(data: dict, width: int) -> list:
         hi = max(max(v) for v in series.values())
         lo, hi = min(lo, 0), max(hi, 0)
         per = "" if data["hands"] <= chart_w else f", one mark per {data['hands'] / chart_w:.1f} hands"
-        out.append(Text(f"\nRunning total, hand by hand (from {_signed(lo)} to {_signed(hi)}{per}):"))
+        out.append(Text(f"\nRunning total, hand by hand (from {signed(lo)} to {signed(hi)}{per}):"))
         for r in data["players"]:
             line = styled(f"{pad(r['name'], name_w)}  ")
             line.append(sparkline(series[r["name"]], lo, hi),
                         style="green" if r["net"] > 0 else ("red" if r["net"] < 0 else None))
-            line.append(f"  {_signed(r['net'])}")
+            line.append(f"  {signed(r['net'])}")
             out.append(line)
     if data["sum"] != 0:
         out.append(Text(f"Warning: the ledger sums to {data['sum']}, not 0; run `pan db check`.", style="red"))
@@ -189,25 +180,25 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
         return
     out = console()
     pct = lambda x: "-" if x is None else f"{x * 100:.0f}%"  # noqa: E731
-    money = f" ({data['money']:+.2f})" if data["money"] is not None else ""
+    money = f" ({signed_money(data['money'], zero='+0.00')})" if data["money"] is not None else ""
     out.print(f"{data['player']}: {count_of(data['sessions'], 'session')}, {count_of(data['hands'], 'hand')}, won {data['won']} "
               f"({pct(data['win_rate'])}), dropped {data['dropped']} ({pct(data['drop_rate'])}), "
-              f"net {_signed(data['net'])}{money}.")
+              f"net {signed(data['net'])}{money}.")
     if data["best_night"]:
         b = data["best_night"]
-        out.print(f"Best night: {b['session']} ({b['date']}) {_signed(b['net'])}.")
+        out.print(f"Best night: {b['session']} ({b['date']}) {signed(b['net'])}.")
     if data["favourite_condition"]:
         f = data["favourite_condition"]
         out.print(f"Favourite condition: {f['condition']} ({count_of(f['times'], 'time')}).")
     if data["nights"]:
         running = [r["running"] for r in data["nights"]]
-        out.print(f"Net over time: {sparkline(running, min(running + [0]), max(running + [0]))} {_signed(running[-1])}")
+        out.print(f"Net over time: {sparkline(running, min(running + [0]), max(running + [0]))} {signed(running[-1])}")
         table = Table(title_justify="left")
         for col in ("date", "session", "net", "hands", "won", "dropped", "conditions", "running"):
             table.add_column(col, justify="left" if col in ("date", "session") else "right")
         for r in data["nights"]:
             table.add_row(r["date"], r["session"], _colored(r["net"]), str(r["hands"]), str(r["won"]),
-                          str(r["dropped"]), str(r["conditions"]), _signed(r["running"]))
+                          str(r["dropped"]), str(r["conditions"]), signed(r["running"]))
         out.print(table)
 
 
@@ -240,7 +231,7 @@ def sessions_cmd(as_json: bool = JSON):
         if not r["recorded_here"]:
             name += f" (read-only, from {r['device_label'] or r['device'][:8]})"
         table.add_row(mark, r["date"], name, *([r["game"]] if games else []), ", ".join(r["players"]),
-                      str(r["hands"]), f"{w['name']} {_signed(w['net'])}" if w else "-")
+                      str(r["hands"]), f"{w['name']} {signed(w['net'])}" if w else "-")
     out = console()
     out.print(table)
     for line in _sessions_legend(rows):
@@ -311,7 +302,7 @@ def _print_settlement(out, session_name: str, s, value) -> None:
         label_w = max([14] + [cell_width(p.label) for p in s.parties])
         for p in s.parties:
             amount = f"  {st.party_money(p, s)}" if value else ""
-            out.print(f"  {pad(p.label, label_w)} {st.signed(p.balance):>6} {'chip ' if abs(p.balance) == 1 else 'chips'}{amount}")
+            out.print(f"  {pad(p.label, label_w)} {signed(p.balance):>6} {'chip ' if abs(p.balance) == 1 else 'chips'}{amount}")
     if s.transfers:
         out.print(f"{count_of(len(s.transfers), 'payment')}:")
         for t in s.transfers:
@@ -342,7 +333,7 @@ def _bank_table(s, value):
     for p in s.parties:
         if p.name in st.PARTY_NAMES:
             continue
-        table.add_row(p.name, str(p.bought), st.signed(p.net), *([str(p.cashed)] if cashed else []),
+        table.add_row(p.name, str(p.bought), signed(p.net), *([str(p.cashed)] if cashed else []),
                       st.count(p.balance), st.settles(p, s))
     return table
 
@@ -519,9 +510,9 @@ def rescore(name: str | None = SESSION,
     for col in ("player", "recorded", "rescored", "difference"):
         table.add_column(col, justify="left" if col == "player" else "right")
     for r in result.rows:
-        table.add_row(r["name"], _signed(r["recorded"]), _signed(r["rescored"]), _colored(r["difference"]))
+        table.add_row(r["name"], signed(r["recorded"]), signed(r["rescored"]), _colored(r["difference"]))
     for pool, v in result.pools.items():
-        table.add_row(f"({pool})", _signed(v["recorded"]), _signed(v["rescored"]), _signed(v["rescored"] - v["recorded"]))
+        table.add_row(f"({pool})", signed(v["recorded"]), signed(v["rescored"]), signed(v["rescored"] - v["recorded"]))
     out.print(table)
     if result.illegal:
         out.print(f"{count_of(len(result.illegal), 'event')} "

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from pancli.cli.direct import PARSE, run_direct
 from pancli.cli.script import CommitGroup, run_script
+from pancli.core.words import signed
 
 if TYPE_CHECKING:
     from typer._click.core import Command
@@ -628,7 +629,7 @@ def compact_board(rec) -> list[str]:
     lines = rec.game.board_lines(rec.game.board(rec.session, state))
     seats = rec.game.players(state)
     names = list(seats) + [p for p in balances if p not in seats and p not in POOLS]
-    night = " · ".join(f"{p} {balances.get(p, 0):+d}" for p in sorted(names, key=lambda p: -balances.get(p, 0)))
+    night = " · ".join(f"{p} {signed(balances.get(p, 0), zero='+0')}" for p in sorted(names, key=lambda p: -balances.get(p, 0)))
     lines.append(f"night: {night}")
     return lines
 

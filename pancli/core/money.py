@@ -17,6 +17,7 @@ from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 
 from pancli.core.errors import InputError
 from pancli.core.ledger import MAX_CHIPS  # noqa: F401  (the bound on chips, kept where chips are)
+from pancli.core.words import MINUS
 
 MAX_CHIP_VALUE = Decimal(1_000_000)
 CHIP_VALUE_PLACES = 4
@@ -96,7 +97,13 @@ def to_cents(balances: dict[str, int], value: Decimal) -> dict[str, int]:
 def cents_text(cents: int) -> str:
     """$12.50, -$3.25 (the one minus sign: pancli.core.words.MINUS)."""
     d = Decimal(abs(cents)) / 100
-    return f"${d:,.2f}" if cents >= 0 else f"-${d:,.2f}"
+    return f"${d:,.2f}" if cents >= 0 else f"{MINUS}${d:,.2f}"
+
+
+def signed_money(x: Decimal, zero: str = "0.00") -> str:
+    """An amount of money won or lost, to the cent with its sign: ``+5.75``, ``-3.25`` (MINUS), and
+    ``zero`` for none (the standings table of `pan standings` shows ``+0.00``)."""
+    return f"+{x:.2f}" if x > 0 else (f"{MINUS}{-x:.2f}" if x < 0 else zero)
 
 
 def cents_decimal(cents: int) -> Decimal:

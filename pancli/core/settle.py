@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from pancli.core.ledger import HOUSE, POOLS, TOPS
 from pancli.core.money import amount, cents_decimal, cents_text, stored_chip_value, to_cents
-from pancli.core.words import MINUS, plural
+from pancli.core.words import plural, signed
 
 if TYPE_CHECKING:
     from pancli.core.json_types import JsonObject
@@ -172,11 +172,6 @@ def negative_stacks(moves: list[tuple[int, int | None, str, int]]) -> list[Credi
 
 
 # -- words -------------------------------------------------------------------------------
-
-def signed(chips: int) -> str:
-    """+40, -26 (the one minus sign of every face: pancli.core.words.MINUS), 0."""
-    return f"+{chips}" if chips > 0 else (f"{MINUS}{-chips}" if chips < 0 else "0")
-
 
 def signed_chips(chips: int) -> str:
     """'+40 chips', '-1 chip'."""

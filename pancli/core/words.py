@@ -18,9 +18,11 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-def signed(n: int) -> str:
-    """A count of chips with its sign: ``+3``, ``-3``, ``+0``."""
-    return f"+{n}" if n >= 0 else f"{MINUS}{-n}"
+def signed(n: int, zero: str = "0") -> str:
+    """A count of chips or points with its sign: ``+3``, ``-3``, and ``zero`` for none. A balance or
+    a total shows ``0``; a move during play shows ``+0`` (``in: Ana +0``, ``Cruz +0 for no cards
+    left``), so a line of moves reads alike."""
+    return f"+{n}" if n > 0 else (f"{MINUS}{-n}" if n < 0 else zero)
 
 
 def listed(names: Iterable[str], last: str = "and") -> str:

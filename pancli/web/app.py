@@ -31,10 +31,11 @@ from starlette.staticfiles import StaticFiles
 
 from pancli.app.views import pick_events
 from pancli.core.errors import PanError
+from pancli.core.money import signed_money
 from pancli.core.rows import Session
 from pancli.core.settle import PARTY_NAMES
 from pancli.core.text import json_text, one_line, payment_lines
-from pancli.core.words import MINUS
+from pancli.core.words import signed as signed_number
 from pancli.games import DEFAULT_GAME, game
 from pancli.games.protocol import Game
 from pancli.storage.store import Store
@@ -179,7 +180,7 @@ def shown_html(text: str) -> Markup:
 def signed(n) -> str:
     if n is None:
         return "-"
-    return f"+{n}" if n > 0 else (f"{MINUS}{-n}" if n < 0 else "0")
+    return signed_number(n)
 
 
 def tone(n) -> str:
@@ -189,7 +190,7 @@ def tone(n) -> str:
 def money(x) -> str:
     if x is None:
         return ""
-    return f"+{x:.2f}" if x > 0 else (f"{MINUS}{-x:.2f}" if x < 0 else "0.00")
+    return signed_money(x)
 
 
 def event_lines(events: list[dict]) -> list[dict]:

@@ -6,9 +6,7 @@ from datetime import date
 
 from markupsafe import Markup, escape
 
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
+from pancli.core.words import signed
 
 
 def _day(label: str) -> int | None:
@@ -53,12 +51,12 @@ def running_chart(points: list[tuple[str, int]], width: int = 340, height: int =
         f'preserveAspectRatio="xMidYMid meet" aria-label="{escape(title)}">',
         f"<title>{escape(title)}</title>",
         f'<line class="zero" x1="{pad_l}" x2="{width - pad_r}" y1="{y(0):.1f}" y2="{y(0):.1f}"/>',
-        f'<text class="axis" x="{pad_l - 4}" y="{y(hi) + 4:.1f}" text-anchor="end">{_signed(hi)}</text>',
+        f'<text class="axis" x="{pad_l - 4}" y="{y(hi) + 4:.1f}" text-anchor="end">{signed(hi)}</text>',
         f'<text class="axis" x="{pad_l - 4}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>' if lo < 0 < hi else "",
-        f'<text class="axis" x="{pad_l - 4}" y="{y(lo) + 4:.1f}" text-anchor="end">{_signed(lo)}</text>',
+        f'<text class="axis" x="{pad_l - 4}" y="{y(lo) + 4:.1f}" text-anchor="end">{signed(lo)}</text>',
         f'<polyline class="line" points="{line}"/>' if n > 1 else "",
         "".join(f'<circle class="dot" cx="{x(i):.1f}" cy="{y(v):.1f}" r="3"><title>{escape(label)}: '
-                f'{_signed(v)}</title></circle>' for i, (label, v) in enumerate(points)) if n <= 40 else "",
+                f'{signed(v)}</title></circle>' for i, (label, v) in enumerate(points)) if n <= 40 else "",
         f'<text class="axis" x="{pad_l}" y="{height - 6}">{escape(points[0][0])}</text>' if n > 1 else
         f'<text class="axis" x="{x(0):.1f}" y="{height - 6}" text-anchor="middle">{escape(points[0][0])}</text>',
         f'<text class="axis" x="{width - pad_r}" y="{height - 6}" text-anchor="end">{escape(points[-1][0])}</text>'

@@ -32,7 +32,7 @@ from typing import Any
 
 from pancli.core.errors import InputError, RuleError
 from pancli.core.ledger import Step, Tally
-from pancli.core.words import plural
+from pancli.core.words import plural, signed as with_sign
 from pancli.games.contract.rules import PACKS, ContractRules
 from pancli.games.frenchpack import (
     RANK_NAMES as _ALL_RANK_NAMES,
@@ -538,11 +538,11 @@ def _score_deal(state: GameState) -> Step:
     for player in state.players:
         if player == state.out:
             change = rules.going_out_bonus if signed else 0
-            lines.append(f"Deal {deal}: {player} {change:+d} for going out")
+            lines.append(f"Deal {deal}: {player} {with_sign(change, zero='+0')} for going out")
             tallies.append(Tally(player, "deals_won", 1))
         else:
             change = -left[player].points if signed else left[player].points
-            lines.append(f"Deal {deal}: {player} {change:+d} for {_leftover_words(left[player])}")
+            lines.append(f"Deal {deal}: {player} {with_sign(change, zero='+0')} for {_leftover_words(left[player])}")
         changes.append(change)
         tallies += [Tally(player, "points", change), Tally(player, "deals_played", 1)]
     totals = tuple(t + c for t, c in zip(state.totals, changes))
@@ -551,7 +551,7 @@ def _score_deal(state: GameState) -> Step:
     scored = dataclasses.replace(state, totals=totals, deals_won=won, deal=deal if over else deal + 1,
                                  down=(), table=(), out=None, leftovers=(), history=state.history + (tuple(changes),),
                                  over=over)
-    lines.append(f"Totals after deal {deal}: " + ", ".join(f"{p} {t:+d}" for p, t in zip(scored.players, totals)))
+    lines.append(f"Totals after deal {deal}: " + ", ".join(f"{p} {with_sign(t, zero='+0')}" for p, t in zip(scored.players, totals)))
     if over:
         lines.append(summary(scored))
     return Step(scored, tallies=tallies, lines=lines)
@@ -575,11 +575,11 @@ def standings(state: GameState) -> list[dict[str, Any]]:
 
 
 def summary(state: GameState) -> str:
-    scores = ", ".join(f"{r['player']} {r['score']:+d}" for r in standings(state))
+    scores = ", ".join(f"{r['player']} {with_sign(r['score'], zero='+0')}" for r in standings(state))
     if state.over:
         best = winners(state)
         score = state.total(best[0])
         if len(best) == 1:
-            return f"Game over: {best[0]} wins with {score:+d} ({scores})"
-        return f"Game over: {_names(best)} share first place with {score:+d} ({scores})"
+            return f"Game over: {best[0]} wins with {with_sign(score, zero='+0')} ({scores})"
+        return f"Game over: {_names(best)} share first place with {with_sign(score, zero='+0')} ({scores})"
     return f"Deal {state.deal} of {DEALS} ({describe_contract(state.deal)}): {scores}"

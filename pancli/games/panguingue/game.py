@@ -208,7 +208,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
                 continue
             melds = "; ".join(f"meld {m['number']}: {''.join(format_card(c) for c in m['cards'])}"
                               + (f" worth {m['worth']}" if m["worth"] else "") for m in p["melds"])
-            playing.append(f"{p['name']} {signed(p['chips_this_hand'])}" + (f" [{melds}]" if melds else ""))
+            playing.append(f"{p['name']} {signed(p['chips_this_hand'], zero='+0')}" + (f" [{melds}]" if melds else ""))
         lines.append("in: " + " · ".join(playing) + (f" | {', '.join(out)}" if out else ""))
         return lines
 
