@@ -7,8 +7,7 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from pancli.core.money import cents_text, signed_money
 from pancli.core.words import MINUS, signed

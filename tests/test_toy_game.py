@@ -20,8 +20,8 @@ with warnings.catch_warnings():  # starlette suggests httpx2 for its test client
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from pancli.cli.common import PanGroup
 from pancli.cli.context import app_context
+from pancli.cli.groups import PanGroup
 from pancli.core.errors import InputError
 from pancli.core.knobs import INT, KnobRules, Schema, Schema as KnobSchema, knob
 from pancli.core.ledger import Params, Payment, Step, Tally

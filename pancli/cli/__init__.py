@@ -70,7 +70,8 @@ def main() -> None:
     import os
     import sys
 
-    from pancli.cli.common import os_error_line, quiet_stdout, say_error
+    from pancli.cli.errors import say_error
+    from pancli.cli.streams import os_error_line, quiet_stdout
 
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:  # started with the descriptor closed (`pan … >&-`)

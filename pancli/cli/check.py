@@ -10,7 +10,9 @@ import sys
 
 import typer
 
-from pancli.cli.common import PRESET_HELP, RULES_HELP, command_set, multiword_command
+from pancli.cli.grammar import multiword_command
+from pancli.cli.groups import command_set
+from pancli.cli.help_texts import PRESET_HELP, RULES_HELP
 from pancli.cli.params import MELDS
 from pancli.core.grouping import MELDS_HELP
 from pancli.core.words import plural
@@ -199,7 +201,7 @@ def _run_batch(rules, arranging: bool, out: bool) -> int:
             data = {"cards": [], "valid": False, "kind": None, "condition": None, "worth": 0,
                     "reason": str(e), "input": line}
             code = e.exit_code
-        from pancli.cli.common import json_text
+        from pancli.core.text import json_text
 
         sys.stdout.write(json_text(data) + "\n")
         sys.stdout.flush()
@@ -211,13 +213,13 @@ def _run_batch(rules, arranging: bool, out: bool) -> int:
 
 
 def _print_json(data) -> None:
-    from pancli.cli.common import print_json
+    from pancli.cli.output import print_json
 
     print_json(data)
 
 
 def _console():
-    from pancli.cli.common import console
+    from pancli.cli.output import console
 
     return console(markup=True)  # its lines are markup: cards, and reasons escaped; rich wraps them at words
 
@@ -238,7 +240,7 @@ def _print_lines(lines: list[str]) -> None:
         return
     import re
 
-    from pancli.cli.common import output_width
+    from pancli.cli.output import output_width
     from pancli.core.text import wrap_words
 
     width = output_width() or 80

@@ -9,8 +9,9 @@ from contextlib import contextmanager
 
 import typer
 
-from pancli.cli.common import command_set, console
 from pancli.cli.game_commands import game_recorder, record_game_event, say
+from pancli.cli.groups import command_set
+from pancli.cli.output import console
 from pancli.cli.params import CountType
 from pancli.core.errors import InputError, RuleError
 

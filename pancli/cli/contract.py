@@ -10,8 +10,9 @@ from __future__ import annotations
 import typer
 
 from pancli.app.views import board_data
-from pancli.cli.common import new_app, print_json
 from pancli.cli.game_commands import game_recorder, record_game_event, rules_options, say, seat_list, seat_name
+from pancli.cli.groups import new_app
+from pancli.cli.output import print_json
 from pancli.cli.params import MELDS, NAME, CountType
 from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP, meld_texts

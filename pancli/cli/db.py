@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from pancli.cli.common import command_set, console, count_of, new_app, print_json
 from pancli.cli.context import app_context
+from pancli.cli.groups import command_set, new_app
+from pancli.cli.output import console, count_of, print_json
 
 db_app = new_app("Where the data lives and how it is kept.\n\nExample: pan db path")
 commands = command_set()  # what this module adds to `pan`

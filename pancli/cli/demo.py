@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from pancli.cli.common import command_set
+from pancli.cli.groups import command_set
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -42,7 +42,7 @@ def demo():
     """
     from importlib.resources import files
 
-    from pancli.cli.common import console
+    from pancli.cli.output import console
     from pancli.cli.shell import TableShell
     from pancli.core.errors import StoreError
 

@@ -41,7 +41,7 @@ def run_direct(shell, words: list[str], obj):
     from typer import Exit
     from typer._click.core import Context
 
-    from pancli.cli.common import errors_as_messages
+    from pancli.cli.errors import errors_as_messages
 
     spec = direct_spec(shell, words[0])
     if spec is None:

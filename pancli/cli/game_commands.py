@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import typer
 
-from pancli.cli.common import echo, output_width
 from pancli.cli.context import app_context
+from pancli.cli.output import echo, output_width
 from pancli.cli.render import show_step
 from pancli.core.errors import InputError
 from pancli.games import game as get_game

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import typer
 
-from pancli.cli.common import command_set, console, echo, multiword_command, new_app, print_json, styled
 from pancli.cli.context import app_context
+from pancli.cli.grammar import multiword_command
+from pancli.cli.groups import command_set, new_app
+from pancli.cli.output import console, echo, print_json, styled
 from pancli.cli.params import CARDS, EVENTS, HAND, MELD, MELDS, PLAYER, PLAYER_IN_HAND, SESSION, flat, melds
 from pancli.cli.render import show_step
 from pancli.core.errors import InputError

@@ -6,7 +6,7 @@ from __future__ import annotations
 import typer
 from typer.core import TyperGroup
 
-from pancli.cli.common import CONTEXT_SETTINGS, PanGroup
+from pancli.cli.groups import CONTEXT_SETTINGS, PanGroup
 
 # Which module defines each top-level command. A command imports only its own module, so
 # `pan meld` never loads the report or rules code. The games' own command groups

@@ -63,7 +63,7 @@ def board_table(data: dict, game):
 def standings_table(data: dict):
     from rich.table import Table
 
-    from pancli.cli.common import styled
+    from pancli.cli.output import styled
 
     table = Table(title=f"Standings · {data['session']}", title_justify="left")
     if "columns" in data:
@@ -84,7 +84,7 @@ def season_table(data: dict):
     """Standings over a season: every session of one game, every device."""
     from rich.table import Table
 
-    from pancli.cli.common import styled
+    from pancli.cli.output import styled
 
     title = "Season" + ("" if data["season"] == "all" else f" {data['season']}")
     from pancli.games import DEFAULT_GAME

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import typer
 
-from pancli.cli.common import command_set, console, count_of
 from pancli.cli.context import app_context
+from pancli.cli.groups import command_set
+from pancli.cli.output import console, count_of
 from pancli.core.errors import InputError, StoreError
 
 commands = command_set()  # what this module adds to `pan`

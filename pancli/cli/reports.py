@@ -7,9 +7,10 @@ from pathlib import Path
 
 import typer
 
-from pancli.cli.common import command_set, console, count_of, print_json, styled
 from pancli.cli.context import app_context
 from pancli.cli.fit import cell_width, pad
+from pancli.cli.groups import command_set
+from pancli.cli.output import console, count_of, print_json, styled
 from pancli.cli.params import CHIPS, HAND, KNOWN_PLAYER, PLAYER, SESSION as SESSION_NAME
 from pancli.cli.record import record
 from pancli.core.errors import InputError, RuleError

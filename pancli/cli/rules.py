@@ -9,7 +9,7 @@ import sys
 
 import typer
 
-from pancli.cli.common import command_set, new_app
+from pancli.cli.groups import command_set, new_app
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -86,12 +86,12 @@ def rules_show(
     rows = knob_rows(schema, rules)
     differs = f"differs_from_{default}"
     if json_:
-        from pancli.cli.common import print_json
+        from pancli.cli.output import print_json
 
         print_json({"game": schema.game, "source": source, "rules": {r["name"]: r["value"] for r in rows},
                     differs: [r["name"] for r in rows if r[differs]], "knobs": rows})
         return
-    from pancli.cli.common import echo
+    from pancli.cli.output import echo
 
     for line in rules_lines(schema, rules, source, rows, every=every, baseline=baseline):
         echo(line)
@@ -164,7 +164,7 @@ def rules_lines(schema, rules, source: str, rows: list[dict], every: bool, basel
     `name = value` and, indented, what it does; wrapped between words, never inside one."""
     import textwrap
 
-    from pancli.cli.common import output_width
+    from pancli.cli.output import output_width
     from pancli.games import DEFAULT_GAME
 
     width = output_width() or _terminal_width()

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from pancli.cli.common import command_set, echo
 from pancli.cli.context import app_context
+from pancli.cli.groups import command_set
+from pancli.cli.output import echo
 from pancli.core.errors import InputError
 
 if TYPE_CHECKING:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from pancli.cli.common import command_set, console, count_of, print_json
 from pancli.cli.context import app_context
+from pancli.cli.groups import command_set
+from pancli.cli.output import console, count_of, print_json
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -82,7 +83,7 @@ def inert(text: str) -> str:
 
 
 def _print_outcome(out) -> None:
-    from pancli.cli.common import output_width
+    from pancli.cli.output import output_width
     from pancli.core.names import inert
     from pancli.core.text import wrap_words
 

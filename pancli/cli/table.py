@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from pancli.cli.common import command_set
+from pancli.cli.groups import command_set
 from pancli.core.errors import InputError
 
 commands = command_set()  # what this module adds to `pan`

@@ -10,7 +10,9 @@ import sys
 
 import typer
 
-from pancli.cli.common import PRESET_HELP, RULES_HELP, command_set, multiword_command, new_app
+from pancli.cli.grammar import multiword_command
+from pancli.cli.groups import command_set, new_app
+from pancli.cli.help_texts import PRESET_HELP, RULES_HELP
 from pancli.cli.params import MELDS
 from pancli.core.grouping import MELDS_HELP, has_separator, meld_texts
 
@@ -206,14 +208,14 @@ def _melds(value: object, rules) -> list[tuple[str, ...]]:
 
 def _emit(title: str, ruling, as_json: bool, words: tuple[str, str]) -> None:
     if as_json:
-        from pancli.cli.common import print_json
+        from pancli.cli.output import print_json
 
         print_json(ruling.to_json())
     else:
         lines = [f"{title}: {words[0] if ruling.allowed else words[1]}", f"  {ruling.reason}"]
         if ruling.must:
             lines.append(f"  must: {ruling.must}")
-        from pancli.cli.common import output_width
+        from pancli.cli.output import output_width
         from pancli.core.text import wrap_words
 
         width = output_width() or _terminal_width()

@@ -1,0 +1,120 @@
+"""Errors at the edge of the command line: every PanError, mistyped word, Ctrl-C and database
+error becomes one line on standard error and its exit code, never a traceback."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import typer
+from typer import BadParameter  # typer runs its own copy of click (0.22 on)
+from typer._click.exceptions import NoSuchOption, UsageError
+
+from pancli.cli.streams import os_error_line
+from pancli.core.errors import PanError
+from pancli.core.text import one_line
+
+
+class MistypedWord(UsageError):
+    """A mistyped command or option, said in one line with the closest word, the way a mistyped
+    player is (``resolve_player``): no usage block, no "Try 'pan -h'" line."""
+
+    def show(self, file=None) -> None:
+        typer.echo(f"Error: {one_line(self.message)}", file=file, err=file is None)
+
+
+def _in_shell(ctx) -> bool:
+    """Whether the line was typed at `pan table` (which hands every line its AppContext)."""
+    return bool(getattr(ctx.find_root().obj, "in_shell", False))
+
+
+def _said(ctx) -> str:
+    """The command as the person typed it: `pan rules` on a command line, `rules` at the table."""
+    path = ctx.command_path
+    if _in_shell(ctx):
+        path = path.split(" ", 1)[1] if " " in path else ""
+    return path
+
+
+def _help_words(ctx, what: str) -> str:
+    """`pan check -h` on a command line, `help check` at the table."""
+    said = _said(ctx)
+    told = (f"help {said}" if said else "help") if _in_shell(ctx) else f"{said} -h"
+    return f"(`{told}` lists {what})"
+
+
+def no_such_command(ctx, word: str) -> MistypedWord:
+    from pancli.core.knobs import closest
+
+    close = closest(word, [n for n in ctx.command.list_commands(ctx) if n != word])
+    guess = f": did you mean {close}?" if close else ""
+    said = _said(ctx) if ctx.parent is not None else ""
+    where = f"{said} has no command" if said else "no command"
+    return MistypedWord(f"{where} '{word}'{guess} {_help_words(ctx, 'the commands')}", ctx=ctx)
+
+
+def no_such_option(e: NoSuchOption) -> MistypedWord:
+    from pancli.core.knobs import closest
+
+    ctx = e.ctx
+    if ctx is None:  # pragma: no cover - click always names the context
+        return MistypedWord(f"no option {e.option_name} (`pan -h` lists the options)")
+    names: list[str] = []
+    for p in ctx.command.get_params(ctx):
+        if getattr(p, "param_type_name", "") == "option" and not getattr(p, "hidden", False):
+            names += list(p.opts) + list(p.secondary_opts)
+    if e.option_name.startswith("--"):
+        names = [n for n in names if n.startswith("--")]
+    close = closest(e.option_name, names)
+    guess = f": did you mean {close}?" if close else ""
+    said = _said(ctx) or "pan"
+    return MistypedWord(f"{said} has no option {e.option_name}{guess} {_help_words(ctx, 'its options')}",
+                        ctx=ctx)
+
+
+@contextmanager
+def errors_as_messages() -> Iterator[None]:
+    """Every PanError (and a word click could not read, a Ctrl-C, a database error) as one line
+    on stderr and its exit code, never a traceback."""
+    try:
+        yield
+    except NoSuchOption as e:  # an option of the command below this group
+        raise no_such_option(e) from None
+    except PanError as e:
+        typer.echo(f"Error: {one_line(str(e))}", err=True)
+        raise typer.Exit(e.exit_code) from None
+    except BadParameter as e:  # a word click could not read as the option's type: one line
+        typer.echo(f"Error: {one_line(e.format_message())}", err=True)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        typer.echo("Interrupted: nothing was recorded by the interrupted command.", err=True)
+        raise typer.Exit(130) from None
+    except OSError as e:
+        line = os_error_line(e)
+        if line is None:
+            raise  # a reader that went away: `main` ends the command quietly
+        say_error(line)
+        raise typer.Exit(2) from None
+    except Exception as e:
+        # A database error outside Store.lock()/snapshot() (a damaged page met by a plain
+        # query): one line like every StoreError, not a traceback. sqlite3 is looked up,
+        # not imported, so commands that never open the database do not pay for it.
+        sqlite3 = sys.modules.get("sqlite3")
+        if sqlite3 is None or not isinstance(e, sqlite3.DatabaseError):
+            raise
+        from pancli.cli.context import app_context
+        from pancli.storage.paths import resolve_path
+        from pancli.storage.store import store_error
+
+        err = store_error(resolve_path(app_context().db), e)
+        typer.echo(f"Error: {one_line(str(err))}", err=True)
+        raise typer.Exit(err.exit_code) from None
+
+
+def say_error(line: str) -> None:
+    """"Error: …" on standard error, even when standard error itself cannot be written."""
+    try:
+        typer.echo(f"Error: {one_line(line)}", err=True)
+    except (OSError, ValueError):
+        pass

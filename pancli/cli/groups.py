@@ -1,0 +1,50 @@
+"""The command groups of `pan`: how a command module makes its commands and a game its group, with
+-h on every command, the grammar of the words, and errors as one line."""
+
+from __future__ import annotations
+
+import typer
+from typer._click.exceptions import NoSuchOption
+from typer.core import TyperGroup
+
+from pancli.cli.errors import errors_as_messages, no_such_command, no_such_option
+from pancli.cli.grammar import negative_numbers_as_arguments
+
+
+class PanGroup(TyperGroup):
+    """Turns every PanError into one line on stderr and its exit code, never a traceback."""
+
+    def resolve_command(self, ctx, args):
+        if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None \
+                and not ctx.resilient_parsing:
+            raise no_such_command(ctx, args[0])
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if cmd is not None and not hasattr(cmd, "commands"):
+            rest = negative_numbers_as_arguments(cmd, ctx, rest)
+        return name, cmd, rest
+
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except NoSuchOption as e:  # `pan --dbb x`: the group's own options
+            raise no_such_option(e) from None
+
+    def invoke(self, ctx):
+        with errors_as_messages():
+            return super().invoke(ctx)
+
+
+# -h as well as --help, on every command (click passes it down to every sub-context).
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+def new_app(help: str, **kw) -> typer.Typer:
+    return typer.Typer(help=help, cls=PanGroup, no_args_is_help=True, add_completion=False,
+                       pretty_exceptions_enable=False, rich_markup_mode=None,
+                       context_settings=CONTEXT_SETTINGS, **kw)
+
+
+def command_set() -> typer.Typer:
+    """The commands one module adds to `pan`, mounted on the root by name and loaded when first used."""
+    return typer.Typer(cls=PanGroup, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+                       context_settings=CONTEXT_SETTINGS)

@@ -1,0 +1,86 @@
+"""What commands print: plain lines, rich consoles fitted to the width, styled text and JSON, every
+stored string in them shown literally."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import typer
+
+from pancli.core.text import json_text, one_line
+from pancli.core.words import plural
+
+
+def echo(text: str) -> None:
+    """A plain line on standard output, any stored text in it made inert (see ``one_line``)."""
+    typer.echo(one_line(text))
+
+
+def count_of(n: int, what: str) -> str:
+    return plural(n, what)
+
+
+def output_width(stream=None) -> int | None:
+    """The width to lay output (standard output, or ``stream``) out in when it is not a terminal:
+    COLUMNS when it is a sane number, else 80 (a terminal measures itself: None)."""
+    import os
+
+    if (stream or sys.stdout).isatty():
+        return None
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and 20 <= int(columns) <= 1000 else 80
+
+
+def console(stderr: bool = False, markup: bool = False, **kw):
+    """A rich console that shows every string literally: no markup (`[/red]Ben` is a name), no
+    emoji codes, and any control or invisible character escaped. Styling is given by ``styled``
+    (rich Text); the few places that print markup of their own pass ``markup=True`` and escape
+    what they interpolate.
+
+    Its width is the terminal's, or piped ``output_width`` (80, or COLUMNS); every table it
+    prints is first fitted to that width (``fit_table``) so no word is broken."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from pancli.core.names import inert
+
+    class PanConsole(Console):
+        def render_str(self, text: str, **options):
+            return super().render_str(inert(text), **options)
+
+        def print(self, *objects, **options):
+            from pancli.cli.fit import fit_table
+
+            for o in objects:
+                if isinstance(o, Table):
+                    fit_table(o, self)
+            super().print(*objects, **options)
+
+        def _render_buffer(self, buffer) -> str:
+            # Without colour (piped), no line ends in the spaces rich pads cells and breaks with.
+            text = super()._render_buffer(buffer)
+            if self.color_system is not None:
+                return text
+            return "\n".join(line.rstrip(" ") for line in text.split("\n"))
+
+    if "width" not in kw and "file" not in kw:
+        kw["width"] = output_width(sys.stderr if stderr else None)
+    return PanConsole(stderr=stderr, highlight=False, markup=markup, emoji=False, **kw)
+
+
+def styled(*parts):
+    """Rich Text from pieces: a string, or (string, style); every string made inert."""
+    from rich.text import Text
+
+    from pancli.core.names import inert
+
+    out = Text()
+    for part in parts:
+        text, style = (part, None) if isinstance(part, str) else part
+        out.append(inert(text), style=style)
+    return out
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json_text(data) + "\n")
