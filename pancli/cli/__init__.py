@@ -71,11 +71,12 @@ def main() -> None:
     import sys
 
     from pancli.cli.errors import say_error
-    from pancli.cli.streams import os_error_line, quiet_stdout
+    from pancli.cli.streams import guard_streams, os_error_line, quiet_stdout
 
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:  # started with the descriptor closed (`pan … >&-`)
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
+    guard_streams()  # an OS error writing them says which stream it was
     try:
         try:
             app()

@@ -4,6 +4,66 @@ says, and a quiet end when the reader went away."""
 from __future__ import annotations
 
 import sys
+from typing import Any, TextIO, cast
+
+
+class OutputError(OSError):
+    """An OS error met writing a standard stream (a full disk behind standard output), told apart
+    from every other OS error by the ``Guarded`` stream that met it."""
+
+    def __init__(self, stream: str, where: str, error: OSError) -> None:
+        super().__init__(error.errno, error.strerror or str(error) or type(error).__name__)
+        self.stream = stream  # "standard output" or "standard error"
+        self.where = where  # " (/dev/full)", or ""
+
+
+class Guarded:
+    """A standard stream whose writes and flushes raise OutputError naming the stream. A reader that
+    went away (BrokenPipeError) and a closed stream (ValueError) pass as they are: the first ends a
+    command quietly, and rich and ``main`` know both. Everything else is the stream's own."""
+
+    def __init__(self, stream: Any, name: str) -> None:
+        self._stream = stream
+        self._name = name
+
+    def _failed(self, e: OSError) -> OutputError:
+        return OutputError(self._name, _file_name(self._stream), e)
+
+    def write(self, text: Any) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise self._failed(e) from e
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise self._failed(e) from e
+
+    @property
+    def buffer(self) -> Guarded:
+        """The bytes beneath (click writes bytes there), guarded the same way."""
+        return Guarded(self._stream.buffer, self._name)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def guard_streams() -> None:
+    """Standard output and standard error as ``Guarded`` streams, for the rest of the process."""
+    for attr, name in (("stdout", "standard output"), ("stderr", "standard error")):
+        stream = getattr(sys, attr)
+        if stream is not None and not isinstance(stream, Guarded):
+            setattr(sys, attr, cast(TextIO, Guarded(stream, name)))
 
 
 def os_error_line(e: OSError) -> str | None:
@@ -15,40 +75,20 @@ def os_error_line(e: OSError) -> str | None:
     if isinstance(e, BrokenPipeError) or e.errno == errno.EPIPE:
         return None
     why = e.strerror or str(e) or type(e).__name__
+    if isinstance(e, OutputError) and e.stream == "standard output":
+        return f"cannot write to standard output{e.where}: {why}"
     if e.filename is not None:
         names = os.fsdecode(e.filename) + (f" or {os.fsdecode(e.filename2)}" if e.filename2 is not None else "")
         return f"cannot use {names}: {why}: check the path and its permissions; the command stopped there"
-    if _from_stdout(e):
-        return f"cannot write to standard output{_stdout_name()}: {why}"
     return f"the command stopped: {why}"
 
 
-def _from_stdout(e: OSError) -> bool:
-    """Whether the error came from writing standard output: the innermost frame holds it (click's
-    echo, rich's console) or its line names it (``sys.stdout.write``)."""
-    import linecache
-
-    tb = e.__traceback__
-    if tb is None or sys.stdout is None:
-        return False
-    while tb.tb_next is not None:
-        tb = tb.tb_next
-    frame = tb.tb_frame
-    for value in frame.f_locals.values():
-        try:
-            if value is sys.stdout or getattr(value, "file", None) is sys.stdout:
-                return True
-        except Exception:  # a local whose `file` cannot be read is not a console
-            continue
-    return "stdout" in linecache.getline(frame.f_code.co_filename, tb.tb_lineno)
-
-
-def _stdout_name() -> str:
-    """" (/dev/full)": the file behind standard output, where the system says (Linux)."""
+def _file_name(stream: Any) -> str:
+    """" (/dev/full)": the file behind a stream, where the system says (Linux)."""
     import os
 
     try:
-        return f" ({os.readlink(f'/proc/self/fd/{sys.stdout.fileno()}')})"
+        return f" ({os.readlink(f'/proc/self/fd/{stream.fileno()}')})"
     except (OSError, ValueError, AttributeError):
         return ""
 
