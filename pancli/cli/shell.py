@@ -18,12 +18,12 @@ import os
 import re
 import shlex
 import sys
-import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from pancli.cli.bugs import expected_errors
 from pancli.cli.direct import PARSE, run_direct
 from pancli.cli.script import CommitGroup, run_script
 from pancli.core.words import signed
@@ -102,6 +102,7 @@ class TableShell:
         self.terminal = False             # at the prompt: output is caught and fitted to the terminal
         self.group: CommitGroup | None = None  # a script's lines not yet committed
         self.direct_specs: dict[str, tuple | None] = {}  # see pancli.cli.direct.direct_spec
+        self._command_done = False  # the line's command has run (a bug after it left it recorded)
         if session is not None:
             s = self.context.open_store(create=False).session(session)
             self.context.session_name = s.name
@@ -130,10 +131,34 @@ class TableShell:
         Errors are always captured (so they can be shown highlighted); nothing a refused line
         tried is stored, because every recorded event is one transaction (or, in a script's
         group, one savepoint).
+
+        This is the one edge of the shell's lines, at the prompt and in a script: a bug in pancli
+        (an exception no command expects) is one line in the result and its traceback in the bug
+        log beside the database (pancli.cli.bugs), and the shell goes on. A bug inside the command
+        recorded nothing, its transaction rolled back (exit status 70); a bug after it, while the
+        board is drawn, leaves the line recorded and says so.
         """
+        result = LineResult(line)
+        self._command_done = False
+        try:
+            return self._execute(result, capture, quiet)
+        except Exception:
+            from pancli.cli.bugs import report_bug
+            from pancli.core.text import one_line
+
+            said = one_line(line.strip())
+            said = said if len(said) <= 40 else said[:39] + "…"
+            if self._command_done:
+                result.err += f"{report_bug(self.db, f'showing the board after `{said}`')}; the line was recorded\n"
+            else:
+                result.status, result.out = 70, ""
+                result.err = f"{report_bug(self.db, f'running `{said}`')}; nothing was recorded by this line\n"
+            return result
+
+    def _execute(self, result: LineResult, capture: bool, quiet: bool) -> LineResult:
         from pancli.core.errors import PanError
 
-        result = LineResult(line)
+        line = result.line
         try:
             words = self.words_of(line)
         except PanError as e:
@@ -171,6 +196,7 @@ class TableShell:
         else:
             result.status, out, err = self._invoke(words, capture, quiet)
         result.out, result.err = out, err
+        self._command_done = result.ok
         if result.ok and words[0] == "session" and len(words) > 1 and words[1] in ("new", "use"):
             # The shell follows the session that was just started or chosen.
             self.context.session_name = None
@@ -194,7 +220,7 @@ class TableShell:
             return None
         try:
             last = rec.store.log.last_effective(rec.session.id)
-        except Exception:
+        except expected_errors():
             return None
         return dict(last.payload) if last else None
 
@@ -230,7 +256,7 @@ class TableShell:
             return None
         try:
             return rec.session.id, rec.state()
-        except Exception:
+        except expected_errors():  # a damaged log: the line's own command says so
             return None
 
     def hand_over_lines(self, before) -> list[str]:
@@ -240,10 +266,7 @@ class TableShell:
             return []
         rec = self.recorder()
         state_before = before[1] if before is not None and before[0] == after[0] else None
-        try:
-            return rec.game.hand_over_lines(state_before, after[1])
-        except Exception:
-            return []
+        return rec.game.hand_over_lines(state_before, after[1])
 
     def _invoke(self, words: list[str], capture: bool, quiet: bool) -> tuple[int, str, str]:
         ClickException, Abort = _click_exceptions()
@@ -281,9 +304,6 @@ class TableShell:
         except KeyboardInterrupt:
             err.write("Interrupted: nothing was recorded by the interrupted command.\n")
             status = 130
-        except Exception:  # a bug: report it, keep the shell and the data
-            err.write("Internal error (nothing was recorded by this line):\n" + traceback.format_exc())
-            status = 70
         finally:
             sys.stdout, sys.stderr = saved
         printed = out.getvalue() if out is not None else ""
@@ -299,7 +319,7 @@ class TableShell:
             return None
         try:
             return store.change_mark() + (self.context.session_name,)
-        except Exception:
+        except expected_errors():
             return None
 
     # -- what is shown ---------------------------------------------------------------------
@@ -312,7 +332,7 @@ class TableShell:
         (the line's own command then says why, in one line)."""
         try:
             return self.context.open_recorder()
-        except Exception:
+        except expected_errors():
             return None
 
     def prompt_text(self) -> str:
@@ -320,9 +340,10 @@ class TableShell:
         if rec is None:
             return "pan> "
         try:
-            status = rec.game.status(rec.state())
-        except Exception:
-            status = None
+            state = rec.state()
+        except expected_errors():  # a damaged log: the next line's command says so
+            state = None
+        status = rec.game.status(state) if state is not None else None
         from pancli.core.names import inert
 
         where = rec.session.name + (f" · {status}" if status else "")
@@ -408,7 +429,7 @@ class TableShell:
             return current, []
         try:
             return current, candidates(self.context, current, rest, path)
-        except Exception:  # no database or session yet: nothing to offer
+        except expected_errors():  # no database or session yet: nothing to offer
             return current, []
 
     @staticmethod
@@ -435,7 +456,13 @@ class TableShell:
 
         class TableCompleter(Completer):
             def get_completions(self, document, complete_event):
-                word, found = shell.candidates(document.text_before_cursor)
+                try:
+                    word, found = shell.candidates(document.text_before_cursor)
+                except Exception:  # a bug: logged (a line printed now would tear the prompt); Tab offers nothing
+                    from pancli.cli.bugs import report_bug
+
+                    report_bug(shell.db, "completing a word")
+                    return
                 for c in found:
                     yield Completion(c, start_position=-len(word))
 
@@ -475,11 +502,12 @@ class TableShell:
                                                     complete_while_typing=False, auto_suggest=AutoSuggestFromHistory(),
                                                     lexer=make_lexer(self), style=_style())
         self.terminal = True
-        self.show_banner()
+        self._at_edge(self.show_banner, "showing the session")
         while True:
             self.context.new_line()  # the prompt says where the table stands now
+            prompt = self._at_edge(self.prompt_text, "showing the prompt") or "pan> "
             try:
-                line = session.prompt(self.prompt_text())
+                line = session.prompt(prompt)
             except KeyboardInterrupt:
                 continue  # Ctrl-C: the line being typed is dropped, nothing else
             except EOFError:
@@ -492,9 +520,21 @@ class TableShell:
 
                 clear()
                 continue
-            self.show(result)
-        self.show_goodbye()
+            self._at_edge(lambda r=result: self.show(r), "showing a line's output")
+        self._at_edge(self.show_goodbye, "showing the standings")
         return 0
+
+    def _at_edge(self, show, doing: str):
+        """What the prompt shows around the lines (``execute`` is the edge of the lines
+        themselves): a bug is one line in the error style and an entry in the bug log."""
+        try:
+            return show()
+        except Exception:
+            from pancli.cli.bugs import report_bug
+
+            _print([("class:error", x) for x in fit_words(f"✗ {report_bug(self.db, doing)}.", terminal_width())],
+                   end="")
+            return None
 
     def show_goodbye(self) -> None:
         """Leaving the table: the night's standings and what comes next."""
