@@ -17,7 +17,8 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 from pancli.cli import app
-from pancli.cli.shell import ALIASES, TableShell, error_fragments
+from pancli.cli.prompt import error_fragments
+from pancli.cli.shell import ALIASES, TableShell
 
 from helpers import HANG, PAN, child_env, command_paths, event_count
 

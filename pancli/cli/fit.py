@@ -6,6 +6,8 @@ rich is imported inside the functions: only output that draws a table or pads a 
 
 from __future__ import annotations
 
+import re
+
 
 def cell_width(text: str) -> int:
     """How many terminal cells the text takes."""
@@ -96,3 +98,44 @@ def fit_table(table, console) -> None:
         table.box, table.show_edge, table.pad_edge = None, False, False
         table.padding = (0, 1, 0, 0)
     _share_width(table, console)
+
+
+def terminal_width() -> int:
+    import shutil
+
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_BREAKS = re.compile(r"(?<=[·|]) ")  # where a board line may break: after its separators
+
+
+def visible_len(text: str) -> int:
+    """Terminal cells, not characters: a CJK name or an emoji takes two."""
+    from rich.cells import cell_len
+
+    return cell_len(_ANSI.sub("", text))
+
+
+def fit_words(text: str, width: int, indent: str = "    ") -> list[str]:
+    """The text as lines of at most `width` columns (each ending in a newline), a long line broken
+    between its items (after · or |), else between words, never inside a word; the lines
+    after the first are indented. Lines that fit are kept exactly as they are."""
+    out = []
+    for line in text.rstrip("\n").split("\n"):
+        if visible_len(line) <= width:
+            out.append(line + "\n")
+            continue
+        lead = line[:len(line) - len(line.lstrip(" "))]
+        units: list[str] = []
+        for item in _BREAKS.split(line.strip(" ")):
+            units += [item] if visible_len(lead + indent + item) <= width else item.split(" ")
+        current = lead + units[0]
+        for u in units[1:]:
+            if visible_len(current) + 1 + visible_len(u) <= width:
+                current += " " + u
+            else:
+                out.append(current + "\n")
+                current = lead + indent + u
+        out.append(current + "\n")
+    return out

@@ -6,8 +6,10 @@ and the command line share one grammar and cannot disagree. The open Store and t
 Recorder stay open in the shell's ``AppContext`` between lines, so a line costs one parse and one committed
 transaction, not a new process.
 
-prompt_toolkit is imported only inside the functions of the interactive prompt, so scripts and
-`pan check` never pay for it.
+The shell runs lines and keeps what they share; its other jobs live beside it: a line's words and
+result (pancli.cli.shell_line), Tab (pancli.cli.completion), the interactive prompt
+(pancli.cli.prompt, where prompt_toolkit is imported), a script's groups (pancli.cli.script),
+fitting words to the terminal (pancli.cli.fit) and the bug log (pancli.cli.bugs).
 """
 
 from __future__ import annotations
@@ -19,24 +21,18 @@ import re
 import shlex
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from pancli.cli.bugs import expected_errors
 from pancli.cli.direct import PARSE, run_direct
+from pancli.cli.fit import fit_words, terminal_width
 from pancli.cli.script import CommitGroup, run_script
+from pancli.cli.shell_line import ALIASES, NOT_PLAIN, QUIT_WORDS, LineResult
 from pancli.core.words import signed
 
 if TYPE_CHECKING:
-    from typer._click.core import Command
-
-# One-letter aliases for the frequent commands.
-ALIASES = {"m": "meld", "a": "add", "d": "drop", "o": "out", "u": "undo", "b": "board", "s": "standings"}
-QUIT_WORDS = ("quit", "exit")
-_NOT_PLAIN = re.compile(r"[\"'\\#]|[^\S \t\r\n]")  # what shlex reads otherwise than str.split
-SHELL_WORDS = ("help", "redo", "clear") + QUIT_WORDS
-
+    pass
 
 def _click_exceptions():
     """ClickException and Abort of the click that typer runs (typer vendors its own copy)."""
@@ -57,29 +53,6 @@ class _Null(io.StringIO):
 
 
 _NULL = _Null()
-
-
-@dataclass
-class LineResult:
-    """What one line did: its exit status, what it printed, and whether it changed anything."""
-
-    line: str
-    status: int = 0
-    out: str = ""
-    err: str = ""
-    changed: bool = False
-    quit: bool = False
-    skipped: bool = False
-    clear: bool = False
-    board: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return self.status == 0
-
-    def text(self) -> str:
-        """Everything the line showed, as plain text (errors last)."""
-        return self.out + "".join(f"{line}\n" for line in self.board) + self.err
 
 
 class TableShell:
@@ -116,7 +89,7 @@ class TableShell:
 
         try:
             # A line without quotes, escapes, comments or unusual spaces splits as shlex splits it.
-            words = shlex.split(line, comments=True) if _NOT_PLAIN.search(line) else line.split()
+            words = shlex.split(line, comments=True) if NOT_PLAIN.search(line) else line.split()
         except ValueError as e:
             raise InputError(f"cannot read the line: {str(e).lower()}", "close the quotes") from None
         if words and words[0] == "pan":
@@ -382,91 +355,18 @@ class TableShell:
                   "Ctrl-C clears the line, `clear` the screen; quit or Ctrl-D leaves."]
         return "".join(x for t in lines for x in fit_words(t, width))
 
-    # -- completion --------------------------------------------------------------------------
+    # -- Tab, at the prompt (pancli.cli.completion) -----------------------------------------
 
     def candidates(self, text: str) -> tuple[str, list[str]]:
         """What Tab offers after `text`: the word being completed and its candidates."""
-        try:
-            words = shlex.split(text)
-        except ValueError:
-            words = text.split()
-        current = ""
-        if text and not text[-1].isspace() and words:
-            current = words.pop()
-        if words and words[0] == "pan":
-            words = words[1:]
-        if words:
-            words[0] = ALIASES.get(words[0].lower(), words[0])
-        if not words:
-            names = [n for n, c in self.command.all_commands().items() if not c.hidden and n != "table"]
-            return current, _starting(current, names + list(SHELL_WORDS))
-        if words[0] == "help":
-            if len(words) == 1:
-                return current, _starting(current, self.command.list_commands(None))
-            return current, []
-        from typer.core import TyperGroup
+        from pancli.cli.completion import candidates
 
-        cmd: Command = self.command
-        rest = list(words)
-        path: list[str] = []
-        # Below, ctx is None: pan's groups never read it, though click types it as required.
-        while isinstance(cmd, TyperGroup) and rest:
-            sub = cmd.get_command(None, rest[0])  # type: ignore[arg-type]
-            if sub is None:
-                return current, []
-            cmd, path = sub, path + [rest.pop(0)]
-        if isinstance(cmd, TyperGroup):
-            subs = [(n, cmd.get_command(None, n)) for n in cmd.list_commands(None)]  # type: ignore[arg-type]
-            return current, _starting(current, [n for n, c in subs if c is not None and not c.hidden])
-        if current.startswith("-"):
-            opts = [o for p in cmd.params if getattr(p, "param_type_name", "") == "option" for o in p.opts]
-            return current, _starting(current, opts + ["--help"])
-        param = _param_being_typed(cmd, rest)
-        if param is not None and "--preset" in getattr(param, "opts", ()):
-            return current, self._game_of(path, rest).complete("preset", current)
-        candidates = getattr(getattr(param, "type", None), "candidates", None)
-        if candidates is None:
-            return current, []
-        try:
-            return current, candidates(self.context, current, rest, path)
-        except expected_errors():  # no database or session yet: nothing to offer
-            return current, []
-
-    @staticmethod
-    def _game_of(path: list[str], typed: list[str]):
-        """The game a line is about, for its presets: the `--game` it names, else the game whose
-        own command it is (`contract check`), else the default game."""
-        from pancli.games import GAMES, default_game
-
-        for i, w in enumerate(typed[:-1]):
-            if w in ("--game", "-g") and typed[i + 1] in GAMES:
-                return GAMES[typed[i + 1]]
-        for w in typed:
-            if w.startswith("--game=") and w.split("=", 1)[1] in GAMES:
-                return GAMES[w.split("=", 1)[1]]
-        if path and path[0] in GAMES:
-            return GAMES[path[0]]
-        return default_game()
+        return candidates(self, text)
 
     def completer(self):
-        """A prompt_toolkit completer over `candidates`."""
-        from prompt_toolkit.completion import Completer, Completion
+        from pancli.cli.completion import completer
 
-        shell = self
-
-        class TableCompleter(Completer):
-            def get_completions(self, document, complete_event):
-                try:
-                    word, found = shell.candidates(document.text_before_cursor)
-                except Exception:  # a bug: logged (a line printed now would tear the prompt); Tab offers nothing
-                    from pancli.cli.bugs import report_bug
-
-                    report_bug(shell.db, "completing a word")
-                    return
-                for c in found:
-                    yield Completion(c, start_position=-len(word))
-
-        return TableCompleter()
+        return completer(self)
 
     # -- history -----------------------------------------------------------------------------
 
@@ -475,15 +375,10 @@ class TableShell:
         return Path(str(self.db) + ".history")
 
     def history(self):
-        """Lines typed at this database, kept between runs in a file next to it."""
-        from prompt_toolkit.history import FileHistory, InMemoryHistory
+        """Lines typed at this database (pancli.cli.prompt.history)."""
+        from pancli.cli.prompt import history
 
-        try:
-            self.history_path.parent.mkdir(parents=True, exist_ok=True)
-            self.history_path.touch(exist_ok=True)
-        except OSError:
-            return InMemoryHistory()
-        return FileHistory(str(self.history_path))
+        return history(self)
 
     # -- running -----------------------------------------------------------------------------
 
@@ -493,128 +388,6 @@ class TableShell:
         (see pancli.cli.script)."""
         return run_script(self, lines, source, keep_going, quiet, out, err)
 
-    def interactive(self) -> int:
-        """The prompt at the table: completion, history, highlighted errors, the live board."""
-        from prompt_toolkit import PromptSession
-        from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
-
-        session: PromptSession[str] = PromptSession(history=self.history(), completer=self.completer(),
-                                                    complete_while_typing=False, auto_suggest=AutoSuggestFromHistory(),
-                                                    lexer=make_lexer(self), style=_style())
-        self.terminal = True
-        self._at_edge(self.show_banner, "showing the session")
-        while True:
-            self.context.new_line()  # the prompt says where the table stands now
-            prompt = self._at_edge(self.prompt_text, "showing the prompt") or "pan> "
-            try:
-                line = session.prompt(prompt)
-            except KeyboardInterrupt:
-                continue  # Ctrl-C: the line being typed is dropped, nothing else
-            except EOFError:
-                break
-            result = self.execute(line)
-            if result.quit:
-                break
-            if result.clear:
-                from prompt_toolkit.shortcuts import clear
-
-                clear()
-                continue
-            self._at_edge(lambda r=result: self.show(r), "showing a line's output")
-        self._at_edge(self.show_goodbye, "showing the standings")
-        return 0
-
-    def _at_edge(self, show, doing: str):
-        """What the prompt shows around the lines (``execute`` is the edge of the lines
-        themselves): a bug is one line in the error style and an entry in the bug log."""
-        try:
-            return show()
-        except Exception:
-            from pancli.cli.bugs import report_bug
-
-            _print([("class:error", x) for x in fit_words(f"✗ {report_bug(self.db, doing)}.", terminal_width())],
-                   end="")
-            return None
-
-    def show_goodbye(self) -> None:
-        """Leaving the table: the night's standings and what comes next."""
-        if self.recorder() is None:
-            return
-        self.show(self.execute("standings"))
-        _print([("class:dim", line) for line in fit_words(
-            "Everything is saved. Next: `pan settle` says who pays whom; `pan report` shows the evening.",
-            terminal_width())], end="")
-
-    def show_banner(self) -> None:
-        width = terminal_width()
-        rec = self.recorder()
-        if rec is None:
-            text = (f"No session in {self.db} yet: start one with "
-                    "`session new NAME --players A,B,C`. `help` lists the commands.")
-        else:
-            from pancli.core.names import inert
-
-            text = (f"Session {inert(rec.session.name)} at {self.db}. `help` lists the commands; "
-                    "Tab completes; `undo` takes back; Ctrl-D leaves.")
-        _print([("class:dim", line) for line in fit_words(text, width)], end="")
-        if rec is not None:
-            for line in self.board_lines():
-                _print([("class:board", x) for x in fit_words(line, width)], end="")
-
-    def show(self, result: LineResult) -> None:
-        width = terminal_width()
-        if result.out:
-            sys.stdout.write("".join(fit_words(result.out, width)))
-            sys.stdout.flush()
-        if result.err:
-            if not result.ok:
-                fragments = error_fragments(result)
-            else:
-                fragments = [("class:warning", result.err)]
-            _print([(style, x) for style, text in fragments for x in fit_words(text, width)], end="")
-        for line in result.board:
-            _print([("class:board", x) for x in fit_words(line, width)], end="")
-
-
-def terminal_width() -> int:
-    import shutil
-
-    return shutil.get_terminal_size((80, 24)).columns
-
-
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
-_BREAKS = re.compile(r"(?<=[·|]) ")  # where a board line may break: after its separators
-
-
-def visible_len(text: str) -> int:
-    """Terminal cells, not characters: a CJK name or an emoji takes two."""
-    from rich.cells import cell_len
-
-    return cell_len(_ANSI.sub("", text))
-
-
-def fit_words(text: str, width: int, indent: str = "    ") -> list[str]:
-    """The text as lines of at most `width` columns (each ending in a newline), a long line broken
-    between its items (after · or |), else between words, never inside a word; the lines
-    after the first are indented. Lines that fit are kept exactly as they are."""
-    out = []
-    for line in text.rstrip("\n").split("\n"):
-        if visible_len(line) <= width:
-            out.append(line + "\n")
-            continue
-        lead = line[:len(line) - len(line.lstrip(" "))]
-        units: list[str] = []
-        for item in _BREAKS.split(line.strip(" ")):
-            units += [item] if visible_len(lead + indent + item) <= width else item.split(" ")
-        current = lead + units[0]
-        for u in units[1:]:
-            if visible_len(current) + 1 + visible_len(u) <= width:
-                current += " " + u
-            else:
-                out.append(current + "\n")
-                current = lead + indent + u
-        out.append(current + "\n")
-    return out
 
 
 class _TerminalBuffer(io.StringIO):
@@ -625,39 +398,9 @@ class _TerminalBuffer(io.StringIO):
         return True
 
 
-def _param_being_typed(cmd, typed: list[str]):
-    """The option value or positional argument that the next word of `typed` fills."""
-    params = [p for p in cmd.params if getattr(p, "param_type_name", "") in ("option", "argument")]
-    by_opt = {o: p for p in params if p.param_type_name == "option" for o in p.opts}
-    multiword = getattr(cmd, "multiword_options", ())
-    position, pending = 0, None
-    for w in typed:
-        if w in by_opt:
-            p = by_opt[w]
-            pending = p if not getattr(p, "is_flag", False) else None
-            continue
-        if pending is not None:
-            if any(o in multiword for o in pending.opts):
-                continue  # a multi-word option takes every word up to the next option
-            pending = None
-            continue
-        position += 1
-    if pending is not None:
-        return pending
-    args = [p for p in params if p.param_type_name == "argument"]
-    if not args or (position >= len(args) and args[-1].nargs != -1):
-        return None
-    return args[min(position, len(args) - 1)]
-
-
 def at_the_table(text: str) -> str:
     """A hint as the shell says it: at the prompt a command is typed without `pan`."""
     return re.sub(r"`pan (?=[a-z])", "`", text)
-
-
-def _starting(prefix: str, names: Iterable[str]) -> list[str]:
-    low = prefix.lower()
-    return [n for n in names if n.lower().startswith(low)]
 
 
 def compact_board(rec) -> list[str]:
@@ -672,63 +415,3 @@ def compact_board(rec) -> list[str]:
     night = " · ".join(f"{p} {signed(balances.get(p, 0), zero='+0')}" for p in sorted(names, key=lambda p: -balances.get(p, 0)))
     lines.append(f"night: {night}")
     return lines
-
-
-# -- prompt_toolkit pieces (imported only for the interactive prompt) -----------------------
-
-def _style():
-    from prompt_toolkit.styles import Style
-
-    return Style.from_dict({
-        "error": "#ff5f5f bold", "warning": "#ffaf00", "dim": "#888888", "board": "#5fafd7",
-        "command": "bold", "unknown": "#ff5f5f underline", "card": "#d7d7af", "option": "#87af87",
-    })
-
-
-def _print(fragments, end: str = "\n") -> None:
-    from prompt_toolkit import print_formatted_text
-    from prompt_toolkit.formatted_text import FormattedText
-
-    print_formatted_text(FormattedText(fragments), style=_style(), end=end)
-
-
-def error_fragments(result: LineResult) -> list[tuple[str, str]]:
-    """How a refused line is shown: its error lines, the first marked, in the error style."""
-    if result.ok or not result.err:
-        return []
-    lines = [x for x in result.err.rstrip("\n").splitlines() if x.strip()]
-    errors = [x for x in lines if x.startswith(("Error", "Internal error", "Interrupted", "Aborted"))] or lines[:1]
-    rest = [x for x in lines if x not in errors]
-    out = [("class:error", ("✗ " if i == 0 else "  ") + x + "\n") for i, x in enumerate(errors)]
-    out += [("class:dim", "  " + x + "\n") for x in rest]
-    out.append(("class:dim", "  Nothing was recorded by that line.\n"))
-    return out
-
-
-def make_lexer(shell: TableShell):
-    """Highlights the line as it is typed: a known command in bold, an unknown one in red."""
-    from prompt_toolkit.lexers import Lexer
-
-    known = set(shell.command.list_commands(None)) | set(ALIASES) | set(SHELL_WORDS) | {"pan", "?"}
-
-    class LineLexer(Lexer):
-        def lex_document(self, document):
-            def get_line(lineno):
-                text = document.lines[lineno]
-                out, first = [], True
-                for m in re.finditer(r"\s+|\S+", text):
-                    w = m.group()
-                    if w.isspace():
-                        out.append(("", w))
-                    elif first:
-                        first = w == "pan"
-                        out.append(("class:command" if w.lower() in known else "class:unknown", w))
-                    elif w.startswith("-"):
-                        out.append(("class:option", w))
-                    else:
-                        out.append(("", w))
-                return out
-
-            return get_line
-
-    return LineLexer()

@@ -37,7 +37,9 @@ def table(
 
     shell = TableShell(db=app_context().db, session=session, board=not (quiet or script or not sys.stdin.isatty()))
     if script is None and sys.stdin.isatty():
-        raise typer.Exit(shell.interactive())
+        from pancli.cli.prompt import interactive
+
+        raise typer.Exit(interactive(shell))
     if script is None and not quiet:
         typer.echo("pan table: standard input is not a terminal, so its lines are run as a script "
                    "(`pan table --help` explains).", err=True)
