@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
@@ -29,6 +28,7 @@ from pancli.app import actions
 from pancli.core.errors import InputError, PanError
 from pancli.core.text import one_line
 from pancli.storage.store import Store
+from pancli.web.filters import templates
 
 HERE = Path(__file__).resolve().parent
 POLL_SECONDS = 0.05         # the poller's look at the database: a tap shows on the players' pages sooner
@@ -90,8 +90,7 @@ class Dealer:
         self.players_token, self.token = players_token, dealer_token
         self.secret = secrets.token_bytes(32)  # CSRF values are good until the server stops
         self.rate = rate or RateLimit()
-        self.env = Environment(loader=FileSystemLoader(str(HERE / "templates")),
-                               autoescape=select_autoescape(["html"]))
+        self.env = templates()  # the one environment of every page
         self.static = StaticFiles(directory=str(HERE / "static"))
 
     # -- checks -------------------------------------------------------------------------------

@@ -1,0 +1,34 @@
+"""The gate in front of every page: only GET and HEAD, and only with the token."""
+
+from __future__ import annotations
+
+import secrets
+from urllib.parse import parse_qs
+
+
+def token_given(query_string: bytes, token: str) -> bool:
+    """Whether a request's query string holds the token (compared in constant time)."""
+    given = parse_qs(query_string.decode("latin-1")).get("token", [""])[0]
+    return secrets.compare_digest(given.encode(), token.encode())
+
+
+class Guard:
+    """Before anything else: only GET and HEAD, and only with the token."""
+
+    def __init__(self, app, token: str, error_response):
+        self.app, self.token, self.error_response = app, token, error_response
+        self.state = app.state
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        path = scope.get("path", "/")
+        if scope["method"] not in ("GET", "HEAD"):
+            response = self.error_response(path, 405, "Only GET and HEAD are answered", "this server is read-only")
+            response.headers["Allow"] = "GET, HEAD"
+            return await response(scope, receive, send)
+        if not token_given(scope.get("query_string", b""), self.token):
+            response = self.error_response(path, 403, "Forbidden: this address needs its token",
+                                           "open the address `pan serve` printed (or scan its QR code)")
+            return await response(scope, receive, send)
+        return await self.app(scope, receive, send)

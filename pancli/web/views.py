@@ -1,0 +1,56 @@
+"""What the pages show, shaped from the JSON objects: event lines, scores in words, a player's nights."""
+
+from __future__ import annotations
+
+from pancli.core.text import payment_lines
+from pancli.games.protocol import Game
+from pancli.web.filters import signed
+
+GENERIC_TABLE = "table.html"  # the table page of a game without a template of its own
+
+
+def event_lines(events: list[dict]) -> list[dict]:
+    """History events as people read them: the one-line event and its payments' reasons."""
+    return [{"seq": e["seq"], "hand": e["hand"], "kind": e["kind"], "text": e["text"],
+             "payments": payment_lines(e["payments"]), "voided": e["voided"],
+             "people": {e["payload"].get("player")} | {p["payer"] for p in e["payments"]}
+             | {p["payee"] for p in e["payments"]}} for e in events]
+
+
+def standing_words(standings: dict) -> list[str]:
+    """A game scored in its own terms, player by player in their places: 'Ana 12 points',
+    'Piotr PO' (the letters of the Polish word), 'Ola no letters'."""
+    columns = standings.get("columns") or []
+    out = []
+    for r in standings["players"]:
+        if "word" in columns:
+            out.append(f"{r['name']} {r['word'] or 'no letters'}")
+        elif "points" in columns:
+            out.append(f"{r['name']} {signed(r['points'])} {'point' if r['points'] in (1, -1) else 'points'}")
+        else:
+            out.append(f"{r['name']} {signed(r['net'])}")
+    return out
+
+
+def night_points(nights: list[dict]) -> list[tuple[str, int]]:
+    """The running net at the end of each date: two sessions on one date are one night's point."""
+    by_date: dict[str, int] = {}
+    running = 0
+    for n in nights:
+        running += n["net"]
+        by_date[n["date"]] = running
+    return list(by_date.items())
+
+
+def table_template(g: Game) -> str:
+    """The table page's template: the game's own (``Game.board_template``), else the generic one."""
+    return g.board_template or GENERIC_TABLE
+
+
+def seat_of(board: dict, name: str | None) -> dict | None:
+    """The player's place in the hand in play, if the board has a hand with players."""
+    hand = board.get("hand")
+    players = hand.get("players") if isinstance(hand, dict) else None
+    if not name or not isinstance(players, list):
+        return None
+    return next((p for p in players if isinstance(p, dict) and p.get("name") == name), None)
