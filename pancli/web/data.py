@@ -106,6 +106,7 @@ class Reader:
         self.default_session = session
         self.generation = 0     # bumped by the poller on every change: tells the pages to refresh
         self.mark: tuple | None = None  # (epoch, the change mark) the poller saw last (Store.change_mark)
+        self.current: dict | None = None  # the session "the current session" is now, as the poller saw it
         self.epoch = 0          # bumped when the file is replaced: every thread opens it afresh
         self._local = threading.local()
         self._cache: OrderedDict = OrderedDict()  # (mark, key) -> (value, its size in bytes)

@@ -51,6 +51,16 @@ class Hub:
             self.loop.call_soon_threadsafe(self.close)
 
 
+def current_of(store: Store, reader: Reader) -> dict | None:
+    """The session a page opened for "the current session" shows now (its id and name), or None:
+    the one `pan serve --session` named, else the one `pan session new`/`use` made current."""
+    try:
+        s = store.session(reader.default_session)
+    except PanError:
+        return None
+    return {"id": s.id, "name": s.name}
+
+
 class Poller(threading.Thread):
     """Watches the database for commits by other connections, and for another file put in its
     place, and tells the hub what changed."""
@@ -68,6 +78,7 @@ class Poller(threading.Thread):
             version = store.data_version()
             last_id = store.last_event_id_of_all()
             reader.mark = reader.mark_of(store, reader.epoch)
+            reader.current = current_of(store, reader)
             try:  # warm the hand index of the session shown by default, for the first history page
                 reader.hand_index(store.session(reader.default_session).id)
             except PanError:
@@ -94,10 +105,11 @@ class Poller(threading.Thread):
                         if whole:
                             reader.reopen()
                     reader.mark = reader.mark_of(store, reader.epoch)
+                    reader.current = current_of(store, reader)
                 except Exception:  # a damaged or vanished file: keep serving what can be read
                     continue
                 reader.generation += 1
-                message = json.dumps({"generation": reader.generation,
+                message = json.dumps({"generation": reader.generation, "current": reader.current,
                                       "sessions": [] if whole else sorted(changed), "any": whole or not changed})
                 loop = self.hub.loop
                 if loop is not None and not loop.is_closed():

@@ -101,6 +101,7 @@ class Site:
             sessions = self.reader.session_names()
             return self.env.get_template(template).render(
                 title=title, fragment=fragment, live=live, generation=generation, sessions=sessions,
+                follow=named is None, keepalive=KEEPALIVE_SECONDS,
                 url=lambda to, **kw: self.link(named, to, **kw), token=self.token, path=path, **context)
 
         return HTMLResponse(self.reader.cached(key, render), headers=SECURITY_HEADERS)
@@ -236,13 +237,13 @@ class Site:
 
         async def stream():
             try:
-                hello = json.dumps({"generation": reader.generation})
+                hello = json.dumps({"generation": reader.generation, "current": reader.current})
                 yield f"retry: 1000\nevent: hello\ndata: {hello}\n\n"
                 while not hub.closed:
                     try:
                         message = await asyncio.wait_for(queue.get(), timeout=KEEPALIVE_SECONDS)
                     except TimeoutError:
-                        yield ": keep-alive\n\n"
+                        yield "event: ping\ndata: {}\n\n"  # the page knows it is still connected
                         continue
                     if message is None:
                         break

@@ -1,27 +1,58 @@
 // pan serve: keep the page current. Listens to /events (server-sent events); when the log
-// changes, fetches this page's fresh content once and swaps it in. Without JavaScript the
-// page still works; it just does not update by itself.
+// changes, fetches this page's fresh content once and swaps it in. A page opened for "the
+// current session" follows the table to a new session (header, game and all); a page opened
+// for a named one stays on it and says the table has moved on. "live" shows only while the
+// stream is open and heard from; otherwise the page says so and connects again.
+// Without JavaScript the page still works; it just does not update by itself.
 (function () {
   "use strict";
   var body = document.body;
   if (!window.EventSource || !window.fetch || !body.dataset.events) return;
   var live = body.dataset.live, session = body.dataset.session;
-  var status = document.getElementById("live-status");
+  var follow = body.dataset.follow === "1";
   var generation = Number(body.dataset.generation || 0);
-  var busy = false, again = false;
+  var quiet = (Number(body.dataset.keepalive || 15) * 2 + 5) * 1000;  // two keep-alives missed: gone
+  var busy = false, again = false, whole = false, source = null, watchdog = null;
 
-  function fragmentUrl() {
+  function status(on) {
+    var el = document.getElementById("live-status");
+    if (!el) return;
+    el.hidden = false;
+    el.textContent = on ? "● live" : "not live · reconnecting…";
+    el.classList.toggle("stale", !on);
+    el.title = on ? "updates by itself" : "not receiving updates: trying again; reload to be sure";
+  }
+
+  function pageUrl(fragment) {
     var url = new URL(window.location.href);
-    url.searchParams.set("fragment", "1");
+    if (fragment) url.searchParams.set("fragment", "1");
     return url.toString();
+  }
+
+  function swapWhole(html) {  // the table moved to another session: header, tabs and content anew
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var fresh = doc.body;
+    document.title = doc.title;
+    ["top", "tabs"].forEach(function (cls) {
+      var old = document.querySelector("." + cls), now = fresh.querySelector("." + cls);
+      if (old && now) old.replaceWith(now);
+    });
+    var main = document.getElementById("live"), freshMain = fresh.querySelector("#live");
+    if (main && freshMain) main.innerHTML = freshMain.innerHTML;
+    session = fresh.dataset.session;
+    body.dataset.session = session;
+    status(true);
   }
 
   function refresh() {
     if (busy) { again = true; return; }
     busy = true;
-    fetch(fragmentUrl(), { cache: "no-store", credentials: "same-origin" })
+    var all = whole;
+    whole = false;
+    fetch(pageUrl(!all), { cache: "no-store", credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
+        if (all) { swapWhole(html); return; }
         var main = document.getElementById("live");
         if (main) main.innerHTML = html;
       })
@@ -32,21 +63,57 @@
       });
   }
 
+  function moved(current) {  // a page of a named session: say where the table is now
+    var box = document.getElementById("moved"), text = document.getElementById("moved-text");
+    if (!box || !text) return;
+    var away = current && session && current.id !== Number(session);
+    box.hidden = !away;
+    if (away) text.textContent = "The table has moved on to " + current.name + ".";
+  }
+
+  // Whether the table's current session is another than this page's, and what to do about it.
+  function followed(current) {
+    if (!session || !current || current.id === Number(session)) { moved(current); return false; }
+    if (!follow) { moved(current); return false; }
+    whole = true;
+    refresh();
+    return true;
+  }
+
   function concerns(msg) {
     if (live === "any" || msg.any || !session) return true;
     return msg.sessions.indexOf(Number(session)) !== -1;
   }
 
-  var source = new EventSource(body.dataset.events);
-  source.addEventListener("hello", function (e) {
-    if (status) { status.hidden = false; status.classList.remove("stale"); }
-    var msg = JSON.parse(e.data);
-    if (msg.generation !== generation) { generation = msg.generation; refresh(); }  // missed while away
-  });
-  source.addEventListener("change", function (e) {
-    var msg = JSON.parse(e.data);
-    generation = msg.generation;
-    if (concerns(msg)) refresh();
-  });
-  source.onerror = function () { if (status) status.classList.add("stale"); };
+  function heard() {
+    clearTimeout(watchdog);
+    watchdog = setTimeout(function () { status(false); connect(); }, quiet);
+  }
+
+  function connect() {
+    if (source) source.close();
+    source = new EventSource(body.dataset.events);
+    source.addEventListener("hello", function (e) {
+      status(true);
+      heard();
+      var msg = JSON.parse(e.data);
+      if (followed(msg.current)) { generation = msg.generation; return; }
+      if (msg.generation !== generation) { generation = msg.generation; refresh(); }  // missed while away
+    });
+    source.addEventListener("change", function (e) {
+      heard();
+      var msg = JSON.parse(e.data);
+      generation = msg.generation;
+      if (followed(msg.current)) return;
+      if (concerns(msg)) refresh();
+    });
+    source.addEventListener("ping", heard);
+    source.onerror = function () {
+      status(false);
+      if (source.readyState === EventSource.CLOSED) {  // refused outright: the browser will not retry
+        setTimeout(connect, 2000);
+      }
+    };
+  }
+  connect();
 })();
