@@ -4,11 +4,12 @@
 
 Builds a demo database (examples/tonight.pan, a hand in play, earlier nights whose last hand is over,
 a contract game, a Polish game and a session brought in from another device),
-serves it on 127.0.0.1 and has headless Chromium (Debian's `chromium`) capture each page 390 px wide.
+serves it on 127.0.0.1 and has headless Chromium (Debian's `chromium`) capture each page 390 px wide, and the TV board (/tv) at 1280x720 and 1920x1080.
 """
 
 from __future__ import annotations
 
+import base64
 import sys
 import tempfile
 from pathlib import Path
@@ -87,6 +88,16 @@ def main() -> None:
                     browser.wait_for("!document.getElementById('live-status').hidden", 5)
                     out = ROOT / "docs" / f"serve-{name}.png"
                     browser.screenshot(out)
+                    print(f"wrote {out.relative_to(ROOT)}")
+            for width, height in ((1280, 720), (1920, 1080)):  # the TV board, one screen each
+                with Browser(width, height) as browser:
+                    browser.call("Emulation.setDeviceMetricsOverride", width=width, height=height,
+                                 deviceScaleFactor=1, mobile=False)
+                    browser.goto(f"{base}/tv?token={token}")
+                    browser.wait_for("document.getElementById('live-status').textContent === '● live'", 5)
+                    out = ROOT / "docs" / f"serve-tv-{height}p.png"
+                    data = browser.call("Page.captureScreenshot", format="png")["data"]
+                    out.write_bytes(base64.b64decode(data))
                     print(f"wrote {out.relative_to(ROOT)}")
         finally:
             stop_server(proc)

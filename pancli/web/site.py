@@ -24,7 +24,16 @@ from pancli.web.data import NotFound, Reader
 from pancli.web.filters import templates
 from pancli.web.keys import API, API_HISTORY, HISTORY, PAGE, SESSIONS, int_param, query_key
 from pancli.web.live import KEEPALIVE_SECONDS, Hub
-from pancli.web.views import GENERIC_TABLE, event_lines, night_points, seat_of, standing_words, table_template
+from pancli.web.views import (
+    GENERIC_HAND,
+    GENERIC_TABLE,
+    event_lines,
+    hand_template,
+    night_points,
+    seat_of,
+    standing_words,
+    table_template,
+)
 
 HERE = Path(__file__).resolve().parent
 PLAYER_WINDOW = 60  # the table's last events a player's own are picked from
@@ -137,6 +146,26 @@ class Site:
             return context
 
         return self.page(request, template, f"{s.name} · the table", build, s)
+
+    def tv(self, request: Request) -> Response:
+        """The board for the living-room TV: the hand in play (the game's own partial), the
+        standings and the last event with what it paid, in type read from across the room."""
+        reader, s = self.reader, self.session_of(request)
+        g = game(s.game)
+        hand = hand_template(g)
+
+        def build():
+            board = reader.board(s)
+            standings = reader.standings(s)
+            events = [e for e in event_lines(reader.recent(s)["events"]) if not e["voided"]]
+            context = {"session": s, "board": board, "standings": standings, "hand_template": hand,
+                       "last": events[-1] if events else None, "before": list(reversed(events[-4:-1]))}
+            if hand == GENERIC_HAND:
+                context.update(game_title=g.title, sections=generic.sections(board),
+                               columns=generic.standing_columns(standings))
+            return context
+
+        return self.page(request, "tv.html", f"{s.name} · the board", build, s)
 
     def history(self, request: Request) -> Response:
         reader, s = self.reader, self.session_of(request)
@@ -287,6 +316,7 @@ class Site:
         fast = self.fast
         return [
             Route("/", fast(self.table, "page", PAGE)),
+            Route("/tv", fast(self.tv, "page", PAGE)),
             Route("/history", fast(self.history, "page", HISTORY)),
             Route("/settle", fast(self.settle, "page", PAGE)),
             Route("/player/{name:path}", fast(self.player, "page", PAGE)),  # a name may hold a / (Ana/2)

@@ -7,6 +7,7 @@ from pancli.games.protocol import Game
 from pancli.web.filters import signed
 
 GENERIC_TABLE = "table.html"  # the table page of a game without a template of its own
+GENERIC_HAND = "_hand.html"    # and its hand in play, which the TV board shows too
 
 
 def event_lines(events: list[dict]) -> list[dict]:
@@ -54,3 +55,10 @@ def seat_of(board: dict, name: str | None) -> dict | None:
     if not name or not isinstance(players, list):
         return None
     return next((p for p in players if isinstance(p, dict) and p.get("name") == name), None)
+
+
+def hand_template(g: Game) -> str:
+    """The partial of the hand in play that the table page and the TV board share:
+    table_panguingue.html's is _hand_panguingue.html; the generic table's, _hand.html."""
+    table = table_template(g)
+    return GENERIC_HAND if table == GENERIC_TABLE else "_hand_" + table.removeprefix("table_")
