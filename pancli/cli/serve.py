@@ -76,6 +76,27 @@ def _qr(url: str) -> str:
     return out.getvalue()
 
 
+def _codes_on_request(codes: dict[str, str]) -> None:
+    """One QR code at a time, so each fits a small terminal (80x30): the players' is printed first;
+    typing another's name and Enter prints that one. Reads standard input in the background."""
+    import threading
+
+    def listen() -> None:
+        try:
+            for line in sys.stdin:
+                word = line.strip().lower()
+                if word in codes:
+                    print(f"The {'TV board' if word == 'tv' else word + chr(39) + 's'} QR code:", flush=True)
+                    sys.stdout.write(_qr(codes[word]))
+                    sys.stdout.flush()
+                elif word:
+                    print(f"There is no QR code called {word!r}: type {', '.join(codes)}.", flush=True)
+        except (OSError, ValueError):  # no standard input (a service, a closed terminal): nothing to read
+            return
+
+    threading.Thread(target=listen, name="pan-serve-codes", daemon=True).start()
+
+
 commands = command_set()  # what this module adds to `pan`
 
 
@@ -94,12 +115,14 @@ def serve(
 ):
     """Serve the table read-only on the local network: every player follows it live on a phone.
 
-    Prints the address to open (with its token) and a QR code of it. The pages (the table,
+    Prints the address to open (with its token) and a QR code of it, and the TV board's
+    address (/tv: the table for a television, in large type). The pages (the table,
     history, settle-up, each player) update by themselves within a second of each event,
     undo included; /api/board, /api/standings and /api/history give the same JSON as --json.
     The database is opened read-only: keep recording with `pan …` or `pan table` meanwhile.
-    With --dealer, a second address (its own token and QR code) opens the dealer's page, which
-    records the table by tapping, through the same recorder, each tap once. Ctrl-C stops it.
+    With --dealer, a second address (its own token) opens the dealer's page, which records
+    the table by tapping, through the same recorder, each tap once. Type tv or dealer and
+    Enter to show that QR code instead: one at a time, each fits a small terminal. Ctrl-C stops it.
 
     Example: pan serve --host 127.0.0.1 --port 8765
     """
@@ -139,19 +162,24 @@ def serve(
             sys.stdout.write(_qr(url))
         what = f"session {shown.name}" if shown else "the current session"
         follow = "" if session else " (follows `pan session use`)"
+        base = url.split("/?")[0]
+        codes = {"players": url, "tv": url.replace("/?", "/tv?", 1)}
         if dealer_token:
             from urllib.parse import quote
 
-            dealer_url = url.split("/?")[0] + f"/dealer?dealer={quote(dealer_token, safe='')}"
+            codes["dealer"] = f"{base}/dealer?dealer={quote(dealer_token, safe='')}"
             print("The dealer's address (it records: show it to the dealer only):", flush=True)
-            print(dealer_url, flush=True)
-            if not no_qr:
-                sys.stdout.write(_qr(dealer_url))
+            print(codes["dealer"], flush=True)
+        print(f"The TV board: {codes['tv']}", flush=True)
         mode = "with the dealer page" if dealer_token else "read-only"
         echo(f"Serving {what}{follow} {mode} from {path}. Ctrl-C stops.")  # a stored name: inert
         if host in ("0.0.0.0", "::") and not lan_address():
             print("Could not tell this machine's address on the network: if the address above does not open, "
                   "use the one your network settings show.", flush=True)
+        if not no_qr:
+            others = " or ".join(name for name in codes if name != "players")
+            print(f"To show another QR code, type {others} (or players) and press Enter.", flush=True)
+            _codes_on_request(codes)
         server.run(sockets=[sock])  # a Ctrl-C already seen has set should_exit: it stops at once
     except KeyboardInterrupt:
         pass
