@@ -4,7 +4,8 @@
 
 Builds a demo database (examples/tonight.pan, a hand in play, earlier nights whose last hand is over,
 a contract game, a Polish game and a session brought in from another device),
-serves it on 127.0.0.1 and has headless Chromium (Debian's `chromium`) capture each page 390 px wide, and the TV board (/tv) at 1280x720 and 1920x1080.
+serves it on 127.0.0.1 and has headless Chromium (Debian's `chromium`) capture each page 390 px wide, the TV board (/tv) at 1280x720 and 1920x1080,
+and the score sheet of `pan report --html` as it prints (A4).
 """
 
 from __future__ import annotations
@@ -99,6 +100,16 @@ def main() -> None:
                     data = browser.call("Page.captureScreenshot", format="png")["data"]
                     out.write_bytes(base64.b64decode(data))
                     print(f"wrote {out.relative_to(ROOT)}")
+            sheet = Path(tmp) / "sheet.html"  # the score sheet as it prints: A4 at 96 px an inch
+            Pan(db)(f"report tonight --html {sheet}")
+            with Browser(794, 1123) as browser:
+                browser.call("Emulation.setDeviceMetricsOverride", width=794, height=1123, deviceScaleFactor=1,
+                             mobile=False)
+                browser.goto(sheet.as_uri())
+                browser.call("Emulation.setEmulatedMedia", media="print")
+                out = ROOT / "docs" / "report-sheet-print.png"
+                out.write_bytes(base64.b64decode(browser.call("Page.captureScreenshot", format="png")["data"]))
+                print(f"wrote {out.relative_to(ROOT)}")
         finally:
             stop_server(proc)
 

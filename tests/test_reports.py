@@ -40,7 +40,7 @@ def test_report_text_chart_and_svg(night, tmp_path):
     text = pan(night, ["report", "sat", "--svg", str(svg), "--html", str(html)]).output
     assert "Running total" in text and "Ana" in text and "+54" in text
     assert any(ch in text for ch in "▁▂▃▄▅▆▇█")
-    assert svg.read_text(encoding="utf-8").startswith("<svg") and "Running total" in html.read_text(encoding="utf-8")
+    assert svg.read_text(encoding="utf-8").startswith("<svg") and "Hand by hand" in html.read_text(encoding="utf-8")
 
 
 def test_report_of_current_session_and_unknown(night):

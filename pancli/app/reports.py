@@ -92,6 +92,60 @@ def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: 
             "sum": sum(r["net"] for r in rows) + sum(pool_out.values())}
 
 
+# -- the night's score sheet -------------------------------------------------------------
+
+def sheet_grid(store, session: Session) -> dict:
+    """The night on one sheet: each hand's chips for each player (seating order) and the totals;
+    what `pan report --html` and `--csv` write (with the settle-up) and the settle-up page shows."""
+    with store.snapshot():
+        deltas = store.log.hand_nets(session.id)
+        last_hand = store.queries.hands_played(session.id)
+    return build_sheet(session, deltas, last_hand)
+
+
+def build_sheet(session: Session, deltas: dict[tuple[int, str], int], last_hand: int) -> dict:
+    """Hands x players from the per-hand chips (pure); a hand nobody won or lost chips in stays a row."""
+    names = list(session.players)
+    for p in dict.fromkeys(map(itemgetter(1), deltas)):
+        if p not in names and p not in POOLS:
+            names.append(p)
+    hands = max(last_hand, max(map(itemgetter(0), deltas), default=0))
+    grid = [[deltas.get((h, n), 0) for n in names] for h in range(1, hands + 1)]
+    rows = [{"hand": h, "chips": chips} for h, chips in enumerate(grid, 1)]
+    outside = [deltas.get((0, n), 0) for n in names]
+    totals = [sum(chips[i] for chips in grid) + outside[i] for i in range(len(names))]
+    chip_value = shown_chip_value(session.chip_value)
+    return {"session": session.name, "game": session.game, "date": session.created_at[:10],
+            "players": names, "hands": rows, "outside": outside if any(outside) else None, "totals": totals,
+            "money": [amount(t, chip_value) for t in totals] if chip_value else None, "chip_value": chip_value}
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
+
+
+def sheet_csv(sheet: dict, bom: bool = False) -> str:
+    """The grid for a spreadsheet: a header of players, a row per hand, the totals (and money).
+    Numbers as plain ASCII; a name that a spreadsheet would take for a formula is quoted with
+    a leading apostrophe; ``bom``: UTF-8 with a byte order mark, which Excel needs to read accents."""
+    import csv  # noqa: PLC0415 start-up: only `pan report --csv` writes CSV
+    import io  # noqa: PLC0415
+
+    def text(name: str) -> str:
+        return "'" + name if name.startswith(FORMULA_STARTS) else name
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    w.writerow(["hand", *map(text, sheet["players"])])
+    for row in sheet["hands"]:
+        w.writerow([row["hand"], *row["chips"]])
+    if sheet["outside"]:
+        w.writerow(["outside hands", *sheet["outside"]])
+    w.writerow(["total", *sheet["totals"]])
+    if sheet["money"]:
+        w.writerow(["money", *(f"{m:.2f}" for m in sheet["money"])])
+    return ("\ufeff" if bom else "") + buf.getvalue()
+
+
 # -- the list of sessions ----------------------------------------------------------------
 
 def sessions_overview(store: Store) -> list[JsonObject]:

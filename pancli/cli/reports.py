@@ -125,17 +125,27 @@ def _report_renderables(data: dict, width: int) -> list:
 @commands.command()
 def report(name: str | None = SESSION, as_json: bool = JSON,
            svg: str | None = typer.Option(None, "--svg", metavar="FILE", help="Also save the report as an SVG picture."),
-           html: str | None = typer.Option(None, "--html", metavar="FILE", help="Also save the report as an HTML page."),
+           html: str | None = typer.Option(None, "--html", metavar="FILE",
+                                           help="Also save the night's score sheet as an HTML page that prints on one sheet."),
+           csv: str | None = typer.Option(None, "--csv", metavar="FILE",
+                                          help="Also save the score sheet, hands x players, as CSV for a spreadsheet."),
+           bom: bool = typer.Option(False, "--bom", help="With --csv: UTF-8 with a byte order mark, for Excel."),
            force: bool = FORCE):
     """The evening at a glance: nets, money, hands won and dropped, conditions, largest hand, a chart.
+
+    --html writes the night's score sheet (each hand's chips for each player, the totals and
+    the settle-up), made to print on one A4 or Letter page; --csv the same grid for a spreadsheet.
 
     Example: pan report friday --svg friday.svg
     """
     from pancli.app.reports import session_report
 
-    targets = [(_target(path, force, f"{kind} report"), kind) for path, kind in ((svg, "svg"), (html, "html")) if path]
-    if len(targets) == 2 and targets[0][0].resolve() == targets[1][0].resolve():
-        raise InputError("--svg and --html name the same file", "give them different names")
+    if bom and not csv:
+        raise InputError("--bom is for the CSV sheet", "add --csv FILE, or leave --bom out")
+    targets = [(_target(path, force, f"{kind} report"), kind)
+               for path, kind in ((svg, "svg"), (html, "html"), (csv, "csv")) if path]
+    if len({t.resolve() for t, _ in targets}) < len(targets):
+        raise InputError("--svg, --html and --csv name the same file", "give them different names")
     store, session = _session(name)
     data = session_report(store, session)
     if as_json:
@@ -150,14 +160,31 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
         from pancli.app.files import write_atomic
         from pancli.core.names import inert
 
-        rec = console(record=True, width=100, file=io.StringIO())
-        for r in _report_renderables(data, 100):
-            rec.print(r)
-        text = (rec.export_svg(title=f"pan report {inert(data['session'])}") if kind == "svg"
-                else rec.export_html())
+        if kind == "svg":
+            rec = console(record=True, width=100, file=io.StringIO())
+            for r in _report_renderables(data, 100):
+                rec.print(r)
+            text = rec.export_svg(title=f"pan report {inert(data['session'])}")
+        else:
+            text = _sheet(store, session, kind, bom)
         write_atomic(path, text)
         if not as_json:
             console().print(f"Saved the report to {path}.")
+
+
+def _sheet(store, session, kind: str, bom: bool) -> str:
+    """The score sheet as an HTML page (pancli.web.sheet) or CSV."""
+    from pancli.app.reports import sheet_csv, sheet_grid
+    from pancli.app.views import settle_json, settle_result
+    from pancli.games import game
+
+    sheet = sheet_grid(store, session)
+    if kind == "csv":
+        return sheet_csv(sheet, bom)
+    from pancli.web.sheet import sheet_html
+
+    settled, _ = settle_result(store, session)
+    return sheet_html(sheet | {"settle": settle_json(session, settled)}, game(session.game).title)
 
 
 # -- careers and the list of sessions ------------------------------------------------------

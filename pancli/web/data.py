@@ -19,7 +19,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from pancli.app.recorder import Recorder
-from pancli.app.reports import player_career, resolve_known, sessions_overview
+from pancli.app.reports import player_career, resolve_known, sessions_overview, sheet_grid
 from pancli.app.views import board_data, history_data, settle_json, settle_result, standings_data
 from pancli.core.errors import InputError
 from pancli.core.rows import Session, StoredEvent
@@ -274,6 +274,10 @@ class Reader:
     def settle(self, session: Session) -> tuple:
         s, value = settle_result(self.store(), session)
         return s, settle_json(session, s)
+
+    def sheet(self, session: Session) -> dict:
+        """The night hand by hand (pancli.app.reports.score_sheet), without its settle-up."""
+        return sheet_grid(self.store(), session)
 
     def player_name(self, text: str) -> str:
         """The player's name as recorded, from what was typed (any case, a unique start)."""

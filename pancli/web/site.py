@@ -186,7 +186,7 @@ class Site:
 
         def build():
             _, data = reader.settle(s)
-            return {"session": s, "settle": data, "standings": reader.standings(s)}
+            return {"session": s, "settle": data, "standings": reader.standings(s), "sheet": reader.sheet(s)}
 
         return self.page(request, "settle.html", f"{s.name} · settle-up", build, s)
 
