@@ -166,3 +166,13 @@ def test_the_settle_page_says_the_settle_ups_sentences(tmp_path):
     assert flag["line"] in text and "stack went below zero" not in text
     ana = next(p for p in data["parties"] if p["name"] == "Ana")
     assert ana["line"] in text
+
+
+def test_no_phone_page_tells_anyone_to_type_a_command(tmp_path):
+    db = synced(tmp_path)
+    for path in ("/", "/history", "/settle", "/sessions", "/tv", "/player/Ana"):
+        text = text_of(page(db, path))
+        assert "`" not in text and "pan sync" not in text and "pan serve" not in text, (path, text)
+    with TestClient(create_app(db, TOKEN)) as c:
+        refused = text_of(c.get("/", params={"token": "wrong-token"}).text)
+    assert "`" not in refused and "scan its QR code" in refused

@@ -29,6 +29,6 @@ class Guard:
             return await response(scope, receive, send)
         if not token_given(scope.get("query_string", b""), self.token):
             response = self.error_response(path, 403, "Forbidden: this address needs its token",
-                                           "open the address `pan serve` printed (or scan its QR code)")
+                                           "open the address the host's computer shows, or scan its QR code")
             return await response(scope, receive, send)
         return await self.app(scope, receive, send)
