@@ -289,8 +289,9 @@ class Site:
         if request_path.startswith("/api/") or request_path == "/events":
             return JSONResponse({"error": message, "hint": hint, "status": status}, status_code=status,
                                 headers=ERROR_HEADERS)
-        html = self.env.get_template("error.html").render(status=status, message=message, hint=hint,
-                                                          title=f"{status}", token=None)
+        html = self.env.get_template("error.html").render(
+            status=status, message=message, hint=hint, title=f"{status}", token=None, fragment=False, live="none",
+            session=None, generation=0, follow=False, keepalive=0, url=lambda to, **kw: "")
         return HTMLResponse(html, status_code=status, headers=ERROR_HEADERS)
 
     async def on_pan_error(self, request: Request, exc: PanError) -> Response:
