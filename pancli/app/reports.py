@@ -94,7 +94,7 @@ def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: 
 
 # -- the night's score sheet -------------------------------------------------------------
 
-def sheet_grid(store, session: Session) -> dict:
+def sheet_grid(store: Store, session: Session) -> JsonObject:
     """The night on one sheet: each hand's chips for each player (seating order) and the totals;
     what `pan report --html` and `--csv` write (with the settle-up) and the settle-up page shows."""
     with store.snapshot():
@@ -103,7 +103,7 @@ def sheet_grid(store, session: Session) -> dict:
     return build_sheet(session, deltas, last_hand)
 
 
-def build_sheet(session: Session, deltas: dict[tuple[int, str], int], last_hand: int) -> dict:
+def build_sheet(session: Session, deltas: dict[tuple[int, str], int], last_hand: int) -> JsonObject:
     """Hands x players from the per-hand chips (pure); a hand nobody won or lost chips in stays a row."""
     names = list(session.players)
     for p in dict.fromkeys(map(itemgetter(1), deltas)):
@@ -123,7 +123,7 @@ def build_sheet(session: Session, deltas: dict[tuple[int, str], int], last_hand:
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
 
 
-def sheet_csv(sheet: dict, bom: bool = False) -> str:
+def sheet_csv(sheet: JsonObject, bom: bool = False) -> str:
     """The grid for a spreadsheet: a header of players, a row per hand, the totals (and money).
     Numbers as plain ASCII; a name that a spreadsheet would take for a formula is quoted with
     a leading apostrophe; ``bom``: UTF-8 with a byte order mark, which Excel needs to read accents."""
