@@ -90,3 +90,16 @@ def test_a_page_without_its_live_stream_says_so(served):
         assert rc == 0, err
         b.wait_for("document.getElementById('live-status').textContent.startsWith('not live')")
         assert "live-status" in b.evaluate("document.querySelector('.live.stale').id")
+
+
+def test_an_old_night_looked_up_is_not_said_to_be_left_behind_until_the_table_moves(served):
+    db, url, _ = served
+    pan_cli(db, "session new saturday --players Ana,Ben,Cruz --dealer Cruz")
+    with Browser(390, 844) as b:
+        b.goto(url + "&session=friday")
+        b.wait_for(LIVE)
+        assert b.evaluate("document.getElementById('moved').hidden")  # looked up on purpose
+        pan_cli(db, "session new sunday --players Ana,Ben,Cruz --dealer Cruz")
+        b.wait_for("!document.getElementById('moved').hidden")
+        assert "The table has moved on to sunday." in b.text("#moved")
+        assert "friday" in b.text(".top")

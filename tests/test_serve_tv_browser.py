@@ -89,8 +89,10 @@ def test_panels_take_turns_when_they_do_not_fit(tmp_path):
             assert b.evaluate("document.querySelector('.panels').classList.contains('rotating')")
             first = b.evaluate("[...document.querySelectorAll('.panel')].filter(p => !p.hidden).map(p => p.dataset.panel)")
             assert len(first) == 1
+            fits = "(b => b.scrollHeight <= b.clientHeight + 1)(document.querySelector('.panels'))"
+            assert b.evaluate(fits)  # the panel shown is all on the screen
             b.wait_for(f"[...document.querySelectorAll('.panel')].filter(p => !p.hidden)[0].dataset.panel !== {first[0]!r}", 60)
-            assert b.evaluate("document.documentElement.scrollHeight") <= 720
+            assert b.evaluate("document.documentElement.scrollHeight") <= 720 and b.evaluate(fits)
             assert "Gus melds Q♠ Q♥ Q♦" in b.text(".last")  # the last event stays in view throughout
     finally:
         stop_server(proc)

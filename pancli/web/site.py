@@ -110,7 +110,7 @@ class Site:
             sessions = self.reader.session_names()
             return self.env.get_template(template).render(
                 title=title, fragment=fragment, live=live, generation=generation, sessions=sessions,
-                follow=named is None, keepalive=KEEPALIVE_SECONDS,
+                follow=named is None, keepalive=KEEPALIVE_SECONDS, current=self.reader.current,
                 url=lambda to, **kw: self.link(named, to, **kw), token=self.token, path=path, **context)
 
         return HTMLResponse(self.reader.cached(key, render), headers=SECURITY_HEADERS)

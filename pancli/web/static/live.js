@@ -10,6 +10,7 @@
   if (!window.EventSource || !window.fetch || !body.dataset.events) return;
   var live = body.dataset.live, session = body.dataset.session;
   var follow = body.dataset.follow === "1";
+  var opened = Number(body.dataset.current || 0);  // where the table was when this page was made
   var generation = Number(body.dataset.generation || 0);
   var quiet = (Number(body.dataset.keepalive || 15) * 2 + 5) * 1000;  // two keep-alives missed: gone
   var busy = false, again = false, whole = false, source = null, watchdog = null;
@@ -66,7 +67,8 @@
   function moved(current) {  // a page of a named session: say where the table is now
     var box = document.getElementById("moved"), text = document.getElementById("moved-text");
     if (!box || !text) return;
-    var away = current && session && current.id !== Number(session);
+    // moved on since the page was opened (an old night looked up on purpose is not "moved on")
+    var away = current && session && current.id !== Number(session) && current.id !== opened;
     box.hidden = !away;
     if (away) text.textContent = "The table has moved on to " + current.name + ".";
   }

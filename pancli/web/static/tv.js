@@ -13,14 +13,23 @@
 
   function show(name) {
     showing = name;
+    var box = main.querySelector(".panels");
     panels().forEach(function (p) { p.hidden = p.dataset.panel !== name; });
+    panels().forEach(function (p) {
+      if (p.hidden) return;
+      // a panel still taller than the screen alone (seven players' melds): smaller type, to a point
+      p.style.zoom = "";
+      if (box && !fits(box)) {
+        p.style.zoom = String(Math.max(0.6, Math.floor(100 * box.clientHeight / box.scrollHeight) / 100));
+      }
+    });
   }
 
   function layout() {
     var box = main.querySelector(".panels");
     if (!box) return;
     box.classList.remove("rotating");
-    panels().forEach(function (p) { p.hidden = false; });
+    panels().forEach(function (p) { p.hidden = false; p.style.zoom = ""; });
     if (fits(box)) { clearInterval(timer); timer = null; showing = null; return; }
     box.classList.add("rotating");
     var names = panels().map(function (p) { return p.dataset.panel; });
