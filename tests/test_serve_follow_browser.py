@@ -6,6 +6,7 @@ whose live stream is gone never says "live".
 """
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -81,15 +82,31 @@ def test_a_session_change_while_two_pages_are_open(served):
             assert b.evaluate(LIVE)
 
 
-def test_a_page_without_its_live_stream_says_so(served):
-    db, url, proc = served
+def test_a_page_without_its_live_stream_says_so_and_connects_again(tmp_path):
+    db = tmp_path / "pan.db"
+    Pan(db)("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee")
+    with socket.socket() as s:  # a free port, for the server to come back on
+        s.bind(("127.0.0.1", 0))
+        port = str(s.getsockname()[1])
+    proc, url = start_server(db, "--no-qr", "--port", port, "--token", "same-token-1")
     with Browser(390, 844) as b:
-        b.goto(url)
-        b.wait_for(LIVE)
-        rc, _, err = stop_server(proc)
+        try:
+            b.goto(url)
+            b.wait_for(LIVE)
+        finally:
+            rc, _, err = stop_server(proc)
         assert rc == 0, err
         b.wait_for("document.getElementById('live-status').textContent.startsWith('not live')")
         assert "live-status" in b.evaluate("document.querySelector('.live.stale').id")
+        proc, again = start_server(db, "--no-qr", "--port", port, "--token", "same-token-1")
+        try:
+            assert again == url
+            b.wait_for(LIVE)  # connected again by itself
+            pan_cli(db, "deal")
+            b.wait_for("document.getElementById('live').innerText.includes('Hand 1')")
+        finally:
+            rc, _, err = stop_server(proc)
+        assert rc == 0, err
 
 
 def test_an_old_night_looked_up_is_not_said_to_be_left_behind_until_the_table_moves(served):
