@@ -176,3 +176,23 @@ def test_no_phone_page_tells_anyone_to_type_a_command(tmp_path):
     with TestClient(create_app(db, TOKEN)) as c:
         refused = text_of(c.get("/", params={"token": "wrong-token"}).text)
     assert "`" not in refused and "scan its QR code" in refused
+
+
+def test_the_settle_page_lays_out_the_night_hand_by_hand_up_to_a_sheets_worth(tmp_path):
+    from pancli.web import data
+
+    from helpers import CYCLE
+
+    db = tmp_path / "p.db"
+    pan(db, "session new night --players A,B,C,D,E,F")
+    for _ in range(3):
+        for line in CYCLE:
+            pan(db, line)
+    text = text_of(page(db, "/settle"))
+    grid = section(text, "Hand by hand", "A read-only view")
+    assert "hand A B C D E F 1 +54 -13 -13 -13 -13 -2 2 +54" in grid and "total +162" in grid
+    limit, data.SHEET_HANDS = data.SHEET_HANDS, 2
+    try:
+        assert "Hand by hand" not in text_of(page(db, "/settle"))  # more hands than a sheet holds
+    finally:
+        data.SHEET_HANDS = limit

@@ -27,6 +27,7 @@ from pancli.storage.store import Store
 
 HANDS_PER_PAGE = 10
 RECENT_EVENTS = 12
+SHEET_HANDS = 60  # the most hands the settle-up page lays out hand by hand
 CACHE_BYTES = 64 * 2**20  # what kept answers may hold: a few hundred pages of a long night
 
 
@@ -275,8 +276,12 @@ class Reader:
         s, value = settle_result(self.store(), session)
         return s, settle_json(session, s)
 
-    def sheet(self, session: Session) -> dict:
-        """The night hand by hand (pancli.app.reports.score_sheet), without its settle-up."""
+    def sheet(self, session: Session) -> dict | None:
+        """The night hand by hand (pancli.app.reports.sheet_grid) for the settle-up page, or None past
+        SHEET_HANDS hands: a longer night fits no sheet of paper, and reading it would slow the page."""
+        hands = [h for h in self.hand_index(session.id).hands() if h is not None]  # kept: no scan of the log
+        if hands and max(hands) > SHEET_HANDS:
+            return None
         return sheet_grid(self.store(), session)
 
     def player_name(self, text: str) -> str:
