@@ -1,7 +1,9 @@
 """What the dealer records from a phone (`pan serve --dealer`): one action, once.
 
 An action is a small JSON object (``{"key": …, "action": "meld", "player": "ben", "cards": "5S 5S 5S"}``)
-turned into the very events the matching `pan` command records, through the same Recorder. Its
+naming one of the session's game's declared actions (``Game.actions``, pancli/games/actions.py): its
+parameters are read by the readers the command line uses, and its events are built by the same
+declaration, through the same Recorder. What is the dealer's own is here: its
 key, made on the phone, is stored in the transaction of its events: a retry of the same request
 (a dropped Wi-Fi, a double tap) is answered with the words of the first time and records nothing;
 the same key sent with another request is refused. A refused action records nothing at all.
@@ -12,14 +14,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable
 
 from pancli.app.recorder import Recorder
 from pancli.core.errors import InputError, PanError, RuleError
-from pancli.core.grouping import meld_texts
-from pancli.core.ledger import MAX_CHIPS
 from pancli.core.text import one_line, payment_lines
 from pancli.games import game
+from pancli.games.actions import CARDS, IN_HAND, PLAYER, Action, Param, by_name, read, read_count
 from pancli.storage.store import Store
 
 KEY = re.compile(r"[A-Za-z0-9_-]{8,80}")
@@ -29,189 +29,57 @@ class KeyReused(RuleError):
     """The key of an action already recorded, sent with another request."""
 
 
-# -- reading what the phone sent ----------------------------------------------------------------
+# -- reading what the phone sent: each parameter by the reader of its kind -------------------------
 
-def _text(body: dict, name: str, required: bool = True) -> str | None:
+class SessionTable:
+    """What a parameter's reader needs of the session (``pancli.games.actions.Table``)."""
+
+    def __init__(self, rec: Recorder):
+        self.rec = rec
+
+    def player(self, text: str) -> str:
+        return self.rec.player(text)
+
+    def read_cards(self, text: str) -> tuple[str, ...]:
+        return tuple(self.rec.game.read_cards(text, self.rec.rules))
+
+
+def _missing(value) -> bool:
+    return value is None or value == "" or value == []
+
+
+def values_of(rec: Recorder, action: Action, body: dict) -> dict:
+    """The action's parameters from what the phone sent, each read as the command line reads it;
+    one that is needed and missing is refused in one line."""
+    table, values = SessionTable(rec), {}
+    for p in action.params:
+        value = body.get(p.name)
+        if _missing(value) and p.kind in (PLAYER, IN_HAND) and p.many:
+            value = body.get("players")
+        if _missing(value):
+            if p.required and p.kind in (PLAYER, IN_HAND):
+                raise InputError("the action names no player", "choose the players first")
+            if p.required:
+                raise InputError(f"the action has no {p.name}", f"choose the {p.name} first")
+            continue
+        values[p.name] = read(p, value, table)
+    return values
+
+
+def _number(body: dict, name: str) -> int | None:
     value = body.get(name)
-    if value is None or value == "":
-        if required:
-            raise InputError(f"the action has no {name}", f"choose the {name} first")
-        return None
-    if not isinstance(value, str):
-        raise InputError(f"the {name} must be text, not {type(value).__name__}", f"send the {name} as words")
-    return value
+    return None if _missing(value) else read_count(value, "an event's number")
 
 
-def _number(body: dict, name: str, required: bool = True, low: int = 1, high: int = 100_000) -> int | None:
+def _cards(rec: Recorder, body: dict, name: str) -> list[str]:
     value = body.get(name)
-    if value is None or value == "":
-        if required:
-            raise InputError(f"the action has no {name}", f"choose the {name} first")
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit():
-        raise InputError(f"the {name} {value!r} is not a whole number", f"give the {name} as a number")
-    n = int(value)
-    if not low <= n <= high:
-        raise InputError(f"the {name} {n} is out of range", f"give a number from {low} to {high}")
-    return n
+    if _missing(value):
+        return []
+    return read(Param(name, CARDS, ""), value, SessionTable(rec))
 
 
-def _names(body: dict) -> list[str]:
-    value = body.get("players", body.get("player"))
-    names = [value] if isinstance(value, str) else value
-    if not names or not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
-        raise InputError("the action names no player", "choose the players first")
-    return names
-
-
-def _cards(rec: Recorder, body: dict, name: str = "cards", required: bool = True) -> list[str]:
-    value = body.get(name)
-    if isinstance(value, list):
-        value = " ".join(str(v) for v in value)
-    text = _text({name: value}, name, required)
-    return list(rec.game.read_cards(text, rec.rules)) if text else []
-
-
-def _melds(rec: Recorder, body: dict, name: str) -> list[str]:
-    """Several melds: a list of card texts, or one text with / between the melds."""
-    value = body.get(name)
-    texts = value if isinstance(value, list) else [_text(body, name) or ""]
-    if not all(isinstance(t, str) for t in texts):
-        raise InputError(f"the {name} must be melds of cards", "write each meld's cards, e.g. AD 2D 3D")
-    parts = meld_texts(texts, each_word_a_meld=isinstance(value, list))
-    return [" ".join(rec.game.read_cards(t, rec.rules)) for t in parts if t.strip()]
-
-
-def _player(rec: Recorder, body: dict) -> str:
-    return rec.player(_names(body)[0])
-
-
-# -- the actions: each builds the events its `pan` command records ------------------------------
-
-def _deal(rec, body):
-    dealer = _text(body, "dealer", required=False)
-    return [{"kind": "deal", "dealer": rec.player(dealer) if dealer else None}]
-
-
-def _each(kind: str):
-    def build(rec, body):
-        return [{"kind": kind, "player": rec.player(n)} for n in _names(body)]
-    return build
-
-
-def _meld(rec, body):
-    return [{"kind": "meld", "player": _player(rec, body), "cards": _cards(rec, body)}]
-
-
-def _add(rec, body):
-    return [{"kind": "add", "player": _player(rec, body), "cards": _cards(rec, body),
-             "to": _number(body, "to", required=False)}]
-
-
-def _split(rec, body):
-    return [{"kind": "split", "player": _player(rec, body), "meld": _number(body, "meld"),
-             "into": _melds(rec, body, "into")}]
-
-
-def _borrow(rec, body):
-    return [{"kind": "borrow", "player": _player(rec, body), "from": _number(body, "from"),
-             "cards": _cards(rec, body), "with": _cards(rec, body, "with")}]
-
-
-def _spread(rec, body):
-    return [{"kind": "spread", "player": _player(rec, body), "melds": _melds(rec, body, "melds")}]
-
-
-def _out(rec, body):
-    return [{"kind": "out", "player": _player(rec, body), "cards": _cards(rec, body, required=False),
-             "to": _number(body, "to", required=False)}]
-
-
-def _foul(rec, body):
-    return [{"kind": "foul", "player": _player(rec, body), "after_discard": body.get("after_discard") is True,
-             "meld": _number(body, "meld", required=False)}]
-
-
-def _plain(kind: str):
-    return lambda rec, body: [{"kind": kind}]
-
-
-def _bank(kind: str):
-    def build(rec, body):
-        return [{"kind": kind, "player": _player(rec, body), "chips": _number(body, "chips", high=MAX_CHIPS)}]
-    return build
-
-
-def _join(rec, body):
-    after = _text(body, "after", required=False)
-    return [{"kind": "seat_add", "player": _text(body, "player"), "after": rec.player(after) if after else None}]
-
-
-def _contract_codes(text: str) -> list[str]:
-    from pancli.games.contract.engine import parse_cards  # noqa: PLC0415 the contract game, only when played
-
-    return [c.code for c in parse_cards(text)]
-
-
-def _contract_lay(rec, body):
-    from pancli.games.contract.engine import parse_melds  # noqa: PLC0415 the contract game, only when played
-
-    value = body.get("melds")
-    texts = value if isinstance(value, list) else [_text(body, "melds") or ""]
-    laid = [[c.code for c in m] for m in parse_melds(meld_texts(texts, each_word_a_meld=isinstance(value, list)))]
-    if not laid:
-        raise InputError("no melds given", "write the contract, e.g. 7S 7H 7D / QC QD QS")
-    return [{"kind": "contract", "player": _player(rec, body), "melds": laid}]
-
-
-def _contract_layoff(rec, body):
-    return [{"kind": "lay_off", "player": _player(rec, body), "meld": _number(body, "meld"),
-             "cards": _contract_codes(_text(body, "cards") or "")}]
-
-
-def _contract_out(rec, body):
-    from pancli.games.contract.engine import parse_card  # noqa: PLC0415 the contract game, only when played
-
-    discard = _text(body, "discard", required=False)
-    return [{"kind": "out", "player": _player(rec, body), "discard": parse_card(discard).code if discard else None}]
-
-
-def _contract_left(rec, body):
-    who = _player(rec, body)
-    points = _number(body, "points", required=False, low=0)
-    if points is not None:
-        return [{"kind": "hand", "player": who, "points": points}]
-    return [{"kind": "hand", "player": who, "cards": _contract_codes(_text(body, "cards") or "")}]
-
-
-def contract_pending(state) -> str | None:
-    """What the table still has to tell pancli about the contract deal in play (after `out`)."""
-    if state.over or state.out is None:
-        return None
-    done = {x.player for x in state.leftovers}
-    missing = [p for p in state.players if p != state.out and p not in done]
-    if missing:
-        return f"Still to record: the cards left of {', '.join(missing)} (`pan contract left NAME CARDS`)."
-    return None
-
-
-def _polish_lost(rec, body):
-    return [{"kind": "deal", "loser": _player(rec, body)}]
-
-
-Build = Callable[[Recorder, dict], list[dict]]
-BANK = {"buyin": _bank("buyin"), "cashout": _bank("cashout")}
-ACTIONS: dict[str, dict[str, Build]] = {
-    "panguingue": {
-        "deal": _deal, "stay": _each("stay"), "drop": _each("drop"), "meld": _meld, "add": _add,
-        "split": _split, "borrow": _borrow, "spread": _spread, "out": _out, "foul": _foul,
-        "dead": _each("dead"), "void": _plain("void"), "chop": _plain("chop"),
-        "join": _join, "leave": _each("seat_remove"), **BANK,
-    },
-    "contract": {"lay": _contract_lay, "layoff": _contract_layoff, "out": _contract_out,
-                 "left": _contract_left, **BANK},
-    "polish": {"lost": _polish_lost, "nolose": lambda rec, body: [{"kind": "deal", "loser": None}], **BANK},
-}
+def actions_of(rec: Recorder) -> dict[str, Action]:
+    return by_name(rec.game.actions)
 
 
 # -- doing one -----------------------------------------------------------------------------------
@@ -251,13 +119,14 @@ def perform(store: Store, session: str | None, body: dict) -> dict:
         if name == "undo":
             lines = _undo(rec, body)
         else:
-            build = ACTIONS.get(rec.session.game, {}).get(name) if isinstance(name, str) else None
-            if build is None:
-                known = ", ".join(ACTIONS.get(rec.session.game, {})) + ", undo"
+            declared = actions_of(rec)
+            action = declared.get(name) if isinstance(name, str) else None
+            if action is None:
+                known = ", ".join(declared) + ", undo"
                 raise InputError(f"{rec.game.title} has no action {name!r}", f"the actions are: {known}")
-            steps = rec.record_many(build(rec, body))
+            steps = rec.record_many(action.build(values_of(rec, action, body)))
             lines = step_lines(steps)
-            note = contract_pending(steps[-1].state) if rec.session.game == "contract" else None
+            note = rec.game.still_to_record(steps[-1].state)
             if note:
                 lines.append(note)
         result = {"action": name, "lines": lines}
@@ -266,7 +135,7 @@ def perform(store: Store, session: str | None, body: dict) -> dict:
 
 
 def _undo(rec: Recorder, body: dict) -> list[str]:
-    expected = _number(body, "seq", required=False)
+    expected = _number(body, "seq")
     last = rec.store.log.last_effective(rec.session.id)
     if expected is not None and last is not None and last.seq != expected:
         raise RuleError(f"the last event is now #{last.seq}: {rec.game.event_words(last.payload)}",
@@ -298,10 +167,18 @@ def dealer_table(store: Store, session: str | None) -> dict:
     state = rec.state()
     board = board_data(rec)
     hand = board.get("hand") if isinstance(board.get("hand"), dict) else None
-    return {"session": rec.session.name, "game": rec.session.game, "seats": rec.game.players(state),
+    melds = [{"number": m["number"], "owner": p["name"], "cards": m["cards"]}
+             for p in (hand or {}).get("players", []) for m in p.get("melds", [])]
+    if not hand and isinstance(board.get("table"), list):  # melds on the table of a game without hands
+        melds = [{"number": m["number"], "owner": m.get("owner"), "cards": m["cards"]}
+                 for m in board["table"] if isinstance(m, dict) and "number" in m and "cards" in m]
+    return {"session": rec.session.name, "game": rec.session.game, "title": rec.game.title,
+            "status": rec.game.status(state), "contract": board.get("contract"), "melds": melds,
+            "seats": rec.game.players(state), "players": rec.game.players(state),
             "in_hand": list(rec.game.active_players(state)), "hand_open": bool(rec.game.hand_open(state)),
-            "hand": hand, "actions": [*ACTIONS.get(rec.session.game, {}), "undo"],
-            "undo": undo_preview(store, session)}
+            "hand": hand, "actions": [a.describe() for a in rec.game.actions],
+            "pack": list(rec.game.pack), "checks_cards": getattr(rec.game, "verdict", None) is not None,
+            "still_to_record": rec.game.still_to_record(state), "undo": undo_preview(store, session)}
 
 
 def judge_cards(store: Store, session: str | None, body: dict) -> dict:
@@ -311,8 +188,10 @@ def judge_cards(store: Store, session: str | None, body: dict) -> dict:
     judged = getattr(rec.game, "verdict", None)
     if judged is None:
         raise InputError(f"{rec.game.title} has no card check here", "check its cards with the CLI")
-    onto = _cards(rec, body, "onto", required=False)
-    return judged(tuple(_cards(rec, body)), rec.rules, tuple(onto) or None)
+    onto = _cards(rec, body, "onto")
+    if _missing(body.get("cards")):
+        raise InputError("the action has no cards", "choose the cards first")
+    return judged(tuple(_cards(rec, body, "cards")), rec.rules, tuple(onto) or None)
 
 
-__all__ = ["ACTIONS", "KeyReused", "PanError", "perform", "undo_preview", "dealer_table", "judge_cards"]
+__all__ = ["KeyReused", "PanError", "perform", "undo_preview", "dealer_table", "judge_cards"]

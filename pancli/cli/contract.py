@@ -10,13 +10,22 @@ from __future__ import annotations
 import typer
 
 from pancli.app.views import board_data
-from pancli.cli.game_commands import game_recorder, record_game_event, rules_options, say, seat_list, seat_name
+from pancli.cli.game_commands import (
+    game_recorder,
+    record_action,
+    record_game_event,
+    rules_options,
+    say,
+    seat_list,
+    seat_name,
+)
 from pancli.cli.groups import new_app
 from pancli.cli.output import print_json
 from pancli.cli.params import MELDS, NAME, CountType
 from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP, meld_texts
 from pancli.core.words import plural, signed
+from pancli.games import game as get_game
 
 contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, lay-offs and deal scores; "
                        "settle disputed contracts and «May I?» buys.\n\n"
@@ -37,9 +46,7 @@ def _contract_codes(text: str) -> list[str]:
 
 def _contract_record(event: dict):
     step = record_game_event("contract", event)
-    from pancli.app.actions import contract_pending
-
-    note = contract_pending(step.state)
+    note = get_game("contract").still_to_record(step.state)
     if note:
         say(note)
     return step
@@ -53,13 +60,7 @@ def contract_lay(name: str = typer.Argument(..., click_type=NAME, help="Who lays
 
     Example: pan contract lay ana 7S 7H 7D / QC QD QS
     """
-    from pancli.games.contract.engine import parse_melds
-
-    who = game_recorder("contract").player(name)
-    laid = [[c.code for c in m] for m in parse_melds(meld_texts(melds))]
-    if not laid:
-        raise InputError("no melds given", 'write the contract, e.g. 7S 7H 7D / QC QD QS')
-    _contract_record({"kind": "contract", "player": who, "melds": laid})
+    record_action("contract", "lay", player=name, melds=melds)
 
 
 @contract_app.command("layoff")
@@ -71,8 +72,7 @@ def contract_layoff(name: str = typer.Argument(..., click_type=NAME, help="Who l
 
     Example: pan contract layoff ana 3 8D
     """
-    who = game_recorder("contract").player(name)
-    _contract_record({"kind": "lay_off", "player": who, "meld": meld, "cards": _contract_codes(" ".join(cards))})
+    record_action("contract", "layoff", player=name, meld=meld, cards=cards)
 
 
 @contract_app.command("out")
@@ -83,10 +83,7 @@ def contract_out(name: str = typer.Argument(..., click_type=NAME, help="Who went
 
     Example: pan contract out ana --discard QH
     """
-    from pancli.games.contract.engine import parse_card
-
-    who = game_recorder("contract").player(name)
-    _contract_record({"kind": "out", "player": who, "discard": parse_card(discard).code if discard else None})
+    record_action("contract", "out", player=name, discard=discard or None)
 
 
 @contract_app.command("left")
@@ -98,15 +95,10 @@ def contract_left(name: str = typer.Argument(..., click_type=NAME, help="Whose h
 
     Example: pan contract left ben KC KD 4S
     """
-    who = game_recorder("contract").player(name)
-    if cards and points is not None:
+    if cards and points is not None:  # said before the cards are read, as the dealer's page cannot
+        game_recorder("contract").player(name)
         raise InputError("give the cards or --points, not both", "e.g. pan contract left ben KC KD 4S")
-    if points is not None:
-        _contract_record({"kind": "hand", "player": who, "points": points})
-        return
-    if not cards:
-        raise InputError(f"no cards given for {who}", "list the cards, or --points N (--points 0 for none)")
-    _contract_record({"kind": "hand", "player": who, "cards": _contract_codes(" ".join(cards))})
+    record_action("contract", "left", player=name, cards=cards or None, points=points)
 
 
 def _name_value(recorder, text: str, option: str) -> tuple[str, str]:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from typer._click.types import ParamType  # the copy of click that typer runs (0.22 on)
 
 from pancli.cli.context import AppContext
-from pancli.core.errors import InputError
 
 if TYPE_CHECKING:
     from pancli.games.protocol import Game
@@ -174,14 +173,9 @@ class MeldNumberType(CompletingType):
 
     @staticmethod
     def number(value, option: str) -> int:
-        try:
-            n = value if isinstance(value, int) else int(str(value).strip().replace("_", "x"), 10)
-        except ValueError:
-            n = None
-        if n is None or not 1 <= n <= 100_000:
-            raise InputError(f"{option} takes a meld number, not '{str(value)[:40]}'",
-                             "see the numbers with `pan board`") from None
-        return n
+        from pancli.games.actions import read_meld_number  # the one reader of a meld number, the dealer's too
+
+        return read_meld_number(value, option)
 
     def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
         rec = obj.open_recorder()
@@ -236,17 +230,9 @@ class CountType(ParamType):
         self.noun, self.low, self.high = noun, low, MAX_CHIPS if high is None else high
 
     def convert(self, value, param, ctx):
-        if isinstance(value, int) and not isinstance(value, bool):
-            n = value
-        else:
-            try:
-                n = int(str(value).strip().replace("_", "x"), 10)
-            except ValueError:
-                n = None
-        if n is None or not self.low <= n <= self.high:
-            span = f"above 0 and at most {self.high:,}" if self.low == 1 else f"from {self.low} to {self.high:,}"
-            raise InputError(f"{str(value)[:40]} is not {self.noun}", f"give a whole number {span}")
-        return n
+        from pancli.games.actions import read_count  # the one reader of a count, the dealer's too
+
+        return read_count(value, self.noun, self.low, self.high)
 
 
 CHIPS = CountType("a number of chips")

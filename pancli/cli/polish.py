@@ -11,7 +11,7 @@ import typer
 from typer.core import TyperCommand
 
 from pancli.app.views import board_data
-from pancli.cli.game_commands import game_recorder, record_game_event, rules_options, say, seat_list, seat_name
+from pancli.cli.game_commands import game_recorder, record_action, rules_options, say, seat_list, seat_name
 from pancli.cli.groups import new_app
 from pancli.cli.output import print_json
 from pancli.cli.params import NAME, CountType
@@ -33,8 +33,7 @@ def polish_lost(name: str = typer.Argument(..., click_type=NAME, help="The playe
 
     Example: pan polish lost ben
     """
-    recorder = game_recorder("polish")
-    record_game_event("polish", {"kind": "deal", "loser": recorder.player(name)})
+    record_action("polish", "lost", player=name)
 
 
 @polish_app.command("nolose")
@@ -43,7 +42,7 @@ def polish_nolose():
 
     Example: pan polish nolose
     """
-    record_game_event("polish", {"kind": "deal", "loser": None})
+    record_action("polish", "nolose")
 
 
 @polish_app.command("status")

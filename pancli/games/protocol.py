@@ -13,6 +13,8 @@ a game against them:
   each event in words (``event_words``: every screen shows an event so, never its fields).
 * ``Completions[S]``: what the shell offers for a word of a kind ("card", "meld", "preset").
 * ``Cards[R]``: reading the cards of the game's own top-level commands (optional).
+* ``Table``: what the table records, declared once (``actions``: pancli/games/actions.py), the
+  pack a card picker lays out, whether it is scored in chips, and what is still to record.
 
 ``Game[R, S]`` is all of them, with its name and the hook that adds its commands to `pan`.
 A game is pure: it turns events into states and payments, and states into plain data.
@@ -32,6 +34,7 @@ from pancli.core.words import bank_words, undo_words, unworded
 
 if TYPE_CHECKING:
     from pancli.core.knobs import Schema
+    from pancli.games.actions import Action
 
 R = TypeVar("R")  # a game's house rules (a frozen KnobRules dataclass)
 S = TypeVar("S")  # a game's state between two events
@@ -171,8 +174,27 @@ class Cards(Protocol[R_in]):
         """The cards a command word names, in any notation the game accepts, as stored codes."""
 
 
+class Table(Protocol[S_in]):
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """Everything its table records, each once: the game's own actions, then the bank's. The
+        recording commands, the shell's fast path and the dealer's page are made from or held to it."""
+
+    @property
+    def pack(self) -> tuple[str, ...]:
+        """The cards a card picker lays out, one of each, as stored codes (empty: no cards)."""
+
+    @property
+    def in_chips(self) -> bool:
+        """Scored in chips: a night's net is what it won (best and worst nights, the chip columns)."""
+
+    def still_to_record(self, state: S_in) -> str | None:
+        """What the table has yet to tell pancli before the state is complete, in a sentence, or None."""
+
+
 @runtime_checkable
-class Game(Rules[R], Engine[R, S], Checkpoints[R, S], Views[S], Completions[S], Cards[R], Protocol[R, S]):
+class Game(Rules[R], Engine[R, S], Checkpoints[R, S], Views[S], Completions[S], Cards[R], Table[S],
+           Protocol[R, S]):
     @property
     def name(self) -> str:
         """Stored with each session: never rename."""
@@ -201,6 +223,17 @@ class GameBase(Generic[R, S]):
     career_kinds: tuple[str, ...] = ()
     career_takebacks: tuple[str, ...] = ()
     payloads: Payloads = NO_PAYLOADS
+    in_chips = True
+    pack: tuple[str, ...] = ()
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        from pancli.games.actions import BANK_ACTIONS  # noqa: PLC0415 the declarations load when first asked for
+
+        return BANK_ACTIONS
+
+    def still_to_record(self, state: S) -> str | None:
+        return None
 
     # -- house rules ------------------------------------------------------------------------
     @property

@@ -201,8 +201,8 @@ class Dealer:
     def page(self) -> Response:
         table = self._with_store(actions.dealer_table)
         html = self.env.get_template("dealer.html").render(
-            table=table, token=self.token, csrf=self.csrf_value(),
-            ranks=PAN_RANKS, suits=SUITS)
+            table=table, token=self.token, csrf=self.csrf_value(), suits=SUIT_SYMBOLS,
+            title=f"{table['session']} · the dealer", url=lambda path, keep_session=True: path)
         return HTMLResponse(html, headers=HEADERS)
 
     async def read(self, path: str) -> Response:
@@ -224,8 +224,7 @@ class Dealer:
         return JSONResponse(data, headers=HEADERS)
 
 
-PAN_RANKS = ["A", "2", "3", "4", "5", "6", "7", "J", "Q", "K"]  # the Pan pack: no 8s, 9s or 10s
-SUITS = [("S", "♠", False), ("H", "♥", True), ("D", "♦", True), ("C", "♣", False)]
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}  # the picker lays out the game's own pack (Game.pack)
 
 
 class DealerGate:

@@ -21,6 +21,7 @@ from pancli.games.protocol import (
 
 if TYPE_CHECKING:
     from pancli.core.knobs import Schema
+    from pancli.games.actions import Action
     from pancli.games.contract.engine import GameState
     from pancli.games.contract.rules import ContractRules
 
@@ -45,6 +46,30 @@ class Contract(GameBase["ContractRules", "GameState"]):
     title = "Contract rummy (five deals)"
     board_template = "table_contract.html"
     payloads = PAYLOADS
+    in_chips = False  # points per deal, not chips
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        from pancli.games.actions import BANK_ACTIONS  # adapter: the game's modules load on first use
+        from pancli.games.contract.actions import ACTIONS
+
+        return ACTIONS + BANK_ACTIONS
+
+    @property
+    def pack(self) -> tuple[str, ...]:
+        from pancli.games.contract.actions import PACK  # adapter: the game's modules load on first use
+
+        return PACK
+
+    def still_to_record(self, state: GameState) -> str | None:
+        from pancli.games.contract.actions import still_to_record  # adapter: the game's modules load on first use
+
+        return still_to_record(state)
+
+    def read_cards(self, text: str, rules: ContractRules) -> tuple[str, ...]:
+        from pancli.games.contract.engine import parse_cards  # adapter: the game's modules load on first use
+
+        return tuple(c.code for c in parse_cards(text))
 
     def register_commands(self, cli: CommandHooks) -> None:
         cli.add_group(self.name, "pancli.cli.contract", "contract_app", PANEL)

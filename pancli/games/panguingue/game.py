@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from pancli.core.json_types import JsonObject
     from pancli.core.knobs import Schema
+    from pancli.games.actions import Action
     from pancli.games.panguingue.engine import PanState
     from pancli.games.panguingue.rules import HouseRules
 
@@ -65,6 +66,19 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
     career_takebacks = ("foul_return",)  # a fouled meld's chips: its condition was never laid
     payloads = PAYLOADS
     # no register_commands: its commands are pan's own top-level ones (deal, meld, out …)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        from pancli.games.actions import BANK_ACTIONS  # adapter: the game's modules load on first use
+        from pancli.games.panguingue.actions import ACTIONS
+
+        return ACTIONS + BANK_ACTIONS
+
+    @property
+    def pack(self) -> tuple[str, ...]:
+        from pancli.games.panguingue.actions import PACK  # adapter: the game's modules load on first use
+
+        return PACK
 
     @property
     def schema(self) -> Schema:

@@ -1,10 +1,15 @@
-// The dealer's page: taps become actions, each with a key made here, so a retry records nothing twice.
+// The dealer's page, laid out from the game's declared actions (/dealer/api/table "actions"):
+// an action that names one player gets a button on each seat, one that takes a player and cards
+// a button under the card picker, one with nothing to choose a button of its own, any other a
+// form of its fields. Taps become actions, each with a key made here, so a retry records nothing twice.
 (function () {
   "use strict";
   var meta = function (n) { return document.querySelector('meta[name="' + n + '"]').content; };
   var TOKEN = meta("pan-dealer"), CSRF = meta("pan-csrf");
   var SUIT = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-  var table = null, chosen = [], who = null, onto = null, pending = null, checkNo = 0;
+  var PLAYERS = ["player", "player in hand"], CARDISH = ["cards", "card", "melds"];
+  var SEP = "/";
+  var table = null, chosen = [], who = null, onto = null, pending = null, checkNo = 0, formFor = null;
   var $ = function (id) { return document.getElementById(id); };
 
   function newKey() {
@@ -15,14 +20,21 @@
     return { "Content-Type": "application/json", "X-Pan-Dealer": TOKEN, "X-Pan-CSRF": CSRF };
   }
   function face(code) {
-    var s = code.slice(-1);
-    return code.slice(0, -1) + (SUIT[s] || s);
+    if (code === SEP) return SEP;
+    var s = code.slice(-1), r = code.slice(0, -1);
+    return (r === "T" ? "10" : r) + (SUIT[s] || s);
   }
   function el(tag, cls, text) {
     var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e;
   }
   function say(lines, bad) {
     var s = $("said"); s.textContent = lines.join("\n"); s.className = "said" + (bad ? " bad" : "");
+  }
+  function isPlayer(p) { return PLAYERS.indexOf(p.kind) >= 0; }
+  function of(face) { return (table.actions || []).filter(function (a) { return a.face === face; }); }
+  function named(name) { return (table.actions || []).filter(function (a) { return a.name === name; })[0]; }
+  function allowed(a) {
+    return a.when === "hand" ? !!table.hand_open : a.when === "between" ? !table.hand_open : true;
   }
 
   function load() {
@@ -31,39 +43,75 @@
       .then(function (t) { table = t; render(); });
   }
 
+  // -- the table: where the game is, its buttons, a row of buttons for each seat ------------------
   function render() {
+    $("where").textContent = table.session + " \u00b7 the dealer";
+    $("status").textContent = [table.title, table.status, table.contract].filter(Boolean).join(" \u00b7 ");
+    var still = $("still"); still.textContent = table.still_to_record || ""; still.hidden = !table.still_to_record;
+    var buttons = $("buttons"); buttons.textContent = "";
+    of("button").forEach(function (a) {
+      var b = el("button", "big", a.label); b.type = "button"; b.dataset.act = a.name; b.title = a.help;
+      b.disabled = !allowed(a); buttons.appendChild(b);
+    });
     var seats = $("seats"); seats.textContent = "";
-    var inHand = table.in_hand || [];
+    var inHand = table.in_hand || [], seatActs = of("seat");
     (table.seats || []).forEach(function (name) {
-      var row = el("div", "seat"); var label = el("div");
+      var row = el("div", "seat"); var label = el("div", "label");
       label.appendChild(el("div", "who", name));
       var p = table.hand && (table.hand.players || []).filter(function (x) { return x.name === name; })[0];
       label.appendChild(el("div", "status", p ? p.status + (p.stayed && p.status === "in" ? " (stays)" : "") : ""));
       row.appendChild(label);
-      ["stay", "drop"].forEach(function (act) {
-        var b = el("button", "", act === "stay" ? "Stay" : "Drop");
-        b.type = "button"; b.dataset.act = act; b.dataset.player = name;
-        b.disabled = !table.hand_open || inHand.indexOf(name) < 0;
+      seatActs.forEach(function (a) {
+        var b = el("button", "", a.label); b.type = "button"; b.dataset.act = a.name; b.dataset.player = name;
+        b.title = a.help;
+        b.disabled = !allowed(a) || (a.params[0].kind === "player in hand" && inHand.indexOf(name) < 0);
         row.appendChild(b);
       });
       seats.appendChild(row);
     });
-    var whoes = $("whoes"); whoes.textContent = "";
-    inHand.forEach(function (name) {
+    renderPicker();
+    renderForm();
+    var u = table.undo || {};
+    $("undo-preview").textContent = [u.text].concat(u.payments || []).join("\n");
+  }
+
+  // -- the card picker: who, onto which meld, the cards, then the action -------------------------
+  function pickerActs() { return of("picker"); }
+  function pickerPlayers() {
+    var acts = pickerActs();
+    var inHandOnly = acts.length && acts.every(function (a) { return a.params[0].kind === "player in hand"; });
+    return inHandOnly ? (table.in_hand || []) : (table.players || table.seats || []);
+  }
+  function ontoParam(a) { return a.params.filter(function (p) { return p.onto; })[0]; }
+
+  function renderPicker() {
+    var acts = pickerActs(), box = $("picker-box");
+    box.hidden = !acts.length && !(table.pack || []).length;
+    var names = pickerPlayers(), whoes = $("whoes"); whoes.textContent = "";
+    names.forEach(function (name) {
       var b = el("button", "", name); b.type = "button"; b.dataset.who = name;
       b.setAttribute("aria-pressed", String(name === who)); whoes.appendChild(b);
     });
-    if (inHand.indexOf(who) < 0) who = null;
+    if (names.indexOf(who) < 0) who = null;
     $("chosen-for").textContent = who ? "for " + who : "choose who";
+    var anyMeld = acts.some(function (a) { var p = ontoParam(a); return p && p.onto === "any"; });
     var melds = $("melds"); melds.textContent = "";
-    var mine = table.hand && (table.hand.players || []).filter(function (x) { return x.name === who; })[0];
-    (mine ? mine.melds : []).forEach(function (m) {
+    (table.melds || []).filter(function (m) { return anyMeld || (who && m.owner === who); }).forEach(function (m) {
       var b = el("button", "", "meld " + m.number + ": " + m.cards.map(face).join(" "));
       b.type = "button"; b.dataset.onto = m.number; b.setAttribute("aria-pressed", String(onto === m.number));
       melds.appendChild(b);
     });
-    var u = table.undo || {};
-    $("undo-preview").textContent = [u.text].concat(u.payments || []).join("\n");
+    if (!(table.melds || []).some(function (m) { return m.number === onto; })) onto = null;
+    $("separate").hidden = !acts.some(function (a) { return a.params.some(function (p) { return p.kind === "melds"; }); });
+    $("number-row").hidden = !acts.some(function (a) {
+      return a.params.some(function (p) { return p.kind === "count" && !p.onto; });
+    });
+    var row = $("picker-acts");
+    Array.prototype.slice.call(row.querySelectorAll("button[data-act]")).forEach(function (b) { row.removeChild(b); });
+    acts.forEach(function (a) {
+      var b = el("button", "big", a.label); b.type = "button"; b.dataset.act = a.name; b.title = a.help;
+      b.disabled = !allowed(a); row.insertBefore(b, $("separate"));
+    });
     renderChosen();
   }
 
@@ -78,15 +126,17 @@
   }
 
   function ontoCards() {
-    var mine = table && table.hand && (table.hand.players || []).filter(function (x) { return x.name === who; })[0];
-    var m = mine && mine.melds.filter(function (x) { return x.number === onto; })[0];
+    var m = (table.melds || []).filter(function (x) { return x.number === onto; })[0];
     return m ? m.cards.join(" ") : null;
   }
+  function chosenText() { return chosen.join(" "); }
 
   function check() {
     var v = $("verdict");
-    if (!chosen.length) { v.textContent = ""; v.className = "verdict"; return; }
-    var n = ++checkNo, body = { cards: chosen.join(" ") }, base = onto !== null ? ontoCards() : null;
+    if (!chosen.length || !table.checks_cards || chosen.indexOf(SEP) >= 0) {
+      v.textContent = ""; v.className = "verdict"; delete v.dataset.cards; return;
+    }
+    var n = ++checkNo, body = { cards: chosenText() }, base = onto !== null ? ontoCards() : null;
     if (base) body.onto = base;
     fetch("/dealer/api/check", { method: "POST", headers: headers(), body: JSON.stringify(body) })
       .then(function (r) { return r.json(); })
@@ -98,17 +148,97 @@
       }).catch(function () { v.textContent = ""; });
   }
 
+  // What the picker holds, for one of its actions: the player, the cards, the meld, the number.
+  function pickerBody(a) {
+    var body = { action: a.name }, number = $("number").value.trim();
+    a.params.forEach(function (p, i) {
+      if (i === 0 && isPlayer(p)) body[p.name] = who;
+      else if (CARDISH.indexOf(p.kind) >= 0) { if (chosen.length) body[p.name] = chosenText(); }
+      else if (p.onto) { if (onto !== null) body[p.name] = onto; }
+      else if (p.kind === "count" && number) body[p.name] = number;
+    });
+    // Counted points instead of the cards: the number stands for them.
+    if (number && a.params.some(function (p) { return p.kind === "count" && !p.onto; })) {
+      a.params.forEach(function (p) { if (CARDISH.indexOf(p.kind) >= 0 && !p.required) delete body[p.name]; });
+    }
+    return body;
+  }
+
+  // -- the form: any other action, its fields made from its parameters ---------------------------
+  function field(p) {
+    var label = el("label", "", p.help + (p.required ? "" : " (optional)"));
+    var input;
+    if (isPlayer(p)) {
+      input = el("select");
+      if (!p.required) input.appendChild(el("option", "", ""));
+      var names = p.kind === "player in hand" ? (table.in_hand || []) : (table.players || []);
+      names.forEach(function (n) { var o = el("option", "", n); o.value = n; input.appendChild(o); });
+    } else if (p.kind === "yes or no") {
+      input = el("input"); input.type = "checkbox";
+    } else if (p.kind === "a card each") {
+      var group = el("div", "each");
+      (table.in_hand && table.in_hand.length ? table.in_hand : table.players || []).forEach(function (n) {
+        var l = el("label", "", n), i = el("input"); i.dataset.each = n; i.placeholder = "a card";
+        l.appendChild(i); group.appendChild(l);
+      });
+      group.dataset.param = p.name; label.appendChild(group);
+      return label;
+    } else {
+      input = el("input");
+      if (p.kind === "meld number" || p.kind === "count") input.inputMode = "numeric";
+      else input.placeholder = p.kind === "melds" ? "e.g. 7S 7H 7D / QC QD QS" : p.kind === "card" ? "e.g. KH" :
+        p.kind === "cards" ? "e.g. KH QH" : "a name";
+    }
+    input.dataset.param = p.name; input.name = p.name;
+    label.appendChild(input);
+    return label;
+  }
+
+  function renderForm() {
+    var acts = of("form"), select = $("more-action");
+    $("more-box").hidden = !acts.length;
+    var names = acts.map(function (a) { return a.name; }).join(" ");
+    if (select.dataset.names !== names) {
+      select.textContent = "";
+      acts.forEach(function (a) { var o = el("option", "", a.label); o.value = a.name; select.appendChild(o); });
+      select.dataset.names = names;
+    }
+    if (formFor === select.value && $("more-fields").children.length) return;  // keep what is typed
+    formFor = select.value;
+    var a = named(formFor), fields = $("more-fields"); fields.textContent = "";
+    $("more-help").textContent = a ? a.help : "";
+    (a ? a.params : []).forEach(function (p) { fields.appendChild(field(p)); });
+  }
+
+  function formBody() {
+    var a = named($("more-action").value), body = { action: a.name };
+    a.params.forEach(function (p) {
+      var input = $("more-fields").querySelector('[data-param="' + p.name + '"]');
+      if (!input) return;
+      if (p.kind === "yes or no") { body[p.name] = input.checked; return; }
+      if (p.kind === "a card each") {
+        var shown = {};
+        Array.prototype.forEach.call(input.querySelectorAll("input[data-each]"), function (i) {
+          if (i.value.trim()) shown[i.dataset.each] = i.value.trim();
+        });
+        body[p.name] = shown; return;
+      }
+      if (input.value.trim()) body[p.name] = input.value.trim();
+    });
+    return body;
+  }
+
   // One action at a time, in the order tapped. The same tap again (a double tap, or the same
   // button while its answer is awaited or shortly after) goes with the same key, so the server
   // answers it with the first answer instead of recording it twice.
   var queue = [], last = null, DOUBLE_TAP_MS = 2000;
 
-  function send(body) {
+  function send(body, after) {
     var sig = JSON.stringify(body);
     if (pending && pending.sig === sig) { if (pending.failed) post(); return; }
     if (queue.some(function (q) { return q.sig === sig; })) return;
     var again = last && last.sig === sig && Date.now() - last.at < DOUBLE_TAP_MS;
-    queue.push({ key: again ? last.key : newKey(), body: body, sig: sig });
+    queue.push({ key: again ? last.key : newKey(), body: body, sig: sig, after: after });
     if (!pending) next();
   }
 
@@ -128,7 +258,7 @@
         last = { key: p.key, sig: p.sig, at: Date.now() };
         if (res.ok) {
           say(res.d.lines && res.d.lines.length ? res.d.lines : ["Recorded."]);
-          if (["meld", "add", "out"].indexOf(p.body.action) >= 0) { chosen = []; onto = null; }
+          if (p.after) p.after();
         } else {
           say([res.d.error + (res.d.hint ? ": " + res.d.hint : "")], true);
         }
@@ -146,33 +276,32 @@
       });
   }
 
+  function cleared() { chosen = []; onto = null; $("number").value = ""; }
+
   document.addEventListener("click", function (e) {
     var t = e.target.closest("button"); if (!t) return;
     if (t.id === "retry") { if (pending && pending.failed) post(); return; }
-    if (t.id === "clear") { chosen = []; onto = null; render(); return; }
+    if (t.id === "clear") { cleared(); render(); return; }
+    if (t.id === "separate") { if (chosen.length && chosen[chosen.length - 1] !== SEP) chosen.push(SEP); renderChosen(); return; }
     if (t.dataset.card) { chosen.push(t.dataset.card); renderChosen(); return; }
     if (t.dataset.remove !== undefined) { chosen.splice(Number(t.dataset.remove), 1); renderChosen(); return; }
-    if (t.dataset.who) { who = t.dataset.who; onto = null; render(); return; }
+    if (t.dataset.who) { if (who !== t.dataset.who) { cleared(); } who = t.dataset.who; render(); return; }
     if (t.dataset.onto) { var n = Number(t.dataset.onto); onto = onto === n ? null : n; render(); return; }
     var act = t.dataset.act; if (!act) return;
-    if (act === "deal") return send({ action: "deal" });
-    if (act === "stay" || act === "drop") return send({ action: act, player: t.dataset.player });
     if (act === "undo") return send({ action: "undo", seq: table.undo && table.undo.seq });
-    if (!who) { say(["choose who first: tap a name above the cards"], true); return; }
-    var body = { action: act, player: who, cards: chosen.join(" ") };
-    if (onto !== null && act !== "meld") body.to = onto;
-    send(body);
+    var a = named(act); if (!a) return;
+    if (a.face === "seat") { var b = { action: act }; b[a.params[0].name] = t.dataset.player; return send(b); }
+    if (a.face === "button") return send({ action: act });
+    if (a.face === "picker") {
+      if (!who) { say(["choose who first: tap a name above the cards"], true); return; }
+      return send(pickerBody(a), function () { cleared(); });
+    }
   });
 
+  $("more-action").addEventListener("change", function () { formFor = null; renderForm(); });
   $("more").addEventListener("submit", function (e) {
     e.preventDefault();
-    var f = e.target, body = { action: f.action.value };
-    ["player", "cards", "meld", "chips"].forEach(function (n) { if (f[n].value.trim()) body[n] = f[n].value.trim(); });
-    if (body.action === "split" && body.cards) { body.into = body.cards; delete body.cards; }
-    if (body.action === "spread" && body.cards) { body.melds = body.cards; delete body.cards; }
-    if (body.action === "borrow" && body.meld) { body.from = body.meld; delete body.meld; }
-    if (body.action === "lay" && body.cards) { body.melds = body.cards; delete body.cards; }
-    send(body);
+    send(formBody());
   });
 
   // The table can change from another dealer (a `pan` command): look again every second.

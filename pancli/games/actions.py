@@ -1,0 +1,234 @@
+"""What the table records, declared once per game: each action's name, its typed parameters,
+its help and the events it makes.
+
+A game lists its actions beside its engine (``panguingue/actions.py`` …) and gives them as
+``Game.actions``. Every face is made from, or held to, that list: the `pan` commands that record
+(tests/test_actions.py holds their arguments, options and help to it), the shell's fast path, the
+dealer's page (its buttons and forms) and the payload declaration. A parameter's kind says how
+it is read, and both faces read it through the one reader of its kind (``read``): the command
+line through its click type (pancli/cli/params.py), the dealer's page through app/actions.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from pancli.core.errors import InputError
+from pancli.core.grouping import meld_texts
+from pancli.core.ledger import MAX_CHIPS
+
+Event = dict[str, Any]
+
+# The kinds of parameter, each read one way (``read``) on every face.
+PLAYER = "player"            # a player of the session (`an` → Ana)
+IN_HAND = "player in hand"   # a player still in the hand (the dealer offers only those)
+NEW_NAME = "new name"        # a name not yet seated (`pan seat add`)
+CARDS = "cards"              # cards in the game's notation, stored as codes
+CARD = "card"                # one card (a final discard)
+MELDS = "melds"              # several melds of cards, / between them
+MELD = "meld number"         # a meld's number as the board shows it
+COUNT = "count"              # a whole number in a range: chips, points, a meld of the contract game
+FLAG = "yes or no"
+CARD_EACH = "a card each"    # one card for each player of the hand: {name: card}
+KINDS = (PLAYER, IN_HAND, NEW_NAME, CARDS, CARD, MELDS, MELD, COUNT, FLAG, CARD_EACH)
+
+When = Literal["hand", "between", "any"]
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter of an action: ``name`` is its key for the builder and on the dealer's page,
+    ``arg`` the command's own name for it (its Typer parameter), ``option`` its --option on the
+    command line (None: an argument)."""
+
+    name: str
+    kind: str
+    help: str
+    required: bool = True
+    many: bool = False            # several words of the kind (`pan stay ana ben`)
+    option: str | None = None
+    arg: str = ""
+    noun: str = ""                # COUNT: what the number is ("a number of chips")
+    onto: str = ""                # a meld on the table, chosen on the dealer's page: "own" or "any" meld
+    low: int = 1                  # COUNT: its range
+    high: int = MAX_CHIPS
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown kind of parameter {self.kind!r}")
+        if not self.arg:
+            object.__setattr__(self, "arg", self.name)
+        if self.kind == MELD and not self.onto:
+            object.__setattr__(self, "onto", "own")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing the table does, as `pan` records it and the dealer taps it.
+
+    ``command`` is its words on the command line (("meld",), ("seat", "add"), ("contract", "lay")),
+    ``help`` the first line of that command's help, ``label`` the dealer's button, ``when`` whether
+    it is done during a hand, between hands or at any time, ``kinds`` the event kinds it records
+    (held to the game's payloads), and ``build`` the events from the parameters as read."""
+
+    name: str
+    command: tuple[str, ...]
+    help: str
+    label: str
+    params: tuple[Param, ...]
+    build: Callable[[Mapping[str, Any]], list[Event]]
+    kinds: tuple[str, ...]
+    when: When = "any"
+    direct: bool = True           # the shell may bind its plain words without click's parse
+
+    def events(self, **values: Any) -> list[Event]:
+        return self.build(values)
+
+    def face(self) -> str:
+        """Where the dealer's page puts it: "seat" (a button on each seat: it names one or more
+        players only), "picker" (a player and what the card picker holds), "button" (nothing to
+        choose), or "form" (fields of its own)."""
+        kinds = [p.kind for p in self.params if p.required]
+        every = [p.kind for p in self.params]
+        if len(every) == 1 and kinds in ([PLAYER], [IN_HAND]):
+            return "seat"
+        if not kinds and all(k in (PLAYER, IN_HAND) for k in every):
+            return "button"
+        if kinds and kinds[0] in (PLAYER, IN_HAND) and sum(k in (CARDS, CARD, MELDS) for k in every) == 1 \
+                and all(k in (PLAYER, IN_HAND, CARDS, CARD, MELDS, MELD, COUNT) for k in every[1:]):
+            return "picker"
+        return "form"
+
+    def describe(self) -> dict[str, Any]:
+        """The action as the dealer's page builds it: JSON."""
+        return {"name": self.name, "label": self.label, "help": self.help, "when": self.when, "face": self.face(),
+                "params": [{"name": p.name, "kind": p.kind, "help": p.help, "required": p.required,
+                            "many": p.many, "onto": p.onto} for p in self.params]}
+
+
+class Table(Protocol):
+    """What reading a parameter needs of the session: its players and its cards."""
+
+    def player(self, text: str) -> str:
+        """The player a word names (any case, or a unique start), or a one-line refusal."""
+
+    def read_cards(self, text: str) -> tuple[str, ...]:
+        """The cards a word names, in the session's game and house rules, as stored codes."""
+
+
+# -- the one reader of each kind ---------------------------------------------------------------
+
+def read_count(value: Any, noun: str, low: int = 1, high: int = MAX_CHIPS) -> int:
+    """A whole number in a range; anything else, a negative number included, refused in one line
+    saying what it takes."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        n: int | None = value
+    else:
+        try:
+            n = int(str(value).strip().replace("_", "x"), 10)
+        except ValueError:
+            n = None
+    if n is None or not low <= n <= high:
+        span = f"above 0 and at most {high:,}" if low == 1 else f"from {low} to {high:,}"
+        raise InputError(f"{str(value)[:40]} is not {noun}", f"give a whole number {span}")
+    return n
+
+
+def read_meld_number(value: Any, option: str = "the meld") -> int:
+    """A meld's number as the board shows it."""
+    try:
+        n = value if isinstance(value, int) and not isinstance(value, bool) \
+            else int(str(value).strip().replace("_", "x"), 10)
+    except ValueError:
+        n = None
+    if n is None or not 1 <= n <= 100_000:
+        raise InputError(f"{option} takes a meld number, not '{str(value)[:40]}'",
+                         "see the numbers with `pan board`") from None
+    return n
+
+
+def read_melds(texts: Sequence[str], read_cards: Callable[[str], Sequence[str]],
+               each_word_a_meld: bool = False) -> list[list[str]]:
+    """Several melds in the one grammar of ``pancli.core.grouping`` (`/`, `+` or `|` between them),
+    each as its cards' codes."""
+    return [list(read_cards(t)) for t in meld_texts(list(texts), each_word_a_meld) if t.strip()]
+
+
+def read_card_each(value: Any, table: Table) -> dict[str, str]:
+    """One card for each player: {name: card} (or "Ana=KS Ben=2H")."""
+    if isinstance(value, str):
+        pairs = [w.partition("=")[::2] for w in value.split()]
+    elif isinstance(value, Mapping):
+        pairs = [(str(k), str(v)) for k, v in value.items()]
+    else:
+        raise InputError("the cards must be a card for each player", "write NAME=CARD for each player")
+    shown: dict[str, str] = {}
+    for name, card in pairs:
+        if not card.strip():
+            continue
+        cards = table.read_cards(card)
+        if len(cards) != 1:
+            raise InputError(f"give one card for {name}, not {len(cards)}", "write NAME=CARD for each player")
+        shown[table.player(name)] = cards[0]
+    return shown
+
+
+def read(param: Param, value: Any, table: Table) -> Any:
+    """A parameter's value as given (a word, or JSON from the dealer's page), read by its kind."""
+    if param.kind == FLAG:
+        return value is True or (isinstance(value, str) and value.lower() in ("yes", "true", "1", "on"))
+    if param.kind == CARD_EACH:
+        return read_card_each(value, table)
+    if param.kind == MELDS:
+        texts = value if isinstance(value, (list, tuple)) else [value]
+        if not all(isinstance(t, (str, tuple)) for t in texts):  # a command line's words are pieces
+            raise InputError(f"the {param.name} must be melds of cards", "write each meld's cards, e.g. AD 2D 3D")
+        # A list of texts (the dealer's page) is a meld each; a command line's words are pieces.
+        each = isinstance(value, list) and all(isinstance(t, str) for t in value)
+        return read_melds(texts, table.read_cards, each_word_a_meld=each)
+    words = list(value) if isinstance(value, (list, tuple)) else [value]
+    if not all(isinstance(w, (str, int)) and not isinstance(w, bool) for w in words):
+        raise InputError(f"the {param.name} must be words, not {type(value).__name__}",
+                         f"give the {param.name} as words")
+    if param.kind in (PLAYER, IN_HAND):
+        names = [table.player(str(w)) for w in words]
+        return names if param.many else names[0]
+    if param.kind == NEW_NAME:
+        return str(words[0])
+    if param.kind == CARDS:
+        return list(table.read_cards(" ".join(str(w) for w in words)))
+    if param.kind == CARD:
+        cards = table.read_cards(str(words[0]))
+        if len(cards) != 1:
+            raise InputError(f"the {param.name} is one card, not {len(cards)}", f"choose one card for the {param.name}")
+        return cards[0]
+    if param.kind == MELD:
+        return read_meld_number(words[0], param.option or "the meld")
+    return read_count(words[0], param.noun, param.low, param.high)
+
+
+# -- what every game's sessions record: chips from and to the bank ------------------------------
+
+def _bank(kind: str) -> Callable[[Mapping[str, Any]], list[Event]]:
+    def build(v: Mapping[str, Any]) -> list[Event]:
+        return [{"kind": kind, "player": v["player"], "chips": v["chips"]}]
+    return build
+
+
+_CHIPS_NOUN = "a number of chips"
+BANK_ACTIONS = (
+    Action("buyin", ("buyin",), "A player buys chips from the bank; settle-up counts it.",
+           "Buy chips", (Param("player", PLAYER, "Who buys chips.", arg="name"),
+                         Param("chips", COUNT, "How many chips.", noun=_CHIPS_NOUN, high=MAX_CHIPS)),
+           _bank("buyin"), ("buyin",), direct=False),
+    Action("cashout", ("cashout",), "A player cashes chips in at the bank; settle-up counts it.",
+           "Cash out", (Param("player", PLAYER, "Who cashes chips in.", arg="name"),
+                        Param("chips", COUNT, "How many chips.", noun=_CHIPS_NOUN, high=MAX_CHIPS)),
+           _bank("cashout"), ("cashout",), direct=False),
+)
+
+
+def by_name(actions: Sequence[Action]) -> dict[str, Action]:
+    return {a.name: a for a in actions}

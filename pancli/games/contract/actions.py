@@ -1,0 +1,80 @@
+"""What the contract game's table records (`pan contract …`): each action once, with its
+parameters, its help and the events it makes (see pancli/games/actions.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pancli.core.errors import InputError
+from pancli.core.grouping import MELDS_HELP
+from pancli.games.actions import CARD, CARDS, COUNT, MELDS, PLAYER, Action, Event, Param
+
+Values = Mapping[str, Any]
+
+
+def _lay(v: Values) -> list[Event]:
+    if not v["melds"]:
+        raise InputError("no melds given", "write the contract, e.g. 7S 7H 7D / QC QD QS")
+    return [{"kind": "contract", "player": v["player"], "melds": [list(m) for m in v["melds"]]}]
+
+
+def _layoff(v: Values) -> list[Event]:
+    return [{"kind": "lay_off", "player": v["player"], "meld": v["meld"], "cards": list(v["cards"])}]
+
+
+def _out(v: Values) -> list[Event]:
+    return [{"kind": "out", "player": v["player"], "discard": v.get("discard")}]
+
+
+def _left(v: Values) -> list[Event]:
+    who, cards, points = v["player"], v.get("cards"), v.get("points")
+    if cards and points is not None:
+        raise InputError("give the cards or --points, not both", "e.g. pan contract left ben KC KD 4S")
+    if points is not None:
+        return [{"kind": "hand", "player": who, "points": points}]
+    if not cards:
+        raise InputError(f"no cards given for {who}", "list the cards, or --points N (--points 0 for none)")
+    return [{"kind": "hand", "player": who, "cards": list(cards)}]
+
+
+ACTIONS = (
+    Action("lay", ("contract", "lay"), "Lay down a player's contract; it must be exactly the deal's contract, all at once.",
+           "Lay down", (Param("player", PLAYER, "Who lays down the contract.", arg="name"),
+                        Param("melds", MELDS, f"The whole contract, {MELDS_HELP}.", many=True)),
+           _lay, ("contract",), when="any"),
+    Action("layoff", ("contract", "layoff"), "Lay off cards onto a meld on the table, one's own or an opponent's.",
+           "Lay off", (Param("player", PLAYER, "Who lays off.", arg="name"),
+                       Param("meld", COUNT, "The meld's number on `pan contract status`.", noun="a meld number",
+                             high=100_000, onto="any"),
+                       Param("cards", CARDS, "The cards laid off.", many=True)),
+           _layoff, ("lay_off",), when="any"),
+    Action("out", ("contract", "out"),
+           "A player goes out (in deal 5 with no final discard); then record the cards left in the other hands.",
+           "Go out", (Param("player", PLAYER, "Who went out.", arg="name"),
+                      Param("discard", CARD, "The final discard (deals 1-4 only).", required=False,
+                            option="--discard")),
+           _out, ("out",), when="any"),
+    Action("left", ("contract", "left"),
+           "Record the cards left in a hand after someone went out; the last one scores the deal.",
+           "Cards left", (Param("player", PLAYER, "Whose hand.", arg="name"),
+                          Param("cards", CARDS, "The cards left in the hand.", required=False, many=True),
+                          Param("points", COUNT, "Their value as counted at the table, instead of the cards.",
+                                required=False, option="--points", noun="a number of points", low=0)),
+           _left, ("hand",), when="any"),
+)
+
+# Two 52-card packs, no jokers: the picker lays out one of each card.
+PACK = tuple(rank + suit for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+             for suit in "SHDC")
+
+
+def still_to_record(state: Any) -> str | None:
+    """What the table still has to tell pancli about the deal in play (after `out`)."""
+    if state.over or state.out is None:
+        return None
+    done = {x.player for x in state.leftovers}
+    missing = [p for p in state.players if p != state.out and p not in done]
+    if missing:
+        return f"Still to record: the cards left of {', '.join(missing)} (`pan contract left NAME CARDS`)."
+    return None

@@ -1,0 +1,144 @@
+"""What a Panguingue table records: each action once, with its parameters, its help and the events
+it makes (see pancli/games/actions.py). Its commands are `pan`'s own (`pan meld`, `pan seat add`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pancli.core.errors import InputError
+from pancli.core.grouping import MELDS_HELP, write_melds
+from pancli.games.actions import CARDS, FLAG, IN_HAND, MELD, MELDS, NEW_NAME, PLAYER, Action, Event, Param
+
+Values = Mapping[str, Any]
+
+_WHO = "player"
+
+
+def _deal(v: Values) -> list[Event]:
+    return [{"kind": "deal", "dealer": v.get("dealer")}]
+
+
+def _each(kind: str):
+    def build(v: Values) -> list[Event]:
+        names = v["player"]
+        return [{"kind": kind, "player": name} for name in ([names] if isinstance(names, str) else names)]
+    return build
+
+
+def _meld(v: Values) -> list[Event]:
+    return [{"kind": "meld", "player": v["player"], "cards": list(v["cards"])}]
+
+
+def _add(v: Values) -> list[Event]:
+    return [{"kind": "add", "player": v["player"], "cards": list(v["cards"]), "to": v.get("to")}]
+
+
+def _split(v: Values) -> list[Event]:
+    pieces = [" ".join(m) for m in v["into"]]
+    if len(pieces) > 1 and all(" " not in part for part in pieces):  # `split ana 1 AD 2D 3D 4D 5D 6D`
+        half = len(pieces) // 2
+        raise InputError("the parts of a split are melds, not single cards",
+                         f"separate them with /, e.g. {write_melds([pieces[:half], pieces[half:]])}")
+    return [{"kind": "split", "player": v["player"], "meld": v["meld"], "into": pieces}]
+
+
+def _borrow(v: Values) -> list[Event]:
+    return [{"kind": "borrow", "player": v["player"], "from": v["from"], "cards": list(v["cards"]),
+             "with": list(v.get("with") or [])}]
+
+
+def _spread(v: Values) -> list[Event]:
+    return [{"kind": "spread", "player": v["player"], "melds": [" ".join(m) for m in v["melds"]]}]
+
+
+def _out(v: Values) -> list[Event]:
+    return [{"kind": "out", "player": v["player"], "cards": list(v.get("cards") or []), "to": v.get("to")}]
+
+
+def _foul(v: Values) -> list[Event]:
+    return [{"kind": "foul", "player": v["player"], "after_discard": bool(v.get("after_discard")),
+             "meld": v.get("meld")}]
+
+
+def _plain(kind: str):
+    def build(v: Values) -> list[Event]:
+        return [{"kind": kind}]
+    return build
+
+
+def _join(v: Values) -> list[Event]:
+    return [{"kind": "seat_add", "player": v["player"], "after": v.get("after")}]
+
+
+def _leave(v: Values) -> list[Event]:
+    return [{"kind": "seat_remove", "player": v["player"]}]
+
+
+_BOARD_NUMBER = "The meld's number on `pan board`."
+
+ACTIONS = (
+    Action("deal", ("deal",),
+           "Start the next hand: says who deals, who is eldest and the order of declarations; takes antes.",
+           "Deal", (Param("dealer", PLAYER, "Override who deals this hand.", required=False, option="--dealer"),),
+           _deal, ("deal",), when="between"),
+    Action("stay", ("stay",), "Record that players stay in (optional: not dropping is staying).", "Stay",
+           (Param(_WHO, IN_HAND, "Players who stay in.", many=True, arg="names"),), _each("stay"), ("stay",),
+           when="hand"),
+    Action("drop", ("drop",), "Players drop and pay the drop cost to the tops; allowed until the first meld.",
+           "Drop", (Param(_WHO, IN_HAND, "Players who drop (go on top).", many=True, arg="names"),),
+           _each("drop"), ("drop",), when="hand"),
+    Action("meld", ("meld",), "Lay a new meld; its condition is paid at once by every payer.", "Meld",
+           (Param(_WHO, IN_HAND, "Who melds.", arg="name"),
+            Param("cards", CARDS, "The cards of the new meld.", many=True)), _meld, ("meld",), when="hand"),
+    Action("add", ("add",), "Add cards to one of the player's own melds.", "Add to meld",
+           (Param(_WHO, IN_HAND, "Who adds.", arg="name"), Param("cards", CARDS, "The cards added.", many=True),
+            Param("to", MELD, "Number of the meld on `pan board` (needed only if several fit).", required=False,
+                  option="--to")), _add, ("add",), when="hand"),
+    Action("split", ("split",), "Split a meld into two or more legal melds; a part that becomes a condition pays.",
+           "Split", (Param(_WHO, IN_HAND, "Whose meld.", arg="name"),
+                     Param("meld", MELD, _BOARD_NUMBER, arg="number"),
+                     Param("into", MELDS, f"The parts, {MELDS_HELP} (or each quoted: \"AD 2D 3D\" \"4D 5D 6D\").",
+                           many=True, arg="parts")), _split, ("split",), when="hand"),
+    Action("borrow", ("borrow",),
+           "Borrow cards from one of the player's melds to make a new meld with cards from the hand.", "Borrow",
+           (Param(_WHO, IN_HAND, "Who borrows.", arg="name"),
+            Param("from", MELD, "The meld that lends (its number on `pan board`) and the cards it lends.",
+                  option="--from", arg="lent"),
+            Param("cards", CARDS, "The cards the meld lends.", arg="lent"),
+            Param("with", CARDS, "The cards from the hand.", option="--with", arg="with_cards")),
+           _borrow, ("borrow",), when="hand", direct=False),
+    Action("spread", ("spread",), "Restate a player's whole layout: one legal rearrangement plus cards from the hand.",
+           "Spread", (Param(_WHO, IN_HAND, "Whose layout.", arg="name"),
+                      Param("melds", MELDS, f"All the player's {MELDS_HELP}.", many=True, arg="layout")),
+           _spread, ("spread",), when="hand"),
+    Action("out", ("out",), "Go out: checks the 11-card layout and pays the settlement (base, conditions again, tops).",
+           "Go out", (Param(_WHO, IN_HAND, "Who goes out.", arg="name"),
+                      Param("cards", CARDS, "The final cards: a new meld, or an addition.", required=False, many=True),
+                      Param("to", MELD, "Add the final cards to this meld.", required=False, option="--to")),
+           _out, ("out",), when="hand"),
+    Action("foul", ("foul",), "A foul meld: before the discard the meld's chips go back; after it the hand is dead.",
+           "Foul", (Param(_WHO, IN_HAND, "Who laid the foul meld.", arg="name"),
+                    Param("after_discard", FLAG, "Found after their discard: the hand is dead.", required=False,
+                          option="--after-discard"),
+                    Param("meld", MELD, "The recorded meld that is foul (before the discard).", required=False,
+                          option="--meld", arg="meld_number")), _foul, ("foul",), when="hand"),
+    Action("dead", ("dead",),
+           "A dead hand (wrong number of cards after the first draw): returns their condition chips, keeps paying.",
+           "Dead", (Param(_WHO, IN_HAND, "Whose hand is dead.", arg="name"),), _each("dead"), ("dead",), when="hand"),
+    Action("void", ("void",),
+           "End the hand with no winner (stock exhausted under void_hand, or a misdeal): the tops go back.",
+           "Void the hand", (), _plain("void"), ("void",), when="hand"),
+    Action("chop", ("chop",), "The last two players chop the tops by agreement (house rule tops_chop_allowed).",
+           "Chop the tops", (), _plain("chop"), ("chop",), when="hand"),
+    Action("join", ("seat", "add"), "Seat a player between hands.", "Seat a player",
+           (Param(_WHO, NEW_NAME, "The new player's name.", arg="name"),
+            Param("after", PLAYER, "Seat them after this player (default: last).", required=False, option="--after")),
+           _join, ("seat_add",), when="between"),
+    Action("leave", ("seat", "remove"), "A player leaves between hands (their results stay in the session).",
+           "Leaves", (Param(_WHO, PLAYER, "The leaving player.", arg="name"),), _leave, ("seat_remove",),
+           when="between"),
+)
+
+# The Pan pack a card picker lays out: no 8s, 9s or 10s (with rank_set = no_JQK they are read as J, Q, K).
+PACK = tuple(rank + suit for rank in "A234567JQK" for suit in "SHDC")

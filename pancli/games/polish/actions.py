@@ -1,0 +1,29 @@
+"""What a Polish Pan table records (`pan polish …`): each deal's loser, or none (see
+pancli/games/actions.py). A fallen flag of the chess clock is recorded by `pan clock`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pancli.games.actions import PLAYER, Action, Event, Param
+
+
+def _lost(v: Mapping[str, Any]) -> list[Event]:
+    return [{"kind": "deal", "loser": v["player"]}]
+
+
+def _nolose(v: Mapping[str, Any]) -> list[Event]:
+    return [{"kind": "deal", "loser": None}]
+
+
+ACTIONS = (
+    Action("lost", ("polish", "lost"), "Record a deal's loser: they take the next letter; completing P-A-N loses the game.",
+           "Lost the deal", (Param("player", PLAYER, "The player left holding cards.", arg="name"),), _lost, ("deal",)),
+    Action("nolose", ("polish", "nolose"),
+           "Record a deal that ended with no loser (the last two went out together): no letter.",
+           "No loser", (), _nolose, ("deal",)),
+)
+
+# The 24-card pack: nines to aces.
+PACK = tuple(rank + suit for rank in ("9", "T", "J", "Q", "K", "A") for suit in "SHDC")
