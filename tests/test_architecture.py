@@ -232,3 +232,34 @@ def test_no_import_cycles():
     for name in sorted(graph):
         found = cycle_from(name)
         assert not found, "import cycle: " + " -> ".join(found)
+
+
+def compares_with_default_game(path: Path) -> list[str]:
+    """Where a module compares something with DEFAULT_GAME or default_game(): what a game is like
+    is asked of the game (pancli.games.protocol), never told by being the default one."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Compare):
+            continue
+        for side in [node.left, *node.comparators]:
+            for n in ast.walk(side):
+                named = (isinstance(n, ast.Name) and n.id == "DEFAULT_GAME") or (
+                    isinstance(n, ast.Attribute) and n.attr == "DEFAULT_GAME") or (
+                    isinstance(n, ast.Call) and getattr(n.func, "id", getattr(n.func, "attr", "")) == "default_game")
+                if named:
+                    found.append(f"{node.lineno}: compares with the default game")
+    return found
+
+
+@pytest.mark.parametrize("path", [p for p in modules(".") if rel(p) != "pancli/games/__init__.py"], ids=rel)
+def test_only_the_wiring_compares_with_the_default_game(path):
+    found = compares_with_default_game(path)
+    assert not found, f"{rel(path)} {'; '.join(found)}: ask the game (in_chips, pack, actions …) instead"
+
+
+def test_the_default_game_check_finds_what_it_looks_for(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("from pancli import games\nfrom pancli.games import DEFAULT_GAME, default_game\n"
+                      "def f(s):\n    return s == DEFAULT_GAME or s is default_game() or s != games.DEFAULT_GAME\n",
+                      encoding="utf-8")
+    assert len(compares_with_default_game(sample)) == 3

@@ -289,7 +289,7 @@ def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats
     hands = sum(r["hands"] for r in rows)
     won = sum(r["won"] for r in rows)
     dropped = sum(r["dropped"] for r in rows)
-    in_chips = [r for r in rows if r["game"] == DEFAULT_GAME]  # a contract or Polish night moves no chips
+    in_chips = [r for r in rows if r["game"] in GAMES and GAMES[r["game"]].in_chips]  # a contract or Polish night moves no chips
     best = max(in_chips, key=lambda r: (r["net"], r["date"]), default=None)
     worst = min(in_chips, key=lambda r: (r["net"], r["date"]), default=None)
     moneys = [r["money"] for r in rows if r["money"] is not None]

@@ -122,13 +122,13 @@ class CardsType(CompletingType):
     name = "cards"
 
     def convert(self, value, param, ctx):
-        from pancli.games import default_game
+        from pancli.games import default_game, is_default
 
         if isinstance(value, tuple):
             return value
         g = default_game()
         rec = _obj(ctx).open_recorder()
-        rules = rec.rules if rec.session.game == g.name else g.schema.defaults
+        rules = rec.rules if is_default(rec.session.game) else g.schema.defaults
         return g.read_cards(value, rules)
 
     def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:

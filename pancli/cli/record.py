@@ -11,7 +11,7 @@ from pancli.cli.output import console, echo, print_json, styled
 from pancli.cli.params import CARDS, EVENTS, HAND, MELD, MELDS, PLAYER, PLAYER_IN_HAND, SESSION, flat, melds
 from pancli.cli.render import show_step
 from pancli.core.errors import InputError
-from pancli.core.grouping import MELDS_HELP, write_melds
+from pancli.core.grouping import MELDS_HELP
 from pancli.games import DEFAULT_GAME
 
 commands = command_set()  # what this module adds to `pan`
@@ -28,14 +28,23 @@ JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 def pan_recorder():
     """The current session's recorder, refusing sessions of the other games: pan's own recording
     commands (deal, meld …) are the default game's."""
-    from pancli.games import default_game
+    from pancli.games import default_game, is_default
 
     recorder = app_context().open_recorder()
     game, own = recorder.session.game, default_game()
-    if game != own.name:
+    if not is_default(game):
         raise InputError(f"session '{recorder.session.name}' plays {game}, not {own.title}",
                          f"record it with `pan {game} …` (see `pan {game} --help`)")
     return recorder
+
+
+def act(name: str, **values) -> object:
+    """Record one of the default game's declared actions (``Game.actions``): the events its
+    declaration builds from the values the command's words were read to."""
+    from pancli.games import default_game
+    from pancli.games.actions import by_name
+
+    return record(*by_name(default_game().actions)[name].build(values))
 
 
 def record(*events: dict):
@@ -196,7 +205,7 @@ def seat_add(name: str = typer.Argument(..., help="The new player's name."),
 
     Example: pan seat add Eve --after Ben
     """
-    record({"kind": "seat_add", "player": name, "after": after})
+    act("join", player=name, after=after)
 
 
 @seat_app.command("remove")
@@ -205,7 +214,7 @@ def seat_remove(name: str = typer.Argument(..., click_type=PLAYER, help="The lea
 
     Example: pan seat remove Eve
     """
-    record({"kind": "seat_remove", "player": name})
+    act("leave", player=name)
 
 
 # -- the hand -----------------------------------------------------------------------------
@@ -216,7 +225,7 @@ def deal(dealer: str | None = typer.Option(None, "--dealer", click_type=PLAYER, 
 
     Example: pan deal
     """
-    record({"kind": "deal", "dealer": dealer})
+    act("deal", dealer=dealer)
 
 
 @commands.command()
@@ -225,7 +234,7 @@ def drop(names: list[str] = typer.Argument(..., click_type=PLAYER_IN_HAND, help=
 
     Example: pan drop cruz dee
     """
-    record(*({"kind": "drop", "player": name} for name in names))
+    act("drop", player=names)
 
 
 @commands.command()
@@ -234,7 +243,7 @@ def stay(names: list[str] = typer.Argument(..., click_type=PLAYER_IN_HAND, help=
 
     Example: pan stay ana ben
     """
-    record(*({"kind": "stay", "player": name} for name in names))
+    act("stay", player=names)
 
 
 @commands.command()
@@ -244,7 +253,7 @@ def meld(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who me
 
     Example: pan meld ben 5S 5S 5S
     """
-    record({"kind": "meld", "player": name, "cards": flat(cards)})
+    act("meld", player=name, cards=flat(cards))
 
 
 @commands.command()
@@ -255,7 +264,7 @@ def add(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who add
 
     Example: pan add ben 5S --to 1
     """
-    record({"kind": "add", "player": name, "cards": flat(cards), "to": to})
+    act("add", player=name, cards=flat(cards), to=to)
 
 
 @commands.command()
@@ -269,12 +278,7 @@ def split(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose
 
     Example: pan split ana 1 --into AD 2D 3D / 4D 5D 6D
     """
-    pieces = melds(parts, each_word_a_meld=True)
-    if len(pieces) > 1 and all(" " not in part for part in pieces):  # `split ana 1 AD 2D 3D 4D 5D 6D`
-        half = len(pieces) // 2
-        raise InputError("the parts of a split are melds, not single cards",
-                         f"separate them with /, e.g. {write_melds([pieces[:half], pieces[half:]])}")
-    record({"kind": "split", "player": name, "meld": number, "into": pieces})
+    act("split", player=name, meld=number, into=[m.split() for m in melds(parts, each_word_a_meld=True)])
 
 
 @commands.command(cls=multiword_command("--from", "-f", "--with", "-w"))
@@ -290,8 +294,8 @@ def borrow(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who 
         raise InputError("say which meld lends the cards with --from N", "e.g. pan borrow ana --from 1 KH --with KD KC")
     number, _, taken = lent.strip().partition(" ")
     source = MELD.number(number, "--from")
-    record({"kind": "borrow", "player": name, "from": source,
-            "cards": list(CARDS.convert(taken, None, None)), "with": list(CARDS.convert(with_cards or "", None, None))})
+    act("borrow", player=name, cards=list(CARDS.convert(taken, None, None)),
+        **{"from": source, "with": list(CARDS.convert(with_cards or "", None, None))})
 
 
 @commands.command()
@@ -302,7 +306,7 @@ def spread(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whos
 
     Example: pan spread ana AS 2S 3S 4S / 5S 5S 5S / KH KH KC KD
     """
-    record({"kind": "spread", "player": name, "melds": melds(layout)})
+    act("spread", player=name, melds=[m.split() for m in melds(layout)])
 
 
 @commands.command()
@@ -322,7 +326,7 @@ def out(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who goe
         raise InputError(f"pan out takes the final cards of one meld, not {len(final)} melds",
                          f"name the whole layout with `pan spread {name.lower()}`: the melds already "
                          "down and these, separated by /")
-    record({"kind": "out", "player": name, "cards": final[0].split() if final else [], "to": to})
+    act("out", player=name, cards=final[0].split() if final else [], to=to)
 
 
 @commands.command()
@@ -333,7 +337,7 @@ def foul(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who la
 
     Example: pan foul ben --after-discard
     """
-    record({"kind": "foul", "player": name, "after_discard": after_discard, "meld": meld_number})
+    act("foul", player=name, after_discard=after_discard, meld=meld_number)
 
 
 @commands.command()
@@ -342,7 +346,7 @@ def dead(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose 
 
     Example: pan dead ben
     """
-    record({"kind": "dead", "player": name})
+    act("dead", player=name)
 
 
 @commands.command()
@@ -351,7 +355,7 @@ def void():
 
     Example: pan void
     """
-    record({"kind": "void"})
+    act("void")
 
 
 @commands.command()
@@ -360,7 +364,7 @@ def chop():
 
     Example: pan chop
     """
-    record({"kind": "chop"})
+    act("chop")
 
 
 @commands.command()

@@ -87,9 +87,9 @@ def season_table(data: dict):
     from pancli.cli.output import styled
 
     title = "Season" + ("" if data["season"] == "all" else f" {data['season']}")
-    from pancli.games import DEFAULT_GAME
+    from pancli.games import is_default
 
-    if data["game"] != DEFAULT_GAME:
+    if not is_default(data["game"]):
         title += f" · {data['game']}"
     n, d = data["sessions"], data["devices"]
     table = Table(title=f"{title} · {plural(n, 'session')} · {plural(d, 'device')}",

@@ -20,13 +20,19 @@ from pancli.games.protocol import Game
 GAMES: dict[str, Game[Any, Any]] = {}
 
 # The game a session plays unless it names another: its commands are `pan`'s own (deal, meld …),
-# and its rules need no --game. Code outside its folder compares with this, never with its name.
+# and its rules need no --game. Only this wiring compares a game with it (``is_default``); what a
+# game is like (scored in chips, its pack, its actions) the game says itself (pancli.games.protocol).
 DEFAULT_GAME = "panguingue"
 Schema.default_game = DEFAULT_GAME
 
 
 def default_game() -> Game[Any, Any]:
     return GAMES[DEFAULT_GAME]
+
+
+def is_default(name: str) -> bool:
+    """Whether the game is the one whose commands are `pan`'s own and whose rules need no --game."""
+    return name == DEFAULT_GAME
 
 
 def register(g: Game[Any, Any]) -> Game[Any, Any]:

@@ -202,9 +202,9 @@ class Site:
             seat = seat_of(board, tonight["name"] if tonight else None)
             who = tonight["name"] if tonight else career["player"]
             recent = event_lines(pick_events(reader.recent(s, PLAYER_WINDOW)["events"], who))
-            nights = [n for n in career["nights"] if n.get("game", DEFAULT_GAME) == DEFAULT_GAME]
+            nights = [n for n in career["nights"] if game(n.get("game", DEFAULT_GAME)).in_chips]
             others = [{**n, "game_title": game(n["game"]).title} for n in career["nights"]
-                      if n.get("game", DEFAULT_GAME) != DEFAULT_GAME]
+                      if not game(n.get("game", DEFAULT_GAME)).in_chips]
             return {"session": s, "career": career, "tonight": tonight, "standings": standings, "seat": seat,
                     "board": board, "recent": list(reversed(recent))[:6], "nights": nights, "others": others,
                     "points": night_points(nights)}
@@ -218,7 +218,7 @@ class Site:
             rows = []
             for r in reader.sessions():
                 g = game(r["game"])
-                result = None if g is game(DEFAULT_GAME) else standing_words(reader.standings(reader.session(r["name"])))
+                result = None if g.in_chips else standing_words(reader.standings(reader.session(r["name"])))
                 rows.append({**r, "game_title": g.title, "result": result})
             return {"session": None, "rows": rows}
 
