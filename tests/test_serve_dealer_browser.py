@@ -1,6 +1,7 @@
 """`pan serve --dealer` in a real browser: headless Chromium at 390x844 records a whole Panguingue
 hand by tapping the dealer's page, while a `pan` command records too; the standings equal the same
-hand recorded through the CLI."""
+hand recorded through the CLI. A contract deal and a Polish Pan deal are tapped on the page the
+same way, made from those games' declared actions and packs."""
 
 import json
 import os
@@ -64,11 +65,11 @@ def small_targets(browser) -> list:
 
 
 @contextmanager
-def dealer_page(db: Path):
+def dealer_page(db: Path, session: str = "session new friday --players Ana,Ben,Cruz,Dee --dealer Dee"):
     """A table of four with Dee to deal, `pan serve --dealer` on it and its dealer page open on a
     phone's screen: (the database's Pan, the browser, the Dealer). The server must stop cleanly."""
     pan = Pan(db)
-    pan("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee")
+    pan(session)
     proc, _ = start_server(db, "--no-qr", "--dealer")
     try:
         proc.stdout.readline()
@@ -159,4 +160,70 @@ def test_a_dropped_answer_is_retried_and_a_double_tap_recorded_once(tmp_path):
         assert d.act(button(act="stay", player="Ana")) == first
     kinds = [e["kind"] for e in pan.json("history")["events"]]
     assert kinds == ["deal", "drop", "meld", "stay"]
+    assert pan("db check").exit_code == 0
+
+
+def choose(b, who: str, cards: str = "") -> None:
+    """Who, then the cards off the picker ("/" between melds), with nothing chosen before."""
+    b.tap(button(who=who))
+    b.tap("document.getElementById('clear')")
+    for card in cards.split():
+        b.tap("document.getElementById('separate')" if card == "/" else button(card=card))
+    want = len(cards.split())
+    b.wait_for(f"document.querySelectorAll('#chosen button').length === {want}")
+
+
+CONTRACT = "session new night --game contract --players Ana,Ben,Cruz,Dee"
+CONTRACT_DEAL = ["contract lay ana 7S 7H 7D / QC QD QS", "contract out ana --discard QH",
+                 "contract left ben KC KD 4S", "contract left cruz --points 12", "contract left dee 10S"]
+
+
+def test_a_contract_deal_tapped_on_the_dealer_page(tmp_path):
+    db = tmp_path / "pan.db"
+    with dealer_page(db, CONTRACT) as (pan, b, d):
+        assert b.evaluate("document.querySelectorAll('#picker .pick').length") == 52  # its own pack, 8-10 too
+        assert "deal 1" in b.text("#status") and "sets" in b.text("#status").lower()  # the deal and its contract
+        assert b.evaluate("document.documentElement.scrollWidth") <= 390
+        assert small_targets(b) == []
+
+        choose(b, "Ana", "7S 7H 7D / QC QD QS")
+        assert "Ana" in d.act(button(act="lay"))
+        choose(b, "Ana", "QH")
+        said = d.act(button(act="out"))
+        assert "Ana" in said and not b.evaluate("document.getElementById('said').classList.contains('bad')"), said
+        assert pan.json("history")["events"][-1]["payload"]["discard"] == "QH"  # the chosen discard, kept
+        b.wait_for("document.getElementById('still').textContent.includes('Ben')")
+
+        choose(b, "Ben", "KC KD 4S")
+        d.act(button(act="left"))
+        choose(b, "Cruz")
+        b.evaluate("document.getElementById('number').value = '12'")  # counted at the table
+        d.act(button(act="left"))
+        choose(b, "Dee", "TS")
+        d.act(button(act="left"))
+        assert not b.evaluate("document.getElementById('said').classList.contains('bad')"), b.text("#said")
+
+    cli = Pan(tmp_path / "cli.db")
+    cli(CONTRACT)
+    for line in CONTRACT_DEAL:
+        cli(line)
+    assert pan.json("standings") == cli.json("standings")
+    assert [e["payload"] for e in pan.json("history")["events"]] == [e["payload"] for e in cli.json("history")["events"]]
+    assert pan("db check").exit_code == 0
+
+
+def test_a_polish_pan_deal_tapped_on_the_dealer_page(tmp_path):
+    db = tmp_path / "pan.db"
+    with dealer_page(db, "session new p --game polish --players Ana,Ben,Cruz,Dee") as (pan, b, d):
+        assert b.evaluate("document.querySelectorAll('#picker .pick').length") == 24
+        assert small_targets(b) == []
+        assert "Ben" in d.act(button(act="lost", player="Ben"))
+        d.act(button(act="nolose"))
+        d.act(button(act="lost", player="Ben"))
+        assert not b.evaluate("document.getElementById('said').classList.contains('bad')"), b.text("#said")
+    cli = Pan(tmp_path / "cli.db")
+    cli("session new p --game polish --players Ana,Ben,Cruz,Dee")
+    for line in ("polish lost ben", "polish nolose", "polish lost ben"):
+        cli(line)
+    assert pan.json("standings") == cli.json("standings")
     assert pan("db check").exit_code == 0

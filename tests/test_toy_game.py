@@ -27,6 +27,7 @@ from pancli.core.knobs import INT, KnobRules, Schema, Schema as KnobSchema, knob
 from pancli.core.ledger import Params, Payment, Step, Tally
 from pancli.core.payloads import TABLE, Field, Payloads
 from pancli.games import GAMES, register
+from pancli.games.actions import BANK_ACTIONS, CARD_EACH, Action, Param
 from pancli.games.protocol import CommandHooks, Event, Game, GameBase
 from pancli.web.app import create_app
 
@@ -53,11 +54,25 @@ class HighCardState:
     deals: int = 0
 
 
+DEAL = Action("deal", ("highcard", "deal"), "Record one deal.", "Deal",
+              (Param("cards", CARD_EACH, "NAME=CARD for every player.", many=True, arg="shown"),),
+              lambda v: [{"kind": "deal", "cards": dict(v["cards"])}], ("deal",))
+
+
 class HighCard(GameBase[HighCardRules, HighCardState]):
     name = "highcard"
     title = "High card"
     zero_sum = True
     payloads = Payloads({"deal": {"cards": Field(TABLE)}})  # NAME → the card shown
+    actions = (DEAL, *BANK_ACTIONS)
+    pack = tuple(rank + suit for rank in RANKS for suit in "SHDC")
+
+    def read_cards(self, text: str, rules: HighCardRules) -> tuple[str, ...]:
+        cards = tuple(w.upper() for w in text.replace(",", " ").split())
+        bad = [c for c in cards if c not in self.pack]
+        if bad:
+            raise InputError(f"no card {bad[0]!r} in the pack", "write a rank and a suit, e.g. KS")
+        return cards
 
     def register_commands(self, cli: CommandHooks) -> None:
         cli.add_group(self.name, __name__, "highcard_app")
@@ -284,3 +299,28 @@ def test_the_toy_game_declares_its_payloads(pan, highcard, tmp_path):
     archive.write_text(json.dumps(data), encoding="utf-8")
     refused = pan(f"import {archive} --as hc-bad", code=2)
     assert "payload 'cards': must be a table" in refused.stderr
+
+
+def test_the_dealer_records_the_toy_games_own_action_with_its_pack(pan, highcard):
+    """`pan serve --dealer` for the toy game: its page lays out its own pack and offers its own
+    action, made from its declaration alone, and a deal tapped there is the CLI's."""
+    import re
+
+    pan("session new hc --game highcard --preset five --players Ana,Ben,Cruz")
+    origin = "http://testserver"
+    with TestClient(create_app(pan.db, TOKEN, dealer_token="toy-dealer"), base_url=origin) as client:
+        html = client.get("/dealer", params={"dealer": "toy-dealer"})
+        assert html.status_code == 200, html.text
+        assert html.text.count('data-card="') == 52 and 'data-card="TS"' in html.text
+        csrf = re.search(r'name="pan-csrf" content="([^"]+)"', html.text).group(1)
+        headers = {"X-Pan-Dealer": "toy-dealer", "X-Pan-CSRF": csrf, "Origin": origin}
+        table = client.get("/dealer/api/table", headers=headers).json()
+        assert [(a["name"], a["face"]) for a in table["actions"]] == [("deal", "form"), ("buyin", "form"),
+                                                                      ("cashout", "form")]
+        r = client.post("/dealer/api/action", headers=headers,
+                        json={"key": "toy-key-0001", "action": "deal", "cards": {"ana": "ks", "Ben": "2H", "cruz": "7D"}})
+        assert r.status_code == 200, r.text
+        assert r.json()["lines"][0] == "Deal 1: Ana wins with KS."
+    assert nets(pan) == {"Ana": 10, "Ben": -5, "Cruz": -5}
+    career = pan.json("player ana")
+    assert career["best_night"] == {"session": "hc", "date": career["nights"][0]["date"], "net": 10}

@@ -224,7 +224,10 @@ class GameBase(Generic[R, S]):
     career_takebacks: tuple[str, ...] = ()
     payloads: Payloads = NO_PAYLOADS
     in_chips = True
-    pack: tuple[str, ...] = ()
+
+    @property
+    def pack(self) -> tuple[str, ...]:
+        return ()
 
     @property
     def actions(self) -> tuple[Action, ...]:
