@@ -65,6 +65,7 @@ class HighCard(GameBase[HighCardRules, HighCardState]):
     zero_sum = True
     payloads = Payloads({"deal": {"cards": Field(TABLE)}})  # NAME → the card shown
     actions = (DEAL, *BANK_ACTIONS)
+    tallies = ("won", "deals")  # its standings show no Panguingue counts
     pack = tuple(rank + suit for rank in RANKS for suit in "SHDC")
 
     def read_cards(self, text: str, rules: HighCardRules) -> tuple[str, ...]:
@@ -182,6 +183,7 @@ def test_a_night_of_high_card(pan, highcard, tmp_path):
     standings = pan.json("standings --session hc-again")
     assert {p["name"]: (p.get("won", 0), p.get("buyin", 0)) for p in standings["players"]} == \
         {"Ana": (1, 0), "Ben": (1, 0), "Cruz": (1, 50)}
+    assert "dropped" not in standings["players"][0] and standings["players"][0]["deals"] == 3
 
 
 def test_its_commands_appear_in_pan_help(pan, highcard):

@@ -14,6 +14,7 @@ from pancli.core.errors import InputError, PanError
 from pancli.core.ledger import POOLS, Payment
 from pancli.core.rows import Session, StoredEvent
 from pancli.games import GAMES, game
+from pancli.games.protocol import TALLIES
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -51,12 +52,13 @@ def standings_json(session: Session, balances: dict[str, int], tallies: dict[str
     chip_value = shown_chip_value(chip_value)
     names = list(players) + [p for p in balances if p not in players and p not in POOLS] \
         + [p for p in tallies if p not in players and p not in balances]
+    g = GAMES.get(session.game)
+    shown = g.tallies if g is not None else TALLIES  # the counts every row shows, 0 when none
     rows: list[JsonObject] = []
     for name in names:
         t = tallies.get(name, {})
         net = balances.get(name, 0)
-        row = {"name": name, "net": net, "hands": t.get("hands", 0), "won": t.get("won", 0),
-               "dropped": t.get("dropped", 0), "conditions": t.get("conditions", 0)}
+        row = {"name": name, "net": net, **{stat: t.get(stat, 0) for stat in shown}}
         for stat, value in t.items():
             row.setdefault(stat, value)
         if chip_value:
@@ -66,7 +68,6 @@ def standings_json(session: Session, balances: dict[str, int], tallies: dict[str
     pools = {p.strip("()"): balances[p] for p in POOLS if balances.get(p)}
     data: JsonObject = {"session": session.name, "game": session.game, "chip_value": chip_value,
             "players": rows, "pools": pools, "sum": sum(balances.values())}
-    g = GAMES.get(session.game)
     ranked = g.standings(session.rules, rows) if g else None
     if ranked:  # a game scored in points or letters: ranked by its own score, with its own columns
         data["players"], data["columns"] = ranked

@@ -32,6 +32,9 @@ from pancli.core.payloads import NO_PAYLOADS, Payloads
 from pancli.core.rows import Session
 from pancli.core.words import bank_words, undo_words, unworded
 
+# The counts a standings row of released pancli always showed, for every game.
+TALLIES = ("hands", "won", "dropped", "conditions")
+
 if TYPE_CHECKING:
     from pancli.core.knobs import Schema
     from pancli.games.actions import Action
@@ -188,6 +191,10 @@ class Table(Protocol[S_in]):
     def in_chips(self) -> bool:
         """Scored in chips: a night's net is what it won (best and worst nights, the chip columns)."""
 
+    @property
+    def tallies(self) -> tuple[str, ...]:
+        """The counts each player's row of the standings shows, 0 when none (others only when had)."""
+
     def still_to_record(self, state: S_in) -> str | None:
         """What the table has yet to tell pancli before the state is complete, in a sentence, or None."""
 
@@ -224,6 +231,7 @@ class GameBase(Generic[R, S]):
     career_takebacks: tuple[str, ...] = ()
     payloads: Payloads = NO_PAYLOADS
     in_chips = True
+    tallies: tuple[str, ...] = TALLIES
 
     @property
     def pack(self) -> tuple[str, ...]:

@@ -136,7 +136,7 @@ ACTIONS = (
             Param("after", PLAYER, "Seat them after this player (default: last).", required=False, option="--after")),
            _join, ("seat_add",), when="between"),
     Action("leave", ("seat", "remove"), "A player leaves between hands (their results stay in the session).",
-           "Leaves", (Param(_WHO, PLAYER, "The leaving player.", arg="name"),), _leave, ("seat_remove",),
+           "Leave", (Param(_WHO, PLAYER, "The leaving player.", arg="name"),), _leave, ("seat_remove",),
            when="between"),
 )
 

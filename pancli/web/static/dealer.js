@@ -103,9 +103,10 @@
     });
     if (!(table.melds || []).some(function (m) { return m.number === onto; })) onto = null;
     $("separate").hidden = !acts.some(function (a) { return a.params.some(function (p) { return p.kind === "melds"; }); });
-    $("number-row").hidden = !acts.some(function (a) {
-      return a.params.some(function (p) { return p.kind === "count" && !p.onto; });
-    });
+    var counts = [];
+    acts.forEach(function (a) { a.params.forEach(function (p) { if (p.kind === "count" && !p.onto) counts.push(p); }); });
+    $("number-row").hidden = !counts.length;
+    if (counts.length) $("number-label").textContent = counts[0].name.charAt(0).toUpperCase() + counts[0].name.slice(1);
     var row = $("picker-acts");
     Array.prototype.slice.call(row.querySelectorAll("button[data-act]")).forEach(function (b) { row.removeChild(b); });
     acts.forEach(function (a) {
