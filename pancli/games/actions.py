@@ -12,7 +12,6 @@ line through its click type (pancli/cli/params.py), the dealer's page through ap
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from pancli.core.errors import InputError
@@ -37,51 +36,49 @@ KINDS = (PLAYER, IN_HAND, NEW_NAME, CARDS, CARD, MELDS, MELD, COUNT, FLAG, CARD_
 When = Literal["hand", "between", "any"]
 
 
-@dataclass(frozen=True, slots=True)
+# Plain classes, not dataclasses: these load with every recording command, and a dataclass
+# costs a millisecond of start-up to make.
 class Param:
     """One parameter of an action: ``name`` is its key for the builder and on the dealer's page,
-    ``arg`` the command's own name for it (its Typer parameter), ``option`` its --option on the
-    command line (None: an argument)."""
+    ``arg`` the command's own name for it (its Typer parameter, by default ``name``), ``option``
+    its --option on the command line (None: an argument), ``many`` several words of the kind
+    (`pan stay ana ben`), ``noun``, ``low`` and ``high`` what a COUNT is and its range, ``onto``
+    a meld on the table that the dealer's page chooses ("own" or "any" player's meld)."""
 
-    name: str
-    kind: str
-    help: str
-    required: bool = True
-    many: bool = False            # several words of the kind (`pan stay ana ben`)
-    option: str | None = None
-    arg: str = ""
-    noun: str = ""                # COUNT: what the number is ("a number of chips")
-    onto: str = ""                # a meld on the table, chosen on the dealer's page: "own" or "any" meld
-    low: int = 1                  # COUNT: its range
-    high: int = MAX_CHIPS
+    __slots__ = ("name", "kind", "help", "required", "many", "option", "arg", "noun", "onto", "low", "high")
 
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"unknown kind of parameter {self.kind!r}")
-        if not self.arg:
-            object.__setattr__(self, "arg", self.name)
-        if self.kind == MELD and not self.onto:
-            object.__setattr__(self, "onto", "own")
+    def __init__(self, name: str, kind: str, help: str, required: bool = True, many: bool = False,
+                 option: str | None = None, arg: str = "", noun: str = "", onto: str = "", low: int = 1,
+                 high: int = MAX_CHIPS) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind of parameter {kind!r}")
+        self.name, self.kind, self.help, self.required, self.many = name, kind, help, required, many
+        self.option, self.arg, self.noun, self.low, self.high = option, arg or name, noun, low, high
+        self.onto = onto or ("own" if kind == MELD else "")
+
+    def __repr__(self) -> str:
+        return f"Param({self.name!r}, {self.kind!r})"
 
 
-@dataclass(frozen=True, slots=True)
 class Action:
     """One thing the table does, as `pan` records it and the dealer taps it.
 
     ``command`` is its words on the command line (("meld",), ("seat", "add"), ("contract", "lay")),
     ``help`` the first line of that command's help, ``label`` the dealer's button, ``when`` whether
     it is done during a hand, between hands or at any time, ``kinds`` the event kinds it records
-    (held to the game's payloads), and ``build`` the events from the parameters as read."""
+    (held to the game's payloads), ``build`` the events from the parameters as read, and
+    ``direct`` whether the shell may bind its plain words without click's parse."""
 
-    name: str
-    command: tuple[str, ...]
-    help: str
-    label: str
-    params: tuple[Param, ...]
-    build: Callable[[Mapping[str, Any]], list[Event]]
-    kinds: tuple[str, ...]
-    when: When = "any"
-    direct: bool = True           # the shell may bind its plain words without click's parse
+    __slots__ = ("name", "command", "help", "label", "params", "build", "kinds", "when", "direct")
+
+    def __init__(self, name: str, command: tuple[str, ...], help: str, label: str, params: tuple[Param, ...],
+                 build: Callable[[Mapping[str, Any]], list[Event]], kinds: tuple[str, ...], when: When = "any",
+                 direct: bool = True) -> None:
+        self.name, self.command, self.help, self.label, self.params = name, command, help, label, params
+        self.build, self.kinds, self.when, self.direct = build, kinds, when, direct
+
+    def __repr__(self) -> str:
+        return f"Action({self.name!r})"
 
     def events(self, **values: Any) -> list[Event]:
         return self.build(values)
