@@ -3,7 +3,8 @@
     .venv/bin/python docs/dealer_screenshots.py
 
 The demo night of docs/screenshots.py, served with --dealer; headless Chromium (Debian's `chromium`)
-opens the dealer's page 390 px wide, taps Ana and a card to add to her meld, and captures the page.
+opens the dealer's page 390 px wide, taps Ana and a card to add to her meld, and captures the page;
+then the page of a contract deal (its contract, its 52-card picker, Ana's discard chosen to go out).
 It also prints every tap target smaller than 44 px (there should be none).
 """
 
@@ -20,7 +21,8 @@ sys.path.insert(0, str(ROOT / "docs"))
 from cdp import Browser  # noqa: E402
 from screenshots import demo  # noqa: E402
 from test_serve import start_server, stop_server  # noqa: E402
-from test_serve_dealer_browser import Dealer, button, small_targets  # noqa: E402
+from helpers import Pan  # noqa: E402
+from test_serve_dealer_browser import Dealer, button, choose, small_targets  # noqa: E402
 
 
 def main() -> None:
@@ -48,6 +50,29 @@ def main() -> None:
                     print(f"smaller than 44 px: {target}")
         finally:
             stop_server(proc)
+        contract(Path(tmp) / "contract.db")
+
+
+def contract(db: Path) -> None:
+    pan = Pan(db)
+    pan("session new tuesday --game contract --players Ana,Ben,Cruz,Dee --dealer Dee")
+    pan("contract lay ana 7S 7H 7D / QC QD QS")
+    proc, _ = start_server(db, "--no-qr", "--dealer")
+    try:
+        proc.stdout.readline()
+        dealer_url = proc.stdout.readline().strip()
+        with Browser(390, 844) as b:
+            b.goto(dealer_url)
+            b.wait_for("document.querySelectorAll('#seats .seat').length > 0")
+            choose(b, "Ana", "QH")
+            b.evaluate("document.getElementById('picker-box').scrollIntoView()")
+            out = ROOT / "docs" / "dealer-contract.png"
+            b.screenshot(out, full_page=False)
+            print(f"wrote {out.relative_to(ROOT)}")
+            for target in small_targets(b):
+                print(f"smaller than 44 px: {target}")
+    finally:
+        stop_server(proc)
 
 
 if __name__ == "__main__":
