@@ -4,11 +4,20 @@ recording the event): the words bound to the command's arguments as the parse wo
 
 from __future__ import annotations
 
-# Lines of these commands made of plain words only (no option, no word that looks like one)
-# skip click's parser, which costs more than recording the event (see run_direct).
-DIRECT = frozenset({"deal", "drop", "stay", "meld", "add", "split", "spread", "out", "foul", "dead", "void",
-                    "chop", "undo"})
+import functools
+
 PARSE = object()  # what run_direct answers for a line that needs the whole parse
+
+
+@functools.cache
+def direct_commands() -> frozenset[str]:
+    """The commands whose lines of plain words only (no option, no word that looks like one) skip
+    click's parser, which costs more than recording the event (see run_direct): the default
+    game's declared actions that say so (``Action.direct``: `pan deal`, `pan meld` …), and undo."""
+    from pancli.games import default_game
+
+    own = default_game().actions
+    return frozenset(a.command[0] for a in own if a.direct and len(a.command) == 1) | {"undo"}
 
 
 def _bind(arguments: list, words: list[str]) -> dict | None:
@@ -31,12 +40,12 @@ def _bind(arguments: list, words: list[str]) -> dict | None:
 
 
 def run_direct(shell, words: list[str], obj):
-    """Run a line of plain words (see DIRECT) as click would after parsing it: its words
+    """Run a line of plain words (see direct_commands) as click would after parsing it: its words
     bound to the command's arguments in order, each converted and checked by its own type,
     the options at their defaults. Returns PARSE when the line needs click's whole parse:
     another command, an option, a word count the arguments do not take, or a word they
     refuse (the parse then words the error exactly as on the command line)."""
-    if words[0] not in DIRECT or any(w.startswith("-") for w in words[1:]):
+    if words[0] not in direct_commands() or any(w.startswith("-") for w in words[1:]):
         return PARSE
     from typer import Exit
     from typer._click.core import Context
