@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import typer
 
 from pancli.cli.context import app_context
@@ -38,13 +40,20 @@ def pan_recorder():
     return recorder
 
 
-def act(name: str, **values) -> object:
-    """Record one of the default game's declared actions (``Game.actions``): the events its
-    declaration builds from the values the command's words were read to."""
+@functools.cache
+def own_actions() -> dict:
+    """The default game's declared actions by name (``Game.actions``): pan's own commands' (looked
+    up once, as a script of 2,000 lines records through them)."""
     from pancli.games import default_game
     from pancli.games.actions import by_name
 
-    return record(*by_name(default_game().actions)[name].build(values))
+    return by_name(default_game().actions)
+
+
+def act(name: str, **values) -> object:
+    """Record one of the default game's declared actions: the events its declaration builds from
+    the values the command's words were read to."""
+    return record(*own_actions()[name].build(values))
 
 
 def record(*events: dict):
