@@ -227,3 +227,45 @@ def test_a_polish_pan_deal_tapped_on_the_dealer_page(tmp_path):
         cli(line)
     assert pan.json("standings") == cli.json("standings")
     assert pan("db check").exit_code == 0
+
+
+def test_a_fourth_game_gets_a_working_dealer_page_from_its_declaration(tmp_path):
+    """The toy game of tests/test_toy_game.py, served by a `pan serve --dealer` that registers it:
+    its page lays out its own pack and a form for its own action, and a deal typed there records."""
+    from test_toy_game import HighCard
+
+    from pancli.games import GAMES, register
+
+    db = tmp_path / "pan.db"
+    register(HighCard())
+    try:
+        pan = Pan(db)
+        pan("session new hc --game highcard --preset five --players Ana,Ben,Cruz")
+        serve = ("import sys; sys.path.insert(0, 'tests'); from test_toy_game import HighCard; "
+                 "from pancli.games import register; register(HighCard()); "
+                 "sys.argv = ['pan', 'serve', '--host', '127.0.0.1', '--port', '0', '--no-qr', '--dealer']; "
+                 "from pancli.cli import main; main()")
+        env = dict(os.environ, PANCLI_DB=str(db), PYTHONUNBUFFERED="1")
+        proc = subprocess.Popen([sys.executable, "-c", serve], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=env, cwd=ROOT)
+        try:
+            assert proc.stdout.readline().startswith("http://127.0.0.1:")
+            proc.stdout.readline()
+            dealer_url = proc.stdout.readline().strip()
+            with Browser(390, 844) as b:
+                b.goto(dealer_url)
+                b.wait_for("document.querySelectorAll('#more-fields input[data-each]').length === 3")
+                assert b.evaluate("document.querySelectorAll('#picker .pick').length") == 52
+                assert b.evaluate("document.documentElement.scrollWidth") <= 390
+                assert small_targets(b) == []
+                for name, card in (("Ana", "KS"), ("Ben", "2H"), ("Cruz", "7D")):
+                    b.evaluate(f"document.querySelector('#more-fields input[data-each={name}]').value = '{card}'")
+                said = Dealer(b).act("document.querySelector('#more button[type=submit]')")
+                assert said.startswith("Deal 1: Ana wins with KS."), said
+        finally:
+            rc, _, err = stop_server(proc)
+        assert rc == 0 and "Traceback" not in err, err
+        data = pan.json("standings")
+        assert {p["name"]: p["net"] for p in data["players"]} == {"Ana": 10, "Ben": -5, "Cruz": -5}
+    finally:
+        GAMES.pop("highcard")
