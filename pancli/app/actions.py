@@ -15,6 +15,7 @@ import hashlib
 import json
 import re
 
+from pancli.app.parameters import SessionTable, missing, read_values
 from pancli.app.recorder import Recorder
 from pancli.core.errors import InputError, PanError, RuleError
 from pancli.core.text import one_line, payment_lines
@@ -29,51 +30,26 @@ class KeyReused(RuleError):
     """The key of an action already recorded, sent with another request."""
 
 
-# -- reading what the phone sent: each parameter by the reader of its kind -------------------------
-
-class SessionTable:
-    """What a parameter's reader needs of the session (``pancli.games.actions.Table``)."""
-
-    def __init__(self, rec: Recorder):
-        self.rec = rec
-
-    def player(self, text: str) -> str:
-        return self.rec.player(text)
-
-    def read_cards(self, text: str) -> tuple[str, ...]:
-        return tuple(self.rec.game.read_cards(text, self.rec.rules))
-
-
-def _missing(value) -> bool:
-    return value is None or value == "" or value == []
-
+# -- reading what the phone sent: each parameter by the reader of its kind (app/parameters.py) --
 
 def values_of(rec: Recorder, action: Action, body: dict) -> dict:
-    """The action's parameters from what the phone sent, each read as the command line reads it;
-    one that is needed and missing is refused in one line."""
-    table, values = SessionTable(rec), {}
+    """The action's parameters from what the phone sent, read as the command line reads them
+    (``players`` may name several for an action that takes several)."""
+    given = dict(body)
     for p in action.params:
-        value = body.get(p.name)
-        if _missing(value) and p.kind in (PLAYER, IN_HAND) and p.many:
-            value = body.get("players")
-        if _missing(value):
-            if p.required and p.kind in (PLAYER, IN_HAND):
-                raise InputError("the action names no player", "choose the players first")
-            if p.required:
-                raise InputError(f"the action has no {p.name}", f"choose the {p.name} first")
-            continue
-        values[p.name] = read(p, value, table)
-    return values
+        if missing(given.get(p.name)) and p.kind in (PLAYER, IN_HAND) and p.many:
+            given[p.name] = body.get("players")
+    return read_values(rec, action, given)
 
 
 def _number(body: dict, name: str) -> int | None:
     value = body.get(name)
-    return None if _missing(value) else read_count(value, "an event's number")
+    return None if missing(value) else read_count(value, "an event's number")
 
 
 def _cards(rec: Recorder, body: dict, name: str) -> list[str]:
     value = body.get(name)
-    if _missing(value):
+    if missing(value):
         return []
     return read(Param(name, CARDS, ""), value, SessionTable(rec))
 
@@ -189,7 +165,7 @@ def judge_cards(store: Store, session: str | None, body: dict) -> dict:
     if judged is None:
         raise InputError(f"{rec.game.title} has no card check here", "check its cards with the CLI")
     onto = _cards(rec, body, "onto")
-    if _missing(body.get("cards")):
+    if missing(body.get("cards")):
         raise InputError("the action has no cards", "choose the cards first")
     return judged(tuple(_cards(rec, body, "cards")), rec.rules, tuple(onto) or None)
 

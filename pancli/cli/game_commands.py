@@ -45,16 +45,13 @@ def record_action(game: str, name: str, **words):
     """Record one of the game's declared actions (``Game.actions``) from the command's words: each
     parameter read by the reader of its kind, as the dealer's page reads it, the events built by
     the declaration; then what the table has still to record, if anything."""
-    from pancli.app.actions import SessionTable
-    from pancli.games.actions import by_name, read
+    from pancli.app.parameters import read_values
+    from pancli.games.actions import by_name
 
     recorder = game_recorder(game)
     action = by_name(recorder.game.actions)[name]
-    table = SessionTable(recorder)
-    values = {p.name: read(p, words[p.name], table) for p in action.params
-              if words.get(p.name) is not None and words.get(p.name) != []}
     step = None
-    for event in action.build(values):
+    for event in action.build(read_values(recorder, action, words)):
         step = recorder.record(event)
         if not app_context().quiet:  # the words are not made only to be dropped
             show_step(step)
