@@ -157,9 +157,10 @@ class MeldsType(CompletingType):
 def melds(words, each_word_a_meld: bool = False) -> list[str]:
     """The melds written across MeldsType words, each as its cards' codes read under the current
     session's rules (see ``CardsType``)."""
-    from pancli.core.grouping import meld_texts
+    from pancli.games.actions import read_melds  # the one reader of melds, the dealer's too
 
-    return [" ".join(CARDS.convert(text, None, None)) for text in meld_texts(words, each_word_a_meld)]
+    return [" ".join(m) for m in read_melds(list(words or ()), lambda text: CARDS.convert(text, None, None),
+                                             each_word_a_meld)]
 
 
 class MeldNumberType(CompletingType):
