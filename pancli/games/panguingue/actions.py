@@ -3,7 +3,7 @@ it makes (see pancli/games/actions.py). Its commands are `pan`'s own (`pan meld`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pancli.core.errors import InputError
@@ -19,7 +19,7 @@ def _deal(v: Values) -> list[Event]:
     return [{"kind": "deal", "dealer": v.get("dealer")}]
 
 
-def _each(kind: str):
+def _each(kind: str) -> Callable[[Values], list[Event]]:
     def build(v: Values) -> list[Event]:
         names = v["player"]
         return [{"kind": kind, "player": name} for name in ([names] if isinstance(names, str) else names)]
@@ -61,7 +61,7 @@ def _foul(v: Values) -> list[Event]:
              "meld": v.get("meld")}]
 
 
-def _plain(kind: str):
+def _plain(kind: str) -> Callable[[Values], list[Event]]:
     def build(v: Values) -> list[Event]:
         return [{"kind": kind}]
     return build
