@@ -173,6 +173,13 @@ def choose(b, who: str, cards: str = "") -> None:
     b.wait_for(f"document.querySelectorAll('#chosen button').length === {want}")
 
 
+def recorded(b, d, element_js: str) -> str:
+    """A tap's answer, which must not be a refusal."""
+    said = d.act(element_js)
+    assert not b.evaluate("document.getElementById('said').classList.contains('bad')"), said
+    return said
+
+
 CONTRACT = "session new night --game contract --players Ana,Ben,Cruz,Dee"
 CONTRACT_DEAL = ["contract lay ana 7S 7H 7D / QC QD QS", "contract out ana --discard QH",
                  "contract left ben KC KD 4S", "contract left cruz --points 12", "contract left dee 10S"]
@@ -187,21 +194,19 @@ def test_a_contract_deal_tapped_on_the_dealer_page(tmp_path):
         assert small_targets(b) == []
 
         choose(b, "Ana", "7S 7H 7D / QC QD QS")
-        assert "Ana" in d.act(button(act="lay"))
+        assert "Ana" in recorded(b, d, button(act="lay"))
         choose(b, "Ana", "QH")
-        said = d.act(button(act="out"))
-        assert "Ana" in said and not b.evaluate("document.getElementById('said').classList.contains('bad')"), said
+        assert "Ana" in recorded(b, d, button(act="out"))
         assert pan.json("history")["events"][-1]["payload"]["discard"] == "QH"  # the chosen discard, kept
         b.wait_for("document.getElementById('still').textContent.includes('Ben')")
 
         choose(b, "Ben", "KC KD 4S")
-        d.act(button(act="left"))
+        recorded(b, d, button(act="left"))
         choose(b, "Cruz")
         b.evaluate("document.getElementById('number').value = '12'")  # counted at the table
-        d.act(button(act="left"))
+        recorded(b, d, button(act="left"))
         choose(b, "Dee", "TS")
-        d.act(button(act="left"))
-        assert not b.evaluate("document.getElementById('said').classList.contains('bad')"), b.text("#said")
+        recorded(b, d, button(act="left"))
 
     cli = Pan(tmp_path / "cli.db")
     cli(CONTRACT)
@@ -217,10 +222,9 @@ def test_a_polish_pan_deal_tapped_on_the_dealer_page(tmp_path):
     with dealer_page(db, "session new p --game polish --players Ana,Ben,Cruz,Dee") as (pan, b, d):
         assert b.evaluate("document.querySelectorAll('#picker .pick').length") == 24
         assert small_targets(b) == []
-        assert "Ben" in d.act(button(act="lost", player="Ben"))
-        d.act(button(act="nolose"))
-        d.act(button(act="lost", player="Ben"))
-        assert not b.evaluate("document.getElementById('said').classList.contains('bad')"), b.text("#said")
+        assert "Ben" in recorded(b, d, button(act="lost", player="Ben"))
+        recorded(b, d, button(act="nolose"))
+        recorded(b, d, button(act="lost", player="Ben"))
     cli = Pan(tmp_path / "cli.db")
     cli("session new p --game polish --players Ana,Ben,Cruz,Dee")
     for line in ("polish lost ben", "polish nolose", "polish lost ben"):

@@ -256,15 +256,20 @@
     return fetch("/dealer/api/action", { method: "POST", headers: headers(), body: JSON.stringify(data) })
       .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, d: d }; }); })
       .then(function (res) {
-        last = { key: p.key, sig: p.sig, at: Date.now() };
+        last = { key: p.key, sig: p.sig, body: p.body, at: Date.now() };
         if (res.ok) {
           say(res.d.lines && res.d.lines.length ? res.d.lines : ["Recorded."]);
           if (p.after) p.after();
         } else {
           say([res.d.error + (res.d.hint ? ": " + res.d.hint : "")], true);
         }
-        pending = null;
-        return load().catch(function () {}).then(next);
+        // The tap stays pending until the page shows the table after its answer (a tap meanwhile
+        // waits its turn), and the double-tap window runs from then.
+        return load().catch(function () {}).then(function () {
+          if (last && last.key === p.key) last.at = Date.now();
+          pending = null;
+          next();
+        });
       }, function () {
         p.failed = true;
         $("net-text").textContent = "The connection dropped: the last tap may not have arrived. " +
@@ -272,7 +277,7 @@
         $("net").hidden = false;
       })
       .then(function () {
-        document.body.classList.remove("busy");
+        if (!pending && !queue.length) document.body.classList.remove("busy");  // busy while any tap waits
         document.body.dataset.answered = String(Number(document.body.dataset.answered || 0) + 1);
       });
   }
@@ -295,6 +300,11 @@
     if (a.face === "button") return send({ action: act });
     if (a.face === "picker") {
       if (!who) { say(["choose who first: tap a name above the cards"], true); return; }
+      // Tapped again just after it was recorded (the picker already cleared): the same tap again.
+      var again = last && last.body && last.body.action === act && last.body[a.params[0].name] === who;
+      if (again && !chosen.length && !$("number").value.trim() && Date.now() - last.at < DOUBLE_TAP_MS) {
+        return send(last.body);
+      }
       return send(pickerBody(a), function () { cleared(); });
     }
   });
