@@ -242,3 +242,140 @@ def test_a_new_database_is_made_as_sqlite_utils_would_make_it(tmp_path):
     con.close()
     assert _schema(ours) == _schema(theirs)
     assert [r[2] for r in _schema(ours)[1]][-1] == "m011_sessions_origin"
+
+
+# ------------------------------------------------------------------ today's main (commit 9347d07)
+# tests/fixtures/main_9347d07/ holds what the main branch wrote at commit 9347d07 (make.py there
+# says how): a database with a night of each game, its exports, and two devices' databases with
+# the signed folder they share. Never regenerate them with a later pancli.
+
+MAIN = Path(__file__).parent / "fixtures" / "main_9347d07"
+MAIN_EXPECTED = json.loads((MAIN / "expected.json").read_text(encoding="utf-8"))
+MAIN_DBS = sorted(MAIN_EXPECTED["databases"])
+MAIN_SESSIONS = [s["name"] for s in MAIN_EXPECTED["databases"]["pancli.db"]["sessions"]]
+LISTED = ("name", "game", "players", "hands", "biggest_winner", "closed", "imported", "device", "recorded_here")
+
+
+def main_db(pan, name: str = "pancli.db"):
+    shutil.copyfile(MAIN / name, pan.db)
+    return pan
+
+
+def same_standings(got: dict, want: dict) -> None:
+    """The standings of a session as main reported them: every figure it gave is the same (a
+    field a later pancli adds is free)."""
+    assert (got["session"], got["game"], got.get("chip_value")) == (want["session"], want["game"], want.get("chip_value"))
+    assert [p["name"] for p in got["players"]] == [p["name"] for p in want["players"]]
+    for have, p in zip(got["players"], want["players"]):
+        assert {k: have.get(k) for k in p} == p, (want["session"], p["name"])
+    assert {k: v for k, v in (got.get("pools") or {}).items() if v} == \
+        {k: v for k, v in (want.get("pools") or {}).items() if v}
+    assert got.get("sum") == want.get("sum")
+
+
+def same_listing(got: list, want: list, imported: bool | None = None) -> None:
+    assert [s["name"] for s in got] == [s["name"] for s in want]
+    for have, s in zip(got, want):
+        keys = [k for k in LISTED if k not in ("imported", "recorded_here") or imported is None]
+        assert {k: have.get(k) for k in keys} == {k: s.get(k) for k in keys}, s["name"]
+        if imported is not None:
+            assert have["imported"] is imported
+
+
+@pytest.mark.parametrize("name", MAIN_DBS)
+def test_main_database_passes_db_check(pan, name):
+    main_db(pan, name)("db check")
+    pan("db check --full")
+
+
+@pytest.mark.parametrize("name", MAIN_DBS)
+def test_main_database_keeps_its_sessions_and_standings(pan, name):
+    want = MAIN_EXPECTED["databases"][name]
+    main_db(pan, name)
+    same_listing(pan.json("sessions"), want["sessions"])
+    for session, standings in want["standings"].items():
+        same_standings(pan.json(f"standings --session {q(session)}"), standings)
+
+
+def test_main_database_rescores_as_it_did(pan):
+    want = MAIN_EXPECTED["rescore"]
+    main_db(pan)(f"session use {q(want['session'])}")
+    assert pan.json(f"rescore --preset {want['preset']}") == want["result"]
+
+
+def test_main_database_undoes_and_records_on(pan):
+    """The open night goes on after the upgrade: an undo takes back the last event's chips and a
+    new event is paid as before, and the database still checks."""
+    main_db(pan)("session use tonight")
+    before = pan.nets()
+    pan("undo")
+    pan("add ben 5S")
+    assert pan.nets() == before
+    pan("db check")
+
+
+@pytest.mark.parametrize("fmt", ["toml", "json"])
+@pytest.mark.parametrize("session", MAIN_SESSIONS)
+def test_main_export_imports_into_an_empty_database(pan, session, fmt):
+    want = MAIN_EXPECTED["databases"]["pancli.db"]
+    pan(f"import {q(MAIN / 'exports' / f'{session}.{fmt}')}")
+    listed = [s for s in want["sessions"] if s["name"] == session]
+    same_listing([dict(s, current=False) for s in pan.json("sessions")], listed, imported=True)
+    same_standings(pan.json(f"standings --session {q(session)}"), want["standings"][session])
+    pan("db check")
+
+
+@pytest.mark.parametrize("fmt", ["toml", "json"])
+def test_main_export_into_the_database_holding_it_is_a_no_op(pan, fmt):
+    main_db(pan)
+    want = MAIN_EXPECTED["databases"]["pancli.db"]
+    for session in MAIN_SESSIONS:
+        pan(f"import {q(MAIN / 'exports' / f'{session}.{fmt}')}")
+    same_listing(pan.json("sessions"), want["sessions"])
+    for session, standings in want["standings"].items():
+        same_standings(pan.json(f"standings --session {q(session)}"), standings)
+    pan("db check")
+
+
+@pytest.mark.parametrize("fmt", ["toml", "json", "csv"])
+def test_main_database_exports_the_bytes_main_wrote(pan, fmt):
+    """`pan export` writes what main wrote of the same sessions (an archive's export time aside)."""
+    main_db(pan)
+    for session in MAIN_SESSIONS:
+        old = (MAIN / "exports" / f"{session}.{fmt}").read_text(encoding="utf-8")
+        new = pan(f"export {q(session)} --format {fmt} -o -").stdout
+        if fmt == "toml":
+            stamp = [line for line in old.splitlines() if line.startswith("exported_at = ")]
+            new = "\n".join(stamp[0] if line.startswith("exported_at = ") else line
+                            for line in new.split("\n"))
+        assert new == old, (session, fmt)
+
+
+def test_main_signed_folder_comes_into_a_new_database(pan, tmp_path):
+    """A new device takes both devices' signed sessions from main's folder, with their standings."""
+    folder = tmp_path / "folder"
+    shutil.copytree(MAIN / "folder", folder)
+    pan(f"sync {q(folder)} --device-name cruz")
+    held = {s["name"]: s for s in pan.json("sessions")}
+    assert sorted(held) == ["friday", "monday"]
+    for name, origin in (("ana.db", "friday"), ("ben.db", "monday")):
+        want = MAIN_EXPECTED["databases"][name]
+        listed = next(s for s in want["sessions"] if s["name"] == origin)
+        assert (held[origin]["device"], held[origin]["device_label"]) == (listed["device"], listed["device_label"])
+        assert held[origin]["recorded_here"] is False
+        same_standings(pan.json(f"standings --session {origin}"), want["standings"][origin])
+    pan("db check")
+
+
+@pytest.mark.parametrize("name", ["ana.db", "ben.db"])
+def test_main_devices_sync_their_folder_again_with_nothing_to_do(pan, tmp_path, name):
+    folder = tmp_path / "folder"
+    shutil.copytree(MAIN / "folder", folder)
+    main_db(pan, name)
+    report = json.loads(pan(f"sync {q(folder)} --json").stdout)
+    assert not report.get("refused") and not report.get("conflicts"), report
+    want = MAIN_EXPECTED["databases"][name]
+    same_listing(pan.json("sessions"), want["sessions"])
+    for session, standings in want["standings"].items():
+        same_standings(pan.json(f"standings --session {q(session)}"), standings)
+    pan("db check")
