@@ -64,12 +64,44 @@ def read_text(path: str | os.PathLike) -> str:
         raise InputError(f"archive {p} is not UTF-8 text (byte {e.start})", "give a TOML or JSON archive") from None
 
 
+class KeyTwice(ValueError):
+    """A JSON object names one key twice: json.loads would keep the last value silently, where
+    both TOML readers refuse the document."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    table = dict(pairs)
+    if len(table) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise KeyTwice(key)
+            seen.add(key)
+    return table
+
+
+def json_loads(text: str) -> Any:
+    """``json.loads``, refusing an object with a key twice (KeyTwice)."""
+    return json.loads(text, object_pairs_hook=_once)
+
+
+def key_twice(where: str, e: KeyTwice) -> InputError:
+    return InputError(f"{inert(where)} names the key {inert(json.dumps(e.key)[:80])} twice in one table",
+                      "keep one of them: `pan export` names each key once")
+
+
 def parse(text: str, where: str) -> Any:
     """The parsed document (TOML or JSON); a document nested too deep is refused, not a crash."""
     try:
         if text.lstrip().startswith("{"):
             try:
-                return json.loads(text)
+                return json_loads(text)
+            except KeyTwice as e:
+                raise key_twice(where, e) from None
             except json.JSONDecodeError as e:
                 raise InputError(f"{where} is not valid JSON ({e})", "export it again with `pan export`") from None
         try:

@@ -13,7 +13,6 @@ Every piece is bounded (MAX_EVENT_BYTES), and every value is checked by archive_
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -63,7 +62,7 @@ def open_archive(path: str | os.PathLike) -> Source:
         pieces = _pieces(f, p, _JSON_FIRST if is_json else _TOML_EVENT, _JSON_NEXT if is_json else _TOML_EVENT,
                          b"" if is_json else b"\n")
         raw, _ = next(pieces)
-        header = _json_header(raw) if is_json else _toml_piece(raw, "its header")
+        header = _json_header(raw, p) if is_json else _toml_piece(raw, "its header")
         if not isinstance(header, dict) or "events" in header or not _HEAD <= set(header):
             raise NotWritersShape("its header is not the one `pan export` writes")
     except NotWritersShape as e:
@@ -159,9 +158,11 @@ def _one_line(e: Exception) -> str:
     return " ".join(str(e).split())[:200]
 
 
-def _json_header(raw: bytes) -> Any:
+def _json_header(raw: bytes, p: Path) -> Any:
     try:
-        header = json.loads(_decoded(raw, "its header") + '\n "events": []\n}')
+        header = archive_check.json_loads(_decoded(raw, "its header") + '\n "events": []\n}')
+    except archive_check.KeyTwice as e:
+        raise archive_check.key_twice(f"archive {p}", e) from None
     except (ValueError, RecursionError):
         raise NotWritersShape("its header is not the one `pan export` writes") from None
     if isinstance(header, dict) and header.get("events") == []:
@@ -172,7 +173,7 @@ def _json_header(raw: bytes) -> Any:
 def _events(f: BinaryIO, pieces: Iterator[tuple[bytes, int]], is_json: bool) -> Iterator[Any]:
     """Each event's table, parsed alone; the file is closed when they end."""
     try:
-        yield from (_json_events if is_json else _toml_events)(pieces)
+        yield from (_json_events(pieces, f.name) if is_json else _toml_events(pieces))
     finally:
         f.close()
 
@@ -189,7 +190,7 @@ def _toml_events(pieces: Iterator[tuple[bytes, int]]) -> Iterator[Any]:
         yield events[0]
 
 
-def _json_events(pieces: Iterator[tuple[bytes, int]]) -> Iterator[Any]:
+def _json_events(pieces: Iterator[tuple[bytes, int]], p: str) -> Iterator[Any]:
     ended = False
     for n, (raw, at) in enumerate(pieces, 1):
         if ended:
@@ -199,7 +200,9 @@ def _json_events(pieces: Iterator[tuple[bytes, int]]) -> Iterator[Any]:
                 raw, ended = raw[:-len(end)], True
                 break
         try:
-            ev = json.loads("{\n" + _decoded(raw, f"event {n} (byte {at})") + "\n}")
+            ev = archive_check.json_loads("{\n" + _decoded(raw, f"event {n} (byte {at})") + "\n}")
+        except archive_check.KeyTwice as e:
+            raise archive_check.key_twice(f"archive {p} event {n} (byte {at})", e) from None
         except (ValueError, RecursionError) as e:
             raise NotWritersShape(f"event {n} (byte {at}) is not valid JSON ({_one_line(e)})") from None
         yield ev
