@@ -201,7 +201,12 @@ def test_the_archive_of_a_session_held_here_extends_it_or_is_refused(tmp_path):
     pan(db1, "session close")
     pan(db1, ["export", "-o", str(late)])
     pan(db2, ["import", str(early)])
-    assert "Brought session night up to date: 6 new events" in pan(db2, ["import", str(late)]).output
+    # only the device that records it extends it: by a file it signed (`pan sync` writes them)
+    unsigned = pan(db2, ["import", str(late)], ok=False)
+    assert unsigned.exit_code == 2 and "which did not sign it" in unsigned.output, unsigned.output
+    pan(db1, ["sync", str(tmp_path / "folder"), "--create"])
+    signed = str(next((tmp_path / "folder").glob("*/night--*.toml")))
+    assert "Brought session night up to date: 6 new events" in pan(db2, ["import", signed]).output
     same_session(db1, db2)
     assert json.loads(pan(db2, "session list --json").output)[0]["closed"] is True
     assert "nothing imported" in pan(db2, ["import", str(early)]).output  # older: nothing to do

@@ -1,10 +1,11 @@
 """What `pan import` trusts: an archive is hostile until it is checked (issue 31)."""
 
+import shutil
 from pathlib import Path
 
 import pytest
 
-from helpers import db_dump, pan_in_process as pan
+from helpers import db_dump, pan_in_process as pan, run_sql, sql_value
 
 MAIN = Path(__file__).parent / "fixtures" / "main_9347d07"
 
@@ -48,3 +49,81 @@ def test_a_json_archive_with_a_key_twice_is_refused(tmp_path, where, old, new, l
 def test_a_json_archive_with_each_key_once_imports(tmp_path):
     db = tmp_path / "p.db"
     assert "Imported session warsaw" in pan(db, ["import", str(MAIN / "exports" / "warsaw.json")]).output
+
+
+# -- an archive of another device's session -----------------------------------------------------
+
+def two_devices(tmp_path):
+    """Ana records friday and syncs; Ben brings it in; Ana records on and syncs again."""
+    ana, ben, folder = tmp_path / "ana.db", tmp_path / "ben.db", tmp_path / "folder"
+    for line in ["session new friday --players Ana,Ben,Cruz --dealer Cruz", "deal", "meld ana 5S 5S 5S",
+                 f"sync {folder} --create --device-name ana"]:
+        pan(ana, line)
+    pan(ben, "session new monday --players Ben,Cruz")
+    pan(ben, f"sync {folder} --device-name ben")
+    for line in ["add ana 5S", f"sync {folder}"]:
+        pan(ana, line)
+    signed = next(folder.glob("*/friday--*.toml"))
+    return ana, ben, signed
+
+
+def events_of(db, session: str = "friday") -> int:
+    return sql_value(db, f"SELECT count(*) FROM events e JOIN sessions s ON s.id = e.session_id WHERE s.name = '{session}'")
+
+
+def test_an_unsigned_archive_does_not_extend_another_devices_session(tmp_path):
+    ana, ben, _ = two_devices(tmp_path)
+    exported = tmp_path / "friday.toml"
+    pan(ana, f"export friday -o {exported}")
+    said = refused_in_one_line(ben, exported)
+    assert "ana" in said and "sign" in said and "--as" in said, said
+    assert events_of(ben) == 2
+
+
+def test_an_archive_whose_signature_no_longer_holds_does_not_extend_it(tmp_path):
+    ana, ben, signed = two_devices(tmp_path)
+    text = signed.read_text(encoding="utf-8")
+    broken = tmp_path / "friday.toml"
+    broken.write_text(text.replace('device_label = "ana"', 'device_label = "anna"'), encoding="utf-8")
+    said = refused_in_one_line(ben, broken)
+    assert "sign" in said, said
+    assert events_of(ben) == 2
+
+
+def test_an_archive_signed_by_another_key_does_not_extend_it(tmp_path):
+    """Mallory signs Ana's session with her own key: the signature holds, but it is not Ana's."""
+    ana, ben, signed = two_devices(tmp_path)
+    mallory, theirs = tmp_path / "mallory.db", tmp_path / "theirs"
+    shutil.copyfile(ana, mallory)  # Ana's session, and so her device id and global ids ...
+    run_sql(mallory, "UPDATE settings SET value = lower(hex(randomblob(32))) WHERE key = 'device_key'")
+    pan(mallory, f"sync {theirs} --create")  # ... written out under another key
+    forged = next(theirs.glob("*/friday--*.toml"))
+    said = refused_in_one_line(ben, forged)
+    assert "sign" in said, said
+    assert events_of(ben) == 2
+
+
+def test_the_devices_own_signed_file_extends_its_session(tmp_path):
+    ana, ben, signed = two_devices(tmp_path)
+    out = pan(ben, ["import", str(signed)]).output
+    assert "friday" in out
+    assert events_of(ben) == 3
+    pan(ben, "db check")
+
+
+def test_an_unsigned_archive_of_another_devices_session_comes_in_as_a_copy_under_a_new_name(tmp_path):
+    ana, ben, _ = two_devices(tmp_path)
+    exported = tmp_path / "friday.toml"
+    pan(ana, f"export friday -o {exported}")
+    pan(ben, ["import", str(exported), "--as", "friday-copy"])
+    assert events_of(ben) == 2
+    assert events_of(ben, "friday-copy") == 3
+
+
+def test_an_unsigned_archive_that_changes_nothing_is_present(tmp_path):
+    """The same or an older copy changes nothing: no proof is asked of it."""
+    ana, ben, _ = two_devices(tmp_path)
+    older = tmp_path / "older.toml"
+    pan(ben, f"export friday -o {older}")
+    assert pan(ben, ["import", str(older)]).exit_code == 0
+    assert events_of(ben) == 2

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from pancli.app import archive_check, archive_read, archive_write
+from pancli.app import archive_check, archive_read, archive_write, sync_folder
 from pancli.app.archive import (
     HEADER_KEYS,
     archived_payment,
@@ -71,6 +71,7 @@ class Checked:
 
     def __init__(self, source: archive_read.Source, path: Path):
         self.source, self.where, self.path = source, source.where, path
+        self.signed_by: str | None = None  # the device whose signature a caller verified
         archive_check.check(source.header, self.where)
         head = normalise_header(source.header, self.where)
         self.session: dict = head["session"]
@@ -186,11 +187,31 @@ def _merge(store, session: Session, arc: Checked) -> dict:
                 raise contradiction("it was closed before events this copy holds")
             if count < held or count == held and not (their_closed and not closed):
                 raise _Done({"status": "present", "name": session.name, "fingerprint": fp})
+            if session.device != store.sync.device_id() and not proven(store, session, arc, fp):
+                raise _unproven(store, session, arc)
             if their_closed and not closed:
                 store.set_closed(session.id, their_closed)
     except _Done as done:
         return done.result
     return {"status": "extended", "name": session.name, "fingerprint": fp, "events": count - held}
+
+
+def proven(store, session: Session, arc: Checked, fp: str) -> bool:
+    """Whether the device that records ``session`` signed the archive (of content ``fp``) that
+    would extend it here: only that device writes it (`pan sync` checks the same of every file)."""
+    if arc.signed_by is not None:  # checked already, by the caller that read the file
+        return arc.signed_by == session.device
+    if not session.device:
+        return False
+    key = store.sync.pinned_keys().get(session.device)
+    return sync_folder.signed_by_device(arc.path, session.device, key, fp)
+
+
+def _unproven(store, session: Session, arc: Checked) -> InputError:
+    label = next((d["label"] for d in store.sync.devices() if d["id"] == session.device and d["label"]), None)
+    who = f"device {label!r}" if label else f"device {(session.device or '')[:8]}"
+    return InputError(f"{arc.where} would extend session '{session.name}', recorded by {who}, which did not "
+                      "sign it", "nothing was changed; bring it in with `pan sync`, or as a copy with --as NAME")
 
 
 def _replay_into(store, sid: int, g, rules, arc: Checked, mine: Iterator[LogEvent], held: int,

@@ -115,6 +115,31 @@ def split_signature(raw: bytes) -> tuple[bytes, str | None]:
     return raw[:start], m[1].decode("ascii")
 
 
+def signed_by_device(path: Path, device: str, key: str | None, fingerprint: str) -> bool:
+    """Whether the archive file at ``path`` is an archive of content ``fingerprint`` that
+    ``device`` signed: its signature line holds for the key pinned for it (``key``), or, none
+    pinned, for a key that id derives from; and its signed [sync] table names that fingerprint.
+    Read whole, within MAX_BYTES (a larger file proves nothing)."""
+    try:
+        raw = read_bytes(path)
+    except (OSError, ValueError, InputError):
+        return False
+    body, signature = split_signature(raw)
+    start = body.rfind(b"\n[sync]\n")
+    if signature is None or start < 0:
+        return False
+    try:
+        tail = archive_check.parse(body[start:].decode("utf-8"), str(path)).get("sync")
+    except (InputError, UnicodeDecodeError, AttributeError):
+        return False
+    signer = tail.get("signed_by") if isinstance(tail, dict) else None
+    if not isinstance(signer, str) or not signing.KEY.fullmatch(signer) or tail.get("fingerprint") != fingerprint:
+        return False
+    if key is not None and signer != key or key is None and signing.device_id_of(signer) != device:
+        return False
+    return signing.verify(signer, signature, signing.ARCHIVE, body)
+
+
 def sync_tail(archive: dict, label: str, written_at: str, key: str) -> str:
     import tomli_w  # noqa: PLC0415 start-up: only sync writes its table
 
