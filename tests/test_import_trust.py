@@ -127,3 +127,100 @@ def test_an_unsigned_archive_that_changes_nothing_is_present(tmp_path):
     pan(ben, f"export friday -o {older}")
     assert pan(ben, ["import", str(older)]).exit_code == 0
     assert events_of(ben) == 2
+
+
+# -- a night of bank events and no hands, in bounded memory -----------------------------------
+
+def bank_archive(n: int, undos: int) -> dict:
+    """n buy-ins and cash-outs and no hand, the last ``undos`` of them undone one after another."""
+    from pancli.app import archive
+    from pancli.app.rulesfile import resolve
+    from pancli.games import game
+
+    players = ["Ana", "Ben", "Cruz", "Dee"]
+    events: list[dict] = []
+    for i in range(n):
+        kind = "cashout" if i % 5 == 4 else "buyin"
+        events.append({"seq": i + 1, "hand": None, "kind": kind, "created_at": "2026-01-01T20:00:00+00:00",
+                       "undo_of": None, "payload": {"kind": kind, "player": players[i % 4], "chips": 1 + i % 9},
+                       "payments": []})
+    for k in range(undos):
+        target = n - k
+        events.append({"seq": len(events) + 1, "hand": None, "kind": "undo", "created_at": "2026-01-01T21:00:00+00:00",
+                       "undo_of": target, "payload": {"kind": "undo", "undid": events[target - 1]["kind"],
+                                                      "seq": target}, "payments": []})
+    rules = game("panguingue").rules_to_dict(resolve(None, None, "panguingue"))
+    return {"format": archive.FORMAT, "version": archive.VERSION,
+            "session": {"name": "cashier", "game": "panguingue", "created_at": "2026-01-01T20:00:00+00:00",
+                        "seats": players, "dealer": None, "chip_value": None, "closed_at": None},
+            "rules": rules, "events": events}
+
+
+def bank_totals(n: int, undos: int) -> dict[str, dict[str, int]]:
+    players = ["Ana", "Ben", "Cruz", "Dee"]
+    out: dict[str, dict[str, int]] = {}
+    for i in range(n - undos):
+        kind = "cashout" if i % 5 == 4 else "buyin"
+        row = out.setdefault(players[i % 4], {})
+        row[kind] = row.get(kind, 0) + 1 + i % 9
+    return out
+
+
+def stored_bank_totals(db) -> dict[str, dict[str, int]]:
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    try:
+        out: dict[str, dict[str, int]] = {}
+        for player, stat, amount in con.execute("SELECT player, stat, amount FROM totals WHERE amount != 0"):
+            out.setdefault(player, {})[stat] = amount
+        return out
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("window", [3, 8, 64])
+@pytest.mark.parametrize("n, undos", [(40, 0), (40, 12), (40, 40), (7, 7)])
+def test_bank_events_past_the_window_are_undone_as_the_whole_replay_undoes_them(tmp_path, monkeypatch,
+                                                                                   window, n, undos):
+    from pancli.app import archive, archive_import
+
+    monkeypatch.setattr(archive_import, "_WINDOW", window)
+    monkeypatch.setattr(archive_import, "_BATCH", 5)
+    path = tmp_path / "cashier.toml"
+    path.write_text(archive.to_toml(bank_archive(n, undos)), encoding="utf-8")
+    db = tmp_path / "p.db"
+    assert "Imported session cashier" in pan(db, ["import", str(path)]).output
+    assert stored_bank_totals(db) == bank_totals(n, undos)
+    pan(db, "db check --full")
+
+
+def test_an_undo_of_a_bank_event_past_the_window_that_is_not_the_last_is_refused(tmp_path, monkeypatch):
+    from pancli.app import archive, archive_import
+
+    monkeypatch.setattr(archive_import, "_WINDOW", 4)
+    data = bank_archive(30, 3)
+    data["events"][-1]["undo_of"] = data["events"][-1]["payload"]["seq"] = 5  # not the last effective one
+    path = tmp_path / "cashier.toml"
+    path.write_text(archive.to_toml(data), encoding="utf-8")
+    db = tmp_path / "p.db"
+    pan(db, "session new other --players A,B")
+    said = refused_in_one_line(db, path)
+    assert "#5 is not the last effective event" in said, said
+
+
+@pytest.mark.slow
+def test_a_session_of_200000_bank_events_and_no_hand_imports_in_bounded_memory(tmp_path):
+    """Issue 31: it peaked at 275 MB, holding every event (no deal ever ends a window); bounded
+    as hands are, it stays within the memory of a long night's hand (the goal: under 100 MB)."""
+    from test_archive_stream import peak_mb
+
+    from pancli.app import archive
+
+    n, undos = 200_000, 1_500
+    path = tmp_path / "cashier.toml"
+    path.write_text(archive.to_toml(bank_archive(n, undos)), encoding="utf-8")
+    db = tmp_path / "p.db"
+    peak = peak_mb(db, "import", str(path))
+    assert stored_bank_totals(db) == bank_totals(n, undos)
+    assert peak < 100, peak

@@ -35,7 +35,7 @@ from pancli.app.archive import (
 )
 from pancli.app.rescore import LogEvent, Replayed, first_difference, gc_paused
 from pancli.app.views import event_difference
-from pancli.core.bank import apply_event
+from pancli.core.bank import BANK_KINDS, apply_event
 from pancli.core.errors import InputError, PanError, RuleError
 from pancli.core.rows import Session
 from pancli.games import game as get_game
@@ -262,6 +262,10 @@ def _replay_into(store, sid: int, g, rules, arc: Checked, mine: Iterator[LogEven
 # and no more of the archive held at once than a batch.
 _BATCH = 512
 
+# The most bank events the replay holds in a row: they leave the game's state as it was, so no
+# deal need end a run of them for the window to let the older ones go (read back for an undo).
+_WINDOW = 1024
+
 
 # -- a strict replay in the memory of a hand or two -------------------------------------------
 
@@ -276,6 +280,10 @@ class StoredHistory:
         self.store_pending()
         rows, more = self.store.log.effective_before(self.sid, seq, self.checkpoint_kind)
         return [Replayed(e.seq, e.kind, e.hand, e.payload) for e in rows], more
+
+    def effective_tail(self, seq: int, limit: int) -> list[Replayed]:
+        self.store_pending()
+        return [Replayed(e.seq, e.kind, e.hand, e.payload) for e in self.store.log.effective_tail(self.sid, seq, limit)]
 
     def state(self, seq: int, before_seq: int) -> tuple[str, bool] | None:
         self.store_pending()
@@ -296,6 +304,9 @@ class BoundedReplay:
         self.before: list[Any] = []  # the state before each; None before the last checkpoint
         self.kept = 0  # before[:kept] are None
         self.earlier = False  # effective events precede the window (it begins at a checkpoint then)
+        # Bank events let go from the middle of the window: ``gap`` of them, effective, right
+        # before effective[gap_at] (all of the trailing run of bank events but the last _WINDOW).
+        self.gap_at, self.gap = 0, 0
 
     def step(self, ev: LogEvent) -> Replayed:
         r = Replayed(ev.seq, ev.kind, ev.hand, dict(ev.payload), undo_of=ev.undo_of, created_at=ev.created_at)
@@ -318,7 +329,22 @@ class BoundedReplay:
                 self.before[i] = None
             self.kept = len(self.before) - 1
             self._forget_before_last_hand()
+        elif r.kind in BANK_KINDS and len(self.effective) > 2 * _WINDOW:
+            self._let_bank_events_go()
         return r
+
+    def _let_bank_events_go(self) -> None:
+        """Let all but the last _WINDOW of the trailing run of bank events go (the gap), when the
+        run begins where the gap is, or there is none: one gap at a time."""
+        effective, end = self.effective, len(self.effective) - _WINDOW
+        run = end
+        while run > 0 and effective[run - 1].kind in BANK_KINDS:
+            run -= 1
+        if self.gap and run != self.gap_at or run >= end:
+            return
+        del effective[run:end], self.before[run:end]
+        self.kept = min(self.kept, run)
+        self.gap_at, self.gap = run, self.gap + end - run
 
     def _forget_before_last_hand(self) -> None:
         """Keep the window from the checkpoint before this one on."""
@@ -327,9 +353,19 @@ class BoundedReplay:
                 del self.effective[:j], self.before[:j]
                 self.kept -= j
                 self.earlier = True
+                if self.gap and self.gap_at <= j:  # before the window now: read back with the rest
+                    self.gap_at, self.gap = 0, 0
+                elif self.gap:
+                    self.gap_at -= j
                 return
 
     def _undo(self, r: Replayed) -> None:
+        if self.gap and len(self.effective) == self.gap_at:  # the bank events let go come back
+            back = self.history.effective_tail(r.seq, min(self.gap, _WINDOW))
+            self.effective[self.gap_at:] = back
+            self.before[self.gap_at:] = [self.state] * len(back)  # a bank event changes no state
+            self.gap -= len(back)
+            self.gap_at = self.gap_at if self.gap else 0
         if not self.effective and self.earlier:
             self.effective, self.earlier = self.history.effective_before(r.seq)
             self.before = [None] * len(self.effective)

@@ -237,6 +237,14 @@ class EventLog:
             [session_id, first, session_id, before_seq]).fetchone() is not None
         return rows, more
 
+    def effective_tail(self, session_id: int, before_seq: int, limit: int) -> list[StoredEvent]:
+        """The last ``limit`` events before ``before_seq`` still effective after the undos before
+        it, in order."""
+        voided = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL AND seq < ?"
+        rows = self._read(session_id, f"seq < ? AND kind != 'undo' AND id NOT IN ({voided})",
+                          [before_seq, session_id, before_seq], "seq DESC", f" LIMIT {int(limit)}")
+        return rows[::-1]
+
     def hand_events(self, session_id: int, hand: int) -> list[StoredEvent]:
         """Every event recorded in one hand, undos and voided events included."""
         return self._read(session_id, "hand = ?", [hand])
