@@ -52,66 +52,25 @@ class EventLog:
     def append(self, session_id: int, kind: str, payload: dict, hand: int | None,
                payments=(), tallies=(), undo_of: int | None = None, created_at: str | None = None,
                seq: int | None = None) -> int:
-        """Store one event, its payments and tallies, and the running totals they change; ``seq``
-        is the session's next (looked up when not given, inside the same transaction)."""
+        """Store one event (``append_many`` of one) and return its id; ``undo_of`` is the id of the
+        event an undo voids, ``seq`` the session's next (looked up when not given, inside the
+        same transaction)."""
         c = self.conn
         if seq is None:
             seq = c.execute("SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ?",
                             [session_id]).fetchone()[0]
-        cur = c.execute(
-            "INSERT INTO events (session_id, seq, hand, kind, payload, created_at, undo_of) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [session_id, seq, hand, kind, json.dumps(payload, ensure_ascii=False), created_at or now(), undo_of])
-        event_id = cur.lastrowid
-        assert event_id is not None  # sqlite3 sets it after an INSERT into a rowid table such as events
-        if payments:  # (each empty executemany still costs a statement)
-            c.executemany(
-                "INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason, code, params) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(event_id, session_id, hand, p.payer, p.payee, p.chips, reason, p.code, p.params.to_json())
-                 for p, reason in zip(payments, _reasons(payments))])
-        if tallies:
-            c.executemany(
-                "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) VALUES (?, ?, ?, ?, ?, ?)",
-                [(event_id, session_id, hand, t.player, t.stat, t.amount) for t in tallies])
-        moves = [(p.payer, p.payee, p.chips) for p in payments]
-        changes = [(t.player, t.stat, t.amount) for t in tallies]
-        hand_of_moves = hand
-        if undo_of is not None:  # the voided event's payments and tallies come off the totals
-            # (by session too: that is how payments and tallies are indexed)
-            moves += [(payee, payer, chips) for payer, payee, chips in c.execute(
-                "SELECT payer, payee, chips FROM payments WHERE session_id = ? AND event_id = ?",
-                [session_id, undo_of])]
-            changes += [(r[0], r[1], -r[2]) for r in c.execute(
-                "SELECT player, stat, amount FROM tallies WHERE session_id = ? AND event_id = ?",
-                [session_id, undo_of])]
-            hand_of_moves = c.execute("SELECT hand FROM events WHERE id = ?", [undo_of]).fetchone()[0]
-        # One upsert per total that changes, not one per payment: a condition paid by five
-        # players moves the payee's net once.
-        nets: dict[str, int] = {}
-        for payer, payee, chips in moves:
-            nets[payee] = nets.get(payee, 0) + chips
-            nets[payer] = nets.get(payer, 0) - chips
-        sums: dict[tuple[str, str], int] = {}
-        for player, stat, amount in changes:
-            sums[player, stat] = sums.get((player, stat), 0) + amount
-        for player, chips in nets.items():
-            sums[player, NET] = sums.get((player, NET), 0) + chips
-        totals = [(session_id, player, stat, amount) for (player, stat), amount in sums.items() if amount]
-        if totals:
-            c.executemany(
-                "INSERT INTO totals (session_id, player, stat, amount) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (session_id, player, stat) DO UPDATE SET amount = amount + excluded.amount", totals)
-        hand_nets = [(session_id, hand_of_moves or 0, player, chips) for player, chips in nets.items() if chips]
-        if hand_nets:
-            c.executemany(
-                "INSERT INTO hand_totals (session_id, hand, player, net) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (session_id, hand, player) DO UPDATE SET net = net + excluded.net", hand_nets)
-        return event_id
+        ids: dict[int, int] = {}
+        voided = None
+        if undo_of is not None:
+            voided = c.execute("SELECT seq FROM events WHERE id = ?", [undo_of]).fetchone()[0]
+            ids[voided] = undo_of
+        self.append_many(session_id, [(seq, kind, payload, hand, payments, tallies, voided, created_at)], ids)
+        return ids[seq]
 
     def append_many(self, session_id: int, events, ids: dict[int, int]) -> None:
-        """Store events in order with the rows and running totals `append` would store one after
-        another, in a handful of statements however many events (an imported session: the
-        import's whole log in one go). ``events``: (seq, kind, payload, hand, payments, tallies,
+        """Store events in order with their payments and tallies and the running totals they
+        change, in a handful of statements however many events (an imported session: a batch of
+        its log at a time); the one writer of the log. ``events``: (seq, kind, payload, hand, payments, tallies,
         undo_of, created_at), ``undo_of`` the seq of the event an undo voids; ``ids``: the id
         of each event of the session held already, by seq, filled in with the new ones."""
         c = self.conn
@@ -151,26 +110,28 @@ class EventLog:
                 changes = changes + [(player, stat, -amount) for player, stat, amount in voided_changes]
             nets = [(payee, chips) for _, payee, chips in moves] + [(payer, -chips) for payer, _, chips in moves]
             for player, stat, amount in changes + [(player, NET, chips) for player, chips in nets]:
-                if amount:  # a total is kept from its first change that is not 0, as `append` keeps it
-                    totals[player, stat] = totals.get((player, stat), 0) + amount
+                totals[player, stat] = totals.get((player, stat), 0) + amount
             for player, chips in nets:
-                if chips:
-                    key = (hand_of_moves or 0, player)
-                    hand_nets[key] = hand_nets.get(key, 0) + chips
+                key = (hand_of_moves or 0, player)
+                hand_nets[key] = hand_nets.get(key, 0) + chips
         if pay_rows:
             c.executemany("INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason, code, params) "
                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", pay_rows)
         if tally_rows:
             c.executemany("INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) "
                           "VALUES (?, ?, ?, ?, ?, ?)", tally_rows)
-        if totals:
+        # One upsert per total that changes, not one per payment (a condition paid by five players
+        # moves the payee's net once); a total is kept from its first change that is not 0.
+        total_rows = [(session_id, player, stat, amount) for (player, stat), amount in totals.items() if amount]
+        if total_rows:
             c.executemany("INSERT INTO totals (session_id, player, stat, amount) VALUES (?, ?, ?, ?) "
                           "ON CONFLICT (session_id, player, stat) DO UPDATE SET amount = amount + excluded.amount",
-                          [(session_id, player, stat, amount) for (player, stat), amount in totals.items()])
-        if hand_nets:
+                          total_rows)
+        net_rows = [(session_id, hand, player, net) for (hand, player), net in hand_nets.items() if net]
+        if net_rows:
             c.executemany("INSERT INTO hand_totals (session_id, hand, player, net) VALUES (?, ?, ?, ?) "
                           "ON CONFLICT (session_id, hand, player) DO UPDATE SET net = net + excluded.net",
-                          [(session_id, hand, player, net) for (hand, player), net in hand_nets.items()])
+                          net_rows)
 
     def _read(self, session_id: int, where: str, args: list, order: str = "id", limit: str = "") -> list[StoredEvent]:
         """The session's events that ``where`` selects, in ``order``, each with the undo that voids
