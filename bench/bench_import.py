@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import bench_scale  # noqa: E402
 
-from pancli.app import archive, archive_read, archive_write, dbcare, toml_reader  # noqa: E402
+from pancli.app import archive, archive_import, archive_read, archive_write, dbcare, toml_reader  # noqa: E402
 from pancli.app.recorder import Recorder  # noqa: E402
 from pancli.app.rulesfile import resolve as resolve_rules  # noqa: E402
 from pancli.games import game  # noqa: E402
@@ -174,7 +174,7 @@ def main() -> None:
             data = archive.parse(archive.to_json(buyin_archive(n, args.game)))
             store = Store(Path(tmp) / f"import-{n}.db")
             t = time.perf_counter()
-            result = archive.import_archive(store, data)
+            result = archive_import.import_document(store, data)
             imported = time.perf_counter() - t
             t = time.perf_counter()
             problem, _ = dbcare.check(store)

@@ -48,14 +48,14 @@ def make_folder(tmp: Path, pan: list[str], env: dict, n: int) -> tuple[Path, Pat
                           check=True, capture_output=True, text=True, env=env).stdout
     plain = "\n".join(line for line in text.splitlines() if not line.startswith(("device =", "uid =")))
     sys.path.insert(0, str(ROOT))
-    from pancli.app import archive  # noqa: PLC0415, E402 the checkout's pancli, after the path is set
+    from pancli.app import archive, archive_import  # noqa: PLC0415, E402 the checkout's pancli, after the path is set
     from pancli.storage.store import Store  # noqa: PLC0415, E402
 
     store = Store(db)
     try:
         for i in range(1, n):
             copy = archive.parse(plain.replace('name = "night0"', f'name = "night{i}"'))
-            archive.import_archive(store, copy, make_current=False)
+            archive_import.import_document(store, copy, make_current=False)
     finally:
         store.close()
     folder = tmp / "shared"

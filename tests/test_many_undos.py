@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from pancli.app import archive, dbcare
+from pancli.app import archive, archive_import, dbcare
 from pancli.app.rescore import LogEvent, replay
 from pancli.games import game
 from pancli.storage.store import Store
@@ -43,7 +43,7 @@ def test_thousands_of_buyins_and_undos_import_and_check(tmp_path, game_name):
     n = 1500
     data = archive.parse(archive.to_json(cashier_archive(n, game_name)))
     store = Store(tmp_path / "cashier.db")
-    result = archive.import_archive(store, data)
+    result = archive_import.import_document(store, data)
     assert result == {"status": "imported", "name": "cashier", "fingerprint": result["fingerprint"], "events": 3 * n}
     sid = store.session("cashier").id
     bought = {p: sum(1 + i % 9 for i in range(n) if i % 4 == k) for k, p in enumerate(PLAYERS)}

@@ -11,8 +11,8 @@ TOML has no null: a payload key whose value is null is left out and named in the
 ``nulls`` list; an absent ``hand`` or ``undo_of`` is null.
 
 Here an archive is plain data, held whole: `pan sync` reads and writes its files so.
-`pan export` writes an archive as it reads the session (archive_write) and `pan import` reads,
-replays and stores one event at a time (archive_import), to the same text and the same outcomes.
+`pan export` writes an archive as it reads the session (archive_write); `pan import` and `pan
+sync` replay and store one event at a time (archive_import), to the same outcomes.
 
 Each payment carries its ``code`` and ``params`` (why it was paid, as data; ``params`` may be left
 out when empty) beside its English ``reason``. Archives written by pancli 0.1 have no codes: their
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from pancli.app import archive_check, archive_write
-from pancli.app.rescore import LogEvent, first_difference, replay, same_payment
+from pancli.app.rescore import LogEvent, same_payment
 from pancli.app.views import event_difference, standings_json
 from pancli.core.errors import InputError
 from pancli.core.ledger import NO_PARAMS, Params, Payment, canonical_json
@@ -264,24 +264,6 @@ def rules_of(game: str, data: dict) -> tuple[Any, dict]:
 _RULES: dict[tuple[str, str], tuple[Any, dict]] = {}  # rules are frozen: one object serves every session
 
 
-def replay_archive(archive: dict, events: list[LogEvent] | None = None):
-    """Every event of the archive through the game core, strictly; the recomputed payloads and
-    payments must equal the archive's (``events``: its archive_events, when the caller has them).
-    Returns (game, rules, replayed events)."""
-    s = archive["session"]
-    g = get_game(s["game"])
-    rules = rules_of(g.name, archive["rules"])[0]
-    if events is None:
-        events = archive_events(archive)
-    replayed = replay(g, rules, s["seats"], s["dealer"], events, strict=True, worded=False)
-    stored = {e.seq: {"payload": e.payload, "payments": e.payments} for e in events}
-    diff = first_difference(replayed, stored)
-    if diff:
-        raise InputError(f"the archive does not match what pancli computes: {diff}",
-                         "nothing was imported; was the archive edited by hand?")
-    return g, rules, replayed
-
-
 def stored_events(replayed) -> Iterator[tuple]:
     """Replayed events as the store's append_many takes them (an undo names the seq it voids)."""
     for r in replayed:
@@ -305,49 +287,6 @@ def import_target(store, header: dict, as_name: str | None) -> tuple[str, str | 
                 return name, device, uid, held
             device = uid = None  # a copy under another name: a new session of this device's
     return name, device, uid, None
-
-
-def import_archive(store, archive: dict, as_name: str | None = None, make_current: bool = True,
-                   known: tuple[str, list[LogEvent]] | None = None) -> dict:
-    """Rebuild the archived session in the store; returns {"status": "imported"|"present"|"extended",
-    "name", ...}.
-
-    Every event goes through the game core; the recomputed payloads and payments must equal the
-    archive's, or nothing is stored. An archive that carries a session's global id (device and
-    uid) is that session: held already, it is present when the same, extends it when it holds
-    the same events and more (`extend_session`), and is refused when it contradicts it; imported
-    ``as_name`` beside it, it is a copy: a new session of this device's. ``known``: the archive's
-    fingerprint and archive_events, when the caller has computed them already.
-    """
-    fp, events = known if known is not None else (fingerprint(archive), None)
-    s = archive["session"]
-    name, device, uid, held = import_target(store, s, as_name)
-    if held is not None:
-        return merge_into(store, held, archive)
-    g, _, replayed = replay_archive(archive, events)
-    with store.lock():
-        present = store.session_from(fp)
-        if present:
-            return {"status": "present", "name": present, "fingerprint": fp}
-        existing = store.session_named(name)
-        if existing:
-            built = build(store, existing)
-            if not s.get("device"):  # an archive from before global ids: the same session without one
-                built["session"].update(device=None, uid=None)
-            if fingerprint(built) == fp:
-                return {"status": "present", "name": existing.name, "fingerprint": fp}
-            raise InputError(f"a different session named '{existing.name}' exists already",
-                             "import this one under another name with --as NAME")
-        if device and store.sync.session_by_global_id(device, uid) is not None:
-            raise InputError(f"session '{name}' was brought in by another pancli just now", "run it again")
-        sid = store.create_session(name, g.name, list(s["seats"]), s["dealer"], rules_of(g.name, archive["rules"])[1],
-                                   s["chip_value"], origin=fp, created_at=s["created_at"], device=device, uid=uid)
-        store.log.append_many(sid, stored_events(replayed), {})
-        if s["closed_at"]:
-            store.set_closed(sid, s["closed_at"])
-        if make_current:
-            store.set_setting("current_session", str(sid))
-    return {"status": "imported", "name": name, "fingerprint": fp, "events": len(replayed)}
 
 
 # -- one session, two copies: the same, one extending the other, or a contradiction --------
@@ -402,45 +341,3 @@ def session_header(session: Session) -> dict:
     return {"name": session.name, "game": session.game, "created_at": session.created_at,
             "seats": list(session.players), "dealer": session.dealer, "chip_value": session.chip_value,
             "closed_at": session.closed_at}
-
-
-def merge_into(store, session: Session, archive: dict) -> dict:
-    """The archive of a session held here: nothing to do when it is the same or older, its new
-    events appended when it extends the session (`extend_session`); InputError on a contradiction."""
-    rows = store.log.session_log(session.id)
-    mine = log_events(store, session, rows)
-    theirs = archive_events(archive)
-    how = compare(session_header(session), mine, archive["session"], theirs)
-    if how["relation"] == "conflict":
-        raise InputError(f"the archive contradicts session '{session.name}' held here: {how['why']}",
-                         "nothing was changed; the two copies were recorded apart")
-    if how["relation"] in ("same", "older"):
-        return {"status": "present", "name": session.name, "fingerprint": fingerprint(archive)}
-    return extend_session(store, session, archive, rows)
-
-
-def extend_session(store, session: Session, archive: dict, rows: list[StoredEvent] | None = None) -> dict:
-    """Append the events of ``archive`` that follow the ones held of ``session`` (their first ones):
-    the whole archive is replayed strictly, so the new payments are recomputed and checked, then
-    the new events are stored in one transaction (all or none), and the session closed if the
-    archive's is."""
-    if rows is None:
-        rows = store.log.session_log(session.id)
-    mine = log_events(store, session, rows)
-    _, _, replayed = replay_archive(archive)
-    how = compare(session_header(session), mine, archive["session"], archive_events(archive))
-    if how["relation"] != "newer":
-        raise InputError(f"the archive does not extend session '{session.name}'", how["why"] or how["relation"])
-    held = len(mine)
-    ids = {e.seq: e.id for e in rows}
-    sid = session.id
-    with store.lock():
-        if store.log.last_seq(sid) != held:
-            raise InputError(f"session '{session.name}' changed while it was being brought up to date",
-                             "run it again")
-        store.log.append_many(sid, stored_events(replayed[held:]), ids)
-        closed = archive["session"]["closed_at"]
-        if closed and not store.closed_at(sid):
-            store.set_closed(sid, closed)
-    return {"status": "extended", "name": session.name, "fingerprint": fingerprint(archive),
-            "events": len(replayed) - held}

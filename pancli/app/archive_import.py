@@ -8,9 +8,10 @@ holds every event so far, in the same transaction). Only then is it known whethe
 here already, under which name it goes, or whether it contradicts a session held here; a refusal
 at any point rolls the whole import back, so the database is as it was.
 
-The outcomes are those of ``archive.import_archive`` (which `pan sync` uses on archives it reads
-whole): imported, present (the same archive, or the same session and no newer), extended (the
-same session with more events), or refused with one line saying why.
+The outcomes: imported, present (the same archive, or the same session and no newer), extended
+(the same session with more events; of a session another device records, only from a file that
+device signed), or refused with one line saying why. `pan sync`, which reads each file whole to
+check its signature, imports through the same path (``import_document``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pancli.app.archive import (
     import_target,
     normalise_event,
     normalise_header,
+    rules_of,
     same_event,
     session_header,
     stored_events,
@@ -66,11 +68,22 @@ def import_file(store, arc: Checked | str | Path, as_name: str | None = None, ma
         return import_source(store, whole, as_name, make_current)
 
 
+def import_document(store, archive: dict, as_name: str | None = None, make_current: bool = True,
+                    where: str = "archive", signed_by: str | None = None, fingerprint: str | None = None) -> dict:
+    """``import_file`` of an archive read and checked whole already (``archive.from_document``:
+    `pan sync` reads each file so): the same replay, outcomes and refusals. ``signed_by``: the
+    device whose signature the caller verified; ``fingerprint``: the archive's, if known."""
+    return import_source(store, Document(archive, where, signed_by, fingerprint), as_name, make_current)
+
+
 class Checked:
     """An archive's header checked and normalised at once, its events as they are read."""
 
+    fingerprint: str | None = None  # the archive's, when the caller knows it already
+
     def __init__(self, source: archive_read.Source, path: Path):
-        self.source, self.where, self.path = source, source.where, path
+        self.source: archive_read.Source | None = source
+        self.where, self.path = source.where, path
         self.signed_by: str | None = None  # the device whose signature a caller verified
         archive_check.check(source.header, self.where)
         head = normalise_header(source.header, self.where)
@@ -79,10 +92,23 @@ class Checked:
 
     def events(self) -> Iterator[dict]:
         game = self.session["game"]
+        assert self.source is not None  # a Document has its events read already
         for i, raw in enumerate(self.source.events):
             at = f"{self.where} event {i + 1}"
             archive_check.check_event(raw, at, game)
             yield normalise_event(raw, at, i + 1)
+
+
+class Document(Checked):
+    """An archive checked and normalised whole already (archive.from_document), as ``Checked``."""
+
+    def __init__(self, archive: dict, where: str, signed_by: str | None, fingerprint: str | None):
+        self.source, self.where, self.path = None, where, Path(where)
+        self.session, self.rules, self._events = archive["session"], archive["rules"], archive["events"]
+        self.signed_by, self.fingerprint = signed_by, fingerprint
+
+    def events(self) -> Iterator[dict]:
+        return iter(self._events)
 
 
 class Fingerprint:
@@ -100,6 +126,19 @@ class Fingerprint:
     def done(self, session: dict, rules: dict) -> str:
         self._h.update(b'],"rules":' + _compact(rules) + b',"session":' + _compact(session) + b"}")
         return "sha256:" + self._h.hexdigest()
+
+
+class _Known(Fingerprint):
+    """The fingerprint of an archive its reader summed already: nothing to sum again."""
+
+    def __init__(self, fingerprint: str):
+        self._fingerprint = fingerprint
+
+    def add(self, event: dict) -> None:
+        pass
+
+    def done(self, session: dict, rules: dict) -> str:
+        return self._fingerprint
 
 
 def _compact(value: Any) -> bytes:
@@ -132,12 +171,12 @@ def import_source(store, arc: Checked, as_name: str | None = None, make_current:
     if held is not None:
         return _merge(store, held, arc)
     g = get_game(s["game"])
-    rules = g.rules_from_dict(arc.rules)
+    rules, rules_dict = rules_of(g.name, arc.rules)
     try:
         with store.lock(), gc_paused():
             # under a name no one types until the outcome is known; the transaction hides it
             sid = store.create_session(f"importing {secrets.token_hex(8)}", g.name, list(s["seats"]), s["dealer"],
-                                       g.rules_to_dict(rules), s["chip_value"], created_at=s["created_at"])
+                                       rules_dict, s["chip_value"], created_at=s["created_at"])
             fp, count = _replay_into(store, sid, g, rules, arc, iter(()), 0)
             present = store.session_from(fp)
             if present:
@@ -174,7 +213,7 @@ def _merge(store, session: Session, arc: Checked) -> dict:
         if header.get(key) != theirs.get(key):
             raise contradiction(f"the sessions differ in {key}")
     g = get_game(session.game)
-    rules = g.rules_from_dict(arc.rules)
+    rules = rules_of(g.name, arc.rules)[0]
     try:
         with store.lock(), gc_paused():
             held = store.log.last_seq(session.id)
@@ -219,7 +258,7 @@ def _replay_into(store, sid: int, g, rules, arc: Checked, mine: Iterator[LogEven
     """Every event of the archive replayed strictly and compared with what it says it paid; those
     after the first ``held`` appended to session ``sid``, whose first ``held`` events, ``mine``,
     must be the same ones. Returns the archive's fingerprint and its number of events."""
-    fp = Fingerprint()
+    fp = Fingerprint() if arc.fingerprint is None else _Known(arc.fingerprint)
     s = arc.session
     count = 0
     pending: list[Replayed] = []  # replayed, to be stored a batch at a time (in the caller's transaction)

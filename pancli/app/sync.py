@@ -38,7 +38,7 @@ name (a sync engine's conflict copy, ``*.sync-conflict-*``, is read like any oth
 files (a sync engine's or pancli's temporary files) are skipped; links are never followed; a
 file unchanged since the last sync is not parsed again. For each session, every trusted copy is
 compared with the one held here (archive.compare): the same or older, nothing to do; newer (the
-same events and more), its new events are replayed and appended (archive.extend_session); a
+same events and more), its new events are replayed and appended (archive_import, as `pan import` does); a
 contradiction (the session recorded on two devices, a diverging conflict copy) is reported with
 both sides and nothing is changed. A copy not yet complete is skipped and read again next time.
 An error of the file system (an unreadable subfolder, a file where this device's folder goes)
@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pancli.app import archive as arc, files, sync_conflicts as conflicts, sync_folder as fs
+from pancli.app import archive as arc, archive_import, files, sync_conflicts as conflicts, sync_folder as fs
 from pancli.app.files import session_file_name
 from pancli.app.sync_folder import MANIFEST, Copy
 from pancli.core import signing
@@ -471,15 +471,14 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], known: dict, out: O
             return False
     best = newer[-1]
     try:
-        if held is None:
-            name = unused_name(store, best.header["name"], label, device)
-            got = arc.import_archive(store, best.archive, as_name=name, make_current=False,
-                                     known=(best.fingerprint, best.events))
-            if got["status"] == "imported":
-                out.imported.append({"name": got["name"], "device": device, "device_label": label,
-                                     "events": len(best.events)})
-        else:
-            got = arc.extend_session(store, held, best.archive, rows)
+        # signed by its device (refusal() said so): the import need not check it again
+        name = unused_name(store, best.header["name"], label, device) if held is None else None
+        got = archive_import.import_document(store, best.archive, as_name=name, make_current=False,
+                                             where=str(best.path), signed_by=device, fingerprint=best.fingerprint)
+        if held is None and got["status"] == "imported":
+            out.imported.append({"name": got["name"], "device": device, "device_label": label,
+                                 "events": len(best.events)})
+        elif held is not None and got["status"] == "extended":
             out.extended.append({"name": held.name, "device": device, "device_label": label,
                                  "events": got["events"]})
     except PanError as e:  # the copy does not replay to what it says (edited), or a race
