@@ -35,10 +35,9 @@ from pancli.app.archive import (
     session_header,
     stored_events,
 )
-from pancli.app.rescore import LogEvent, Replayed, first_difference, gc_paused
+from pancli.app.rescore import LogEvent, Replay, Replayed, first_difference, gc_paused
 from pancli.app.views import event_difference
-from pancli.core.bank import BANK_KINDS, apply_event
-from pancli.core.errors import InputError, PanError, RuleError
+from pancli.core.errors import InputError
 from pancli.core.rows import Session
 from pancli.games import game as get_game
 
@@ -274,7 +273,7 @@ def _replay_into(store, sid: int, g, rules, arc: Checked, mine: Iterator[LogEven
         pending.clear()
 
     history = StoredHistory(store, sid, g.checkpoint_kind, store_pending)
-    replay = BoundedReplay(g, rules, s["seats"], s["dealer"], history)
+    replay = Replay(g, rules, s["seats"], s["dealer"], strict=True, worded=False, history=history)
 
     for ev in arc.events():
         fp.add(ev)
@@ -301,12 +300,9 @@ def _replay_into(store, sid: int, g, rules, arc: Checked, mine: Iterator[LogEven
 # and no more of the archive held at once than a batch.
 _BATCH = 512
 
-# The most bank events the replay holds in a row: they leave the game's state as it was, so no
-# deal need end a run of them for the window to let the older ones go (read back for an undo).
-_WINDOW = 1024
 
 
-# -- a strict replay in the memory of a hand or two -------------------------------------------
+# -- what a bounded replay reads back --------------------------------------------------------
 
 class StoredHistory:
     """The events of the session being stored, for an undo that reaches past what the replay
@@ -327,119 +323,3 @@ class StoredHistory:
     def state(self, seq: int, before_seq: int) -> tuple[str, bool] | None:
         self.store_pending()
         return self.store.log.event_state(self.sid, seq, before_seq)
-
-
-class BoundedReplay:
-    """``rescore.replay(strict=True)`` an event at a time: the same states, payloads, payments and
-    refusals, holding the effective events from the checkpoint before last on (the hand before
-    and this one). An undo that empties that window has the effective events before it read back
-    from ``history``, from the last checkpoint among them, as the recorder loads a session.
-    A game without checkpoints holds every effective event, as the whole replay does."""
-
-    def __init__(self, game, rules, players, dealer, history: StoredHistory):
-        self.game, self.rules, self.history = game, rules, history
-        self.state = self.start = game.new_state(rules, list(players), dealer)
-        self.effective: list[Replayed] = []  # the last effective events, in order
-        self.before: list[Any] = []  # the state before each; None before the last checkpoint
-        self.kept = 0  # before[:kept] are None
-        self.earlier = False  # effective events precede the window (it begins at a checkpoint then)
-        # Bank events let go from the middle of the window: ``gap`` of them, effective, right
-        # before effective[gap_at] (all of the trailing run of bank events but the last _WINDOW).
-        self.gap_at, self.gap = 0, 0
-
-    def step(self, ev: LogEvent) -> Replayed:
-        r = Replayed(ev.seq, ev.kind, ev.hand, dict(ev.payload), undo_of=ev.undo_of, created_at=ev.created_at)
-        if ev.kind == "undo":
-            self._undo(r)
-            return r
-        g = self.game
-        try:
-            step = apply_event(g, self.state, ev.payload, worded=False)  # nothing worded is stored
-        except PanError as e:
-            raise RuleError(f"event #{r.seq} ({r.kind}) cannot be replayed: {e.message}") from None
-        r.payload = g.enrich(self.state, ev.payload, step)
-        r.hand = g.hand_number(step.state)
-        r.payments, r.tallies = list(step.payments), list(step.tallies)
-        self.effective.append(r)
-        self.before.append(self.state)
-        self.state = step.state
-        if r.kind == g.checkpoint_kind:
-            for i in range(self.kept, len(self.before) - 1):
-                self.before[i] = None
-            self.kept = len(self.before) - 1
-            self._forget_before_last_hand()
-        elif r.kind in BANK_KINDS and len(self.effective) > 2 * _WINDOW:
-            self._let_bank_events_go()
-        return r
-
-    def _let_bank_events_go(self) -> None:
-        """Let all but the last _WINDOW of the trailing run of bank events go (the gap), when the
-        run begins where the gap is, or there is none: one gap at a time."""
-        effective, end = self.effective, len(self.effective) - _WINDOW
-        run = end
-        while run > 0 and effective[run - 1].kind in BANK_KINDS:
-            run -= 1
-        if self.gap and run != self.gap_at or run >= end:
-            return
-        del effective[run:end], self.before[run:end]
-        self.kept = min(self.kept, run)
-        self.gap_at, self.gap = run, self.gap + end - run
-
-    def _forget_before_last_hand(self) -> None:
-        """Keep the window from the checkpoint before this one on."""
-        for j in range(len(self.effective) - 2, 0, -1):
-            if self.effective[j].kind == self.game.checkpoint_kind:
-                del self.effective[:j], self.before[:j]
-                self.kept -= j
-                self.earlier = True
-                if self.gap and self.gap_at <= j:  # before the window now: read back with the rest
-                    self.gap_at, self.gap = 0, 0
-                elif self.gap:
-                    self.gap_at -= j
-                return
-
-    def _undo(self, r: Replayed) -> None:
-        if self.gap and len(self.effective) == self.gap_at:  # the bank events let go come back
-            back = self.history.effective_tail(r.seq, min(self.gap, _WINDOW))
-            self.effective[self.gap_at:] = back
-            self.before[self.gap_at:] = [self.state] * len(back)  # a bank event changes no state
-            self.gap -= len(back)
-            self.gap_at = self.gap_at if self.gap else 0
-        if not self.effective and self.earlier:
-            self.effective, self.earlier = self.history.effective_before(r.seq)
-            self.before = [None] * len(self.effective)
-            self.kept = len(self.before)
-        target = self.effective[-1] if self.effective else None
-        if target is None or target.seq != r.undo_of:
-            raise RuleError(f"event #{r.seq} ({r.kind}) cannot be replayed: {self._why_not(r)}")
-        self.effective.pop()
-        state = self.before.pop()
-        self.kept = min(self.kept, len(self.before))
-        self.state = state if state is not None else self._rebuild()
-
-    def _why_not(self, r: Replayed) -> str:
-        seq = r.undo_of
-        found = self.history.state(seq, r.seq) if isinstance(seq, int) and 0 < seq < r.seq else None
-        if found is None or found[0] == "undo":
-            return f"it undoes #{seq}, which is not an earlier event"
-        if found[1]:
-            return f"#{seq} was undone already"
-        return f"#{seq} is not the last effective event, and only that one can be undone"
-
-    def _rebuild(self) -> Any:
-        """The state after the effective events, from the last state kept or checkpoint among them
-        (the window begins at one, or at the session's start), filling in the states since."""
-        g, effective, before = self.game, self.effective, self.before
-        first, state = 0, self.start
-        for i in range(len(effective) - 1, -1, -1):
-            if before[i] is not None:
-                first, state = i, before[i]
-                break
-            if effective[i].kind == g.checkpoint_kind:
-                first, state = i, g.restore(self.rules, effective[i].payload)
-                break
-        for i in range(first, len(effective)):
-            before[i] = state
-            state = apply_event(g, state, effective[i].payload, worded=False).state
-        self.kept = first
-        return state

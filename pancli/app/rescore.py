@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import gc
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from pancli.core.bank import apply_event
+from pancli.core.bank import BANK_KINDS, apply_event
 from pancli.core.errors import PanError, RuleError
 from pancli.core.ledger import POOLS, Payment
 from pancli.core.rows import Session
@@ -85,96 +85,215 @@ def _moves(payments: Iterable[Payment]) -> Iterator[tuple[str, str, int]]:
         yield p.payer, p.payee, p.chips
 
 
-def _apply_fn(game, worded: bool = True):
-    """The recorder's own way of applying one event (bank events included), without a database
-    (and, not ``worded``, without the lines for people)."""
-    return lambda state, payload: apply_event(game, state, payload, worded)
+# -- why an event cannot be replayed: the sentences of every replay (db check's too) ------------
+
+def twice(seq) -> str:
+    return f"sequence number {seq} appears twice"
+
+
+def not_earlier(seq) -> str:
+    return f"it undoes #{seq}, which is not an earlier event"
+
+
+def undone_already(seq) -> str:
+    return f"#{seq} was undone already"
+
+
+def not_last(seq) -> str:
+    return f"#{seq} is not the last effective event, and only that one can be undone"
+
+
+def cannot_replay(seq, kind: str, why: str) -> str:
+    return f"event #{seq} ({kind}) cannot be replayed: {why}"
+
+
+class History(Protocol):
+    """What a bounded replay reads back of the events it let go (those stored so far)."""
+
+    def effective_before(self, seq: int) -> tuple[list[Replayed], bool]: ...
+    def effective_tail(self, seq: int, limit: int) -> list[Replayed]: ...
+    def state(self, seq: int, before_seq: int) -> tuple[str, bool] | None: ...
+
+
+# The most bank events a bounded replay holds in a row: they leave the game's state as it was,
+# so no checkpoint need end a run of them for the window to let the older ones go.
+WINDOW = 1024
+
+
+class Replay:
+    """The replay of a log an event at a time (``step``), as the recorder applies it: the same
+    states, payloads, payments and refusals for re-scoring, `pan import` and `pan sync`.
+
+    ``strict``: the first event refused raises RuleError; otherwise it is kept with its reason,
+    skipped, and the replay goes on. Not ``worded``: the game core may leave out the lines for
+    people. ``start``: the state to begin from (a checkpoint restored). ``hook``: called with
+    each event replayed.
+
+    An undo can only void the last effective event, so it goes back to the state kept before it
+    (the game core never changes a state in place); only an undo that reaches back past a
+    checkpoint rebuilds, from the checkpoint before, as the recorder loads a session. Without
+    ``history`` every event is held (a whole log, in time linear in its length). With one, the
+    replay is bounded: it holds the effective events from the checkpoint before last on (the hand
+    before and this one) and the last WINDOW of a run of bank events, and an undo that reaches
+    past them reads the ones it needs back from ``history``."""
+
+    def __init__(self, game, rules, players: Sequence[str], dealer: str | None, strict: bool = False,
+                 worded: bool = True, start: Any = None, history: History | None = None,
+                 hook: Callable[[Replayed], None] | None = None):
+        self.game, self.rules, self.strict, self.worded, self.history, self.hook = \
+            game, rules, strict, worded, history, hook
+        self.state = self.start = start if start is not None else game.new_state(rules, list(players), dealer)
+        self.effective: list[Replayed] = []  # applied and not (yet) undone, in order
+        self.before: list[Any] = []  # the state before each; None before the last checkpoint
+        self.kept = 0  # before[:kept] are None
+        # Whole: every event by seq. Bounded: effective events precede the window (it begins at
+        # a checkpoint then), and ``gap`` bank events let go, effective, right before
+        # effective[gap_at] (all of the trailing run of bank events but the last WINDOW).
+        self.by_seq: dict[int, Replayed] | None = {} if history is None else None
+        self.earlier = False
+        self.gap_at, self.gap = 0, 0
+
+    def _refuse(self, r: Replayed, why: str) -> None:
+        if self.strict:
+            raise RuleError(cannot_replay(r.seq, r.kind, why)) from None
+        r.error = why
+
+    def step(self, ev: LogEvent) -> Replayed:
+        r = Replayed(ev.seq, ev.kind, ev.hand, dict(ev.payload), undo_of=ev.undo_of, created_at=ev.created_at)
+        self._step(ev, r)
+        if self.hook is not None:
+            self.hook(r)
+        return r
+
+    def _step(self, ev: LogEvent, r: Replayed) -> None:
+        by_seq = self.by_seq
+        if by_seq is not None:
+            if ev.seq in by_seq:
+                self._refuse(r, twice(ev.seq))
+                return
+            by_seq[ev.seq] = r
+        if ev.kind == "undo":
+            self._undo(r)
+            return
+        g = self.game
+        try:
+            step = apply_event(g, self.state, ev.payload, self.worded)
+        except PanError as e:
+            self._refuse(r, e.message)
+            return
+        r.payload = g.enrich(self.state, ev.payload, step)
+        r.hand = g.hand_number(step.state)
+        r.payments, r.tallies = list(step.payments), list(step.tallies)
+        self.effective.append(r)
+        self.before.append(self.state)
+        self.state = step.state
+        if r.kind == g.checkpoint_kind:
+            # Until this checkpoint is undone, no undo reaches the states before it.
+            for i in range(self.kept, len(self.before) - 1):
+                self.before[i] = None
+            self.kept = len(self.before) - 1
+            if by_seq is None:
+                self._forget_before_last_hand()
+        elif by_seq is None and r.kind in BANK_KINDS and len(self.effective) > 2 * WINDOW:
+            self._let_bank_events_go()
+
+    def _forget_before_last_hand(self) -> None:
+        """Keep the window from the checkpoint before this one on."""
+        for j in range(len(self.effective) - 2, 0, -1):
+            if self.effective[j].kind == self.game.checkpoint_kind:
+                del self.effective[:j], self.before[:j]
+                self.kept -= j
+                self.earlier = True
+                if self.gap and self.gap_at <= j:  # before the window now: read back with the rest
+                    self.gap_at, self.gap = 0, 0
+                elif self.gap:
+                    self.gap_at -= j
+                return
+
+    def _let_bank_events_go(self) -> None:
+        """Let all but the last WINDOW of the trailing run of bank events go (the gap), when the
+        run begins where the gap is, or there is none: one gap at a time."""
+        effective, end = self.effective, len(self.effective) - WINDOW
+        run = end
+        while run > 0 and effective[run - 1].kind in BANK_KINDS:
+            run -= 1
+        if self.gap and run != self.gap_at or run >= end:
+            return
+        del effective[run:end], self.before[run:end]
+        self.kept = min(self.kept, run)
+        self.gap_at, self.gap = run, self.gap + end - run
+
+    def _undo(self, r: Replayed) -> None:
+        history = self.history
+        if history is not None:
+            if self.gap and len(self.effective) == self.gap_at:  # the bank events let go come back
+                back = history.effective_tail(r.seq, min(self.gap, WINDOW))
+                self.effective[self.gap_at:] = back
+                self.before[self.gap_at:] = [self.state] * len(back)  # a bank event changes no state
+                self.gap -= len(back)
+                self.gap_at = self.gap_at if self.gap else 0
+            if not self.effective and self.earlier:
+                self.effective, self.earlier = history.effective_before(r.seq)
+                self.before = [None] * len(self.effective)
+                self.kept = len(self.before)
+        why = self._why_not(r)
+        if why is not None:
+            if why:
+                self._refuse(r, why)
+            return
+        target = self.effective.pop()
+        target.voided = True
+        state = self.before.pop()
+        self.kept = min(self.kept, len(self.before))
+        self.state = state if state is not None else self._rebuild()
+
+    def _why_not(self, r: Replayed) -> str | None:
+        """Why the undo cannot void its event; "" when there is nothing to undo (the event was
+        skipped under these rules); None when it can."""
+        seq = r.undo_of
+        last = self.effective[-1] if self.effective else None
+        if self.by_seq is None:
+            if last is not None and last.seq == seq:
+                return None
+            found = self.history.state(seq, r.seq) if self.history and isinstance(seq, int) and 0 < seq < r.seq \
+                else None
+            if found is None or found[0] == "undo":
+                return not_earlier(seq)
+            return undone_already(seq) if found[1] else not_last(seq)
+        target = self.by_seq.get(seq) if seq is not None else None
+        if target is None or target.kind == "undo":
+            return not_earlier(seq)
+        if target.voided:
+            return undone_already(seq)
+        if not target.applied:
+            return ""
+        return None if last is target else not_last(seq)
+
+    def _rebuild(self) -> Any:
+        """The state after the effective events, from the last state kept or checkpoint among them
+        (restored as the recorder loads a session), filling in the states since."""
+        g, effective, before = self.game, self.effective, self.before
+        first, state = 0, self.start
+        for i in range(len(effective) - 1, -1, -1):
+            if before[i] is not None:
+                first, state = i, before[i]
+                break
+            if effective[i].kind == g.checkpoint_kind:
+                first, state = i, g.restore(self.rules, effective[i].payload)
+                break
+        for i in range(first, len(effective)):
+            before[i] = state
+            state = apply_event(g, state, effective[i].payload, self.worded).state
+        self.kept = first
+        return state
 
 
 def replay(game, rules, players: Sequence[str], dealer: str | None, events: Iterable[LogEvent],
            strict: bool = False, start: Any = None, worded: bool = True) -> list[Replayed]:
-    """Apply every event in order. ``strict``: the first refused event raises RuleError;
-    otherwise it is recorded with its reason, skipped, and the replay goes on. ``start``: the
-    state to begin from (a checkpoint restored) instead of the session's first. Not ``worded``:
-    the game core may leave out the lines for people (an import stores none of them)."""
+    """Every event replayed in order, held whole (``Replay``), each as the core made it."""
     with gc_paused():
-        return _replay(game, rules, players, dealer, events, strict, start, worded)
-
-
-def _replay(game, rules, players, dealer, events, strict, start=None, worded=True) -> list[Replayed]:
-    apply = _apply_fn(game, worded)
-    state = start if start is not None else game.new_state(rules, list(players), dealer)
-    start = state
-    effective: list[Replayed] = []    # applied and not (yet) undone, in order
-    before: list[Any] = []            # the state before each of them; None before the last checkpoint
-    kept = 0                          # before[:kept] are None
-    by_seq: dict[int, Replayed] = {}
-    out: list[Replayed] = []
-
-    def refuse(r: Replayed, why: str) -> None:
-        if strict:
-            raise RuleError(f"event #{r.seq} ({r.kind}) cannot be replayed: {why}")
-        r.error = why
-
-    for ev in events:
-        r = Replayed(ev.seq, ev.kind, ev.hand, dict(ev.payload), undo_of=ev.undo_of, created_at=ev.created_at)
-        out.append(r)
-        if ev.seq in by_seq:
-            refuse(r, f"sequence number {ev.seq} appears twice")
-            continue
-        by_seq[ev.seq] = r
-        if ev.kind == "undo":
-            target = by_seq.get(ev.undo_of) if ev.undo_of is not None else None
-            if target is None or target.kind == "undo":
-                refuse(r, f"it undoes #{ev.undo_of}, which is not an earlier event")
-            elif target.voided:
-                refuse(r, f"#{ev.undo_of} was undone already")
-            elif not target.applied:
-                pass  # the event it undoes was skipped under these rules: nothing to undo
-            elif not effective or effective[-1] is not target:
-                refuse(r, f"#{ev.undo_of} is not the last effective event, and only that one can be undone")
-            else:
-                effective.pop()
-                state = before.pop()
-                target.voided = True
-                if state is None:  # back past the last checkpoint: rebuild from the one before
-                    kept, state = _rebuild(game, rules, start, effective, before, apply)
-            continue
-        try:
-            step = apply(state, ev.payload)
-        except PanError as e:
-            refuse(r, e.message)
-            continue
-        r.payload = game.enrich(state, ev.payload, step)
-        r.hand = game.hand_number(step.state)
-        r.payments, r.tallies = list(step.payments), list(step.tallies)
-        effective.append(r)
-        before.append(state)
-        state = step.state
-        if r.kind == game.checkpoint_kind:
-            # Until this checkpoint is undone, no undo reaches the states before it.
-            for i in range(kept, len(before) - 1):
-                before[i] = None
-            kept = len(before) - 1
-    return out
-
-
-def _rebuild(game, rules, start, effective: list[Replayed], before: list, apply) -> tuple[int, Any]:
-    """The state after the effective events, from the last checkpoint among them (restored as the
-    recorder loads a session), filling in the states before the events since; returns the index
-    of the first state filled in, and the state."""
-    first, state = 0, start
-    for i in range(len(effective) - 1, -1, -1):
-        if before[i] is not None:
-            first, state = i, before[i]
-            break
-        if effective[i].kind == game.checkpoint_kind:
-            first, state = i, game.restore(rules, effective[i].payload)
-            break
-    for i in range(first, len(effective)):
-        before[i] = state
-        state = apply(state, effective[i].payload).state
-    return first, state
+        r = Replay(game, rules, players, dealer, strict, worded, start)
+        return [r.step(ev) for ev in events]
 
 
 # -- totals and differences --------------------------------------------------------------

@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Container
 from typing import Any
 
-from pancli.app.rescore import Replayed, first_difference, fouled_before_fix
+from pancli.app.rescore import Replayed, first_difference, fouled_before_fix, not_earlier, not_last, undone_already
 from pancli.core.bank import BANK_KINDS, apply_bank
 from pancli.core.errors import PanError
 from pancli.core.rows import LogPiece
@@ -167,15 +167,15 @@ class LogVerifier:
         if target is None:
             earlier = self.seq_of(undo_of) if undo_of is not None else None
             if earlier is not None and earlier < seq:  # before a checkpoint never undone
-                return refused + f"#{earlier} is not the last effective event, and only that one can be undone"
-            return refused + f"it undoes #{earlier}, which is not an earlier event"
+                return refused + not_last(earlier)
+            return refused + not_earlier(earlier)
         t_seq, t_kind, voided, t_hand, t_pays, t_before = target
         if t_kind == "undo":
-            return refused + f"it undoes #{t_seq}, which is not an earlier event"
+            return refused + not_earlier(t_seq)
         if voided:
-            return refused + f"#{t_seq} was undone already"
+            return refused + undone_already(t_seq)
         if not self.effective or self.effective[-1] != t_seq:
-            return refused + f"#{t_seq} is not the last effective event, and only that one can be undone"
+            return refused + not_last(t_seq)
         self.effective.pop()
         target[2] = True
         if t_hand and t_hand > 0 and t_pays:
