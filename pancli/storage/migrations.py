@@ -121,7 +121,9 @@ class _Statements:
 def create_schema(conn) -> None:
     """Every step applied to a new, empty database, and recorded, as sqlite-utils' Migrations
     would apply and record them (tests/test_old_data.py compares the two), without loading
-    sqlite-utils: a fifth of a new database's first command. Inside the caller's transaction."""
+    sqlite-utils, which with what it imports (click, dateutil, pluggy) made a new database's
+    first command take 60% more CPU (99 ms, 161 ms with it, measured with a plain install).
+    Inside the caller's transaction."""
     conn.execute(_STEPS_TABLE)
     conn.execute(_STEPS_INDEX)
     statements = _Statements(conn)
