@@ -154,6 +154,47 @@ def test_forged_replayed_resigned_and_relayed_archives_change_nothing_on_the_hos
     assert ben.json("history") == ana.json("history")
 
 
+def test_an_impostor_first_for_a_new_device_never_holds_its_id(tmp_path):
+    """A member of the folder who learnt a new device's id writes a device.json and a session for
+    it, signed with its own key, before the real device ever syncs: no host pins that key; each
+    says so in one line, then takes the real device's sessions when they come."""
+    from pancli.app import sync_folder
+
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    real, eve, host, late = (Pan(tmp_path / f"{n}.db") for n in ("real", "eve", "host", "late"))
+    record(real, "friday", NIGHT[:3])
+    record(eve, "forged", NIGHT[:2])
+    victim = device(real)
+    forged = built(eve, "forged")
+    forged["session"]["device"] = victim
+    (folder / victim).mkdir()
+    (folder / victim / "forged--x.toml").write_bytes(signed_by(forged, seed_of(eve), "real"))
+    (folder / victim / "device.json").write_text(sync_folder.manifest_text(
+        {"format": sync_folder.DEVICE_FORMAT, "version": 2, "device": victim, "label": "real",
+         "last_sync": "2026-11-27T21:00:00+00:00"}, seed_of(eve)))
+    out = sync(host, folder, code=1)
+    assert not out["imported"] and not out["pinned"] and not [k for _, k in pins(host) if k]
+    [line] = out["refused"]
+    assert line["device"] == victim and "not the key its id comes from" in line["why"]
+    assert len([x for x in host(f"sync {folder}", code=1).output.splitlines() if x.startswith("Refused")]) == 1
+    sync(real, folder, "--device-name real", code=1)  # it reports eve's files; its device.json over eve's
+    for pan in (host, late):  # late sees both at once
+        out = sync(pan, folder, code=1)
+        assert [(i["name"], i["device"]) for i in out["imported"]] == [("friday", victim)]
+        assert victim in [p["device"] for p in out["pinned"]] and dict(pins(pan))[victim]
+        [line] = out["refused"]
+        assert "impostor" in line["why"] and "forged" not in " ".join(s["name"] for s in pan.json("sessions"))
+    # a key pinned at first sight by an older pancli gives way to the key the id comes from
+    from helpers import run_sql
+
+    run_sql(late.db, f"UPDATE devices SET public_key = '{json.loads(eve('sync --status --json').stdout)['key']}' "
+                     f"WHERE id = '{victim}'")
+    out = sync(late, folder, code=1)
+    assert [p["device"] for p in out["pinned"]] == [victim] and "impostor" in out["refused"][0]["why"]
+    assert dict(pins(late))[victim] == json.loads(real("sync --status --json").stdout)["key"]
+
+
 def test_a_session_of_this_device_is_never_extended_from_the_folder(tmp_path):
     """A copy of the database (the same key) records more: the folder's longer copy is reported,
     never taken, and the file is not written over."""
@@ -215,10 +256,13 @@ def test_a_changed_key_is_refused_until_the_device_is_forgotten(tmp_path):
     folder = tmp_path / "shared"
     folder.mkdir()
     ben, host = Pan(tmp_path / "ben.db"), Pan(tmp_path / "host.db")
-    shutil.copy(FIXTURES / "ben.db", ben.db)  # a 0.2 device: a random id, bound to a key on first sight
+    shutil.copy(FIXTURES / "ben.db", ben.db)  # a 0.2 device: a random id, bound to its key by hand
     sync(ben, folder, "--device-name ben")
-    out = sync(host, folder, "--device-name host")
-    assert [p["label"] for p in out["pinned"]] == ["ben"] and out["imported"]
+    out = sync(host, folder, "--device-name host", code=1)  # a new host cannot tell it from an impostor
+    assert not out["imported"] and "pan sync trust" in out["refused"][0]["why"]
+    ben_id = sql_value(ben.db, "SELECT value FROM settings WHERE key = 'device_id'")
+    assert "Pinned the key of" in host(f"sync trust {ben_id}").output  # the key its device.json offers
+    assert sync(host, folder)["imported"]
     old = json.loads(host("sync --status --json").stdout)["devices"]
     [ben_row] = [d for d in old if d["label"] == "ben"]
     assert ben_row["fingerprint"] and ben_row["first_seen"] and ben_row["last_seen"]
@@ -281,8 +325,11 @@ def test_a_0_2_folder_keeps_working(tmp_path):
     assert sql_value(ana.db, "SELECT value FROM settings WHERE key = 'device_id'") == ana_id
     assert own.read_bytes().count(b"# signature: ed25519 ") == 1
     assert "OK" in ana("db check").output
-    # a new device: ana's signed friday is taken, ben's unsigned monday is reported
+    # a new device: ana's key, pinned once its owner said it is hers, is the one taken; ben's
+    # unsigned monday is reported
     cruz = Pan(tmp_path / "cruz.db")
+    cruz("session new mine --players A,B")
+    cruz(f"sync trust {ana_id} --key {json.loads(ana('sync --status --json').stdout)['key']}")
     out = sync(cruz, folder, code=1)
     assert [i["name"] for i in out["imported"]] == ["friday"]
     assert [Path(r["file"]).name.split("--")[0] for r in out["refused"]] == ["monday"]

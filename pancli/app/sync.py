@@ -5,8 +5,10 @@ files there.
 Identity. Every database has a device id (``settings.device_id``) and an Ed25519 key pair made
 once (``settings.device_key``, migration m007; never written to the folder). A new database's id
 is derived from its public key (core/signing.device_id_of), so nobody can claim it without the
-key; a database from pancli 0.2 keeps its random id, and the others bind it to its key the
-first time they see a file it signed (trust on first use, as SSH does). Every session has a
+key, and whoever signs for it with another key is reported as an impostor; a database from
+pancli 0.2 keeps its random id, and a host that holds sessions of it from before binds it to its
+key the first time it sees a file it signed (trust on first use, as SSH does); any other host
+waits for `pan sync trust` (a new id claimed by another key looks the same). Every session has a
 global id: the device that records it and a random uid. A session has exactly one writer, its
 device; elsewhere it is read-only.
 
@@ -25,8 +27,8 @@ file renamed over the old one); the same content is never written again, so a se
 changes no file but the device's own ``device.json`` (the time it last synced).
 
 Trust. A copy of a session is used only if its signature holds under the key pinned for the
-session's device (the key its id derives from, the one first seen in its own subfolder, or one
-pinned ahead with `pan sync trust`). So a file may be relayed: device C takes A's session from
+session's device (the key its id derives from, the one first seen in its own subfolder of a 0.2
+device met before, or one pinned ahead with `pan sync trust`). So a file may be relayed: device C takes A's session from
 a file B copied, as long as A signed it. Everything else is reported (file, the device it
 claims, why) and changes nothing: an unsigned file (pancli 0.2 wrote it) unless it is a session
 held here already, unchanged; a bad signature; a signature by another key (a key that changed
@@ -194,14 +196,15 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
     out.refused += listing.refused
     out.errors += listing.errors
     out.skipped = len(listing.skipped)
-    keys, first_seen = trusted_keys(root, me, signing.public_key(seed), pinned, listing, out, known)
+    met = {device for device, _ in lengths}  # sessions held of it: met before it signed, or forgotten since
+    keys, first_seen, reported = trusted_keys(root, me, signing.public_key(seed), pinned, listing, out, known, met)
     seen = now()
     with store.lock():
         for device, key in first_seen.items():
             store.sync.pin_key(device, key, seen)
             out.pinned.append({"device": device, "key": key, "fingerprint": signing.key_fingerprint(key)})
         for m in listing.manifests:
-            if _manifest_sound(m, keys, out, known, me):
+            if (m.device, m.key) not in reported and _manifest_sound(m, keys, out, known, me):
                 store.sync.note_device(m.device, m.label or m.device[:8], m.last_sync, seen)
                 known[m.device] = m.label or known.get(m.device)
     for p in out.pinned:  # named as its device.json says, else as its archives do
@@ -211,6 +214,8 @@ def sync(store, folder: str | None = None, label: str | None = None, create: boo
     done: list[Copy] = []  # copies that hold nothing this database lacks once this sync is over
     for c in listing.copies:
         why = refusal(c, keys, me, known)
+        if (c.device, c.signer) in reported:
+            continue  # said once for the device, in trusted_keys
         if why is None:
             groups.setdefault(c.global_id, []).append(c)
         elif why is not UNSIGNED:
@@ -259,31 +264,60 @@ def _refuse(out: Outcome, c: Copy, known: dict, why: str) -> None:
 
 
 def trusted_keys(root: Path, me: str, key: str, pinned: dict, listing: fs.Listing, out: Outcome,
-                 known: dict) -> tuple[dict[str, str], dict[str, str]]:
-    """Every device's key to check signatures with, and the ones seen here for the first time.
+                 known: dict, met: set[str] | frozenset = frozenset()) -> tuple[dict[str, str], dict[str, str], set]:
+    """Every device's key to check signatures with, the ones seen here for the first time, and
+    the (device, key) pairs already reported in one line (their files are not reported again).
 
-    A device not pinned yet is bound to the key its id derives from (wherever a file signed by
-    it was found), or else to the one key that signed the files in its own subfolder (trust on
-    first use); two keys there claiming it bind it to neither."""
+    An id derived from a key is only ever held by that key: wherever a file signed by it is
+    found, it is pinned, in place of any other key pinned at first sight, and every other key
+    signing for that id is an impostor's. Trust on first use (the one key that signed the files
+    in the device's own subfolder) is for the random ids of pancli 0.1 and 0.2 alone, which only
+    a database that met the device before it signed (``met``: sessions of it are held here, taken
+    unsigned from pancli 0.2 or kept after `pan sync forget`) can tell from a new device's id claimed by someone else; elsewhere
+    such a key waits for `pan sync trust`. Two keys claiming an id at first sight bind it to neither."""
     keys = dict(pinned)
     keys[me] = key
     offers: dict[str, set[str]] = {}
     for device, signer, own in [(c.device, c.signer, c.where == c.device) for c in listing.copies if c.signer] \
             + [(m.device, m.key, True) for m in listing.manifests if m.key]:
         assert signer is not None  # filtered above; for mypy
-        if device not in keys and (own or signing.device_id_of(signer) == device):
+        if device != me and (own or signing.device_id_of(signer) == device):
             offers.setdefault(device, set()).add(signer)
     first: dict[str, str] = {}
+    reported: set[tuple[str, str]] = set()
+
+    def report(device: str, why: str) -> None:
+        out.refused.append({"file": str(root / device), "device": device, "device_label": _name(device, known),
+                            "why": why})
+
     for device, offered in offers.items():
-        derived = [k for k in offered if signing.device_id_of(k) == device]
-        if derived or len(offered) == 1:
-            first[device] = (derived or list(offered))[0]
+        derived = next((k for k in offered if signing.device_id_of(k) == device), None)
+        held = keys.get(device)
+        if derived is not None:
+            if held == derived:
+                continue  # pinned before: any other key is refused file by file (refusal)
+            first[device] = derived
+            others = sorted(offered - {derived} | ({held} if held else set()))
+            if others:
+                reported.update((device, k) for k in others)
+                report(device, f"an impostor signs files for this device with the key "
+                               f"{', '.join(signing.key_fingerprint(k) for k in others)}: its id comes from "
+                               f"the key {signing.key_fingerprint(derived)}, the only one that can hold it; "
+                               f"those files are refused")
+        elif held is not None:
+            continue  # a key pinned already is checked copy by copy (refusal)
+        elif len(offered) > 1:
+            report(device, f"{len(offered)} different keys sign files for this device, seen here for the first "
+                           f"time; pin the right one with `pan sync trust {device[:8]} --key KEY`")
+        elif device in met:
+            first[device] = next(iter(offered))
         else:
-            out.refused.append({"file": str(root / device), "device": device, "device_label": _name(device, known),
-                                "why": f"{len(offered)} different keys sign files for this device, seen here for "
-                                       f"the first time; pin the right one with `pan sync trust {device[:8]} --key KEY`"})
+            [k] = offered
+            reported.add((device, k))
+            report(device, f"signed by {signing.key_fingerprint(k)}, not the key its id comes from: refused "
+                           f"(a device of pancli 0.2? check that key with its owner, then `pan sync trust {device}`)")
     keys.update(first)
-    return keys, first
+    return keys, first, reported
 
 
 def refusal(c: Copy, keys: dict[str, str], me: str, known: dict) -> str | None:
