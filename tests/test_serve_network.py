@@ -186,6 +186,23 @@ def test_the_gate_refuses_a_newcomer_when_players_hold_every_connection():
     assert g.open(late) == [late]
 
 
+def test_a_phone_that_watches_can_always_load_a_page():
+    """Live streams hold at most their share of the connections: past it the new stream is cut
+    off (its page retries it), and a page request from a watching phone still gets in."""
+    g = gate(connections=4, per_address=4)
+    assert g.limits.streams == 3
+    phones = [conn(f"10.0.4.{i}") for i in range(4)]
+    for p in phones:
+        assert g.open(p) == []
+        g.trust(p)
+    assert [g.stream(p) for p in phones] == [True, True, True, False]
+    g.unstream(phones[3])  # its page request, on the connection whose stream was refused: served
+    g.close(phones[3])
+    page = conn("10.0.4.0")  # the first phone, which watches, loads a page
+    assert g.open(page) == [] and (g.trust(page) or page in g.trusted)
+    assert g.shown == ["Every live stream is taken: a newer phone's page loads, live once one closes.\n"]
+
+
 def test_notices_are_one_a_minute_at_most():
     now = [0.0]
     lines: list[str] = []
@@ -291,6 +308,44 @@ def test_devices_without_the_token_are_bounded_together(served):
         the_table_opens(url)
     finally:
         close_all(socks)
+
+
+def test_the_dealers_phone_is_not_cut_off_for_idle_connections(night):
+    """The dealer's requests carry his token in a header: the gate counts him as a player, so a
+    crowd of idle connections from other addresses cuts them off, never him."""
+    proc, url = start_server(night, "--no-qr", "--dealer", preexec_fn=limit_files(FILES))
+    crowd: list[socket.socket] = []
+    try:
+        assert "dealer" in proc.stdout.readline()
+        dealer_token = proc.stdout.readline().strip().split("dealer=")[1]
+        limits = limits_for(FILES)
+        phone = socket.create_connection(("127.0.0.1", port_of(url)), timeout=HANG, source_address=("127.0.4.1", 0))
+        request = (f"GET /dealer/api/table HTTP/1.1\r\nHost: pan\r\nX-Pan-Dealer: {dealer_token}\r\n\r\n").encode()
+
+        def tap() -> bytes:
+            phone.sendall(request)
+            got = b""
+            while b"\r\n\r\n" not in got:
+                got += phone.recv(65536)
+            head, _, body = got.partition(b"\r\n\r\n")
+            length = int(next(x for x in head.split(b"\r\n") if x.lower().startswith(b"content-length:")).split(b":")[1])
+            while len(body) < length:
+                body += phone.recv(65536)
+            return head.split(b"\r\n")[0]
+
+        assert b" 200 " in tap()
+        for d in range(limits.untrusted // limits.per_address + 2):
+            crowd += [connect(url, f"127.0.5.{d + 1}") for _ in range(limits.per_address)]
+        wait_until(lambda: sum(cut_off(s) for s in crowd) >= len(crowd) - limits.untrusted,
+                   "the idle crowd was not cut off")
+        phone.settimeout(None)  # cut_off peeks without waiting
+        assert not cut_off(phone)
+        phone.settimeout(HANG)
+        assert b" 200 " in tap()
+        phone.close()
+    finally:
+        close_all(crowd)
+        stop_server(proc)
 
 
 class Attack(threading.Thread):

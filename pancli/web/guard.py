@@ -6,9 +6,9 @@ import secrets
 from urllib.parse import parse_qs
 
 
-def token_given(query_string: bytes, token: str) -> bool:
-    """Whether a request's query string holds the token (compared in constant time)."""
-    given = parse_qs(query_string.decode("latin-1")).get("token", [""])[0]
+def token_given(query_string: bytes, token: str, name: str = "token") -> bool:
+    """Whether a request's query string holds the token (``name=``, compared in constant time)."""
+    given = parse_qs(query_string.decode("latin-1")).get(name, [""])[0]
     return secrets.compare_digest(given.encode(), token.encode())
 
 

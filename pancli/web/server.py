@@ -12,7 +12,11 @@ connection goes through a ``Gate``:
 * one device (one address) holds at most ``per_address`` connections: its newer ones are refused;
 * connections that have not yet shown the token are at most ``untrusted``, and together with
   the others at most ``connections``: past either bound the oldest of them is cut off, never
-  one that showed the token, nor one whose request is waiting to be read;
+  one that showed the token (the players' ``token=``, or the dealer's, in the address or in the
+  ``X-Pan-Dealer`` header his page sends), nor one whose request is waiting to be read;
+* live streams (``/events``, one a watching phone) are at most ``streams``, fewer than the
+  connections, so a phone that watches can always load a page: past it, the new stream is cut
+  off (its page retries it by itself and follows live again once another closes);
 * the bounds and the worker threads (each holds the database open) are sized from the process's
   open-file limit (``limits_for``), so accepting never runs out of files in the first place;
 * what the server would log (a refused flood, a failed accept, a request it could not answer)
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import select
 import sys
 import threading
@@ -58,6 +63,11 @@ class Limits:
     untrusted: int
     threads: int
     backlog: int  # connections accepted in one go (each holds a file until it is let in or cut off)
+    streams: int = 0  # live streams at once; 0: three quarters of the connections
+
+    def __post_init__(self):
+        if not self.streams:
+            object.__setattr__(self, "streams", max(1, self.connections * 3 // 4))
 
 
 def limits_for(files: int) -> Limits:
@@ -113,7 +123,8 @@ class Notices:
 
 FLOOD = "Many connections at once from the network: those without the token are cut off."
 ONE_DEVICE = "One device opened too many connections at once: its newest are refused."
-FULL = "Every connection is taken by a player: a new one waits until one closes."
+FULL = "Every connection is taken by a player: a new one is refused until one closes."
+STREAMS = "Every live stream is taken: a newer phone's page loads, live once one closes."
 
 
 class Gate:
@@ -129,6 +140,7 @@ class Gate:
         self.untrusted: OrderedDict[object, None] = OrderedDict()  # oldest first
         self.speaking: set[object] = set()  # of those, the ones not read yet whose request is waiting
         self.trusted: set[object] = set()
+        self.streams: set[object] = set()  # of the trusted, those holding a live stream
         self.by_address: Counter = Counter()
 
     def __len__(self) -> int:
@@ -179,6 +191,20 @@ class Gate:
             self.speaking.discard(conn)
             self.trusted.add(conn)
 
+    def stream(self, conn) -> bool:
+        """``conn`` (trusted) asks for a live stream: whether it may hold one. Past ``streams``
+        it may not, so that page requests always find a connection."""
+        if conn in self.streams:
+            return True
+        if len(self.streams) >= self.limits.streams:
+            self.notices.say(STREAMS)
+            return False
+        self.streams.add(conn)
+        return True
+
+    def unstream(self, conn) -> None:
+        self.streams.discard(conn)
+
     def close(self, conn) -> None:
         """``conn`` is gone (or going); forgetting it twice is harmless."""
         if conn in self.untrusted:
@@ -186,6 +212,7 @@ class Gate:
             self.speaking.discard(conn)
         elif conn in self.trusted:
             self.trusted.discard(conn)
+            self.streams.discard(conn)
         else:
             return
         self.by_address[conn.address] -= 1
@@ -205,10 +232,12 @@ def request_waiting(transport) -> bool:
 
 class GatedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol, each connection let in by the gate and cut off if its request's
-    headers are not complete in time. ``gate`` and ``token`` are set on a subclass per server."""
+    headers are not complete in time. ``gate``, ``token`` and ``dealer_token`` (None without
+    --dealer) are set on a subclass per server."""
 
     gate: Gate
     token: str
+    dealer_token: str | None = None
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -241,14 +270,33 @@ class GatedH11Protocol(H11Protocol):
         if not self.transport.is_closing():
             self.transport.abort()
 
-    def note(self, scope) -> None:
-        if not self.trusted and token_given(scope.get("query_string", b""), self.token):
+    def note(self, scope) -> bool:
+        """Sees a request's token, before the application runs; whether it may go on (False: a
+        live stream past the bound, cut off)."""
+        if not self.trusted and self.shows_token(scope):
             self.trusted = True
             self.gate.trust(self)
+        if self.trusted and scope.get("path") == "/events":
+            if not self.gate.stream(self):
+                self.cut_off()
+                return False
+        else:
+            self.gate.unstream(self)  # a keep-alive connection that held a stream now asks for a page
+        return True
+
+    def shows_token(self, scope) -> bool:
+        query = scope.get("query_string", b"")
+        if token_given(query, self.token):
+            return True
+        if self.dealer_token is None:
+            return False
+        header = next((v for k, v in scope.get("headers", []) if k.lower() == b"x-pan-dealer"), b"")
+        return token_given(query, self.dealer_token, "dealer") or \
+            secrets.compare_digest(header, self.dealer_token.encode())
 
     async def checked_app(self, scope, receive, send):
-        self.note(scope)
-        return await self.asgi_app(scope, receive, send)
+        if self.note(scope):
+            return await self.asgi_app(scope, receive, send)
 
     # -- the header deadline -------------------------------------------------------------------
 
@@ -288,8 +336,8 @@ class GatedH11Protocol(H11Protocol):
             self.arm()  # part of a next request came with this one
 
 
-def protocol_for(gate: Gate, token: str) -> type[GatedH11Protocol]:
-    return type("ServeProtocol", (GatedH11Protocol,), {"gate": gate, "token": token})
+def protocol_for(gate: Gate, token: str, dealer_token: str | None = None) -> type[GatedH11Protocol]:
+    return type("ServeProtocol", (GatedH11Protocol,), {"gate": gate, "token": token, "dealer_token": dealer_token})
 
 
 class NoticeHandler(logging.Handler):
@@ -342,7 +390,9 @@ def make_server(app, token: str, hub, limits: Limits | None = None, notices: Not
             anyio.to_thread.current_default_thread_limiter().total_tokens = sized.threads
             await super().startup(sockets=sockets)
 
-    config = uvicorn.Config(app, http=protocol_for(Gate(sized, notices), token), ws="none", backlog=sized.backlog,
+    dealer = getattr(app.state, "dealer", None)  # with --dealer (pancli.web.dealer.DealerGate)
+    gated = protocol_for(Gate(sized, notices), token, dealer.token if dealer is not None else None)
+    config = uvicorn.Config(app, http=gated, ws="none", backlog=sized.backlog,
                             log_config=None, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=2, timeout_keep_alive=5, server_header=False)
     return Server(config)
