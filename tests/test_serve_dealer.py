@@ -226,6 +226,16 @@ def test_an_oversized_write_is_refused(client, headers, db):
     assert said["error"] == "the action is too large"
 
 
+def test_a_body_nested_too_deep_or_a_number_in_other_digits_is_one_line_400(client, headers, db):
+    deep = '{"key": "k-00000009", "action": "deal", "x": ' + "[" * 4000 + "]" * 4000 + "}"
+    said = refused(client, db, 400, content=deep, headers={**headers, "Content-Type": "application/json"})
+    assert said["error"] == "the action is nested too deep" and "\n" not in said["error"] + said["hint"]
+    for chips in ("²", "٣", "1" * 5000):
+        said = refused(client, db, 400, json={"key": f"k-{len(chips):04d}{ord(chips[0])}", "action": "buyin",
+                                              "player": "ana", "chips": chips}, headers=headers)
+        assert "chips" in said["error"] and "\n" not in said["error"]
+
+
 def test_writes_are_limited_in_rate(client, headers, db):
     statuses = [client.post("/dealer/api/check", json={"cards": "5S 5S 5S"}, headers=headers).status_code
                 for _ in range(60)]

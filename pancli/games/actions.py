@@ -123,8 +123,9 @@ def read_count(value: Any, noun: str, low: int = 1, high: int = MAX_CHIPS) -> in
     if isinstance(value, int) and not isinstance(value, bool):
         n: int | None = value
     else:
-        try:
-            n = int(str(value).strip().replace("_", "x"), 10)
+        text = str(value).strip()
+        try:  # only 0-9: int() would also read other scripts' digits ("٣")
+            n = int(text.replace("_", "x"), 10) if text.isascii() and len(text) <= 20 else None
         except ValueError:
             n = None
     if n is None or not low <= n <= high:
@@ -136,8 +137,9 @@ def read_count(value: Any, noun: str, low: int = 1, high: int = MAX_CHIPS) -> in
 def read_meld_number(value: Any, option: str = "the meld") -> int:
     """A meld's number as the board shows it."""
     try:
+        text = str(value).strip()
         n = value if isinstance(value, int) and not isinstance(value, bool) \
-            else int(str(value).strip().replace("_", "x"), 10)
+            else int(text.replace("_", "x"), 10) if text.isascii() and len(text) <= 20 else None
     except ValueError:
         n = None
     if n is None or not 1 <= n <= 100_000:

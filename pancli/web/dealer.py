@@ -181,6 +181,8 @@ class Dealer:
             data = json.loads(b"".join(chunks) or b"{}")
         except ValueError:
             raise Refused(400, "the action is not JSON", "send it from the dealer page") from None
+        except RecursionError:  # thousands of brackets deep: no action is
+            raise Refused(400, "the action is nested too deep", "send it from the dealer page") from None
         if not isinstance(data, dict):
             raise Refused(400, "the action is not a JSON object", "send it from the dealer page")
         return data
