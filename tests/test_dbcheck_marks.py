@@ -113,6 +113,69 @@ def test_undos_after_a_check_may_reach_back_past_it(night):
     assert "running totals" in night("db check", code=1).output
 
 
+@pytest.mark.parametrize("sql", [
+    "UPDATE check_marks SET pieces = 'not json'",
+    "UPDATE check_marks SET pieces = '[[1, 2]]'",
+    "UPDATE check_marks SET pieces = '{\"a\": 1}'",
+    "UPDATE check_marks SET pieces = '7'",
+    "UPDATE check_marks SET last_seq = 'x'",
+    "UPDATE check_marks SET digest = 5",
+])
+def test_a_malformed_mark_is_no_traceback_and_the_session_is_replayed(night, sql):
+    run_sql(night.db, sql)
+    again = night.json("db check")
+    assert again["ok"] and again["remembered"] == 0 and again["replayed"] == again["events"]
+    assert night.json("db check")["remembered"] > 0  # a sound mark again
+
+
+def forge_marks(db) -> None:
+    """What someone who can edit the file, but holds no key, can make: the mark of each session
+    recomputed over what is stored now, every digest plain sha256."""
+    import hashlib
+
+    from pancli.app import dbcare as care
+
+    store = Store(db, create=False)
+    try:
+        rows = []
+        for mark in store.care.check_marks().values():
+            sha = lambda t: hashlib.sha256(t.encode()).hexdigest()  # noqa: E731
+            pieces = [(a, b, sha(store.care.piece(mark.session_id, a, b, rows=False).text)) for a, b, _ in mark.pieces]
+            hands = sha(store.care.hand_totals_text(mark.session_id, mark.hands_below))
+            digest = sha("\n".join([store.care.session_basis(mark.session_id), *(d for _, _, d in pieces)]))
+            rows.append(care.CheckMark(mark.session_id, mark.last_seq, mark.last_event, digest, tuple(pieces),
+                                       mark.hands_below, hands, mark.pancli, mark.sqlite, mark.checked_at))
+        with store.lock():
+            store.care.save_check_marks(rows)
+    finally:
+        store.close()
+
+
+def test_a_mark_recomputed_without_the_key_is_not_trusted(night):
+    """An edit the replay catches, with every digest of the mark recomputed to match it: the
+    repeat check replays the session in full, since only a key outside the database seals a mark."""
+    first = "(SELECT min(id) FROM payments WHERE hand = 1)"
+    run_sql(night.db, f"UPDATE payments SET chips = chips + 1 WHERE id = {first}",
+            *(f"UPDATE {table} SET {col} = {col} {sign} 1 WHERE {where} AND player = (SELECT {who} FROM payments "
+              f"WHERE id = {first})"
+              for table, col, where in [("hand_totals", "net", "hand = 1"), ("totals", "amount", "stat = '(net)'")]
+              for who, sign in [("payee", "+"), ("payer", "-")]))
+    forge_marks(night.db)
+    bad = night("db check", code=1)
+    assert "session 'night'" in bad.output and "Traceback" not in bad.output
+
+
+def test_full_finds_an_event_taken_out_of_the_middle(night):
+    """The meld undone and its undo, taken out with their rows: what is left replays and sums
+    the same, but the events' numbers have a gap."""
+    run_sql(night.db, "CREATE TEMP TABLE gone AS SELECT id FROM events WHERE kind = 'undo' AND seq < 10 "
+                      "UNION SELECT undo_of FROM events WHERE kind = 'undo' AND seq < 10",
+            "DELETE FROM payments WHERE event_id IN gone", "DELETE FROM tallies WHERE event_id IN gone",
+            "DELETE FROM events WHERE id IN gone", "DELETE FROM check_marks")
+    bad = night("db check --full", code=1)
+    assert "missing: event #" in bad.output and "Traceback" not in bad.output
+
+
 def test_a_mark_of_another_pancli_is_not_used(night):
     run_sql(night.db, "UPDATE check_marks SET pancli = '0.0.1'")
     again = night.json("db check")
@@ -209,3 +272,9 @@ def test_a_session_without_events_is_checked_again_and_again(pan):
         assert pan("db check").output.startswith("OK")
     pan("deal")
     assert pan.json("db check")["ok"]
+
+
+def test_help_says_what_a_repeat_check_trusts(pan):
+    text = " ".join(pan("db check --help").output.split())
+    assert "A repeat check trusts what an earlier check on this computer verified" in text
+    assert "sealed with this user's key" in text and "outside the database" in text

@@ -63,11 +63,14 @@ class Plan:
 
 def plan(store, session: Session, mark: CheckMark | None) -> Plan:
     """What a check of the session needs to replay, given what an earlier one verified: a mark
-    of another pancli or SQLite counts for nothing (everything is replayed)."""
+    of another pancli or SQLite, or one whose seal does not hold under this user's key (forged
+    by someone who could edit the file, made elsewhere, or with no key to check it), counts for
+    nothing (everything is replayed)."""
     last_seq = store.log.last_seq(session.id)
     last_event = store.log.last_event_id(session.id)
     if mark is None or not mark.last_seq or mark.pancli != pancli.__version__ \
-            or mark.sqlite != store.care.sqlite_version():
+            or mark.sqlite != store.care.sqlite_version() \
+            or not _sealed(mark, store.care.session_basis(session.id)):
         return Plan(session, last_seq, last_event)
     from pancli.games import game as get_game  # noqa: PLC0415 start-up: only db check replays (not db status or backup)
 
@@ -107,7 +110,7 @@ def check_session(store, session: Session | Plan, workers: int | None = None, po
         return f"session '{name}': cannot be replayed: {e}", figures
     basis = store.care.session_basis(s.id)
     if p.mark is not None:
-        changed = _changed_since(store, p, basis)
+        changed = _changed_since(store, p)
         if changed:  # the full replay says what is wrong, if the rules can tell
             problem, _ = check_session(store, plan(store, s, None), workers=1)
             if problem:
@@ -162,8 +165,10 @@ def check_session(store, session: Session | Plan, workers: int | None = None, po
         hands = p.mark.hands_digest  # those rows were just read against it
     else:
         hands = _sha(store.care.hand_totals_text(s.id, below))
-    figures["mark"] = CheckMark(s.id, p.last_seq, p.last_event, _digest(basis, pieces), pieces, below, hands,
-                                pancli.__version__, store.care.sqlite_version(), now())
+    seal = _seal(basis, s.id, p.last_seq, p.last_event, pieces, below, hands, pancli.__version__,
+                 store.care.sqlite_version())
+    figures["mark"] = CheckMark(s.id, p.last_seq, p.last_event, seal, pieces, below, hands, pancli.__version__,
+                                store.care.sqlite_version(), now()) if seal else None
     return None, figures
 
 
@@ -181,7 +186,7 @@ CHANGED_FIX = ("restore the database from a backup; if the change was meant, `pa
                "checks the session anew")
 
 
-def _changed_since(store, p: Plan, basis: str) -> str | None:
+def _changed_since(store, p: Plan) -> str | None:
     """How the events an earlier check verified differ from what is stored now, if they do."""
     mark = p.mark
     assert mark is not None
@@ -191,17 +196,81 @@ def _changed_since(store, p: Plan, basis: str) -> str | None:
     for first, last, digest in mark.pieces:
         if _sha(store.care.piece(p.session.id, first, last, rows=False).text) != digest:
             return f"events #{first} to #{last} have changed since they were checked on {when}"
-    if _digest(basis, mark.pieces) != mark.digest:
-        return f"the session's game, seats or rules have changed since they were checked on {when}"
-    return None
+    return None  # the game, seats and rules are in the seal, checked when the check was planned
 
 
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _digest(basis: str, pieces) -> str:
-    return _sha("\n".join([basis, *(digest for _, _, digest in pieces)]))
+# -- the seal of a check mark -------------------------------------------------------------------
+# A mark is in the database, so whoever can edit the file could recompute plain digests of his
+# edit. Its ``digest`` is therefore keyed (HMAC-SHA256) with a key kept outside the database, in
+# the user's data folder, over the session's game, seats and rules and every field of the mark:
+# a mark it does not verify is ignored, and the session replayed in full.
+
+KEY_FILE = "check-marks.key"
+
+
+def _seal(basis: str, session_id: int, last_seq: int, last_event: int, pieces, hands_below: int,
+          hands_digest: str, version: str, sqlite: str) -> str | None:
+    key = _mark_key()
+    if key is None:
+        return None
+    import hmac  # noqa: PLC0415 start-up: only db check seals
+
+    text = "\n".join([basis, *(f"{a} {b} {d}" for a, b, d in pieces),
+                      f"{session_id} {last_seq} {last_event} {hands_below} {hands_digest} {version} {sqlite}"])
+    return hmac.new(key, text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def _sealed(mark: CheckMark, basis: str) -> bool:
+    want = _seal(basis, mark.session_id, mark.last_seq, mark.last_event, mark.pieces, mark.hands_below,
+                 mark.hands_digest, mark.pancli, mark.sqlite)
+    import hmac  # noqa: PLC0415 start-up: only db check seals
+
+    return want is not None and hmac.compare_digest(want, mark.digest)
+
+
+_KEY: list[bytes | None] = []
+
+
+def _mark_key() -> bytes | None:
+    """This user's key for check marks (32 random bytes, made on the first check, readable by
+    the user alone); None where it can be neither read nor made (then no mark is kept)."""
+    if _KEY:
+        return _KEY[0]
+    from pancli.storage.paths import data_dir  # noqa: PLC0415
+
+    path = data_dir() / KEY_FILE
+    key = None
+    try:
+        key = path.read_bytes()
+    except FileNotFoundError:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{KEY_FILE}.{os.getpid()}")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                os.write(fd, os.urandom(32))
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            try:
+                os.link(tmp, path)  # never over a key another check made meanwhile
+            except FileExistsError:
+                pass
+            finally:
+                tmp.unlink()
+            key = path.read_bytes()
+        except OSError:
+            key = None
+    except OSError:
+        key = None
+    if key is not None and len(key) < 32:
+        key = None
+    _KEY.append(key)
+    return key
 
 
 def _parts(g, p: Plan, workers: int | None, finals: list[int]) -> list[tuple[int, int | None, int, int]]:
@@ -266,6 +335,7 @@ def verify_part(store, session: Session, g, rules, first: int, nxt: int | None, 
 
     undone = store.log.undone_ids(session.id)
     v = LogVerifier(g, rules, session.players, session.dealer, final, undone, first > 1, seq_of, stored_hands)
+    v.last_seq = first - 1  # the events are numbered without a gap from here
     end = nxt - 1 if nxt is not None else last
     ranges = [(a, min(a + PIECE - 1, digest_from - 1, end), False) for a in range(first, min(digest_from, end + 1), PIECE)]
     ranges += [(a, min(a + PIECE - 1, end), True) for a in range(max(first, digest_from), end + 1, PIECE)]
@@ -328,7 +398,7 @@ def check(store, progress=None, full: bool = False) -> tuple[str | None, dict]:
     if failure is not None:
         raise failure
     if problem is None:
-        _remember(store, [m for m in figures.pop("marks")])
+        _remember(store, [m for m in figures.pop("marks") if m is not None])
     else:
         figures.pop("marks", None)
     return problem, figures

@@ -83,8 +83,11 @@ class LogVerifier:
                 if tallies[t][1] < eid or tallies[t][3] != hand:
                     return STRAY
                 t += 1
-            if seq <= self.last_seq:
-                return f"event #{seq} is stored after event #{self.last_seq}"
+            if seq != self.last_seq + 1:  # events are numbered 1, 2, 3...: a gap is an event taken out
+                if seq <= self.last_seq:
+                    return f"event #{seq} is stored after event #{self.last_seq}"
+                gone = f"event #{seq - 1} is" if seq == self.last_seq + 2 else f"events #{self.last_seq + 1} to #{seq - 1} are"
+                return f"{gone} missing: event #{seq} follows event #{self.last_seq}"
             self.last_seq = seq
             self.events += 1
             payload = payloads.get(text)

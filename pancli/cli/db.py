@@ -53,8 +53,13 @@ def db_check(as_json: bool = JSON,
              full: bool = typer.Option(False, "--full", help="Replay every event, not only those recorded "
                                        "since the last check.")):
     """SQLite's integrity check, then every session replayed: stored payments must equal the recomputed
-    ones and sum to zero. Exits 1 with the first discrepancy. Events an earlier check verified are
-    read against its digest instead of replayed again (any change to them fails the check).
+    ones and sum to zero; events are numbered with no gap. Exits 1 with the first discrepancy.
+
+    A repeat check trusts what an earlier check on this computer verified: those events are read
+    against its digests instead of replayed again (any change to them fails the check), as long
+    as its mark is sealed with this user's key (check-marks.key in pancli's data folder, outside
+    the database) by the same pancli and SQLite; any other mark is ignored and the session
+    replayed in full.
 
     Example: pan db check
     """

@@ -195,12 +195,15 @@ class DatabaseCare:
         return (row[0], row[1]) if row else None
 
     def check_marks(self) -> dict[int, CheckMark]:
-        """What earlier checks verified, by session id."""
-        return {r[0]: CheckMark(r[0], r[1], r[2], r[3], tuple(tuple(p) for p in json.loads(r[4])), r[5], r[6],
-                                r[7], r[8], r[9])
-                for r in self.conn.execute(
-                    "SELECT session_id, last_seq, last_event, digest, pieces, hands_below, hands_digest, pancli, "
-                    "sqlite, checked_at FROM check_marks")}
+        """What earlier checks verified, by session id; a mark that is not what a check writes
+        (edited by hand, damaged) is left out: its session is replayed in full."""
+        marks = {}
+        for r in self.conn.execute("SELECT session_id, last_seq, last_event, digest, pieces, hands_below, "
+                                   "hands_digest, pancli, sqlite, checked_at FROM check_marks"):
+            mark = _mark_of(r)
+            if mark is not None:
+                marks[mark.session_id] = mark
+        return marks
 
     def save_check_marks(self, marks: list[CheckMark]) -> None:
         self.conn.executemany(
@@ -228,6 +231,19 @@ class DatabaseCare:
                 target.close()
         except sqlite3.DatabaseError as e:
             raise StoreError(f"cannot back up to {path}: {e}", "check the folder is writable") from None
+
+
+def _mark_of(r) -> CheckMark | None:
+    """A check mark from its row, or None when a field is not of the kind a check writes."""
+    try:
+        pieces = tuple((int(a), int(b), d) for a, b, d in json.loads(r[4]))
+    except (ValueError, TypeError, RecursionError):
+        return None
+    ints, texts = (r[0], r[1], r[2], r[5]), (r[3], r[6], r[7], r[8], r[9])
+    if not all(type(x) is int for x in ints) or not all(isinstance(x, str) for x in texts) \
+            or not all(isinstance(d, str) for _, _, d in pieces):
+        return None
+    return CheckMark(r[0], r[1], r[2], r[3], pieces, r[5], r[6], r[7], r[8], r[9])
 
 
 def _integrity_problem(conn) -> str | None:
