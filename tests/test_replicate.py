@@ -200,6 +200,113 @@ def test_a_killed_restores_partial_copies_are_removed_by_the_next_run(tmp_path):
     assert event_count(target) == len(CYCLE)
 
 
+FAKE_LITESTREAM_FOLLOWS = """#!/bin/sh
+# Litestream following the database for the evening: it keeps the file open and never ends.
+echo $$ > "$FAKE_PIDFILE"
+exec python3 -c 'import sys, time; f = open(sys.argv[1], "rb"); time.sleep(600)' "$FAKE_DB"
+"""
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].startswith("Z")  # a zombie: it has ended
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and PR_SET_PDEATHSIG: Linux")
+def test_pan_replicate_killed_with_9_leaves_no_litestream_and_restore_finds_any_holder(tmp_path):
+    db, replica = replicated_night(tmp_path)
+    fake, pidfile = tmp_path / "litestream-follows", tmp_path / "litestream.pid"
+    fake.write_text(FAKE_LITESTREAM_FOLLOWS)
+    fake.chmod(0o755)
+    env = {**child_env(), "PANCLI_LITESTREAM": str(fake), "FAKE_PIDFILE": str(pidfile), "FAKE_DB": str(db)}
+    pan = subprocess.Popen([*PAN, "--db", str(db), "replicate", str(replica)], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + HANG  # a hang guard, not a bound
+    while not (pidfile.exists() and pidfile.read_text().strip()):
+        assert time.monotonic() < deadline and pan.poll() is None
+        time.sleep(0.02)
+    child = int(pidfile.read_text())
+    while not Path(f"/proc/{child}/fd").exists() or not any(
+            os.path.realpath(f"/proc/{child}/fd/{fd}") == str(db) for fd in os.listdir(f"/proc/{child}/fd")):
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    # any process that has the file open stops a restore, pancli or not, whatever name it used
+    r = subprocess.run([*PAN, "--db", str(db), "restore", str(replica), "--force"], capture_output=True,
+                       text=True, env=child_env(), timeout=HANG)
+    assert r.returncode == 2 and "nothing was restored" in r.stderr and len(r.stderr.splitlines()) == 1
+    pan.kill()
+    pan.wait(timeout=HANG)
+    while not gone(child):
+        if time.monotonic() > deadline:
+            os.kill(child, signal.SIGKILL)
+            pytest.fail("Litestream outlived the pan replicate that ran it")
+        time.sleep(0.02)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a pipe's end closing: Unix")
+def test_the_watchdog_of_other_unixes_stops_its_child_when_the_pipe_closes():
+    """macOS has no PR_SET_PDEATHSIG: there Litestream runs under a wrapper that stops it once
+    the pipe from pan replicate closes, as it does when pan dies however it dies."""
+    from pancli.app.replicate import WATCHDOG
+
+    r, w = os.pipe()
+    wrapper = subprocess.Popen([sys.executable, "-c", WATCHDOG, str(r), sys.executable, "-c",
+                                "import time; time.sleep(600)"], pass_fds=(r,))
+    os.close(r)
+    try:
+        time.sleep(0.2)
+        assert wrapper.poll() is None  # the child runs while the pipe is open
+        os.close(w)
+        assert wrapper.wait(timeout=HANG) == 128 + signal.SIGTERM  # its child was stopped
+    finally:
+        wrapper.kill()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc: Linux")
+def test_restore_finds_a_holder_by_a_hard_link_or_with_its_lock_file_removed(tmp_path):
+    db, replica = replicated_night(tmp_path)
+    link = tmp_path / "other-name.db"
+    os.link(db, link)
+    holder = subprocess.Popen([*PAN, "--db", str(link), "table"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, env=child_env(), text=True)
+    try:
+        holder.stdin.write("deal\n")
+        holder.stdin.flush()
+        assert holder.stdout.readline()  # the shell has the file open
+        Path(f"{db}.lock").unlink(missing_ok=True)
+        before = db_dump(db)
+        r = subprocess.run([*PAN, "--db", str(db), "restore", str(replica), "--force"], capture_output=True,
+                           text=True, env=child_env(), timeout=HANG)
+        assert r.returncode == 2 and f"(pid {holder.pid}) has {db} open" in r.stderr, r.stderr
+        assert db_dump(db) == before
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=HANG)
+
+
+def test_an_open_store_refuses_to_write_to_a_file_replaced_under_it(tmp_path):
+    """Where nothing can tell (a lock file removed, a hard link, off Linux): the next write of
+    the store that had the old file open is refused in one line, not lost with the old file."""
+    from pancli.cli.shell import TableShell
+
+    db, _ = replicated_night(tmp_path)
+    other = tmp_path / "other.db"
+    Pan(other)(f"session new other --players {PLAYERS} --dealer F")
+    shell = TableShell(db=str(db))
+    try:
+        assert shell.execute("deal").ok
+        os.replace(other, db)
+        r = shell.execute("d b")
+        assert not r.ok and "is no longer the file this pan opened" in r.err and "Traceback" not in r.text(), r.text()
+        assert len(r.err.strip().splitlines()) == 1
+    finally:
+        shell.close()
+    assert "other" in Pan(db).json("sessions")[0]["name"]
+
+
 def test_a_path_holding_dollar_home_replicates_that_very_file(tmp_path):
     """Litestream reads `$HOME` in its configuration as the variable unless told not to; and a
     folder given as a file:// URL would be taken with its %-escapes literally."""

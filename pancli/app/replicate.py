@@ -14,7 +14,9 @@ not a URL (Litestream takes a file:// URL's ``%20`` literally).
 
 ``restore`` brings the replica into a temporary file beside the target, checks it as `pan db
 check` does, and puts it in place only while no pancli process has the target open
-(``storage/dblock.py``): an event acknowledged to a player is never in a file replaced under it.
+(``storage/dblock.py``) and, on Linux, no process at all has it open by any name (/proc):
+an event acknowledged to a player is never in a file replaced under it (and an open Store
+refuses to write once its file was replaced, where neither can tell).
 """
 
 from __future__ import annotations
@@ -115,6 +117,96 @@ def restore_args(config_path: Path, db: Path, output: Path) -> list[str]:
     return [binary(), "restore", "-no-expand-env", "-config", str(config_path), "-o", str(output), str(db)]
 
 
+# -- Litestream's life tied to pan replicate's ----------------------------------------------------
+# Killed with -9, `pan replicate` runs no clean-up: Litestream must stop by itself, or it would go
+# on following a database nobody claims any more. On Linux the kernel sends it SIGTERM when its
+# parent dies (prctl PR_SET_PDEATHSIG); on other Unixes (macOS) a small Python wrapper runs it
+# and stops it when the pipe from pan replicate closes, which it does when pan dies however it
+# dies; on Windows neither exists, and `pan restore` relies on the database's lock file (and on
+# every open pancli refusing to write to a file replaced under it).
+
+PR_SET_PDEATHSIG = 1
+
+WATCHDOG = """
+import os, signal, subprocess, sys, threading
+fd = int(sys.argv[1])
+signal.signal(signal.SIGINT, lambda *_: None)  # Litestream gets the Ctrl-C itself and stops
+child = subprocess.Popen(sys.argv[2:])
+def watch():
+    try:
+        while os.read(fd, 1):
+            pass
+    except OSError:
+        pass
+    child.terminate()
+threading.Thread(target=watch, daemon=True).start()
+code = child.wait()
+sys.exit(code if code >= 0 else 128 - code)  # stopped by a signal: as a shell says it
+"""
+
+
+def _die_with_parent(parent: int) -> None:
+    """In the child, before it runs Litestream (Linux): SIGTERM when the parent dies."""
+    import ctypes  # noqa: PLC0415 only pan replicate ties a child
+    import signal  # noqa: PLC0415
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+
+def tied(args: list[str]) -> tuple[list[str], dict, int | None]:
+    """How to run ``args`` so that it stops when this process dies: the arguments and Popen's
+    keywords, and the pipe's end to keep open meanwhile (close it once the child is done)."""
+    if sys.platform.startswith("linux"):
+        parent = os.getpid()
+        return args, {"preexec_fn": lambda: _die_with_parent(parent)}, None
+    if os.name == "posix":
+        r, w = os.pipe()
+        return [sys.executable, "-c", WATCHDOG, str(r), *args], {"pass_fds": (r,)}, w
+    return args, {}, None
+
+
+def open_elsewhere(path: Path) -> list[str]:
+    """The other processes that have the database (or its -wal or -shm) open, whatever name they
+    opened it by (a hard link, a lock file removed meanwhile): "litestream (pid 123)". Linux
+    only (/proc/*/fd, the processes this user may see); [] elsewhere, where the lock file alone
+    tells."""
+    proc = Path("/proc")
+    if not (proc / "self" / "fd").is_dir():
+        return []
+    wanted = set()
+    for name in (str(path), f"{path}-wal", f"{path}-shm"):
+        try:
+            st = os.stat(name)
+            wanted.add((st.st_dev, st.st_ino))
+        except OSError:
+            pass
+    found = []
+    me = str(os.getpid())
+    for entry in os.scandir(proc):
+        if not entry.name.isdigit() or entry.name == me:
+            continue
+        try:
+            fds = os.listdir(f"/proc/{entry.name}/fd")
+        except OSError:
+            continue  # another user's, or gone
+        for fd in fds:
+            try:
+                st = os.stat(f"/proc/{entry.name}/fd/{fd}")
+            except OSError:
+                continue
+            if (st.st_dev, st.st_ino) in wanted:
+                try:
+                    comm = Path(f"/proc/{entry.name}/comm").read_text().strip() or "a process"
+                except OSError:
+                    comm = "a process"
+                found.append(f"{comm} (pid {entry.name})")
+                break
+    return found
+
+
 def restore_target(output: str | None, db: Path, force: bool) -> Path:
     """Where `pan restore` puts the database: the database itself (no -o, or -o naming it), or
     another file, checked as every file pancli writes is (never the database's -wal, -shm or
@@ -124,7 +216,7 @@ def restore_target(output: str | None, db: Path, force: bool) -> Path:
         dest, guard = Path(os.path.realpath(db)), None  # the file itself, not a link to it replaced
     else:
         dest, guard = Path(output).expanduser(), db
-    held = dblock.holders(dest)
+    held = dblock.holders(dest) or open_elsewhere(dest)
     if held:
         raise dblock.in_use_error(dest, held)
     return check_target(dest, force, guard, "database")
@@ -154,6 +246,9 @@ def restore(url: str, dest: Path) -> dict:
         if problem:
             raise StoreError(f"the restored database fails its check: {problem}", "nothing was put in place")
         with dblock.exclusive(dest):
+            held = open_elsewhere(dest)  # by another name than the lock file's, or not pancli at all
+            if held:
+                raise dblock.in_use_error(dest, held)
             for suffix in ("-wal", "-shm", "-journal"):  # the replaced file's, never to be applied to the new one
                 Path(f"{dest}{suffix}").unlink(missing_ok=True)
             put_in_place(partial, dest)

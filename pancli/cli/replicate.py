@@ -29,6 +29,7 @@ def replicate(target: str | None = typer.Argument(None, help=TARGET_HELP + " Def
 
     Example: pan replicate sftp://backup@nas.local/pan
     """
+    import os
     import subprocess
     import tempfile
 
@@ -53,16 +54,19 @@ def replicate(target: str | None = typer.Argument(None, help=TARGET_HELP + " Def
         with tempfile.TemporaryDirectory(prefix="pancli-litestream-") as tmp:
             cfg = Path(tmp) / "litestream.yml"
             cfg.write_text(text, encoding="utf-8")
-            args = rep.replicate_args(cfg, once)
+            args, tie, pipe = rep.tied(rep.replicate_args(cfg, once))  # it stops if this pan dies, even by -9
             if not once:
                 console().print(f"Replicating {db} to {url} every {interval} with Litestream. Ctrl-C stops.",
                                 markup=False)
             try:
-                code = subprocess.run(args).returncode
+                code = subprocess.run(args, **tie).returncode
             except KeyboardInterrupt:  # Litestream got the Ctrl-C too: it sends what is left and stops
                 code = 0
             except OSError as e:
                 raise InputError(f"cannot run Litestream: {e.strerror or e}", rep.how_to_get()) from None
+            finally:
+                if pipe is not None:
+                    os.close(pipe)
     finally:
         if holding is not None:
             holding.release()

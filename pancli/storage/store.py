@@ -87,6 +87,7 @@ class Store:
         self.holding = dblock.hold(self.path)
         try:
             self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self.identity = _identity(self.path)
             self.conn.row_factory = sqlite3.Row
             self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self._setup(create)
@@ -197,10 +198,18 @@ class Store:
             if self.hold_commits:
                 self._held = True
             else:
-                c.execute("COMMIT")
+                self._commit()
         except sqlite3.DatabaseError as e:
             self._rollback()
             raise store_error(self.path, e) from None
+
+    def _commit(self) -> None:
+        try:
+            self.check_same_file()  # replaced since BEGIN: the rows would be lost with the old file
+        except StoreError:
+            self._rollback()
+            raise
+        self.conn.execute("COMMIT")
 
     def _savepoint(self) -> Iterator[sqlite3.Connection]:
         """A lock() inside a transaction: kept with it, or undone alone."""
@@ -238,7 +247,7 @@ class Store:
             raise StoreError(f"a write to {self.path} failed, so the lines not yet reported done were not "
                              "recorded", "see the error above; run those lines again")
         try:
-            self.conn.execute("COMMIT")
+            self._commit()
         except sqlite3.DatabaseError as e:
             self._rollback()
             raise store_error(self.path, e) from None
@@ -267,7 +276,7 @@ class Store:
             while True:
                 try:
                     c.execute("BEGIN IMMEDIATE")
-                    return
+                    break
                 except sqlite3.OperationalError as e:
                     if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > deadline:
                         raise
@@ -275,6 +284,22 @@ class Store:
                     time.sleep(0.002)
         finally:
             c.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        try:
+            self.check_same_file()
+        except StoreError:
+            self._rollback()
+            raise
+
+    identity: tuple[int, int] | None = None  # the database file's (st_dev, st_ino) when this Store opened it
+
+    def check_same_file(self) -> None:
+        """Refuse to write when the file at the database's path is no longer the one this Store
+        opened (a restore put another in its place, or it was removed): what is written would
+        go to the old file, which nobody will read again."""
+        if self.identity is not None and _identity(self.path) != self.identity:
+            raise StoreError(f"{self.path} is no longer the file this pan opened: another was put in its place "
+                             "(a restore?) or it was removed", "start pan again to use the file there now; "
+                             "nothing was recorded")
 
     @contextmanager
     def snapshot(self) -> Iterator[sqlite3.Connection]:
@@ -431,3 +456,12 @@ def store_error(path: Path, e: sqlite3.DatabaseError) -> StoreError:
     if "locked" in text or "busy" in text:
         return StoreError(f"{path} stayed locked by another pancli for too long", "try again")
     return StoreError(f"database error in {path}: {text}", "nothing was recorded")
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file at ``path`` (through links): its device and inode; None when there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
