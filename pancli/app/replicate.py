@@ -152,8 +152,8 @@ def _die_with_parent(parent: int) -> None:
 
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before the line above
-        os._exit(1)
+    if os.getppid() != parent:  # the parent died before the line above: as if after it
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def tied(args: list[str]) -> tuple[list[str], dict, int | None]:

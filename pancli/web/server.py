@@ -297,6 +297,11 @@ class GatedH11Protocol(H11Protocol):
     async def checked_app(self, scope, receive, send):
         if self.note(scope):
             return await self.asgi_app(scope, receive, send)
+        # a stream past the bound, cut off already: an answer nobody reads, so that uvicorn has
+        # one and logs nothing
+        await send({"type": "http.response.start", "status": 503, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+        return None
 
     # -- the header deadline -------------------------------------------------------------------
 
