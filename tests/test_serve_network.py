@@ -372,6 +372,43 @@ class Attack(threading.Thread):
         close_all([s for mine in self.socks.values() for s in mine])
 
 
+def test_a_full_house_of_live_streams_leaves_room_for_a_page(night):
+    """Phones watching live up to the streams' bound, and more: the newer stream is cut off, and
+    a watching phone's page request still gets in; the terminal says what happened."""
+    proc, url = start_server(night, "--no-qr", preexec_fn=limit_files(64))
+    limits = limits_for(64)
+    request = f"GET /events?token={token_of(url)} HTTP/1.1\r\nHost: pan\r\n\r\n".encode()
+    streams: list[socket.socket] = []
+    try:
+        for i in range(limits.streams + 1):
+            s = socket.create_connection(("127.0.0.1", port_of(url)), timeout=HANG,
+                                         source_address=(f"127.0.6.{i // 2 + 1}", 0))
+            s.sendall(request)
+            streams.append(s)
+        for s in streams[:-1]:  # each of them follows live
+            got = b""
+            while b"retry:" not in got:
+                chunk = s.recv(65536)
+                assert chunk, got
+                got += chunk
+        try:
+            assert streams[-1].recv(65536) == b""  # the one past the bound: cut off
+        except ConnectionResetError:
+            pass
+        page = socket.create_connection(("127.0.0.1", port_of(url)), timeout=HANG, source_address=("127.0.6.1", 0))
+        page.sendall(f"GET /?token={token_of(url)} HTTP/1.1\r\nHost: pan\r\nConnection: close\r\n\r\n".encode())
+        got = b""
+        while chunk := page.recv(65536):
+            got += chunk
+        assert got.startswith(b"HTTP/1.1 200") and b"Cruz deals" in got
+        page.close()
+    finally:
+        close_all(streams)
+        rc, out, err = stop_server(proc)
+    assert rc == 0 and "Traceback" not in err
+    assert "Every live stream is taken: a newer phone's page loads, live once one closes." in err, err
+
+
 def test_at_a_low_file_limit_the_players_are_served_and_the_terminal_stays_quiet(night):
     proc, url = start_server(night, "--no-qr", preexec_fn=limit_files(64))
     attack = Attack(url)
