@@ -250,6 +250,30 @@ def test_an_existing_file_is_replaced_only_with_force(pan, tmp_path, writer):
     assert target.read_text() != "precious" if "backup" not in writer else target.read_bytes()[:6] == b"SQLite"
 
 
+@pytest.mark.parametrize("writer", WRITERS + ["report --csv {}", "db backup {}"])
+def test_a_path_that_is_not_a_regular_file_is_refused_even_with_force(pan, tmp_path, writer):
+    """Renaming a file over a device, a pipe or a socket replaces it (as root, even /dev/full):
+    every command that writes a file refuses such a path in one line, --force or not."""
+    import os
+    import stat
+
+    played(pan)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    os.symlink(fifo, tmp_path / "to-pipe")
+    for target in (fifo, tmp_path / "to-pipe"):
+        for force in ("", " --force"):
+            msg = one_line_error(pan(writer.format(target) + force, code=2))
+            assert f"{target} is a named pipe, not a file" in msg, msg
+            assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still the pipe, not a file put there
+    assert not [p for p in os.listdir(tmp_path) if ".partial-" in p]
+
+
+def test_a_dash_is_still_the_standard_output_with_force(pan):
+    played(pan)
+    assert pan("export -o - --force").output.startswith("# pancli session archive")
+
+
 def test_a_killed_writers_partial_file_is_removed_by_the_next_write(pan, tmp_path):
     import subprocess
     import sys

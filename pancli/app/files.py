@@ -1,8 +1,10 @@
 """Every file pancli writes goes through here: the target checked, then written whole or not at all.
 
 ``check_target`` refuses the open database and its ``-wal``, ``-shm`` and ``-journal`` files
-however they are named (a relative path, ``..``, a symbolic or a hard link), refuses a folder, and
-refuses any existing file unless ``force``. ``write_atomic`` writes a temporary file beside the
+however they are named (a relative path, ``..``, a symbolic or a hard link), refuses a folder and
+anything else that is not a regular file (a device, a named pipe, a socket: even with ``force``,
+for renaming a file over one would replace it, as root even ``/dev/null``), and refuses any
+existing file unless ``force``. ``write_atomic`` writes a temporary file beside the
 target, flushes it to disk, renames it over the target and flushes the folder, so a crash leaves
 the old file or the new one, never half of one; the temporary files of a run that was killed
 are removed by the next write to the same folder. A writer keeps a claim on its temporary file
@@ -17,6 +19,7 @@ import errno
 import hashlib
 import os
 import re
+import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -58,8 +61,12 @@ def check_target(path: str | os.PathLike[str], force: bool = False, db_path: str
         if p.is_dir():
             raise InputError(f"{p} is a folder", f"give a file name for the {what}")
         exists = p.exists() or p.is_symlink()
+        mode = p.stat().st_mode if p.exists() else None  # a link is judged by what it names
     except OSError as e:
         raise InputError(f"cannot use {p}: {e.strerror or e}", "check the path") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise InputError(f"{p} is {_special_kind(mode)}, not a file",
+                         f"give a file name for the {what}; nothing was written")
     companion = _companion_of_a_database(p)
     if companion is not None:
         database, suffix = companion
@@ -71,6 +78,17 @@ def check_target(path: str | os.PathLike[str], force: bool = False, db_path: str
         raise InputError(f"{' and '.join(held)} {'has' if len(held) == 1 else 'have'} {p} open",
                          f"write the {what} to another file; nothing was written")
     return p
+
+
+def _special_kind(mode: int) -> str:
+    """What a path that is not a regular file is, in words."""
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
 
 
 def _companion_of_a_database(p: Path) -> tuple[Path, str] | None:
