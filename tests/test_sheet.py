@@ -1,11 +1,13 @@
 """The score sheet as CSV (`pan report --csv`): hands x players, totals and money, that Excel and
 LibreOffice open as it is: UTF-8 (with a byte order mark on --bom), plain numbers, quoted names,
-nothing a spreadsheet would run as a formula. The payments CSV of `pan export` is unchanged."""
+nothing a spreadsheet would run as a formula. Each game's sheet shows what the game declares
+(``Game.sheet_shows``): chips per hand, the contract game's points per deal, Polish Pan's letters. The payments CSV of `pan export` is unchanged."""
 
 import csv
 import io
 
 from pancli.app.reports import build_sheet, sheet_csv
+from pancli.games.contract.engine import describe_contract
 
 from helpers import CYCLE, Pan
 
@@ -51,3 +53,97 @@ def test_bom_without_csv_is_refused_in_one_line(tmp_path):
     pan("session new night --players Ana,Ben,Cruz")
     r = pan("report --bom", ok=False)
     assert r.exit_code != 0 and "--bom is for the CSV sheet" in r.output and "Traceback" not in r.output
+
+
+# -- every game's own sheet: what ``Game.sheet_shows`` declares ------------------------------------
+
+def rows_of(path) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"), newline="")))
+
+
+def test_the_contract_sheet_has_points_per_deal_the_contract_running_totals_and_the_winner(tmp_path):
+    pan = Pan(tmp_path / "pan.db")
+    pan("session new rummy --game contract --players Ana,Ben,Cruz")
+    deals = [("ben", "Ana=5 Cruz=10"), ("cruz", "Ana=0 Ben=8"), ("ana", "Ben=3 Cruz=4"),
+             ("ana", "Ben=30 Cruz=1"), ("ben", "Ana=2 Cruz=7")]
+    for i, (out, left) in enumerate(deals, 1):
+        pan(f"contract deal --out {out} " + " ".join(f"--left {x}" for x in left.split()))
+        sheet = tmp_path / f"after-{i}.csv"
+        pan(f"report --csv {sheet}")
+        rows = rows_of(sheet)
+        assert len(rows) == 1 + i + 1 + 1  # header, a row a deal, total, the result
+    assert rows[0] == ["deal", "contract", "Ana", "Ben", "Cruz", "Ana (total)", "Ben (total)", "Cruz (total)"]
+    board = pan.json("contract status")
+    sign = -1 if board["scoring"] == "signed" else 1  # signed: what was left counts against
+    assert [r[1] for r in rows[1:6]] == [describe_contract(d) for d in range(1, 6)]
+    assert rows[1][2] == str(sign * 5) and rows[1][4] == str(sign * 10)  # Ana and Cruz were left holding
+    assert rows[2][3] == str(sign * 8) and rows[2][2] == "0"
+    running = [[int(c) for c in r[5:8]] for r in rows[1:6]]
+    points = [[int(c) for c in r[2:5]] for r in rows[1:6]]
+    assert running == [[sum(p[k] for p in points[:d]) for k in range(3)] for d in range(1, 6)]
+    totals = [int(c) for c in rows[6][2:5]]
+    assert rows[6][:2] == ["total", ""] and totals == running[-1]
+    assert totals == [board["totals"][p] for p in ("Ana", "Ben", "Cruz")]
+    (winner,) = board["winners"]
+    assert rows[7][0] == "result" and rows[7][1].startswith(f"{winner} wins the game with ")
+
+
+def test_the_polish_sheet_has_each_deals_letter_the_letters_held_and_who_lost(tmp_path):
+    pan = Pan(tmp_path / "pan.db")
+    pan("session new polski --game polish --players Ana,Ben,Cruz")
+    for line in ["polish lost ana", "polish nolose", "polish lost ben", "polish lost ana", "polish lost ana"]:
+        pan(line)
+    sheet = tmp_path / "polski.csv"
+    pan(f"report --csv {sheet}")
+    assert rows_of(sheet) == [
+        ["deal", "loser", "Ana", "Ben", "Cruz", "Ana (letters)", "Ben (letters)", "Cruz (letters)"],
+        ["1", "Ana", "P", "", "", "P", "", ""],
+        ["2", "nobody", "", "", "", "P", "", ""],
+        ["3", "Ben", "", "P", "", "P", "P", ""],
+        ["4", "Ana", "A", "", "", "PA", "P", ""],
+        ["5", "Ana", "N", "", "", "PAN", "P", ""],
+        ["total", "", "PAN", "P", ""],
+        ["result", "Ana completed PAN and loses the game."]]
+    html = tmp_path / "polski.html"
+    pan(f"report --html {html}")
+    page = html.read_text(encoding="utf-8")
+    assert "Deal by deal" in page and "Ana completed PAN and loses the game." in page
+
+
+def test_a_fourth_game_gets_the_sheet_it_declares(tmp_path):
+    """The toy game declares nothing: its sheet is its chips per deal. A game that declares its
+    own sheet (``sheet_shows`` and ``sheet``) gets that, with no pancli module knowing its name."""
+    from test_toy_game import HighCard
+
+    from pancli.games import GAMES, register
+
+    class Scored(HighCard):
+        name, title, sheet_shows = "highpoints", "High card in points", "points"
+
+        def sheet(self, state):
+            return {"unit": "points", "round": "deal", "signed": False, "note_label": None,
+                    "caption": "deals played", "players": list(state.players),
+                    "rows": [{"number": d, "note": None, "scores": [d] * len(state.players), "running": None}
+                             for d in range(1, state.deals + 1)],
+                    "totals": [state.deals] * len(state.players), "result": None}
+
+    for g in (HighCard(), Scored()):
+        register(g)
+    try:
+        pan = Pan(tmp_path / "pan.db")
+        pan("session new hc --game highcard --preset five --players Ana,Ben,Cruz")
+        pan("highcard deal ana=KS ben=2H cruz=7D")
+        pan("highcard deal ana=3S ben=AH cruz=7D")
+        pan(f"report --csv {tmp_path / 'hc.csv'}")
+        assert rows_of(tmp_path / "hc.csv") == [["hand", "Ana", "Ben", "Cruz"], ["1", "10", "-5", "-5"],
+                                                 ["2", "-5", "10", "-5"], ["total", "5", "5", "-10"]]
+        pan("session new hp --game highpoints --players Ana,Ben")
+        pan("highcard deal ana=KS ben=2H")
+        pan("highcard deal ana=3S ben=AH")
+        pan(f"report --csv {tmp_path / 'hp.csv'} --html {tmp_path / 'hp.html'}")
+        assert rows_of(tmp_path / "hp.csv") == [["deal", "Ana", "Ben"], ["1", "1", "1"], ["2", "2", "2"],
+                                                 ["total", "2", "2"]]
+        assert "deals played" in (tmp_path / "hp.html").read_text(encoding="utf-8")
+    finally:
+        GAMES.pop("highcard")
+        GAMES.pop("highpoints")

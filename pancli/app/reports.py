@@ -14,7 +14,7 @@ from itertools import accumulate
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from pancli.app.recorder import resolve_player
+from pancli.app.recorder import Recorder, resolve_player
 from pancli.core.bank import BANK_KINDS
 from pancli.core.errors import InputError
 from pancli.core.ledger import POOLS
@@ -95,8 +95,15 @@ def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: 
 # -- the night's score sheet -------------------------------------------------------------
 
 def sheet_grid(store: Store, session: Session) -> JsonObject:
-    """The night on one sheet: each hand's chips for each player (seating order) and the totals;
-    what `pan report --html` and `--csv` write (with the settle-up) and the settle-up page shows."""
+    """The night on one sheet, in what its game's sheet shows (``Game.sheet_shows``): each hand's
+    chips for each player (seating order) and the totals, read from the ledger; or the game's own
+    score per deal (points, letters), from its state. What `pan report --html` and `--csv` write
+    (with the settle-up) and the settle-up page shows."""
+    g = GAMES.get(session.game)
+    if g is not None and g.sheet_shows != "chips":
+        own = g.sheet(Recorder(store, session).state())
+        return {"session": session.name, "game": session.game, "date": session.created_at[:10], **own,
+                "outside": None, "money": None, "chip_value": None}
     with store.snapshot():
         deltas = store.log.hand_nets(session.id)
         last_hand = store.queries.hands_played(session.id)
@@ -111,12 +118,14 @@ def build_sheet(session: Session, deltas: dict[tuple[int, str], int], last_hand:
             names.append(p)
     hands = max(last_hand, max(map(itemgetter(0), deltas), default=0))
     grid = [[deltas.get((h, n), 0) for n in names] for h in range(1, hands + 1)]
-    rows = [{"hand": h, "chips": chips} for h, chips in enumerate(grid, 1)]
+    rows = [{"number": h, "note": None, "scores": chips, "running": None} for h, chips in enumerate(grid, 1)]
     outside = [deltas.get((0, n), 0) for n in names]
     totals = [sum(chips[i] for chips in grid) + outside[i] for i in range(len(names))]
     chip_value = shown_chip_value(session.chip_value)
     return {"session": session.name, "game": session.game, "date": session.created_at[:10],
-            "players": names, "hands": rows, "outside": outside if any(outside) else None, "totals": totals,
+            "unit": "chips", "round": "hand", "signed": True, "note_label": None,
+            "caption": "chips won (+) and lost (-) by each player", "result": None,
+            "players": names, "rows": rows, "outside": outside if any(outside) else None, "totals": totals,
             "money": [amount(t, chip_value) for t in totals] if chip_value else None, "chip_value": chip_value}
 
 
@@ -124,25 +133,39 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would ru
 
 
 def sheet_csv(sheet: JsonObject, bom: bool = False) -> str:
-    """The grid for a spreadsheet: a header of players, a row per hand, the totals (and money).
-    Numbers as plain ASCII; a name that a spreadsheet would take for a formula is quoted with
-    a leading apostrophe; ``bom``: UTF-8 with a byte order mark, which Excel needs to read accents."""
+    """The grid for a spreadsheet: a header of players, a row per hand (or deal), the totals (and
+    money); a game scored in its own way adds what each deal was played for, each player's running
+    total in columns of its own, and who won. Numbers as plain ASCII; a text that a spreadsheet
+    would take for a formula is quoted with a leading apostrophe; ``bom``: UTF-8 with a byte order
+    mark, which Excel needs to read accents."""
     import csv  # noqa: PLC0415 start-up: only `pan report --csv` writes CSV
     import io  # noqa: PLC0415
 
     def text(name: str) -> str:
         return "'" + name if name.startswith(FORMULA_STARTS) else name
 
+    def cells(values: list) -> list:
+        return [text(v) if isinstance(v, str) else v for v in values]
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
-    w.writerow(["hand", *map(text, sheet["players"])])
-    for row in sheet["hands"]:
-        w.writerow([row["hand"], *row["chips"]])
+    players = [text(p) for p in sheet["players"]]
+    noted = sheet["note_label"] is not None
+    running = any(row["running"] is not None for row in sheet["rows"])
+    lead = [sheet["round"], *([sheet["note_label"]] if noted else [])]
+    so_far = "total" if sheet["unit"] == "points" else sheet["unit"]
+    w.writerow([*lead, *players, *([text(f"{p} ({so_far})") for p in sheet["players"]] if running else [])])
+    for row in sheet["rows"]:
+        w.writerow([row["number"], *([text(row["note"] or "")] if noted else []), *cells(row["scores"]),
+                    *(cells(row["running"]) if running else [])])
+    pad = [""] if noted else []
     if sheet["outside"]:
-        w.writerow(["outside hands", *sheet["outside"]])
-    w.writerow(["total", *sheet["totals"]])
+        w.writerow(["outside hands", *pad, *sheet["outside"]])
+    w.writerow(["total", *pad, *cells(sheet["totals"])])
     if sheet["money"]:
-        w.writerow(["money", *(f"{m:.2f}" for m in sheet["money"])])
+        w.writerow(["money", *pad, *(f"{m:.2f}" for m in sheet["money"])])
+    if sheet["result"]:
+        w.writerow(["result", text(sheet["result"])])
     return ("\ufeff" if bom else "") + buf.getvalue()
 
 

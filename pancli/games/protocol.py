@@ -50,6 +50,12 @@ Event = dict[str, Any]          # an event's payload: plain JSON data with a "ki
 SessionRow = Session            # a session as storage gives it (pancli/core/rows.py)
 Board = dict[str, Any]          # the table now, JSON-ready (`pan board --json`, the web view)
 CompletionKind = Literal["card", "meld", "preset"]
+# The night's score sheet in a game's own scoring (``Views.sheet``): ``unit`` (what a cell counts,
+# "points", "letters"), ``round`` ("deal"), ``caption`` (what the cells are, for people),
+# ``players`` (seating order), ``rows`` ({"number", "note", "scores", "running"} per round: the
+# note names what the round was played for, or None), ``note_label`` (the notes' column),
+# ``signed`` (whether numbers show their sign), ``totals``, and ``result`` (who won, or None).
+Sheet = dict[str, Any]
 
 
 class CommandHooks(Protocol):
@@ -158,6 +164,15 @@ class Views(Protocol[S_in]):
                   rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]] | None:
         """Rows in ranking order and the columns to show, or None to rank by net chips."""
 
+    @property
+    def sheet_shows(self) -> str:
+        """What the night's score sheet shows: "chips" (each hand's chips, read from the ledger),
+        or the game's own score per deal ("points", "letters"), which ``sheet`` gives."""
+
+    def sheet(self, state: S_in) -> Sheet:
+        """The score sheet in the game's own scoring, from the state after the last event (only
+        asked of a game whose ``sheet_shows`` is not "chips")."""
+
     def career_counts(self, events: Sequence[tuple[Mapping[str, Any], Event]],
                       taken_back: Sequence[Sequence[Mapping[str, Any]]] = ()) -> list[tuple[str, int]]:
         """What a player laid and how often, most often first, from (session rules, payload) of
@@ -229,6 +244,7 @@ class GameBase(Generic[R, S]):
     board_template: str | None = None
     career_kinds: tuple[str, ...] = ()
     career_takebacks: tuple[str, ...] = ()
+    sheet_shows = "chips"
     payloads: Payloads = NO_PAYLOADS
     in_chips = True
     tallies: tuple[str, ...] = TALLIES
@@ -323,6 +339,9 @@ class GameBase(Generic[R, S]):
     def standings(self, rules_data: Mapping[str, Any],
                   rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]] | None:
         return None
+
+    def sheet(self, state: S) -> Sheet:
+        raise NotImplementedError(f"{self.title} keeps its score sheet in chips")
 
     def career_counts(self, events: Sequence[tuple[Mapping[str, Any], Event]],
                       taken_back: Sequence[Sequence[Mapping[str, Any]]] = ()) -> list[tuple[str, int]]:

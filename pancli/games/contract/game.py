@@ -14,6 +14,7 @@ from pancli.games.protocol import (
     Event,
     GameBase,
     SessionRow,
+    Sheet,
     dealer_of,
     place,
     starting,
@@ -45,6 +46,7 @@ class Contract(GameBase["ContractRules", "GameState"]):
     name = "contract"
     title = "Contract rummy (five deals)"
     board_template = "table_contract.html"
+    sheet_shows = "points"
     payloads = PAYLOADS
     in_chips = False  # points per deal, not chips
 
@@ -139,6 +141,11 @@ class Contract(GameBase["ContractRules", "GameState"]):
                 "history": [dict(zip(players, h)) for h in state.history],
                 "standings": standings(state), "scoring": state.rules.scoring,
                 "winners": winners(state) if state.over else []}
+
+    def sheet(self, state: GameState) -> Sheet:
+        from pancli.games.contract.sheet import sheet  # adapter: the game's modules load on first use
+
+        return sheet(state)
 
     def standings(self, rules_data: Mapping[str, Any],
                   rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:

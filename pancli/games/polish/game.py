@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pancli.core.ledger import Step
 from pancli.core.payloads import TEXT, Field, Payloads
-from pancli.games.protocol import Board, CommandHooks, Event, GameBase, SessionRow, dealer_of, place
+from pancli.games.protocol import Board, CommandHooks, Event, GameBase, SessionRow, Sheet, dealer_of, place
 
 if TYPE_CHECKING:
     from pancli.core.knobs import Schema
@@ -29,6 +29,7 @@ class Polish(GameBase["PolishRules", "GameState"]):
     name = "polish"
     title = "Polish Pan"
     board_template = "table_polish.html"
+    sheet_shows = "letters"
     payloads = PAYLOADS
     in_chips = False  # letters of P-A-N, not chips
 
@@ -92,6 +93,11 @@ class Polish(GameBase["PolishRules", "GameState"]):
                 "next_dealer": None if state.over else dealer_of(session, players, len(state.deals) + 1),
                 "letters": {p: state.letters_of(p) for p in players}, "standings": standings(state),
                 "clock_minutes": state.rules.clock_minutes}
+
+    def sheet(self, state: GameState) -> Sheet:
+        from pancli.games.polish.sheet import sheet  # adapter: the game's modules load on first use
+
+        return sheet(state)
 
     def standings(self, rules_data: Mapping[str, Any],
                   rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
