@@ -1,6 +1,7 @@
 """The night's score sheet on paper: `pan report --html` and the settle-up page printed to PDF by
 headless Chromium are one page, A4 or Letter, for a 20-hand night of 7 players with the longest
-names; and no page is wider than a 390 px phone with 40-character names, in every game."""
+names, and so are the contract game's and Polish Pan's sheets; and no page is wider than a 390 px
+phone with 40-character names, in every game."""
 
 import base64
 import os
@@ -69,6 +70,52 @@ def test_the_settle_up_page_prints_on_one_page_with_the_grid(night):
             assert b.evaluate("document.documentElement.scrollWidth") <= 390
             for paper in PAPER:
                 assert pages_of(b, paper) == 1, paper
+    finally:
+        stop_server(proc)
+
+
+def contract_night(db) -> None:
+    """The contract game's five deals with 6 players (its most) of the longest names."""
+    pan = Pan(db)
+    six = LONG[:6]
+    pan(f"session new rummy --game contract --players {','.join(six)}")
+    for deal in range(5):
+        out = six[deal]
+        pan(f"contract deal --out {out} " + " ".join(f"--left {p}={5 + 7 * i}" for i, p in enumerate(six) if p != out))
+
+
+def polish_night(db) -> None:
+    """Polish Pan's longest game with 6 players: each takes P and A, then the first takes N."""
+    pan = Pan(db)
+    six = LONG[:6]
+    pan(f"session new polski --game polish --players {','.join(six)}")
+    pan("polish nolose")
+    for _ in range(2):
+        for p in six:
+            pan(f"polish lost {p}")
+    pan(f"polish lost {six[0]}")
+
+
+@pytest.mark.parametrize(("night_of_game", "deals", "said"), [
+    (contract_night, 5, "wins the game with"), (polish_night, 14, "completed PAN and loses the game")])
+def test_the_sheet_of_every_game_prints_on_one_page(tmp_path, night_of_game, deals, said):
+    db = tmp_path / "pan.db"
+    night_of_game(db)
+    sheet = tmp_path / "night.html"
+    Pan(db)(f"report --html {sheet}")
+    proc, url = start_server(db, "--no-qr")
+    try:
+        with Browser(390, 844) as b:
+            for where in (sheet.as_uri(), url.replace("/?", "/settle?")):
+                b.goto(where)
+                assert b.evaluate("document.querySelectorAll('table.sheet tbody tr').length") == deals
+                assert b.evaluate("document.querySelectorAll('table.sheet thead th.who').length") == 6
+                assert b.evaluate("document.querySelectorAll('table.sheet small.so-far').length") == deals * 6
+                assert said in b.text("main") and "Deal by deal" in b.text("main")
+                if where != sheet.as_uri():
+                    assert b.evaluate("document.documentElement.scrollWidth") <= 390
+                for paper in PAPER:
+                    assert pages_of(b, paper) == 1, (where, paper)
     finally:
         stop_server(proc)
 
