@@ -269,6 +269,19 @@ def test_a_path_that_is_not_a_regular_file_is_refused_even_with_force(pan, tmp_p
     assert not [p for p in os.listdir(tmp_path) if ".partial-" in p]
 
 
+def test_restore_refuses_a_named_pipe_as_its_output_even_with_force(tmp_path):
+    """`pan restore -o` checks its output as every writer does (before Litestream is needed)."""
+    import os
+
+    from pancli.app.replicate import restore_target
+    from pancli.core.errors import InputError
+
+    fifo = tmp_path / "pipe.db"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="is a named pipe, not a file"):
+        restore_target(str(fifo), tmp_path / "pan.db", force=True)
+
+
 def test_a_dash_is_still_the_standard_output_with_force(pan):
     played(pan)
     assert pan("export -o - --force").output.startswith("# pancli session archive")

@@ -133,8 +133,9 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
            force: bool = FORCE):
     """The evening at a glance: nets, money, hands won and dropped, conditions, largest hand, a chart.
 
-    --html writes the night's score sheet (each hand's chips for each player, the totals and
-    the settle-up), made to print on one A4 or Letter page; --csv the same grid for a spreadsheet.
+    --html writes the night's score sheet (each hand's chips for each player, or the game's own
+    score deal by deal, the totals and the settle-up), made to print on one A4 or Letter page;
+    --csv the same grid for a spreadsheet.
 
     Example: pan report friday --svg friday.svg
     """
