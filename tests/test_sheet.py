@@ -6,6 +6,8 @@ nothing a spreadsheet would run as a formula. Each game's sheet shows what the g
 import csv
 import io
 
+from hypothesis import given, settings, strategies as st
+
 from pancli.app.reports import build_sheet, sheet_csv
 from pancli.games.contract.engine import describe_contract
 
@@ -147,3 +149,32 @@ def test_a_fourth_game_gets_the_sheet_it_declares(tmp_path):
     finally:
         GAMES.pop("highcard")
         GAMES.pop("highpoints")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.sampled_from(["Ana", "Ben", "Cruz"]),
+                          st.tuples(st.just("flag"), st.sampled_from(["Ana", "Ben", "Cruz"]))), max_size=12),
+       st.sampled_from(["PAN", "DUPA", "X"]), st.sampled_from(["deal", "game"]))
+def test_the_polish_sheet_adds_up_to_the_letters_held(plays, word, timeout_loses):
+    """However the deals went (flags that lose a deal or the game included), each player's letters
+    taken deal by deal spell what the sheet says they hold after each deal, and the last row is
+    what the game says they hold."""
+    from pancli.games import GAMES
+
+    polish = GAMES["polish"]
+    state = polish.new_state(polish.rules_from_dict({"word": word, "timeout_loses": timeout_loses}),
+                             ["Ana", "Ben", "Cruz"], None)
+    for play in plays:
+        if state.over:
+            break
+        event = {"kind": "clock_flag", "player": play[1]} if isinstance(play, tuple) else {"kind": "deal", "loser": play}
+        state = polish.apply(state, event).state
+    sheet = polish.sheet(state)
+    assert len(sheet["rows"]) == len(state.deals)
+    for seat, player in enumerate(state.players):
+        taken = ""
+        for row in sheet["rows"]:
+            taken += row["scores"][seat]
+            assert row["running"][seat] == taken and word.startswith(taken)
+        assert taken == state.letters_of(player) == sheet["totals"][seat]
+    assert (sheet["result"] is not None) == state.over
