@@ -9,8 +9,9 @@ a game against them:
 * ``Engine[R, S]``: the state before the first event, one event applied, what is stored of it,
   and the payloads of its events (``pancli.core.payloads``).
 * ``Checkpoints[R, S]``: an event kind from which the state can be rebuilt (optional).
-* ``Views[S]``: plain data and lines for people and scripts: players, the board, standings, and
-  each event in words (``event_words``: every screen shows an event so, never its fields).
+* ``Views[S]``: plain data and lines for people and scripts: players, the board, standings, the
+  score sheet (``sheet_shows``: chips per hand, or the game's own ``sheet``), and each event in
+  words (``event_words``: every screen shows an event so, never its fields).
 * ``Completions[S]``: what the shell offers for a word of a kind ("card", "meld", "preset").
 * ``Cards[R]``: reading the cards of the game's own top-level commands (optional).
 * ``Table``: what the table records, declared once (``actions``: pancli/games/actions.py), the
