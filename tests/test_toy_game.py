@@ -240,6 +240,25 @@ def test_the_history_settle_and_player_pages_of_the_toy_game(served, pan):
     assert "everyone is square" in html
     html = page(served("/player/ana"))
     assert "<h1>Ana</h1>" in html and "+10" in html and "KS is high" in html
+    assert "<dt>won</dt><dd>1</dd>" in html and "<dt>deals</dt><dd>1</dd>" in html  # tonight, its own counts
+    assert "<small>High card, in chips</small>" in html and "Panguingue" not in html
+    nights = html[html.index("Net over time"):]
+    assert "<th>won</th><th>deals</th><th>total</th>" in nights and "<td>1</td><td>1</td>" in nights
+    for word in ("dropped", "conditions", "hands"):
+        assert f"<dt>{word}</dt>" not in html and f"<th>{word}</th>" not in html
+
+
+def test_the_career_of_a_toy_game_player_shows_its_own_counts(served, pan):
+    career = pan.json("player ana")
+    assert career["won"] == 1 and "hands" not in career and "dropped" not in career
+    assert "win_rate" not in career and "drop_rate" not in career  # no hands to rate them by
+    assert [{k: n[k] for k in ("session", "net", "won", "deals", "running")} for n in career["nights"]] == [
+        {"session": "hc", "net": 10, "won": 1, "deals": 1, "running": 10}]
+    assert "dropped" not in career["nights"][0] and "conditions" not in career["nights"][0]
+    text = pan("player ana").stdout
+    assert text.startswith("Ana: 1 session, won 1, net +10.\n") and "Best night: hc" in text
+    head = next(line for line in text.splitlines() if "date" in line)
+    assert head.split("┃")[1:-1] == [" date       ", " session ", " net ", " won ", " deals ", " running "]
     assert "hc" in page(served("/sessions"))
 
 

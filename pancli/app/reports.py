@@ -22,6 +22,7 @@ from pancli.core.money import amount, shown_chip_value
 from pancli.core.names import name_key
 from pancli.core.rows import Session
 from pancli.games import DEFAULT_GAME, GAMES
+from pancli.games.protocol import TALLIES
 from pancli.storage.migrations import NET
 
 if TYPE_CHECKING:
@@ -296,6 +297,24 @@ def favourites_laid(sessions: dict[int, Session], laid: list[tuple[int, str]],
     return counts.most_common()
 
 
+def tallies_of(game_name: str) -> tuple[str, ...]:
+    """The counts a night of this game shows (``Game.tallies``); a game this pancli lacks shows
+    the counts every night of released pancli showed."""
+    g = GAMES.get(game_name)
+    return g.tallies if g is not None else TALLIES
+
+
+def career_columns(nights: Sequence[JsonObject]) -> tuple[str, ...]:
+    """The counts a career's table of nights shows: those of the games the player played, in
+    the order the games declare them (a game without drops brings no "dropped")."""
+    return tuple(dict.fromkeys(stat for game_name in dict.fromkeys(r["game"] for r in nights)
+                               for stat in tallies_of(game_name)))
+
+
+# The counts a career adds up over its nights, each but "hands" with its share of the hands.
+RATES = {"won": "win_rate", "dropped": "drop_rate"}
+
+
 def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats: dict[int, dict[str, int]],
                  favourites: list[tuple[str, int]]) -> JsonObject:
     rows: list[JsonObject] = []
@@ -306,20 +325,18 @@ def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats
         t = stats.get(s.id, {})
         cv = shown_chip_value(s.chip_value)
         rows.append({"session": s.name, "game": s.game, "date": s.created_at[:10], "net": net,
-                     "money": amount(net, cv) if cv else None, "hands": t.get("hands", 0),
-                     "won": t.get("won", 0), "dropped": t.get("dropped", 0),
-                     "conditions": t.get("conditions", 0), "running": running})
-    hands = sum(r["hands"] for r in rows)
-    won = sum(r["won"] for r in rows)
-    dropped = sum(r["dropped"] for r in rows)
+                     "money": amount(net, cv) if cv else None,
+                     **{stat: t.get(stat, 0) for stat in tallies_of(s.game)}, "running": running})
+    counted = [stat for stat in ("hands", *RATES) if stat in career_columns(rows) or not rows]
+    totals = {stat: sum(r.get(stat, 0) for r in rows) for stat in counted}
+    hands = totals.get("hands", 0)
+    rates = {rate: round(totals[stat] / hands, 4) if hands else None for stat, rate in RATES.items() if stat in totals and "hands" in totals}
     in_chips = [r for r in rows if r["game"] in GAMES and GAMES[r["game"]].in_chips]  # a contract or Polish night moves no chips
     best = max(in_chips, key=lambda r: (r["net"], r["date"]), default=None)
     worst = min(in_chips, key=lambda r: (r["net"], r["date"]), default=None)
     moneys = [r["money"] for r in rows if r["money"] is not None]
     return {
-        "player": name, "sessions": len(rows), "hands": hands, "won": won, "dropped": dropped,
-        "win_rate": round(won / hands, 4) if hands else None,
-        "drop_rate": round(dropped / hands, 4) if hands else None,
+        "player": name, "sessions": len(rows), **totals, **rates,
         "net": sum(r["net"] for r in rows), "money": round(sum(moneys), 2) if moneys else None,
         "best_night": {"session": best["session"], "date": best["date"], "net": best["net"]} if best else None,
         "worst_night": {"session": worst["session"], "date": worst["date"], "net": worst["net"]} if worst else None,

@@ -200,7 +200,7 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
     """
     from rich.table import Table
 
-    from pancli.app.reports import player_career, sparkline
+    from pancli.app.reports import RATES, career_columns, player_career, sparkline
 
     store = app_context().open_store(create=False)
     data = player_career(store, name)
@@ -210,9 +210,11 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
     out = console()
     pct = lambda x: "-" if x is None else f"{x * 100:.0f}%"  # noqa: E731
     money = f" ({signed_money(data['money'], zero='+0.00')})" if data["money"] is not None else ""
-    out.print(f"{data['player']}: {count_of(data['sessions'], 'session')}, {count_of(data['hands'], 'hand')}, won {data['won']} "
-              f"({pct(data['win_rate'])}), dropped {data['dropped']} ({pct(data['drop_rate'])}), "
-              f"net {signed(data['net'])}{money}.")
+    counts = [count_of(data["sessions"], "session")] + ([count_of(data["hands"], "hand")] if "hands" in data else [])
+    for stat, rate in RATES.items():  # won 5 (25%), dropped 7 (35%): what the player's games count
+        if stat in data:
+            counts.append(f"{stat} {data[stat]}" + (f" ({pct(data[rate])})" if rate in data else ""))
+    out.print(f"{data['player']}: {', '.join(counts)}, net {signed(data['net'])}{money}.")
     if data["best_night"]:
         b = data["best_night"]
         out.print(f"Best night: {b['session']} ({b['date']}) {signed(b['net'])}.")
@@ -222,12 +224,13 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
     if data["nights"]:
         running = [r["running"] for r in data["nights"]]
         out.print(f"Net over time: {sparkline(running, min(running + [0]), max(running + [0]))} {signed(running[-1])}")
+        columns = career_columns(data["nights"])
         table = Table(title_justify="left")
-        for col in ("date", "session", "net", "hands", "won", "dropped", "conditions", "running"):
-            table.add_column(col, justify="left" if col in ("date", "session") else "right")
+        for col in ("date", "session", "net", *columns, "running"):
+            table.add_column(col.replace("_", " "), justify="left" if col in ("date", "session") else "right")
         for r in data["nights"]:
-            table.add_row(r["date"], r["session"], _colored(r["net"]), str(r["hands"]), str(r["won"]),
-                          str(r["dropped"]), str(r["conditions"]), signed(r["running"]))
+            table.add_row(r["date"], r["session"], _colored(r["net"]), *(str(r.get(c, "-")) for c in columns),
+                          signed(r["running"]))
         out.print(table)
 
 

@@ -14,6 +14,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from pancli.app.reports import career_columns
 from pancli.app.views import pick_events
 from pancli.core.errors import PanError
 from pancli.core.rows import Session
@@ -205,9 +206,12 @@ class Site:
             nights = [n for n in career["nights"] if game(n.get("game", DEFAULT_GAME)).in_chips]
             others = [{**n, "game_title": game(n["game"]).title} for n in career["nights"]
                       if not game(n.get("game", DEFAULT_GAME)).in_chips]
+            columns = career_columns(nights)  # the counts of the chip games the player played
             return {"session": s, "career": career, "tonight": tonight, "standings": standings, "seat": seat,
                     "board": board, "recent": list(reversed(recent))[:6], "nights": nights, "others": others,
-                    "points": night_points(nights)}
+                    "points": night_points(nights), "counts": game(s.game).tallies, "columns": columns,
+                    "per_hand": "hands" in columns and "won" in columns,
+                    "chip_games": ", ".join(dict.fromkeys(game(n["game"]).title for n in nights))}
 
         return self.page(request, "player.html", f"{name} · player", build, s, live="any", path=f"/player/{name}")
 
