@@ -153,7 +153,7 @@ def test_every_command_module_is_registered_and_every_registered_command_exists(
 
 # Panguingue is one game behind the protocol like the others: only its own folder and its faces
 # (the dispute commands) may know it by name, and the registry that registers the built-in games.
-# Everything else asks the game (pancli.games.protocol) or compares with pancli.games.DEFAULT_GAME.
+# Everything else asks the game (pancli.games.protocol).
 PANGUINGUE_OWN = ("games/panguingue/", "cli/check.py", "cli/turn.py", "games/__init__.py")
 
 
@@ -234,32 +234,45 @@ def test_no_import_cycles():
         assert not found, "import cycle: " + " -> ".join(found)
 
 
+def is_the_default_game(n: ast.AST) -> bool:
+    """DEFAULT_GAME (a name or an attribute), default_game() or a ``default_game`` attribute
+    (``self.default_game``: a copy of it)."""
+    if isinstance(n, ast.Name):
+        return n.id == "DEFAULT_GAME"
+    if isinstance(n, ast.Attribute):
+        return n.attr in ("DEFAULT_GAME", "default_game")
+    return isinstance(n, ast.Call) and getattr(n.func, "id", None) == "default_game"
+
+
 def compares_with_default_game(path: Path) -> list[str]:
-    """Where a module compares something with DEFAULT_GAME or default_game(): what a game is like
-    is asked of the game (pancli.games.protocol), never told by being the default one."""
+    """Where a module compares something with DEFAULT_GAME or default_game(), or asks
+    ``is_default``: what a game is like is asked of the game (pancli.games.protocol), never told
+    by being the default one."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if not isinstance(node, ast.Compare):
-            continue
-        for side in [node.left, *node.comparators]:
-            for n in ast.walk(side):
-                named = (isinstance(n, ast.Name) and n.id == "DEFAULT_GAME") or (
-                    isinstance(n, ast.Attribute) and n.attr == "DEFAULT_GAME") or (
-                    isinstance(n, ast.Call) and getattr(n.func, "id", getattr(n.func, "attr", "")) == "default_game")
-                if named:
-                    found.append(f"{node.lineno}: compares with the default game")
+        if isinstance(node, ast.Compare):
+            if any(is_the_default_game(n) for side in [node.left, *node.comparators] for n in ast.walk(side)):
+                found.append(f"{node.lineno}: compares with the default game")
+        elif isinstance(node, ast.ImportFrom) and any(a.name == "is_default" for a in node.names):
+            found.append(f"{node.lineno}: imports is_default")
+        elif (isinstance(node, ast.Name) and node.id == "is_default") or (
+                isinstance(node, ast.Attribute) and node.attr == "is_default"):
+            found.append(f"{node.lineno}: asks is_default")
     return found
 
 
 @pytest.mark.parametrize("path", [p for p in modules(".") if rel(p) != "pancli/games/__init__.py"], ids=rel)
 def test_only_the_wiring_compares_with_the_default_game(path):
     found = compares_with_default_game(path)
-    assert not found, f"{rel(path)} {'; '.join(found)}: ask the game (in_chips, pack, actions …) instead"
+    assert not found, f"{rel(path)} {'; '.join(found)}: ask the game (at_top, in_chips, pack, actions …) instead"
 
 
 def test_the_default_game_check_finds_what_it_looks_for(tmp_path):
     sample = tmp_path / "sample.py"
-    sample.write_text("from pancli import games\nfrom pancli.games import DEFAULT_GAME, default_game\n"
-                      "def f(s):\n    return s == DEFAULT_GAME or s is default_game() or s != games.DEFAULT_GAME\n",
+    sample.write_text("from pancli import games\nfrom pancli.games import DEFAULT_GAME, default_game, is_default\n"
+                      "def f(s, schema):\n    return s == DEFAULT_GAME or s is default_game() or s != games.DEFAULT_GAME\n"
+                      "def g(s, schema):\n    return schema.game == schema.default_game or s == games.default_game().name\n"
+                      "def h(s):\n    return is_default(s) or games.is_default(s)\n"
+                      "def fine(s):\n    return default_game().in_chips and s.game_option() == ''\n",
                       encoding="utf-8")
-    assert len(compares_with_default_game(sample)) == 3
+    assert len(compares_with_default_game(sample)) == 8

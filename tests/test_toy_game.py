@@ -26,7 +26,7 @@ from pancli.core.errors import InputError
 from pancli.core.knobs import INT, KnobRules, Schema, Schema as KnobSchema, knob
 from pancli.core.ledger import Params, Payment, Step, Tally
 from pancli.core.payloads import TABLE, Field, Payloads
-from pancli.games import GAMES, register
+from pancli.games import DEFAULT_GAME, GAMES, register
 from pancli.games.actions import BANK_ACTIONS, CARD_EACH, Action, Param
 from pancli.games.protocol import CommandHooks, Event, Game, GameBase
 from pancli.web.app import create_app
@@ -152,6 +152,12 @@ def without_ids(events):
 
 def test_the_toy_game_keeps_the_contract(highcard):
     assert isinstance(highcard, Game)
+    assert not highcard.at_top and highcard.schema.game_option() == " --game highcard"
+
+
+def test_one_game_only_has_pans_own_commands(highcard):
+    """`pan deal` is one game's: the default one's, which says so (its schema, read only when asked)."""
+    assert [g.name for g in GAMES.values() if g.at_top] == [DEFAULT_GAME]
 
 
 def test_a_night_of_high_card(pan, highcard, tmp_path):

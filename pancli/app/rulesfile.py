@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import InputError
-from pancli.games import DEFAULT_GAME, GAMES, game as get_game, is_default
+from pancli.games import DEFAULT_GAME, GAMES, game as get_game
 
 if TYPE_CHECKING:
     from pancli.core.knobs import KnobRules, Schema
@@ -80,7 +80,7 @@ def dumps(rules: KnobRules, preset_name: str | None = None, game: str = DEFAULT_
     import tomli_w  # noqa: PLC0415 start-up: only `pan rules init` writes a rules file
 
     s = schema(game)
-    if is_default(s.game):
+    if s.at_top:  # the house rules of the game of `pan`'s own commands
         lines = ["# pancli house rules. Every knob is listed; `pan rules show` explains them.\n"]
     else:
         lines = [f"# pancli house rules for {s.title}. Every knob is listed; "

@@ -122,13 +122,13 @@ class CardsType(CompletingType):
     name = "cards"
 
     def convert(self, value, param, ctx):
-        from pancli.games import default_game, is_default
+        from pancli.games import default_game
 
         if isinstance(value, tuple):
             return value
         g = default_game()
         rec = _obj(ctx).open_recorder()
-        rules = rec.rules if is_default(rec.session.game) else g.schema.defaults
+        rules = rec.rules if rec.game.at_top else g.schema.defaults  # the session plays pan's own commands' game
         return g.read_cards(value, rules)
 
     def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:

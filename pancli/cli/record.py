@@ -30,11 +30,11 @@ JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 def pan_recorder():
     """The current session's recorder, refusing sessions of the other games: pan's own recording
     commands (deal, meld …) are the default game's."""
-    from pancli.games import default_game, is_default
+    from pancli.games import default_game
 
     recorder = app_context().open_recorder()
     game, own = recorder.session.game, default_game()
-    if not is_default(game):
+    if not recorder.game.at_top:  # its actions are its own group's (`pan contract …`)
         raise InputError(f"session '{recorder.session.name}' plays {game}, not {own.title}",
                          f"record it with `pan {game} …` (see `pan {game} --help`)")
     return recorder

@@ -87,9 +87,9 @@ def season_table(data: dict):
     from pancli.cli.output import styled
 
     title = "Season" + ("" if data["season"] == "all" else f" {data['season']}")
-    from pancli.games import is_default
+    from pancli.games import game
 
-    if not is_default(data["game"]):
+    if not game(data["game"]).at_top:  # a season of another game says which, as its --game did
         title += f" · {data['game']}"
     n, d = data["sessions"], data["devices"]
     table = Table(title=f"{title} · {plural(n, 'session')} · {plural(d, 'device')}",

@@ -165,12 +165,10 @@ def rules_lines(schema, rules, source: str, rows: list[dict], every: bool, basel
     import textwrap
 
     from pancli.cli.output import output_width
-    from pancli.games import is_default
-
     width = output_width() or _terminal_width()
     base = schema.preset(baseline)
     differs = {r["name"] for r in rows if getattr(rules, r["name"]) != getattr(base, r["name"])}
-    title = "House rules" if is_default(schema.game) else f"{schema.title} house rules"
+    title = "House rules" if schema.at_top else f"{schema.title} house rules"  # the rules of `pan`'s own commands
     n = len(differs)
     if every:
         head = f"{title}: {source}, all {len(rows)} knobs (* differs from {baseline})."

@@ -167,14 +167,16 @@ class Knob:
 class Schema(Generic[RulesT]):
     """A game's knobs and presets, and the reader and writer of its rules dicts."""
 
-    default_game: ClassVar[str] = ""  # whose rules need no --game (set by the registry, pancli.games)
-
     def __init__(self, rules_class: type[RulesT], *, game: str, title: str, presets: dict[str, dict[str, Any]],
                  notes: dict[str, str], default_preset: str,
-                 check: Callable[[RulesT], None] | None = None, topics: dict[str, str] | None = None):
+                 check: Callable[[RulesT], None] | None = None, topics: dict[str, str] | None = None,
+                 at_top: bool = False):
         self.rules_class = rules_class
         self.game = game
         self.title = title
+        # The game of `pan`'s own commands (`pan deal`, not `pan contract deal`): its rules are the
+        # house rules, named with no --game (one game says so: pancli.games checks it).
+        self.at_top = at_top
         self.knobs: dict[str, Knob] = {
             f.name: Knob(name=f.name, **{k: v for k, v in f.metadata[_META].items()})
             for f in dataclasses.fields(rules_class)}
@@ -239,7 +241,7 @@ class Schema(Generic[RulesT]):
         return rules
 
     def game_option(self) -> str:
-        return "" if self.game == self.default_game else f" --game {self.game}"
+        return "" if self.at_top else f" --game {self.game}"
 
     # -- writing ------------------------------------------------------------------------
     def to_dict(self, rules: RulesT) -> dict[str, Any]:

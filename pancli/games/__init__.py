@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pancli.core.errors import InputError
-from pancli.core.knobs import Schema, did_you_mean
+from pancli.core.knobs import did_you_mean
 from pancli.games.contract.game import Contract
 from pancli.games.panguingue.game import Panguingue
 from pancli.games.polish.game import Polish
@@ -19,20 +19,14 @@ from pancli.games.protocol import Game
 
 GAMES: dict[str, Game[Any, Any]] = {}
 
-# The game a session plays unless it names another: its commands are `pan`'s own (deal, meld …),
-# and its rules need no --game. Only this wiring compares a game with it (``is_default``); what a
-# game is like (scored in chips, its pack, its actions) the game says itself (pancli.games.protocol).
+# The game a session plays unless it names another, the one whose commands are `pan`'s own
+# (deal, meld …: ``Game.at_top``). What a game is like (its commands at the top, scored in chips,
+# its pack, its actions) the game says itself (pancli.games.protocol); no code asks which it is.
 DEFAULT_GAME = "panguingue"
-Schema.default_game = DEFAULT_GAME
 
 
 def default_game() -> Game[Any, Any]:
     return GAMES[DEFAULT_GAME]
-
-
-def is_default(name: str) -> bool:
-    """Whether the game is the one whose commands are `pan`'s own and whose rules need no --game."""
-    return name == DEFAULT_GAME
 
 
 def register(g: Game[Any, Any]) -> Game[Any, Any]:

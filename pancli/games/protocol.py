@@ -204,6 +204,11 @@ class Table(Protocol[S_in]):
         """The cards a card picker lays out, one of each, as stored codes (empty: no cards)."""
 
     @property
+    def at_top(self) -> bool:
+        """Its actions are `pan`'s own commands (`pan deal`, not `pan contract deal`), read under
+        the session's rules, and its rules need no --game (``Schema.at_top``: one game at most)."""
+
+    @property
     def in_chips(self) -> bool:
         """Scored in chips: a night's net is what it won (best and worst nights, the chip columns)."""
 
@@ -253,6 +258,10 @@ class GameBase(Generic[R, S]):
     @property
     def pack(self) -> tuple[str, ...]:
         return ()
+
+    @property
+    def at_top(self) -> bool:
+        return self.schema.at_top
 
     @property
     def actions(self) -> tuple[Action, ...]:

@@ -142,7 +142,7 @@ TOPICS = {"packs": "The pack", "max_players": "Seating and rotation", "ante": "A
           "going_out_base": "Going out and irregularities"}
 
 SCHEMA = Schema(HouseRules, game="panguingue", title="Panguingue", presets=PRESETS, notes=PRESET_NOTES,
-                default_preset="hoyle", check=_check_shoe, topics=TOPICS)
+                default_preset="hoyle", check=_check_shoe, topics=TOPICS, at_top=True)
 KNOBS = SCHEMA.knobs
 DEFAULTS = HouseRules()
 
