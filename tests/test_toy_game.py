@@ -178,6 +178,12 @@ def test_a_night_of_high_card(pan, highcard, tmp_path):
     assert [e["voided"] for e in history["events"]] == [False, False, True, False, False, False]
     pan("db check")
 
+    table = pan("export hc --format csv").stdout.split("\n\n")[1].splitlines()
+    assert table[0] == "player,net,won,deals,buyin,cashout"  # its own counts, then the bank's
+    assert "Cruz,0,1,3,50,0" in table
+    text = pan("standings").stdout
+    assert "deals" in text and "dropped" not in text and "conditions" not in text
+
     archive = tmp_path / "hc.toml"
     pan(f"export hc --format toml -o {archive}")
     pan(f"import {archive} --as hc-again")

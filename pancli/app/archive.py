@@ -35,7 +35,8 @@ from pancli.core.errors import InputError
 from pancli.core.ledger import NO_PARAMS, Params, Payment, canonical_json
 from pancli.core.money import amount, chip_value as money_per_chip
 from pancli.core.rows import Session, StoredEvent
-from pancli.games import game as get_game
+from pancli.games import GAMES, game as get_game
+from pancli.games.protocol import TALLIES
 
 FORMAT, VERSION, SESSION_KEYS = archive_write.FORMAT, archive_write.VERSION, archive_write.SESSION_KEYS
 GLOBAL_ID = re.compile(r"[0-9a-f]{32}")  # a device id or a session uid: 32 lowercase hex digits
@@ -103,14 +104,16 @@ def to_csv(store, session: Session) -> str:
     chip_value = session.chip_value
     data = standings_json(session, store.log.balances(session.id), store.log.tallies(session.id),
                           session.players, chip_value)
-    cols = ["player", "net"] + (["money"] if chip_value else []) + ["hands", "won", "dropped", "conditions",
-                                                                     "buyin", "cashout"]
+    # the counts its game declares (``Game.tallies``: Panguingue's hands, won, dropped, conditions), then the bank's
+    g = GAMES.get(session.game)
+    counts = [*dict.fromkeys([*(g.tallies if g is not None else TALLIES), "buyin", "cashout"])]
+    cols = ["player", "net"] + (["money"] if chip_value else []) + counts
     w.writerow(cols)
     for r in data["players"]:
         w.writerow([r["name"], r["net"]] + ([f"{r['money']:.2f}"] if chip_value else [])
-                   + [r.get(k, 0) for k in ("hands", "won", "dropped", "conditions", "buyin", "cashout")])
+                   + [r.get(k, 0) for k in counts])
     for name, chips in data["pools"].items():
-        w.writerow([f"({name})", chips] + ([f"{amount(chips, data['chip_value']):.2f}" if data["chip_value"] else ""] if chip_value else []) + [""] * 6)
+        w.writerow([f"({name})", chips] + ([f"{amount(chips, data['chip_value']):.2f}" if data["chip_value"] else ""] if chip_value else []) + [""] * len(counts))
     return buf.getvalue()
 
 

@@ -68,13 +68,18 @@ def standings_table(data: dict):
     table = Table(title=f"Standings · {data['session']}", title_justify="left")
     if "columns" in data:
         return _score_table(table, data)
-    cols = ["player", "net"] + (["money"] if data["chip_value"] else []) + ["hands", "won", "dropped", "conditions"]
+    from pancli.games import GAMES
+    from pancli.games.protocol import TALLIES
+
+    g = GAMES.get(data["game"])
+    counts = list(g.tallies if g is not None else TALLIES)  # the counts its game declares
+    cols = ["player", "net"] + (["money"] if data["chip_value"] else []) + counts
     for col in cols:
-        table.add_column(col, justify="left" if col == "player" else "right")
+        table.add_column(col.replace("_", " "), justify="left" if col == "player" else "right")
     for r in data["players"]:
         net = styled((signed(r["net"]), "green" if r["net"] > 0 else ("red" if r["net"] < 0 else None)))
         cells = [r["name"], net] + ([signed_money(r["money"], zero="+0.00")] if data["chip_value"] else []) + [
-            str(r["hands"]), str(r["won"]), str(r["dropped"]), str(r["conditions"])]
+            str(r.get(c, 0)) for c in counts]
         table.add_row(*cells)
     for name, chips in data["pools"].items():
         table.add_row(f"({name})", signed(chips, zero="+0"), *([""] * (len(cols) - 2)))
