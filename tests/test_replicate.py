@@ -5,6 +5,7 @@ mid-evening with the machine's replication, the database restored in another fol
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -285,6 +286,27 @@ def test_restore_finds_a_holder_by_a_hard_link_or_with_its_lock_file_removed(tmp
     finally:
         holder.stdin.close()
         holder.wait(timeout=HANG)
+
+
+@pytest.mark.skipif(shutil.which("lsof") is None, reason="lsof is not installed")
+def test_off_linux_lsof_finds_a_holder_by_another_name(tmp_path):
+    """Where there is no /proc (macOS), lsof tells who holds the database: it matches the file,
+    not the name, so a process holding it through a hard link is found too."""
+    from pancli.app import replicate
+
+    db = tmp_path / "pan.db"
+    db.write_bytes(b"x")
+    link = tmp_path / "other-name.db"
+    os.link(db, link)
+    holder = subprocess.Popen([sys.executable, "-c", f"f = open({str(link)!r}); print('open', flush=True); input()"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "open\n"
+        assert any(f"(pid {holder.pid})" in h for h in replicate._holders_by_lsof([str(db), f"{db}-wal"]))
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=HANG)
+    assert replicate._holders_by_lsof([str(db)]) == []
 
 
 def test_an_open_store_refuses_to_write_to_a_file_replaced_under_it(tmp_path):

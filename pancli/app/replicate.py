@@ -170,14 +170,19 @@ def tied(args: list[str]) -> tuple[list[str], dict, int | None]:
 
 def open_elsewhere(path: Path) -> list[str]:
     """The other processes that have the database (or its -wal or -shm) open, whatever name they
-    opened it by (a hard link, a lock file removed meanwhile): "litestream (pid 123)". Linux
-    only (/proc/*/fd, the processes this user may see); [] elsewhere, where the lock file alone
-    tells."""
-    proc = Path("/proc")
-    if not (proc / "self" / "fd").is_dir():
-        return []
+    opened it by (a hard link, a lock file removed meanwhile): "litestream (pid 123)". On Linux
+    from /proc/*/fd; on other Unixes (macOS) from lsof, which matches files by identity too; []
+    where neither is there (Windows, where a file another process holds open cannot be replaced
+    anyway, so the restore's final rename fails rather than replacing it under that process)."""
+    names = [str(path), f"{path}-wal", f"{path}-shm"]
+    if Path("/proc/self/fd").is_dir():
+        return _holders_in_proc(names)
+    return _holders_by_lsof(names)
+
+
+def _holders_in_proc(names: list[str]) -> list[str]:
     wanted = set()
-    for name in (str(path), f"{path}-wal", f"{path}-shm"):
+    for name in names:
         try:
             st = os.stat(name)
             wanted.add((st.st_dev, st.st_ino))
@@ -185,7 +190,7 @@ def open_elsewhere(path: Path) -> list[str]:
             pass
     found = []
     me = str(os.getpid())
-    for entry in os.scandir(proc):
+    for entry in os.scandir("/proc"):
         if not entry.name.isdigit() or entry.name == me:
             continue
         try:
@@ -204,6 +209,25 @@ def open_elsewhere(path: Path) -> list[str]:
                     comm = "a process"
                 found.append(f"{comm} (pid {entry.name})")
                 break
+    return found
+
+
+def _holders_by_lsof(names: list[str]) -> list[str]:
+    lsof = shutil.which("lsof") or next((p for p in ("/usr/sbin/lsof", "/usr/bin/lsof") if os.path.exists(p)), None)
+    present = [n for n in names if os.path.exists(n)]
+    if lsof is None or not present:
+        return []
+    try:  # -F pc: a "p<pid>" line, then a "c<command>" line, for each process holding one of them
+        out = subprocess.run([lsof, "-F", "pc", "--", *present], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    found, pid, me = [], None, str(os.getpid())
+    for line in out.splitlines():
+        if line.startswith("p"):
+            pid = line[1:]
+        elif line.startswith("c") and pid is not None and pid != me:
+            found.append(f"{line[1:] or 'a process'} (pid {pid})")
+            pid = None
     return found
 
 
