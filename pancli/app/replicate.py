@@ -14,7 +14,8 @@ not a URL (Litestream takes a file:// URL's ``%20`` literally).
 
 ``restore`` brings the replica into a temporary file beside the target, checks it as `pan db
 check` does, and puts it in place only while no pancli process has the target open
-(``storage/dblock.py``) and, on Linux, no process at all has it open by any name (/proc):
+(``storage/dblock.py``) and no process at all has it open by any name (/proc on Linux, lsof on
+other Unixes):
 an event acknowledged to a player is never in a file replaced under it (and an open Store
 refuses to write once its file was replaced, where neither can tell).
 """
