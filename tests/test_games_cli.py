@@ -91,6 +91,20 @@ def test_a_whole_five_deal_game(contract):
     assert hands == {1, 2, 3, 4, 5}
 
 
+@pytest.mark.parametrize("before, words", [
+    (['contract lay ana "7S 7H 7D + QC QD QS"'], "already has lay-downs on the table (Ana)"),
+    (['contract lay ana "7S 7H 7D + QC QD QS"', "contract out ana --discard 2H"], "Ana has already gone out"),
+])
+def test_a_whole_deal_is_refused_once_the_deal_is_on_the_table(contract, before, words):
+    for line in before:
+        contract(line)
+    events = effective_events(contract)
+    r = contract("contract deal --out ben --left Ana=10 --left Cruz=5 --left Dee=0", code=1)
+    assert words in r.output and len(r.output.strip().splitlines()) <= 2 and "Traceback" not in r.output
+    assert effective_events(contract) == events  # nothing recorded, the lay-downs still there
+    assert contract.json("contract status")["deal"] == 1
+
+
 def test_undo_of_a_contract_event_restores_the_totals(contract):
     pan = contract
     pan("contract deal --out ben --left Ana=10 --left Cruz=5 --left Dee=0")

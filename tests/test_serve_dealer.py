@@ -324,3 +324,18 @@ def test_the_other_games_record_what_their_commands_record(tmp_path, game, lines
             printed = Pan(other)(line).stdout
             assert " ".join(r.json()["lines"]).split() == printed.split()  # the CLI breaks long lines at 80
     assert Pan(db).json("standings") == Pan(other).json("standings")
+
+
+def test_the_dealer_page_cannot_record_a_whole_deal_over_lay_downs(tmp_path):
+    db = tmp_path / "pan.db"
+    Pan(db)("session new night --game contract --players Ana,Ben,Cruz,Dee --dealer Dee")
+    with dealer_of(db) as c:
+        headers = {"X-Pan-Dealer": DEALER_TOKEN, "X-Pan-CSRF": csrf_of(c), "Origin": ORIGIN}
+        assert act(c, headers, action="lay", player="ana", melds="7S 7H 7D / QC QD QS").status_code == 200
+        before = db_dump(db)
+        r = act(c, headers, action="deal", out="ben", hands={"Ana": 10, "Cruz": 5, "Dee": 0})
+        assert r.status_code == 400 and "no action 'deal'" in r.json()["error"]
+        assert db_dump(db) == before
+    # the engine refuses it for every face: the lay-down stays on the table
+    r = Pan(db)("contract deal --out ben --left Ana=10 --left Cruz=5 --left Dee=0", code=1)
+    assert "already has lay-downs on the table (Ana)" in r.output and db_dump(db) == before

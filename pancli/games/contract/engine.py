@@ -507,6 +507,17 @@ def _leftover_words(leftover: Leftover) -> str:
     return f"cards left worth {leftover.points} (counted at the table)" if leftover.points else "no cards left"
 
 
+def _before_whole_deal(state: GameState) -> None:
+    """A whole deal replaces the deal's events: refused once any of them is recorded, for it
+    would drop the lay-downs (or the going out) already on the table without a word."""
+    if state.out is not None:
+        raise RuleError(f"{state.out} has already gone out of deal {state.deal}",
+                        "record the cards left in the other hands instead of a whole deal")
+    if state.table:
+        raise RuleError(f"deal {state.deal} already has lay-downs on the table ({_names(state.down)})",
+                        "record who goes out and the cards left, or undo the lay-downs first")
+
+
 def _apply_whole_deal(state: GameState, event: dict[str, Any]) -> Step:
     """Record a finished deal at once: optional contracts, who went out, and every other hand."""
     contracts = event.get("contracts") or {}
@@ -514,6 +525,7 @@ def _apply_whole_deal(state: GameState, event: dict[str, Any]) -> Step:
     if not isinstance(hands, dict) or not isinstance(contracts, dict):
         raise InputError("a deal event gives 'hands' (and optional 'contracts') as name → cards",
                          'e.g. hands = {Ben = "KS QH 5C"}')
+    _before_whole_deal(state)
     subevents = [{"kind": "contract", "player": p, "melds": m} for p, m in contracts.items()]
     subevents.append({"kind": "out", "player": _field(event, "out"), "discard": event.get("discard")})
     for player, held in hands.items():
