@@ -105,6 +105,19 @@ def test_the_check_judges_like_pan_check_and_records_nothing(client, headers, db
     assert event_count(db) == before
 
 
+def test_the_check_of_cards_without_a_meld_says_what_add_will_do(client, headers, db):
+    act(client, headers, action="deal")
+    assert act(client, headers, action="meld", player="ana", cards="5S 5S 5S").status_code == 200
+    check = lambda **b: client.post("/dealer/api/check", json=b, headers=headers).json()  # noqa: E731
+    said = check(cards="5S", player="ana")
+    assert said["valid"] is True and said["onto"] == 1, said
+    assert said["text"].startswith("Add puts it on meld 1: legal addition") and "at least 3" not in said["text"]
+    r = act(client, headers, action="add", player="ana", cards="5S")  # and Add does just that
+    assert r.status_code == 200 and "5" in " ".join(r.json()["lines"])
+    assert check(cards="5S", player="ben")["valid"] is False  # Ben has no meld it fits
+    assert "at least 3" in check(cards="5S")["text"]  # nobody chosen: judged as a new meld, as before
+
+
 def test_every_panguingue_action_of_a_hand_and_the_bank(client, headers, db):
     for body in [{"action": "deal"}, {"action": "stay", "player": "ana"}, {"action": "stay", "player": "ben"},
                  {"action": "drop", "player": "cruz"}, {"action": "meld", "player": "ben", "cards": "5S 5S 5S"},

@@ -135,6 +135,16 @@ def undo_preview(store: Store, session: str | None) -> dict:
             "payments": payment_lines(last.payments)}
 
 
+def melds_of(board: dict) -> list[dict]:
+    """The melds on the table by number, each with its owner (`pan board --json`)."""
+    hand = board.get("hand") if isinstance(board.get("hand"), dict) else None
+    if not hand and isinstance(board.get("table"), list):  # melds on the table of a game without hands
+        return [{"number": m["number"], "owner": m.get("owner"), "cards": m["cards"]}
+                for m in board["table"] if isinstance(m, dict) and "number" in m and "cards" in m]
+    return [{"number": m["number"], "owner": p["name"], "cards": m["cards"]}
+            for p in (hand or {}).get("players", []) for m in p.get("melds", [])]
+
+
 def dealer_table(store: Store, session: str | None) -> dict:
     """The seats in order, who is still in the hand, each player's melds by number."""
     from pancli.app.views import board_data  # noqa: PLC0415 the board, built as `pan board --json` does
@@ -143,11 +153,7 @@ def dealer_table(store: Store, session: str | None) -> dict:
     state = rec.state()
     board = board_data(rec)
     hand = board.get("hand") if isinstance(board.get("hand"), dict) else None
-    melds = [{"number": m["number"], "owner": p["name"], "cards": m["cards"]}
-             for p in (hand or {}).get("players", []) for m in p.get("melds", [])]
-    if not hand and isinstance(board.get("table"), list):  # melds on the table of a game without hands
-        melds = [{"number": m["number"], "owner": m.get("owner"), "cards": m["cards"]}
-                 for m in board["table"] if isinstance(m, dict) and "number" in m and "cards" in m]
+    melds = melds_of(board)
     return {"session": rec.session.name, "game": rec.session.game, "title": rec.game.title,
             "status": rec.game.status(state), "contract": board.get("contract"), "melds": melds,
             "seats": rec.game.players(state), "players": rec.game.players(state),
@@ -167,7 +173,35 @@ def judge_cards(store: Store, session: str | None, body: dict) -> dict:
     onto = _cards(rec, body, "onto")
     if missing(body.get("cards")):
         raise InputError("the action has no cards", "choose the cards first")
-    return judged(tuple(_cards(rec, body, "cards")), rec.rules, tuple(onto) or None)
+    cards = tuple(_cards(rec, body, "cards"))
+    said = judged(cards, rec.rules, tuple(onto) or None)
+    player = body.get("player")
+    if onto or said.get("valid") or not isinstance(player, str):
+        return said
+    return _as_addition(rec, judged, cards, player) or said
+
+
+def _as_addition(rec: Recorder, judged, cards: tuple[str, ...], player: str) -> dict | None:
+    """No meld chosen and not a meld of their own: what Add does with the cards, which puts
+    them on the one of the player's melds they fit."""
+    from pancli.app.views import board_data  # noqa: PLC0415 the board, built as `pan board --json` does
+
+    them, they = ("it", "It fits") if len(cards) == 1 else ("them", "They fit")
+    fits = []
+    for meld in melds_of(board_data(rec)):
+        if str(meld["owner"]).casefold() == player.casefold():
+            ruling = judged(cards, rec.rules, tuple(meld["cards"]))
+            if ruling.get("valid"):
+                fits.append((meld["number"], ruling))
+                player = str(meld["owner"])  # as the table spells it
+    if len(fits) == 1:
+        number, ruling = fits[0]
+        return {**ruling, "text": f"Add puts {them} on meld {number}: {ruling['text']}", "onto": number}
+    if fits:
+        listed = " and ".join(str(n) for n, _ in fits)
+        return {"valid": True, "text": f"{they} {player}'s melds {listed}: tap the one to add {them} to",
+                "pays": 0}
+    return None
 
 
 __all__ = ["KeyReused", "PanError", "perform", "undo_preview", "dealer_table", "judge_cards"]

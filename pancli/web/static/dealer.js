@@ -139,6 +139,7 @@
     }
     var n = ++checkNo, body = { cards: chosenText() }, base = onto !== null ? ontoCards() : null;
     if (base) body.onto = base;
+    else if (who) body.player = who;  // no meld chosen: Add finds the one of theirs the cards fit
     fetch("/dealer/api/check", { method: "POST", headers: headers(), body: JSON.stringify(body) })
       .then(function (r) { return r.json(); })
       .then(function (d) {
