@@ -93,6 +93,52 @@ def test_undo_shows_what_it_takes_back_and_refuses_when_the_table_moved_on(clien
     assert r.status_code == 200 and r.json()["lines"][0] == "Undid #3: Dee drops"
 
 
+def table_of(client, headers) -> dict:
+    return client.get("/dealer/api/table", headers=headers).json()
+
+
+def test_redo_records_again_what_undo_took_back_until_something_new_is_recorded(client, headers, db):
+    act(client, headers, action="deal")
+    act(client, headers, action="drop", player="cruz")
+    act(client, headers, action="drop", player="dee")
+    standings = Pan(db).json("standings")
+    assert table_of(client, headers)["redo"] == {"seq": None, "text": "Nothing to redo."}
+    assert act(client, headers, action="redo").status_code == 400  # nothing undone
+    act(client, headers, action="undo", seq=3)
+    Pan(db)("undo")  # undone at the keyboard counts too
+    redo = table_of(client, headers)["redo"]
+    assert redo["text"] == "Redo records again: Cruz drops"
+    r = act(client, headers, action="redo", seq=redo["seq"])
+    assert r.status_code == 200 and r.json()["lines"][0] == "Redid: Cruz drops", r.json()
+    redo = table_of(client, headers)["redo"]
+    assert redo["text"] == "Redo records again: Dee drops"
+    r = act(client, headers, action="redo", seq=redo["seq"] - 1)  # a stale page
+    assert r.status_code == 400 and "moved on" in r.json()["error"]
+    assert act(client, headers, action="redo", seq=redo["seq"]).status_code == 200
+    assert Pan(db).json("standings") == standings  # as if never undone
+    assert table_of(client, headers)["redo"]["seq"] is None
+    act(client, headers, action="undo", seq=redo["seq"] + 2)
+    act(client, headers, action="drop", player="ben")  # something new: what was undone stays undone
+    assert table_of(client, headers)["redo"]["seq"] is None
+
+
+def test_the_dealer_sees_standings_tops_who_deals_and_the_winner(client, headers, db):
+    t = table_of(client, headers)
+    assert t["chips"] is True and [r["name"] for r in t["standings"]] == ["Ana", "Ben", "Cruz", "Dee"]
+    assert t["deals"] == "Next hand: Dee deals, Ana is eldest."
+    Pan(db)("seat add Eve")
+    Pan(db)("deal --dealer Ana")
+    act(client, headers, action="drop", player="ben")
+    t = table_of(client, headers)
+    assert t["deals"] == "Ana deals, Ben is eldest." and t["tops"] >= 2
+    assert t["order"] == ["Ben", "Cruz", "Dee", "Eve", "Ana"]  # declarations go from the eldest
+    assert {r["name"]: r["chips"] for r in t["standings"]}["Ben"] < 0
+    for who in ("cruz", "dee", "eve"):
+        act(client, headers, action="drop", player=who)
+    t = table_of(client, headers)
+    assert t["winner"] == "Ana" and t["result"] and t["deals"].startswith("Next hand:")
+
+
 def test_the_check_judges_like_pan_check_and_records_nothing(client, headers, db):
     before = event_count(db)
     r = client.post("/dealer/api/check", json={"cards": "5S 5S 5S"}, headers=headers)

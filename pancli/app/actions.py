@@ -19,6 +19,7 @@ from pancli.app.parameters import SessionTable, missing, read_values
 from pancli.app.recorder import Recorder
 from pancli.core.errors import InputError, PanError, RuleError
 from pancli.core.text import one_line, payment_lines
+from pancli.core.words import signed
 from pancli.games import game
 from pancli.games.actions import CARDS, IN_HAND, PLAYER, Action, Param, by_name, read, read_count
 from pancli.storage.store import Store
@@ -94,11 +95,13 @@ def perform(store: Store, session: str | None, body: dict) -> dict:
         rec = Recorder(store, store.session(session))
         if name == "undo":
             lines = _undo(rec, body)
+        elif name == "redo":
+            lines = _redo(rec, body)
         else:
             declared = actions_of(rec)
             action = declared.get(name) if isinstance(name, str) else None
             if action is None:
-                known = ", ".join(declared) + ", undo"
+                known = ", ".join(declared) + ", undo, redo"
                 raise InputError(f"{rec.game.title} has no action {name!r}", f"the actions are: {known}")
             steps = rec.record_many(action.build(values_of(rec, action, body)))
             lines = step_lines(steps)
@@ -119,6 +122,43 @@ def _undo(rec: Recorder, body: dict) -> list[str]:
     last, voided = rec.undo()
     undid = rec.game.event_words({"kind": "undo", "undid": last.kind, "seq": last.seq}, last.payload)
     return [undid] + [f"  voided: {p}" for p in payment_lines(voided)]  # as `pan undo` says it
+
+
+REDO_WINDOW = 200  # events looked back over for what undo took back: a night's run of undos is a few
+
+
+def redo_stack(store: Store, session_id: int) -> list[dict]:
+    """What undo took back and nothing new has replaced yet, newest last: `redo` at the table
+    records again the last of them. Read from the log (any dealer's undo counts), as the shell
+    keeps it: an undo adds what it took back, the same event recorded again takes it off, and
+    any other event clears it."""
+    last = store.log.last_seq(session_id)
+    stack: list[dict] = []
+    events = store.log.session_log(session_id, max(1, last - REDO_WINDOW + 1))
+    undone = store.log.payloads_by_id(session_id, [e.undo_of for e in events if e.undo_of is not None])
+    for e in events:
+        if e.undo_of is not None:
+            if e.undo_of in undone:
+                stack.append(undone[e.undo_of])
+        elif stack and e.payload == stack[-1]:
+            stack.pop()
+        else:
+            stack.clear()
+    return stack
+
+
+def _redo(rec: Recorder, body: dict) -> list[str]:
+    expected = _number(body, "seq")
+    last = rec.store.log.last_seq(rec.session.id)
+    if expected is not None and last != expected:
+        raise RuleError("the table moved on since the page showed what redo records",
+                        "look at what redo will record, then tap redo again")
+    stack = redo_stack(rec.store, rec.session.id)
+    if not stack:
+        raise RuleError("nothing to redo", "redo records again what undo took back, before anything new")
+    payload = stack[-1]
+    steps = rec.record_many([payload])
+    return [f"Redid: {rec.game.event_words(payload)}"] + step_lines(steps)  # as the shell's `redo` says it
 
 
 # -- what the dealer looks at before tapping ---------------------------------------------------
@@ -145,6 +185,17 @@ def melds_of(board: dict) -> list[dict]:
             for p in (hand or {}).get("players", []) for m in p.get("melds", [])]
 
 
+def redo_preview(store: Store, session: str | None) -> dict:
+    """What redo would record again now, recording nothing."""
+    with store.snapshot():
+        s = store.session(session)
+        stack = redo_stack(store, s.id)
+        seq = store.log.last_seq(s.id)
+    if not stack:
+        return {"seq": None, "text": "Nothing to redo."}
+    return {"seq": seq, "text": f"Redo records again: {game(s.game).event_words(stack[-1])}"}
+
+
 def dealer_table(store: Store, session: str | None) -> dict:
     """The seats in order, who is still in the hand, each player's melds by number."""
     from pancli.app.views import board_data  # noqa: PLC0415 the board, built as `pan board --json` does
@@ -154,13 +205,57 @@ def dealer_table(store: Store, session: str | None) -> dict:
     board = board_data(rec)
     hand = board.get("hand") if isinstance(board.get("hand"), dict) else None
     melds = melds_of(board)
-    return {"session": rec.session.name, "game": rec.session.game, "title": rec.game.title,
+    return {**in_view(rec, state, board, hand),
+            "session": rec.session.name, "game": rec.session.game, "title": rec.game.title,
             "status": rec.game.status(state), "contract": board.get("contract"), "melds": melds,
             "seats": rec.game.players(state), "players": rec.game.players(state),
             "in_hand": list(rec.game.active_players(state)), "hand_open": bool(rec.game.hand_open(state)),
             "hand": hand, "actions": [a.describe() for a in rec.game.actions],
             "pack": list(rec.game.pack), "checks_cards": getattr(rec.game, "verdict", None) is not None,
-            "still_to_record": rec.game.still_to_record(state), "undo": undo_preview(store, session)}
+            "still_to_record": rec.game.still_to_record(state), "undo": undo_preview(store, session),
+            "redo": redo_preview(store, session)}
+
+
+def in_view(rec: Recorder, state, board: dict, hand: dict | None) -> dict:
+    """What the dealer keeps in view: tonight's standings (chips, or the game's own columns),
+    the tops, who deals, the order declarations go in, and the winner once the hand is over."""
+    from pancli.app.views import standings_data  # noqa: PLC0415 as `pan standings --json` has them
+
+    table = standings_data(rec)
+    columns = [c for c in table.get("columns") or [] if c != "place"]
+    chips = rec.game.in_chips and not columns
+    rows = [{"name": r["name"], "chips": r["net"] if chips else None,
+             "text": signed(r["net"]) if chips else " · ".join(
+                 f"{c.replace('_', ' ')} {r.get(c) if r.get(c) not in ('', None) else '-'}" for c in columns)}
+            for r in table.get("players", [])]
+    seats = rec.game.players(state)
+    order = list(seats)
+    if hand and hand.get("eldest") in seats:  # declarations go from the eldest hand
+        i = seats.index(hand["eldest"])
+        order = seats[i:] + seats[:i]
+    over = bool(hand and hand.get("over"))
+    return {"standings": rows, "chips": chips, "order": order,
+            "tops": hand.get("tops") if hand else (table.get("pools") or {}).get("tops"),
+            "deals": _who_deals(rec, state, board, hand),
+            "winner": hand.get("winner") if over else None, "result": hand.get("result") if over else None}
+
+
+def _who_deals(rec: Recorder, state, board: dict, hand: dict | None) -> str | None:
+    """Who deals, in a sentence: the hand in play's dealer and eldest, or who deals the next."""
+    if hand and not hand.get("over") and hand.get("dealer"):
+        return f"{hand['dealer']} deals, {hand['eldest']} is eldest." if hand.get("eldest") else \
+            f"{hand['dealer']} deals."
+    if board.get("next_dealer"):
+        return f"{board['next_dealer']} deals next."
+    if isinstance(board.get("dealer"), str) and not board.get("over"):
+        return f"{board['dealer']} deals."
+    try:  # a game with hands: the next deal, as it would be dealt now (pure: records nothing)
+        nxt = rec.game.board(rec.session, rec.game.apply(state, {"kind": "deal"}).state).get("hand")
+    except Exception:  # noqa: BLE001 a game whose deal is not an event of its own, or a game over
+        return None
+    if isinstance(nxt, dict) and nxt.get("dealer"):
+        return f"Next hand: {nxt['dealer']} deals, {nxt['eldest']} is eldest."
+    return None
 
 
 def judge_cards(store: Store, session: str | None, body: dict) -> dict:
