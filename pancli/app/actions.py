@@ -55,6 +55,33 @@ def _cards(rec: Recorder, body: dict, name: str) -> list[str]:
     return read(Param(name, CARDS, ""), value, SessionTable(rec))
 
 
+# Phone pages speak of taps: the CLI's words name commands, which the phone has none of.
+_COMMAND_ASIDE = re.compile(r"\s*\(`pan [^`]*`\)")          # "(`pan contract left NAME CARDS`)"
+_ON_COMMAND = re.compile(r"\bon `pan [^`]*`")                  # "the meld's number on `pan board`"
+_UNDO = re.compile(r"`pan undo`|`undo`")
+_COMMAND = re.compile(r"`pan ([^`]*)`")
+_OPTION = re.compile(r" with --[a-z-]+(?:,? e\.g\. --[a-z-]+ \S+)?")  # "say which with --to, e.g. --to 2"
+
+
+def tap_words(text: str | None) -> str | None:
+    """The CLI's sentence as the dealer's phone says it: of taps, never of commands."""
+    if not text:
+        return text
+    text = _COMMAND_ASIDE.sub("", text)
+    text = _ON_COMMAND.sub("on the table", text)
+    text = _UNDO.sub("undo", text)  # "(or undo the deal)": the Undo button
+    text = _OPTION.sub(": tap its meld", text)
+    return _COMMAND.sub(r"\1", text).replace("`", "")
+
+
+def described(action: Action) -> dict:
+    """An action's declaration for the page, its help in the phone's words."""
+    d = action.describe()
+    d["help"] = tap_words(d.get("help"))
+    d["params"] = [{**p, "help": tap_words(p.get("help"))} for p in d.get("params", [])]
+    return d
+
+
 def actions_of(rec: Recorder) -> dict[str, Action]:
     return by_name(rec.game.actions)
 
@@ -105,7 +132,7 @@ def perform(store: Store, session: str | None, body: dict) -> dict:
                 raise InputError(f"{rec.game.title} has no action {name!r}", f"the actions are: {known}")
             steps = rec.record_many(action.build(values_of(rec, action, body)))
             lines = step_lines(steps)
-            note = rec.game.still_to_record(steps[-1].state)
+            note = tap_words(rec.game.still_to_record(steps[-1].state))
             if note:
                 lines.append(note)
         result = {"action": name, "lines": lines}
@@ -210,10 +237,18 @@ def dealer_table(store: Store, session: str | None) -> dict:
             "status": rec.game.status(state), "contract": board.get("contract"), "melds": melds,
             "seats": rec.game.players(state), "players": rec.game.players(state),
             "in_hand": list(rec.game.active_players(state)), "hand_open": bool(rec.game.hand_open(state)),
-            "hand": hand, "actions": [a.describe() for a in rec.game.actions],
+            "hand": hand, "actions": [described(a) for a in rec.game.actions],
             "pack": list(rec.game.pack), "checks_cards": getattr(rec.game, "verdict", None) is not None,
-            "still_to_record": rec.game.still_to_record(state), "undo": undo_preview(store, session),
-            "redo": redo_preview(store, session)}
+            "still_to_record": tap_words(rec.game.still_to_record(state)), "undo": undo_preview(store, session),
+            "redo": redo_preview(store, session), "current": _current_name(store)}
+
+
+def _current_name(store: Store) -> str | None:
+    """The session the table is at now (`pan session new`/`use`), for a page of a named one."""
+    try:
+        return store.session(None).name
+    except PanError:
+        return None
 
 
 def in_view(rec: Recorder, state, board: dict, hand: dict | None) -> dict:
@@ -264,7 +299,7 @@ def judge_cards(store: Store, session: str | None, body: dict) -> dict:
     rec = Recorder(store, store.session(session))
     judged = getattr(rec.game, "verdict", None)
     if judged is None:
-        raise InputError(f"{rec.game.title} has no card check here", "check its cards with the CLI")
+        raise InputError(f"{rec.game.title} has no card check here", "choose the cards and tap the action: recording it checks them")
     onto = _cards(rec, body, "onto")
     if missing(body.get("cards")):
         raise InputError("the action has no cards", "choose the cards first")

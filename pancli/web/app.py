@@ -50,7 +50,7 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
 
     app = Starlette(routes=site.routes(), lifespan=lifespan, exception_handlers=site.exception_handlers())
     app.state.reader, app.state.hub, app.state.poller, app.state.site = site.reader, site.hub, poller, site
-    guard = Guard(app, token, site.error_response)
+    guard = Guard(app, token, site.error_response, dealer_token)
     if dealer_token is None:
         return guard
     from pancli.web.dealer import with_dealer  # noqa: PLC0415 only with --dealer

@@ -109,10 +109,10 @@ class Dealer:
     def check_token(self, given: str) -> None:
         if given and secrets.compare_digest(given.encode(), self.players_token.encode()):
             raise Refused(403, "the players' address is read-only",
-                          "record from the dealer's address `pan serve --dealer` printed")
+                          "record from the dealer's address the host's computer shows")
         if not given or not secrets.compare_digest(given.encode(), self.token.encode()):
             raise Refused(403, "Forbidden: this needs the dealer's token",
-                          "open the dealer's address `pan serve --dealer` printed (or scan its QR code)")
+                          "open the dealer's address the host's computer shows (or scan its QR code)")
 
     def check_write(self, scope, headers: dict[str, str]) -> None:
         """Everything a write needs before its body is read: token, same origin, CSRF value, rate."""
@@ -142,14 +142,14 @@ class Dealer:
             if path == "/dealer" and method in ("GET", "HEAD"):
                 query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
                 self.check_token(query.get("dealer", [""])[0])
-                response = await run_in_threadpool(self.page)
+                response = await run_in_threadpool(self.page, query.get("follow", [""])[0] == "1")
             elif path.startswith("/dealer/api/") and method in ("GET", "HEAD"):
                 self.check_token(headers.get("x-pan-dealer", ""))
-                response = await self.read(path)
+                response = await self.read(path, self.session_of(headers))
             elif path.startswith("/dealer/api/") and method == "POST":
                 self.check_write(scope, headers)
                 body = await self.body(headers, receive)
-                response = await self.write(path, body)
+                response = await self.write(path, body, self.session_of(headers))
             else:
                 raise Refused(404 if method in ("GET", "HEAD") else 405, "Not found",
                               "the dealer's page is at /dealer")
@@ -188,39 +188,46 @@ class Dealer:
         return data
 
     def refusal(self, status: int, message: str, hint: str) -> Response:
-        return JSONResponse({"error": one_line(message), "hint": one_line(hint), "status": status},
+        return JSONResponse({"error": one_line(actions.tap_words(message) or ""),
+                             "hint": one_line(actions.tap_words(hint) or ""), "status": status},
                             status_code=status, headers=HEADERS)
 
     # -- the routes ---------------------------------------------------------------------------
 
-    def _with_store(self, fn, *args):
+    def session_of(self, headers: dict[str, str]) -> str | None:
+        """The session a request is for: the one `pan serve --session` named, or, from a page
+        that follows the table (the link a page of a named session offers), the current one."""
+        return None if headers.get("x-pan-follow") == "1" else self.session
+
+    def _with_store(self, session: str | None, fn, *args):
         store = Store(self.path, create=False)
         try:
-            return fn(store, self.session, *args)
+            return fn(store, session, *args)
         finally:
             store.close()
 
-    def page(self) -> Response:
-        table = self._with_store(actions.dealer_table)
+    def page(self, follow: bool = False) -> Response:
+        table = self._with_store(None if follow else self.session, actions.dealer_table)
         html = self.env.get_template("dealer.html").render(
             table=table, token=self.token, csrf=self.csrf_value(), suits=SUIT_SYMBOLS,
+            follow=follow or self.session is None, named=not follow and self.session is not None,
             title=f"{table['session']} · the dealer", url=lambda path, keep_session=True: path)
         return HTMLResponse(html, headers=HEADERS)
 
-    async def read(self, path: str) -> Response:
+    async def read(self, path: str, session: str | None) -> Response:
         if path == "/dealer/api/table":
-            data = await run_in_threadpool(self._with_store, actions.dealer_table)
+            data = await run_in_threadpool(self._with_store, session, actions.dealer_table)
         elif path == "/dealer/api/undo":
-            data = await run_in_threadpool(self._with_store, actions.undo_preview)
+            data = await run_in_threadpool(self._with_store, session, actions.undo_preview)
         else:
             raise Refused(404, "Not found", "the dealer's routes are /dealer/api/table and /dealer/api/undo")
         return JSONResponse(data, headers=HEADERS)
 
-    async def write(self, path: str, body: dict) -> Response:
+    async def write(self, path: str, body: dict, session: str | None) -> Response:
         if path == "/dealer/api/action":
-            data = await run_in_threadpool(self._with_store, actions.perform, body)
+            data = await run_in_threadpool(self._with_store, session, actions.perform, body)
         elif path == "/dealer/api/check":
-            data = await run_in_threadpool(self._with_store, actions.judge_cards, body)
+            data = await run_in_threadpool(self._with_store, session, actions.judge_cards, body)
         else:
             raise InputError("no such dealer route", "the writes are /dealer/api/action and /dealer/api/check")
         return JSONResponse(data, headers=HEADERS)

@@ -13,10 +13,12 @@ def token_given(query_string: bytes, token: str, name: str = "token") -> bool:
 
 
 class Guard:
-    """Before anything else: only GET and HEAD, and only with the token."""
+    """Before anything else: only GET and HEAD, and only with the token (or the dealer's, which
+    opens the players' pages too; the players' token never opens the dealer's)."""
 
-    def __init__(self, app, token: str, error_response):
+    def __init__(self, app, token: str, error_response, dealer_token: str | None = None):
         self.app, self.token, self.error_response = app, token, error_response
+        self.dealer_token = dealer_token
         self.state = app.state
 
     async def __call__(self, scope, receive, send):
@@ -27,7 +29,8 @@ class Guard:
             response = self.error_response(path, 405, "Only GET and HEAD are answered", "this server is read-only")
             response.headers["Allow"] = "GET, HEAD"
             return await response(scope, receive, send)
-        if not token_given(scope.get("query_string", b""), self.token):
+        query = scope.get("query_string", b"")
+        if not token_given(query, self.token) and not (self.dealer_token and token_given(query, self.dealer_token)):
             response = self.error_response(path, 403, "Forbidden: this address needs its token",
                                            "open the address the host's computer shows, or scan its QR code")
             return await response(scope, receive, send)

@@ -6,6 +6,7 @@
   "use strict";
   var meta = function (n) { return document.querySelector('meta[name="' + n + '"]').content; };
   var TOKEN = meta("pan-dealer"), CSRF = meta("pan-csrf");
+  var FOLLOW = meta("pan-follow") === "1", NAMED = meta("pan-named") === "1";
   var SUIT = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   var PLAYERS = ["player", "player in hand"], CARDISH = ["cards", "card", "melds"];
   var SEP = "/";
@@ -17,7 +18,9 @@
     return Array.prototype.map.call(b, function (x) { return ("0" + x.toString(16)).slice(-2); }).join("");
   }
   function headers() {
-    return { "Content-Type": "application/json", "X-Pan-Dealer": TOKEN, "X-Pan-CSRF": CSRF };
+    var h = { "Content-Type": "application/json", "X-Pan-Dealer": TOKEN, "X-Pan-CSRF": CSRF };
+    if (FOLLOW && !NAMED) h["X-Pan-Follow"] = "1";  // the current session, whichever it is now
+    return h;
   }
   function face(code) {
     if (code === SEP) return SEP;
@@ -44,8 +47,44 @@
   }
 
   // -- the table: where the game is, its buttons, a row of buttons for each seat ------------------
+  // The picker lays out the game's own pack: laid out anew when the table moves to another game.
+  function renderPack() {
+    var pack = table.pack || [], picker = $("picker");
+    if (picker.dataset.pack === pack.join(" ")) return;
+    picker.dataset.pack = pack.join(" "); picker.textContent = "";
+    pack.forEach(function (code) {
+      var b = el("button", "pick" + (/[HD]$/.test(code) ? " red" : ""), face(code));
+      b.type = "button"; b.dataset.card = code; picker.appendChild(b);
+    });
+  }
+
+  // What the dealer keeps in view: the night's standings, the tops, who deals, the winner.
+  function renderView() {
+    $("deals").textContent = table.deals || "";
+    var w = $("winner");
+    w.hidden = !table.result;
+    w.textContent = table.result ? "Hand over: " + table.result + "." : "";
+    var list = $("standings"); list.textContent = "";
+    (table.standings || []).forEach(function (r) {
+      var li = el("li"); li.appendChild(el("span", "name", r.name));
+      li.appendChild(el("span", "value" + (r.chips > 0 ? " up" : r.chips < 0 ? " down" : ""),
+        r.chips !== null && r.chips !== undefined ? r.text + " chip" + (Math.abs(r.chips) === 1 ? "" : "s") : r.text));
+      list.appendChild(li);
+    });
+    var tops = $("tops");
+    tops.hidden = table.tops === null || table.tops === undefined;
+    tops.textContent = tops.hidden ? "" : "Tops: " + table.tops + " chip" + (table.tops === 1 ? "" : "s") + ".";
+    var moved = NAMED && table.current && table.current !== table.session;
+    $("moved").hidden = !moved;
+    $("moved-text").textContent = moved ? "The table has moved on to " + table.current +
+      "; this page still records " + table.session + "." : "";
+  }
+
   function render() {
     $("where").textContent = table.session + " \u00b7 the dealer";
+    document.title = table.session + " \u00b7 the dealer";
+    renderPack();
+    renderView();
     $("status").textContent = [table.title, table.status, table.contract].filter(Boolean).join(" \u00b7 ");
     var still = $("still"); still.textContent = table.still_to_record || ""; still.hidden = !table.still_to_record;
     var buttons = $("buttons"); buttons.textContent = "";
@@ -55,11 +94,13 @@
     });
     var seats = $("seats"); seats.textContent = "";
     var inHand = table.in_hand || [], seatActs = of("seat");
-    (table.seats || []).forEach(function (name) {
+    (table.order || table.seats || []).forEach(function (name) {  // declarations go from the eldest
       var row = el("div", "seat"); var label = el("div", "label");
       label.appendChild(el("div", "who", name));
       var p = table.hand && (table.hand.players || []).filter(function (x) { return x.name === name; })[0];
-      label.appendChild(el("div", "status", p ? p.status + (p.stayed && p.status === "in" ? " (stays)" : "") : ""));
+      var won = table.winner && table.winner === name;
+      label.appendChild(el("div", "status", won ? "won the hand" :
+        p ? p.status + (p.stayed && p.status === "in" ? " (stays)" : "") : ""));
       row.appendChild(label);
       seatActs.forEach(function (a) {
         var b = el("button", "", a.label); b.type = "button"; b.dataset.act = a.name; b.dataset.player = name;
@@ -71,8 +112,9 @@
     });
     renderPicker();
     renderForm();
-    var u = table.undo || {};
-    $("undo-preview").textContent = [u.text].concat(u.payments || []).join("\n");
+    var u = table.undo || {}, r = table.redo || {};
+    $("undo-preview").textContent = [u.text].concat(u.payments || []).concat(r.seq ? [r.text] : []).join("\n");
+    $("redo").disabled = !r.seq; $("redo").title = r.text || "";
   }
 
   // -- the card picker: who, onto which meld, the cards, then the action -------------------------
@@ -296,6 +338,7 @@
     if (t.dataset.onto) { var n = Number(t.dataset.onto); onto = onto === n ? null : n; render(); return; }
     var act = t.dataset.act; if (!act) return;
     if (act === "undo") return send({ action: "undo", seq: table.undo && table.undo.seq });
+    if (act === "redo") return send({ action: "redo", seq: table.redo && table.redo.seq });
     var a = named(act); if (!a) return;
     if (a.face === "seat") { var b = { action: act }; b[a.params[0].name] = t.dataset.player; return send(b); }
     if (a.face === "button") return send({ action: act });
@@ -316,7 +359,15 @@
     send(formBody());
   });
 
-  // The table can change from another dealer (a `pan` command): look again every second.
-  setInterval(function () { if (!pending) load().catch(function () {}); }, 1000);
+  // The table can change from another dealer (at the keyboard) or move to another session:
+  // the players' stream says when (the dealer's address opens it too), and a look every second
+  // catches anything it missed.
+  function refresh() { if (!pending) load().catch(function () {}); }
+  if (window.EventSource) {
+    var stream = new EventSource("/events?token=" + encodeURIComponent(TOKEN));
+    stream.addEventListener("change", refresh);
+    stream.addEventListener("hello", refresh);
+  }
+  setInterval(refresh, 1000);
   load();
 })();
