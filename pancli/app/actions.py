@@ -268,11 +268,11 @@ def in_view(rec: Recorder, state, board: dict, hand: dict | None) -> dict:
     if hand and hand.get("eldest") in seats:  # declarations go from the eldest hand
         i = seats.index(hand["eldest"])
         order = seats[i:] + seats[:i]
-    over = bool(hand and hand.get("over"))
+    ended = hand if hand and hand.get("over") else {}
     return {"standings": rows, "chips": chips, "order": order,
             "tops": hand.get("tops") if hand else (table.get("pools") or {}).get("tops"),
             "deals": _who_deals(rec, state, board, hand),
-            "winner": hand.get("winner") if over else None, "result": hand.get("result") if over else None}
+            "winner": ended.get("winner"), "result": ended.get("result")}
 
 
 def _who_deals(rec: Recorder, state, board: dict, hand: dict | None) -> str | None:
