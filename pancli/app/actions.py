@@ -151,7 +151,7 @@ def _undo(rec: Recorder, body: dict) -> list[str]:
     return [undid] + [f"  voided: {p}" for p in payment_lines(voided)]  # as `pan undo` says it
 
 
-REDO_WINDOW = 200  # events looked back over for what undo took back: a night's run of undos is a few
+REDO_WINDOW = 60  # events looked back over for what undo took back: a night's run of undos is a few
 
 
 def redo_stack(store: Store, session_id: int) -> list[dict]:
