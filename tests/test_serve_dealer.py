@@ -311,17 +311,20 @@ def test_the_dealer_token_is_never_on_the_players_pages(client, headers):
 
 def test_the_dealers_address_opens_the_players_pages_never_the_other_way_round(client, headers):
     for path in ["/", "/history", "/settle", "/sessions", "/player/Ana", "/api/board"]:
-        assert client.get(path, params={"token": DEALER_TOKEN}).status_code == 200, path
+        for name in ("dealer", "token"):
+            assert client.get(path, params={name: DEALER_TOKEN}).status_code == 200, (path, name)
+    assert client.get("/", params={"dealer": PLAYERS_TOKEN}).status_code == 403
     assert client.get("/dealer", params={"dealer": PLAYERS_TOKEN}).status_code == 403
     assert client.get("/dealer/api/table", headers={"X-Pan-Dealer": PLAYERS_TOKEN}).status_code == 403
     assert client.get("/", params={"token": "dealer-token-"}).status_code == 403
     page = client.get("/dealer", params={"dealer": DEALER_TOKEN}).text
-    assert f'href="/?token={DEALER_TOKEN}"' in page  # the link to them
+    assert f'href="/?dealer={DEALER_TOKEN}"' in page  # the link to them
 
 
 def test_without_a_dealer_the_dealers_token_opens_nothing(db):
     with TestClient(create_app(db, PLAYERS_TOKEN), base_url=ORIGIN) as c:
         assert c.get("/", params={"token": DEALER_TOKEN}).status_code == 403
+        assert c.get("/", params={"dealer": DEALER_TOKEN}).status_code == 403
 
 
 def test_the_dealer_token_must_differ_from_the_players(db):

@@ -123,6 +123,11 @@ def test_the_night_is_in_view_and_undo_redo_at_the_thumb(tmp_path):
         assert b.evaluate("document.documentElement.scrollWidth") <= 390  # 40-character names wrap
         assert b.evaluate("document.getElementById('standings').scrollWidth") <= 390
 
+        b.tap("document.getElementById('players-link')")  # the dealer's address opens the players' pages
+        b.wait_for("document.getElementById('live-status') && "
+                   "document.getElementById('live-status').textContent === '● live'")
+        assert "Hand 1" in b.text("#live") and b.evaluate("document.documentElement.scrollWidth") <= 390
+
 
 def test_the_phone_speaks_of_taps_never_of_commands(tmp_path):
     db = tmp_path / "pan.db"

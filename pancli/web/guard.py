@@ -21,6 +21,12 @@ class Guard:
         self.dealer_token = dealer_token
         self.state = app.state
 
+    def dealers(self, query: bytes) -> bool:
+        """The dealer's token, as the dealer's page gives it (``dealer=``, which the server's gate
+        trusts as it trusts the players' token), or as ``token=``."""
+        return self.dealer_token is not None and (token_given(query, self.dealer_token, "dealer")
+                                                  or token_given(query, self.dealer_token))
+
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
@@ -30,7 +36,7 @@ class Guard:
             response.headers["Allow"] = "GET, HEAD"
             return await response(scope, receive, send)
         query = scope.get("query_string", b"")
-        if not token_given(query, self.token) and not (self.dealer_token and token_given(query, self.dealer_token)):
+        if not token_given(query, self.token) and not self.dealers(query):
             response = self.error_response(path, 403, "Forbidden: this address needs its token",
                                            "open the address the host's computer shows, or scan its QR code")
             return await response(scope, receive, send)

@@ -364,7 +364,7 @@
   // catches anything it missed.
   function refresh() { if (!pending) load().catch(function () {}); }
   if (window.EventSource) {
-    var stream = new EventSource("/events?token=" + encodeURIComponent(TOKEN));
+    var stream = new EventSource("/events?dealer=" + encodeURIComponent(TOKEN));
     stream.addEventListener("change", refresh);
     stream.addEventListener("hello", refresh);
   }
