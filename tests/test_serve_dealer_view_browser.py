@@ -72,8 +72,8 @@ def test_a_dealer_page_of_a_named_session_says_the_table_moved_on(tmp_path):
             b.wait_for("!document.getElementById('moved').hidden")
             assert "The table has moved on to saturday; this page still records friday." in b.text("#moved")
             assert b.text("#where").startswith("friday") and b.evaluate(CARDS) == 40
-            b.tap("document.getElementById('moved-link')")
-            b.wait_for("document.getElementById('where').textContent.startsWith('saturday')")
+            b.tap("document.getElementById('moved-link')")  # a new page: nothing on it until it loads
+            b.wait_for("((document.getElementById('where') || {}).textContent || '').startsWith('saturday')")
             b.wait_for(f"{button(act='lost', player='Ben')} !== undefined")
             assert b.evaluate("document.getElementById('moved').hidden")
     finally:
@@ -124,8 +124,8 @@ def test_the_night_is_in_view_and_undo_redo_at_the_thumb(tmp_path):
         assert b.evaluate("document.getElementById('standings').scrollWidth") <= 390
 
         b.tap("document.getElementById('players-link')")  # the dealer's address opens the players' pages
-        b.wait_for("document.getElementById('live-status') && "
-                   "document.getElementById('live-status').textContent === '● live'")
+        b.wait_for("location.pathname === '/' && document.readyState === 'complete' && "
+                   "((document.getElementById('live-status') || {}).textContent || '') === '● live'")
         assert "Hand 1" in b.text("#live") and b.evaluate("document.documentElement.scrollWidth") <= 390
 
 
