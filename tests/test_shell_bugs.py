@@ -73,3 +73,54 @@ def test_the_bug_log_stays_bounded(sh, monkeypatch):
         assert sh.execute("deal").status == 70
     assert bug_log(sh.db).stat().st_size < 4000 + 4000
     assert bug_log(sh.db).read_text(encoding="utf-8").startswith("--- 20")  # whole entries
+
+
+def test_a_bug_in_bash_completion_offers_nothing_and_is_logged(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from pancli.cli import app
+    from pancli.cli.params import PlayerType
+
+    db = tmp_path / "pan.db"
+    shell = TableShell(db=str(db))
+    assert shell.execute("session new fri --players Ana,Ben,Cruz").ok
+    shell.close()
+    env = {"_PAN_COMPLETE": "complete_bash", "COMP_WORDS": "pan drop a", "COMP_CWORD": "2", "PANCLI_DB": str(db)}
+    assert CliRunner(env=env).invoke(app, [], prog_name="pan").stdout.split() == ["Ana"]
+    assert not bug_log(db).exists()
+    monkeypatch.setattr(PlayerType, "candidates", planted)
+    r = CliRunner(env=env).invoke(app, [], prog_name="pan")
+    assert r.exit_code == 0 and r.stdout.split() == []
+    log = bug_log(db).read_text(encoding="utf-8")
+    assert "while completing a word" in log and "ZeroDivisionError: a planted bug" in log
+
+
+def test_a_bug_in_a_words_type_fails_the_line_once_and_is_logged(sh, monkeypatch):
+    """A line of plain words (the fast path) does not take a bug in converting a word for a word
+    the parse should refuse: the bug is met once, said in one line and logged."""
+    from pancli.cli.params import PlayerType
+
+    assert sh.execute("deal").ok
+    calls = []
+
+    def buggy(self, value, param, ctx):
+        calls.append(value)
+        raise ZeroDivisionError("a planted bug")
+
+    monkeypatch.setattr(PlayerType, "convert", buggy)
+    r = sh.execute("drop ana")
+    assert r.status == 70 and len(r.err.splitlines()) == 1 and "ZeroDivisionError" in r.err
+    assert calls == ["ana"]
+    assert "ZeroDivisionError: a planted bug" in bug_log(sh.db).read_text(encoding="utf-8")
+
+
+def test_a_bug_in_completing_a_meld_number_is_not_taken_for_a_word_that_is_no_player(sh, monkeypatch):
+    from pancli.cli.bugs import expected_errors
+
+    assert sh.execute("deal").ok
+    monkeypatch.setattr(Recorder, "player", planted)
+    from pancli.cli.params import MeldNumberType
+
+    with pytest.raises(ZeroDivisionError):
+        MeldNumberType().candidates(sh.context, "", ("ana",))
+    assert ZeroDivisionError not in expected_errors()

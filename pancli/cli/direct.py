@@ -49,7 +49,9 @@ def run_direct(shell, words: list[str], obj):
         return PARSE
     from typer import Exit
     from typer._click.core import Context
+    from typer._click.exceptions import ClickException
 
+    from pancli.cli.bugs import expected_errors
     from pancli.cli.errors import errors_as_messages
 
     spec = direct_spec(shell, words[0])
@@ -59,6 +61,7 @@ def run_direct(shell, words: list[str], obj):
     bound = _bind(arguments, words[1:])
     if bound is None:
         return PARSE
+    refused: tuple[type[BaseException], ...] = (ClickException, *expected_errors())
     root = Context(shell.command, info_name="pan", obj=obj)
     ctx = cmd.context_class(cmd, info_name=words[0], parent=root, **cmd.context_settings)
     try:
@@ -71,7 +74,7 @@ def run_direct(shell, words: list[str], obj):
                     if param.required and param.value_is_missing(value):
                         return PARSE
                     ctx.params[param.name] = value
-    except Exception:
+    except refused:  # a word refused: the parse words it exactly
         return PARSE
     try:
         with root, ctx, errors_as_messages():

@@ -54,9 +54,18 @@ class CompletingType(ParamType):
         while at is not None and at.parent is not None:
             path.insert(0, at.info_name or "")
             at = at.parent
+        from pancli.cli.bugs import expected_errors
+
+        obj = _obj(ctx)
         try:
-            return [CompletionItem(c) for c in self.candidates(_obj(ctx), incomplete, typed, path)]
-        except Exception:  # no database or session yet: nothing to offer
+            return [CompletionItem(c) for c in self.candidates(obj, incomplete, typed, path)]
+        except expected_errors():  # no database or session yet: nothing to offer
+            return []
+        except Exception:  # a bug: logged (a line printed now would tear the prompt); Tab offers nothing
+            from pancli.cli.bugs import report_bug
+            from pancli.storage.paths import resolve_path
+
+            report_bug(resolve_path(obj.db), "completing a word")
             return []
 
 
@@ -182,11 +191,13 @@ class MeldNumberType(CompletingType):
         rec = obj.open_recorder()
         state = rec.state()
         owner = None
+        from pancli.core.errors import InputError
+
         for w in typed:
             try:
                 owner = rec.player(w)
                 break
-            except Exception:
+            except InputError:  # not a player's name (a card, an option): the next word may be
                 continue
         return rec.game.complete("meld", incomplete, state, owner)
 
