@@ -310,33 +310,56 @@ def same_event(a: LogEvent, b: LogEvent) -> bool:
     return all(same_payment(x, y, either_old=True) for x, y in zip(a.payments, b.payments))
 
 
-def compare(mine: dict, mine_events: list[LogEvent], theirs: dict, their_events: list[LogEvent]) -> dict:
-    """How the copy ``theirs`` stands to ``mine`` (session headers and event logs):
+def differing_header(mine: dict, theirs: dict) -> str | None:
+    """The first of the keys a session never changes (HEADER_KEYS) in which two copies differ."""
+    return next((key for key in HEADER_KEYS if mine.get(key) != theirs.get(key)), None)
 
-    ``same``; ``older`` (its events are the first of mine); ``newer`` (mine are the first of its
-    events, or it only closes the session); or ``conflict``, with ``seq`` the first event that
-    differs (None when the headers differ: ``field`` names the one) and ``why``.
+
+def header_conflict(key: str) -> str:
+    return f"the sessions differ in {key}"
+
+
+CLOSED_APART = "the sessions were closed at different times"
+CLOSED_BEFORE = "it was closed before events this copy holds"
+
+
+def outcome(mine_count: int, mine_closed: str | None, their_count: int, their_closed: str | None) -> tuple[str, str | None]:
+    """How a copy of ``their_count`` events stands to mine of ``mine_count``, the events the two
+    hold both being the same (and the headers): ``same``, ``older`` (mine holds its events and
+    more), ``newer`` (it holds mine and more, or only closes the session) or ``conflict``, with
+    why. The one statement of these rules: `pan sync` words and orders copies by them (compare),
+    `pan import` and sync's import present, extend or refuse by them."""
+    if mine_closed and their_closed and mine_closed != their_closed:
+        return "conflict", CLOSED_APART
+    if their_count > mine_count:
+        return "newer", None
+    if their_count < mine_count:
+        if their_closed and not mine_closed:
+            return "conflict", CLOSED_BEFORE
+        return "older", None
+    if their_closed and not mine_closed:
+        return "newer", None
+    return "same", None
+
+
+def compare(mine: dict, mine_events: list[LogEvent], theirs: dict, their_events: list[LogEvent]) -> dict:
+    """How the copy ``theirs`` stands to ``mine`` (session headers and event logs), by
+    ``outcome``: ``same``, ``older``, ``newer`` or ``conflict``, with ``seq`` the first event
+    that differs (None when the headers differ: ``field`` names the one) and ``why``.
     """
-    for key in HEADER_KEYS:
-        if mine.get(key) != theirs.get(key):
-            return {"relation": "conflict", "seq": None, "field": key, "why": f"the sessions differ in {key}"}
+    key = differing_header(mine, theirs)
+    if key is not None:
+        return {"relation": "conflict", "seq": None, "field": key, "why": header_conflict(key)}
     for a, b in zip(mine_events, their_events):
         if not same_event(a, b):
             return {"relation": "conflict", "seq": a.seq,
                     "why": event_difference(mine.get("game") or "", a.seq, a.payload, b.payload)}
-    if mine.get("closed_at") and theirs.get("closed_at") and mine["closed_at"] != theirs["closed_at"]:
-        return {"relation": "conflict", "seq": None, "field": "closed_at",
-                "why": "the sessions were closed at different times"}
-    if len(their_events) > len(mine_events):
-        return {"relation": "newer", "seq": None, "why": None}
-    if len(their_events) < len(mine_events):
-        if theirs.get("closed_at") and not mine.get("closed_at"):
-            return {"relation": "conflict", "seq": their_events[-1].seq + 1 if their_events else 1,
-                    "why": "it was closed before events this copy holds"}
-        return {"relation": "older", "seq": None, "why": None}
-    if theirs.get("closed_at") and not mine.get("closed_at"):
-        return {"relation": "newer", "seq": None, "why": None}
-    return {"relation": "same", "seq": None, "why": None}
+    relation, why = outcome(len(mine_events), mine.get("closed_at"), len(their_events), theirs.get("closed_at"))
+    if why == CLOSED_APART:
+        return {"relation": relation, "seq": None, "field": "closed_at", "why": why}
+    if why == CLOSED_BEFORE:
+        return {"relation": relation, "seq": their_events[-1].seq + 1 if their_events else 1, "why": why}
+    return {"relation": relation, "seq": None, "why": None}
 
 
 def session_header(session: Session) -> dict:

@@ -25,11 +25,13 @@ from typing import Any
 
 from pancli.app import archive_check, archive_read, archive_write, sync_folder
 from pancli.app.archive import (
-    HEADER_KEYS,
     archived_payment,
+    differing_header,
+    header_conflict,
     import_target,
     normalise_event,
     normalise_header,
+    outcome,
     rules_of,
     same_event,
     session_header,
@@ -207,10 +209,9 @@ def _merge(store, session: Session, arc: Checked) -> dict:
         return InputError(f"the archive contradicts session '{session.name}' held here: {why}",
                           "nothing was changed; the two copies were recorded apart")
 
-    header = session_header(session)
-    for key in HEADER_KEYS:
-        if header.get(key) != theirs.get(key):
-            raise contradiction(f"the sessions differ in {key}")
+    key = differing_header(session_header(session), theirs)
+    if key is not None:
+        raise contradiction(header_conflict(key))
     g = get_game(session.game)
     rules = rules_of(g.name, arc.rules)[0]
     try:
@@ -219,11 +220,10 @@ def _merge(store, session: Session, arc: Checked) -> dict:
             mine = archive_write.stored_events(store, session)  # read as far as the first `held`
             fp, count = _replay_into(store, session.id, g, rules, arc, mine, held, contradiction)
             closed, their_closed = store.closed_at(session.id), theirs["closed_at"]
-            if closed and their_closed and closed != their_closed:
-                raise contradiction("the sessions were closed at different times")
-            if count < held and their_closed and not closed:
-                raise contradiction("it was closed before events this copy holds")
-            if count < held or count == held and not (their_closed and not closed):
+            relation, why = outcome(held, closed, count, their_closed)
+            if why is not None:
+                raise contradiction(why)
+            if relation != "newer":  # the same, or older
                 raise _Done({"status": "present", "name": session.name, "fingerprint": fp})
             if session.device != store.sync.device_id() and not proven(store, session, arc, fp):
                 raise _unproven(store, session, arc)
