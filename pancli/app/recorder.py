@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 
+from pancli.app.rescore import LogEvent, Replay
 from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, RuleError
 from pancli.core.ledger import Payment
@@ -57,17 +58,18 @@ class Recorder:
             last = self.store.log.last_event_id(sid)
         if self._state is not None and last == self._last_id:
             return self._state
-        checkpoint = None
-        if self.game.checkpoint_kind:
-            checkpoint = self.store.log.last_effective(sid, self.game.checkpoint_kind)
-        if checkpoint:
-            state = self.game.restore(self.rules, checkpoint.payload)
-            events = self.store.log.effective_events(sid, checkpoint.id)
-        else:
-            state = self.game.new_state(self.rules, list(self.session.players), self.session.dealer)
-            events = self.store.log.effective_events(sid)
-        for ev in events:
-            state = self._apply(state, ev.payload, worded=False).state  # a replay: no lines for people
+        # The log from the last effective checkpoint on (restored as the state before it), undos
+        # included, through the one replay.
+        g = self.game
+        checkpoint = self.store.log.last_effective(sid, g.checkpoint_kind) if g.checkpoint_kind else None
+        start = g.restore(self.rules, checkpoint.payload) if checkpoint else None
+        rows = self.store.log.session_log(sid, checkpoint.seq if checkpoint else 1)
+        seq_of = {e.id: e.seq for e in rows}  # an undo names its event by id; no undo reaches past the checkpoint
+        replay = Replay(g, self.rules, self.session.players, self.session.dealer, strict=True, worded=False,
+                        start=start)
+        for e in rows:  # a replay: no lines for people
+            replay.step(LogEvent(e.seq, e.kind, e.payload, e.hand, undo_of=seq_of.get(e.undo_of) if e.undo_of else None))
+        state = replay.state
         self._state, self._last_id = state, last
         return state
 

@@ -103,6 +103,18 @@ def not_last(seq) -> str:
     return f"#{seq} is not the last effective event, and only that one can be undone"
 
 
+def undo_refused(seq, kind: str | None, voided: bool, last: bool) -> str | None:
+    """The undo rule, stated once for every replay (db check's fast one too): why an undo cannot
+    void event ``seq``, of ``kind`` (None when no earlier event has that number), ``voided``
+    already or not, the ``last`` effective event or not; None when it can. As at the table, only
+    the last effective event can be undone, and only once; an undo is never undone."""
+    if kind is None or kind == "undo":
+        return not_earlier(seq)
+    if voided:
+        return undone_already(seq)
+    return None if last else not_last(seq)
+
+
 def cannot_replay(seq, kind: str, why: str) -> str:
     return f"event #{seq} ({kind}) cannot be replayed: {why}"
 
@@ -257,17 +269,13 @@ class Replay:
                 return None
             found = self.history.state(seq, r.seq) if self.history and isinstance(seq, int) and 0 < seq < r.seq \
                 else None
-            if found is None or found[0] == "undo":
-                return not_earlier(seq)
-            return undone_already(seq) if found[1] else not_last(seq)
+            return undo_refused(seq, found[0] if found else None, bool(found and found[1]), False)
         target = self.by_seq.get(seq) if seq is not None else None
-        if target is None or target.kind == "undo":
-            return not_earlier(seq)
-        if target.voided:
-            return undone_already(seq)
-        if not target.applied:
+        if target is None:
+            return undo_refused(seq, None, False, False)
+        if target.kind != "undo" and not target.voided and not target.applied:
             return ""
-        return None if last is target else not_last(seq)
+        return undo_refused(seq, target.kind, target.voided, last is target)
 
     def _rebuild(self) -> Any:
         """The state after the effective events, from the last state kept or checkpoint among them

@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Container
 from typing import Any
 
-from pancli.app.rescore import Replayed, first_difference, fouled_before_fix, not_earlier, not_last, undone_already
+from pancli.app.rescore import Replayed, first_difference, fouled_before_fix, undo_refused
 from pancli.core.bank import BANK_KINDS, apply_bank
 from pancli.core.errors import PanError
 from pancli.core.rows import LogPiece
@@ -166,19 +166,15 @@ class LogVerifier:
     def _undo(self, eid: int, seq: int, undo_of: int | None) -> str | None:
         target = self.seen.get(undo_of) if undo_of is not None else None
         self.seen[eid] = [seq, "undo", False, None, (), None]
-        refused = f"event #{seq} (undo) is refused by the core: "
-        if target is None:
+        if target is None:  # an event before a checkpoint never undone is there, but not the last
             earlier = self.seq_of(undo_of) if undo_of is not None else None
-            if earlier is not None and earlier < seq:  # before a checkpoint never undone
-                return refused + not_last(earlier)
-            return refused + not_earlier(earlier)
-        t_seq, t_kind, voided, t_hand, t_pays, t_before = target
-        if t_kind == "undo":
-            return refused + not_earlier(t_seq)
-        if voided:
-            return refused + undone_already(t_seq)
-        if not self.effective or self.effective[-1] != t_seq:
-            return refused + not_last(t_seq)
+            known = earlier is not None and earlier < seq
+            why = undo_refused(earlier, "before the checkpoint" if known else None, False, False)
+            return f"event #{seq} (undo) is refused by the core: {why}"
+        why = undo_refused(target[0], target[1], target[2], bool(self.effective) and self.effective[-1] == target[0])
+        if why is not None:
+            return f"event #{seq} (undo) is refused by the core: {why}"
+        t_hand, t_pays, t_before = target[3], target[4], target[5]
         self.effective.pop()
         target[2] = True
         if t_hand and t_hand > 0 and t_pays:
