@@ -79,3 +79,37 @@ def test_undo_back_across_deals_replays_as_recorded(tmp_path):
     for r, e in zip(replayed, data["events"]):
         assert [(p.payer, p.payee, p.chips, p.code, p.params.plain()) for p in r.payments] == \
             [(p["payer"], p["payee"], p["chips"], p["code"], p["params"]) for p in e["payments"]]
+
+
+def test_the_recorder_loads_a_session_by_the_same_undo_rule(tmp_path):
+    """The table's state comes from the one replay: an undo stored against the rule (not of the
+    last effective event: a log edited by hand) stops recording with one line, as db check and
+    import refuse it, instead of leaving the table a state no check agrees with."""
+    db = tmp_path / "pan.db"
+    for line in ["session new fri --players Ana,Ben,Cruz,Dee", "deal", "drop ana", "drop ben", "undo", "drop ben"]:
+        pan(db, line)
+    store = Store(db)
+    sid = store.sessions()[0].id
+    log = store.log.session_log(sid)
+    assert [e.kind for e in log] == ["deal", "drop", "drop", "undo", "drop"]
+    with store.lock():
+        store.log.append(sid, "undo", {"kind": "undo", "undid": "drop", "seq": 2}, 1, undo_of=log[1].id, seq=6)
+    store.close()
+    refused = pan(db, "drop cruz", ok=False)
+    assert refused.exit_code != 0 and "Traceback" not in refused.output
+    assert "event #6 (undo) cannot be replayed: #2 is not the last effective event" in refused.output
+    assert len(Store(db).log.session_log(sid)) == 6  # nothing recorded
+
+
+def test_the_undo_rule_is_stated_once():
+    """Every replay (re-scoring, import, sync, db check's fast one, the recorder's) refuses an undo
+    by rescore.undo_refused: its sentences are used nowhere else."""
+    from pathlib import Path
+
+    import pancli
+
+    root = Path(pancli.__file__).parent
+    users = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")
+                   if any(f"{name}(" in p.read_text(encoding="utf-8")
+                          for name in ("not_last", "undone_already", "not_earlier")))
+    assert users == ["app/rescore.py"]
