@@ -134,7 +134,8 @@ WINDOW = 1024
 
 class Replay:
     """The replay of a log an event at a time (``step``), as the recorder applies it: the same
-    states, payloads, payments and refusals for re-scoring, `pan import` and `pan sync`.
+    states, payloads, payments and refusals for re-scoring, `pan import`, `pan sync` and the
+    recorder loading a session.
 
     ``strict``: the first event refused raises RuleError; otherwise it is kept with its reason,
     skipped, and the replay goes on. Not ``worded``: the game core may leave out the lines for

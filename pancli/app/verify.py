@@ -6,6 +6,8 @@ pieces of the log come in as plain rows (pancli/storage/care.py reads them) and 
 compared; the lines for people are not made and no payment's reason is worded (only a
 difference found is put in words, by rescore.first_difference); and what an undo may still
 need is dropped at every checkpoint that is never undone, since no undo reaches back past it.
+Its undos are refused by the rule every replay states with (rescore.undo_refused): the one
+Replay, with a hook comparing each event, costs more than this loop of raw rows (see bench/).
 
 Payments are compared by payer, payee, chips, code and parameters (players and chips only for
 rows written before payments had codes), tallies by player, stat and amount, events by payload.
