@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from pancli.app.parameters import SessionTable, missing, read_values
 from pancli.app.recorder import Recorder
@@ -23,6 +25,9 @@ from pancli.core.words import signed
 from pancli.games import game
 from pancli.games.actions import CARDS, IN_HAND, PLAYER, Action, Param, by_name, read, read_count
 from pancli.storage.store import Store
+
+if TYPE_CHECKING:
+    from pancli.core.ledger import Step
 
 KEY = re.compile(r"[A-Za-z0-9_-]{8,80}")
 
@@ -94,13 +99,13 @@ def digest(body: dict) -> str:
     return hashlib.sha256(json.dumps(asked, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def step_lines(steps) -> list[str]:
+def step_lines(steps: Iterable[Step[Any]]) -> list[str]:
     """The words `pan` prints for the steps (cli/render.show_step): each line, then who pays whom."""
     return [one_line(line) for step in steps for line in list(step.lines)
             + [f"  {p}" for p in payment_lines(step.payments)]]
 
 
-def check_key(key) -> str:
+def check_key(key: object) -> str:
     if not isinstance(key, str) or not KEY.fullmatch(key):
         raise InputError("the action has no key of its own", "reload the dealer page and tap again")
     return key
@@ -251,7 +256,7 @@ def _current_name(store: Store) -> str | None:
         return None
 
 
-def in_view(rec: Recorder, state, board: dict, hand: dict | None) -> dict:
+def in_view(rec: Recorder, state: object, board: dict, hand: dict | None) -> dict:
     """What the dealer keeps in view: tonight's standings (chips, or the game's own columns),
     the tops, who deals, the order declarations go in, and the winner once the hand is over."""
     from pancli.app.views import standings_data  # noqa: PLC0415 as `pan standings --json` has them
@@ -275,7 +280,7 @@ def in_view(rec: Recorder, state, board: dict, hand: dict | None) -> dict:
             "winner": ended.get("winner"), "result": ended.get("result")}
 
 
-def _who_deals(rec: Recorder, state, board: dict, hand: dict | None) -> str | None:
+def _who_deals(rec: Recorder, state: object, board: dict, hand: dict | None) -> str | None:
     """Who deals, in a sentence: the hand in play's dealer and eldest, or who deals the next."""
     if hand and not hand.get("over") and hand.get("dealer"):
         return f"{hand['dealer']} deals, {hand['eldest']} is eldest." if hand.get("eldest") else \
@@ -311,7 +316,8 @@ def judge_cards(store: Store, session: str | None, body: dict) -> dict:
     return _as_addition(rec, judged, cards, player) or said
 
 
-def _as_addition(rec: Recorder, judged, cards: tuple[str, ...], player: str) -> dict | None:
+def _as_addition(rec: Recorder, judged: Callable[..., dict[str, Any]], cards: tuple[str, ...],
+                 player: str) -> dict | None:
     """No meld chosen and not a meld of their own: what Add does with the cards, which puts
     them on the one of the player's melds they fit."""
     from pancli.app.views import board_data  # noqa: PLC0415 the board, built as `pan board --json` does

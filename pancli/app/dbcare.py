@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pancli
 from pancli.core.errors import PanError, StoreError
@@ -15,6 +16,13 @@ from pancli.storage.care import DatabaseCare
 from pancli.storage.log import now
 from pancli.storage.store import Store
 
+if TYPE_CHECKING:
+    from multiprocessing.pool import Pool
+
+    from pancli.games.protocol import Game
+
+Progress = Callable[[dict[str, Any]], None]  # told each session's figures as it is checked
+
 
 class CheckFailed(PanError):
     """`pan db check` found a problem: the first one is the message."""
@@ -22,7 +30,7 @@ class CheckFailed(PanError):
     exit_code = 1
 
 
-def status(store) -> dict:
+def status(store: Store) -> dict[str, Any]:
     path = Path(store.path)
     size = path.stat().st_size
     wal = Path(str(path) + "-wal")
@@ -61,7 +69,7 @@ class Plan:
         return max(0, self.last_seq - self.start + 1)
 
 
-def plan(store, session: Session, mark: CheckMark | None) -> Plan:
+def plan(store: Store, session: Session, mark: CheckMark | None) -> Plan:
     """What a check of the session needs to replay, given what an earlier one verified: a mark
     of another pancli or SQLite, or one whose seal does not hold under this user's key (forged
     by someone who could edit the file, made elsewhere, or with no key to check it), counts for
@@ -84,7 +92,8 @@ def plan(store, session: Session, mark: CheckMark | None) -> Plan:
     return Plan(session, last_seq, last_event, mark, start, mark.last_seq + 1)
 
 
-def check_session(store, session: Session | Plan, workers: int | None = None, pool=None) -> tuple[str | None, dict]:
+def check_session(store: Store, session: Session | Plan, workers: int | None = None,
+                  pool: Pool | None = None) -> tuple[str | None, dict[str, Any]]:
     """Check one session: replay the events not verified before and compare each with what is
     stored, read the rest against the digest of the check that verified them, and compare the
     running totals with the sums of the log. Returns (first problem or None, figures); the
@@ -172,7 +181,7 @@ def check_session(store, session: Session | Plan, workers: int | None = None, po
     return None, figures
 
 
-def _hands_below_unchanged(store, p: Plan, first_hand: int | None) -> bool:
+def _hands_below_unchanged(store: Store, p: Plan, first_hand: int | None) -> bool:
     """Whether the running totals of the hands before ``first_hand`` (the first this replay
     summed) are those the earlier check verified (if not, or an undo reached back before them,
     every hand is summed afresh)."""
@@ -186,7 +195,7 @@ CHANGED_FIX = ("restore the database from a backup; if the change was meant, `pa
                "checks the session anew")
 
 
-def _changed_since(store, p: Plan) -> str | None:
+def _changed_since(store: Store, p: Plan) -> str | None:
     """How the events an earlier check verified differ from what is stored now, if they do."""
     mark = p.mark
     assert mark is not None
@@ -212,7 +221,7 @@ def _sha(text: str) -> str:
 KEY_FILE = "check-marks.key"
 
 
-def _seal(basis: str, session_id: int, last_seq: int, last_event: int, pieces, hands_below: int,
+def _seal(basis: str, session_id: int, last_seq: int, last_event: int, pieces: Sequence[Sequence[Any]], hands_below: int,
           hands_digest: str, version: str, sqlite: str) -> str | None:
     key = _mark_key()
     if key is None:
@@ -273,7 +282,7 @@ def _mark_key() -> bytes | None:
     return key
 
 
-def _parts(g, p: Plan, workers: int | None, finals: list[int]) -> list[tuple[int, int | None, int, int]]:
+def _parts(g: Game[Any, Any], p: Plan, workers: int | None, finals: list[int]) -> list[tuple[int, int | None, int, int]]:
     """(first seq, the next part's first seq or None, the last seq, the first seq to digest) of
     each part of the replay. A part begins at a checkpoint that was never undone (``finals``,
     from the replay's start on), so that no undo after it reaches before it, and also replays the
@@ -298,7 +307,7 @@ def _parts(g, p: Plan, workers: int | None, finals: list[int]) -> list[tuple[int
 
 
 def _verify_part_apart(path: str, session: Session, first: int, nxt: int | None, last: int, digest_from: int,
-                       finals: list[int]):
+                       finals: list[int]) -> tuple[str | None, int, list[tuple[int, int, str]]]:
     """verify_part in a worker process, on a read-only connection of its own (and, as in the
     parent, without the cycle collector walking the rows as they are read)."""
     # start-up: only db check replays (not db status or backup)
@@ -315,7 +324,7 @@ def _verify_part_apart(path: str, session: Session, first: int, nxt: int | None,
         store.close()
 
 
-def verify_part(store, session: Session, g, rules, first: int, nxt: int | None, last: int,
+def verify_part(store: Store, session: Session, g: Game[Any, Any], rules: Any, first: int, nxt: int | None, last: int,
                 digest_from: int, finals: list[int]) -> tuple[str | None, int, list[tuple[int, int, str]]]:
     """Replay the events numbered ``first`` up to the next part's checkpoint ``nxt`` (compared
     here, counted there) or to ``last``, a piece at a time, from the checkpoint that ``first``
@@ -353,7 +362,7 @@ def verify_part(store, session: Session, g, rules, first: int, nxt: int | None, 
     return problem, v.events - (nxt is not None), pieces
 
 
-def check(store, progress=None, full: bool = False) -> tuple[str | None, dict]:
+def check(store: Store, progress: Progress | None = None, full: bool = False) -> tuple[str | None, dict[str, Any]]:
     """Integrity check, then every session checked (check_session). Returns (first problem or
     None, figures). What each session's check verified is remembered when every session passed,
     so that the next check replays only what was recorded since; ``full`` replays everything.
@@ -404,7 +413,7 @@ def check(store, progress=None, full: bool = False) -> tuple[str | None, dict]:
     return problem, figures
 
 
-def _integrity_or_failure(path) -> str | None:
+def _integrity_or_failure(path: str | os.PathLike[str]) -> str | None:
     try:
         return DatabaseCare.integrity_problem_at(path)
     except StoreError as e:
@@ -413,7 +422,7 @@ def _integrity_or_failure(path) -> str | None:
         return f"SQLite integrity check: {e}"
 
 
-def _remember(store, marks: list[CheckMark]) -> None:
+def _remember(store: Store, marks: list[CheckMark]) -> None:
     """Keep what this check verified; a database that cannot be written is checked in full
     the next time too."""
     if not marks:
@@ -425,7 +434,8 @@ def _remember(store, marks: list[CheckMark]) -> None:
         pass
 
 
-def _check_sessions(store, full: bool, progress, pool) -> tuple[str | None, dict]:
+def _check_sessions(store: Store, full: bool, progress: Progress | None,
+                    pool: Pool | None) -> tuple[str | None, dict[str, Any]]:
     """Every session checked in one snapshot (planned again in it: more may have been recorded
     since the plan that decided on processes); in this process alone without a pool (a thread
     runs beside it, and a process forked then could hang)."""
@@ -449,7 +459,7 @@ def _check_sessions(store, full: bool, progress, pool) -> tuple[str | None, dict
     return None, figures
 
 
-def backup(store, dest: str | os.PathLike, force: bool = False) -> dict:
+def backup(store: Store, dest: str | os.PathLike[str], force: bool = False) -> dict[str, Any]:
     """A consistent copy of the whole database, taken in one read transaction (SQLite's backup API),
     so a writer in another process cannot tear it. The target is checked (never the database or its
     -wal/-shm; an existing file only with ``force``) and written by the shared atomic writer."""

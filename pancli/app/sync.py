@@ -56,6 +56,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pancli.app import archive as arc, archive_import, files, sync_conflicts as conflicts, sync_folder as fs
 from pancli.app.files import session_file_name
@@ -65,6 +66,9 @@ from pancli.core.errors import InputError, PanError
 from pancli.core.names import MAX_SESSION_NAME, clean_name
 from pancli.core.rows import Session
 from pancli.storage.log import now
+
+if TYPE_CHECKING:
+    from pancli.storage.store import Store
 
 DEVICE_FORMAT = fs.DEVICE_FORMAT
 
@@ -106,7 +110,7 @@ def default_label() -> str:
     return re.sub(r"[^\w-]+", "-", host).strip("-")[:32] or "device"
 
 
-def device_label(store) -> str:
+def device_label(store: Store) -> str:
     return store.setting("device_label") or default_label()
 
 
@@ -138,7 +142,7 @@ def write_atomic(path: Path, text: str) -> None:
 
 # -- the sync -----------------------------------------------------------------------------------
 
-def folder_of(store, folder: str | None, create: bool = False) -> Path:
+def folder_of(store: Store, folder: str | None, create: bool = False) -> Path:
     """The folder to sync with: the one given, else the one used last time."""
     given = folder or store.setting("sync_folder")
     if not given:
@@ -171,7 +175,7 @@ def shown_folder(given: str | None, root: str | None) -> str | None:
     return given if same else root
 
 
-def sync(store, folder: str | None = None, label: str | None = None, create: bool = False) -> Outcome:
+def sync(store: Store, folder: str | None = None, label: str | None = None, create: bool = False) -> Outcome:
     root = folder_of(store, folder, create)
     with store.lock():
         if label:
@@ -264,7 +268,8 @@ def _refuse(out: Outcome, c: Copy, known: dict, why: str) -> None:
 
 
 def trusted_keys(root: Path, me: str, key: str, pinned: dict, listing: fs.Listing, out: Outcome,
-                 known: dict, met: set[str] | frozenset = frozenset()) -> tuple[dict[str, str], dict[str, str], set]:
+                 known: dict, met: set[str | None] | frozenset[str] = frozenset()
+                 ) -> tuple[dict[str, str], dict[str, str], set]:
     """Every device's key to check signatures with, the ones seen here for the first time, and
     the (device, key) pairs already reported in one line (their files are not reported again).
 
@@ -359,7 +364,7 @@ def _manifest_sound(m: fs.Manifest, keys: dict, out: Outcome, known: dict, me: s
     return False
 
 
-def held_unchanged(store, c: Copy) -> bool:
+def held_unchanged(store: Store, c: Copy) -> bool:
     """Whether an unsigned copy is of a session held here, the same or older (nothing to take)."""
     with store.snapshot():
         held = store.sync.session_by_global_id(*c.global_id)
@@ -369,8 +374,8 @@ def held_unchanged(store, c: Copy) -> bool:
     return arc.compare(arc.session_header(held), mine, c.header, c.events)["relation"] in ("same", "older")
 
 
-def _row(path: Path, c_or_session, events: int, closed: bool, fingerprint: str, size: int, mtime_ns: int,
-         tail: str | None) -> dict | None:
+def _row(path: Path, c_or_session: tuple[str, str | None], events: int, closed: bool, fingerprint: str, size: int,
+         mtime_ns: int, tail: str | None) -> dict[str, Any] | None:
     if tail is None:
         return None
     device, uid = c_or_session
@@ -378,8 +383,8 @@ def _row(path: Path, c_or_session, events: int, closed: bool, fingerprint: str, 
             "events": events, "closed": int(closed), "fingerprint": fingerprint}
 
 
-def write_own(store, own_dir: Path, me: str, mine: str, seed: bytes, listing: fs.Listing, groups: dict,
-              conflicted: set, done: list[Copy], out: Outcome) -> None:
+def write_own(store: Store, own_dir: Path, me: str, mine: str, seed: bytes, listing: fs.Listing,
+              groups: dict[tuple[str, str], list[Copy]], conflicted: set[tuple[str, str]], done: list[Copy], out: Outcome) -> None:
     """This device's sessions written to its subfolder (those whose file is not up to date), its
     device.json, and what was seen of each file remembered for the next sync."""
     rows = list(listing.skipped) + [r for c in done if (r := _row(c.path, c.global_id, len(c.events), bool(c.header.get("closed_at")),
@@ -460,7 +465,7 @@ def _report_conflict(out: Outcome, held: Session | None, mine: list, gid: tuple[
                           "sides": sides})
 
 
-def bring_in(store, gid: tuple[str, str], group: list[Copy], known: dict, out: Outcome, me: str) -> bool:
+def bring_in(store: Store, gid: tuple[str, str], group: list[Copy], known: dict[str, Any], out: Outcome, me: str) -> bool:
     """The trusted copies in the folder of one session, against the one held here: import it,
     extend it, or report a contradiction (and change nothing). A session of this device's is
     only compared: a copy that holds more than this database is reported, never taken. False
@@ -525,7 +530,7 @@ def bring_in(store, gid: tuple[str, str], group: list[Copy], known: dict, out: O
     return True
 
 
-def unused_name(store, name: str, label: str, device: str) -> str:
+def unused_name(store: Store, name: str, label: str, device: str) -> str:
     """The session's own name, or, taken here by another session, the name with its device's
     (shortened to fit a session name's length)."""
     def fit(suffix: str) -> str:
@@ -543,7 +548,7 @@ def unused_name(store, name: str, label: str, device: str) -> str:
 
 # -- status, trust and forget -------------------------------------------------------------------
 
-def status(store) -> dict:
+def status(store: Store) -> dict[str, Any]:
     """Each device known here: what it has contributed, its key's fingerprint (to compare aloud),
     when it was first and last seen and when it says it last synced."""
     with store.snapshot():
@@ -568,7 +573,7 @@ def status(store) -> dict:
             "key": my_key, "fingerprint": signing.key_fingerprint(my_key), "devices": out}
 
 
-def find_device(store, ref: str, known_only: bool = True) -> tuple[str, str | None]:
+def find_device(store: Store, ref: str, known_only: bool = True) -> tuple[str, str | None]:
     """A device named by its id, the start of it (8 digits or more) or its name: (id, name)."""
     text = ref.strip().lower()
     with store.snapshot():
@@ -589,7 +594,7 @@ def find_device(store, ref: str, known_only: bool = True) -> tuple[str, str | No
                      "give its id or name as `pan sync --status` lists it (a new device: its whole id)")
 
 
-def trust(store, ref: str, key: str | None = None) -> dict:
+def trust(store: Store, ref: str, key: str | None = None) -> dict[str, Any]:
     """Pin a device's public key: the one given (ahead of its first file), else the one its
     signed device.json in the sync folder offers now (after a key change, say)."""
     device, label = find_device(store, ref, known_only=False)
@@ -619,7 +624,7 @@ def trust(store, ref: str, key: str | None = None) -> dict:
             "replaced": signing.key_fingerprint(old) if old and old != key else None}
 
 
-def forget(store, ref: str) -> dict:
+def forget(store: Store, ref: str) -> dict[str, Any]:
     """Drop a device and its pinned key (a lost laptop); its sessions held here stay, read-only.
     Its next signed file is taken as a first sight."""
     device, label = find_device(store, ref)

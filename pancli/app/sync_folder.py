@@ -22,9 +22,11 @@ import json
 import os
 import re
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from pancli.app import archive as arc, archive_check
 from pancli.app.archive_check import MAX_BYTES, MAX_STAMP
@@ -41,6 +43,7 @@ SIGNATURE_LINE = b"# signature: ed25519 "
 ID = re.compile(r"[0-9a-f]{32}")
 _SIGNED_LINE = re.compile(rb"# signature: ed25519 ([0-9a-f]{128})\n\Z")
 FUTURE = timedelta(days=1)       # a clock this far ahead of ours is wrong, not early
+StillDone = Callable[[dict[str, Any]], bool]  # whether a remembered file's session needs nothing more
 
 
 class NotRegular(OSError):
@@ -178,7 +181,7 @@ class Copy:
         return self.archive["session"]
 
 
-def _text(value, limit: int) -> str | None:
+def _text(value: object, limit: int) -> str | None:
     return value if isinstance(value, str) and len(value) <= limit else None
 
 
@@ -242,7 +245,7 @@ def _canonical(data: dict) -> bytes:
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def sound_time(value, now: datetime) -> str | None:
+def sound_time(value: object, now: datetime) -> str | None:
     """A time another device says, if it is one and not from a clock far ahead of ours."""
     text = _text(value, MAX_STAMP)
     if text is None:
@@ -275,7 +278,7 @@ def read_manifest(path: Path, raw: bytes, now: datetime) -> Manifest | None:
     return m
 
 
-def safe_label(label) -> str | None:
+def safe_label(label: object) -> str | None:
     """Another device's name for itself, if it is a sound one (else None: its id is shown)."""
     if not isinstance(label, str) or len(label) > MAX_LABEL * 4:
         return None
@@ -310,7 +313,8 @@ def _entries(path: str, listing: Listing) -> list[os.DirEntry]:
         return []
 
 
-def scan(root: Path, me: str, remembered: dict[str, dict], still_done, now: datetime) -> Listing:
+def scan(root: Path, me: str, remembered: dict[str, dict[str, Any]], still_done: StillDone,
+         now: datetime) -> Listing:
     """Every archive and device manifest in the devices' subfolders; links refused; a file
     unchanged since the last sync (``remembered``, and ``still_done(row)`` says its session is
     held here as far as it goes) not read past its end."""
@@ -338,7 +342,8 @@ def scan(root: Path, me: str, remembered: dict[str, dict], still_done, now: date
     return out
 
 
-def _list_file(path: Path, f: os.DirEntry, where: str, out: Listing, remembered, still_done, now) -> None:
+def _list_file(path: Path, f: os.DirEntry[str], where: str, out: Listing, remembered: dict[str, dict[str, Any]],
+               still_done: StillDone, now: datetime) -> None:
     name = f.name
     if name.startswith("."):
         return  # a temporary file, a sync engine's or ours
@@ -360,7 +365,8 @@ def _list_file(path: Path, f: os.DirEntry, where: str, out: Listing, remembered,
         out.errors.append({"path": str(path), "why": why_not_read(e)})
 
 
-def _list_archive(path: Path, st: os.stat_result, where: str, out: Listing, row: dict | None, still_done) -> None:
+def _list_archive(path: Path, st: os.stat_result, where: str, out: Listing, row: dict[str, Any] | None,
+                  still_done: StillDone) -> None:
     key = None
     if row is not None and row["size"] == st.st_size and row["mtime_ns"] == st.st_mtime_ns:
         with contextlib.suppress(OSError):

@@ -6,8 +6,11 @@ One part of a ``Store``, over its connection; pancli/app/dbcare.py decides what 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from pancli.core.errors import StoreError
@@ -103,7 +106,7 @@ class DatabaseCare:
         return _integrity_problem(self.conn)
 
     @staticmethod
-    def integrity_problem_at(path) -> str | None:
+    def integrity_problem_at(path: str | os.PathLike[str]) -> str | None:
         """The same checks on a connection of their own, so they can run in another thread while
         this one replays the log (SQLite lets go of Python's lock while it checks)."""
         conn = sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=ro", uri=True, timeout=30,
@@ -216,7 +219,7 @@ class DatabaseCare:
     def sqlite_version() -> str:
         return sqlite3.sqlite_version
 
-    def copy_to(self, path) -> dict:
+    def copy_to(self, path: str | os.PathLike[str]) -> dict[str, Any]:
         """A consistent copy of the whole database into a new file (SQLite's backup API, one read
         transaction), in rollback-journal mode and checked; returns its check and counts."""
         try:
@@ -233,7 +236,7 @@ class DatabaseCare:
             raise StoreError(f"cannot back up to {path}: {e}", "check the folder is writable") from None
 
 
-def _mark_of(r) -> CheckMark | None:
+def _mark_of(r: Sequence[Any]) -> CheckMark | None:
     """A check mark from its row, or None when a field is not of the kind a check writes."""
     try:
         pieces = tuple((int(a), int(b), d) for a, b, d in json.loads(r[4]))
@@ -246,7 +249,7 @@ def _mark_of(r) -> CheckMark | None:
     return CheckMark(r[0], r[1], r[2], r[3], pieces, r[5], r[6], r[7], r[8], r[9])
 
 
-def _integrity_problem(conn) -> str | None:
+def _integrity_problem(conn: sqlite3.Connection) -> str | None:
     rows = [r[0] for r in conn.execute("PRAGMA integrity_check")]
     if rows != ["ok"]:
         return "SQLite integrity check: " + "; ".join(rows[:3])

@@ -10,11 +10,21 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from pancli.core.rows import StoredEvent
 from pancli.storage.mapping import EVENT_COLUMNS, PAYMENT_COLUMNS, TALLY_COLUMNS, add_payments, add_tallies, event_rows
 from pancli.storage.migrations import NET
+
+if TYPE_CHECKING:
+    from pancli.core.ledger import Payment, Tally
+
+# An event as ``append_many`` stores it: (seq, kind, payload, hand, payments, tallies, undo_of,
+# created_at), ``undo_of`` the seq of the event an undo voids.
+NewEvent = tuple[int, str, Mapping[str, Any], "int | None", "Sequence[Payment]", "Sequence[Tally]", "int | None",
+                 "str | None"]
 
 _VOIDED = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
 
@@ -24,7 +34,7 @@ def now() -> str:
 
 
 
-def _reasons(payments) -> list[str]:
+def _reasons(payments: Sequence[Payment]) -> list[str]:
     """Each payment's reason, worded once for the payers of one thing: they share their params
     (a condition's five payers), and a reason is the wording of its code and params alone."""
     said: dict = {}
@@ -49,8 +59,8 @@ class EventLog:
         row = self.conn.execute("SELECT max(id) FROM events WHERE session_id = ?", [session_id]).fetchone()
         return row[0] or 0
 
-    def append(self, session_id: int, kind: str, payload: dict, hand: int | None,
-               payments=(), tallies=(), undo_of: int | None = None, created_at: str | None = None,
+    def append(self, session_id: int, kind: str, payload: Mapping[str, Any], hand: int | None,
+               payments: Sequence[Payment] = (), tallies: Sequence[Tally] = (), undo_of: int | None = None, created_at: str | None = None,
                seq: int | None = None) -> int:
         """Store one event (``append_many`` of one) and return its id; ``undo_of`` is the id of the
         event an undo voids, ``seq`` the session's next (looked up when not given, inside the
@@ -67,7 +77,7 @@ class EventLog:
         self.append_many(session_id, [(seq, kind, payload, hand, payments, tallies, voided, created_at)], ids)
         return ids[seq]
 
-    def append_many(self, session_id: int, events, ids: dict[int, int]) -> None:
+    def append_many(self, session_id: int, events: Iterable[NewEvent], ids: dict[int, int]) -> None:
         """Store events in order with their payments and tallies and the running totals they
         change, in a handful of statements however many events (an imported session: a batch of
         its log at a time); the one writer of the log. ``events``: (seq, kind, payload, hand, payments, tallies,

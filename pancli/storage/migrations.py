@@ -8,53 +8,68 @@ and recorded the same way without loading sqlite-utils (``create_schema``).
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from sqlite_utils.migrations import Migrations
 
 SCHEMA_SET = "pancli"
 
 
-_STEPS: list = []  # every migration of the schema, in order; each function's name is its migration's
+class Statements(Protocol):
+    """What a step runs its SQL with: sqlite-utils' Database, or ``_Statements`` below."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ...) -> sqlite3.Cursor: ...
+
+    def executescript(self, sql: str) -> Any: ...
 
 
-def _step(fn):
+Step = Callable[[Statements], None]
+
+_STEPS: list[Step] = []  # every migration of the schema, in order; each function's name is its migration's
+
+
+def _step(fn: Step) -> Step:
     _STEPS.append(fn)
     return fn
 
 
 @_step
-def m001_initial(db):
+def m001_initial(db: Statements) -> None:
     db.executescript(_SCHEMA_V1)
 
 
 @_step
-def m002_covering_indexes(db):
+def m002_covering_indexes(db: Statements) -> None:
     db.executescript(_SCHEMA_V2)
 
 
 @_step
-def m003_totals(db):
+def m003_totals(db: Statements) -> None:
     db.executescript(_SCHEMA_V3)
 
 
 @_step
-def m004_hand_totals(db):
+def m004_hand_totals(db: Statements) -> None:
     db.executescript(_SCHEMA_V4)
 
 
 @_step
-def m005_payment_codes(db):
+def m005_payment_codes(db: Statements) -> None:
     for statement in _SCHEMA_V5:
         db.execute(statement)
 
 
 @_step
-def m006_device_identity(db):
+def m006_device_identity(db: Statements) -> None:
     for statement in _SCHEMA_V6:
         db.execute(statement)
 
 
 @_step
-def m007_device_keys(db):
+def m007_device_keys(db: Statements) -> None:
     for statement in _SCHEMA_V7:
         db.execute(statement)
     # A database whose device id nobody can have seen yet (no session, never synced) takes the
@@ -71,22 +86,22 @@ def m007_device_keys(db):
 
 
 @_step
-def m008_check_marks(db):
+def m008_check_marks(db: Statements) -> None:
     db.execute(_SCHEMA_V8)
 
 
 @_step
-def m009_dealer_actions(db):
+def m009_dealer_actions(db: Statements) -> None:
     db.execute(_SCHEMA_V9)
 
 
 @_step
-def m010_append_indexes(db):
+def m010_append_indexes(db: Statements) -> None:
     db.executescript(_SCHEMA_V10)
 
 
 @_step
-def m011_sessions_origin(db):
+def m011_sessions_origin(db: Statements) -> None:
     db.execute(_SCHEMA_V11)
 
 
@@ -102,10 +117,10 @@ class _Statements:
     """What a step is given to run its SQL with, inside the transaction that creates the
     database: ``execute`` and ``executescript`` as sqlite-utils' Database runs them there."""
 
-    def __init__(self, conn):
+    def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
 
-    def execute(self, sql: str, parameters=()):
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> sqlite3.Cursor:
         return self.conn.execute(sql, parameters)
 
     def executescript(self, sql: str) -> None:
@@ -118,7 +133,7 @@ class _Statements:
             self.conn.execute(sql[start:].strip())
 
 
-def create_schema(conn) -> None:
+def create_schema(conn: sqlite3.Connection) -> None:
     """Every step applied to a new, empty database, and recorded, as sqlite-utils' Migrations
     would apply and record them (tests/test_old_data.py compares the two), without loading
     sqlite-utils, which with what it imports (click, dateutil, pluggy) made a new database's
@@ -133,7 +148,7 @@ def create_schema(conn) -> None:
                      [SCHEMA_SET, fn.__name__, str(datetime.now(UTC))])
 
 
-def schema_migrations():
+def schema_migrations() -> Migrations:
     from sqlite_utils.migrations import Migrations  # noqa: PLC0415 start-up: sqlite-utils, only to create or migrate
 
     migrations = Migrations(SCHEMA_SET)

@@ -68,7 +68,7 @@ class SyncQueries:
         return [dict(r) for r in self.conn.execute(
             "SELECT id, label, last_sync, seen_at, first_seen, public_key FROM devices ORDER BY id")]
 
-    def held_lengths(self) -> dict[tuple[str, str], tuple[int, bool]]:
+    def held_lengths(self) -> dict[tuple[str | None, str | None], tuple[int, bool]]:
         """Per session held here, by global id: its number of events and whether it is closed."""
         return {(r[0], r[1]): (r[2], r[3]) for r in self.conn.execute(
             "SELECT s.device, s.uid, coalesce((SELECT max(seq) FROM events e WHERE e.session_id = s.id), 0), "
