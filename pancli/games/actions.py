@@ -12,11 +12,24 @@ line through its click type (pancli/cli/params.py), the dealer's page through ap
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, cast
 
 from pancli.core.errors import InputError
 from pancli.core.grouping import meld_texts
 from pancli.core.ledger import MAX_CHIPS
+
+if TYPE_CHECKING:
+    from pancli.core.events import (
+        BankEvent,
+        BuyinEvent,
+        CashoutEvent,
+        ContractGameEvent,
+        PanguingueEvent,
+        PolishEvent,
+    )
+
+    # What a builder makes: the typed payloads of pancli/core/events.py.
+    Built: TypeAlias = Sequence[PanguingueEvent | ContractGameEvent | PolishEvent | BankEvent]
 
 Event = dict[str, Any]
 
@@ -72,10 +85,12 @@ class Action:
     __slots__ = ("name", "command", "help", "label", "params", "build", "kinds", "when", "direct")
 
     def __init__(self, name: str, command: tuple[str, ...], help: str, label: str, params: tuple[Param, ...],
-                 build: Callable[[Mapping[str, Any]], list[Event]], kinds: tuple[str, ...], when: When = "any",
+                 build: Callable[[Mapping[str, Any]], Built], kinds: tuple[str, ...], when: When = "any",
                  direct: bool = True) -> None:
         self.name, self.command, self.help, self.label, self.params = name, command, help, label, params
-        self.build, self.kinds, self.when, self.direct = build, kinds, when, direct
+        # Its typed payloads go out as what they are at run time: the plain JSON the recorder stores.
+        self.build = cast("Callable[[Mapping[str, Any]], list[Event]]", build)
+        self.kinds, self.when, self.direct = kinds, when, direct
 
     def __repr__(self) -> str:
         return f"Action({self.name!r})"
@@ -210,10 +225,12 @@ def read(param: Param, value: Any, table: Table) -> Any:
 
 # -- what every game's sessions record: chips from and to the bank ------------------------------
 
-def _bank(kind: str) -> Callable[[Mapping[str, Any]], list[Event]]:
-    def build(v: Mapping[str, Any]) -> list[Event]:
-        return [{"kind": kind, "player": v["player"], "chips": v["chips"]}]
-    return build
+def _buyin(v: Mapping[str, Any]) -> list[BuyinEvent]:
+    return [{"kind": "buyin", "player": v["player"], "chips": v["chips"]}]
+
+
+def _cashout(v: Mapping[str, Any]) -> list[CashoutEvent]:
+    return [{"kind": "cashout", "player": v["player"], "chips": v["chips"]}]
 
 
 _CHIPS_NOUN = "a number of chips"
@@ -221,11 +238,11 @@ BANK_ACTIONS = (
     Action("buyin", ("buyin",), "A player buys chips from the bank; settle-up counts it.",
            "Buy chips", (Param("player", PLAYER, "Who buys chips.", arg="name"),
                          Param("chips", COUNT, "How many chips.", noun=_CHIPS_NOUN, high=MAX_CHIPS)),
-           _bank("buyin"), ("buyin",), direct=False),
+           _buyin, ("buyin",), direct=False),
     Action("cashout", ("cashout",), "A player cashes chips in at the bank; settle-up counts it.",
            "Cash out", (Param("player", PLAYER, "Who cashes chips in.", arg="name"),
                         Param("chips", COUNT, "How many chips.", noun=_CHIPS_NOUN, high=MAX_CHIPS)),
-           _bank("cashout"), ("cashout",), direct=False),
+           _cashout, ("cashout",), direct=False),
 )
 
 

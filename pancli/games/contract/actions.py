@@ -4,30 +4,33 @@ parameters, its help and the events it makes (see pancli/games/actions.py)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP
-from pancli.games.actions import CARD, CARDS, COUNT, MELDS, PLAYER, Action, Event, Param
+from pancli.games.actions import CARD, CARDS, COUNT, MELDS, PLAYER, Action, Param
+
+if TYPE_CHECKING:
+    from pancli.core.events import ContractEvent, ContractOutEvent, HandEvent, LayOffEvent
 
 Values = Mapping[str, Any]
 
 
-def _lay(v: Values) -> list[Event]:
+def _lay(v: Values) -> list[ContractEvent]:
     if not v["melds"]:
         raise InputError("no melds given", "write the contract, e.g. 7S 7H 7D / QC QD QS")
     return [{"kind": "contract", "player": v["player"], "melds": [list(m) for m in v["melds"]]}]
 
 
-def _layoff(v: Values) -> list[Event]:
+def _layoff(v: Values) -> list[LayOffEvent]:
     return [{"kind": "lay_off", "player": v["player"], "meld": v["meld"], "cards": list(v["cards"])}]
 
 
-def _out(v: Values) -> list[Event]:
+def _out(v: Values) -> list[ContractOutEvent]:
     return [{"kind": "out", "player": v["player"], "discard": v.get("discard")}]
 
 
-def _left(v: Values) -> list[Event]:
+def _left(v: Values) -> list[HandEvent]:
     who, cards, points = v["player"], v.get("cards"), v.get("points")
     if cards and points is not None:
         raise InputError("give the cards or --points, not both", "e.g. pan contract left ben KC KD 4S")

@@ -26,11 +26,14 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import InputError, RuleError
+
+if TYPE_CHECKING:
+    from pancli.core.events import ContractDealEvent, ContractEvent, ContractOutEvent, HandEvent, LayOffEvent
 from pancli.core.ledger import Step, Tally
 from pancli.core.words import plural, signed as with_sign
 from pancli.games.contract.rules import PACKS, ContractRules
@@ -375,9 +378,11 @@ def apply(state: GameState, event: dict[str, Any]) -> Step:
         raise InputError(f"unknown contract-game event {kind!r}", suggest(str(kind), EVENT_KINDS, "kinds"))
     if state.over:
         raise RuleError("the game is over after deal 5", "start a new game to go on playing")
-    handler = {"contract": _apply_contract, "lay_off": _apply_lay_off, "out": _apply_out,
-               "hand": _apply_hand, "deal": _apply_whole_deal}[kind]
-    return handler(state, event)
+    # Each handler takes its kind's payload (pancli/core/events.py); ``apply`` gives it the stored one.
+    handlers: dict[str, Callable[[GameState, Any], Step]] = {
+        "contract": _apply_contract, "lay_off": _apply_lay_off, "out": _apply_out, "hand": _apply_hand,
+        "deal": _apply_whole_deal}
+    return handlers[kind](state, event)
 
 
 def replay(rules: ContractRules, players: list[str], events: Iterable[dict[str, Any]]) -> GameState:
@@ -387,7 +392,7 @@ def replay(rules: ContractRules, players: list[str], events: Iterable[dict[str, 
     return state
 
 
-def _field(event: dict[str, Any], key: str) -> Any:
+def _field(event: Mapping[str, Any], key: str) -> Any:
     if key not in event:
         raise InputError(f"a {event['kind']} event needs {key!r}", f"add {key} to the event")
     return event[key]
@@ -416,7 +421,7 @@ def _check_supply(state: GameState, cards: list[Card]) -> None:
                         f"but two packs hold only {PACKS}", "check the cards against the table")
 
 
-def _apply_contract(state: GameState, event: dict[str, Any]) -> Step:
+def _apply_contract(state: GameState, event: ContractEvent) -> Step:
     player = _player(state, _field(event, "player"))
     melds = parse_melds(_field(event, "melds"))
     _before_out(state, "a contract")
@@ -436,7 +441,7 @@ def _apply_contract(state: GameState, event: dict[str, Any]) -> Step:
     return Step(dataclasses.replace(state, down=state.down + (player,), table=state.table + new_melds), lines=[line])
 
 
-def _apply_lay_off(state: GameState, event: dict[str, Any]) -> Step:
+def _apply_lay_off(state: GameState, event: LayOffEvent) -> Step:
     player = _player(state, _field(event, "player"))
     number = _field(event, "meld")
     cards = parse_cards(_field(event, "cards"))
@@ -455,7 +460,7 @@ def _apply_lay_off(state: GameState, event: dict[str, Any]) -> Step:
                 lines=[f"{player} lays off {format_cards(cards)} onto meld {number} ({target.owner}'s)"])
 
 
-def _apply_out(state: GameState, event: dict[str, Any]) -> Step:
+def _apply_out(state: GameState, event: ContractOutEvent) -> Step:
     player = _player(state, _field(event, "player"))
     discard = event.get("discard")
     _before_out(state, "another going out")
@@ -474,7 +479,7 @@ def _apply_out(state: GameState, event: dict[str, Any]) -> Step:
     return Step(dataclasses.replace(state, out=player), lines=[line])
 
 
-def _apply_hand(state: GameState, event: dict[str, Any]) -> Step:
+def _apply_hand(state: GameState, event: HandEvent) -> Step:
     player = _player(state, _field(event, "player"))
     if state.out is None:
         raise RuleError(f"nobody has gone out of deal {state.deal} yet", "record who went out before the hands left")
@@ -489,7 +494,7 @@ def _apply_hand(state: GameState, event: dict[str, Any]) -> Step:
     return Step(state, lines=[f"{player} recorded with {_leftover_words(leftover)}"])
 
 
-def _read_leftover(state: GameState, player: str, event: dict[str, Any]) -> Leftover:
+def _read_leftover(state: GameState, player: str, event: HandEvent) -> Leftover:
     if "cards" in event:
         cards = parse_cards(event["cards"])
         _check_supply(state, cards)
@@ -518,7 +523,7 @@ def _before_whole_deal(state: GameState) -> None:
                         "record who goes out and the cards left, or undo the lay-downs first")
 
 
-def _apply_whole_deal(state: GameState, event: dict[str, Any]) -> Step:
+def _apply_whole_deal(state: GameState, event: ContractDealEvent) -> Step:
     """Record a finished deal at once: optional contracts, who went out, and every other hand."""
     contracts = event.get("contracts") or {}
     hands = _field(event, "hands")

@@ -3,38 +3,67 @@ it makes (see pancli/games/actions.py). Its commands are `pan`'s own (`pan meld`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP, write_melds
-from pancli.games.actions import CARDS, FLAG, IN_HAND, MELD, MELDS, NEW_NAME, PLAYER, Action, Event, Param
+from pancli.games.actions import CARDS, FLAG, IN_HAND, MELD, MELDS, NEW_NAME, PLAYER, Action, Param
+
+if TYPE_CHECKING:
+    from pancli.core.events import (
+        AddEvent,
+        BorrowEvent,
+        ChopEvent,
+        DeadEvent,
+        DropEvent,
+        FoulEvent,
+        MeldEvent,
+        PanDealEvent,
+        PanOutEvent,
+        SeatAddEvent,
+        SeatRemoveEvent,
+        SplitEvent,
+        SpreadEvent,
+        StayEvent,
+        VoidEvent,
+    )
 
 Values = Mapping[str, Any]
 
 _WHO = "player"
 
 
-def _deal(v: Values) -> list[Event]:
+def _deal(v: Values) -> list[PanDealEvent]:
     return [{"kind": "deal", "dealer": v.get("dealer")}]
 
 
-def _each(kind: str) -> Callable[[Values], list[Event]]:
-    def build(v: Values) -> list[Event]:
-        names = v["player"]
-        return [{"kind": kind, "player": name} for name in ([names] if isinstance(names, str) else names)]
-    return build
+def _names(v: Values) -> list[str]:
+    names = v["player"]
+    return [names] if isinstance(names, str) else list(names)
 
 
-def _meld(v: Values) -> list[Event]:
+def _stay(v: Values) -> list[StayEvent]:
+    return [{"kind": "stay", "player": name} for name in _names(v)]
+
+
+def _drop(v: Values) -> list[DropEvent]:
+    return [{"kind": "drop", "player": name} for name in _names(v)]
+
+
+def _dead(v: Values) -> list[DeadEvent]:
+    return [{"kind": "dead", "player": name} for name in _names(v)]
+
+
+def _meld(v: Values) -> list[MeldEvent]:
     return [{"kind": "meld", "player": v["player"], "cards": list(v["cards"])}]
 
 
-def _add(v: Values) -> list[Event]:
+def _add(v: Values) -> list[AddEvent]:
     return [{"kind": "add", "player": v["player"], "cards": list(v["cards"]), "to": v.get("to")}]
 
 
-def _split(v: Values) -> list[Event]:
+def _split(v: Values) -> list[SplitEvent]:
     pieces = [" ".join(m) for m in v["into"]]
     if len(pieces) > 1 and all(" " not in part for part in pieces):  # `split ana 1 AD 2D 3D 4D 5D 6D`
         half = len(pieces) // 2
@@ -43,35 +72,37 @@ def _split(v: Values) -> list[Event]:
     return [{"kind": "split", "player": v["player"], "meld": v["meld"], "into": pieces}]
 
 
-def _borrow(v: Values) -> list[Event]:
+def _borrow(v: Values) -> list[BorrowEvent]:
     return [{"kind": "borrow", "player": v["player"], "from": v["from"], "cards": list(v["cards"]),
              "with": list(v.get("with") or [])}]
 
 
-def _spread(v: Values) -> list[Event]:
+def _spread(v: Values) -> list[SpreadEvent]:
     return [{"kind": "spread", "player": v["player"], "melds": [" ".join(m) for m in v["melds"]]}]
 
 
-def _out(v: Values) -> list[Event]:
+def _out(v: Values) -> list[PanOutEvent]:
     return [{"kind": "out", "player": v["player"], "cards": list(v.get("cards") or []), "to": v.get("to")}]
 
 
-def _foul(v: Values) -> list[Event]:
+def _foul(v: Values) -> list[FoulEvent]:
     return [{"kind": "foul", "player": v["player"], "after_discard": bool(v.get("after_discard")),
              "meld": v.get("meld")}]
 
 
-def _plain(kind: str) -> Callable[[Values], list[Event]]:
-    def build(v: Values) -> list[Event]:
-        return [{"kind": kind}]
-    return build
+def _void(v: Values) -> list[VoidEvent]:
+    return [{"kind": "void"}]
 
 
-def _join(v: Values) -> list[Event]:
+def _chop(v: Values) -> list[ChopEvent]:
+    return [{"kind": "chop"}]
+
+
+def _join(v: Values) -> list[SeatAddEvent]:
     return [{"kind": "seat_add", "player": v["player"], "after": v.get("after")}]
 
 
-def _leave(v: Values) -> list[Event]:
+def _leave(v: Values) -> list[SeatRemoveEvent]:
     return [{"kind": "seat_remove", "player": v["player"]}]
 
 
@@ -83,11 +114,11 @@ ACTIONS = (
            "Deal", (Param("dealer", PLAYER, "Override who deals this hand.", required=False, option="--dealer"),),
            _deal, ("deal",), when="between"),
     Action("stay", ("stay",), "Record that players stay in (optional: not dropping is staying).", "Stay",
-           (Param(_WHO, IN_HAND, "Players who stay in.", many=True, arg="names"),), _each("stay"), ("stay",),
+           (Param(_WHO, IN_HAND, "Players who stay in.", many=True, arg="names"),), _stay, ("stay",),
            when="hand"),
     Action("drop", ("drop",), "Players drop and pay the drop cost to the tops; allowed until the first meld.",
            "Drop", (Param(_WHO, IN_HAND, "Players who drop (go on top).", many=True, arg="names"),),
-           _each("drop"), ("drop",), when="hand"),
+           _drop, ("drop",), when="hand"),
     Action("meld", ("meld",), "Lay a new meld; its condition is paid at once by every payer.", "Meld",
            (Param(_WHO, IN_HAND, "Who melds.", arg="name"),
             Param("cards", CARDS, "The cards of the new meld.", many=True)), _meld, ("meld",), when="hand"),
@@ -125,12 +156,12 @@ ACTIONS = (
                           option="--meld", arg="meld_number")), _foul, ("foul",), when="hand"),
     Action("dead", ("dead",),
            "A dead hand (wrong number of cards after the first draw): returns their condition chips, keeps paying.",
-           "Dead", (Param(_WHO, IN_HAND, "Whose hand is dead.", arg="name"),), _each("dead"), ("dead",), when="hand"),
+           "Dead", (Param(_WHO, IN_HAND, "Whose hand is dead.", arg="name"),), _dead, ("dead",), when="hand"),
     Action("void", ("void",),
            "End the hand with no winner (stock exhausted under void_hand, or a misdeal): the tops go back.",
-           "Void the hand", (), _plain("void"), ("void",), when="hand"),
+           "Void the hand", (), _void, ("void",), when="hand"),
     Action("chop", ("chop",), "The last two players chop the tops by agreement (house rule tops_chop_allowed).",
-           "Chop the tops", (), _plain("chop"), ("chop",), when="hand"),
+           "Chop the tops", (), _chop, ("chop",), when="hand"),
     Action("join", ("seat", "add"), "Seat a player between hands.", "Seat a player",
            (Param(_WHO, NEW_NAME, "The new player's name.", arg="name"),
             Param("after", PLAYER, "Seat them after this player (default: last).", required=False, option="--after")),

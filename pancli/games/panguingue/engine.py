@@ -16,9 +16,9 @@ Decisions where the spec leaves the recorder free:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, TypeVar
 
 from pancli.core.errors import InputError, RuleError
 from pancli.core.ledger import HOUSE, TOPS, Params, Payment, Step, Tally
@@ -28,6 +28,34 @@ from pancli.games.panguingue.cards import format_cards, parse_cards
 from pancli.games.panguingue.melds import check_meld, in_meld_order, meld_order, rope_pieces
 from pancli.games.panguingue.rules import HouseRules
 from pancli.games.panguingue.rulings import judge, judge_addition
+
+if TYPE_CHECKING:
+    from pancli.core.events import (
+        AddEvent,
+        BorrowEvent,
+        ChopEvent,
+        DeadEvent,
+        DropEvent,
+        FoulEvent,
+        MeldEvent,
+        PanDealEvent,
+        PanOutEvent,
+        SeatAddEvent,
+        SeatRemoveEvent,
+        SplitEvent,
+        SpreadEvent,
+        StayEvent,
+        VoidEvent,
+    )
+
+    class _DeadAfterFoul(TypedDict):
+        """A foul found after the discard, applied as a dead hand with why (never stored as such)."""
+
+        kind: Literal["foul"]
+        player: str
+        after_discard: bool
+        meld: NotRequired[int | None]
+        why: str
 
 _T = TypeVar("_T")  # what _shallow copies: a state, a hand
 
@@ -201,7 +229,7 @@ def _between_hands(state: PanState, what: str) -> None:
                         f"{what} between hands: finish the hand first (or `pan undo` the deal)")
 
 
-def _seat_add(state: PanState, ev: dict, step: Step) -> None:
+def _seat_add(state: PanState, ev: SeatAddEvent, step: Step) -> None:
     _between_hands(state, "seat players")
     name, after = ev["player"], ev.get("after")
     _check_names(state.seats + [name], state.rules)
@@ -211,7 +239,7 @@ def _seat_add(state: PanState, ev: dict, step: Step) -> None:
         step.lines.append(f"{name} takes a seat" + (f" after {after}" if after else "") + f"; seats: {', '.join(state.seats)}")
 
 
-def _seat_remove(state: PanState, ev: dict, step: Step) -> None:
+def _seat_remove(state: PanState, ev: SeatRemoveEvent, step: Step) -> None:
     _between_hands(state, "players leave")
     name = ev["player"]
     if name not in state.seats:
@@ -231,7 +259,7 @@ def _seat_remove(state: PanState, ev: dict, step: Step) -> None:
 
 # -- the deal, drops, the tops ------------------------------------------------------------
 
-def _deal(state: PanState, ev: dict, step: Step) -> None:
+def _deal(state: PanState, ev: PanDealEvent, step: Step) -> None:
     _between_hands(state, "deal the next hand")
     rules, seats = state.rules, state.seats
     if ev.get("dealer"):
@@ -291,7 +319,7 @@ def _undo_the_drop(hand: Hand, player: str) -> str:
             "(see `pan history`)")
 
 
-def _drop(state: PanState, ev: dict, step: Step) -> None:
+def _drop(state: PanState, ev: DropEvent, step: Step) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "drop")
@@ -312,7 +340,7 @@ def _drop(state: PanState, ev: dict, step: Step) -> None:
         _win(state, hand, last, step, f"everyone else dropped; {last} takes the tops without play")
 
 
-def _stay(state: PanState, ev: dict, step: Step) -> None:
+def _stay(state: PanState, ev: StayEvent, step: Step) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "stay")
@@ -322,7 +350,7 @@ def _stay(state: PanState, ev: dict, step: Step) -> None:
         step.lines.append(f"{player} stays.")
 
 
-def _void(state: PanState, ev: dict, step: Step) -> None:
+def _void(state: PanState, ev: VoidEvent, step: Step) -> None:
     hand = _open_hand(state)
     returned = Params(hand=hand.number)
     for p, chips in hand.tops.items():
@@ -335,7 +363,7 @@ def _void(state: PanState, ev: dict, step: Step) -> None:
         step.lines.append(f"Hand {hand.number} is void: the tops go back; {hand.dealer} deals again.")
 
 
-def _chop(state: PanState, ev: dict, step: Step) -> None:
+def _chop(state: PanState, ev: ChopEvent, step: Step) -> None:
     hand = _open_hand(state)
     if not state.rules.tops_chop_allowed:
         raise RuleError("chopping the tops is not allowed at this table", "house rule tops_chop_allowed = false")
@@ -393,7 +421,7 @@ def _check_count(state: PanState, hand: Hand, player: str, extra: int) -> None:
         raise RuleError(f"{player} would have {total} cards melded", "a player holds 10 cards and goes out with the 11th")
 
 
-def _meld_cards(ev: dict) -> tuple[str, ...]:
+def _meld_cards(ev: MeldEvent | AddEvent | PanOutEvent) -> tuple[str, ...]:
     return parse_cards(ev.get("cards", []))
 
 
@@ -419,7 +447,7 @@ def _new_meld(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], 
     return meld
 
 
-def _meld(state: PanState, ev: dict, step: Step) -> None:
+def _meld(state: PanState, ev: MeldEvent, step: Step) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "meld")
@@ -475,7 +503,7 @@ def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...],
                           + (f"{ruling.pays} from each payer" if ruling.pays else "pays nothing"))
 
 
-def _add(state: PanState, ev: dict, step: Step) -> None:
+def _add(state: PanState, ev: AddEvent, step: Step) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "add to a meld")
@@ -525,7 +553,7 @@ def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Me
                           + (f"{pays} from each payer" if pays else "pays nothing"))
 
 
-def _split(state: PanState, ev: dict, step: Step) -> None:
+def _split(state: PanState, ev: SplitEvent, step: Step) -> None:
     from pancli.games.panguingue.rearrange import Part  # noqa: PLC0415 only rearranging needs it: not at start-up
 
     hand = _open_hand(state)
@@ -543,7 +571,7 @@ def _split(state: PanState, ev: dict, step: Step) -> None:
     _maybe_out(state, hand, player, step)
 
 
-def _borrow(state: PanState, ev: dict, step: Step) -> None:
+def _borrow(state: PanState, ev: BorrowEvent, step: Step) -> None:
     from pancli.games.panguingue.rearrange import HAND, Part  # noqa: PLC0415 only rearranging needs it: not at start-up
 
     hand = _open_hand(state)
@@ -579,7 +607,7 @@ def _borrow(state: PanState, ev: dict, step: Step) -> None:
     _maybe_out(state, hand, player, step)
 
 
-def _spread(state: PanState, ev: dict, step: Step) -> None:
+def _spread(state: PanState, ev: SpreadEvent, step: Step) -> None:
     from pancli.games.panguingue.rearrange import find_sources, rearrange  # noqa: PLC0415 only rearranging needs it: not at start-up
 
     hand = _open_hand(state)
@@ -612,7 +640,7 @@ def _spread(state: PanState, ev: dict, step: Step) -> None:
 
 # -- going out -------------------------------------------------------------------------
 
-def _out(state: PanState, ev: dict, step: Step) -> None:
+def _out(state: PanState, ev: PanOutEvent, step: Step) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "go out")
@@ -719,7 +747,7 @@ def _refund(hand: Hand, player: str, step: Step, code: str, params: dict) -> int
     return total
 
 
-def _dead(state: PanState, ev: dict, step: Step) -> None:
+def _dead(state: PanState, ev: DeadEvent | _DeadAfterFoul, step: Step) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "be declared dead")
@@ -727,7 +755,7 @@ def _dead(state: PanState, ev: dict, step: Step) -> None:
     if ev.get("after_discard"):
         returned = _refund(hand, player, step, "foul_return", {"after_discard": True})
     else:
-        returned = _refund(hand, player, step, "dead_return", {"why": ev["why"]} if ev.get("why") else {})
+        returned = _refund(hand, player, step, "dead_return", {"why": why} if ev.get("why") else {})
     for m in hand.melds_of(player):
         del hand.melds[m.number]
     hand.status[player] = DEAD
@@ -741,7 +769,7 @@ def _dead(state: PanState, ev: dict, step: Step) -> None:
             step.lines.append("No live hand is left: record `pan void` to end the hand.")
 
 
-def _foul(state: PanState, ev: dict, step: Step) -> None:
+def _foul(state: PanState, ev: FoulEvent, step: Step) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     if ev.get("after_discard"):
@@ -769,7 +797,8 @@ def _foul(state: PanState, ev: dict, step: Step) -> None:
                           + (f", and {player} returns {plural(returned, 'chip')}." if returned else "."))
 
 
-_HANDLERS = {
+# Each handler takes its kind's payload (pancli/core/events.py); ``apply`` gives it the stored one.
+_HANDLERS: dict[str, Callable[[PanState, Any, Step], None]] = {
     "seat_add": _seat_add, "seat_remove": _seat_remove,
     "deal": _deal, "drop": _drop, "stay": _stay, "void": _void, "chop": _chop,
     "meld": _meld, "add": _add, "split": _split, "borrow": _borrow, "spread": _spread,

@@ -4,16 +4,19 @@ pancli/games/actions.py). A fallen flag of the chess clock is recorded by `pan c
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pancli.games.actions import PLAYER, Action, Event, Param
+from pancli.games.actions import PLAYER, Action, Param
+
+if TYPE_CHECKING:
+    from pancli.core.events import PolishDealEvent
 
 
-def _lost(v: Mapping[str, Any]) -> list[Event]:
+def _lost(v: Mapping[str, Any]) -> list[PolishDealEvent]:
     return [{"kind": "deal", "loser": v["player"]}]
 
 
-def _nolose(v: Mapping[str, Any]) -> list[Event]:
+def _nolose(v: Mapping[str, Any]) -> list[PolishDealEvent]:
     return [{"kind": "deal", "loser": None}]
 
 
