@@ -105,3 +105,30 @@ def test_the_types_cost_nothing_at_start_up():
             "print('pancli.core.events' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_the_views_give_the_shapes_their_types_say(tmp_path):
+    """`pan session list --json` and `pan history --json`, on a real database: each row, event
+    and payment has the fields of its TypedDict (pancli/app/view_types.py) and no other."""
+    import json
+
+    from pancli.app import view_types
+
+    from helpers import pan_in_process
+
+    db = tmp_path / "pan.db"
+    pan_in_process(db, "session new night --players Ana,Ben,Cruz --dealer Ana")
+    pan_in_process(db, "deal")
+    pan_in_process(db, "meld ben 7S 7H 7D")
+    pan_in_process(db, "undo")
+    rows = json.loads(pan_in_process(db, "session list --json").output)
+    history = json.loads(pan_in_process(db, "history --json").output)
+
+    def fields(t: type) -> set[str]:
+        return set(typing.get_type_hints(t))
+
+    assert rows and all(set(r) == fields(view_types.SessionListRow) for r in rows)
+    assert len(history["events"]) == 3
+    assert all(set(e) == fields(view_types.EventJson) for e in history["events"])
+    payments = [p for e in history["events"] for p in e["payments"]]
+    assert payments and all(set(p) == fields(view_types.PaymentJson) for p in payments)

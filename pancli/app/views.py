@@ -20,13 +20,14 @@ if TYPE_CHECKING:
     from decimal import Decimal
 
     from pancli.app.recorder import Recorder
+    from pancli.app.view_types import EventJson, PaymentJson, SessionListRow
     from pancli.core.json_types import JsonObject
     from pancli.core.settle import Settlement
     from pancli.storage.store import Store
 
 # -- sessions ----------------------------------------------------------------------------------
 
-def session_list_data(store: Store) -> list[JsonObject]:
+def session_list_data(store: Store) -> list[SessionListRow]:
     """`pan session list --json`: every session, the current one marked, and the device that
     records it (one brought in by `pan sync` from another device is read-only here)."""
     with store.snapshot():
@@ -87,13 +88,13 @@ def standings_data(recorder: Recorder) -> JsonObject:
     return standings_json(recorder.session, balances, tallies, seats, recorder.session.chip_value)
 
 
-def payment_json(event_id: int, p: Payment) -> JsonObject:
+def payment_json(event_id: int, p: Payment) -> PaymentJson:
     """One payment of an event of `pan history --json` (code and params null if stored by pancli 0.1)."""
     return {"event_id": event_id, "payer": p.payer, "payee": p.payee, "chips": p.chips, "reason": p.reason,
             "code": p.code, "params": None if p.code is None else p.params.plain()}
 
 
-def event_json(e: StoredEvent, text: str) -> JsonObject:
+def event_json(e: StoredEvent, text: str) -> EventJson:
     """One event of `pan history --json`; ``text``: the event in words (``event_texts``)."""
     return {"seq": e.seq, "hand": e.hand, "kind": e.kind, "text": text, "payload": e.payload,
             "created_at": e.created_at, "voided": e.voided_by is not None,

@@ -132,7 +132,7 @@ def session_list(as_json: bool = JSON):
     for r in rows:
         mark = "*" if r["current"] else " "
         closed = " (closed)" if r["closed"] else ""
-        away = "" if r["recorded_here"] else f" (recorded on {r['device_label'] or r['device'][:8]}, read-only here)"
+        away = "" if r["recorded_here"] else f" (recorded on {r['device_label'] or (r['device'] or '')[:8] or 'another device'}, read-only here)"
         line = f"  {r['name']}  {r['game']}  {r['created_at'][:10]}  {', '.join(r['players'])}{closed}{away}"
         first, *more = wrap_words(line, out.width)  # indented as a row of its own: more lines under the name
         for part in [mark + first[1:], *more]:
