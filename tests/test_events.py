@@ -132,3 +132,25 @@ def test_the_views_give_the_shapes_their_types_say(tmp_path):
     assert all(set(e) == fields(view_types.EventJson) for e in history["events"])
     payments = [p for e in history["events"] for p in e["payments"]]
     assert payments and all(set(p) == fields(view_types.PaymentJson) for p in payments)
+
+
+def test_the_standings_give_the_shape_their_type_says(tmp_path):
+    """`pan standings --json`, in chips and in points: the fields of StandingsJson, the game's
+    own columns only where it ranks by its own score."""
+    import json
+
+    from pancli.app import view_types
+
+    from helpers import pan_in_process
+
+    hints = typing.get_type_hints(view_types.StandingsJson)
+    required = view_types.StandingsJson.__required_keys__  # type: ignore[attr-defined]
+    db = tmp_path / "pan.db"
+    pan_in_process(db, "session new night --players Ana,Ben,Cruz --dealer Ana")
+    pan_in_process(db, "deal")
+    chips = json.loads(pan_in_process(db, "standings --json").output)
+    assert required <= set(chips) <= set(hints) and "columns" not in chips
+    pan_in_process(db, "session new polish --game polish --players Ana,Ben")
+    pan_in_process(db, "polish lost ana")
+    letters = json.loads(pan_in_process(db, "standings --json").output)
+    assert set(letters) == set(hints)

@@ -1,11 +1,11 @@
 """What the views of pancli/app/views.py give `--json` and the pages, where its shape is fixed.
 
 For the type checker only: import it under ``TYPE_CHECKING`` (the views return plain dicts, the
-JSON `--json` prints). The standings and the history whole stay open JSON for now: the pages
-add to them (the page shown, a game's own columns).
+JSON `--json` prints). A player's row of the standings stays open JSON: its columns are the
+tallies its game keeps; so does the history as a whole, to which the pages add the page shown.
 """
 
-from typing import TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from pancli.core.json_types import JsonObject
 
@@ -22,6 +22,19 @@ class SessionListRow(TypedDict):
     device: str | None
     device_label: str | None
     recorded_here: bool  # else brought in by `pan sync`, read-only here
+
+
+class StandingsJson(TypedDict):
+    """`pan standings --json`: a row per player (net chips, the game's tallies, money when a chip
+    has a value), the pools and the sum of the balances (0 in a sound ledger)."""
+
+    session: str
+    game: str
+    chip_value: Any                  # a Decimal, or None: printed as a number
+    players: list[JsonObject]
+    pools: dict[str, int]
+    sum: int
+    columns: NotRequired[list[str]]  # a game scored in points or letters: its own columns
 
 
 class PaymentJson(TypedDict):

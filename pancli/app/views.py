@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from decimal import Decimal
 
     from pancli.app.recorder import Recorder
-    from pancli.app.view_types import EventJson, PaymentJson, SessionListRow
+    from pancli.app.view_types import EventJson, PaymentJson, SessionListRow, StandingsJson
     from pancli.core.json_types import JsonObject
     from pancli.core.settle import Settlement
     from pancli.storage.store import Store
@@ -47,7 +47,7 @@ def board_json(session: Session, state: object) -> JsonObject:
 
 
 def standings_json(session: Session, balances: dict[str, int], tallies: dict[str, dict[str, int]],
-                   players: Sequence[str], chip_value: object) -> JsonObject:
+                   players: Sequence[str], chip_value: object) -> StandingsJson:
     from pancli.core.money import amount, shown_chip_value  # noqa: PLC0415 start-up: decimal, not for the board or history
 
     chip_value = shown_chip_value(chip_value)
@@ -67,7 +67,7 @@ def standings_json(session: Session, balances: dict[str, int], tallies: dict[str
         rows.append(row)
     rows.sort(key=lambda r: -r["net"])
     pools = {p.strip("()"): balances[p] for p in POOLS if balances.get(p)}
-    data: JsonObject = {"session": session.name, "game": session.game, "chip_value": chip_value,
+    data: StandingsJson = {"session": session.name, "game": session.game, "chip_value": chip_value,
             "players": rows, "pools": pools, "sum": sum(balances.values())}
     ranked = g.standings(session.rules, rows) if g else None
     if ranked:  # a game scored in points or letters: ranked by its own score, with its own columns
@@ -81,7 +81,7 @@ def board_data(recorder: Recorder) -> JsonObject:
     return recorder.game.board(recorder.session, recorder.state())
 
 
-def standings_data(recorder: Recorder) -> JsonObject:
+def standings_data(recorder: Recorder) -> StandingsJson:
     """`pan standings --json`."""
     state, balances, tallies = recorder.totals()
     seats = recorder.game.players(state)

@@ -433,11 +433,11 @@ def standings(as_json: bool = JSON, name: str | None = typer.Option(None, "--ses
         return
     from pancli.app.views import standings_data
 
-    data = standings_data(app_context().open_recorder(name))
+    standings = standings_data(app_context().open_recorder(name))
     if as_json:
-        print_json(data)
+        print_json(standings)
     else:
-        console().print(standings_table(data))
+        console().print(standings_table(standings))
 
 
 @commands.command()

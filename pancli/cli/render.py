@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 import typer
 
@@ -60,7 +62,7 @@ def board_table(data: dict, game):
         table.add_row(p["name"], status, Text.from_markup(melds), str(p["melded"]), signed(p['chips_this_hand'], zero="+0"))
     return table
 
-def standings_table(data: dict):
+def standings_table(data: Mapping[str, Any]):
     from rich.table import Table
 
     from pancli.cli.output import styled
@@ -106,7 +108,7 @@ def season_table(data: dict):
         table.add_row(r["name"], net, str(r["nights"]), str(r["hands"]), str(r["won"]))
     return table
 
-def _score_table(table, data: dict):
+def _score_table(table, data: Mapping[str, Any]):
     """Standings of a game scored in points or letters: place, player, the game's own columns."""
     cols = data["columns"]
     table.add_column("place", justify="right")

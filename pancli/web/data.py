@@ -17,6 +17,7 @@ import sys
 import threading
 from collections import OrderedDict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pancli.app.recorder import Recorder
 from pancli.app.reports import player_career, resolve_known, sessions_overview, sheet_grid
@@ -24,6 +25,9 @@ from pancli.app.views import board_data, history_data, settle_json, settle_resul
 from pancli.core.errors import InputError
 from pancli.core.rows import Session, StoredEvent
 from pancli.storage.store import Store
+
+if TYPE_CHECKING:
+    from pancli.app.view_types import StandingsJson
 
 HANDS_PER_PAGE = 10
 RECENT_EVENTS = 12
@@ -236,7 +240,7 @@ class Reader:
     def board(self, session: Session) -> dict:
         return board_data(self.recorder(session))
 
-    def standings(self, session: Session) -> dict:
+    def standings(self, session: Session) -> StandingsJson:
         return standings_data(self.recorder(session))
 
     def history(self, session: Session, hand: int | None = None, page: int = 1, everything: bool = False) -> dict:

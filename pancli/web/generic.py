@@ -7,7 +7,9 @@ objects as a table, objects as labelled pairs), never a Python repr.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
+from typing import Any
 
 SHOWN_ELSEWHERE = ("session", "game", "seats")  # the page's header and its list of seats
 
@@ -62,7 +64,7 @@ def sections(board: dict) -> list[tuple[str, dict]]:
     return [(heading(k), node(v)) for k, v in board.items() if k not in SHOWN_ELSEWHERE]
 
 
-def standing_columns(standings: dict) -> list[str]:
+def standing_columns(standings: Mapping[str, Any]) -> list[str]:
     """The counts worth a column in ranked-by-net standings: the ones some player has."""
     keys = dict.fromkeys(k for row in standings["players"] for k in row if k not in ("name", "net", "money"))
     return [k for k in keys if any(row.get(k) for row in standings["players"])]

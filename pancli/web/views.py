@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from pancli.core.text import payment_lines
 from pancli.games.protocol import Game
 from pancli.web.filters import signed
@@ -18,7 +21,7 @@ def event_lines(events: list[dict]) -> list[dict]:
              | {p["payee"] for p in e["payments"]}} for e in events]
 
 
-def standing_words(standings: dict) -> list[str]:
+def standing_words(standings: Mapping[str, Any]) -> list[str]:
     """A game scored in its own terms, player by player in their places: 'Ana 12 points',
     'Piotr PO' (the letters of the Polish word), 'Ola no letters'."""
     columns = standings.get("columns") or []
