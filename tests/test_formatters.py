@@ -1,5 +1,5 @@
 """The one signed-number formatter (pancli.core.words.signed) and the one signed-money formatter
-(pancli.core.money.signed_money): what they write, and that no other module writes its own."""
+(pancli.core.words.signed_money): what they write, and that no other module writes its own."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 from hypothesis import given, strategies as st
 
-from pancli.core.money import cents_text, signed_money
-from pancli.core.words import MINUS, signed
+from pancli.core.money import cents_text
+from pancli.core.words import MINUS, signed, signed_money
 
 PACKAGE = Path(__file__).resolve().parent.parent / "pancli"
 
@@ -47,4 +47,4 @@ def test_no_module_writes_a_sign_of_its_own():
         for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if _OWN_SIGN.search(line):
                 found.append(f"{path.relative_to(PACKAGE.parent)}:{i}: {line.strip()}")
-    assert not found, "write signs with pancli.core.words.signed or money.signed_money:\n" + "\n".join(found)
+    assert not found, "write signs with pancli.core.words.signed or signed_money:\n" + "\n".join(found)

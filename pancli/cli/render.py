@@ -9,9 +9,8 @@ from typing import Any
 
 import typer
 
-from pancli.core.money import signed_money
 from pancli.core.text import one_line, payment_lines
-from pancli.core.words import plural, signed
+from pancli.core.words import plural, signed, signed_money
 
 _RED_CARD = re.compile(r"(?:10|[A2-7JQK])[♥♦]")
 

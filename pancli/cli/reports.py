@@ -14,8 +14,7 @@ from pancli.cli.output import console, count_of, print_json, styled
 from pancli.cli.params import CHIPS, HAND, KNOWN_PLAYER, PLAYER, SESSION as SESSION_NAME
 from pancli.cli.record import record
 from pancli.core.errors import InputError, RuleError
-from pancli.core.money import signed_money
-from pancli.core.words import signed
+from pancli.core.words import signed, signed_money
 
 commands = command_set()  # what this module adds to `pan`
 

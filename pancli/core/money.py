@@ -100,11 +100,5 @@ def cents_text(cents: int) -> str:
     return f"${d:,.2f}" if cents >= 0 else f"{MINUS}${d:,.2f}"
 
 
-def signed_money(x: Decimal, zero: str = "0.00") -> str:
-    """An amount of money won or lost, to the cent with its sign: ``+5.75``, ``-3.25`` (MINUS), and
-    ``zero`` for none (the standings table of `pan standings` shows ``+0.00``)."""
-    return f"+{x:.2f}" if x > 0 else (f"{MINUS}{-x:.2f}" if x < 0 else zero)
-
-
 def cents_decimal(cents: int) -> Decimal:
     return (Decimal(cents) / 100).quantize(CENT)

@@ -8,7 +8,10 @@ the report, settle-up, JSON text and the phone pages all write numbers with ``si
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 MINUS = "-"
 
@@ -23,6 +26,13 @@ def signed(n: int, zero: str = "0") -> str:
     a total shows ``0``; a move during play shows ``+0`` (``in: Ana +0``, ``Cruz +0 for no cards
     left``), so a line of moves reads alike."""
     return f"+{n}" if n > 0 else (f"{MINUS}{-n}" if n < 0 else zero)
+
+
+def signed_money(x: Decimal | float, zero: str = "0.00") -> str:
+    """An amount of money won or lost, to the cent with its sign: ``+5.75``, ``-3.25`` (MINUS), and
+    ``zero`` for none (the standings table of `pan standings` shows ``+0.00``). Here, not in
+    core/money, so that a page or table showing money loads no decimal module at start-up."""
+    return f"+{x:.2f}" if x > 0 else (f"{MINUS}{-x:.2f}" if x < 0 else zero)
 
 
 def listed(names: Iterable[str], last: str = "and") -> str:

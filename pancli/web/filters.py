@@ -13,9 +13,8 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup
 
-from pancli.core.money import signed_money
 from pancli.core.settle import PARTY_NAMES
-from pancli.core.words import signed as signed_number
+from pancli.core.words import signed as signed_number, signed_money
 from pancli.games import game
 from pancli.web.charts import running_chart
 
