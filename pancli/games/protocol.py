@@ -25,6 +25,7 @@ A game is pure: it turns events into states and payments, and states into plain 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from pancli.core.errors import InputError
@@ -255,9 +256,18 @@ class GameBase(Generic[R, S]):
     in_chips = True
     tallies: tuple[str, ...] = TALLIES
 
+    # The module that declares the game's ACTIONS and PACK, loaded when first asked for (None:
+    # only the bank's actions and no cards).
+    declarations: str | None = None
+
+    def _declared(self, name: str, default: tuple[Any, ...]) -> tuple[Any, ...]:
+        if self.declarations is None:
+            return default
+        return tuple(getattr(import_module(self.declarations), name))
+
     @property
     def pack(self) -> tuple[str, ...]:
-        return ()
+        return self._declared("PACK", ())
 
     @property
     def at_top(self) -> bool:
@@ -267,7 +277,7 @@ class GameBase(Generic[R, S]):
     def actions(self) -> tuple[Action, ...]:
         from pancli.games.actions import BANK_ACTIONS  # noqa: PLC0415 the declarations load when first asked for
 
-        return BANK_ACTIONS
+        return self._declared("ACTIONS", ()) + BANK_ACTIONS
 
     def still_to_record(self, state: S) -> str | None:
         return None

@@ -22,7 +22,6 @@ from pancli.games.protocol import (
 
 if TYPE_CHECKING:
     from pancli.core.knobs import Schema
-    from pancli.games.actions import Action
     from pancli.games.contract.engine import GameState
     from pancli.games.contract.rules import ContractRules
 
@@ -50,18 +49,7 @@ class Contract(GameBase["ContractRules", "GameState"]):
     payloads = PAYLOADS
     in_chips = False  # points per deal, not chips
 
-    @property
-    def actions(self) -> tuple[Action, ...]:
-        from pancli.games.actions import BANK_ACTIONS  # adapter: the game's modules load on first use
-        from pancli.games.contract.actions import ACTIONS
-
-        return ACTIONS + BANK_ACTIONS
-
-    @property
-    def pack(self) -> tuple[str, ...]:
-        from pancli.games.contract.actions import PACK  # adapter: the game's modules load on first use
-
-        return PACK
+    declarations = "pancli.games.contract.actions"  # its ACTIONS and PACK
 
     def still_to_record(self, state: GameState) -> str | None:
         from pancli.games.contract.actions import still_to_record  # adapter: the game's modules load on first use

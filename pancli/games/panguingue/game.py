@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 
     from pancli.core.json_types import JsonObject
     from pancli.core.knobs import Schema
-    from pancli.games.actions import Action
     from pancli.games.panguingue.engine import PanState
     from pancli.games.panguingue.rules import HouseRules
 
@@ -67,18 +66,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
     payloads = PAYLOADS
     # no register_commands: its commands are pan's own top-level ones (deal, meld, out …)
 
-    @property
-    def actions(self) -> tuple[Action, ...]:
-        from pancli.games.actions import BANK_ACTIONS  # adapter: the game's modules load on first use
-        from pancli.games.panguingue.actions import ACTIONS
-
-        return ACTIONS + BANK_ACTIONS
-
-    @property
-    def pack(self) -> tuple[str, ...]:
-        from pancli.games.panguingue.actions import PACK  # adapter: the game's modules load on first use
-
-        return PACK
+    declarations = "pancli.games.panguingue.actions"  # its ACTIONS and PACK
 
     @property
     def schema(self) -> Schema:

@@ -11,7 +11,6 @@ from pancli.games.protocol import Board, CommandHooks, Event, GameBase, SessionR
 
 if TYPE_CHECKING:
     from pancli.core.knobs import Schema
-    from pancli.games.actions import Action
     from pancli.games.polish.engine import GameState
     from pancli.games.polish.rules import PolishRules
 
@@ -33,18 +32,7 @@ class Polish(GameBase["PolishRules", "GameState"]):
     payloads = PAYLOADS
     in_chips = False  # letters of P-A-N, not chips
 
-    @property
-    def actions(self) -> tuple[Action, ...]:
-        from pancli.games.actions import BANK_ACTIONS  # adapter: the game's modules load on first use
-        from pancli.games.polish.actions import ACTIONS
-
-        return ACTIONS + BANK_ACTIONS
-
-    @property
-    def pack(self) -> tuple[str, ...]:
-        from pancli.games.polish.actions import PACK  # adapter: the game's modules load on first use
-
-        return PACK
+    declarations = "pancli.games.polish.actions"  # its ACTIONS and PACK
 
     def read_cards(self, text: str, rules: PolishRules) -> tuple[str, ...]:
         from pancli.games.polish.engine import parse_cards  # adapter: the game's modules load on first use
