@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from typing import TYPE_CHECKING, Any
 
 from pancli.app.rescore import LogEvent, Replay
 from pancli.core.bank import apply_event
@@ -13,6 +14,9 @@ from pancli.core.payloads import BANK_PAYLOADS
 from pancli.core.rows import Session, StoredEvent
 from pancli.games import game
 from pancli.storage.store import Store
+
+if TYPE_CHECKING:
+    from pancli.core.ledger import Step
 
 
 def resolve_player(names: list[str], text: str) -> str:
@@ -36,12 +40,12 @@ def resolve_player(names: list[str], text: str) -> str:
 class Recorder:
     """One session's log, with its state cached between commands of a long-running shell."""
 
-    def __init__(self, store: Store, session: Session):
+    def __init__(self, store: Store, session: Session) -> None:
         self.store = store
         self.session = session
         self.game = game(session.game)
         self.rules = self.game.rules_from_dict(session.rules)
-        self._state = None
+        self._state: Any = None
         self._last_id = -1
         self._writable = False
         # `pan table` looks at the log once a line (``look_again``): until the next line the
@@ -52,7 +56,7 @@ class Recorder:
 
     # -- state ---------------------------------------------------------------------------
 
-    def _load(self, last: int | None = None):
+    def _load(self, last: int | None = None) -> Any:
         sid = self.session.id
         if last is None:
             last = self.store.log.last_event_id(sid)
@@ -73,14 +77,14 @@ class Recorder:
         self._state, self._last_id = state, last
         return state
 
-    def _apply(self, state, event: dict, worded: bool = True):
+    def _apply(self, state: Any, event: dict, worded: bool = True) -> Step[Any]:
         return apply_event(self.game, state, event, worded)
 
     def look_again(self) -> None:
         """The next look at the state reads the log again (another process may have written)."""
         self._current = False
 
-    def state(self):
+    def state(self) -> Any:
         if self._current:
             return self._state
         with self.store.snapshot():
@@ -88,7 +92,7 @@ class Recorder:
         self._current = self.steady
         return state
 
-    def standing(self):
+    def standing(self) -> tuple[Any, dict[str, int]]:
         """The state with the session's net chips, read from one snapshot."""
         sid = self.session.id
         if self._current:
@@ -99,7 +103,7 @@ class Recorder:
         self._current = self.steady
         return state, balances
 
-    def totals(self):
+    def totals(self) -> tuple[Any, dict[str, int], dict[str, dict[str, int]]]:
         """The state with the session's net chips and tallies, all read from one snapshot."""
         sid = self.session.id
         with self.store.snapshot():
@@ -128,14 +132,14 @@ class Recorder:
             raise RuleError(f"session '{self.session.name}' is closed", "start a new one with `pan session new`")
         return last_id, last_seq
 
-    def record(self, event: dict):
+    def record(self, event: dict) -> Step[Any]:
         """Apply and store one event; returns the core's Step. Nothing is stored if it is refused."""
         return self.record_many([event])[0]
 
-    def record_many(self, events: list[dict], worded: bool = True) -> list:
+    def record_many(self, events: list[dict], worded: bool = True) -> list[Step[Any]]:
         """Several events as one command (`pan drop cruz dee`): all are stored, or none. Without
         ``worded`` the steps have no lines for people (what is stored is the same)."""
-        steps = []
+        steps: list[Step[Any]] = []
         with self.store.lock():
             last_id, seq = self._check_open()
             state = self._load(last_id)

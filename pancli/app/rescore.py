@@ -24,12 +24,15 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pancli.core.bank import BANK_KINDS, apply_event
 from pancli.core.errors import PanError, RuleError
 from pancli.core.ledger import POOLS, Payment
 from pancli.core.rows import Session
+
+if TYPE_CHECKING:
+    from pancli.games.protocol import Game
 
 
 @dataclass
@@ -66,7 +69,7 @@ class Replayed:
 
 
 @contextmanager
-def gc_paused():
+def gc_paused() -> Iterator[None]:
     """Python's cycle collector paused while a whole log is loaded and replayed: it would otherwise
     walk every object of the log again and again (40% of a long replay), and the replay makes no
     garbage cycles that need it. Nested uses are fine; the collector is on again after the outermost."""
@@ -87,23 +90,23 @@ def _moves(payments: Iterable[Payment]) -> Iterator[tuple[str, str, int]]:
 
 # -- why an event cannot be replayed: the sentences of every replay (db check's too) ------------
 
-def twice(seq) -> str:
+def twice(seq: int) -> str:
     return f"sequence number {seq} appears twice"
 
 
-def not_earlier(seq) -> str:
+def not_earlier(seq: int | None) -> str:
     return f"it undoes #{seq}, which is not an earlier event"
 
 
-def undone_already(seq) -> str:
+def undone_already(seq: int | None) -> str:
     return f"#{seq} was undone already"
 
 
-def not_last(seq) -> str:
+def not_last(seq: int | None) -> str:
     return f"#{seq} is not the last effective event, and only that one can be undone"
 
 
-def undo_refused(seq, kind: str | None, voided: bool, last: bool) -> str | None:
+def undo_refused(seq: int | None, kind: str | None, voided: bool, last: bool) -> str | None:
     """The undo rule, stated once for every replay (db check's fast one too): why an undo cannot
     void event ``seq``, of ``kind`` (None when no earlier event has that number), ``voided``
     already or not, the ``last`` effective event or not; None when it can. As at the table, only
@@ -115,7 +118,7 @@ def undo_refused(seq, kind: str | None, voided: bool, last: bool) -> str | None:
     return None if last else not_last(seq)
 
 
-def cannot_replay(seq, kind: str, why: str) -> str:
+def cannot_replay(seq: int, kind: str, why: str) -> str:
     return f"event #{seq} ({kind}) cannot be replayed: {why}"
 
 
@@ -150,9 +153,9 @@ class Replay:
     before and this one) and the last WINDOW of a run of bank events, and an undo that reaches
     past them reads the ones it needs back from ``history``."""
 
-    def __init__(self, game, rules, players: Sequence[str], dealer: str | None, strict: bool = False,
+    def __init__(self, game: Game[Any, Any], rules: Any, players: Sequence[str], dealer: str | None, strict: bool = False,
                  worded: bool = True, start: Any = None, history: History | None = None,
-                 hook: Callable[[Replayed], None] | None = None):
+                 hook: Callable[[Replayed], None] | None = None) -> None:
         self.game, self.rules, self.strict, self.worded, self.history, self.hook = \
             game, rules, strict, worded, history, hook
         self.state = self.start = start if start is not None else game.new_state(rules, list(players), dealer)
@@ -297,7 +300,7 @@ class Replay:
         return state
 
 
-def replay(game, rules, players: Sequence[str], dealer: str | None, events: Iterable[LogEvent],
+def replay(game: Game[Any, Any], rules: Any, players: Sequence[str], dealer: str | None, events: Iterable[LogEvent],
            strict: bool = False, start: Any = None, worded: bool = True) -> list[Replayed]:
     """Every event replayed in order, held whole (``Replay``), each as the core made it."""
     with gc_paused():
@@ -336,7 +339,7 @@ class Rescore:
                         "rescored": sum(r["rescored"] for r in self.rows) + sum(p["rescored"] for p in self.pools.values())}}
 
 
-def rescore(game, session: Session, events: list[LogEvent], new_rules, hand: int | None = None) -> Rescore:
+def rescore(game: Game[Any, Any], session: Session, events: list[LogEvent], new_rules: Any, hand: int | None = None) -> Rescore:
     """The recorded play of a session paid again under ``new_rules``; the session is not changed.
 
     ``recorded`` is what the stored payments say; ``rescored`` what the replay pays. With

@@ -17,14 +17,19 @@ Nothing here touches a database.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Container
-from typing import Any
+from collections.abc import Callable, Container, Sequence
+from typing import TYPE_CHECKING, Any
 
 from pancli.app.rescore import Replayed, first_difference, fouled_before_fix, undo_refused
 from pancli.core.bank import BANK_KINDS, apply_bank
 from pancli.core.errors import PanError
 from pancli.core.rows import LogPiece
 from pancli.storage.mapping import stored_payment, stored_tally
+
+if TYPE_CHECKING:
+    from pancli.core.json_types import JsonObject
+    from pancli.core.ledger import Payment, Step, Tally
+    from pancli.games.protocol import Game
 
 _PAYLOADS_KEPT = 20_000
 _NONE: list = []  # no payments or tallies (shared: never changed)
@@ -45,9 +50,9 @@ class LogVerifier:
     from ``first`` if ``last`` is None, as a set of (hand, player, net)); hand 0 (outside any hand) and
     below are left to the caller."""
 
-    def __init__(self, game, rules, players, dealer, finals: Container[int], undone: Container[int],
+    def __init__(self, game: Game[Any, Any], rules: Any, players: Sequence[str], dealer: str | None, finals: Container[int], undone: Container[int],
                  restore: bool, seq_of: Callable[[int], int | None],
-                 stored_hands: Callable[[int, int | None], set[tuple[int, str, int]]]):
+                 stored_hands: Callable[[int, int | None], set[tuple[int, str, int]]]) -> None:
         self.game, self.rules, self.finals, self.undone, self.seq_of = game, rules, finals, undone, seq_of
         self.stored_hands = stored_hands
         self.state: Any = None if restore else game.new_state(rules, list(players), dealer)
@@ -185,7 +190,8 @@ class LogVerifier:
         return None
 
     @staticmethod
-    def _difference(seq, kind, made, payload, step, pays, tallies) -> str:
+    def _difference(seq: int, kind: str, made: JsonObject, payload: JsonObject, step: Step[Any],
+                    pays: list[list[Any]], tallies: list[list[Any]]) -> str:
         """The difference found, in words (the stored payments' reasons as stored)."""
         bad = _bad_chips(seq, pays)
         if bad:
@@ -204,7 +210,7 @@ def _bad_chips(seq: int, pays: list) -> str | None:
     return None
 
 
-def _same_payments(rows: list, computed) -> bool:
+def _same_payments(rows: list[list[Any]], computed: Sequence[Payment]) -> bool:
     """Stored payment rows (pancli/storage/mapping.py's ALL_PAYMENT_COLUMNS) against the core's."""
     if len(rows) != len(computed):
         return False
@@ -223,7 +229,7 @@ def _same_payments(rows: list, computed) -> bool:
     return True
 
 
-def _same_tallies(rows: list, computed, kind: str) -> bool:
+def _same_tallies(rows: list[list[Any]], computed: Sequence[Tally], kind: str) -> bool:
     if len(rows) != len(computed):
         return kind == "foul" and _fouled_before_fix(rows, computed)
     for row, t in zip(rows, computed):
@@ -235,6 +241,6 @@ def _same_tallies(rows: list, computed, kind: str) -> bool:
     return sorted((r[4], r[5], r[6]) for r in rows) == sorted((t.player, t.stat, t.amount) for t in computed)
 
 
-def _fouled_before_fix(rows: list, computed) -> bool:
+def _fouled_before_fix(rows: list[list[Any]], computed: Sequence[Tally]) -> bool:
     """A foul stored before a fouled meld's condition came off the tally (rescore.fouled_before_fix)."""
     return fouled_before_fix("foul", [(r[4], r[5], r[6]) for r in rows], [(t.player, t.stat, t.amount) for t in computed])
