@@ -24,12 +24,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pancli.app import archive_check, archive_write
-from pancli.app.rescore import LogEvent, same_payment
+from pancli.app.rescore import LogEvent, Replayed, same_payment
 from pancli.app.views import event_difference, standings_json
 from pancli.core.errors import InputError
 from pancli.core.ledger import NO_PARAMS, Params, Payment, canonical_json
@@ -38,13 +38,17 @@ from pancli.core.rows import Session, StoredEvent
 from pancli.games import GAMES, game as get_game
 from pancli.games.protocol import TALLIES
 
+if TYPE_CHECKING:
+    from pancli.storage.log import NewEvent
+    from pancli.storage.store import Store
+
 FORMAT, VERSION, SESSION_KEYS = archive_write.FORMAT, archive_write.VERSION, archive_write.SESSION_KEYS
 GLOBAL_ID = re.compile(r"[0-9a-f]{32}")  # a device id or a session uid: 32 lowercase hex digits
 
 
 # -- from the database -------------------------------------------------------------------
 
-def log_events(store, session: Session, rows: list[StoredEvent] | None = None) -> list[LogEvent]:
+def log_events(store: Store, session: Session, rows: list[StoredEvent] | None = None) -> list[LogEvent]:
     """Every event of a session, undos included, with its stored payments (from ``rows``, the
     session's Store.session_log, when the caller has read it already)."""
     if rows is None:
@@ -55,7 +59,7 @@ def log_events(store, session: Session, rows: list[StoredEvent] | None = None) -
                      payments=e.payments) for e in rows]
 
 
-def build(store, session: Session) -> dict:
+def build(store: Store, session: Session) -> dict:
     """The archive of a session as plain data (None where a value is absent), whole: for a
     session's file of `pan sync`; `pan export` writes it as it reads it (archive_write)."""
     events = list(archive_write.archived_events(iter(log_events(store, session))))
@@ -86,7 +90,7 @@ def to_toml(archive: dict, exported_at: str | None = None) -> str:
     return "".join(out)
 
 
-def to_csv(store, session: Session) -> str:
+def to_csv(store: Store, session: Session) -> str:
     """Two tables for spreadsheets, separated by an empty line: every effective payment, then standings."""
     import csv  # noqa: PLC0415 start-up: only `pan export --format csv` writes CSV
     import io  # noqa: PLC0415
@@ -139,7 +143,7 @@ def _bad(where: str, what: str) -> InputError:
     return InputError(f"{where}: {what}", "this is not a complete pancli archive; export it again with `pan export`")
 
 
-def _get(d: dict, key: str, types, where: str, required: bool = True):
+def _get(d: dict, key: str, types: type | tuple[type, ...], where: str, required: bool = True) -> Any:
     value = d.get(key)
     if type(value) is types:  # the common case: exactly of the one type asked for
         return value
@@ -267,14 +271,14 @@ def rules_of(game: str, data: dict) -> tuple[Any, dict]:
 _RULES: dict[tuple[str, str], tuple[Any, dict]] = {}  # rules are frozen: one object serves every session
 
 
-def stored_events(replayed) -> Iterator[tuple]:
+def stored_events(replayed: Iterable[Replayed]) -> Iterator[NewEvent]:
     """Replayed events as the store's append_many takes them (an undo names the seq it voids)."""
     for r in replayed:
         yield (r.seq, r.kind, r.payload, r.hand, r.payments, r.tallies, r.undo_of if r.kind == "undo" else None,
                r.created_at)
 
 
-def import_target(store, header: dict, as_name: str | None) -> tuple[str, str | None, str | None, Session | None]:
+def import_target(store: Store, header: dict, as_name: str | None) -> tuple[str, str | None, str | None, Session | None]:
     """Where an archive with ``header`` goes: the name it is stored under, the global id it keeps
     (none for a copy imported ``as_name`` beside the session it carries), and the session held
     here under that id, which it is merged into (None: a new session)."""
@@ -284,7 +288,7 @@ def import_target(store, header: dict, as_name: str | None) -> tuple[str, str | 
     device, uid = header.get("device"), header.get("uid")
     if device:
         with store.snapshot():
-            held = store.sync.session_by_global_id(device, uid)
+            held = store.sync.session_by_global_id(device, cast(str, uid))  # with a device, a uid (normalise_header)
         if held is not None:
             if as_name is None:
                 return name, device, uid, held
