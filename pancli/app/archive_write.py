@@ -14,11 +14,14 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pancli.app.rescore import LogEvent
 from pancli.core.rows import Session
 from pancli.core.words import plural
+
+if TYPE_CHECKING:
+    from pancli.storage.store import Store
 
 FORMAT = "pancli-archive"
 VERSION = 1
@@ -28,7 +31,7 @@ SEGMENT = 1000  # events read from the store at a time: their rows are all that 
 Write = Callable[[str], Any]
 
 
-def stored_events(store, session: Session, segment: int = SEGMENT) -> Iterator[LogEvent]:
+def stored_events(store: Store, session: Session, segment: int = SEGMENT) -> Iterator[LogEvent]:
     """Every event of a session in order, undos included, with its stored payments, read a
     segment at a time (call inside one snapshot, so the segments are of the same log)."""
     last = store.log.last_seq(session.id)
@@ -99,12 +102,12 @@ def write_toml(write: Write, head: dict, rules: dict, count: int, events: Iterat
 BATCH = 200  # events written by one call of tomli_w (its text is that of each written alone)
 
 
-def _toml_batch(batch: list[dict], marker: str, stand_in: re.Pattern, dumps) -> str:
+def _toml_batch(batch: list[dict], marker: str, stand_in: re.Pattern[str], dumps: Callable[[dict[str, Any]], str]) -> str:
     tables = [toml_event(ev, f"{marker}{i}") for i, ev in enumerate(batch)]
     return stand_in.sub(lambda m: toml_payments(batch[int(m[1])]["payments"]), dumps({"events": tables}))
 
 
-def _has_none(value) -> bool:
+def _has_none(value: Any) -> bool:
     if value is None:
         return True
     if isinstance(value, dict):
@@ -187,7 +190,7 @@ def write_json(write: Write, head: dict, rules: dict, count: int, events: Iterat
     write("\n ]\n}\n")
 
 
-def export(store, session: Session, fmt: str, write: Write, exported_at: str | None = None,
+def export(store: Store, session: Session, fmt: str, write: Write, exported_at: str | None = None,
            segment: int = SEGMENT) -> None:
     """A session's archive (``fmt`` toml or json) written through ``write``, a piece at a time;
     the store is read in one snapshot."""
