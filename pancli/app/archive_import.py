@@ -21,7 +21,7 @@ import json
 import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pancli.app import archive_check, archive_read, archive_write, sync_folder
 from pancli.app.archive import (
@@ -43,11 +43,15 @@ from pancli.core.errors import InputError
 from pancli.core.rows import Session
 from pancli.games import game as get_game
 
+if TYPE_CHECKING:
+    from pancli.games.protocol import Game
+    from pancli.storage.store import Store
+
 
 class _Done(Exception):
     """Ends the transaction without a change: the outcome is known (the archive is here already)."""
 
-    def __init__(self, result: dict):
+    def __init__(self, result: dict) -> None:
         super().__init__(result.get("status"))
         self.result = result
 
@@ -57,7 +61,7 @@ def read(path: str | Path) -> Checked:
     return Checked(archive_read.open_archive(path), Path(path))
 
 
-def import_file(store, arc: Checked | str | Path, as_name: str | None = None, make_current: bool = True) -> dict:
+def import_file(store: Store, arc: Checked | str | Path, as_name: str | None = None, make_current: bool = True) -> dict:
     """Rebuild the archived session (a file, or one ``read`` opened) in the store (see the
     module's words); returns {"status": "imported"|"present"|"extended", "name", "fingerprint", ...}."""
     if not isinstance(arc, Checked):
@@ -69,7 +73,7 @@ def import_file(store, arc: Checked | str | Path, as_name: str | None = None, ma
         return import_source(store, whole, as_name, make_current)
 
 
-def import_document(store, archive: dict, as_name: str | None = None, make_current: bool = True,
+def import_document(store: Store, archive: dict, as_name: str | None = None, make_current: bool = True,
                     where: str = "archive", signed_by: str | None = None, fingerprint: str | None = None) -> dict:
     """``import_file`` of an archive read and checked whole already (``archive.from_document``:
     `pan sync` reads each file so): the same replay, outcomes and refusals. ``signed_by``: the
@@ -82,7 +86,7 @@ class Checked:
 
     fingerprint: str | None = None  # the archive's, when the caller knows it already
 
-    def __init__(self, source: archive_read.Source, path: Path):
+    def __init__(self, source: archive_read.Source, path: Path) -> None:
         self.source: archive_read.Source | None = source
         self.where, self.path = source.where, path
         self.signed_by: str | None = None  # the device whose signature a caller verified
@@ -103,7 +107,7 @@ class Checked:
 class Document(Checked):
     """An archive checked and normalised whole already (archive.from_document), as ``Checked``."""
 
-    def __init__(self, archive: dict, where: str, signed_by: str | None, fingerprint: str | None):
+    def __init__(self, archive: dict, where: str, signed_by: str | None, fingerprint: str | None) -> None:
         self.source, self.where, self.path = None, where, Path(where)
         self.session, self.rules, self._events = archive["session"], archive["rules"], archive["events"]
         self.signed_by, self.fingerprint = signed_by, fingerprint
@@ -132,7 +136,7 @@ class Fingerprint:
 class _Known(Fingerprint):
     """The fingerprint of an archive its reader summed already: nothing to sum again."""
 
-    def __init__(self, fingerprint: str):
+    def __init__(self, fingerprint: str) -> None:
         self._fingerprint = fingerprint
 
     def add(self, event: dict) -> None:
@@ -146,7 +150,7 @@ def _compact(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def stored_fingerprint(store, session: Session, without_global_id: bool = False) -> str:
+def stored_fingerprint(store: Store, session: Session, without_global_id: bool = False) -> str:
     """The fingerprint of the archive `pan export` would write of a stored session, read a
     segment at a time (``without_global_id``: as an archive from before global ids says it)."""
     fp = Fingerprint()
@@ -166,7 +170,7 @@ def log_event(ev: dict) -> LogEvent:
 
 # -- the import ------------------------------------------------------------------------------
 
-def import_source(store, arc: Checked, as_name: str | None = None, make_current: bool = True) -> dict:
+def import_source(store: Store, arc: Checked, as_name: str | None = None, make_current: bool = True) -> dict:
     s = arc.session
     name, device, uid, held = import_target(store, s, as_name)
     if held is not None:
@@ -188,7 +192,8 @@ def import_source(store, arc: Checked, as_name: str | None = None, make_current:
                     raise _Done({"status": "present", "name": existing.name, "fingerprint": fp})
                 raise InputError(f"a different session named '{existing.name}' exists already",
                                  "import this one under another name with --as NAME")
-            if device and store.sync.session_by_global_id(device, uid) is not None:
+            # with a device, a uid (archive.normalise_header)
+            if device and store.sync.session_by_global_id(device, cast(str, uid)) is not None:
                 raise InputError(f"session '{name}' was brought in by another pancli just now", "run it again")
             store.name_imported(sid, name, fp, device, uid)
             if s["closed_at"]:
@@ -200,7 +205,7 @@ def import_source(store, arc: Checked, as_name: str | None = None, make_current:
     return {"status": "imported", "name": name, "fingerprint": fp, "events": count}
 
 
-def _merge(store, session: Session, arc: Checked) -> dict:
+def _merge(store: Store, session: Session, arc: Checked) -> dict:
     """The archive of a session held here: present when the same or older, its new events
     appended when it holds the same ones and more; refused when it contradicts the session."""
     theirs = arc.session
@@ -234,7 +239,7 @@ def _merge(store, session: Session, arc: Checked) -> dict:
     return {"status": "extended", "name": session.name, "fingerprint": fp, "events": count - held}
 
 
-def proven(store, session: Session, arc: Checked, fp: str) -> bool:
+def proven(store: Store, session: Session, arc: Checked, fp: str) -> bool:
     """Whether the device that records ``session`` signed the archive (of content ``fp``) that
     would extend it here: only that device writes it (`pan sync` checks the same of every file)."""
     if arc.signed_by is not None:  # checked already, by the caller that read the file
@@ -245,14 +250,14 @@ def proven(store, session: Session, arc: Checked, fp: str) -> bool:
     return sync_folder.signed_by_device(arc.path, session.device, key, fp)
 
 
-def _unproven(store, session: Session, arc: Checked) -> InputError:
+def _unproven(store: Store, session: Session, arc: Checked) -> InputError:
     label = next((d["label"] for d in store.sync.devices() if d["id"] == session.device and d["label"]), None)
     who = f"device {label!r}" if label else f"device {(session.device or '')[:8]}"
     return InputError(f"{arc.where} would extend session '{session.name}', recorded by {who}, which did not "
                       "sign it", "nothing was changed; bring it in with `pan sync`, or as a copy with --as NAME")
 
 
-def _replay_into(store, sid: int, g, rules, arc: Checked, mine: Iterator[LogEvent], held: int,
+def _replay_into(store: Store, sid: int, g: Game[Any, Any], rules: Any, arc: Checked, mine: Iterator[LogEvent], held: int,
                  contradiction: Callable[[str], InputError] | None = None) -> tuple[str, int]:
     """Every event of the archive replayed strictly and compared with what it says it paid; those
     after the first ``held`` appended to session ``sid``, whose first ``held`` events, ``mine``,
@@ -265,9 +270,10 @@ def _replay_into(store, sid: int, g, rules, arc: Checked, mine: Iterator[LogEven
     def store_pending() -> None:
         if not pending:
             return
-        # An undo names the seq it voids: the id of one stored before the batch is looked up.
+        # An undo names the seq it voids: the id of one stored before the batch is looked up
+        # (the strict replay let the undo through: it has a seq, and that event is stored).
         seqs = {r.seq for r in pending}
-        ids = {r.undo_of: store.log.event_id(sid, r.undo_of) for r in pending
+        ids = {cast(int, r.undo_of): cast(int, store.log.event_id(sid, cast(int, r.undo_of))) for r in pending
                if r.kind == "undo" and r.undo_of not in seqs}
         store.log.append_many(sid, stored_events(pending), ids)
         pending.clear()
@@ -308,7 +314,7 @@ class StoredHistory:
     """The events of the session being stored, for an undo that reaches past what the replay
     holds; ``store_pending`` stores those replayed but not stored yet, before any is read."""
 
-    def __init__(self, store, sid: int, checkpoint_kind: str | None, store_pending: Callable[[], None]):
+    def __init__(self, store: Store, sid: int, checkpoint_kind: str | None, store_pending: Callable[[], None]) -> None:
         self.store, self.sid, self.checkpoint_kind, self.store_pending = store, sid, checkpoint_kind, store_pending
 
     def effective_before(self, seq: int) -> tuple[list[Replayed], bool]:
