@@ -90,28 +90,12 @@ def session_new(
 
     Example: pan session new friday --players Ana,Ben,Cruz,Dee --dealer Dee --preset hoyle
     """
-    from pancli.app.recorder import resolve_player
-    from pancli.app.rulesfile import resolve as resolve_rules
-    from pancli.core.names import clean_name, clean_players
-    from pancli.games import game as get_game
+    from pancli.app.sessions import new_session
 
-    g = get_game(game)
-    name = clean_name(name, "session")
-    names = clean_players(p for p in players.split(",") if p.strip())
-    house = resolve_rules(preset, rules, g.name)
-    from pancli.core.money import chip_value as money_per_chip
-
-    value = money_per_chip(chip_value) if chip_value is not None else None
-    first = resolve_player(names, dealer) if dealer else None
-    g.new_state(house, names, first)  # checks names, counts and seats before anything is stored
-    store = app_context().open_store(create=True)
-    with store.lock():
-        sid = store.create_session(name, g.name, names, first, g.rules_to_dict(house),
-                                   float(value) if value is not None else None)  # exact through repr: see core/money
-        store.set_setting("current_session", str(sid))
+    made = new_session(lambda: app_context().open_store(create=True), name, players.split(","),
+                       game=game, dealer=dealer, preset=preset, rules=rules, chip_value=chip_value)
     app_context().forget_session()
-    echo(f"Session {name} ({g.title}): {', '.join(names)}. "
-                    f"{first or names[0]} deals first. It is now the current session.")
+    echo(made.words)
 
 
 @session_app.command("list")
