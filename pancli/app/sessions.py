@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pancli.app.recorder import resolve_player
+from pancli.app.actions import KeyReused, check_key, digest
+from pancli.app.recorder import Recorder, resolve_player
 from pancli.app.rulesfile import resolve as resolve_rules
-from pancli.core.money import chip_value as money_per_chip
+from pancli.core.errors import InputError, PanError
+from pancli.core.money import chip_value as money_per_chip, shown_chip_value
 from pancli.core.names import clean_name, clean_players
-from pancli.games import game as get_game
+from pancli.games import GAMES, game as get_game
 
 if TYPE_CHECKING:
     from pancli.storage.store import Store
@@ -58,3 +60,83 @@ def new_session(store_opener: Callable[[], Store], name: str, players: Iterable[
     words = (f"Session {name} ({g.title}): {', '.join(names)}. "
              f"{deals} deals first. It is now the current session.")
     return NewSession(sid, name, g.name, tuple(names), deals, words)
+
+
+# -- from the dealer's phone: the choices the "New game" form offers, and the tap that starts one --
+
+MAX_PLAYERS = 16   # more seats than any game has: a longer list is no table's
+MAX_TEXT = 200     # characters of one field: a name is at most 40 (core/names)
+
+
+def new_game_choices(store: Store, session: str | None, today: str) -> dict:
+    """What the form proposes: every game with its presets, a name (today's date and the game),
+    the players of the session in view in their seats, and its chip value."""
+    try:
+        s = store.session(session)
+    except PanError:  # no session yet: the form starts empty
+        s = None
+    players = list(s.players) if s else []
+    value = shown_chip_value(s.chip_value) if s else None
+    games = [{"name": g.name, "title": g.title, "chips": bool(g.in_chips),
+              "presets": [{"name": p, "note": g.schema.notes.get(p, "")} for p in g.schema.presets],
+              "preset": g.schema.default_preset, "proposed": f"{today}-{g.name}"}
+             for g in GAMES.values()]
+    return {"games": games, "players": players, "chip_value": str(value) if value is not None else "",
+            "game": s.game if s else games[0]["name"]}
+
+
+def _text(body: dict, name: str, *, required: bool = True) -> str | None:
+    value = body.get(name)
+    if value is None or value == "":
+        if required:
+            raise InputError(f"the new game has no {name.replace('_', ' ')}", f"fill in its {name.replace('_', ' ')}")
+        return None
+    if not isinstance(value, str) or len(value) > MAX_TEXT:
+        raise InputError(f"the new game's {name.replace('_', ' ')} is not a short text", "fill it in again")
+    return value
+
+
+def _between_hands(store: Store, session: str | None) -> None:
+    try:
+        rec = Recorder(store, store.session(session))
+    except PanError:  # no session yet: nothing is in play
+        return
+    state = rec.state()
+    if not rec.session.closed_at and rec.game.hand_open(state):
+        raise InputError(f"{rec.game.status(state)} is still in play",
+                         "finish it or undo the deal before a new game")
+
+
+def start_from_phone(store: Store, session: str | None, body: dict) -> dict:
+    """Start a session from the dealer's page, once: a retry of the same tap answers with the
+    words of the first time; the same key sent with another request is refused. Refused while
+    the session in view has a hand in play: the table starts the next game between hands."""
+    key = check_key(body.get("key"))
+    wanted = digest(body)
+    with store.lock():
+        done = store.actions.find(key)
+        if done is not None:
+            if done.digest != wanted:
+                raise KeyReused("this action's key was already used for another action",
+                                "reload the dealer page and tap again")
+            return {**done.result, "replayed": True}
+        _between_hands(store, session)
+        players = body.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise InputError("the new game has no list of players", "add the players in their seats")
+        if len(players) > MAX_PLAYERS or any(len(p) > MAX_TEXT for p in players):
+            raise InputError(f"the new game has more than {MAX_PLAYERS} players", "remove some")
+        name = _text(body, "name")
+        try:
+            store.session(clean_name(name, "session"))
+        except PanError:
+            pass
+        else:
+            raise InputError(f"a session named '{name}' exists already", "type another name")
+        made = new_session(lambda: store, name or "", players, game=_text(body, "game") or "",
+                           dealer=_text(body, "dealer", required=False),
+                           preset=_text(body, "preset", required=False),
+                           chip_value=_text(body, "chip_value", required=False))
+        result = {"action": "new_game", "lines": [made.words], "session": made.name}
+        store.actions.put(key, made.id, wanted, result)
+    return {**result, "replayed": False}

@@ -11,6 +11,7 @@ the poller sees the commit.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import hmac
 import json
@@ -24,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 
-from pancli.app import actions
+from pancli.app import actions, sessions
 from pancli.core.errors import InputError, PanError
 from pancli.core.text import one_line
 from pancli.storage.store import Store
@@ -219,6 +220,9 @@ class Dealer:
             data = await run_in_threadpool(self._with_store, session, actions.dealer_table)
         elif path == "/dealer/api/undo":
             data = await run_in_threadpool(self._with_store, session, actions.undo_preview)
+        elif path == "/dealer/api/new-game":
+            data = await run_in_threadpool(self._with_store, session, sessions.new_game_choices,
+                                           datetime.date.today().isoformat())
         else:
             raise Refused(404, "Not found", "the dealer's routes are /dealer/api/table and /dealer/api/undo")
         return JSONResponse(data, headers=HEADERS)
@@ -228,8 +232,11 @@ class Dealer:
             data = await run_in_threadpool(self._with_store, session, actions.perform, body)
         elif path == "/dealer/api/check":
             data = await run_in_threadpool(self._with_store, session, actions.judge_cards, body)
+        elif path == "/dealer/api/new-game":
+            data = await run_in_threadpool(self._with_store, session, sessions.start_from_phone, body)
         else:
-            raise InputError("no such dealer route", "the writes are /dealer/api/action and /dealer/api/check")
+            raise InputError("no such dealer route",
+                             "the writes are /dealer/api/action, /dealer/api/check and /dealer/api/new-game")
         return JSONResponse(data, headers=HEADERS)
 
 

@@ -1,0 +1,117 @@
+"""`pan serve --dealer`: the dealer starts the next game of the night from the phone, once."""
+
+import re
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():  # starlette suggests httpx2 for its test client; httpx serves as well
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from pancli.web.app import create_app
+
+from helpers import Pan, db_dump, sql_value
+
+PLAYERS_TOKEN = "players-token-1"
+DEALER_TOKEN = "dealer-token-1"
+ORIGIN = "http://testserver"
+
+
+@pytest.fixture
+def db(tmp_path):
+    db = tmp_path / "pan.db"
+    Pan(db)("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee --chip-value 0.25")
+    return db
+
+
+@pytest.fixture
+def client(db):
+    with TestClient(create_app(db, PLAYERS_TOKEN, dealer_token=DEALER_TOKEN), base_url=ORIGIN) as c:
+        yield c
+
+
+@pytest.fixture
+def headers(client):
+    page = client.get("/dealer", params={"dealer": DEALER_TOKEN})
+    csrf = re.search(r'name="pan-csrf" content="([^"]+)"', page.text).group(1)
+    return {"X-Pan-Dealer": DEALER_TOKEN, "X-Pan-CSRF": csrf, "Origin": ORIGIN}
+
+
+def start(client, headers, key="newgame-0001", **body):
+    return client.post("/dealer/api/new-game", json={"key": key, **body}, headers=headers)
+
+
+CONTRACT = {"game": "contract", "name": "fri-contract", "players": ["Dee", "Ana", "Ben"], "dealer": "Ben"}
+
+
+def test_the_form_proposes_the_games_their_presets_and_the_players(client, headers):
+    r = client.get("/dealer/api/new-game", headers=headers)
+    assert r.status_code == 200, r.text
+    data = r.json()
+    from pancli.games import GAMES
+
+    assert [g["name"] for g in data["games"]] == list(GAMES)
+    by = {g["name"]: g for g in data["games"]}
+    assert by["panguingue"]["chips"] is True and by["contract"]["chips"] is False
+    assert by["panguingue"]["preset"] in [p["name"] for p in by["panguingue"]["presets"]]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d-contract", by["contract"]["proposed"])
+    assert data["players"] == ["Ana", "Ben", "Cruz", "Dee"] and data["chip_value"] == "0.25"
+
+
+def test_a_new_game_is_created_and_current_as_at_the_keyboard(client, headers, db, tmp_path):
+    r = start(client, headers, **CONTRACT)
+    assert r.status_code == 200, r.text
+    cli = Pan(tmp_path / "cli.db")("session new fri-contract --players Dee,Ana,Ben --dealer Ben --game contract")
+    assert r.json()["lines"] == cli.stdout.splitlines() and r.json()["replayed"] is False
+    assert Pan(db)("session list").stdout.splitlines()[-1].startswith("* fri-contract  contract")
+    table = client.get("/dealer/api/table", headers={**headers, "X-Pan-Follow": "1"}).json()
+    assert table["session"] == "fri-contract" and table["seats"] == ["Dee", "Ana", "Ben"]
+
+
+def test_a_double_tap_makes_one_session(client, headers, db):
+    first = start(client, headers, **CONTRACT)
+    again = start(client, headers, **CONTRACT)
+    assert again.status_code == 200 and again.json()["replayed"] is True
+    assert again.json()["lines"] == first.json()["lines"]
+    assert sql_value(db, "SELECT COUNT(*) FROM sessions") == 2
+    other = start(client, headers, **{**CONTRACT, "name": "another"})
+    assert other.status_code == 409 and sql_value(db, "SELECT COUNT(*) FROM sessions") == 2
+
+
+def test_the_players_token_cannot_start_a_game(client, headers, db):
+    before = db_dump(db)
+    r = start(client, {**headers, "X-Pan-Dealer": PLAYERS_TOKEN}, **CONTRACT)
+    assert r.status_code == 403 and r.json()["error"] == "the players' address is read-only"
+    assert db_dump(db) == before
+
+
+@pytest.mark.parametrize("body, error", [
+    ({**CONTRACT, "game": "snap"}, "unknown game 'snap'"),
+    ({**CONTRACT, "players": "Dee,Ana"}, "the new game has no list of players"),
+    ({**CONTRACT, "players": ["Dee", "dee", "Ben"]}, "'dee' "),
+    ({**CONTRACT, "name": ""}, "the new game has no name"),
+    ({**CONTRACT, "name": "friday"}, "a session named 'friday' exists already"),
+    ({**CONTRACT, "dealer": "Zed"}, "no player 'Zed' in this session"),
+    ({**CONTRACT, "preset": "nope"}, "unknown preset 'nope'"),
+    ({**CONTRACT, "game": "panguingue", "chip_value": "abc"}, "is not an amount of money"),
+    ({**CONTRACT, "players": ["x" * 500]}, "more than"),
+    ({**CONTRACT, "name": ["x"]}, "the new game's name is not a short text"),
+])
+def test_bad_input_is_refused_in_one_line_and_records_nothing(client, headers, db, body, error):
+    before = db_dump(db)
+    r = start(client, headers, **body)
+    assert r.status_code == 400, r.text
+    assert error in r.json()["error"] and "\n" not in r.json()["error"] + r.json()["hint"]
+    assert "pan " not in r.json()["hint"] and "--" not in r.json()["hint"]
+    assert db_dump(db) == before
+
+
+def test_refused_while_a_hand_is_in_play_and_allowed_once_it_is_over(client, headers, db):
+    Pan(db)("deal")
+    before = db_dump(db)
+    r = start(client, headers, **CONTRACT)
+    assert r.status_code == 400 and "still in play" in r.json()["error"]
+    assert db_dump(db) == before
+    Pan(db)("undo")
+    assert start(client, headers, key="newgame-0002", **CONTRACT).status_code == 200
