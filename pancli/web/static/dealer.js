@@ -115,6 +115,7 @@
     var u = table.undo || {}, r = table.redo || {};
     $("undo-preview").textContent = [u.text].concat(u.payments || []).concat(r.seq ? [r.text] : []).join("\n");
     $("redo").disabled = !r.seq; $("redo").title = r.text || "";
+    renderNewGame();
   }
 
   // -- the card picker: who, onto which meld, the cards, then the action -------------------------
@@ -358,6 +359,111 @@
     e.preventDefault();
     send(formBody());
   });
+
+  // -- the next game of the night: offered between hands, from the games the server knows -------
+  // One key per filled-in form: a double tap, or a retry after a dropped answer, starts one game.
+  var ng = null, ngSeats = [], ngProposed = "", ngLast = null, ngBusy = false;
+
+  function renderNewGame() {
+    var between = !table.hand_open;
+    $("newgame-box").hidden = !between;
+    if (!between) { $("ng").hidden = true; $("ng-open").hidden = false; }
+  }
+  function ngGame() { return (ng.games || []).filter(function (g) { return g.name === $("ng-game").value; })[0]; }
+  function fillSelect(select, items, chosen) {
+    select.textContent = "";
+    items.forEach(function (it) {
+      var o = el("option", "", it.label); o.value = it.value; select.appendChild(o);
+    });
+    if (items.some(function (it) { return it.value === chosen; })) select.value = chosen;
+  }
+  function ngGameChosen() {
+    var g = ngGame(), name = $("ng-name");
+    if (!name.value || name.value === ngProposed) name.value = g.proposed;  // keep a name typed in
+    ngProposed = g.proposed;
+    fillSelect($("ng-preset"), g.presets.map(function (p) {
+      return { value: p.name, label: p.note ? p.name + ": " + p.note : p.name };
+    }), g.preset);
+    $("ng-chips-label").hidden = !g.chips;
+  }
+  function ngRenderSeats() {
+    var list = $("ng-seats"), dealer = $("ng-dealer").value; list.textContent = "";
+    ngSeats.forEach(function (name, i) {
+      var li = el("li"); li.appendChild(el("span", "name", name));
+      [["up", "\u2191", "move " + name + " up"], ["down", "\u2193", "move " + name + " down"],
+       ["remove", "\u2715", "remove " + name]].forEach(function (b) {
+        var btn = el("button", "quiet", b[1]); btn.type = "button";
+        btn.dataset.ng = b[0]; btn.dataset.seat = i; btn.setAttribute("aria-label", b[2]);
+        btn.disabled = (b[0] === "up" && i === 0) || (b[0] === "down" && i === ngSeats.length - 1);
+        li.appendChild(btn);
+      });
+      list.appendChild(li);
+    });
+    fillSelect($("ng-dealer"), ngSeats.map(function (n) { return { value: n, label: n }; }), dealer);
+  }
+  function ngOpen() {
+    return fetch("/dealer/api/new-game", { headers: headers(), cache: "no-store" })
+      .then(function (r) { return r.json(); })
+      .then(function (d) {
+        ng = d; ngSeats = (d.players || []).slice(); ngProposed = ""; $("ng-name").value = "";
+        fillSelect($("ng-game"), d.games.map(function (g) { return { value: g.name, label: g.title }; }), d.game);
+        ngGameChosen();
+        $("ng-chips").value = d.chip_value || "";
+        $("ng-dealer").value = "";
+        ngRenderSeats();
+        $("ng").hidden = false; $("ng-open").hidden = true;
+      }, function () { say(["The connection dropped: tap New game again."], true); });
+  }
+  function ngAdd() {
+    var input = $("ng-add-name"), name = input.value.trim();
+    if (!name) { say(["Type the player's name, then tap Add."], true); return; }
+    ngSeats.push(name); input.value = ""; ngRenderSeats();
+  }
+  function ngBody() {
+    var g = ngGame(), body = { game: g.name, name: $("ng-name").value.trim(), players: ngSeats.slice(),
+      dealer: $("ng-dealer").value, preset: $("ng-preset").value };
+    if (g.chips && $("ng-chips").value.trim()) body.chip_value = $("ng-chips").value.trim();
+    return body;
+  }
+  function ngStart() {
+    if (ngBusy) return;  // the same tap while its answer is awaited
+    var body = ngBody(), sig = JSON.stringify(body);
+    var key = ngLast && ngLast.sig === sig ? ngLast.key : newKey();
+    ngLast = { sig: sig, key: key }; ngBusy = true;
+    document.body.classList.add("busy");
+    fetch("/dealer/api/new-game", { method: "POST", headers: headers(),
+      body: JSON.stringify(Object.assign({ key: key }, body)) })
+      .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, d: d }; }); })
+      .then(function (res) {
+        if (!res.ok) { say([res.d.error + (res.d.hint ? ": " + res.d.hint : "")], true); return; }
+        say(res.d.lines);
+        $("ng").hidden = true; $("ng-open").hidden = false;
+        cleared(); who = null;
+        if (NAMED) { location.href = $("moved-link").href; return; }  // this page kept to one session
+        return load();
+      }, function () {
+        say(["The connection dropped: tap Start the game again, and it is started once."], true);
+      })
+      .then(function () {
+        ngBusy = false; document.body.classList.remove("busy");
+        document.body.dataset.answered = String(Number(document.body.dataset.answered || 0) + 1);
+      });
+  }
+  $("ng-open").addEventListener("click", function () { ngOpen(); });
+  $("ng-cancel").addEventListener("click", function () { $("ng").hidden = true; $("ng-open").hidden = false; });
+  $("ng-game").addEventListener("change", ngGameChosen);
+  $("ng-add").addEventListener("click", ngAdd);
+  $("ng-add-name").addEventListener("keydown", function (e) {
+    if (e.key === "Enter") { e.preventDefault(); ngAdd(); }
+  });
+  $("ng-seats").addEventListener("click", function (e) {
+    var t = e.target.closest("button[data-ng]"); if (!t) return;
+    var i = Number(t.dataset.seat), j = t.dataset.ng === "up" ? i - 1 : i + 1;
+    if (t.dataset.ng === "remove") ngSeats.splice(i, 1);
+    else if (j >= 0 && j < ngSeats.length) { var x = ngSeats[i]; ngSeats[i] = ngSeats[j]; ngSeats[j] = x; }
+    ngRenderSeats();
+  });
+  $("ng").addEventListener("submit", function (e) { e.preventDefault(); ngStart(); });
 
   // The table can change from another dealer (at the keyboard) or move to another session:
   // the players' stream says when (the dealer's address opens it too), and a look every second
