@@ -115,3 +115,20 @@ def test_refused_while_a_hand_is_in_play_and_allowed_once_it_is_over(client, hea
     assert db_dump(db) == before
     Pan(db)("undo")
     assert start(client, headers, key="newgame-0002", **CONTRACT).status_code == 200
+
+
+def test_a_fourth_game_is_offered_and_started_with_its_own_preset(client, headers, db):
+    from test_toy_game import HighCard
+
+    from pancli.games import GAMES, register
+
+    register(HighCard())
+    try:
+        offered = {g["name"]: g for g in client.get("/dealer/api/new-game", headers=headers).json()["games"]}
+        assert [p["name"] for p in offered["highcard"]["presets"]] == ["one", "five"]
+        r = start(client, headers, game="highcard", name="hc", players=["Ana", "Ben", "Cruz"], preset="five")
+        assert r.status_code == 200, r.text
+        assert r.json()["lines"] == ["Session hc (High card): Ana, Ben, Cruz. Ana deals first. It is now the current session."]
+        assert sql_value(db, "SELECT game FROM sessions WHERE name = 'hc'") == "highcard"
+    finally:
+        GAMES.pop("highcard")
