@@ -111,6 +111,17 @@ def check_key(key: object) -> str:
     return key
 
 
+def answered_before(store: Store, key: str, wanted: str) -> dict | None:
+    """The first answer to a tap whose key is already recorded (a retry, a double tap), marked
+    replayed; None for a new key. The same key with another request is refused."""
+    done = store.actions.find(key)
+    if done is None:
+        return None
+    if done.digest != wanted:
+        raise KeyReused("this action's key was already used for another action", "reload the dealer page and tap again")
+    return {**done.result, "replayed": True}
+
+
 def perform(store: Store, session: str | None, body: dict) -> dict:
     """Record one action; returns ``{"lines": …, "replayed": False}``, or, for a key already
     recorded with the same request, the first answer with ``"replayed": True``."""
@@ -118,12 +129,8 @@ def perform(store: Store, session: str | None, body: dict) -> dict:
     name = body.get("action")
     wanted = digest(body)
     with store.lock():
-        done = store.actions.find(key)
-        if done is not None:
-            if done.digest != wanted:
-                raise KeyReused("this action's key was already used for another action",
-                                "reload the dealer page and tap again")
-            return {**done.result, "replayed": True}
+        if (first := answered_before(store, key, wanted)) is not None:
+            return first
         rec = Recorder(store, store.session(session))
         if name == "undo":
             lines = _undo(rec, body)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pancli.app.actions import KeyReused, check_key, digest
+from pancli.app.actions import answered_before, check_key, digest
 from pancli.app.recorder import Recorder, resolve_player
 from pancli.app.rulesfile import resolve as resolve_rules
 from pancli.core.errors import InputError, PanError
@@ -114,12 +114,8 @@ def start_from_phone(store: Store, session: str | None, body: dict) -> dict:
     key = check_key(body.get("key"))
     wanted = digest(body)
     with store.lock():
-        done = store.actions.find(key)
-        if done is not None:
-            if done.digest != wanted:
-                raise KeyReused("this action's key was already used for another action",
-                                "reload the dealer page and tap again")
-            return {**done.result, "replayed": True}
+        if (first := answered_before(store, key, wanted)) is not None:
+            return first
         _between_hands(store, session)
         players = body.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
