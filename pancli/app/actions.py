@@ -296,9 +296,11 @@ def _who_deals(rec: Recorder, state: object, board: dict, hand: dict | None) -> 
         return f"{board['next_dealer']} deals next."
     if isinstance(board.get("dealer"), str) and not board.get("over"):
         return f"{board['dealer']} deals."
+    if not any(a.name == "deal" and not any(p.required for p in a.params) for a in rec.game.actions):
+        return None  # no deal that takes nothing: who deals next is not for the page to guess
     try:  # a game with hands: the next deal, as it would be dealt now (pure: records nothing)
         nxt = rec.game.board(rec.session, rec.game.apply(state, {"kind": "deal"}).state).get("hand")
-    except Exception:  # noqa: BLE001 a game whose deal is not an event of its own, or a game over
+    except PanError:  # no deal now (the game is over)
         return None
     if isinstance(nxt, dict) and nxt.get("dealer"):
         return f"Next hand: {nxt['dealer']} deals, {nxt['eldest']} is eldest."

@@ -15,6 +15,7 @@ import datetime
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import threading
 import time
@@ -159,6 +160,8 @@ class Dealer:
         except PanError as e:
             response = self.refusal(409 if isinstance(e, actions.KeyReused) else 400, e.message, e.hint or "")
         except Exception:  # a bug: its transaction was rolled back, so the phone may simply retry
+            # one line to the phone; the traceback to the terminal `pan serve` logs to
+            logging.getLogger("uvicorn.error").exception("a bug answering the dealer's %s %s", method, path)
             response = self.refusal(500, "something went wrong; nothing was recorded", "tap again")
         await response(scope, receive, send)
 
