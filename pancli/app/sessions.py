@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pancli.app.actions import answered_before, check_key, digest
 from pancli.app.recorder import Recorder, resolve_player
 from pancli.app.rulesfile import resolve as resolve_rules
 from pancli.core.errors import InputError, PanError
@@ -111,6 +110,8 @@ def start_from_phone(store: Store, session: str | None, body: dict) -> dict:
     """Start a session from the dealer's page, once: a retry of the same tap answers with the
     words of the first time; the same key sent with another request is refused. Refused while
     the session in view has a hand in play: the table starts the next game between hands."""
+    from pancli.app.actions import answered_before, check_key, digest  # noqa: PLC0415 the dealer's keys: not for `pan session new`
+
     key = check_key(body.get("key"))
     wanted = digest(body)
     with store.lock():
