@@ -16,6 +16,16 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
+def _lang(value: str | None) -> str | None:
+    """``--lang`` puts its language in force before anything else is read or printed."""
+    from pancli.cli.errors import errors_as_messages
+    from pancli.cli.language import speak
+
+    with errors_as_messages():
+        speak(value)
+    return value
+
+
 def _install_completion(ctx: typer.Context, param, value):
     """Typer's own --install-completion, its machinery loaded only when asked for."""
     if not value or ctx.resilient_parsing:
@@ -41,6 +51,9 @@ def root(
     db: str | None = typer.Option(None, "--db", envvar="PANCLI_DB", metavar="PATH",
                                      help="Database file (default: pancli.db in the user's data folder; "
                                           "`pan db path` prints it)."),
+    lang: str | None = typer.Option(None, "--lang", is_eager=True, callback=_lang, metavar="LANG",
+                                    help="Language to speak: en, pl or ru (default: PANCLI_LANG, then the "
+                                         "locale's LANGUAGE, LC_ALL, LC_MESSAGES or LANG)."),
     version: bool = typer.Option(False, "--version", is_eager=True, expose_value=False, callback=_version,
                                  help="Print pancli's version and exit."),
     install_completion: bool = typer.Option(None, "--install-completion", callback=_install_completion,
@@ -77,6 +90,9 @@ def main() -> None:
         if getattr(sys, name) is None:  # started with the descriptor closed (`pan … >&-`)
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
     guard_streams()  # an OS error writing them says which stream it was
+    from pancli.cli.language import speak_from_argv
+
+    speak_from_argv(sys.argv[1:])  # before `pan --help` or an error is printed
     try:
         try:
             app()
