@@ -68,7 +68,7 @@ def help_messages() -> list[tuple[str, str]]:
     catalog exists)."""
     sys.path.insert(0, str(ROOT))
     try:
-        from pancli.cli import help_catalog  # type: ignore[attr-defined]
+        from pancli.cli import help_catalog  # type: ignore[attr-defined]  # noqa: PLC0415  (the tree, once the path is set)
     except ImportError:
         return []
     return list(help_catalog.help_messages())
