@@ -1,3 +1,5 @@
+import os
+
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -7,6 +9,13 @@ from helpers import Pan
 # and its too-slow health check are wall-clock bounds that a machine busy with other work misses.
 settings.register_profile("pancli", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("pancli")
+
+# The suite reads pancli in English whatever the machine's locale (a Polish host running it
+# included); the tests of other languages choose theirs.
+for _var in ("PANCLI_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "PANCLI_LOCALE_DIR"):
+    os.environ.pop(_var, None)
+if os.environ.get("LANG", "C").split("_")[0].split(".")[0].lower() not in ("c", "posix", "en"):
+    os.environ["LANG"] = "C.UTF-8"
 
 
 @pytest.fixture
