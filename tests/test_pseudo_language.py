@@ -1,0 +1,140 @@
+"""No line a person reads escapes the translation layer: in the pseudo-language ``qps`` every
+message is wrapped in ⟦…⟧, and the README's and the manual's transcripts, every command's help
+and every page, run in it, show no word outside the markers but what is data: player and session
+names, card codes, numbers, dates, tags, rules keys, commands and their options.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from helpers import command_paths
+
+ROOT = Path(__file__).resolve().parent.parent
+# Until every part of pancli speaks through the catalog; run with --runxfail to see what is left.
+pytestmark = pytest.mark.xfail(reason="messages still being moved into the catalog", strict=False)
+
+
+def _catalogs():
+    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "scripts" / "catalogs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def qps(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("qps")
+    _catalogs().main(["pseudo", str(folder)])
+    return folder
+
+
+# What a line may show outside the markers: it is data or a name the code gives, not a sentence.
+WORD = re.compile(r"[^\W\d_](?:[\w'’-]*\w)?")
+CARD = re.compile(r"^(?:[2-9TJQKA]|10)[SHDC]$")
+MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
+
+
+def outside_markers(text: str) -> str:
+    """The text with every marked message taken out, innermost first (a message inside another)."""
+    while True:
+        shorter = MARKED.sub(" ", text)
+        if shorter == text:
+            return text
+        text = shorter
+
+
+def data_words() -> set[str]:
+    """Words that are data wherever they show: tags, rules keys, reason codes, game and command
+    names, options (each as the code spells it, never translated)."""
+    from pancli.games import GAMES
+
+    words = {"pan", "pancli", "panguingue", "qps", "en", "pl", "ru", "db", "json", "csv", "toml", "html",
+             "http", "https", "sqlite", "litestream", "utf", "id", "ok", "stdin", "stdout"}
+    for game in GAMES.values():
+        words.add(game.name)
+        schema = game.schema
+        for knob in schema.knobs.values():  # the rules files' keys and their values
+            words.add(knob.name)
+            for value in (knob.allowed if isinstance(knob.allowed, (tuple, list, set, frozenset)) else ()):
+                words.update(WORD.findall(str(value)))
+        for name in schema.presets:
+            words.update(WORD.findall(name))
+    return {w.lower() for w in words}
+
+
+OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*|\S*[/\\]\S*|\S+\.(?:db|toml|json|csv|html|pan|md)\b")
+
+
+def unmarked(output: str, allowed: set[str]) -> list[str]:
+    """The lines of ``output`` that show a word outside the markers which is not data: options,
+    paths, identifiers (``valle_suited``), metavars (``PATH``) and card codes are data."""
+    bad = []
+    for line in outside_markers(output).splitlines():
+        words = [w for w in WORD.findall(OPTION.sub(" ", line))
+                 if w.lower() not in allowed and not CARD.match(w) and not w.isupper() and "_" not in w]
+        if words:
+            bad.append(f"{line.strip()[:100]!r}  (unmarked: {', '.join(words[:6])})")
+    return bad
+
+
+def words_of(command: str) -> set[str]:
+    """The words a command line types: names, cards, paths, options — data where they show up."""
+    return {w.lower() for part in shlex.split(command, comments=True) for w in WORD.findall(part)}
+
+
+def test_the_readme_and_the_manual_speak_only_through_the_catalog(qps, tmp_path, monkeypatch):
+    import test_docs
+
+    from pancli.cli import app
+
+    monkeypatch.setenv("PANCLI_LOCALE_DIR", str(qps))
+    allowed = data_words()
+    problems: list[str] = []
+    for doc in test_docs.DOCS:
+        folder = tmp_path / doc.stem
+        folder.mkdir()
+        home, cwd = test_docs.fresh_folders(folder)
+        monkeypatch.chdir(cwd)
+        for var, value in test_docs.clean_env(home).items():
+            monkeypatch.setenv(var, value)
+        monkeypatch.setenv("PANCLI_LOCALE_DIR", str(qps))
+        monkeypatch.setenv("COLUMNS", "80")
+        monkeypatch.setenv("NO_COLOR", "1")
+        commands = test_docs.commands_of(doc)
+        typed = set(allowed)
+        for cmd in commands:
+            typed |= words_of(cmd.text)
+        for cmd in commands:
+            words, stdin = test_docs.split_command(cmd.text)
+            if stdin:
+                typed |= {w.lower() for w in WORD.findall((cwd / stdin).read_text(encoding="utf-8"))}
+            data = (cwd / stdin).read_text(encoding="utf-8") if stdin else None
+            result = CliRunner().invoke(app, ["--lang", "qps", *words], input=data, prog_name="pan",
+                                        terminal_width=80)
+            for line in unmarked(result.output, typed):
+                problems.append(f"{doc.name}:{cmd.line} $ {cmd.text}: {line}")
+    assert not problems, f"{len(problems)} lines outside the catalog:\n" + "\n".join(problems[:80])
+
+
+def test_every_help_speaks_only_through_the_catalog(qps, monkeypatch):
+    from pancli.cli import app
+    from pancli.cli.registry import app as root
+
+    monkeypatch.setenv("PANCLI_LOCALE_DIR", str(qps))
+    import typer
+
+    allowed = data_words()
+    problems: list[str] = []
+    group = typer.main.get_command(root)
+    for path in [(), *command_paths(group)]:
+        result = CliRunner().invoke(app, ["--lang", "qps", *path, "--help"], prog_name="pan", terminal_width=80)
+        for line in unmarked(result.output, allowed | {w.lower() for w in path}):
+            problems.append(f"pan {' '.join(path)} --help: {line}")
+    assert not problems, f"{len(problems)} help lines outside the catalog:\n" + "\n".join(problems[:80])
