@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import shlex
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,79 @@ def test_every_help_speaks_only_through_the_catalog(qps, monkeypatch):
         for line in unmarked(result.output, allowed | {w.lower() for w in path}):
             problems.append(f"pan {' '.join(path)} --help: {line}")
     assert not problems, f"{len(problems)} help lines outside the catalog:\n" + "\n".join(problems[:80])
+
+
+class _Text(HTMLParser):
+    """What a person reads on a page: its text and the attributes a browser shows or speaks
+    (titles, labels, placeholders, alt texts, button values); scripts and styles left out."""
+
+    SHOWN = ("title", "aria-label", "placeholder", "alt")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style", "template"):
+            self.hidden += 1
+        for name, value in attrs:
+            if value and (name in self.SHOWN or (name == "value" and tag in ("button", "input")
+                                                                   and dict(attrs).get("type") in ("submit", "button"))):
+                self.lines.append(value)
+        self.lines.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style", "template"):
+            self.hidden = max(0, self.hidden - 1)
+        self.lines.append("\n")
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.lines.append(data)
+
+
+def page_text(html: str) -> str:
+    parser = _Text()
+    parser.feed(html)
+    return "".join(parser.lines)
+
+
+def test_every_page_speaks_only_through_the_catalog(qps, tmp_path, monkeypatch):
+    from starlette.testclient import TestClient
+
+    from pancli.web.app import create_app
+
+    from helpers import Pan
+
+    monkeypatch.setenv("PANCLI_LOCALE_DIR", str(qps))
+    db = tmp_path / "pan.db"
+    pan = Pan(db)
+    pan("session new tonight --players Ana,Ben,Cruz,Dee --dealer Dee --chip-value 0.25")
+    for line in ["deal", "drop cruz", "meld ben 5S 5S 5S", "add ben 5S", "meld ana JH QH KH",
+                 "meld ben 2C 3C 4C 5C", "out ben 6D 6H 6C", "deal", "meld dee AS 2S 3S", "undo"]:
+        pan(line)
+    pan("session new rummy --game contract --players Ana,Ben,Cruz,Dee --dealer Dee")
+    pan('contract lay ana "7S 7H 7D + QC QD QS"')
+    pan("session new polski --game polish --players Ola,Piotr,Zosia")
+    pan("polish lost piotr")
+    allowed = data_words() | {"ana", "ben", "cruz", "dee", "ola", "piotr", "zosia", "tonight", "rummy", "polski",
+                              "english", "русский", "tv"}
+    problems: list[str] = []
+    with TestClient(create_app(db, "players", dealer_token="dealer"), base_url="http://testserver") as client:
+        client.cookies.set("pan_lang", "qps")
+        for session in ("tonight", "rummy", "polski"):
+            pages = ["/", "/tv", "/history", "/settle", "/sessions", "/player/Ana", "/player/Ola"]
+            for path in pages:
+                r = client.get(path, params={"token": "players", "session": session})
+                if r.status_code == 404:
+                    continue
+                for line in unmarked(page_text(r.text), allowed):
+                    problems.append(f"{path}?session={session}: {line}")
+            r = client.get("/dealer", params={"dealer": "dealer", "session": session})
+            for line in unmarked(page_text(r.text), allowed):
+                problems.append(f"/dealer?session={session}: {line}")
+        r = client.get("/nowhere", params={"token": "players"})
+        for line in unmarked(page_text(r.text), allowed):
+            problems.append(f"/nowhere: {line}")
+    assert not problems, f"{len(problems)} page lines outside the catalog:\n" + "\n".join(problems[:80])
