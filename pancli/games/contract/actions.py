@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import InputError
-from pancli.core.grouping import MELDS_HELP
+from pancli.core.i18n import N_, _
 from pancli.games.actions import CARD, CARDS, COUNT, MELDS, PLAYER, Action, Param
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ Values = Mapping[str, Any]
 
 def _lay(v: Values) -> list[ContractEvent]:
     if not v["melds"]:
-        raise InputError("no melds given", "write the contract, e.g. 7S 7H 7D / QC QD QS")
+        raise InputError(_("no melds given"), _("write the contract, e.g. 7S 7H 7D / QC QD QS"))
     return [{"kind": "contract", "player": v["player"], "melds": [list(m) for m in v["melds"]]}]
 
 
@@ -33,37 +33,41 @@ def _out(v: Values) -> list[ContractOutEvent]:
 def _left(v: Values) -> list[HandEvent]:
     who, cards, points = v["player"], v.get("cards"), v.get("points")
     if cards and points is not None:
-        raise InputError("give the cards or --points, not both", "e.g. pan contract left ben KC KD 4S")
+        raise InputError(_("give the cards or --points, not both"), _("e.g. pan contract left ben KC KD 4S"))
     if points is not None:
         return [{"kind": "hand", "player": who, "points": points}]
     if not cards:
-        raise InputError(f"no cards given for {who}", "list the cards, or --points N (--points 0 for none)")
+        raise InputError(_("no cards given for {player}").format(player=who),
+                         _("list the cards, or --points N (--points 0 for none)"))
     return [{"kind": "hand", "player": who, "cards": list(cards)}]
 
 
+# "The whole contract, {MELDS_HELP}.", written out whole for the catalog (a test holds them equal)
+_WHOLE_CONTRACT = N_('The whole contract, melds separated by / (or +, or "|" in quotes): AS 2S 3S / 5S 5S 5S.')
+
 ACTIONS = (
-    Action("lay", ("contract", "lay"), "Lay down a player's contract; it must be exactly the deal's contract, all at once.",
-           "Lay down", (Param("player", PLAYER, "Who lays down the contract.", arg="name"),
-                        Param("melds", MELDS, f"The whole contract, {MELDS_HELP}.", many=True)),
+    Action("lay", ("contract", "lay"), N_("Lay down a player's contract; it must be exactly the deal's contract, all at once."),
+           N_("Lay down"), (Param("player", PLAYER, N_("Who lays down the contract."), arg="name"),
+                            Param("melds", MELDS, _WHOLE_CONTRACT, many=True)),
            _lay, ("contract",), when="any"),
-    Action("layoff", ("contract", "layoff"), "Lay off cards onto a meld on the table, one's own or an opponent's.",
-           "Lay off", (Param("player", PLAYER, "Who lays off.", arg="name"),
-                       Param("meld", COUNT, "The meld's number on `pan contract status`.", noun="a meld number",
-                             high=100_000, onto="any"),
-                       Param("cards", CARDS, "The cards laid off.", many=True)),
+    Action("layoff", ("contract", "layoff"), N_("Lay off cards onto a meld on the table, one's own or an opponent's."),
+           N_("Lay off"), (Param("player", PLAYER, N_("Who lays off."), arg="name"),
+                           Param("meld", COUNT, N_("The meld's number on `pan contract status`."),
+                                 noun=N_("a meld number"), high=100_000, onto="any"),
+                           Param("cards", CARDS, N_("The cards laid off."), many=True)),
            _layoff, ("lay_off",), when="any"),
     Action("out", ("contract", "out"),
-           "A player goes out (in deal 5 with no final discard); then record the cards left in the other hands.",
-           "Go out", (Param("player", PLAYER, "Who went out.", arg="name"),
-                      Param("discard", CARD, "The final discard (deals 1-4 only).", required=False,
-                            option="--discard")),
+           N_("A player goes out (in deal 5 with no final discard); then record the cards left in the other hands."),
+           N_("Go out"), (Param("player", PLAYER, N_("Who went out."), arg="name"),
+                          Param("discard", CARD, N_("The final discard (deals 1-4 only)."), required=False,
+                                option="--discard")),
            _out, ("out",), when="any"),
     Action("left", ("contract", "left"),
-           "Record the cards left in a hand after someone went out; the last one scores the deal.",
-           "Cards left", (Param("player", PLAYER, "Whose hand.", arg="name"),
-                          Param("cards", CARDS, "The cards left in the hand.", required=False, many=True),
-                          Param("points", COUNT, "Their value as counted at the table, instead of the cards.",
-                                required=False, option="--points", noun="a number of points", low=0)),
+           N_("Record the cards left in a hand after someone went out; the last one scores the deal."),
+           N_("Cards left"), (Param("player", PLAYER, N_("Whose hand."), arg="name"),
+                              Param("cards", CARDS, N_("The cards left in the hand."), required=False, many=True),
+                              Param("points", COUNT, N_("Their value as counted at the table, instead of the cards."),
+                                    required=False, option="--points", noun=N_("a number of points"), low=0)),
            _left, ("hand",), when="any"),
 )
 
@@ -79,5 +83,6 @@ def still_to_record(state: Any) -> str | None:
     done = {x.player for x in state.leftovers}
     missing = [p for p in state.players if p != state.out and p not in done]
     if missing:
-        return f"Still to record: the cards left of {', '.join(missing)} (`pan contract left NAME CARDS`)."
+        return _("Still to record: the cards left of {players} (`pan contract left NAME CARDS`).").format(
+            players=", ".join(missing))
     return None

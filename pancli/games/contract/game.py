@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from pancli.core.i18n import N_, _
 from pancli.core.ledger import Step
 from pancli.core.payloads import LIST, TABLE, TEXT, TEXTS, WHOLE, Field, Payloads
 from pancli.games.protocol import (
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from pancli.games.contract.engine import GameState
     from pancli.games.contract.rules import ContractRules
 
-PANEL = "The other games called Pan"  # where `pan --help` lists its commands
+PANEL = N_("The other games called Pan")  # where `pan --help` lists its commands
 
 _PLAYER, _CARDS = Field(TEXT), Field(TEXTS)
 
@@ -43,7 +44,7 @@ class Contract(GameBase["ContractRules", "GameState"]):
     """Mendelev's five-deal contract rummy: points per deal, running totals, a winner after deal 5."""
 
     name = "contract"
-    title = "Contract rummy (five deals)"
+    title = N_("Contract rummy (five deals)")
     board_template = "table_contract.html"
     sheet_shows = "points"
     payloads = PAYLOADS
@@ -110,7 +111,7 @@ class Contract(GameBase["ContractRules", "GameState"]):
         return []
 
     def status(self, state: GameState) -> str | None:
-        return "over" if state.over else f"deal {state.deal}"
+        return _("over") if state.over else _("deal {deal}").format(deal=state.deal)
 
     def board(self, session: SessionRow, state: GameState) -> Board:
         # adapter: the game's modules load on first use

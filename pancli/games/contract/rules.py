@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import InputError
+from pancli.core.i18n import N_, _
 from pancli.core.knobs import BOOL, ENUM, INT, KnobRules, Schema, knob
 
 if TYPE_CHECKING:
@@ -20,19 +21,19 @@ PACKS = 2  # two 52-card packs: at most two copies of any card (A.3, Q-A7)
 class ContractRules(KnobRules):
     """House-rule switches; the defaults are the spec's ``mendelev`` profile (A.5)."""
 
-    min_sequence: int = knob(3, INT, (3, 13), "shortest sequence: 3 (remik, Russian rummy) or 4 (Western)")
-    max_set: int = knob(8, INT, (3, 4 * PACKS), "most cards a set grows to")
-    max_sequence: int = knob(13, INT, (3, 13), "most cards a sequence grows to")
-    duplicates_in_sets: bool = knob(True, BOOL, None, "a set may hold two identical cards (two packs)")
-    lay_off_before_contract: bool = knob(False, BOOL, None, "lay off onto melds before your own contract is down")
+    min_sequence: int = knob(3, INT, (3, 13), N_("shortest sequence: 3 (remik, Russian rummy) or 4 (Western)"))
+    max_set: int = knob(8, INT, (3, 4 * PACKS), N_("most cards a set grows to"))
+    max_sequence: int = knob(13, INT, (3, 13), N_("most cards a sequence grows to"))
+    duplicates_in_sets: bool = knob(True, BOOL, None, N_("a set may hold two identical cards (two packs)"))
+    lay_off_before_contract: bool = knob(False, BOOL, None, N_("lay off onto melds before your own contract is down"))
     buy_turn: str = knob("from_buyer", ENUM, ("from_buyer", "unchanged"),
-                         "after a buy, play goes on from the buyer (R1) or the turn order is unchanged (R2)")
-    ace_value: int = knob(15, ENUM, (15, 11, 1), "points an ace left in hand counts")
-    going_out_bonus: int = knob(20, INT, (0, 100), "points for going out")
+                         N_("after a buy, play goes on from the buyer (R1) or the turn order is unchanged (R2)"))
+    ace_value: int = knob(15, ENUM, (15, 11, 1), N_("points an ace left in hand counts"))
+    going_out_bonus: int = knob(20, INT, (0, 100), N_("points for going out"))
     scoring: str = knob("signed", ENUM, ("signed", "penalty"),
-                        "signed: +bonus and minus cards left, highest total wins; penalty: cards left count "
-                        "plus, lowest total wins")
-    last_deal_no_discard: bool = knob(True, BOOL, None, "deal 5 goes out without a final discard")
+                        N_("signed: +bonus and minus cards left, highest total wins; penalty: cards left count "
+                           "plus, lowest total wins"))
+    last_deal_no_discard: bool = knob(True, BOOL, None, N_("deal 5 goes out without a final discard"))
 
     def card_value(self, card: Card) -> int:
         if card.rank == 14:
@@ -45,18 +46,18 @@ PRESETS: dict[str, dict[str, Any]] = {
     "contract": {"min_sequence": 4, "buy_turn": "unchanged", "scoring": "penalty"},
 }
 PRESET_NOTES = {
-    "mendelev": "Mendelev's game: runs of 3+, play goes on from the buyer, +20 for going out, "
-                "highest total wins (the default)",
-    "contract": "Western contract rummy: runs of 4+, a buy leaves the turn order alone, cards left are "
-                "penalty points, lowest total wins",
+    "mendelev": N_("Mendelev's game: runs of 3+, play goes on from the buyer, +20 for going out, "
+                   "highest total wins (the default)"),
+    "contract": N_("Western contract rummy: runs of 4+, a buy leaves the turn order alone, cards left are "
+                   "penalty points, lowest total wins"),
 }
 
 
 def _check(rules: ContractRules) -> None:
     if rules.min_sequence > rules.max_sequence:
-        raise InputError(f"min_sequence {rules.min_sequence} is above max_sequence {rules.max_sequence}",
-                         "make min_sequence at most max_sequence")
+        raise InputError(_("min_sequence {least} is above max_sequence {most}").format(
+            least=rules.min_sequence, most=rules.max_sequence), _("make min_sequence at most max_sequence"))
 
 
-SCHEMA = Schema(ContractRules, game="contract", title="Contract rummy (five deals)", presets=PRESETS,
+SCHEMA = Schema(ContractRules, game="contract", title=N_("Contract rummy (five deals)"), presets=PRESETS,
                 notes=PRESET_NOTES, default_preset="mendelev", check=_check)

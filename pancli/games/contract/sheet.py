@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pancli.core.i18n import _, pgettext
 from pancli.core.words import signed as with_sign
 from pancli.games.contract.engine import DEALS, GameState, describe_contract, winners
 
@@ -17,17 +18,23 @@ def sheet(state: GameState) -> dict[str, Any]:
         running = [r + c for r, c in zip(running, changes)]
         rows.append({"number": number, "note": describe_contract(number), "scores": list(changes),
                      "running": running})
-    return {"unit": "points", "round": "deal", "signed": signed, "note_label": "contract",
-            "caption": f"points each deal, the running total below ({'highest' if signed else 'lowest'} wins)",
+    caption = (_("points each deal, the running total below (highest wins)") if signed
+               else _("points each deal, the running total below (lowest wins)"))
+    return {"unit": "points", "round": "deal", "signed": signed, "note_label": pgettext("sheet column", "contract"),
+            "caption": caption,
             "players": list(state.players), "rows": rows, "totals": list(state.totals),
             "result": _result(state, signed)}
 
 
 def _result(state: GameState, signed: bool) -> str | None:
     if not state.over:
-        return f"Deal {state.deal} of {DEALS} is next: {describe_contract(state.deal)}." if state.history else None
+        if not state.history:
+            return None
+        return _("Deal {deal} of {deals} is next: {contract}.").format(deal=state.deal, deals=DEALS,
+                                                                       contract=describe_contract(state.deal))
     best = winners(state)
     score = with_sign(state.total(best[0]), zero="+0") if signed else str(state.total(best[0]))
     if len(best) == 1:
-        return f"{best[0]} wins the game with {score}."
-    return f"{', '.join(best[:-1])} and {best[-1]} share first place with {score}."
+        return _("{player} wins the game with {points}.").format(player=best[0], points=score)
+    return _("{first} and {last} share first place with {points}.").format(
+        first=", ".join(best[:-1]), last=best[-1], points=score)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from pancli.core.i18n import N_
 from pancli.games.actions import PLAYER, Action, Param
 
 if TYPE_CHECKING:
@@ -21,11 +22,13 @@ def _nolose(v: Mapping[str, Any]) -> list[PolishDealEvent]:
 
 
 ACTIONS = (
-    Action("lost", ("polish", "lost"), "Record a deal's loser: they take the next letter; completing P-A-N loses the game.",
-           "Lost the deal", (Param("player", PLAYER, "The player left holding cards.", arg="name"),), _lost, ("deal",)),
+    Action("lost", ("polish", "lost"),
+           N_("Record a deal's loser: they take the next letter; completing P-A-N loses the game."),
+           N_("Lost the deal"), (Param("player", PLAYER, N_("The player left holding cards."), arg="name"),),
+           _lost, ("deal",)),
     Action("nolose", ("polish", "nolose"),
-           "Record a deal that ended with no loser (the last two went out together): no letter.",
-           "No loser", (), _nolose, ("deal",)),
+           N_("Record a deal that ended with no loser (the last two went out together): no letter."),
+           N_("No loser"), (), _nolose, ("deal",)),
 )
 
 # The 24-card pack: nines to aces.

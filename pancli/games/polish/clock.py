@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pancli.core.errors import InputError, RuleError
+from pancli.core.i18n import _
 
 
 @dataclass(frozen=True)
@@ -47,13 +48,14 @@ def new_clock(players: Iterable[str], total_ms: int, first: str | None = None, i
     """A paused clock giving each player ``total_ms``; ``first`` (default: the first seated) moves first."""
     names = tuple(players)
     if len(names) < 2 or len(set(names)) < len(names):
-        raise InputError("a clock needs two or more players with different names", "list each player once")
-    for label, value in (("total time", total_ms), ("increment", increment_ms)):
+        raise InputError(_("a clock needs two or more players with different names"), _("list each player once"))
+    for label, value in (("total", total_ms), ("increment", increment_ms)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise InputError(f"the {label} must be a whole number of milliseconds, not {value!r}",
-                             "e.g. 300000 for 5 minutes")
+            text = (_("the total time must be a whole number of milliseconds, not {value}") if label == "total"
+                    else _("the increment must be a whole number of milliseconds, not {value}"))
+            raise InputError(text.format(value=repr(value)), _("e.g. 300000 for 5 minutes"))
     if total_ms == 0:
-        raise InputError("the total time must be more than 0", "e.g. 300000 for 5 minutes")
+        raise InputError(_("the total time must be more than 0"), _("e.g. 300000 for 5 minutes"))
     first = names[0] if first is None else _known(names, first)
     return Clock(players=names, remaining_ms=(total_ms,) * len(names), turn=first, increment_ms=increment_ms)
 
@@ -62,7 +64,7 @@ def start(clock: Clock, now_ms: int) -> Clock:
     """Start (or resume) the clock of the player in turn."""
     _refuse_flagged(clock)
     if clock.running:
-        raise RuleError("the clock is already running", "pause it first, or press to pass the turn")
+        raise RuleError(_("the clock is already running"), _("pause it first, or press to pass the turn"))
     return dataclasses.replace(clock, running=True, since_ms=_timestamp(now_ms))
 
 
@@ -94,8 +96,8 @@ def tick(clock: Clock, now_ms: int) -> Clock:
     if not clock.running or clock.since_ms is None:  # a running clock always has its start
         return clock
     if now_ms < clock.since_ms:
-        raise InputError(f"time went backwards: {now_ms} ms is before {clock.since_ms} ms",
-                         "pass timestamps in increasing order")
+        raise InputError(_("time went backwards: {now} ms is before {since} ms").format(now=now_ms, since=clock.since_ms),
+                         _("pass timestamps in increasing order"))
     seat = clock.players.index(clock.turn)
     fall = clock.since_ms + clock.remaining_ms[seat]
     if now_ms < fall:
@@ -147,18 +149,19 @@ def _seat_after(players: tuple[str, ...], player: str) -> str:
 
 def _known(players: tuple[str, ...], name: str) -> str:
     if name not in players:
-        raise InputError(f"no player {name!r} on this clock", f"players: {', '.join(players)}")
+        raise InputError(_("no player {name} on this clock").format(name=repr(name)),
+                         _("players: {players}").format(players=", ".join(players)))
     return name
 
 
 def _refuse_flagged(clock: Clock) -> None:
     if clock.flagged:
-        raise RuleError(f"{clock.flagged}'s time has run out; this clock is finished",
-                        "record the clock_flag event and start a new clock for the next deal")
+        raise RuleError(_("{player}'s time has run out; this clock is finished").format(player=clock.flagged),
+                        _("record the clock_flag event and start a new clock for the next deal"))
 
 
 def _timestamp(now_ms: Any) -> int:
     if isinstance(now_ms, bool) or not isinstance(now_ms, int):
-        raise InputError(f"a timestamp must be a whole number of milliseconds, not {now_ms!r}",
-                         "pass now_ms as an int")
+        raise InputError(_("a timestamp must be a whole number of milliseconds, not {value}").format(
+            value=repr(now_ms)), _("pass now_ms as an int"))
     return now_ms

@@ -29,19 +29,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from pancli.core.errors import InputError, RuleError
+from pancli.core.i18n import N_, _, ngettext
 from pancli.core.ledger import Step, Tally
-from pancli.core.words import plural
 from pancli.games.frenchpack import RANK_NAMES as _ALL_RANK_NAMES, SUITS, Card, card_reader, format_cards, suggest
 from pancli.games.polish.rules import PolishRules
 
 # ---------------------------------------------------------------- cards
 
 RANK_NAMES = {r: _ALL_RANK_NAMES[r] for r in range(9, 15)}  # 9..14, ace high
-_PACK = "the 24-card pack holds 9, 10, J, Q, K, A in suits S H D C (♠ ♥ ♦ ♣), e.g. 9H, TS, 10♦, AC"
+# Translators: the card codes and suit symbols stay as they are
+_PACK = N_("the 24-card pack holds 9, 10, J, Q, K, A in suits S H D C (♠ ♥ ♦ ♣), e.g. 9H, TS, 10♦, AC")
 PACK_SIZE = 24
 NINE_OF_HEARTS = Card(9, "H")
 PACK = tuple(Card(rank, suit) for rank in RANK_NAMES for suit in SUITS)
-parse_card, parse_cards = card_reader(RANK_NAMES, "the Polish Pan pack", _PACK)
+parse_card, parse_cards = card_reader(RANK_NAMES, N_("the Polish Pan pack"), _PACK)
 
 
 # ---------------------------------------------------------------- dealing
@@ -52,8 +53,8 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 def deal_sizes(players: int) -> list[int]:
     """Cards per player in dealing order: the whole pack, as evenly as it goes (B.2)."""
     if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RuleError(f"Pan is dealt to {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}",
-                        "seat between 2 and 6 players")
+        raise RuleError(_("Pan is dealt to {least} to {most} players, not {n}").format(
+            least=MIN_PLAYERS, most=MAX_PLAYERS, n=repr(players)), _("seat between 2 and 6 players"))
     base, extra = divmod(PACK_SIZE, players)
     return [base + 1 if seat < extra else base for seat in range(players)]
 
@@ -67,87 +68,99 @@ class Verdict:
 def check_out(hand: int, beton: int = 0) -> Verdict:
     """Is a player out of the deal? ``legal`` is True when they are (beton: B.3, Q-B10)."""
     if hand > 0:
-        return Verdict(False, f"not out: {plural(hand, 'card')} still in hand")
+        return Verdict(False, ngettext("not out: {n} card still in hand", "not out: {n} cards still in hand",
+                                       hand).format(n=hand))
     if beton > 0:
-        return Verdict(False, f"not out: the hand is empty but {plural(beton, 'beton card')} {'lies' if beton == 1 else 'lie'} face down; "
-                       "take them into hand and play on")
-    return Verdict(True, "out: no cards in hand and no beton left; safe for this deal")
+        return Verdict(False, ngettext("not out: the hand is empty but {n} beton card lies face down; "
+                                       "take them into hand and play on",
+                                       "not out: the hand is empty but {n} beton cards lie face down; "
+                                       "take them into hand and play on", beton).format(n=beton))
+    return Verdict(True, _("out: no cards in hand and no beton left; safe for this deal"))
 
 
 # ---------------------------------------------------------------- plays and takes
 
 def _checked_pile(pile: list[Card]) -> list[Card]:
     if pile and pile[0] != NINE_OF_HEARTS:
-        raise InputError(f"a pile starts with the 9♥, not {pile[0]}",
-                         "list the pile from the bottom (9♥) to the top")
-    _refuse_repeats(pile, "the pile")
+        raise InputError(_("a pile starts with the 9♥, not {card}").format(card=pile[0]),
+                         _("list the pile from the bottom (9♥) to the top"))
+    _refuse_repeats(pile, False)
     return list(pile)
 
 
-def _refuse_repeats(cards: list[Card], where: str) -> None:
+def _refuse_repeats(cards: list[Card], with_play: bool) -> None:
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise InputError(f"{card} appears twice in {where}", "the pack holds one of each card")
+            text = _("{card} appears twice in the pile and the play") if with_play else _("{card} appears twice in the pile")
+            raise InputError(text.format(card=card), _("the pack holds one of each card"))
         seen.add(card)
 
 
 def check_play(rules: PolishRules, pile: list[Card], cards: list[Card], hand: list[Card] | None = None) -> Verdict:
     """May ``cards`` (in the order laid, bottom first) go onto ``pile`` (bottom → top)?"""
     pile = _checked_pile(pile)
-    _refuse_repeats(pile + list(cards), "the pile and the play")
+    _refuse_repeats(pile + list(cards), True)
     if not cards:
-        return Verdict(False, "play at least one card, or take")
+        return Verdict(False, _("play at least one card, or take"))
     if hand is not None and (missing := [c for c in cards if c not in hand]):
-        return Verdict(False, f"{missing[0]} is not in the player's hand")
+        return Verdict(False, _("{card} is not in the player's hand").format(card=missing[0]))
     if not pile:
         return _check_opening(rules, cards)
     top, rank, n = pile[-1], cards[0].rank, len(cards)
     if n == 2:
-        return Verdict(False, "two cards at once are never allowed; play one card, three to complete a four, "
-                       "or four of a kind")
+        return Verdict(False, _("two cards at once are never allowed; play one card, three to complete a four, "
+                                "or four of a kind"))
     if n > 4:
-        return Verdict(False, f"{n} cards at once are never allowed; at most four of a kind")
+        return Verdict(False, _("{n} cards at once are never allowed; at most four of a kind").format(n=n))
     if any(c.rank != rank for c in cards):
-        return Verdict(False, f"{format_cards(cards)} mixes ranks; several cards must all be of one rank")
+        return Verdict(False, _("{cards} mixes ranks; several cards must all be of one rank").format(
+            cards=format_cards(cards)))
     if n == 1:
         if rank < top.rank:
-            return Verdict(False, f"{cards[0]} is lower than the {top} on top; play {RANK_NAMES[top.rank]} or higher, "
-                           "or take")
-        return Verdict(True, f"{cards[0]} goes on the {top}: {'equal' if rank == top.rank else 'higher'} rank")
+            # Translators: {rank} is a rank as on the cards: 9, 10, J, Q, K, A
+            return Verdict(False, _("{card} is lower than the {top} on top; play {rank} or higher, or take").format(
+                card=cards[0], top=top, rank=RANK_NAMES[top.rank]))
+        if rank == top.rank:
+            return Verdict(True, _("{card} goes on the {top}: equal rank").format(card=cards[0], top=top))
+        return Verdict(True, _("{card} goes on the {top}: higher rank").format(card=cards[0], top=top))
     if n == 3:
         return _check_three(rules, top, cards)
+    # Translators: {rank} is a rank as on the cards: 9, 10, J, Q, K, A ("four Ks")
     if rank <= top.rank:
-        return Verdict(False, f"four {RANK_NAMES[rank]}s must be higher than the {top} on top")
-    return Verdict(True, f"four {RANK_NAMES[rank]}s go on the {top}: four of a higher rank")
+        return Verdict(False, _("four {rank}s must be higher than the {top} on top").format(
+            rank=RANK_NAMES[rank], top=top))
+    return Verdict(True, _("four {rank}s go on the {top}: four of a higher rank").format(rank=RANK_NAMES[rank], top=top))
 
 
 def _check_opening(rules: PolishRules, cards: list[Card]) -> Verdict:
     if cards == [NINE_OF_HEARTS]:
-        return Verdict(True, "the deal opens with the 9♥")
+        return Verdict(True, _("the deal opens with the 9♥"))
     if len(cards) == 4 and all(c.rank == 9 for c in cards):
         if not rules.open_with_four_nines:
-            return Verdict(False, "open with the 9♥ alone (house rule open_with_four_nines is off)")
+            return Verdict(False, _("open with the 9♥ alone (house rule open_with_four_nines is off)"))
         if cards[0] != NINE_OF_HEARTS:
-            return Verdict(False, "when all four 9s open the deal, the 9♥ must lie at the bottom")
-        return Verdict(True, "the deal opens with all four 9s, the 9♥ at the bottom")
-    return Verdict(False, f"every deal opens with the 9♥, not {format_cards(cards)}")
+            return Verdict(False, _("when all four 9s open the deal, the 9♥ must lie at the bottom"))
+        return Verdict(True, _("the deal opens with all four 9s, the 9♥ at the bottom"))
+    return Verdict(False, _("every deal opens with the 9♥, not {cards}").format(cards=format_cards(cards)))
 
 
 def _check_three(rules: PolishRules, top: Card, cards: list[Card]) -> Verdict:
     rank = cards[0].rank
-    name = f"three {RANK_NAMES[rank]}s"
+    name = RANK_NAMES[rank]
+    # Translators: {rank} is a rank as on the cards: 9, 10, J, Q, K, A ("three Ks")
     if rules.three_card_play == "nines_only" and (rank != 9 or top.rank != 9):
-        return Verdict(False, f"{name} are not allowed: only the other three 9s may go on a 9 "
-                       "(house rule three_card_play = nines_only)")
+        return Verdict(False, _("three {rank}s are not allowed: only the other three 9s may go on a 9 "
+                                "(house rule three_card_play = nines_only)").format(rank=name))
     if rules.three_card_play == "equal_or_higher":
         if rank < top.rank:
-            return Verdict(False, f"{name} are lower than the {top} on top")
-        return Verdict(True, f"{name} go on the {top}: three of a kind, equal or higher")
+            return Verdict(False, _("three {rank}s are lower than the {top} on top").format(rank=name, top=top))
+        return Verdict(True, _("three {rank}s go on the {top}: three of a kind, equal or higher").format(
+            rank=name, top=top))
     if rank != top.rank:
-        return Verdict(False, f"{name} may only go onto a {RANK_NAMES[rank]}, to complete the four; "
-                       f"the top card is the {top}")
-    return Verdict(True, f"{name} go on the {top}, completing the four")
+        return Verdict(False, _("three {rank}s may only go onto a {rank}, to complete the four; "
+                                "the top card is the {top}").format(rank=name, top=top))
+    return Verdict(True, _("three {rank}s go on the {top}, completing the four").format(rank=name, top=top))
 
 
 @dataclass(frozen=True)
@@ -176,23 +189,32 @@ def check_take(rules: PolishRules, pile: list[Card], count: int | None = None) -
     pile = _checked_pile(pile)
     choices = take_choices(rules, pile)
     if not choices:
-        return TakeVerdict(False, "the 9♥ is never taken and nothing lies on it; play a card instead "
-                           "(every card is 9 or higher)")
+        return TakeVerdict(False, _("the 9♥ is never taken and nothing lies on it; play a card instead "
+                                    "(every card is 9 or higher)"))
     if count is None:
         count = choices[0] if rules.pickup != "any" else min(3, len(pile) - 1)
     if count not in choices:
-        return TakeVerdict(False, f"cannot take {count}: {_choice_words(rules, choices, pile)}")
+        # Translators: {choices} is e.g. "take 3 (K♠ Q♥ J♦)", "take all 2" or "take from 1 to 4 cards"
+        return TakeVerdict(False, _("cannot take {n}: {choices}").format(n=count,
+                                                                        choices=_choice_words(rules, choices, pile)))
     taken = tuple(reversed(pile[-count:]))
-    clean = " (all above the 9♥: taking clean)" if count == len(pile) - 1 and count < 3 else ""
-    return TakeVerdict(True, f"take {count}: {format_cards(taken)}{clean}", taken, tuple(pile[:-count]))
+    if count == len(pile) - 1 and count < 3:
+        text = _("take {n}: {cards} (all above the 9♥: taking clean)")
+    else:
+        text = _("take {n}: {cards}")
+    return TakeVerdict(True, text.format(n=count, cards=format_cards(taken)), taken, tuple(pile[:-count]))
 
 
 def _choice_words(rules: PolishRules, choices: list[int], pile: list[Card]) -> str:
-    def lift(n: int) -> str:
-        return f"{n} ({format_cards(reversed(pile[-n:]))})" if n < len(pile) - 1 else f"all {n}"
     if rules.pickup == "any":
-        return f"take from 1 to {choices[-1]} cards"
-    return "take " + " or ".join(lift(n) for n in choices)
+        return _("take from 1 to {most} cards").format(most=choices[-1])
+    if len(choices) == 2:  # three_or_all: three (which leaves cards on the 9♥) or all of them
+        return _("take {n} ({cards}) or all {all}").format(n=choices[0], cards=format_cards(reversed(pile[-choices[0]:])),
+                                                          all=choices[1])
+    n = choices[0]
+    if n < len(pile) - 1:
+        return _("take {n} ({cards})").format(n=n, cards=format_cards(reversed(pile[-n:])))
+    return _("take all {n}").format(n=n)
 
 
 def next_player(rules: PolishRules, seating: list[str], mover: str, pile: list[Card],
@@ -203,7 +225,8 @@ def next_player(rules: PolishRules, seating: list[str], mover: str, pile: list[C
     on top sends the turn back to the previous player (B.3, P18-P22).
     """
     if mover not in seating:
-        raise InputError(f"no player {mover!r} at this table", suggest(str(mover), seating, "players"))
+        raise InputError(_("no player {name} at this table").format(name=repr(mover)),
+                         suggest(str(mover), seating, _("players")))
     out = set(out)
     active = [p for p in seating if p not in out]
     if len(active) < 2:
@@ -233,10 +256,12 @@ def rule_challenge(pile: list[Card], player: str, challenger: str, hidden: bool,
     pile = _checked_pile(pile)
     taken = tuple(reversed(pile[1:]))
     if played_over:
-        return ChallengeRuling(None, (), "too late: the next player has played on it, so the trick stands")
+        return ChallengeRuling(None, (), _("too late: the next player has played on it, so the trick stands"))
     if hidden:
-        return ChallengeRuling(player, taken, f"{player} hid a card: {player} takes the whole pile except the 9♥")
-    return ChallengeRuling(challenger, taken, f"nothing was hidden: {challenger} takes the whole pile except the 9♥")
+        return ChallengeRuling(player, taken, _("{player} hid a card: {player} takes the whole pile except "
+                                                "the 9♥").format(player=player))
+    return ChallengeRuling(challenger, taken, _("nothing was hidden: {player} takes the whole pile except "
+                                                "the 9♥").format(player=challenger))
 
 
 # ---------------------------------------------------------------- letters
@@ -269,9 +294,9 @@ class GameState:
 def new_state(rules: PolishRules, players: list[str]) -> GameState:
     names = tuple(players)
     if any(not isinstance(p, str) or not p.strip() for p in names):
-        raise InputError("every player needs a name", "give each player a non-empty name")
+        raise InputError(_("every player needs a name"), _("give each player a non-empty name"))
     if len(set(names)) < len(names):
-        raise InputError("two players have the same name", "give each player a different name")
+        raise InputError(_("two players have the same name"), _("give each player a different name"))
     deal_sizes(len(names))  # refuses a table of the wrong size
     zeros = (0,) * len(names)
     return GameState(rules=rules, players=names, letters=zeros, deals_lost=zeros)
@@ -286,30 +311,36 @@ def apply(state: GameState, event: dict[str, Any]) -> Step:
     Events: ``{"kind": "deal", "loser": name or None}`` and ``{"kind": "clock_flag", "player": name}``.
     """
     if not isinstance(event, dict) or "kind" not in event:
-        raise InputError("an event must be a mapping with a 'kind'", f"kinds: {', '.join(EVENT_KINDS)}")
+        raise InputError(_("an event must be a mapping with a 'kind'"),
+                         _("kinds: {kinds}").format(kinds=", ".join(EVENT_KINDS)))
     kind = event["kind"]
     if kind not in EVENT_KINDS:
-        raise InputError(f"unknown Pan event {kind!r}", suggest(str(kind), EVENT_KINDS, "kinds"))
+        raise InputError(_("unknown Pan event {kind}").format(kind=repr(kind)),
+                         suggest(str(kind), EVENT_KINDS, _("kinds")))
     if state.over:
-        raise RuleError(f"the game is over: {state.loser} completed {state.rules.word}",
-                        "start a new game to go on playing")
+        raise RuleError(_("the game is over: {player} completed {word}").format(player=state.loser,
+                                                                             word=state.rules.word),
+                        _("start a new game to go on playing"))
     number = len(state.deals) + 1
     if kind == "deal":
         if "loser" not in event:
-            raise InputError("a deal event needs 'loser'", "give the loser's name, or null when nobody lost")
+            raise InputError(_("a deal event needs 'loser'"), _("give the loser's name, or null when nobody lost"))
         if event["loser"] is None:
             step = _give_letters(state, None, 0)
-            step.lines.append(f"Deal {number}: no loser, no letter")
+            step.lines.append(_("Deal {deal}: no loser, no letter").format(deal=number))
             return step
         loser = _player(state, event["loser"])
-        return _give_letters(state, loser, 1, f"Deal {number}: {loser} is left holding cards")
+        return _give_letters(state, loser, 1, _("Deal {deal}: {player} is left holding cards: takes {letters} "
+                                                "({player} has {held})"), number)
     if "player" not in event:
-        raise InputError("a clock_flag event needs 'player'", "name the player whose time ran out")
+        raise InputError(_("a clock_flag event needs 'player'"), _("name the player whose time ran out"))
     player = _player(state, event["player"])
     if state.rules.timeout_loses == "game":
         missing = len(state.rules.word) - state.letters[state.players.index(player)]
-        return _give_letters(state, player, missing, f"Deal {number}: {player}'s time ran out and loses the game")
-    return _give_letters(state, player, 1, f"Deal {number}: {player}'s time ran out and loses the deal")
+        return _give_letters(state, player, missing, _("Deal {deal}: {player}'s time ran out and loses the game: "
+                                                       "takes {letters} ({player} has {held})"), number)
+    return _give_letters(state, player, 1, _("Deal {deal}: {player}'s time ran out and loses the deal: "
+                                             "takes {letters} ({player} has {held})"), number)
 
 
 def replay(rules: PolishRules, players: list[str], events: Iterable[dict[str, Any]]) -> GameState:
@@ -321,11 +352,13 @@ def replay(rules: PolishRules, players: list[str], events: Iterable[dict[str, An
 
 def _player(state: GameState, name: Any) -> str:
     if name not in state.players:
-        raise InputError(f"no player {name!r} in this game", suggest(str(name), state.players, "players"))
+        raise InputError(_("no player {name} in this game").format(name=repr(name)),
+                         suggest(str(name), state.players, _("players")))
     return name
 
 
-def _give_letters(state: GameState, loser: str | None, count: int, opening: str = "") -> Step:
+def _give_letters(state: GameState, loser: str | None, count: int, line: str = "", number: int = 0) -> Step:
+    """``line`` (translated) names the deal, the loser, the letters taken and the letters held."""
     tallies = [Tally(p, "deals_played", 1) for p in state.players]
     if loser is None:
         return Step(dataclasses.replace(state, deals=state.deals + (None,)), tallies=tallies)
@@ -339,11 +372,10 @@ def _give_letters(state: GameState, loser: str | None, count: int, opening: str 
     new = dataclasses.replace(state, letters=tuple(letters), deals_lost=tuple(lost), deals=state.deals + (loser,),
                               loser=loser if done else None)
     tallies += [Tally(loser, "letters", count), Tally(loser, "deals_lost", 1)]
-    line = f"{opening}: takes {'-'.join(gained)} ({loser} has {'-'.join(new.letters_of(loser))})"
-    lines = [line]
+    lines = [line.format(deal=number, player=loser, letters="-".join(gained), held="-".join(new.letters_of(loser)))]
     if done:
         tallies.append(Tally(loser, "games_lost", 1))
-        lines.append(f"{loser} has completed {word} and loses the game")
+        lines.append(_("{player} has completed {word} and loses the game").format(player=loser, word=word))
     return Step(new, tallies=tallies, lines=lines)
 
 
@@ -360,7 +392,9 @@ def standings(state: GameState) -> list[dict[str, Any]]:
 
 def summary(state: GameState) -> str:
     held = ", ".join(f"{r['player']} {r['letters'] or '-'}" for r in standings(state))
-    deals = plural(len(state.deals), "deal")
+    n = len(state.deals)
     if state.over:
-        return f"Game over after {deals}: {state.loser} completed {state.rules.word} and loses ({held})"
-    return f"After {deals}: {held}"
+        return ngettext("Game over after {n} deal: {player} completed {word} and loses ({held})",
+                        "Game over after {n} deals: {player} completed {word} and loses ({held})", n).format(
+            n=n, player=state.loser, word=state.rules.word, held=held)
+    return ngettext("After {n} deal: {held}", "After {n} deals: {held}", n).format(n=n, held=held)

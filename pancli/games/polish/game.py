@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from pancli.core.i18n import N_, _
 from pancli.core.ledger import Step
 from pancli.core.payloads import TEXT, Field, Payloads
 from pancli.games.protocol import Board, CommandHooks, Event, GameBase, SessionRow, Sheet, dealer_of, place
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from pancli.games.polish.engine import GameState
     from pancli.games.polish.rules import PolishRules
 
-PANEL = "The other games called Pan"  # where `pan --help` lists its commands
+PANEL = N_("The other games called Pan")  # where `pan --help` lists its commands
 
 PAYLOADS = Payloads({
     "deal": {"loser": Field(TEXT, nullable=True)},
@@ -26,7 +27,7 @@ class Polish(GameBase["PolishRules", "GameState"]):
     """The Polish shedding game Pan: a letter of P-A-N for each lost deal; the first to complete it loses."""
 
     name = "polish"
-    title = "Polish Pan"
+    title = N_("Polish Pan")
     board_template = "table_polish.html"
     sheet_shows = "letters"
     payloads = PAYLOADS
@@ -70,7 +71,7 @@ class Polish(GameBase["PolishRules", "GameState"]):
         return list(state.players)
 
     def status(self, state: GameState) -> str | None:
-        return "over" if state.over else f"deal {len(state.deals) + 1}"
+        return _("over") if state.over else _("deal {deal}").format(deal=len(state.deals) + 1)
 
     def board(self, session: SessionRow, state: GameState) -> Board:
         from pancli.games.polish.engine import standings  # adapter: the game's modules load on first use

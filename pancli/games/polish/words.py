@@ -5,19 +5,29 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pancli.core.words import possessive
+from pancli.core.i18n import _
 
 Event = Mapping[str, Any]
 
 
 def _deal(e: Event) -> str:
     loser = e.get("loser")
-    return f"{loser} loses the deal" if loser else "A deal ends with no loser"
+    return _("{player} loses the deal").format(player=loser) if loser else _("A deal ends with no loser")
+
+
+def _flag(e: Event) -> str:
+    player = e.get("player")
+    if not player:
+        return _("someone's time runs out")
+    # Translators: "Ana's time runs out" (English adds only ' after a name ending in s)
+    if str(player).endswith("s"):
+        return _("{player}' time runs out").format(player=player)
+    return _("{player}'s time runs out").format(player=player)
 
 
 WORDS: dict[str, Callable[[Event], str]] = {
     "deal": _deal,
-    "clock_flag": lambda e: f"{possessive(str(e.get('player') or 'someone'))} time runs out",
+    "clock_flag": _flag,
 }
 
 
