@@ -14,6 +14,7 @@ from pancli.cli.groups import command_set
 from pancli.cli.output import console
 from pancli.cli.params import CountType
 from pancli.core.errors import InputError, RuleError
+from pancli.core.i18n import _, pgettext
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -31,7 +32,7 @@ def _now_ms() -> int:
 def _open_keys() -> Iterator[Callable[[float], str | None]]:
     """Single key presses from the terminal: yields ``read(timeout_seconds) -> key or None``."""
     if not sys.stdin.isatty():
-        raise InputError("pan clock needs a terminal to read the keys", "run it in a terminal window")
+        raise InputError(_("pan clock needs a terminal to read the keys"), _("run it in a terminal window"))
     try:
         import termios
         import tty
@@ -133,16 +134,21 @@ def _clock_view(clock, now_ms: int, out: set):
     from pancli.games.polish.clock import format_ms, remaining
 
     left = remaining(clock, now_ms)
-    state = "paused" if not clock.running and not clock.flagged else ("flag!" if clock.flagged else "running")
-    table = Table(title=f"Pan clock · {state} · space/enter: pass · b: back · o: out · p: pause · q: quit",
-                  title_justify="left")
+    if clock.flagged:
+        state = pgettext("clock", "flag!")
+    else:
+        state = pgettext("clock", "running") if clock.running else pgettext("clock", "paused")
+    # Translators: the keys (space/enter, b, o, p, q) stay as they are
+    table = Table(title=_("Pan clock · {state} · space/enter: pass · b: back · o: out · p: pause · q: quit").format(
+        state=state), title_justify="left")
     table.add_column("")
-    table.add_column("player")
-    table.add_column("time", justify="right")
+    table.add_column(pgettext("clock column", "player"))
+    table.add_column(pgettext("clock column", "time"), justify="right")
     for p in clock.players:
         mark = "▶" if p == clock.turn else ""
         style = "dim" if p in out else ("bold red" if p == clock.flagged else ("bold" if p == clock.turn else None))
-        table.add_row(mark, p + (" (out)" if p in out else ""), format_ms(left[p]), style=style)
+        name = _("{player} (out)").format(player=p) if p in out else p
+        table.add_row(mark, name, format_ms(left[p]), style=style)
     return table
 
 
@@ -167,8 +173,9 @@ def clock_command(
     recorder = game_recorder("polish")
     state = recorder.state()
     if state.over:
-        raise RuleError(f"the game is over: {state.loser} completed {state.rules.word}",
-                        "start a new session to play on")
+        raise RuleError(_("the game is over: {player} completed {word}").format(player=state.loser,
+                                                                             word=state.rules.word),
+                        _("start a new session to play on"))
     total_minutes = minutes if minutes is not None else (state.rules.clock_minutes or 5)
     players = list(state.players)
     clock = ck.new_clock(players, int(round(total_minutes * 60_000)),
@@ -185,13 +192,14 @@ def clock_command(
         else:
             how, clock = run_clock(clock, _now_ms, read_key, out=gone)
     if how == "flag":
-        say(f"{clock.flagged}'s time has run out.")
+        # Translators: the table is told the player lost on time (Polish seed: "przegrywa on automatycznie")
+        say(_("{player}'s time has run out.").format(player=clock.flagged))
         flagged = ck.flag_event(clock)
         assert flagged is not None  # how is "flag" only once a flag has fallen
         record_game_event("polish", flagged)
     elif how == "decided":
         holding = [p for p in players if p not in gone]
-        say(f"Deal decided: {holding[0]} is left holding cards; record it with `pan polish lost "
-             f"{holding[0]}` (or `pan polish nolose`).")
+        say(_("Deal decided: {player} is left holding cards; record it with `pan polish lost {player}` "
+              "(or `pan polish nolose`).").format(player=holding[0]))
     else:
-        say("Clock stopped; nothing recorded.")
+        say(_("Clock stopped; nothing recorded."))

@@ -24,7 +24,8 @@ from pancli.cli.output import print_json
 from pancli.cli.params import MELDS, NAME, CountType
 from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP, meld_texts
-from pancli.core.words import plural, signed
+from pancli.core.i18n import _, ngettext
+from pancli.core.words import signed
 from pancli.games import game as get_game
 
 contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, lay-offs and deal scores; "
@@ -32,6 +33,13 @@ contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, l
                        "Example: pan contract lay ana 7S 7H 7D / QC QD QS")
 
 JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
+
+
+def in_english():
+    """The block speaks English: what `--json` prints stays the same in every language."""
+    from pancli.storage.catalogs import speaking
+
+    return speaking("en")
 
 _C_PRESET, _C_RULES = rules_options("contract", "mendelev", "mendelev, contract")
 
@@ -97,13 +105,14 @@ def contract_left(name: str = typer.Argument(..., click_type=NAME, help="Whose h
     """
     if cards and points is not None:  # said before the cards are read, as the dealer's page cannot
         game_recorder("contract").player(name)
-        raise InputError("give the cards or --points, not both", "e.g. pan contract left ben KC KD 4S")
+        raise InputError(_("give the cards or --points, not both"), _("e.g. pan contract left ben KC KD 4S"))
     record_action("contract", "left", player=name, cards=cards or None, points=points)
 
 
 def _name_value(recorder, text: str, option: str) -> tuple[str, str]:
     if "=" not in text:
-        raise InputError(f"{option} {text!r} has no '='", f'write {option} "NAME=CARDS", e.g. {option} "Ben=KS QH"')
+        raise InputError(_("{option} {text} has no '='").format(option=option, text=repr(text)),
+                         _('write {option} "NAME=CARDS", e.g. {option} "Ben=KS QH"').format(option=option))
     name, value = text.split("=", 1)
     return recorder.player(name), value.strip()
 
@@ -130,13 +139,13 @@ def contract_deal(
     for text in left or []:
         who, value = _name_value(recorder, text, "--left")
         if who in hands:
-            raise InputError(f"{who}'s hand is given twice", "give each hand once")
+            raise InputError(_("{player}'s hand is given twice").format(player=who), _("give each hand once"))
         hands[who] = int(value) if value.isdigit() else " ".join(_contract_codes(value))
     contracts: dict = {}
     for text in contract or []:
         who, value = _name_value(recorder, text, "--contract")
         if who in contracts:
-            raise InputError(f"{who}'s contract is given twice", "give each contract once")
+            raise InputError(_("{player}'s contract is given twice").format(player=who), _("give each contract once"))
         contracts[who] = " + ".join(" ".join(c.code for c in m) for m in parse_melds(meld_texts([value])))
     event = {"kind": "deal", "out": goer, "hands": hands}
     if contracts:
@@ -162,15 +171,23 @@ def contract_status(as_json: bool = JSON):
     if data["over"]:
         say(summary(recorder.state()))
         return
-    say(f"{data['session']} · deal {data['deal']} of {data['deals']} · contract: {data['contract']} · "
-         f"{data['dealer']} deals")
+    say(_("{session} · deal {deal} of {deals} · contract: {contract} · {dealer} deals").format(
+        session=data["session"], deal=data["deal"], deals=data["deals"], contract=data["contract"],
+        dealer=data["dealer"]))
     for m in data["table"]:
-        say(f"  meld {m['number']}: {m['shown']}  ({m['owner']}'s {m['kind']})")
+        line = (_("  meld {number}: {cards}  ({owner}'s set)") if m["kind"] == "set"
+                else _("  meld {number}: {cards}  ({owner}'s sequence)"))
+        say(line.format(number=m["number"], cards=m["shown"], owner=m["owner"]))
     if data["down"]:
-        say(f"Contracts down: {', '.join(data['down'])}")
+        say(_("Contracts down: {players}").format(players=", ".join(data["down"])))
     if data["out"]:
-        say(f"{data['out']} went out; cards left recorded for: {', '.join(data['left']) or 'nobody yet'}")
-    say("Totals: " + ", ".join(f"{r['player']} {signed(r['score'], zero='+0')}" for r in data["standings"]))
+        if data["left"]:
+            say(_("{player} went out; cards left recorded for: {players}").format(
+                player=data["out"], players=", ".join(data["left"])))
+        else:
+            say(_("{player} went out; cards left recorded for: nobody yet").format(player=data["out"]))
+    say(_("Totals: {totals}").format(
+        totals=", ".join(f"{r['player']} {signed(r['score'], zero='+0')}" for r in data["standings"])))
 
 
 @contract_app.command("check")
@@ -193,15 +210,20 @@ def contract_check(
     rules = resolve_rules(preset, rules_file, "contract")
     laid = parse_melds(meld_texts(melds))
     if not laid:
-        raise InputError("no melds given", 'write the lay-down, e.g. 7S 7H 7D / QC QD QS')
+        raise InputError(_("no melds given"), _("write the lay-down, e.g. 7S 7H 7D / QC QD QS"))
     verdict = validate_contract(rules, deal, laid)
-    data = {"deal": deal, "contract": describe_contract(deal), "legal": verdict.legal, "reason": verdict.reason,
-            "melds": [{"cards": [c.code for c in m], "kind": kind, "description": what}
-                      for m in laid for kind, what in [classify_meld(m, rules)]]}
     if as_json:
+        with in_english():  # --json is for scripts: its texts stay English in every language
+            verdict = validate_contract(rules, deal, laid)
+            data = {"deal": deal, "contract": describe_contract(deal), "legal": verdict.legal,
+                    "reason": verdict.reason,
+                    "melds": [{"cards": [c.code for c in m], "kind": kind, "description": what}
+                              for m in laid for kind, what in [classify_meld(m, rules)]]}
         print_json(data)
+    elif verdict.legal:
+        say(_("Legal: {reason}").format(reason=verdict.reason))
     else:
-        say(("Legal: " if verdict.legal else "Not legal: ") + verdict.reason)
+        say(_("Not legal: {reason}").format(reason=verdict.reason))
     raise typer.Exit(0 if verdict.legal else 1)
 
 
@@ -234,6 +256,9 @@ def contract_buy(
     d, a = seat_name(table, discarder), seat_name(table, asker)
     r = seat_name(table, refused_by) if refused_by else None
     ruling = rule_buy(rules, table, d, a, r, cards)
+    if as_json:
+        with in_english():  # --json is for scripts: its texts stay English in every language
+            ruling = rule_buy(rules, table, d, a, r, cards)
     data = {"legal": ruling.legal, "reason": ruling.reason, "permission_from": list(ruling.permission_from),
             "taker": ruling.taker, "pack_cards": ruling.pack_cards, "deck_cards": ruling.deck_cards,
             "cards_gained": ruling.cards_gained, "discards": ruling.discards, "next_player": ruling.next_player,
@@ -241,11 +266,23 @@ def contract_buy(
     if as_json:
         print_json(data)
         raise typer.Exit(0 if ruling.legal else 1)
-    say(("Ruling: " if ruling.legal else "Not allowed: ") + ruling.reason)
-    if ruling.legal:
-        say(f"Permission from: {', '.join(ruling.permission_from) or 'nobody'}")
-        say(f"{ruling.taker} takes {ruling.pack_cards} pack + {ruling.deck_cards} deck "
-             f"(+{plural(ruling.cards_gained, 'card')}), {'then discards' if ruling.discards else 'discards nothing'}")
-        say(f"Next to play: {ruling.next_player}"
-             + (f"  (passed over: {', '.join(ruling.skipped)})" if ruling.skipped else ""))
+    if not ruling.legal:
+        say(_("Not allowed: {reason}").format(reason=ruling.reason))
+        raise typer.Exit(1)
+    say(_("Ruling: {reason}").format(reason=ruling.reason))
+    if ruling.permission_from:
+        say(_("Permission from: {players}").format(players=", ".join(ruling.permission_from)))
+    else:
+        say(_("Permission from: nobody"))
+    taken = (ngettext("{player} takes {pack} pack + {deck} deck (+{n} card), then discards",
+                      "{player} takes {pack} pack + {deck} deck (+{n} cards), then discards", ruling.cards_gained)
+             if ruling.discards else
+             ngettext("{player} takes {pack} pack + {deck} deck (+{n} card), discards nothing",
+                      "{player} takes {pack} pack + {deck} deck (+{n} cards), discards nothing", ruling.cards_gained))
+    say(taken.format(player=ruling.taker, pack=ruling.pack_cards, deck=ruling.deck_cards, n=ruling.cards_gained))
+    if ruling.skipped:
+        say(_("Next to play: {player}  (passed over: {players})").format(player=ruling.next_player,
+                                                                        players=", ".join(ruling.skipped)))
+    else:
+        say(_("Next to play: {player}").format(player=ruling.next_player))
     raise typer.Exit(0 if ruling.legal else 1)

@@ -16,11 +16,19 @@ from pancli.cli.groups import new_app
 from pancli.cli.output import print_json
 from pancli.cli.params import NAME, CountType
 from pancli.core.errors import InputError
+from pancli.core.i18n import _, ngettext
 
 polish_app = new_app("Polish Pan (P-A-N): record each deal's loser, check plays and pickups, deal sizes.\n\n"
                      "Example: pan polish lost ben")
 
 JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
+
+
+def in_english():
+    """The block speaks English: what `--json` prints stays the same in every language."""
+    from pancli.storage.catalogs import speaking
+
+    return speaking("en")
 
 _P_PRESET, _P_RULES = rules_options("Polish Pan", "standard", "standard, piki-cofane, beton, timed")
 
@@ -60,7 +68,7 @@ def polish_status(as_json: bool = JSON):
         return
     say(summary(recorder.state()))
     if data["next_dealer"]:
-        say(f"{data['next_dealer']} deals next; the holder of the 9♥ opens.")
+        say(_("{player} deals next; the holder of the 9♥ opens.").format(player=data["next_dealer"]))
 
 
 class _TakeCommand(TyperCommand):
@@ -113,31 +121,38 @@ def polish_check(
 
     rules = resolve_rules(preset, rules_file, "polish")
     if take_count is not None and not take:
-        raise InputError("a count goes with --take", "write --take N")
+        raise InputError(_("a count goes with --take"), _("write --take N"))
     if (play is None) == (not take):
-        raise InputError("say what the mover does: --play CARDS or --take [N]",
-                         'e.g. pan polish check --pile "9H TC" --take')
+        raise InputError(_("say what the mover does: --play CARDS or --take [N]"),
+                         _('e.g. pan polish check --pile "9H TC" --take'))
     cards_on_pile = _polish_codes(pile)
     table = seat_list(seats) if seats else None
     who = None
     if mover is not None:
         if table is None:
-            raise InputError("--mover needs --seats", "list the players clockwise: --seats A,B,C")
+            raise InputError(_("--mover needs --seats"), _("list the players clockwise: --seats A,B,C"))
         who = seat_name(table, mover)
     elif table is not None:
-        raise InputError("--seats needs --mover", "say who plays or takes: --mover NAME")
+        raise InputError(_("--seats needs --mover"), _("say who plays or takes: --mover NAME"))
     gone = [seat_name(table, p) for p in (out or "").split(",") if p.strip()] if table else []
     if out and table is None:
-        raise InputError("--out needs --seats and --mover", "list the players clockwise: --seats A,B,C")
+        raise InputError(_("--out needs --seats and --mover"), _("list the players clockwise: --seats A,B,C"))
     data: dict = {"pile": [c.code for c in cards_on_pile]}
+    held = _polish_codes(hand) if hand is not None else None
     if play is not None:
         played = _polish_codes(play)
-        verdict = check_play(rules, cards_on_pile, played, _polish_codes(hand) if hand is not None else None)
+        verdict = check_play(rules, cards_on_pile, played, held)
+        if as_json:
+            with in_english():  # --json is for scripts: its texts stay English in every language
+                verdict = check_play(rules, cards_on_pile, played, held)
         after = cards_on_pile + played if verdict.legal else cards_on_pile
         data.update(action="play", cards=[c.code for c in played], legal=verdict.legal, reason=verdict.reason,
                     taken=[], choices=[])
     else:
         taking = check_take(rules, cards_on_pile, take_count)
+        if as_json:
+            with in_english():
+                taking = check_take(rules, cards_on_pile, take_count)
         after = list(taking.pile) if taking.legal else cards_on_pile
         data.update(action="take", cards=[], legal=taking.legal, reason=taking.reason,
                     taken=[c.code for c in taking.taken], choices=take_choices(rules, cards_on_pile))
@@ -146,11 +161,14 @@ def polish_check(
     if as_json:
         print_json(data)
         raise typer.Exit(0 if data["legal"] else 1)
-    say(("Legal: " if data["legal"] else "Not legal: ") + data["reason"])
-    if data["legal"]:
-        say(f"Pile now: {format_cards(after) or 'empty'}")
-        if data["next"]:
-            say(f"Next to move: {data['next']}")
+    if not data["legal"]:
+        say(_("Not legal: {reason}").format(reason=data["reason"]))
+        raise typer.Exit(1)
+    say(_("Legal: {reason}").format(reason=data["reason"]))
+    shown = format_cards(after)
+    say(_("Pile now: {cards}").format(cards=shown) if shown else _("Pile now: empty"))
+    if data["next"]:
+        say(_("Next to move: {player}").format(player=data["next"]))
     raise typer.Exit(0 if data["legal"] else 1)
 
 
@@ -167,4 +185,5 @@ def polish_deal_sizes(players: int = typer.Argument(..., click_type=CountType("a
     if as_json:
         print_json({"players": players, "sizes": sizes})
         return
-    say(f"{players} players: " + ", ".join(str(n) for n in sizes))
+    say(ngettext("{n} player: {sizes}", "{n} players: {sizes}", players).format(
+        n=players, sizes=", ".join(str(n) for n in sizes)))
