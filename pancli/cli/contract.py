@@ -164,10 +164,11 @@ def contract_status(as_json: bool = JSON):
     from pancli.games.contract.engine import summary
 
     recorder = game_recorder("contract")
-    data = board_data(recorder)
     if as_json:
-        print_json(data)
+        with in_english():  # --json is for scripts: its texts stay English in every language
+            print_json(board_data(recorder))
         return
+    data = board_data(recorder)
     if data["over"]:
         say(summary(recorder.state()))
         return

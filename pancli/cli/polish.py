@@ -62,10 +62,11 @@ def polish_status(as_json: bool = JSON):
     from pancli.games.polish.engine import summary
 
     recorder = game_recorder("polish")
-    data = board_data(recorder)
     if as_json:
-        print_json(data)
+        with in_english():  # --json is for scripts: its texts stay English in every language
+            print_json(board_data(recorder))
         return
+    data = board_data(recorder)
     say(summary(recorder.state()))
     if data["next_dealer"]:
         say(_("{player} deals next; the holder of the 9♥ opens.").format(player=data["next_dealer"]))
