@@ -60,7 +60,7 @@ def _open_keys() -> Iterator[Callable[[float], str | None]]:
     tty.setcbreak(fd)
     try:
         def read(timeout: float) -> str | None:
-            ready, _, _ = select.select([fd], [], [], timeout)
+            ready, _writable, _errors = select.select([fd], [], [], timeout)
             return os.read(fd, 1).decode(errors="ignore") if ready else None
 
         yield read
