@@ -152,7 +152,7 @@ def test_plurals_take_each_languages_three_forms(tmp_path):
 def test_polish_pan_in_its_own_words(tmp_path):
     pan = Table(tmp_path / "pan.db")
     out = pan('polish check --pile "9H 9S TD" --play JC --seats A,B,C --mover B', "pl")
-    assert lines(out) == ["Prawidłowo: J♣ idzie na 10♦: wyższa figura", "Stos teraz: 9♥ 9♠ 10♦ J♣",
+    assert lines(out) == ["Prawidłowo: J♣ idzie na 10♦: wyższa wartość", "Stos teraz: 9♥ 9♠ 10♦ J♣",
                           "Następny ruch: C"]
     out = pan('polish check --pile "9H 9S" --take', "pl")
     assert "wzięcie na czysto" in out
