@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from pancli.core.errors import InputError
+from pancli.core.i18n import _, ngettext
 from pancli.core.ledger import MAX_CHIPS, StateT, Step, Tally
-from pancli.core.words import plural
 
 if TYPE_CHECKING:
     from pancli.core.json_types import JsonObject
@@ -30,10 +30,12 @@ class _Core(Protocol[StateT]):
 def apply_bank(state: StateT, event: JsonObject) -> Step[StateT]:
     chips = event.get("chips")
     if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips <= MAX_CHIPS:
-        raise InputError(f"{chips!r} is not a number of chips", f"give a whole number above 0 and at most {MAX_CHIPS:,}")
-    verb = "buys" if event["kind"] == "buyin" else "cashes out"
+        raise InputError(_("{chips} is not a number of chips").format(chips=repr(chips)),
+                         _("give a whole number above 0 and at most {most}").format(most=f"{MAX_CHIPS:,}"))
+    said = (ngettext("{player} buys {n} chip.", "{player} buys {n} chips.", chips) if event["kind"] == "buyin" else
+            ngettext("{player} cashes out {n} chip.", "{player} cashes out {n} chips.", chips))
     return Step(state, tallies=[Tally(event["player"], event["kind"], chips)],
-                lines=[f"{event['player']} {verb} {plural(chips, 'chip')}."])
+                lines=[said.format(player=event["player"], n=chips)])
 
 
 def apply_event(game: _Core[StateT], state: StateT, event: JsonObject, worded: bool = True) -> Step[StateT]:

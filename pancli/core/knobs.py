@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from pancli.core.errors import InputError
+from pancli.core.i18n import _, ngettext
 
 # Knob types. ENUM values may be words or whole numbers; WORD is free text of letters.
 ENUM, INT, BOOL, CARDS, MONEY, WORD = "enum", "int", "bool", "cards", "money", "word"
@@ -54,7 +55,8 @@ def did_you_mean(word: Any, choices: Iterable[Any]) -> str:
     """`` (did you mean 'x'?)`` for the closest choice, or nothing."""
     by_text = {str(c): c for c in choices}
     close = difflib.get_close_matches(str(word), list(by_text), n=1)
-    return f" (did you mean {by_text[close[0]]!r}?)" if close else ""
+    # Translators: the end of a refusal: "unknown rule 'antee' (did you mean 'ante'?)"
+    return _(" (did you mean {choice}?)").format(choice=repr(by_text[close[0]])) if close else ""
 
 
 def closest(word: str, choices: Iterable[str]) -> str | None:
@@ -83,9 +85,30 @@ class Knob:
     kind: str
     default: Any
     allowed: Any
-    help: str
+    help: str  # in English, marked N_ where the game declares it: description_text() translates it
     recorded_only: bool = False
     convert: Callable[[str], Any] | None = dataclasses.field(default=None, compare=False, repr=False)
+
+    def description_text(self) -> str:
+        """What the knob does, in the language in force (``help`` is the English)."""
+        return _(self.help) if self.help else ""
+
+    def allowed_words(self) -> str:
+        """``allowed_text`` for people, in the language in force: the same values, its few words
+        translated (``allowed_text`` stays English: JSON and rules files write it)."""
+        kind, allowed = self.kind, self.allowed
+        if kind == CARDS:
+            if allowed in (None, "any"):
+                return _("list of cards")
+            if allowed == "spades":
+                return _("list of spades")
+            return _("list of {what}").format(what=allowed)
+        if kind == MONEY:
+            return _("amount >= {lowest}").format(lowest=allowed[0])
+        if kind == WORD:
+            return ngettext("{lowest}-{highest} letter", "{lowest}-{highest} letters", allowed[1]).format(
+                lowest=allowed[0], highest=allowed[1])
+        return self.allowed_text()
 
     def allowed_text(self) -> str:
         """The allowed values in a few words: ``a | b``, ``3-13``, ``true | false``."""
@@ -116,45 +139,52 @@ class Knob:
         prefix = f"{where}{name} = {value!r}"
         if kind == BOOL:
             if not isinstance(value, bool):
-                raise InputError(f"{prefix} is not true or false", f"write {name} = true or {name} = false")
+                raise InputError(_("{setting} is not true or false").format(setting=prefix),
+                                 _("write {name} = true or {name} = false").format(name=name))
             if allowed and value not in allowed:
-                raise InputError(f"{prefix} is not allowed", f"{name} must be {format_value(allowed[0])}")
+                raise InputError(_("{setting} is not allowed").format(setting=prefix),
+                                 _("{name} must be {value}").format(name=name, value=format_value(allowed[0])))
             return value
         if kind == INT:
-            takes = f"{name} takes {allowed[0]} to {allowed[1]}"
+            takes = _("{name} takes {lowest} to {highest}").format(name=name, lowest=allowed[0], highest=allowed[1])
             if isinstance(value, bool) or not isinstance(value, int):
-                raise InputError(f"{prefix} is not a whole number", takes)
+                raise InputError(_("{setting} is not a whole number").format(setting=prefix), takes)
             if not allowed[0] <= value <= allowed[1]:
-                raise InputError(f"{prefix} is out of range", takes)
+                raise InputError(_("{setting} is out of range").format(setting=prefix), takes)
             return value
         if kind == ENUM:
             same_type = not isinstance(value, bool) and any(type(value) is type(a) for a in allowed)
             if not same_type or value not in allowed:
                 close = did_you_mean(value, allowed) if isinstance(value, str) else ""
-                raise InputError(f"{prefix} is not allowed{close}",
-                                 f"{name} takes one of {', '.join(str(a) for a in allowed)}")
+                raise InputError(_("{setting} is not allowed{did_you_mean}").format(setting=prefix, did_you_mean=close),
+                                 _("{name} takes one of {choices}").format(
+                                     name=name, choices=", ".join(str(a) for a in allowed)))
             return value
         if kind == MONEY:
             if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
                     or value < allowed[0]):
-                raise InputError(f"{prefix} is not an amount of money", f"{name} takes a number such as 0.25")
+                raise InputError(_("{setting} is not an amount of money").format(setting=prefix),
+                                 _("{name} takes a number such as 0.25").format(name=name))
             if value and value != self.default:  # bounded and exact to CHIP_VALUE_PLACES decimals
                 from pancli.core.money import chip_value  # noqa: PLC0415 start-up: decimal, only for a money knob set
 
                 try:
                     chip_value(value, f"{where}{name} =")
                 except InputError as e:
-                    raise InputError(f"{prefix} is not an amount of money", e.hint) from None
+                    raise InputError(_("{setting} is not an amount of money").format(setting=prefix), e.hint) from None
             return float(value)
         if kind == WORD:
             lo, hi = allowed
             if not isinstance(value, str) or not value.isalpha() or not lo <= len(value) <= hi:
-                raise InputError(f"{prefix} is not a word of {lo} to {hi} letters",
-                                 f'write e.g. {name} = "{format_value(self.default)}"')
+                raise InputError(ngettext("{setting} is not a word of {lowest} to {highest} letter",
+                                          "{setting} is not a word of {lowest} to {highest} letters", hi).format(
+                                     setting=prefix, lowest=lo, highest=hi),
+                                 _('write e.g. {name} = "{value}"').format(name=name, value=format_value(self.default)))
             return value.upper()
         if kind == CARDS:
             if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-                raise InputError(f"{prefix} is not a list of cards", f'write e.g. {name} = ["3S", "5S", "7S"]')
+                raise InputError(_("{setting} is not a list of cards").format(setting=prefix),
+                                 _('write e.g. {name} = ["3S", "5S", "7S"]').format(name=name))
             if self.convert is None:
                 return tuple(value)
             try:
@@ -203,23 +233,35 @@ class Schema(Generic[RulesT]):
             groups[-1][1].append(name)
         return groups
 
+    def note_text(self, preset: str) -> str:
+        """A preset's note, in the language in force (``notes`` holds the English)."""
+        note = self.notes.get(preset, "")
+        return _(note) if note else ""
+
+    def topic_text(self, topic: str) -> str:
+        """A topic's title from ``by_topic``, in the language in force ("" stays "")."""
+        return _(topic) if topic else ""
+
     # -- reading ------------------------------------------------------------------------
     def preset(self, name: Any, where: str = "") -> RulesT:
         if not isinstance(name, str):
-            raise InputError(f"{where}preset = {name!r} is not a name", self.presets_hint())
-        if name not in self.presets:
-            raise InputError(f"{where}unknown preset '{name}'{did_you_mean(name, self.presets)}",
+            raise InputError(_("{setting} is not a name").format(setting=f"{where}preset = {name!r}"),
                              self.presets_hint())
+        if name not in self.presets:
+            # Translators: {where} is empty or the rules file, e.g. "rules.toml: "; keep it first
+            raise InputError(_("{where}unknown preset '{name}'{did_you_mean}").format(
+                where=where, name=name, did_you_mean=did_you_mean(name, self.presets)), self.presets_hint())
         return self.from_dict(self.presets[name], where=where, _base=self.rules_class())
 
     def presets_hint(self) -> str:
-        return f"presets: {', '.join(self.presets)}"
+        return _("presets: {names}").format(names=", ".join(self.presets))
 
     def from_dict(self, data: dict[str, Any], where: str = "", *, _base: RulesT | None = None) -> RulesT:
         """Rules from ``preset = NAME`` (default: the game's default preset) and knob overrides."""
         if not isinstance(data, dict):
-            raise InputError(f"{where}house rules must be a table of knobs, not {type(data).__name__}",
-                             f"write one knob per line, e.g. {next(iter(self.knobs))} = ...")
+            raise InputError(_("{where}house rules must be a table of knobs, not {type}").format(
+                where=where, type=type(data).__name__),
+                _("write one knob per line, e.g. {knob} = ...").format(knob=next(iter(self.knobs))))
         data = dict(data)
         if _base is None:
             base = self.preset(data.pop("preset", self.default_preset), where)
@@ -229,8 +271,9 @@ class Schema(Generic[RulesT]):
         for key, value in data.items():
             knob_ = self.knobs.get(key)
             if knob_ is None:
-                raise InputError(f"{where}unknown rule '{key}'{did_you_mean(key, self.knobs)}",
-                                 f"run `pan rules show{self.game_option()}` for every rule name")
+                raise InputError(_("{where}unknown rule '{key}'{did_you_mean}").format(
+                    where=where, key=key, did_you_mean=did_you_mean(key, self.knobs)),
+                    _("run `{command}` for every rule name").format(command=f"pan rules show{self.game_option()}"))
             values[key] = knob_.check(value, where)
         rules = dataclasses.replace(base, **values) if values else base
         if self._check is not None:

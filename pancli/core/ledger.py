@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from pancli.core.i18n import _
+
 if TYPE_CHECKING:
     from pancli.core.json_types import JsonObject
 
@@ -192,7 +194,8 @@ class Payment:
         return self.code or ""
 
     def line(self) -> str:
-        return f"{self.payer} pays {self.payee} {self.chips}: {self.reason}"
+        return _("{payer} pays {payee} {chips}: {reason}").format(
+            payer=self.payer, payee=self.payee, chips=self.chips, reason=self.reason)
 
 
 @dataclass(frozen=True, init=False)

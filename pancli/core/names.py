@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from pancli.core.errors import InputError
+from pancli.core.i18n import N_, _
 
 MAX_PLAYER_NAME = 40     # characters, after normalising
 MAX_SESSION_NAME = 80
@@ -27,6 +28,31 @@ MAX_SESSION_NAME = 80
 # Unicode categories that never show as themselves: control, format, surrogate, private use,
 # unassigned, line and paragraph separators.
 _HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+# What is wrong with a name, one whole message for a player's and one for a session's.
+_REFUSALS = {
+    "player": {
+        "type": N_("a player's name must be text, not {type}"),
+        "empty": N_("a player's name cannot be empty"),
+        "hidden": N_("the player name '{name}' holds an invisible or control character ({char})"),
+        "long": N_("the player name '{name}…' is {length} characters long"),
+        "most": N_("a player's name may have at most {most}"),
+    },
+    "session": {
+        "type": N_("a session's name must be text, not {type}"),
+        "empty": N_("a session's name cannot be empty"),
+        "hidden": N_("the session name '{name}' holds an invisible or control character ({char})"),
+        "long": N_("the session name '{name}…' is {length} characters long"),
+        "most": N_("a session's name may have at most {most}"),
+    },
+    "device": {
+        "type": N_("a device's name must be text, not {type}"),
+        "empty": N_("a device's name cannot be empty"),
+        "hidden": N_("the device name '{name}' holds an invisible or control character ({char})"),
+        "long": N_("the device name '{name}…' is {length} characters long"),
+        "most": N_("a device's name may have at most {most}"),
+    },
+}
 
 
 def hidden_char(ch: str) -> bool:
@@ -42,21 +68,24 @@ def _describe(ch: str) -> str:
 def clean_name(text: object, what: str = "player") -> str:
     """The name normalised (NFC, trimmed), or InputError saying in one line why it cannot be one."""
     limit = MAX_SESSION_NAME if what == "session" else MAX_PLAYER_NAME
+    said = _REFUSALS.get(what, _REFUSALS["player"])
     if not isinstance(text, str):
-        raise InputError(f"a {what}'s name must be text, not {type(text).__name__}")
+        raise InputError(_(said["type"]).format(type=type(text).__name__))
     name = unicodedata.normalize("NFC", text).strip()
     if not name:
-        raise InputError(f"a {what}'s name cannot be empty", "type a name")
+        raise InputError(_(said["empty"]), _("type a name"))
     bad = next((ch for ch in name if hidden_char(ch)), None)
     if bad is not None:
-        raise InputError(f"the {what} name '{inert(name)}' holds an invisible or control character "
-                         f"({_describe(bad)})", "use letters, digits, spaces and punctuation")
+        # Translators: {char} names the character as Unicode does, e.g. "U+200B ZERO WIDTH SPACE"
+        raise InputError(_(said["hidden"]).format(name=inert(name), char=_describe(bad)),
+                         _("use letters, digits, spaces and punctuation"))
     if len(name) > limit:
-        raise InputError(f"the {what} name '{inert(name[:limit])}…' is {len(name)} characters long",
-                         f"a {what}'s name may have at most {limit}")
+        raise InputError(_(said["long"]).format(name=inert(name[:limit]), length=len(name)),
+                         _(said["most"]).format(most=limit))
     if what == "player":
         if name.startswith("(") or any(ch in name for ch in ",|"):
-            raise InputError(f"'{name}' cannot be a player's name", "it may not start with ( or hold , or |")
+            raise InputError(_("'{name}' cannot be a player's name").format(name=name),
+                             _("it may not start with ( or hold , or |"))
     return name
 
 
@@ -73,8 +102,9 @@ def check_new_player(name: object, seated: Iterable[str]) -> str:
     key = name_key(name)
     for other in seated:
         if name_key(other) == key:
-            same = "is seated already" if other == name else f"looks the same as '{inert(other)}', seated already"
-            raise InputError(f"'{name}' {same}", "give every player a name the others can tell apart")
+            same = (_("'{name}' is seated already").format(name=name) if other == name else
+                    _("'{name}' looks the same as '{other}', seated already").format(name=name, other=inert(other)))
+            raise InputError(same, _("give every player a name the others can tell apart"))
     return name
 
 

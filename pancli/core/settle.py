@@ -21,15 +21,17 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, TypedDict
 
+from pancli.core.i18n import ENGLISH, N_, _, language, ngettext
 from pancli.core.ledger import HOUSE, POOLS, TOPS
 from pancli.core.money import amount, cents_decimal, cents_text, stored_chip_value, to_cents
-from pancli.core.words import plural, signed
+from pancli.core.words import signed
 
 if TYPE_CHECKING:
     from pancli.core.json_types import JsonObject
 
 BANK = "(bank)"
-PARTY_NAMES = {BANK: "the bank", TOPS: "the tops", HOUSE: "the house"}
+# The pools as people call them (in English; party_name translates them where they are shown).
+PARTY_NAMES = {BANK: N_("the bank"), TOPS: N_("the tops"), HOUSE: N_("the house")}
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ class Party:
 
     @property
     def label(self) -> str:
-        return PARTY_NAMES.get(self.name, self.name)
+        return party_name(self.name)
 
 
 class CreditFlag(TypedDict):
@@ -172,17 +174,35 @@ def negative_stacks(moves: list[tuple[int, int | None, str, int]]) -> list[Credi
 
 
 # -- words -------------------------------------------------------------------------------
+# Every sentence is one whole message per case, with its count's plural form.
+
+def _chips(n: int | Decimal) -> str:
+    """'1 chip', '27 chips', '-3 chips' (English says '-1 chips', as it always has)."""
+    if not isinstance(n, int):
+        return _("{n} chips").format(n=n)
+    return ngettext("{n} chip", "{n} chips", _form(n)).format(n=n)
+
+
+def _form(n: int) -> int:
+    """The count that picks a plural form: its size (English keeps today's "-1 chips")."""
+    return n if n == -1 and language() == ENGLISH else abs(n)
+
 
 def signed_chips(chips: int) -> str:
     """'+40 chips', '-1 chip'."""
-    return f"{signed(chips)} {'chip' if abs(chips) == 1 else 'chips'}"
+    return ngettext("{signed} chip", "{signed} chips", abs(chips)).format(signed=signed(chips))
 
+
+def party_name(name: str) -> str:
+    """A party as people say it: a player's name, or 'the bank', 'the tops', 'the house'."""
+    said = PARTY_NAMES.get(name)
+    return _(said) if said else name
 
 
 def money(chips: int | Decimal, chip_value: Decimal | None) -> str:
     """Chips as money, to the cent (or as chips, without a chip value)."""
     if not chip_value:
-        return plural(chips, 'chip') if isinstance(chips, int) else f"{chips} chips"
+        return _chips(chips)
     return cents_text(int(amount(chips, chip_value) * 100))
 
 
@@ -200,7 +220,7 @@ def _owed_money(p: Party, s: Settlement) -> str:
 
 def _in_money(p: Party, s: Settlement) -> str:
     """'$13.50 (27 chips)', or '27 chips' with no chip value."""
-    chips = plural(abs(p.balance), "chip")
+    chips = _chips(abs(p.balance))
     return f"{_owed_money(p, s)} ({chips})" if s.chip_value else chips
 
 
@@ -211,41 +231,71 @@ def count(chips: int) -> str:
 
 def _chips_text(chips: int | Decimal) -> str:
     if isinstance(chips, int):
-        return plural(chips, 'chip')
-    return f"about {chips:.2f} chips".replace(".00 ", " ")
+        return _chips(chips)
+    # Translators: a share of a chip worth less than a cent, e.g. "about 6.25 chips"
+    return _("about {n} chips").format(n=f"{chips:.2f}".removesuffix(".00"))
 
 
 def mode_line(s: Settlement) -> str:
     """The one sentence that says how this settle-up works."""
     if s.banked:
-        return ("Bank mode: chips were bought at the bank, so each player is paid for the chips they "
-                "hold or pays for any they are short, and the bank pays back what it took in.")
-    return "Nobody bought chips at the bank, so each player settles their net from play."
+        return _("Bank mode: chips were bought at the bank, so each player is paid for the chips they "
+                 "hold or pays for any they are short, and the bank pays back what it took in.")
+    return _("Nobody bought chips at the bank, so each player settles their net from play.")
 
 
 def settles(p: Party, s: Settlement) -> str:
     """What a party does at the settle-up: 'receives $14.00', 'pays $1.50', 'is square'."""
+    # Translators: the "settles" column of the bank's table: what a player does at the settle-up
     if p.balance > 0 or (p.cents or 0) > 0:
-        return f"receives {_owed_money(p, s)}"
+        return _("receives {amount}").format(amount=_owed_money(p, s))
     if p.balance < 0 or (p.cents or 0) < 0:
-        return f"pays {_owed_money(p, s)}"
-    return "is square"
+        return _("pays {amount}").format(amount=_owed_money(p, s))
+    return _("is square")
+
+
+def _settles_said(p: Party, s: Settlement) -> str:
+    """'Ana receives $14.00', 'Ana pays $1.50', 'Ana is square'."""
+    if p.balance > 0 or (p.cents or 0) > 0:
+        return _("{player} receives {amount}").format(player=p.name, amount=_owed_money(p, s))
+    if p.balance < 0 or (p.cents or 0) < 0:
+        return _("{player} pays {amount}").format(player=p.name, amount=_owed_money(p, s))
+    return _("{player} is square").format(player=p.name)
 
 
 def holds_note(s: Settlement) -> str:
     """What the holds column adds up, said under the bank's table."""
     if any(p.cashed for p in s.parties):
-        return "A player holds what they bought, plus their net from play, less what they cashed out."
-    return "A player holds what they bought plus their net from play."
+        return _("A player holds what they bought, plus their net from play, less what they cashed out.")
+    return _("A player holds what they bought plus their net from play.")
 
 
 def arithmetic_line(p: Party, s: Settlement) -> str:
     """A player's sum in bank mode, as a sentence: 'Ana bought 20 chips, won 8 in play and holds
     28: Ana receives $14.00.'"""
-    play = (f"won {p.net} in play" if p.net > 0 else
-            f"lost {-p.net} in play" if p.net < 0 else "broke even in play")
-    cashed = f", cashed out {p.cashed}" if p.cashed else ""
-    return f"{p.name} bought {plural(p.bought, 'chip')}, {play}{cashed} and holds {count(p.balance)}: {p.name} {settles(p, s)}."
+    n = p.bought
+    if p.cashed:
+        said = (ngettext("{player} bought {n} chip, won {net} in play, cashed out {cashed} and holds {holds}",
+                         "{player} bought {n} chips, won {net} in play, cashed out {cashed} and holds {holds}", n)
+                if p.net > 0 else
+                ngettext("{player} bought {n} chip, lost {net} in play, cashed out {cashed} and holds {holds}",
+                         "{player} bought {n} chips, lost {net} in play, cashed out {cashed} and holds {holds}", n)
+                if p.net < 0 else
+                ngettext("{player} bought {n} chip, broke even in play, cashed out {cashed} and holds {holds}",
+                         "{player} bought {n} chips, broke even in play, cashed out {cashed} and holds {holds}", n))
+    else:
+        said = (ngettext("{player} bought {n} chip, won {net} in play and holds {holds}",
+                         "{player} bought {n} chips, won {net} in play and holds {holds}", n)
+                if p.net > 0 else
+                ngettext("{player} bought {n} chip, lost {net} in play and holds {holds}",
+                         "{player} bought {n} chips, lost {net} in play and holds {holds}", n)
+                if p.net < 0 else
+                ngettext("{player} bought {n} chip, broke even in play and holds {holds}",
+                         "{player} bought {n} chips, broke even in play and holds {holds}", n))
+    total = said.format(player=p.name, n=n, net=abs(p.net), cashed=p.cashed, holds=count(p.balance))
+    # Translators: {sum} is the player's sum ("Ana bought 20 chips … and holds 28"), {settles} what
+    # they do ("Ana receives $14.00")
+    return _("{sum}: {settles}.").format(sum=total, settles=_settles_said(p, s))
 
 
 def bank_line(s: Settlement) -> str | None:
@@ -255,29 +305,49 @@ def bank_line(s: Settlement) -> str | None:
         return None
     sold = sum(p.bought for p in s.parties)
     back = sum(p.cashed for p in s.parties)
-    took = f"The bank sold {plural(sold, 'chip')}" + (f" and paid out {back} at cash-outs" if back else "")
-    if bank.balance < 0:
-        return f"{took}, so it pays back {_in_money(bank, s)}."
-    if bank.balance > 0:
-        return f"{took}, so it is owed {_in_money(bank, s)}."
-    return f"{took}, so it is square."
+    owed = _in_money(bank, s)
+    if back:
+        said = (ngettext("The bank sold {n} chip and paid out {back} at cash-outs, so it pays back {amount}.",
+                         "The bank sold {n} chips and paid out {back} at cash-outs, so it pays back {amount}.", sold)
+                if bank.balance < 0 else
+                ngettext("The bank sold {n} chip and paid out {back} at cash-outs, so it is owed {amount}.",
+                         "The bank sold {n} chips and paid out {back} at cash-outs, so it is owed {amount}.", sold)
+                if bank.balance > 0 else
+                ngettext("The bank sold {n} chip and paid out {back} at cash-outs, so it is square.",
+                         "The bank sold {n} chips and paid out {back} at cash-outs, so it is square.", sold))
+    else:
+        said = (ngettext("The bank sold {n} chip, so it pays back {amount}.",
+                         "The bank sold {n} chips, so it pays back {amount}.", sold)
+                if bank.balance < 0 else
+                ngettext("The bank sold {n} chip, so it is owed {amount}.",
+                         "The bank sold {n} chips, so it is owed {amount}.", sold)
+                if bank.balance > 0 else
+                ngettext("The bank sold {n} chip, so it is square.", "The bank sold {n} chips, so it is square.", sold))
+    return said.format(n=sold, back=back, amount=owed)
 
 
 def position(p: Party, banked: bool) -> str:
     """Why a party is owed or owes: 'Ana is +40 chips'; in bank mode 'Ana holds 28 chips',
     'Cruz is 3 chips short', 'the bank owes 27 chips back'."""
+    n = abs(p.balance)
     if p.name == TOPS:
-        return (f"the tops {signed(p.balance)} (chips still on the tops)" if not banked else
-                f"the tops hold {plural(p.balance, 'chip')}" if p.balance >= 0 else f"the tops are {plural(-p.balance, 'chip')} short")
+        if not banked:
+            return _("the tops {signed} (chips still on the tops)").format(signed=signed(p.balance))
+        return (ngettext("the tops hold {n} chip", "the tops hold {n} chips", n) if p.balance >= 0 else
+                ngettext("the tops are {n} chip short", "the tops are {n} chips short", n)).format(n=n)
     if p.name == HOUSE:
-        return (f"the house {signed(p.balance)} (house collections)" if not banked else
-                f"the house collected {plural(p.balance, 'chip')}")
+        if not banked:
+            return _("the house {signed} (house collections)").format(signed=signed(p.balance))
+        return ngettext("the house collected {n} chip", "the house collected {n} chips",
+                        _form(p.balance)).format(n=p.balance)
     if p.name == BANK:
-        return (f"the bank owes {plural(-p.balance, 'chip')} back" if p.balance < 0 else
-                f"the bank is owed {plural(p.balance, 'chip')}")
+        return (ngettext("the bank owes {n} chip back", "the bank owes {n} chips back", n) if p.balance < 0 else
+                ngettext("the bank is owed {n} chip", "the bank is owed {n} chips", n)).format(n=n)
     if not banked:
-        return f"{p.name} is {signed_chips(p.balance)}"
-    return f"{p.name} holds {plural(p.balance, 'chip')}" if p.balance >= 0 else f"{p.name} is {plural(-p.balance, 'chip')} short"
+        return ngettext("{player} is {signed} chip", "{player} is {signed} chips", n).format(
+            player=p.name, signed=signed(p.balance))
+    return (ngettext("{player} holds {n} chip", "{player} holds {n} chips", n) if p.balance >= 0 else
+            ngettext("{player} is {n} chip short", "{player} is {n} chips short", n)).format(player=p.name, n=n)
 
 
 def transfer_line(t: Transfer, s: Settlement) -> str:
@@ -286,37 +356,60 @@ def transfer_line(t: Transfer, s: Settlement) -> str:
     payer, payee = by_name[t.payer], by_name[t.payee]
     what = (f"{cents_text(t.cents)} ({_chips_text(t.chips)})" if t.cents is not None
             else money(t.chips, s.chip_value))
-    return (f"{payer.label[0].upper() + payer.label[1:]} pays {payee.label} {what} — "
-            f"{position(payer, s.banked)}, {position(payee, s.banked)}")
+    # Translators: {payer} and {payee} are players' names or "the bank", "the tops", "the house";
+    # {why} says where each stands, e.g. "Cruz is -26 chips, Ana is +40 chips"
+    line = _("{payer} pays {payee} {amount} — {why}").format(
+        payer=payer.label, payee=payee.label, amount=what,
+        why=_("{payer_stands}, {payee_stands}").format(payer_stands=position(payer, s.banked),
+                                                       payee_stands=position(payee, s.banked)))
+    return line[:1].upper() + line[1:]
 
 
 def flag_line(flag: CreditFlag, s: Settlement) -> str:
     """A player whose stack went below zero, in one sentence, with what the host can do: the
     payments already charge a stack that ends short; a buy-in that was not recorded is recorded."""
     name = flag["player"]
-    where = f"#{flag['seq']}" + (f", in hand {flag['hand']}" if flag.get("hand") else "")
+    where = (_("#{seq}, in hand {hand}").format(seq=flag["seq"], hand=flag["hand"]) if flag.get("hand")
+             else f"#{flag['seq']}")
     p = next((x for x in s.parties if x.name == name), None)
     end = p.balance if p is not None else 0
+    stack = signed_chips(flag["stack"])
     if p is not None and end < 0:
-        then = f"ends {plural(-end, 'chip')} short, so {name} pays {_owed_money(p, s)} for them above"
-    else:
-        then = f"ends with {plural(end, 'chip')}, so nothing more is owed for it"
-    return (f"{name} played on credit (their stack was {signed_chips(flag['stack'])} at {where}) and {then}; "
-            f"if {name} bought chips that were not recorded, record them with `pan buyin {name} CHIPS`.")
+        # Translators: {where} is the event, "#12" or "#12, in hand 3"; `pan buyin {player} CHIPS` is a command
+        said = ngettext("{player} played on credit (their stack was {stack} at {where}) and ends {n} chip short, "
+                        "so {player} pays {amount} for them above; if {player} bought chips that were not "
+                        "recorded, record them with `pan buyin {player} CHIPS`.",
+                        "{player} played on credit (their stack was {stack} at {where}) and ends {n} chips short, "
+                        "so {player} pays {amount} for them above; if {player} bought chips that were not "
+                        "recorded, record them with `pan buyin {player} CHIPS`.", -end)
+        return said.format(player=name, stack=stack, where=where, n=-end, amount=_owed_money(p, s))
+    # Translators: {where} is the event, "#12" or "#12, in hand 3"; `pan buyin {player} CHIPS` is a command
+    said = ngettext("{player} played on credit (their stack was {stack} at {where}) and ends with {n} chip, "
+                    "so nothing more is owed for it; if {player} bought chips that were not recorded, "
+                    "record them with `pan buyin {player} CHIPS`.",
+                    "{player} played on credit (their stack was {stack} at {where}) and ends with {n} chips, "
+                    "so nothing more is owed for it; if {player} bought chips that were not recorded, "
+                    "record them with `pan buyin {player} CHIPS`.", end)
+    return said.format(player=name, stack=stack, where=where, n=end)
 
 
 def pool_notes(s: Settlement) -> list[str]:
     notes = []
     for p in s.parties:
         if p.name == TOPS and p.balance:
-            notes.append(f"{plural(p.balance, 'chip')} {'is' if p.balance == 1 else 'are'} still on the tops: a hand "
-                         "is not finished. They belong to whoever wins them; finish or void the hand, or hold "
-                         "their value aside.")
+            notes.append(ngettext("{n} chip is still on the tops: a hand is not finished. They belong to whoever "
+                                  "wins them; finish or void the hand, or hold their value aside.",
+                                  "{n} chips are still on the tops: a hand is not finished. They belong to whoever "
+                                  "wins them; finish or void the hand, or hold their value aside.",
+                                  _form(p.balance)).format(n=p.balance))
         elif p.name == TOPS:
-            notes.append(f"The tops are short {plural(-p.balance, 'chip')} (more was paid out of them than in).")
+            notes.append(ngettext("The tops are short {n} chip (more was paid out of them than in).",
+                                  "The tops are short {n} chips (more was paid out of them than in).",
+                                  _form(-p.balance)).format(n=-p.balance))
         elif p.name == HOUSE and p.balance:
-            notes.append(f"The house collected {plural(p.balance, 'chip')} ({party_money(p, s)}): "
-                         "they leave the players for good.")
+            notes.append(ngettext("The house collected {n} chip ({amount}): they leave the players for good.",
+                                  "The house collected {n} chips ({amount}): they leave the players for good.",
+                                  _form(p.balance)).format(n=p.balance, amount=party_money(p, s)))
     return notes
 
 

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from pancli.core.i18n import _
 from pancli.core.names import inert
 
 if TYPE_CHECKING:
@@ -61,11 +62,13 @@ def payment_lines(payments: Iterable[Payment | Mapping[str, Any]]) -> list[str]:
             p.payer, p.payee, p.chips, p.reason)
         groups.setdefault((payee, chips, reason), []).append(payer)
     lines = []
+    # Translators: {chips} is a bare number of chips; {reason} the game's words for why
+    one, each = _("{payer} pays {payee} {chips}: {reason}"), _("{payers} pay {payee} {chips} each: {reason}")
     for (payee, chips, reason), payers in groups.items():
         if len(payers) == 1:
-            lines.append(f"{payers[0]} pays {payee} {chips}: {reason}")
+            lines.append(one.format(payer=payers[0], payee=payee, chips=chips, reason=reason))
         else:
-            lines.append(f"{', '.join(payers)} pay {payee} {chips} each: {reason}")
+            lines.append(each.format(payers=", ".join(payers), payee=payee, chips=chips, reason=reason))
     return lines
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from pancli.core.i18n import _, ngettext
+
 if TYPE_CHECKING:
     from decimal import Decimal
 
@@ -36,11 +38,15 @@ def signed_money(x: Decimal | float, zero: str = "0.00") -> str:
 
 
 def listed(names: Iterable[str], last: str = "and") -> str:
-    """``Ana``, ``Ana and Ben``, ``Ana, Ben and Cruz``."""
+    """``Ana``, ``Ana and Ben``, ``Ana, Ben and Cruz`` (``last="or"``: ``Ana or Ben``)."""
     names = list(names)
     if len(names) < 2:
         return "".join(names)
-    return f"{', '.join(names[:-1])} {last} {names[-1]}"
+    if last == "or":
+        # Translators: the end of a list: "Ana, Ben or Cruz"
+        return _("{names} or {last}").format(names=", ".join(names[:-1]), last=names[-1])
+    # Translators: the end of a list: "Ana, Ben and Cruz"
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def possessive(name: str) -> str:
@@ -54,9 +60,13 @@ SHARED_KINDS = ("buyin", "cashout", "undo")
 
 def bank_words(event: Mapping[str, Any]) -> str:
     """``Ana buys 20 chips``, ``Ana cashes out 60 chips``."""
-    who, chips = event.get("player") or "someone", event.get("chips")
-    amount = plural(chips, "chip") if isinstance(chips, int) else "chips"
-    return f"{who} buys {amount}" if event.get("kind") == "buyin" else f"{who} cashes out {amount}"
+    who, chips = event.get("player") or _("someone"), event.get("chips")
+    buys = event.get("kind") == "buyin"
+    if not isinstance(chips, int):
+        return (_("{player} buys chips") if buys else _("{player} cashes out chips")).format(player=who)
+    said = (ngettext("{player} buys {n} chip", "{player} buys {n} chips", chips) if buys else
+            ngettext("{player} cashes out {n} chip", "{player} cashes out {n} chips", chips))
+    return said.format(player=who, n=chips)
 
 
 def undo_words(event: Mapping[str, Any], undone: dict[str, Any] | None,
@@ -64,10 +74,14 @@ def undo_words(event: Mapping[str, Any], undone: dict[str, Any] | None,
     """``Undid #57: Ana buys 20 chips`` (``words`` says the undone event), or ``Undid #57`` when
     the event taken back is not at hand."""
     seq = event.get("seq")
-    head = f"Undid #{seq}" if isinstance(seq, int) else "Undid an event"
-    return f"{head}: {words(undone)}" if undone else head
+    if isinstance(seq, int):
+        # Translators: {event} is the line of the event taken back, e.g. "Ana buys 20 chips"
+        return (_("Undid #{seq}: {event}").format(seq=seq, event=words(undone)) if undone else
+                _("Undid #{seq}").format(seq=seq))
+    return _("Undid an event: {event}").format(event=words(undone)) if undone else _("Undid an event")
 
 
 def unworded(event: Mapping[str, Any]) -> str:
     """For an event kind no game has words for (a newer pancli's, in an archive): its kind."""
-    return f"An event of kind {str(event.get('kind') or 'unknown')!r}"
+    # Translators: {kind} is the event's kind as stored, quoted, never translated
+    return _("An event of kind {kind}").format(kind=repr(str(event.get("kind") or "unknown")))

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 from pancli.core.errors import StoreError
+from pancli.core.i18n import _
 from pancli.core.rows import CheckMark, LogPiece
 from pancli.storage.mapping import ALL_EVENT_COLUMNS, ALL_PAYMENT_COLUMNS, ALL_TALLY_COLUMNS
 from pancli.storage.migrations import NET, SCHEMA_SET
@@ -233,7 +234,8 @@ class DatabaseCare:
             finally:
                 target.close()
         except sqlite3.DatabaseError as e:
-            raise StoreError(f"cannot back up to {path}: {e}", "check the folder is writable") from None
+            raise StoreError(_("cannot back up to {path}: {error}").format(path=path, error=e),
+                             _("check the folder is writable")) from None
 
 
 def _mark_of(r: Sequence[Any]) -> CheckMark | None:
@@ -244,7 +246,7 @@ def _mark_of(r: Sequence[Any]) -> CheckMark | None:
         return None
     ints, texts = (r[0], r[1], r[2], r[5]), (r[3], r[6], r[7], r[8], r[9])
     if not all(type(x) is int for x in ints) or not all(isinstance(x, str) for x in texts) \
-            or not all(isinstance(d, str) for _, _, d in pieces):
+            or not all(isinstance(d, str) for _a, _b, d in pieces):
         return None
     return CheckMark(r[0], r[1], r[2], r[3], pieces, r[5], r[6], r[7], r[8], r[9])
 
@@ -252,8 +254,9 @@ def _mark_of(r: Sequence[Any]) -> CheckMark | None:
 def _integrity_problem(conn: sqlite3.Connection) -> str | None:
     rows = [r[0] for r in conn.execute("PRAGMA integrity_check")]
     if rows != ["ok"]:
-        return "SQLite integrity check: " + "; ".join(rows[:3])
+        return _("SQLite integrity check: {findings}").format(findings="; ".join(rows[:3]))
     fk = conn.execute("PRAGMA foreign_key_check").fetchall()
     if fk:
-        return f"foreign key check: table {fk[0][0]} row {fk[0][1]} points to a missing {fk[0][2]}"
+        return _("foreign key check: table {table} row {row} points to a missing {parent}").format(
+            table=fk[0][0], row=fk[0][1], parent=fk[0][2])
     return None

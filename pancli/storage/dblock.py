@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from pancli.core.errors import StoreError
+from pancli.core.i18n import _, ngettext
+from pancli.core.words import listed
 
 SUFFIX = ".lock"
 SLOTS = 256
@@ -147,7 +149,7 @@ def _holders(fd: int, slots: list[int]) -> list[str]:
         data = b""
     out = []
     for slot in slots:
-        pid, _, name = data[slot * RECORD:(slot + 1) * RECORD].decode("utf-8", "replace").strip().partition(" ")
+        pid, _sep, name = data[slot * RECORD:(slot + 1) * RECORD].decode("utf-8", "replace").strip().partition(" ")
         out.append(f"{name.strip() or 'pancli'} (pid {pid})" if pid.isdigit() else "another pancli")
     return list(dict.fromkeys(out))
 
@@ -233,11 +235,13 @@ def hold(path: str | os.PathLike) -> Holding | None:
             try:
                 slot = next((s for s in range(SLOTS) if _try_lock(fd, _slot_byte(s))), None)
                 if slot is None:
-                    raise StoreError(f"{SLOTS} pancli processes have {path} open", "close some of them")
+                    raise StoreError(_("{n} pancli processes have {path} open").format(n=SLOTS, path=path),
+                                     _("close some of them"))
                 _write_record(fd, slot)
                 while not _gate_free(fd):
                     if time.monotonic() > deadline:
-                        raise StoreError(f"{path} was being replaced by `pan restore` for too long", "try again")
+                        raise StoreError(_("{path} was being replaced by `pan restore` for too long").format(path=path),
+                                         _("try again"))
                     time.sleep(0.005)
             except OSError:  # a file system without byte-range locks: none to hold, none to refuse with
                 os.close(fd)
@@ -257,14 +261,17 @@ def _take_gate(fd: int, path: str | os.PathLike, wait: float) -> None:
     deadline = time.monotonic() + wait
     while not _try_lock(fd, _GATE):
         if time.monotonic() > deadline:
-            raise StoreError(f"another `pan restore` is replacing {path}", "wait for it to finish, then try again")
+            raise StoreError(_("another `pan restore` is replacing {path}").format(path=path),
+                             _("wait for it to finish, then try again"))
         time.sleep(0.005)
 
 
 def in_use_error(path: str | os.PathLike, holders: list[str]) -> StoreError:
-    who = holders[0] if len(holders) == 1 else ", ".join(holders[:-1]) + " and " + holders[-1]
-    verb, them = ("has", "it") if len(holders) == 1 else ("have", "them")
-    return StoreError(f"{who} {verb} {path} open", f"close {them} first; nothing was restored")
+    n = len(holders)
+    # Translators: {who} is one process or a list of them, e.g. "pan serve (pid 41)"
+    return StoreError(ngettext("{who} has {path} open", "{who} have {path} open", n).format(
+        who=listed(holders), path=path),
+        ngettext("close it first; nothing was restored", "close them first; nothing was restored", n))
 
 
 def _this_process() -> str:
@@ -283,15 +290,15 @@ def exclusive(path: str | os.PathLike) -> Iterator[None]:
         try:
             fd = _open(key, create=True)
         except OSError as e:
-            raise StoreError(f"cannot lock {path}: {e.strerror or e}",
-                             "check the folder's permissions; nothing was restored") from None
+            raise StoreError(_("cannot lock {path}: {error}").format(path=path, error=e.strerror or e),
+                             _("check the folder's permissions; nothing was restored")) from None
         try:
             try:
                 _take_gate(fd, path, wait=10.0)
                 held = _held_slots(fd)
             except OSError as e:
-                raise StoreError(f"cannot lock {path}: {e.strerror or e}",
-                                 "its file system has no locks pancli can use; nothing was restored") from None
+                raise StoreError(_("cannot lock {path}: {error}").format(path=path, error=e.strerror or e),
+                                 _("its file system has no locks pancli can use; nothing was restored")) from None
             try:
                 if held:
                     raise in_use_error(path, _holders(fd, held))

@@ -7,6 +7,8 @@ import sys
 from functools import cache
 from pathlib import Path
 
+from pancli.core.i18n import _
+
 
 def data_dir() -> Path:
     """The user's data folder for pancli: $XDG_DATA_HOME/pancli (~/.local/share/pancli) on Linux
@@ -43,8 +45,9 @@ def default_path() -> Path:
 
 @cache
 def _note_legacy(old: str, new_folder: str) -> None:
-    sys.stderr.write(f"Note: using the database at its old place {old}; move it (with any -wal and -shm "
-                     f"files next to it) into {new_folder} and this note goes away.\n")
+    sys.stderr.write(_("Note: using the database at its old place {old}; move it (with any -wal and -shm "
+                       "files next to it) into {folder} and this note goes away.").format(old=old, folder=new_folder)
+                     + "\n")
 
 
 def resolve_path(path: str | os.PathLike[str] | None) -> Path:

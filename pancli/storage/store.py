@@ -24,6 +24,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from pancli.core.errors import InputError, StoreError
+from pancli.core.i18n import _
 from pancli.core.rows import Session
 from pancli.storage import dblock, log as _log
 from pancli.storage.actions import ActionLog
@@ -76,14 +77,15 @@ class Store:
     def _open(self, create: bool) -> None:
         if not self.path.exists():
             if not create:
-                raise StoreError(f"no database at {self.path}",
-                                 "record something first (`pan session new …`), or pass --db PATH")
+                raise _no_database(self.path)
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as e:
-                raise StoreError(f"cannot create the folder for {self.path}", e.strerror or str(e)) from None
+                raise StoreError(_("cannot create the folder for {path}").format(path=self.path),
+                                 e.strerror or str(e)) from None
         elif self.path.is_dir():
-            raise StoreError(f"{self.path} is a folder, not a database file", "pass --db with a file name")
+            raise StoreError(_("{path} is a folder, not a database file").format(path=self.path),
+                             _("pass --db with a file name"))
         self.holding = dblock.hold(self.path)
         try:
             self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
@@ -98,7 +100,7 @@ class Store:
         """Open for reading only (`pan serve`): SQLite refuses every write on this connection, and
         nothing is created, migrated or switched (no journal mode, no pragmas that write)."""
         if not self.path.is_file():
-            raise StoreError(f"no database at {self.path}", "record something first (`pan session new …`), or pass --db PATH")
+            raise _no_database(self.path)
         self.holding = dblock.hold(self.path)
         try:
             uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
@@ -113,11 +115,10 @@ class Store:
         except sqlite3.DatabaseError as e:
             raise store_error(self.path, e) from None
         if applied - KNOWN_MIGRATIONS:
-            raise StoreError(f"{self.path} was written by a newer pancli (schema {sorted(applied)[-1]})",
-                             "upgrade pancli to read it; nothing was changed")
+            raise _newer(self.path, applied)
         if applied != KNOWN_MIGRATIONS:
-            raise StoreError(f"{self.path} has no pancli data of this version yet",
-                             "run any `pan` command on it once (it upgrades the file), then read it")
+            raise StoreError(_("{path} has no pancli data of this version yet").format(path=self.path),
+                             _("run any `pan` command on it once (it upgrades the file), then read it"))
 
     def _setup(self, create: bool) -> None:
         c = self.conn
@@ -132,17 +133,16 @@ class Store:
             "SELECT name FROM _sqlite_migrations WHERE migration_set = ?", [SCHEMA_SET])} if has_table else set()
         if applied:
             if applied - KNOWN_MIGRATIONS:
-                raise StoreError(f"{self.path} was written by a newer pancli (schema {sorted(applied)[-1]})",
-                                 "upgrade pancli to read it; nothing was changed")
+                raise _newer(self.path, applied)
             if applied == KNOWN_MIGRATIONS:
                 self._pragmas()
                 return
             # an older pancli schema is upgraded, even by a reading command
         elif objects:
-            raise StoreError(f"{self.path} is an SQLite database, but not a pancli one",
-                             "pass --db with another file; nothing was changed")
+            raise StoreError(_("{path} is an SQLite database, but not a pancli one").format(path=self.path),
+                             _("pass --db with another file; nothing was changed"))
         elif not create:
-            raise StoreError(f"{self.path} has no pancli data yet", "record something first")
+            raise StoreError(_("{path} has no pancli data yet").format(path=self.path), _("record something first"))
         self._pragmas()
         with self.lock():
             if not c.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
@@ -244,8 +244,8 @@ class Store:
             return
         self._held = False
         if not self.conn.in_transaction:  # SQLite rolled the whole group back after an error
-            raise StoreError(f"a write to {self.path} failed, so the lines not yet reported done were not "
-                             "recorded", "see the error above; run those lines again")
+            raise StoreError(_("a write to {path} failed, so the lines not yet reported done were not "
+                               "recorded").format(path=self.path), _("see the error above; run those lines again"))
         try:
             self._commit()
         except sqlite3.DatabaseError as e:
@@ -297,9 +297,9 @@ class Store:
         opened (a restore put another in its place, or it was removed): what is written would
         go to the old file, which nobody will read again."""
         if self.identity is not None and _identity(self.path) != self.identity:
-            raise StoreError(f"{self.path} is no longer the file this pan opened: another was put in its place "
-                             "(a restore?) or it was removed", "start pan again to use the file there now; "
-                             "nothing was recorded")
+            raise StoreError(_("{path} is no longer the file this pan opened: another was put in its place "
+                               "(a restore?) or it was removed").format(path=self.path),
+                             _("start pan again to use the file there now; nothing was recorded"))
 
     @contextmanager
     def snapshot(self) -> Iterator[sqlite3.Connection]:
@@ -333,7 +333,8 @@ class Store:
         unless given (a session imported from another device keeps its own)."""
         c = self.conn
         if c.execute("SELECT 1 FROM sessions WHERE name = ?", [name]).fetchone():
-            raise InputError(f"a session named '{name}' exists already", "choose another name, or `pan session use` it")
+            raise InputError(_("a session named '{name}' exists already").format(name=name),
+                             _("choose another name, or `pan session use` it"))
         cur = c.execute(
             "INSERT INTO sessions (name, game, created_at, players, dealer, rules, chip_value, origin, device, uid) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -389,7 +390,7 @@ class Store:
             current = self.setting("current_session")
             row = c.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?", [current]).fetchone() if current else None
             if row is None:
-                raise InputError("no current session", "start one with `pan session new NAME --players A,B,C`")
+                raise InputError(_("no current session"), _("start one with `pan session new NAME --players A,B,C`"))
             return session_row(row)
         row = c.execute(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE name = ?", [name]).fetchone()
         if row is None:
@@ -398,8 +399,9 @@ class Store:
             if len(rows) == 1:
                 return session_row(rows[0])
             names = ", ".join(r[1] for r in rows)
-            raise InputError(f"no session named '{name}'" + (f" (several start so: {names})" if rows else ""),
-                             "see them with `pan session list`")
+            raise InputError(_("no session named '{name}' (several start so: {names})").format(name=name, names=names)
+                             if rows else _("no session named '{name}'").format(name=name),
+                             _("see them with `pan session list`"))
         return session_row(row)
 
     def session_from(self, origin: str) -> str | None:
@@ -436,26 +438,44 @@ def _folder_read_only(path: Path) -> bool:
     return path.exists() and not os.access(path.parent, os.W_OK)
 
 
+def _no_database(path: Path) -> StoreError:
+    return StoreError(_("no database at {path}").format(path=path),
+                      _("record something first (`pan session new …`), or pass --db PATH"))
+
+
+def _newer(path: Path, applied: set[str]) -> StoreError:
+    return StoreError(_("{path} was written by a newer pancli (schema {schema})").format(
+        path=path, schema=sorted(applied)[-1]), _("upgrade pancli to read it; nothing was changed"))
+
+
 def store_error(path: Path, e: sqlite3.DatabaseError) -> StoreError:
     text = str(e)
     if "readonly" in text or "read-only" in text:
-        return StoreError(f"{path} is read-only", "check the file's permissions; nothing was recorded")
+        return StoreError(_("{path} is read-only").format(path=path),
+                          _("check the file's permissions; nothing was recorded"))
     if "not a database" in text or "file is encrypted" in text:
-        return StoreError(f"{path} is not an SQLite database", "pass --db with a pancli database file")
+        return StoreError(_("{path} is not an SQLite database").format(path=path),
+                          _("pass --db with a pancli database file"))
     # A full disk shows as SQLITE_FULL, or as SQLITE_IOERR when the WAL index cannot grow.
     if "disk is full" in text or "database or disk is full" in text or ("disk I/O error" in text and _disk_full(path)):
-        return StoreError(f"the disk holding {path} is full", "free some space; nothing was recorded")
+        return StoreError(_("the disk holding {path} is full").format(path=path),
+                          _("free some space; nothing was recorded"))
     if "malformed" in text:
-        return StoreError(f"{path} is damaged ({text})", "restore it from a backup copy; nothing was recorded")
+        # Translators: {error} is SQLite's own message, in English
+        return StoreError(_("{path} is damaged ({error})").format(path=path, error=text),
+                          _("restore it from a backup copy; nothing was recorded"))
     if "unable to open" in text and _folder_read_only(path):
         # SQLite must write its -wal and -shm files beside the database, even to read it.
-        return StoreError(f"cannot open {path}: its folder is read-only",
-                          "pancli needs a writable folder next to the database; nothing was recorded")
+        return StoreError(_("cannot open {path}: its folder is read-only").format(path=path),
+                          _("pancli needs a writable folder next to the database; nothing was recorded"))
     if "unable to open" in text:
-        return StoreError(f"cannot open {path}", "check that the folder exists and is writable")
+        return StoreError(_("cannot open {path}").format(path=path),
+                          _("check that the folder exists and is writable"))
     if "locked" in text or "busy" in text:
-        return StoreError(f"{path} stayed locked by another pancli for too long", "try again")
-    return StoreError(f"database error in {path}: {text}", "nothing was recorded")
+        return StoreError(_("{path} stayed locked by another pancli for too long").format(path=path), _("try again"))
+    # Translators: {error} is SQLite's own message, in English
+    return StoreError(_("database error in {path}: {error}").format(path=path, error=text),
+                      _("nothing was recorded"))
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
