@@ -196,3 +196,16 @@ def test_knob_words_in_english_are_the_help_itself():
     with catalogs.speaking("ru"):
         assert word.allowed_words() == "1-10 букв"
         assert word.allowed_text() == "1-10 letters"  # what JSON and rules files write
+
+
+def test_payment_lines_name_the_pools_in_each_language():
+    from pancli.core.ledger import HOUSE, TOPS, Payment
+    from pancli.core.text import payment_lines
+
+    pays = [Payment("Ana", TOPS, 2, None, said="drops"), Payment("Ben", TOPS, 2, None, said="drops"),
+            Payment(HOUSE, "Cruz", 1, None, said="x")]
+    assert payment_lines(pays) == ["Ana, Ben pay (tops) 2 each: drops", "(house) pays Cruz 1: x"]
+    with catalogs.speaking("pl"):
+        assert payment_lines(pays) == ["Ana, Ben płacą (góra) po 2: drops", "(kasyno) płaci Cruz 1: x"]
+    with catalogs.speaking("ru"):
+        assert payment_lines(pays)[1] == "(заведение) платит Cruz 1: x"

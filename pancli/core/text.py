@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from pancli.core.i18n import _
+from pancli.core.i18n import N_, _
 from pancli.core.names import inert
 
 if TYPE_CHECKING:
@@ -54,6 +54,18 @@ def wrap_words(line: str, width: int) -> list[str]:
     return [x.replace(_KEEP, " ") for x in lines]
 
 
+# The pools as a payment line names them (pancli.core.ledger's TOPS and HOUSE): stored as these
+# codes, shown in the language in force.
+_POOLS = {"(tops)": N_("(tops)"), "(house)": N_("(house)")}
+
+
+def shown_party(name: str) -> str:
+    """A payer or payee as a line shows it: a player's name, or a pool ("(tops)") in the
+    language in force."""
+    pool = _POOLS.get(name)
+    return _(pool) if pool else name
+
+
 def payment_lines(payments: Iterable[Payment | Mapping[str, Any]]) -> list[str]:
     """Payments grouped as a dealer calls them: 'Ben, Cruz pay Ana 4 each: reason'."""
     groups: dict[tuple[str, int, str], list[str]] = {}
@@ -66,9 +78,11 @@ def payment_lines(payments: Iterable[Payment | Mapping[str, Any]]) -> list[str]:
     one, each = _("{payer} pays {payee} {chips}: {reason}"), _("{payers} pay {payee} {chips} each: {reason}")
     for (payee, chips, reason), payers in groups.items():
         if len(payers) == 1:
-            lines.append(one.format(payer=payers[0], payee=payee, chips=chips, reason=reason))
+            lines.append(one.format(payer=shown_party(payers[0]), payee=shown_party(payee), chips=chips,
+                                    reason=reason))
         else:
-            lines.append(each.format(payers=", ".join(payers), payee=payee, chips=chips, reason=reason))
+            lines.append(each.format(payers=", ".join(shown_party(p) for p in payers), payee=shown_party(payee),
+                                     chips=chips, reason=reason))
     return lines
 
 
