@@ -96,7 +96,7 @@ class Params(Mapping):
         raise KeyError(key)
 
     def __iter__(self) -> Iterator[str]:
-        return (k for k, _ in self._pairs())
+        return (k for k, _v in self._pairs())
 
     def __len__(self) -> int:
         return len(self._pairs())
