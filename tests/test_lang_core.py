@@ -209,3 +209,11 @@ def test_payment_lines_name_the_pools_in_each_language():
         assert payment_lines(pays) == ["Ana, Ben płacą (góra) po 2: drops", "(kasyno) płaci Cruz 1: x"]
     with catalogs.speaking("ru"):
         assert payment_lines(pays)[1] == "(заведение) платит Cruz 1: x"
+
+
+def test_game_titles_of_the_rules():
+    schema = game("contract").schema
+    assert schema.title_text() == "Contract rummy (five deals)" == schema.title
+    with catalogs.speaking("ru"):
+        assert schema.title_text() == "Контрактный рамми (пять розыгрышей)"
+        assert game("panguingue").schema.title_text() == "Пангинь"

@@ -233,6 +233,10 @@ class Schema(Generic[RulesT]):
             groups[-1][1].append(name)
         return groups
 
+    def title_text(self) -> str:
+        """The game's title, in the language in force (``title`` holds the English)."""
+        return _(self.title)
+
     def note_text(self, preset: str) -> str:
         """A preset's note, in the language in force (``notes`` holds the English)."""
         note = self.notes.get(preset, "")

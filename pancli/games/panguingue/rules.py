@@ -142,7 +142,7 @@ TOPICS = {"packs": N_("The pack"), "max_players": N_("Seating and rotation"), "a
           "mixed_set_additions": N_("Melds"), "spade_multiplier": N_("Conditions"),
           "going_out_base": N_("Going out and irregularities")}
 
-SCHEMA = Schema(HouseRules, game="panguingue", title="Panguingue", presets=PRESETS, notes=PRESET_NOTES,
+SCHEMA = Schema(HouseRules, game="panguingue", title=N_("Panguingue"), presets=PRESETS, notes=PRESET_NOTES,
                 default_preset="hoyle", check=_check_shoe, topics=TOPICS, at_top=True)
 KNOBS = SCHEMA.knobs
 DEFAULTS = HouseRules()
