@@ -217,3 +217,15 @@ def test_game_titles_of_the_rules():
     with catalogs.speaking("ru"):
         assert schema.title_text() == "Контрактный рамми (пять розыгрышей)"
         assert game("panguingue").schema.title_text() == "Пангинь"
+
+
+@pytest.mark.parametrize(("length", "pl", "ru"), [(41, "41 znaków", "41 символ"), (42, "42 znaki", "42 символа"),
+                                                  (45, "45 znaków", "45 символов")])
+def test_a_long_name_is_refused_with_its_length_in_the_right_form(length, pl, ru):
+    for lang, said in (("pl", pl), ("ru", ru)):
+        with catalogs.speaking(lang), pytest.raises(InputError) as e:
+            clean_name("x" * length)
+        assert e.value.message.endswith(said), e.value.message
+    with pytest.raises(InputError) as e:
+        clean_name("x" * length)
+    assert e.value.message == f"the player name '{'x' * 40}…' is {length} characters long"

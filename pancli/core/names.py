@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from pancli.core.errors import InputError
-from pancli.core.i18n import N_, _
+from pancli.core.i18n import N_, _, ngettext
 
 MAX_PLAYER_NAME = 40     # characters, after normalising
 MAX_SESSION_NAME = 80
@@ -35,21 +35,18 @@ _REFUSALS = {
         "type": N_("a player's name must be text, not {type}"),
         "empty": N_("a player's name cannot be empty"),
         "hidden": N_("the player name '{name}' holds an invisible or control character ({char})"),
-        "long": N_("the player name '{name}…' is {length} characters long"),
         "most": N_("a player's name may have at most {most}"),
     },
     "session": {
         "type": N_("a session's name must be text, not {type}"),
         "empty": N_("a session's name cannot be empty"),
         "hidden": N_("the session name '{name}' holds an invisible or control character ({char})"),
-        "long": N_("the session name '{name}…' is {length} characters long"),
         "most": N_("a session's name may have at most {most}"),
     },
     "device": {
         "type": N_("a device's name must be text, not {type}"),
         "empty": N_("a device's name cannot be empty"),
         "hidden": N_("the device name '{name}' holds an invisible or control character ({char})"),
-        "long": N_("the device name '{name}…' is {length} characters long"),
         "most": N_("a device's name may have at most {most}"),
     },
 }
@@ -80,13 +77,24 @@ def clean_name(text: object, what: str = "player") -> str:
         raise InputError(_(said["hidden"]).format(name=inert(name), char=_describe(bad)),
                          _("use letters, digits, spaces and punctuation"))
     if len(name) > limit:
-        raise InputError(_(said["long"]).format(name=inert(name[:limit]), length=len(name)),
+        raise InputError(_too_long(what, len(name)).format(name=inert(name[:limit]), length=len(name)),
                          _(said["most"]).format(most=limit))
     if what == "player":
         if name.startswith("(") or any(ch in name for ch in ",|"):
             raise InputError(_("'{name}' cannot be a player's name").format(name=name),
                              _("it may not start with ( or hold , or |"))
     return name
+
+
+def _too_long(what: str, length: int) -> str:
+    if what == "session":
+        return ngettext("the session name '{name}…' is {length} character long",
+                        "the session name '{name}…' is {length} characters long", length)
+    if what == "device":
+        return ngettext("the device name '{name}…' is {length} character long",
+                        "the device name '{name}…' is {length} characters long", length)
+    return ngettext("the player name '{name}…' is {length} character long",
+                    "the player name '{name}…' is {length} characters long", length)
 
 
 def name_key(name: str) -> str:
