@@ -19,7 +19,8 @@ MINUS = "-"
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 chip``, ``2 chips``, ``0 chips`` (``many`` for a plural that is not word + s)."""
+    """``1 chip``, ``2 chips``, ``0 chips`` (``many`` for a plural that is not word + s). English
+    only: a line for people counts with ``ngettext``, whose forms each language gives."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
