@@ -216,7 +216,6 @@ def test_game_titles_of_the_rules():
     assert schema.title_text() == "Contract rummy (five deals)" == schema.title
     with catalogs.speaking("ru"):
         assert schema.title_text() == "Контрактный рамми (пять розыгрышей)"
-        assert game("panguingue").schema.title_text() == "Пангинь"
 
 
 @pytest.mark.parametrize(("length", "pl", "ru"), [(41, "41 znaków", "41 символ"), (42, "42 znaki", "42 символа"),
