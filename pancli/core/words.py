@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from pancli.core.i18n import _, ngettext
+from pancli.core.i18n import ENGLISH, _, language, ngettext
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -27,14 +27,25 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 def signed(n: int, zero: str = "0") -> str:
     """A count of chips or points with its sign: ``+3``, ``-3``, and ``zero`` for none. A balance or
     a total shows ``0``; a move during play shows ``+0`` (``in: Ana +0``, ``Cruz +0 for no cards
-    left``), so a line of moves reads alike."""
+    left``), so a line of moves reads alike. Another language groups as it writes numbers
+    (core/numbers)."""
+    if language() != ENGLISH:
+        from pancli.core.numbers import signed_number  # noqa: PLC0415 start-up: English needs no CLDR data
+
+        return signed_number(n, zero)
     return f"+{n}" if n > 0 else (f"{MINUS}{-n}" if n < 0 else zero)
 
 
-def signed_money(x: Decimal | float, zero: str = "0.00") -> str:
+def signed_money(x: Decimal | float, zero: str = "0.00", currency: str | None = None) -> str:
     """An amount of money won or lost, to the cent with its sign: ``+5.75``, ``-3.25`` (MINUS), and
     ``zero`` for none (the standings table of `pan standings` shows ``+0.00``). Here, not in
-    core/money, so that a page or table showing money loads no decimal module at start-up."""
+    core/money, so that a page or table showing money loads no decimal module at start-up.
+    Another language writes its decimal sign, a session's ``currency`` its minor units
+    (core/numbers.signed_amount)."""
+    if currency is not None or language() != ENGLISH:
+        from pancli.core.numbers import signed_amount  # noqa: PLC0415 start-up: English needs no CLDR data
+
+        return signed_amount(x, zero, currency)
     return f"+{x:.2f}" if x > 0 else (f"{MINUS}{-x:.2f}" if x < 0 else zero)
 
 

@@ -1,0 +1,204 @@
+"""Numbers, money and dates as the language in force writes them.
+
+English is what pancli always printed, byte for byte, without Babel: counts as plain digits,
+money to the cent with ``$`` and grouped thousands (``$1,234.50``), signed amounts ungrouped
+(``+5.75``), dates and times as they are stored (ISO 8601). Any other language takes its
+separators, grouping and patterns from Babel's CLDR data, loaded the first time that language
+formats something (English start-up never imports Babel): Polish ``1 234,50 zł``, Russian
+``12,50 ₽``, dates ``2.12.2026`` and ``02.12.2026``.
+
+A session with a currency (ISO 4217, core/money) shows its money in that currency's minor units
+in every language (``PLN1,234.50`` in English, as CLDR writes it); a session without one shows
+English ``$`` as before, and in another language the bare amount (``12,50``): pancli never knew
+which money it was.
+
+One minus sign in every language: ASCII ``-`` (core/words.MINUS), which grep finds.
+Dates arrive as the ISO text pancli stores (``2026-12-02T01:41:30+00:00``) and are shown in the
+time zone they were written in, as English shows them. Pure functions only.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
+
+from pancli.core.i18n import ENGLISH, language
+from pancli.core.words import MINUS
+
+CENT_DIGITS = 2  # the minor units of money without a currency: cents
+
+
+def _babel_numbers() -> Any:
+    import babel.numbers  # noqa: PLC0415 start-up: CLDR data, only for a language other than English or a currency
+
+    return babel.numbers
+
+
+def _locale() -> str:
+    return language()
+
+
+def minor_digits(currency: str | None) -> int:
+    """How many decimal places a currency's money has (CLDR: JPY 0, PLN 2, KWD 3); cents without one."""
+    if currency is None:
+        return CENT_DIGITS
+    return int(_babel_numbers().get_currency_precision(currency))
+
+
+def _pattern(digits: int, grouped: bool = True) -> str:
+    return ("#,##0" if grouped else "0") + ("." + "0" * digits if digits else "")
+
+
+def number(n: int) -> str:
+    """A count: ``1234`` in English (as ever), grouped as the language groups it elsewhere."""
+    if language() == ENGLISH:
+        return str(n)
+    text = _babel_numbers().format_decimal(abs(n), locale=_locale())
+    return f"{MINUS}{text}" if n < 0 else text
+
+
+def grouped(n: int) -> str:
+    """A large bound said in a sentence: ``1,000,000,000`` in English, grouped per language."""
+    if language() == ENGLISH:
+        return f"{n:,}"
+    return number(n)
+
+
+def decimal_text(d: Decimal | int) -> str:
+    """An exact decimal with every digit it has (a chip value: ``0.25``, ``0.0125``, ``5``):
+    English as ``str`` writes a normalised Decimal, another language with its decimal sign."""
+    text = format(d, "f") if isinstance(d, Decimal) else str(d)
+    if language() == ENGLISH:
+        return text
+    return _babel_numbers().format_decimal(Decimal(text), locale=_locale(), decimal_quantization=False)
+
+
+def _amount(x: Decimal, currency: str | None, digits: int, grouped_: bool = True) -> str:
+    """A positive amount of money without its sign."""
+    b = _babel_numbers()
+    loc = "en" if language() == ENGLISH else _locale()
+    if currency is not None:
+        return str(b.format_currency(x, currency, locale=loc, currency_digits=True))
+    return str(b.format_decimal(x, format=_pattern(digits, grouped_), locale=loc))
+
+
+def money_text(amount: Decimal | int, currency: str | None = None) -> str:
+    """Money to its minor unit: ``$12.50``, ``-$3.25`` (English, no currency, as ever);
+    ``12,50 zł``, ``-12,50 ₽`` (Polish and Russian, with the session's currency)."""
+    x = Decimal(amount)
+    if currency is None and language() == ENGLISH:
+        d = abs(x)
+        return f"${d:,.2f}" if x >= 0 else f"{MINUS}${d:,.2f}"
+    text = _amount(abs(x), currency, minor_digits(currency))
+    return f"{MINUS}{text}" if x < 0 else text
+
+
+def minor_text(units: int, currency: str | None = None) -> str:
+    """Money counted in whole minor units (cents, grosze, kopecks; yen for JPY)."""
+    return money_text(Decimal(units).scaleb(-minor_digits(currency)), currency)
+
+
+def signed_number(n: int, zero: str = "0") -> str:
+    """``+3``, ``-3``, ``zero`` for none: core/words.signed in the language in force."""
+    if n == 0:
+        return zero
+    sign = "+" if n > 0 else MINUS
+    return sign + (str(abs(n)) if language() == ENGLISH else number(abs(n)))
+
+
+def signed_amount(x: Decimal | float, zero: str = "0.00", currency: str | None = None) -> str:
+    """Money won or lost with its sign and no symbol, to the minor unit: ``+5.75``, ``-3.25``
+    (English, as ever: ungrouped); ``+5,75`` in Polish; ``+500`` for yen. ``zero`` is said for
+    none, as English writes it (``0.00`` or ``+0.00``): another language or currency writes
+    that zero its own way, keeping the ``+``."""
+    digits = minor_digits(currency)
+    if language() == ENGLISH and digits == CENT_DIGITS:
+        return f"+{x:.2f}" if x > 0 else (f"{MINUS}{-x:.2f}" if x < 0 else zero)
+    if language() == ENGLISH:
+        text = f"{abs(Decimal(str(x))):.{digits}f}"
+    else:
+        text = _amount(abs(Decimal(str(x))), None, digits, grouped_=False)
+    if x > 0:
+        return f"+{text}"
+    if x < 0:
+        return f"{MINUS}{text}"
+    return ("+" if zero.startswith("+") else "") + text
+
+
+# -- dates ---------------------------------------------------------------------------------
+
+_ISO = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?")
+_FIELD = re.compile(r"'([^']*)'|(y+|M+|d+|H+|m+|s+)|([A-Za-z])")
+
+
+@lru_cache(maxsize=16)
+def _date_patterns(code: str) -> tuple[str, str, str]:
+    """CLDR's short date and time patterns of a language, and how it joins them (``{1}, {0}``)."""
+    import babel.dates  # noqa: PLC0415 start-up: CLDR data, only for a language other than English
+
+    return (babel.dates.get_date_format("short", locale=code).pattern,
+            babel.dates.get_time_format("short", locale=code).pattern,
+            str(babel.dates.get_datetime_format("short", locale=code)))
+
+
+def _filled(pattern: str, parts: dict[str, str]) -> str | None:
+    """A CLDR pattern of numeric fields filled from ``parts``; None when it asks for words (a month's
+    name), which the stored text cannot give without a calendar."""
+    out: list[str] = []
+    at = 0
+    for m in _FIELD.finditer(pattern):
+        out.append(pattern[at:m.start()])
+        at = m.end()
+        if m[1] is not None:
+            out.append(m[1] or "'")
+        elif m[2] is not None:
+            letter, width = m[2][0], len(m[2])
+            if width > 2 and letter != "y":
+                return None
+            value = parts[letter]
+            out.append(value if letter == "y" and width != 2 else
+                       value[-2:] if letter == "y" else value.zfill(width) if width == 2 else str(int(value)))
+        else:
+            return None
+    out.append(pattern[at:])
+    return "".join(out)
+
+
+def _parts(text: str) -> dict[str, str] | None:
+    m = _ISO.match(text)
+    if not m:
+        return None
+    y, mo, d, h, mi, s = m.groups()
+    return {"y": y, "M": mo, "d": d, "H": h or "00", "m": mi or "00", "s": s or "00", "time": "1" if h else ""}
+
+
+def date_text(stored: str) -> str:
+    """The day of a stored time: ``2026-12-02`` in English (as ever), ``2.12.2026`` in Polish."""
+    if language() == ENGLISH:
+        return stored[:10]
+    parts = _parts(stored)
+    if parts is None:
+        return stored[:10]
+    return _filled(_date_patterns(_locale())[0], parts) or stored[:10]
+
+
+def datetime_text(stored: str) -> str:
+    """A stored time to the minute in the language's short form: English shows the stored text
+    as it is (``2026-12-02T01:41:30+00:00``, or ``2026-12-02 01:41`` as a caller cut it)."""
+    if language() == ENGLISH:
+        return stored
+    parts = _parts(stored)
+    if parts is None:
+        return stored
+    day_pattern, time_pattern, joined = _date_patterns(_locale())
+    day = _filled(day_pattern, parts)
+    if day is None:
+        return stored
+    if not parts["time"]:
+        return day
+    hour = _filled(time_pattern, parts)
+    if hour is None:
+        return stored
+    return joined.replace("{1}", day).replace("{0}", hour)
