@@ -7,6 +7,10 @@
 * An amount of chips typed or read (a buy-in, a cash-out, points) is a whole number from 1 to
   ``MAX_CHIPS``: a billion. Even a billion such amounts sum well inside SQLite's 64-bit integers.
 * Money is shown and carried in JSON to the cent, as a decimal string ("12.50").
+* A session may say its currency (ISO 4217, ``currency``): its chip value is then a whole number
+  of that currency's minor units (CLDR's digits: no fraction of a yen, no 0.125 złoty), so money
+  is worked out and shown in those units and the zero sum is never rounded away. Without one,
+  everything is in cents as before.
 
 Pure functions only.
 """
@@ -16,12 +20,64 @@ from __future__ import annotations
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 
 from pancli.core.errors import InputError
+from pancli.core.i18n import ENGLISH, _, language, ngettext
 from pancli.core.ledger import MAX_CHIPS  # noqa: F401  (the bound on chips, kept where chips are)
 from pancli.core.words import MINUS
 
 MAX_CHIP_VALUE = Decimal(1_000_000)
 CHIP_VALUE_PLACES = 4
 CENT = Decimal("0.01")
+
+
+# Codes in ISO 4217's list that are no money a table plays for: test and no-currency codes,
+# precious metals, accounting units.
+NOT_MONEY = frozenset({"XXX", "XTS", "XAU", "XAG", "XPT", "XPD", "XDR", "XBA", "XBB", "XBC", "XBD",
+                       "XSU", "XUA", "XFU", "XFO", "XRE"})
+
+
+def currency(value: object, where: str = "--currency") -> str:
+    """An ISO 4217 code CLDR knows (``PLN``, ``rub`` -> ``RUB``), or InputError in one line."""
+    from babel.numbers import list_currencies  # noqa: PLC0415 start-up: CLDR's list, only for a currency
+
+    text = str(value).strip().upper() if isinstance(value, str) else ""
+    if len(text) != 3 or not text.isascii() or not text.isalpha() or text in NOT_MONEY \
+            or text not in list_currencies():
+        raise InputError(_("{where} {value} is not a currency code").format(where=where, value=str(value)[:40]),
+                         _("give an ISO 4217 code such as PLN, RUB, EUR or USD"))
+    return text
+
+
+def minor_places(code: str | None) -> int:
+    """The decimal places of a currency's minor unit (JPY 0, PLN 2, KWD 3); 2 (cents) without one."""
+    if code is None:
+        return 2
+    from babel.numbers import get_currency_precision  # noqa: PLC0415 start-up: CLDR data, only for a currency
+
+    return int(get_currency_precision(code))
+
+
+def minor_unit(code: str | None) -> Decimal:
+    """The smallest amount of a currency's money: 0.01, 1 for JPY."""
+    return Decimal(1).scaleb(-minor_places(code))
+
+
+def chip_value_in(value: Decimal, code: str | None, where: str = "--chip-value") -> Decimal:
+    """``value`` (already a chip value) when it is a whole number of ``code``'s minor units,
+    or InputError in one line: rounding it would break the zero sum of a settle-up."""
+    if code is None:
+        return value
+    unit = minor_unit(code)
+    if value.quantize(unit) == value:
+        return value
+    places = minor_places(code)
+    if places == 0:
+        hint = _("{currency} has no smaller unit: give a whole number, e.g. 1").format(currency=code)
+    else:
+        hint = ngettext("{currency} has {n} decimal place: give e.g. {example}",
+                        "{currency} has {n} decimal places: give e.g. {example}", places).format(
+            currency=code, n=places, example=format(value.quantize(unit), "f") if value >= unit else format(unit, "f"))
+    raise InputError(_("{where} {value} is not a whole number of {currency}'s smallest unit").format(
+        where=where, value=format(value, "f"), currency=code), hint)
 
 
 def chip_value(value: object, where: str = "--chip-value") -> Decimal:
@@ -75,16 +131,17 @@ def chips(value: object, what: str = "chips") -> int:
     return n
 
 
-def amount(chips_: int | Decimal, value: Decimal) -> Decimal:
-    """The money for a number of chips, to the cent (half to even)."""
-    return (Decimal(chips_) * value).quantize(CENT, rounding=ROUND_HALF_EVEN)
+def amount(chips_: int | Decimal, value: Decimal, code: str | None = None) -> Decimal:
+    """The money for a number of chips, to the cent (half to even), or to ``code``'s minor unit."""
+    return (Decimal(chips_) * value).quantize(CENT if code is None else minor_unit(code), rounding=ROUND_HALF_EVEN)
 
 
-def to_cents(balances: dict[str, int], value: Decimal) -> dict[str, int]:
-    """Each balance in whole cents, rounded so the cents sum to what the chips sum to (zero for a
-    ledger): each is rounded down, then the cents left over go one each to the largest
-    remainders (ties by name)."""
-    exact = {n: Decimal(b) * value * 100 for n, b in balances.items()}
+def to_cents(balances: dict[str, int], value: Decimal, code: str | None = None) -> dict[str, int]:
+    """Each balance in whole cents (or whole minor units of ``code``), rounded so they sum to
+    what the chips sum to (zero for a ledger): each is rounded down, then the units left over
+    go one each to the largest remainders (ties by name)."""
+    scale = Decimal(100) if code is None else Decimal(1).scaleb(minor_places(code))
+    exact = {n: Decimal(b) * value * scale for n, b in balances.items()}
     floor = {n: int(x.to_integral_value(rounding="ROUND_FLOOR")) for n, x in exact.items()}
     target = int((sum(exact.values(), Decimal(0))).to_integral_value(rounding=ROUND_HALF_EVEN))
     left = target - sum(floor.values())
@@ -94,11 +151,20 @@ def to_cents(balances: dict[str, int], value: Decimal) -> dict[str, int]:
     return floor
 
 
-def cents_text(cents: int) -> str:
-    """$12.50, -$3.25 (the one minus sign: pancli.core.words.MINUS)."""
-    d = Decimal(abs(cents)) / 100
-    return f"${d:,.2f}" if cents >= 0 else f"{MINUS}${d:,.2f}"
+def cents_text(cents: int, code: str | None = None) -> str:
+    """$12.50, -$3.25 (the one minus sign: pancli.core.words.MINUS) in English without a
+    currency; the language's and the currency's way otherwise (core/numbers.money_text).
+    ``cents`` are whole minor units of ``code`` when it is given."""
+    if code is None and language() == ENGLISH:
+        d = Decimal(abs(cents)) / 100
+        return f"${d:,.2f}" if cents >= 0 else f"{MINUS}${d:,.2f}"
+    from pancli.core.numbers import minor_text  # noqa: PLC0415 start-up: CLDR data, only when needed
+
+    return minor_text(cents, code)
 
 
-def cents_decimal(cents: int) -> Decimal:
-    return (Decimal(cents) / 100).quantize(CENT)
+def cents_decimal(cents: int, code: str | None = None) -> Decimal:
+    """Whole minor units as the decimal amount JSON carries ("12.50"; "500" for yen)."""
+    if code is None:
+        return (Decimal(cents) / 100).quantize(CENT)
+    return Decimal(cents).scaleb(-minor_places(code)).quantize(minor_unit(code))

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from pancli.core.i18n import ENGLISH, N_, _, language, ngettext
 from pancli.core.ledger import HOUSE, POOLS, TOPS
-from pancli.core.money import amount, cents_decimal, cents_text, stored_chip_value, to_cents
+from pancli.core.money import amount, cents_decimal, cents_text, minor_places, stored_chip_value, to_cents
 from pancli.core.words import signed
 
 if TYPE_CHECKING:
@@ -72,6 +72,7 @@ class Settlement:
     chip_value: Decimal | None
     banked: bool                        # the session has buy-ins or cash-outs
     flags: list[CreditFlag] = field(default_factory=list)
+    currency: str | None = None         # the session's (ISO 4217): ``cents`` are its minor units
 
     @property
     def total(self) -> int:
@@ -120,7 +121,8 @@ def minimal_transfers(balances: dict[str, int]) -> list[Transfer]:
 
 
 def settle(nets: dict[str, int], bank: dict[str, dict[str, int]] | None = None,
-           chip_value: Decimal | None = None, players: list[str] | None = None) -> Settlement:
+           chip_value: Decimal | None = None, players: list[str] | None = None,
+           currency: str | None = None) -> Settlement:
     """Balances and transfers from the play nets (players and pools) and bank tallies.
 
     ``bank`` maps a player to {"buyin": chips, "cashout": chips}. ``players`` fixes the order
@@ -145,15 +147,16 @@ def settle(nets: dict[str, int], bank: dict[str, dict[str, int]] | None = None,
     chip_value = stored_chip_value(chip_value)  # a float or text from a caller: exact, checked
     if not chip_value:
         return Settlement(parties, minimal_transfers(balances), None, banked)
-    cents = to_cents(balances, chip_value)
+    cents = to_cents(balances, chip_value, currency)
     for p in parties:
         p.cents = cents[p.name]
     transfers = []
+    per_chip = chip_value * (100 if currency is None else Decimal(1).scaleb(minor_places(currency)))
     for t in minimal_transfers(cents):
-        chips = Decimal(t.chips) / (chip_value * 100)
+        chips = Decimal(t.chips) / per_chip
         transfers.append(Transfer(t.payer, t.payee, int(chips) if chips == chips.to_integral_value() else chips,
                                   int(t.chips)))  # the amount in cents: minimal_transfers of whole cents
-    return Settlement(parties, transfers, chip_value, banked)
+    return Settlement(parties, transfers, chip_value, banked, currency=currency)
 
 
 def negative_stacks(moves: list[tuple[int, int | None, str, int]]) -> list[CreditFlag]:
@@ -199,23 +202,23 @@ def party_name(name: str) -> str:
     return _(said) if said else name
 
 
-def money(chips: int | Decimal, chip_value: Decimal | None) -> str:
-    """Chips as money, to the cent (or as chips, without a chip value)."""
+def money(chips: int | Decimal, chip_value: Decimal | None, currency: str | None = None) -> str:
+    """Chips as money, to the cent or the currency's minor unit (or as chips, without a chip value)."""
     if not chip_value:
         return _chips(chips)
-    return cents_text(int(amount(chips, chip_value) * 100))
+    return cents_text(int(amount(chips, chip_value, currency).scaleb(minor_places(currency))), currency)
 
 
 def party_money(p: Party, s: Settlement) -> str:
     """A party's balance as the settle-up rounds it."""
-    return cents_text(p.cents) if p.cents is not None else money(p.balance, s.chip_value)
+    return cents_text(p.cents, s.currency) if p.cents is not None else money(p.balance, s.chip_value, s.currency)
 
 
 def _owed_money(p: Party, s: Settlement) -> str:
     """What a party pays or receives, without a sign: '$14.00', or '28 chips' with no chip value."""
     if p.cents is not None:
-        return cents_text(abs(p.cents))
-    return money(abs(p.balance), s.chip_value)
+        return cents_text(abs(p.cents), s.currency)
+    return money(abs(p.balance), s.chip_value, s.currency)
 
 
 def _in_money(p: Party, s: Settlement) -> str:
@@ -354,8 +357,8 @@ def transfer_line(t: Transfer, s: Settlement) -> str:
     """'Cruz pays Ana $6.50 (26 chips) — Cruz is −26 chips, Ana is +40 chips'."""
     by_name = {p.name: p for p in s.parties}
     payer, payee = by_name[t.payer], by_name[t.payee]
-    what = (f"{cents_text(t.cents)} ({_chips_text(t.chips)})" if t.cents is not None
-            else money(t.chips, s.chip_value))
+    what = (f"{cents_text(t.cents, s.currency)} ({_chips_text(t.chips)})" if t.cents is not None
+            else money(t.chips, s.chip_value, s.currency))
     # Translators: {payer} and {payee} are players' names or "the bank", "the tops", "the house";
     # {why} says where each stands, e.g. "Cruz is -26 chips, Ana is +40 chips"
     line = _("{payer} pays {payee} {amount} — {why}").format(
@@ -418,7 +421,7 @@ def to_json(s: Settlement) -> JsonObject:
     (``mode_line``, each party's ``settles`` and, in bank mode, ``holds`` and ``line``, each flag's
     ``line``) are the sentences `pan settle` prints."""
     def m(cents: int | None) -> Decimal | None:
-        return cents_decimal(cents) if cents is not None else None
+        return cents_decimal(cents, s.currency) if cents is not None else None
 
     def party(p: Party) -> JsonObject:
         row: JsonObject = {"name": p.name, "balance": p.balance, "money": m(p.cents), "net": p.net,
@@ -434,4 +437,5 @@ def to_json(s: Settlement) -> JsonObject:
         "transfers": [{"payer": t.payer, "payee": t.payee, "chips": t.chips, "money": m(t.cents),
                        "line": transfer_line(t, s)} for t in s.transfers],
         "flags": [{**f, "line": flag_line(f, s)} for f in s.flags], "notes": pool_notes(s), "sum": s.total,
+        **({"currency": s.currency} if s.currency is not None else {}),  # only when the session has one
     }
