@@ -40,10 +40,15 @@ def db_dump(path) -> str:
 
 def history_digest(path) -> str:
     """A digest of the history a database holds: its sessions, events, payments, tallies and
-    running totals (not its settings, nor the devices it has met)."""
+    running totals (not its settings, nor the devices it has met). A column a migration added
+    that holds nothing (a session's currency and house language, m012) is left out, so a database
+    from before it digests the same after the upgrade."""
     con = sqlite3.connect(path)
+    con.row_factory = sqlite3.Row
+    added = ("currency", "language")
     try:
-        rows = [repr(r) for table in ("sessions", "events", "payments", "tallies", "totals", "hand_totals")
+        rows = [repr(tuple(v for k, v in zip(r.keys(), tuple(r)) if not (k in added and v is None)))
+                for table in ("sessions", "events", "payments", "tallies", "totals", "hand_totals")
                 for r in con.execute(f"SELECT * FROM {table} ORDER BY 1, 2")]
         return hashlib.sha256("\n".join(rows).encode()).hexdigest()
     finally:

@@ -1,7 +1,8 @@
 """Starting a session: checking what the host gave, storing it, making it the current one.
 
 The command line (`pan session new`) and the dealer's phone start a session the same way: the
-names, the game, its house rules, the chip value and the first dealer are checked, the game makes
+names, the game, its house rules, the chip value (in whole minor units of the session's currency,
+when it has one), the house language and the first dealer are checked, the game makes
 its first state from them (so counts and seats are refused before anything is stored), and then
 the session is stored and made current in one lock.
 """
@@ -16,7 +17,8 @@ from typing import TYPE_CHECKING
 from pancli.app.recorder import Recorder, resolve_player
 from pancli.app.rulesfile import resolve as resolve_rules
 from pancli.core.errors import InputError, PanError
-from pancli.core.money import chip_value as money_per_chip, shown_chip_value
+from pancli.core.i18n import LANGUAGES, _
+from pancli.core.money import chip_value as money_per_chip, chip_value_in, currency as currency_code, shown_chip_value
 from pancli.core.names import clean_name, clean_players
 from pancli.games import GAMES, game as get_game
 
@@ -38,8 +40,12 @@ class NewSession:
 
 def new_session(store_opener: Callable[[], Store], name: str, players: Iterable[str], *, game: str,
                 dealer: str | None = None, preset: str | None = None,
-                rules: str | Path | None = None, chip_value: str | None = None) -> NewSession:
+                rules: str | Path | None = None, chip_value: str | None = None,
+                currency: str | None = None, language: str | None = None) -> NewSession:
     """Check everything, then store the session and make it current.
+
+    ``currency`` (ISO 4217) makes the chip value a whole number of its minor units; ``language``
+    is the house language of the phone pages. Without them the session is as it always was.
 
     ``store_opener`` is called only once all is checked, so a refusal never creates a database.
     """
@@ -47,18 +53,30 @@ def new_session(store_opener: Callable[[], Store], name: str, players: Iterable[
     name = clean_name(name, "session")
     names = clean_players(p for p in players if p.strip())
     house = resolve_rules(preset, rules, g.name)
-    value = money_per_chip(chip_value) if chip_value is not None else None
+    code = currency_code(currency) if currency is not None else None
+    value = chip_value_in(money_per_chip(chip_value), code) if chip_value is not None else None
+    house_language = known_language(language) if language is not None else None
     first = resolve_player(names, dealer) if dealer else None
     g.new_state(house, names, first)  # checks names, counts and seats before anything is stored
     store = store_opener()
     with store.lock():
         sid = store.create_session(name, g.name, names, first, g.rules_to_dict(house),
-                                   float(value) if value is not None else None)  # exact through repr: see core/money
+                                   float(value) if value is not None else None,  # exact through repr: see core/money
+                                   currency=code, language=house_language)
         store.set_setting("current_session", str(sid))
     deals = first or names[0]
     words = (f"Session {name} ({g.title}): {', '.join(names)}. "
              f"{deals} deals first. It is now the current session.")
     return NewSession(sid, name, g.name, tuple(names), deals, words)
+
+
+def known_language(code: str, where: str = "--house-language") -> str:
+    """A language pancli speaks (``pl``, ``ru``, ``en``), or InputError in one line."""
+    text = code.strip().lower() if isinstance(code, str) else ""
+    if text not in LANGUAGES:
+        raise InputError(_("{where} {value} is not a language pancli speaks").format(where=where, value=str(code)[:40]),
+                         _("give one of {codes}").format(codes=", ".join(LANGUAGES)))
+    return text
 
 
 # -- from the dealer's phone: the choices the "New game" form offers, and the tap that starts one --

@@ -85,6 +85,12 @@ def session_new(
     chip_value: str | None = typer.Option(None, "--chip-value", metavar="AMOUNT",
                                              help="Money per chip, for standings and settle-up (above 0, at most 4 decimals)."),
     game: str = typer.Option(DEFAULT_GAME, "--game", help="panguingue, contract or polish."),
+    currency: str | None = typer.Option(None, "--currency", metavar="CODE",
+                                        help="The money played for, as an ISO 4217 code (PLN, RUB, EUR): "
+                                             "the chip value is then in its smallest unit."),
+    house_language: str | None = typer.Option(None, "--house-language", metavar="LANG",
+                                              help="What the phone pages speak when a phone asks for "
+                                                   "no language of its own: en, pl or ru."),
 ):
     """Start a session and make it the current one.
 
@@ -93,7 +99,8 @@ def session_new(
     from pancli.app.sessions import new_session
 
     made = new_session(lambda: app_context().open_store(create=True), name, players.split(","),
-                       game=game, dealer=dealer, preset=preset, rules=rules, chip_value=chip_value)
+                       game=game, dealer=dealer, preset=preset, rules=rules, chip_value=chip_value,
+                       currency=currency, language=house_language)
     app_context().forget_session()
     echo(made.words)
 

@@ -29,6 +29,8 @@ class Session:
     origin: str | None          # fingerprint of the archive it was imported from
     device: str | None          # with uid, its global id: the device that records it
     uid: str | None
+    currency: str | None = None   # ISO 4217, when the host gave one: the chip value is in its minor units
+    language: str | None = None   # the house language of the phone pages (pancli.core.i18n.LANGUAGES)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,8 @@ from typing import Any
 from pancli.core.ledger import NO_PARAMS, Params, Payment, Tally
 from pancli.core.rows import Session, StoredEvent
 
-SESSION_COLUMNS = "id, name, game, created_at, players, dealer, rules, chip_value, closed_at, origin, device, uid"
+SESSION_COLUMNS = ("id, name, game, created_at, players, dealer, rules, chip_value, closed_at, origin, device, uid, "
+                   "currency, language")
 EVENT_COLUMNS = "id, seq, hand, kind, payload, created_at, undo_of"
 PAYMENT_COLUMNS = "event_id, payer, payee, chips, code, params, reason"
 TALLY_COLUMNS = "event_id, player, stat, amount"
@@ -26,9 +27,9 @@ ALL_TALLY_COLUMNS = "id, event_id, session_id, hand, player, stat, amount"
 
 def session_row(row: Any) -> Session:
     """A row of ``SELECT {SESSION_COLUMNS} FROM sessions``."""
-    sid, name, game, created_at, players, dealer, rules, chip_value, closed_at, origin, device, uid = row
+    sid, name, game, created_at, players, dealer, rules, chip_value, closed_at, origin, device, uid, currency, language = row
     return Session(sid, name, game, created_at, tuple(json.loads(players)), dealer, json.loads(rules),
-                   chip_value, closed_at, origin, device, uid)
+                   chip_value, closed_at, origin, device, uid, currency, language)
 
 
 def event_rows(rows: Iterable[Sequence[Any]], voided_by: dict[int, int], payments: dict[int, list[Payment]],

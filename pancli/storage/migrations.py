@@ -105,6 +105,12 @@ def m011_sessions_origin(db: Statements) -> None:
     db.execute(_SCHEMA_V11)
 
 
+@_step
+def m012_session_currency_language(db: Statements) -> None:
+    for statement in _SCHEMA_V12:
+        db.execute(statement)
+
+
 # The record of the steps applied, as sqlite-utils' Migrations creates it (so that it upgrades a
 # database made here as one it made itself).
 _STEPS_TABLE = ('CREATE TABLE "_sqlite_migrations" (\n   "id" INTEGER PRIMARY KEY,\n   "migration_set" TEXT,\n'
@@ -355,5 +361,13 @@ DROP INDEX IF EXISTS tallies_session_cover;
 # An imported session is found by the fingerprint of its archive: sync asks once a session, so a
 # club's folder of thousands of sessions made that a scan of them all for each.
 _SCHEMA_V11 = "CREATE INDEX IF NOT EXISTS sessions_origin ON sessions(origin) WHERE origin IS NOT NULL"
+
+# A session's currency (ISO 4217: its chip value is in whole minor units of it) and its house
+# language (what the phone pages speak when a phone asks for none). NULL in every older
+# session: money in cents shown as before, and the phones' own choice.
+_SCHEMA_V12 = (
+    "ALTER TABLE sessions ADD COLUMN currency TEXT",
+    "ALTER TABLE sessions ADD COLUMN language TEXT",
+)
 
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)

@@ -328,18 +328,20 @@ class Store:
 
     def create_session(self, name: str, game: str, players: list[str], dealer: str | None,
                        rules: dict, chip_value: float | None, origin: str | None = None,
-                       created_at: str | None = None, device: str | None = None, uid: str | None = None) -> int:
+                       created_at: str | None = None, device: str | None = None, uid: str | None = None,
+                       currency: str | None = None, language: str | None = None) -> int:
         """A new session; its global id is (``device``, ``uid``): this device's and a fresh uid
-        unless given (a session imported from another device keeps its own)."""
+        unless given (a session imported from another device keeps its own). ``currency`` and
+        ``language`` (the house language) stay NULL unless given."""
         c = self.conn
         if c.execute("SELECT 1 FROM sessions WHERE name = ?", [name]).fetchone():
             raise InputError(_("a session named '{name}' exists already").format(name=name),
                              _("choose another name, or `pan session use` it"))
         cur = c.execute(
-            "INSERT INTO sessions (name, game, created_at, players, dealer, rules, chip_value, origin, device, uid) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO sessions (name, game, created_at, players, dealer, rules, chip_value, origin, device, uid, "
+            "currency, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [name, game, created_at or _log.now(), json.dumps(players), dealer, json.dumps(rules), chip_value, origin,
-             device or self.sync.device_id(), uid or uuid.uuid4().hex])
+             device or self.sync.device_id(), uid or uuid.uuid4().hex, currency, language])
         assert cur.lastrowid is not None  # sqlite3 sets it after an INSERT into a rowid table such as sessions
         return cur.lastrowid
 
