@@ -33,7 +33,7 @@ from pancli.app.rescore import LogEvent, Replayed, same_payment
 from pancli.app.views import event_difference, standings_json
 from pancli.core.errors import InputError
 from pancli.core.ledger import NO_PARAMS, Params, Payment, canonical_json
-from pancli.core.money import amount, chip_value as money_per_chip
+from pancli.core.money import amount, chip_value as money_per_chip, chip_value_in, currency as currency_code
 from pancli.core.rows import Session, StoredEvent
 from pancli.games import GAMES, game as get_game
 from pancli.games.protocol import TALLIES
@@ -190,12 +190,34 @@ def normalise_header(data: Any, where: str) -> dict:
             raise _bad(f"{where} [session]", f"'{key}' must be 32 lowercase hex digits")
     if (session["device"] is None) != (session["uid"] is None):
         raise _bad(f"{where} [session]", "'device' and 'uid' go together")
+    for key in archive_write.OPTIONAL_KEYS:  # only when the session has them: older digests unchanged
+        if (value := _get(s, key, str, f"{where} [session]", required=False)) is not None:
+            session[key] = _optional_field(key, value, f"{where} [session]")
     if session["chip_value"]:  # checked by archive_check; stored as REAL, exact through repr (core/money)
-        session["chip_value"] = float(money_per_chip(session["chip_value"], "chip_value"))
+        exact = money_per_chip(session["chip_value"], "chip_value")
+        if session.get("currency"):
+            try:
+                chip_value_in(exact, session["currency"], "chip_value")
+            except InputError as e:
+                raise _bad(f"{where} [session]", e.message) from None
+        session["chip_value"] = float(exact)
     if not all(isinstance(x, str) for x in session["seats"]):
         raise _bad(f"{where} [session]", "seats must be names")
     rules = _get(data, "rules", dict, where)
     return {"format": FORMAT, "version": VERSION, "session": session, "rules": rules}
+
+
+def _optional_field(key: str, value: str, where: str) -> str:
+    """A session's currency or house language as written: a code this pancli knows, as it writes it."""
+    from pancli.app.sessions import known_language  # noqa: PLC0415 the one list of languages
+
+    try:
+        known = currency_code(value, key) if key == "currency" else known_language(value, key)
+    except InputError as e:
+        raise _bad(where, e.message) from None
+    if known != value:
+        raise _bad(where, f"'{key}' = {value[:40]!r} is not written as pancli writes it ({known!r})")
+    return known
 
 
 def normalise_event(ev: Any, at: str, seq: int) -> dict:
@@ -298,7 +320,7 @@ def import_target(store: Store, header: dict, as_name: str | None) -> tuple[str,
 
 # -- one session, two copies: the same, one extending the other, or a contradiction --------
 
-HEADER_KEYS = ("game", "created_at", "seats", "dealer", "chip_value")  # what a session never changes
+HEADER_KEYS = ("game", "created_at", "seats", "dealer", "chip_value", "currency", "language")  # what a session never changes
 
 
 def same_event(a: LogEvent, b: LogEvent) -> bool:
@@ -370,4 +392,4 @@ def session_header(session: Session) -> dict:
     """A stored session's header in the archive's terms."""
     return {"name": session.name, "game": session.game, "created_at": session.created_at,
             "seats": list(session.players), "dealer": session.dealer, "chip_value": session.chip_value,
-            "closed_at": session.closed_at}
+            "closed_at": session.closed_at, "currency": session.currency, "language": session.language}

@@ -181,7 +181,8 @@ def import_source(store: Store, arc: Checked, as_name: str | None = None, make_c
         with store.lock(), gc_paused():
             # under a name no one types until the outcome is known; the transaction hides it
             sid = store.create_session(f"importing {secrets.token_hex(8)}", g.name, list(s["seats"]), s["dealer"],
-                                       rules_dict, s["chip_value"], created_at=s["created_at"])
+                                       rules_dict, s["chip_value"], created_at=s["created_at"],
+                                       currency=s.get("currency"), language=s.get("language"))
             fp, count = _replay_into(store, sid, g, rules, arc, iter(()), 0)
             present = store.session_from(fp)
             if present:

@@ -25,7 +25,11 @@ if TYPE_CHECKING:
 
 FORMAT = "pancli-archive"
 VERSION = 1
-SESSION_KEYS = ("name", "game", "created_at", "seats", "dealer", "chip_value", "closed_at", "device", "uid")
+SESSION_KEYS = ("name", "game", "created_at", "seats", "dealer", "chip_value", "closed_at", "device", "uid",
+                "currency", "language")
+# Written only when the session has them, so the archive of every other session (and its
+# fingerprint) is what it always was.
+OPTIONAL_KEYS = ("currency", "language")
 SEGMENT = 1000  # events read from the store at a time: their rows are all that is held
 
 Write = Callable[[str], Any]
@@ -50,7 +54,8 @@ def header(session: Session) -> dict:
     return {"name": session.name, "game": session.game, "created_at": session.created_at,
             "seats": list(session.players), "dealer": session.dealer,
             "chip_value": session.chip_value, "closed_at": session.closed_at,
-            "device": session.device, "uid": session.uid}
+            "device": session.device, "uid": session.uid,
+            **{k: v for k in OPTIONAL_KEYS if (v := getattr(session, k)) is not None}}
 
 
 def archived_events(events: Iterator[LogEvent]) -> Iterator[dict]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from pancli.app.rescore import LogEvent
 from pancli.core.errors import PanError
+from pancli.core.i18n import N_
 from pancli.core.text import payment_lines
 from pancli.core.words import listed, plural
 from pancli.games import game as game_of
@@ -25,7 +26,8 @@ if TYPE_CHECKING:
 # What a session's header holds, as the table says it (archive.HEADER_KEYS, and when it closed).
 FIELD_WORDS = {"game": "the game", "created_at": "when the session started", "seats": "the players",
                "dealer": "the first dealer", "chip_value": "the value of a chip",
-               "closed_at": "when the session was closed"}
+               "closed_at": "when the session was closed",
+               "currency": N_("the currency"), "language": N_("the house language")}
 # How file-sync engines name the copy they keep when two versions of a file meet.
 CONFLICT_COPY_MARKS = (".sync-conflict-", "conflicted copy", "(conflict")
 
