@@ -73,7 +73,7 @@ def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: 
         total += by_hand[0]  # payments outside any hand, if a game makes them
         t = tallies.get(n, {})
         row: JsonObject = {
-            "name": n, "net": total, "money": amount(total, chip_value) if chip_value else None,
+            "name": n, "net": total, "money": amount(total, chip_value, session.currency) if chip_value else None,
             "hands": t.get("hands", 0), "won": t.get("won", 0), "dropped": t.get("dropped", 0),
             "conditions": t.get("conditions", 0), "condition_chips": cond.get(n, 0),
             "largest_hand": {"hand": best_h, "chips": by_hand[best_h]} if best_h and by_hand[best_h] > 0 else None,
@@ -90,7 +90,8 @@ def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: 
             "created_at": session.created_at, "closed": bool(session.closed_at),
             "chip_value": chip_value, "hands": hands, "players": rows, "pools": pool_out,
             "largest_hand": biggest,
-            "sum": sum(r["net"] for r in rows) + sum(pool_out.values())}
+            "sum": sum(r["net"] for r in rows) + sum(pool_out.values()),
+            **({"currency": session.currency} if session.currency is not None else {})}
 
 
 # -- the night's score sheet -------------------------------------------------------------

@@ -35,6 +35,7 @@ class StandingsJson(TypedDict):
     pools: dict[str, int]
     sum: int
     columns: NotRequired[list[str]]  # a game scored in points or letters: its own columns
+    currency: NotRequired[str]       # the session's (ISO 4217), only when it has one
 
 
 class PaymentJson(TypedDict):

@@ -63,12 +63,14 @@ def standings_json(session: Session, balances: dict[str, int], tallies: dict[str
         for stat, value in t.items():
             row.setdefault(stat, value)
         if chip_value:
-            row["money"] = amount(net, chip_value)
+            row["money"] = amount(net, chip_value, session.currency)
         rows.append(row)
     rows.sort(key=lambda r: -r["net"])
     pools = {p.strip("()"): balances[p] for p in POOLS if balances.get(p)}
     data: StandingsJson = {"session": session.name, "game": session.game, "chip_value": chip_value,
             "players": rows, "pools": pools, "sum": sum(balances.values())}
+    if session.currency is not None:
+        data["currency"] = session.currency
     ranked = g.standings(session.rules, rows) if g else None
     if ranked:  # a game scored in points or letters: ranked by its own score, with its own columns
         data["players"], data["columns"] = ranked

@@ -117,6 +117,7 @@ def session_list(as_json: bool = JSON):
     if as_json:
         print_json(rows)
         return
+    from pancli.core.numbers import date_text
     from pancli.core.text import wrap_words
 
     out = console()
@@ -124,7 +125,7 @@ def session_list(as_json: bool = JSON):
         mark = "*" if r["current"] else " "
         closed = " (closed)" if r["closed"] else ""
         away = "" if r["recorded_here"] else f" (recorded on {r['device_label'] or (r['device'] or '')[:8] or 'another device'}, read-only here)"
-        line = f"  {r['name']}  {r['game']}  {r['created_at'][:10]}  {', '.join(r['players'])}{closed}{away}"
+        line = f"  {r['name']}  {r['game']}  {date_text(r['created_at'])}  {', '.join(r['players'])}{closed}{away}"
         first, *more = wrap_words(line, out.width)  # indented as a row of its own: more lines under the name
         for part in [mark + first[1:], *more]:
             out.print(part, soft_wrap=True)
@@ -143,6 +144,7 @@ def session_show(name: str | None = typer.Argument(None, click_type=SESSION, hel
     state = recorder.state()
     seats = recorder.game.seats(state)
     from pancli.core.money import shown_chip_value
+    from pancli.core.numbers import datetime_text, decimal_text
     from pancli.games import game as get_game
 
     g = get_game(s.game)
@@ -155,11 +157,11 @@ def session_show(name: str | None = typer.Argument(None, click_type=SESSION, hel
         print_json(data)
         return
     out = console()
-    out.print(f"Session {s.name} · {s.game} · started {s.created_at}" + (" · closed" if s.closed_at else ""))
+    out.print(f"Session {s.name} · {s.game} · started {datetime_text(s.created_at)}" + (" · closed" if s.closed_at else ""))
     out.print(f"Seats: {', '.join(seats)}")
     out.print("House rules: " + (", ".join(f"{k} = {v}" for k, v in changed.items()) or "the defaults"))
     if data["chip_value"]:
-        out.print(f"Chip value: {data['chip_value']}")
+        out.print(f"Chip value: {decimal_text(data['chip_value'])}")
 
 
 @session_app.command("use")

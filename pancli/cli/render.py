@@ -79,7 +79,7 @@ def standings_table(data: Mapping[str, Any]):
         table.add_column(col.replace("_", " "), justify="left" if col == "player" else "right")
     for r in data["players"]:
         net = styled((signed(r["net"]), "green" if r["net"] > 0 else ("red" if r["net"] < 0 else None)))
-        cells = [r["name"], net] + ([signed_money(r["money"], zero="+0.00")] if data["chip_value"] else []) + [
+        cells = [r["name"], net] + ([signed_money(r["money"], zero="+0.00", currency=data.get("currency"))] if data["chip_value"] else []) + [
             str(r.get(c, 0)) for c in counts]
         table.add_row(*cells)
     for name, chips in data["pools"].items():

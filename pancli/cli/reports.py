@@ -88,7 +88,7 @@ def _report_renderables(data: dict, width: int) -> list:
     for r in data["players"]:
         cond = f"{r['conditions']} ({r['condition_chips']})" if r["conditions"] or r["condition_chips"] else "0"
         big = f"{signed(r['largest_hand']['chips'])} in hand {r['largest_hand']['hand']}" if r["largest_hand"] else "-"
-        cells = [r["name"], _colored(r["net"])] + ([signed_money(r["money"])] if cv else []) + [
+        cells = [r["name"], _colored(r["net"])] + ([signed_money(r["money"], currency=data.get("currency"))] if cv else []) + [
             str(r["hands"]), str(r["won"]), str(r["dropped"]), cond, big]
         if banked:
             cells += [str(r["buyin"]), str(r["cashout"])]
@@ -313,17 +313,16 @@ def settle(name: str | None = SESSION,
 
 
 def _print_settlement(out, session_name: str, s, value) -> None:
-    from decimal import Decimal
-
     from pancli.core import settle as st
+    from pancli.core.numbers import chip_price
     from pancli.core.text import wrap_words
 
     def say(line: str, indent: str = "") -> None:
         for part in wrap_words(indent + line, out.width):
             out.print(part, soft_wrap=True)
 
-    price = f"{value:,.2f}" if value == value.quantize(Decimal("0.01")) else f"{value:,f}" if value else ""
-    out.print(f"Settle-up · {session_name}" + (f" · ${price} a chip" if value else ""))  # $0.50, $0.125
+    price = chip_price(value, s.currency) if value else ""
+    out.print(f"Settle-up · {session_name}" + (f" · {price} a chip" if value else ""))  # $0.50, $0.125
     say(st.mode_line(s))
     if s.banked:
         out.print(_bank_table(s, value))

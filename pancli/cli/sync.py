@@ -125,6 +125,7 @@ def _print_outcome(out) -> None:
 def _print_status(data: dict) -> None:
     from rich.table import Table
 
+    from pancli.core.numbers import date_text, datetime_text
     from pancli.core.text import wrap_words
 
     con = console()
@@ -139,7 +140,7 @@ def _print_status(data: dict) -> None:
         table.add_column(col, justify="right" if col in ("sessions", "events") else "left", no_wrap=col == "key")
     for d in data["devices"]:
         table.add_row((d["label"] or d["device"][:8]) + (" *" if d["this"] else ""), d["fingerprint"] or "not known yet",
-                      str(d["sessions"]), str(d["events"]), (d["first_seen"] or "-")[:10],
-                      (d["last_seen"] or "never")[:16].replace("T", " "))
+                      str(d["sessions"]), str(d["events"]), date_text(d["first_seen"]) if d["first_seen"] else "-",
+                      datetime_text(d["last_seen"][:16].replace("T", " ")) if d["last_seen"] else "never")
     con.print(table)
     con.print("* this device. Read the keys aloud: the same four groups mean the same key.")

@@ -95,6 +95,17 @@ def money_text(amount: Decimal | int, currency: str | None = None) -> str:
     return f"{MINUS}{text}" if x < 0 else text
 
 
+def chip_price(value: Decimal, currency: str | None = None) -> str:
+    """What a chip is worth, with every digit it has: ``$0.50``, ``$0.125``, ``$1,000.00``
+    (English, no currency, as ever); ``0,125`` in Polish without one; ``0,05 zł`` with PLN
+    (a whole number of its minor units)."""
+    if currency is None and language() == ENGLISH:
+        return f"${value:,.2f}" if value == value.quantize(Decimal("0.01")) else f"${value:,f}"
+    if currency is not None:
+        return money_text(value, currency)
+    return str(_babel_numbers().format_decimal(value, format="#,##0.00##", locale=_locale()))
+
+
 def minor_text(units: int, currency: str | None = None) -> str:
     """Money counted in whole minor units (cents, grosze, kopecks; yen for JPY)."""
     return money_text(Decimal(units).scaleb(-minor_digits(currency)), currency)
@@ -114,17 +125,15 @@ def signed_amount(x: Decimal | float, zero: str = "0.00", currency: str | None =
     none, as English writes it (``0.00`` or ``+0.00``): another language or currency writes
     that zero its own way, keeping the ``+``."""
     digits = minor_digits(currency)
-    if language() == ENGLISH and digits == CENT_DIGITS:
-        return f"+{x:.2f}" if x > 0 else (f"{MINUS}{-x:.2f}" if x < 0 else zero)
-    if language() == ENGLISH:
-        text = f"{abs(Decimal(str(x))):.{digits}f}"
+    if language() == ENGLISH and digits == CENT_DIGITS and not x:
+        return zero
+    size = abs(Decimal(str(x)))
+    if language() == ENGLISH:  # ungrouped, as English has always written a signed amount
+        text = f"{size:.{digits}f}"
     else:
-        text = _amount(abs(Decimal(str(x))), None, digits, grouped_=False)
-    if x > 0:
-        return f"+{text}"
-    if x < 0:
-        return f"{MINUS}{text}"
-    return ("+" if zero.startswith("+") else "") + text
+        text = _amount(size, None, digits, grouped_=False)
+    sign = "+" if x > 0 or (not x and zero.startswith("+")) else MINUS if x < 0 else ""
+    return sign + text
 
 
 # -- dates ---------------------------------------------------------------------------------
