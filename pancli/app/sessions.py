@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from pancli.app.recorder import Recorder, resolve_player
 from pancli.app.rulesfile import resolve as resolve_rules
 from pancli.core.errors import InputError, PanError
-from pancli.core.i18n import LANGUAGES, _
+from pancli.core.i18n import LANGUAGES, N_, _, ngettext
 from pancli.core.money import chip_value as money_per_chip, chip_value_in, currency as currency_code, shown_chip_value
 from pancli.core.names import clean_name, clean_players
 from pancli.games import GAMES, game as get_game
@@ -65,8 +65,9 @@ def new_session(store_opener: Callable[[], Store], name: str, players: Iterable[
                                    currency=code, language=house_language)
         store.set_setting("current_session", str(sid))
     deals = first or names[0]
-    words = (f"Session {name} ({g.title}): {', '.join(names)}. "
-             f"{deals} deals first. It is now the current session.")
+    # Translators: {game} is the game's title (Panguingue); {players} a list of names
+    words = _("Session {name} ({game}): {players}. {dealer} deals first. It is now the current session.").format(
+        name=name, game=g.title, players=", ".join(names), dealer=deals)
     return NewSession(sid, name, g.name, tuple(names), deals, words)
 
 
@@ -87,7 +88,8 @@ MAX_TEXT = 200     # characters of one field: a name is at most 40 (core/names)
 
 def new_game_choices(store: Store, session: str | None, today: str) -> dict:
     """What the form proposes: every game with its presets, a name (today's date and the game),
-    the players of the session in view in their seats, and its chip value."""
+    the players of the session in view in their seats, its chip value, its currency and house
+    language ("" for none)."""
     try:
         s = store.session(session)
     except PanError:  # no session yet: the form starts empty
@@ -99,17 +101,31 @@ def new_game_choices(store: Store, session: str | None, today: str) -> dict:
               "preset": g.schema.default_preset, "proposed": f"{today}-{g.name}"}
              for g in GAMES.values()]
     return {"games": games, "players": players, "chip_value": str(value) if value is not None else "",
-            "game": s.game if s else games[0]["name"]}
+            "game": s.game if s else games[0]["name"],
+            "currency": (s.currency if s else None) or "", "language": (s.language if s else None) or ""}
+
+
+# What the form's fields are missing or wrong in, each said whole (the field's word inflects).
+_MISSING = {"name": (N_("the new game has no name"), N_("fill in its name")),
+            "game": (N_("the new game has no game"), N_("fill in its game"))}
+_NOT_TEXT = {"name": N_("the new game's name is not a short text"),
+             "game": N_("the new game's game is not a short text"),
+             "dealer": N_("the new game's dealer is not a short text"),
+             "preset": N_("the new game's preset is not a short text"),
+             "chip_value": N_("the new game's chip value is not a short text"),
+             "currency": N_("the new game's currency is not a short text"),
+             "language": N_("the new game's house language is not a short text")}
 
 
 def _text(body: dict, name: str, *, required: bool = True) -> str | None:
     value = body.get(name)
     if value is None or value == "":
         if required:
-            raise InputError(f"the new game has no {name.replace('_', ' ')}", f"fill in its {name.replace('_', ' ')}")
+            message, hint = _MISSING[name]
+            raise InputError(_(message), _(hint))
         return None
     if not isinstance(value, str) or len(value) > MAX_TEXT:
-        raise InputError(f"the new game's {name.replace('_', ' ')} is not a short text", "fill it in again")
+        raise InputError(_(_NOT_TEXT[name]), _("fill it in again"))
     return value
 
 
@@ -120,14 +136,17 @@ def _between_hands(store: Store, session: str | None) -> None:
         return
     state = rec.state()
     if not rec.session.closed_at and rec.game.hand_open(state):
-        raise InputError(f"{rec.game.status(state)} is still in play",
-                         "finish it or undo the deal before a new game")
+        # Translators: {hand} says the hand in play, e.g. "Hand 3 (Ana deals)"
+        raise InputError(_("{hand} is still in play").format(hand=rec.game.status(state)),
+                         _("finish it or undo the deal before a new game"))
 
 
 def start_from_phone(store: Store, session: str | None, body: dict) -> dict:
     """Start a session from the dealer's page, once: a retry of the same tap answers with the
     words of the first time; the same key sent with another request is refused. Refused while
-    the session in view has a hand in play: the table starts the next game between hands."""
+    the session in view has a hand in play: the table starts the next game between hands. The
+    new game plays for the currency and speaks the house language the form sends (the session
+    in view's, as new_game_choices proposes them)."""
     from pancli.app.actions import answered_before, check_key, digest  # noqa: PLC0415 the dealer's keys: not for `pan session new`
 
     key = check_key(body.get("key"))
@@ -138,20 +157,23 @@ def start_from_phone(store: Store, session: str | None, body: dict) -> dict:
         _between_hands(store, session)
         players = body.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise InputError("the new game has no list of players", "add the players in their seats")
+            raise InputError(_("the new game has no list of players"), _("add the players in their seats"))
         if len(players) > MAX_PLAYERS or any(len(p) > MAX_TEXT for p in players):
-            raise InputError(f"the new game has more than {MAX_PLAYERS} players", "remove some")
+            raise InputError(ngettext("the new game has more than {n} player", "the new game has more than {n} players",
+                                      MAX_PLAYERS).format(n=MAX_PLAYERS), _("remove some"))
         name = _text(body, "name")
         try:
             store.session(clean_name(name, "session"))
         except PanError:
             pass
         else:
-            raise InputError(f"a session named '{name}' exists already", "type another name")
+            raise InputError(_("a session named '{name}' exists already").format(name=name), _("type another name"))
         made = new_session(lambda: store, name or "", players, game=_text(body, "game") or "",
                            dealer=_text(body, "dealer", required=False),
                            preset=_text(body, "preset", required=False),
-                           chip_value=_text(body, "chip_value", required=False))
+                           chip_value=_text(body, "chip_value", required=False),
+                           currency=_text(body, "currency", required=False),
+                           language=_text(body, "language", required=False))
         result = {"action": "new_game", "lines": [made.words], "session": made.name}
         store.actions.put(key, made.id, wanted, result)
     return {**result, "replayed": False}

@@ -175,8 +175,7 @@ def settle_result(store: Store, session: Session, chip_value: object = None) -> 
     value = (money.chip_value(chip_value) if chip_value is not None
              else money.stored_chip_value(session.chip_value or session.rules.get("unit_value")))
     if value is not None and session.currency is not None:  # in its whole minor units, or refused
-        value = money.chip_value_in(value, session.currency, "--chip-value" if chip_value is not None
-                                    else "the session's chip value")
+        value = money.chip_value_in(value, session.currency, "--chip-value" if chip_value is not None else None)
     data = settle_inputs(store, session)
     s = st.settle(data["nets"], data["bank"], value, list(session.players), session.currency)
     if s.banked:

@@ -20,8 +20,9 @@ from __future__ import annotations
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 
 from pancli.core.errors import InputError
-from pancli.core.i18n import ENGLISH, _, language, ngettext
+from pancli.core.i18n import ENGLISH, N_, _, language, ngettext
 from pancli.core.ledger import MAX_CHIPS  # noqa: F401  (the bound on chips, kept where chips are)
+from pancli.core.numbers import grouped
 from pancli.core.words import MINUS
 
 MAX_CHIP_VALUE = Decimal(1_000_000)
@@ -61,11 +62,14 @@ def minor_unit(code: str | None) -> Decimal:
     return Decimal(1).scaleb(-minor_places(code))
 
 
-def chip_value_in(value: Decimal, code: str | None, where: str = "--chip-value") -> Decimal:
+def chip_value_in(value: Decimal, code: str | None, where: str | None = "--chip-value") -> Decimal:
     """``value`` (already a chip value) when it is a whole number of ``code``'s minor units,
-    or InputError in one line: rounding it would break the zero sum of a settle-up."""
+    or InputError in one line: rounding it would break the zero sum of a settle-up. ``where``
+    None: the session's own chip value."""
     if code is None:
         return value
+    if where is None:
+        where = _("the session's chip value")
     unit = minor_unit(code)
     if value.quantize(unit) == value:
         return value
@@ -82,18 +86,22 @@ def chip_value_in(value: Decimal, code: str | None, where: str = "--chip-value")
 
 def chip_value(value: object, where: str = "--chip-value") -> Decimal:
     """A chip value as an exact Decimal, or InputError in one line."""
-    hint = f"give an amount above 0 and at most {MAX_CHIP_VALUE:,}, e.g. 0.25"
+    hint = _("give an amount above 0 and at most {most}, e.g. 0.25").format(most=grouped(int(MAX_CHIP_VALUE)))
+    # Translators: {where} is an option (--chip-value) or a rules key; {value} is what was typed
+    not_money = _("{where} {value} is not an amount of money")
     if isinstance(value, bool) or value is None:
-        raise InputError(f"{where} {value!r} is not an amount of money", hint)
+        raise InputError(not_money.format(where=where, value=repr(value)), hint)
     try:
         d = Decimal(repr(value)) if isinstance(value, float) else Decimal(str(value).strip())
     except (InvalidOperation, ValueError):
-        raise InputError(f"{where} {str(value)[:40]!r} is not an amount of money", hint) from None
+        raise InputError(not_money.format(where=where, value=repr(str(value)[:40])), hint) from None
     if not d.is_finite() or d <= 0 or d > MAX_CHIP_VALUE:
-        raise InputError(f"{where} {str(value)[:40]} is not an amount of money", hint)
+        raise InputError(not_money.format(where=where, value=str(value)[:40]), hint)
     places = Decimal(1).scaleb(-CHIP_VALUE_PLACES)
     if d.quantize(places) != d:
-        raise InputError(f"{where} {str(value)[:40]} has more than {CHIP_VALUE_PLACES} decimal places", hint)
+        raise InputError(ngettext("{where} {value} has more than {n} decimal place",
+                                  "{where} {value} has more than {n} decimal places", CHIP_VALUE_PLACES).format(
+            where=where, value=str(value)[:40], n=CHIP_VALUE_PLACES), hint)
     return Decimal(format(d.quantize(places).normalize(), "f"))  # 0.2500 -> 0.25, 1E+2 -> 100
 
 
@@ -101,7 +109,7 @@ def stored_chip_value(value: object) -> Decimal | None:
     """The chip value kept with a session (a REAL, or a rules knob); None when there is none."""
     if value is None or value == 0:
         return None
-    return chip_value(value, "the session's chip value")
+    return chip_value(value, _("the session's chip value"))
 
 
 def shown_chip_value(value: object) -> Decimal | None:
@@ -113,21 +121,22 @@ def shown_chip_value(value: object) -> Decimal | None:
         return None
 
 
-def chips(value: object, what: str = "chips") -> int:
-    """A whole number of chips from 1 to MAX_CHIPS, or InputError in one line."""
-    hint = f"give a whole number above 0 and at most {MAX_CHIPS:,}"
+def chips(value: object, wrong: str = N_("{value} is not a number of chips")) -> int:
+    """A whole number of chips from 1 to MAX_CHIPS, or InputError in one line (``wrong``, a
+    message marked with N_, says what was wanted)."""
+    hint = _("give a whole number above 0 and at most {most}").format(most=grouped(MAX_CHIPS))
     text = str(value).strip()
     if isinstance(value, bool):
-        raise InputError(f"{text} is not a number of {what}", hint)
+        raise InputError(_(wrong).format(value=text), hint)
     if isinstance(value, int):
         n = value
     else:
         try:
             n = int(text.replace("_", "x"), 10)
         except ValueError:
-            raise InputError(f"{text[:40]} is not a number of {what}", hint) from None
+            raise InputError(_(wrong).format(value=text[:40]), hint) from None
     if n <= 0 or n > MAX_CHIPS:
-        raise InputError(f"{text[:40]} is not a number of {what}", hint)
+        raise InputError(_(wrong).format(value=text[:40]), hint)
     return n
 
 

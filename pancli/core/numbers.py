@@ -25,8 +25,10 @@ from functools import lru_cache
 from typing import Any
 
 from pancli.core.i18n import ENGLISH, language
-from pancli.core.words import MINUS
 
+# core/words.MINUS, the one minus sign (words calls this module, so it cannot be imported from
+# there; tests/test_lang_money.py holds the two the same).
+MINUS = "-"
 CENT_DIGITS = 2  # the minor units of money without a currency: cents
 
 
