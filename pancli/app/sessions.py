@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from pancli.app.recorder import Recorder, resolve_player
 from pancli.app.rulesfile import resolve as resolve_rules
 from pancli.core.errors import InputError, PanError
-from pancli.core.i18n import LANGUAGES, N_, _, ngettext
+from pancli.core.i18n import LANGUAGES, N_, _
 from pancli.core.money import chip_value as money_per_chip, chip_value_in, currency as currency_code, shown_chip_value
 from pancli.core.names import clean_name, clean_players
 from pancli.games import GAMES, game as get_game
@@ -65,19 +65,9 @@ def new_session(store_opener: Callable[[], Store], name: str, players: Iterable[
                                    currency=code, language=house_language)
         store.set_setting("current_session", str(sid))
     deals = first or names[0]
-    # Translators: {game} is the game's title (Panguingue); {players} a list of names
     words = _("Session {name} ({game}): {players}. {dealer} deals first. It is now the current session.").format(
         name=name, game=g.title, players=", ".join(names), dealer=deals)
     return NewSession(sid, name, g.name, tuple(names), deals, words)
-
-
-def known_language(code: str, where: str = "--house-language") -> str:
-    """A language pancli speaks (``pl``, ``ru``, ``en``), or InputError in one line."""
-    text = code.strip().lower() if isinstance(code, str) else ""
-    if text not in LANGUAGES:
-        raise InputError(_("{where} {value} is not a language pancli speaks").format(where=where, value=str(code)[:40]),
-                         _("give one of {codes}").format(codes=", ".join(LANGUAGES)))
-    return text
 
 
 # -- from the dealer's phone: the choices the "New game" form offers, and the tap that starts one --
@@ -105,27 +95,28 @@ def new_game_choices(store: Store, session: str | None, today: str) -> dict:
             "currency": (s.currency if s else None) or "", "language": (s.language if s else None) or ""}
 
 
-# What the form's fields are missing or wrong in, each said whole (the field's word inflects).
-_MISSING = {"name": (N_("the new game has no name"), N_("fill in its name")),
-            "game": (N_("the new game has no game"), N_("fill in its game"))}
-_NOT_TEXT = {"name": N_("the new game's name is not a short text"),
-             "game": N_("the new game's game is not a short text"),
-             "dealer": N_("the new game's dealer is not a short text"),
-             "preset": N_("the new game's preset is not a short text"),
-             "chip_value": N_("the new game's chip value is not a short text"),
-             "currency": N_("the new game's currency is not a short text"),
-             "language": N_("the new game's house language is not a short text")}
+# The fields of the New game form, each refusal a whole message: (missing, its hint, too long).
+_FIELDS = {
+    "name": (N_("the new game has no name"), N_("fill in its name"), N_("the new game's name is not a short text")),
+    "game": (N_("the new game has no game"), N_("fill in its game"), N_("the new game's game is not a short text")),
+    "dealer": (N_("the new game has no dealer"), N_("fill in its dealer"),
+               N_("the new game's dealer is not a short text")),
+    "preset": (N_("the new game has no preset"), N_("fill in its preset"),
+               N_("the new game's preset is not a short text")),
+    "chip_value": (N_("the new game has no chip value"), N_("fill in its chip value"),
+                   N_("the new game's chip value is not a short text")),
+}
 
 
 def _text(body: dict, name: str, *, required: bool = True) -> str | None:
     value = body.get(name)
+    missing_, hint, too_long = _FIELDS[name]
     if value is None or value == "":
         if required:
-            message, hint = _MISSING[name]
-            raise InputError(_(message), _(hint))
+            raise InputError(_(missing_), _(hint))
         return None
     if not isinstance(value, str) or len(value) > MAX_TEXT:
-        raise InputError(_(_NOT_TEXT[name]), _("fill it in again"))
+        raise InputError(_(too_long), _("fill it in again"))
     return value
 
 
@@ -136,9 +127,27 @@ def _between_hands(store: Store, session: str | None) -> None:
         return
     state = rec.state()
     if not rec.session.closed_at and rec.game.hand_open(state):
-        # Translators: {hand} says the hand in play, e.g. "Hand 3 (Ana deals)"
+        # Translators: {hand} is the game's own words for the hand, such as "Hand 3"
         raise InputError(_("{hand} is still in play").format(hand=rec.game.status(state)),
                          _("finish it or undo the deal before a new game"))
+
+
+def known_language(code: str, where: str = "--house-language") -> str:
+    """A language pancli speaks (``pl``, ``ru``, ``en``), or InputError in one line."""
+    text = code.strip().lower() if isinstance(code, str) else ""
+    if text not in LANGUAGES:
+        raise InputError(_("{where} {value} is not a language pancli speaks").format(where=where, value=str(code)[:40]),
+                         _("give one of {codes}").format(codes=", ".join(LANGUAGES)))
+    return text
+
+
+# The New game form's fields for the money played for and the house language.
+_FIELDS.update({
+    "currency": (N_("the new game has no currency"), N_("fill in its currency"),
+                 N_("the new game's currency is not a short text")),
+    "language": (N_("the new game has no house language"), N_("fill in its house language"),
+                 N_("the new game's house language is not a short text")),
+})
 
 
 def start_from_phone(store: Store, session: str | None, body: dict) -> dict:
@@ -159,8 +168,7 @@ def start_from_phone(store: Store, session: str | None, body: dict) -> dict:
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise InputError(_("the new game has no list of players"), _("add the players in their seats"))
         if len(players) > MAX_PLAYERS or any(len(p) > MAX_TEXT for p in players):
-            raise InputError(ngettext("the new game has more than {n} player", "the new game has more than {n} players",
-                                      MAX_PLAYERS).format(n=MAX_PLAYERS), _("remove some"))
+            raise InputError(_("the new game has more than {n} players").format(n=MAX_PLAYERS), _("remove some"))
         name = _text(body, "name")
         try:
             store.session(clean_name(name, "session"))
