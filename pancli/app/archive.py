@@ -32,6 +32,7 @@ from pancli.app import archive_check, archive_write
 from pancli.app.rescore import LogEvent, Replayed, same_payment
 from pancli.app.views import event_difference, standings_json
 from pancli.core.errors import InputError
+from pancli.core.i18n import _
 from pancli.core.ledger import NO_PARAMS, Params, Payment, canonical_json
 from pancli.core.money import amount, chip_value as money_per_chip, chip_value_in, currency as currency_code
 from pancli.core.rows import Session, StoredEvent
@@ -190,34 +191,13 @@ def normalise_header(data: Any, where: str) -> dict:
             raise _bad(f"{where} [session]", f"'{key}' must be 32 lowercase hex digits")
     if (session["device"] is None) != (session["uid"] is None):
         raise _bad(f"{where} [session]", "'device' and 'uid' go together")
-    for key in archive_write.OPTIONAL_KEYS:  # only when the session has them: older digests unchanged
-        if (value := _get(s, key, str, f"{where} [session]", required=False)) is not None:
-            session[key] = _optional_field(key, value, f"{where} [session]")
     if session["chip_value"]:  # checked by archive_check; stored as REAL, exact through repr (core/money)
-        exact = money_per_chip(session["chip_value"], "chip_value")
-        if session.get("currency"):
-            try:
-                chip_value_in(exact, session["currency"], "chip_value")
-            except InputError as e:
-                raise _bad(f"{where} [session]", e.message) from None
-        session["chip_value"] = float(exact)
+        session["chip_value"] = float(money_per_chip(session["chip_value"], "chip_value"))
     if not all(isinstance(x, str) for x in session["seats"]):
         raise _bad(f"{where} [session]", "seats must be names")
     rules = _get(data, "rules", dict, where)
+    optional_fields(s, session, f"{where} [session]")
     return {"format": FORMAT, "version": VERSION, "session": session, "rules": rules}
-
-
-def _optional_field(key: str, value: str, where: str) -> str:
-    """A session's currency or house language as written: a code this pancli knows, as it writes it."""
-    from pancli.app.sessions import known_language  # noqa: PLC0415 the one list of languages
-
-    try:
-        known = currency_code(value, key) if key == "currency" else known_language(value, key)
-    except InputError as e:
-        raise _bad(where, e.message) from None
-    if known != value:
-        raise _bad(where, f"'{key}' = {value[:40]!r} is not written as pancli writes it ({known!r})")
-    return known
 
 
 def normalise_event(ev: Any, at: str, seq: int) -> dict:
@@ -393,3 +373,30 @@ def session_header(session: Session) -> dict:
     return {"name": session.name, "game": session.game, "created_at": session.created_at,
             "seats": list(session.players), "dealer": session.dealer, "chip_value": session.chip_value,
             "closed_at": session.closed_at, "currency": session.currency, "language": session.language}
+
+
+# -- a session's currency and house language ---------------------------------------------------
+
+def optional_fields(s: dict, session: dict, where: str) -> None:
+    """The archive's currency and house language into ``session``, only when it has them (so an
+    archive without them keeps its fingerprint): each a code this pancli knows, written as it
+    writes it, and the chip value a whole number of the currency's minor units."""
+    from pancli.app.sessions import known_language  # noqa: PLC0415 the one list of languages
+
+    for key in archive_write.OPTIONAL_KEYS:
+        value = _get(s, key, str, where, required=False)
+        if value is None:
+            continue
+        try:
+            known = currency_code(value, key) if key == "currency" else known_language(value, key)
+        except InputError as e:
+            raise _bad(where, e.message) from None
+        if known != value:
+            raise _bad(where, _("'{key}' = {value} is not written as pancli writes it ({known})").format(
+                key=key, value=repr(value[:40]), known=repr(known)))
+        session[key] = known
+    if session.get("currency") and session["chip_value"]:
+        try:
+            chip_value_in(money_per_chip(session["chip_value"], "chip_value"), session["currency"], "chip_value")
+        except InputError as e:
+            raise _bad(where, e.message) from None
