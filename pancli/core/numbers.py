@@ -38,6 +38,15 @@ def _babel_numbers() -> Any:
     return babel.numbers
 
 
+# CLDR groups digits and spaces a currency with no-break spaces (U+00A0, U+202F), which pancli's
+# output escapes as invisible characters (cli/output.console): they are written as plain spaces.
+_HARD_SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2009": " "})
+
+
+def _plain(text: object) -> str:
+    return str(text).translate(_HARD_SPACES)
+
+
 def _locale() -> str:
     return language()
 
@@ -57,7 +66,7 @@ def number(n: int) -> str:
     """A count: ``1234`` in English (as ever), grouped as the language groups it elsewhere."""
     if language() == ENGLISH:
         return str(n)
-    text = _babel_numbers().format_decimal(abs(n), locale=_locale())
+    text = _plain(_babel_numbers().format_decimal(abs(n), locale=_locale()))
     return f"{MINUS}{text}" if n < 0 else text
 
 
@@ -74,7 +83,7 @@ def decimal_text(d: Decimal | int) -> str:
     text = format(d, "f") if isinstance(d, Decimal) else str(d)
     if language() == ENGLISH:
         return text
-    return _babel_numbers().format_decimal(Decimal(text), locale=_locale(), decimal_quantization=False)
+    return _plain(_babel_numbers().format_decimal(Decimal(text), locale=_locale(), decimal_quantization=False))
 
 
 def _amount(x: Decimal, currency: str | None, digits: int, grouped_: bool = True) -> str:
@@ -82,8 +91,8 @@ def _amount(x: Decimal, currency: str | None, digits: int, grouped_: bool = True
     b = _babel_numbers()
     loc = "en" if language() == ENGLISH else _locale()
     if currency is not None:
-        return str(b.format_currency(x, currency, locale=loc, currency_digits=True))
-    return str(b.format_decimal(x, format=_pattern(digits, grouped_), locale=loc))
+        return _plain(b.format_currency(x, currency, locale=loc, currency_digits=True))
+    return _plain(b.format_decimal(x, format=_pattern(digits, grouped_), locale=loc))
 
 
 def money_text(amount: Decimal | int, currency: str | None = None) -> str:
@@ -105,7 +114,7 @@ def chip_price(value: Decimal, currency: str | None = None) -> str:
         return f"${value:,.2f}" if value == value.quantize(Decimal("0.01")) else f"${value:,f}"
     if currency is not None:
         return money_text(value, currency)
-    return str(_babel_numbers().format_decimal(value, format="#,##0.00##", locale=_locale()))
+    return _plain(_babel_numbers().format_decimal(value, format="#,##0.00##", locale=_locale()))
 
 
 def minor_text(units: int, currency: str | None = None) -> str:

@@ -23,6 +23,9 @@ def one_line(text: str) -> str:
 
 _QUOTED = re.compile(r"`[^`]*`")
 _KEEP = "\x00"  # stands for a space inside `a command`, so the command is never broken
+# A space inside an amount (core/numbers writes CLDR's no-break spaces as plain ones): between
+# two groups of digits, or before the currency's sign.
+_GROUPED = re.compile(r"(?<=\d) (?=\d|zł|[\u20a0-\u20cf$€£¥])")
 
 
 def cells(text: str) -> int:
@@ -42,6 +45,7 @@ def wrap_words(line: str, width: int) -> list[str]:
         return [line]
     lead = " " * (len(line) - len(line.lstrip(" ")))
     kept = _QUOTED.sub(lambda m: m.group(0).replace(" ", _KEEP), line[len(lead):])
+    kept = _GROUPED.sub(_KEEP, kept)  # 2 491 349,65 zł: one amount, as Polish and Russian group it
     first, *rest = re.split(r"( +)", kept)
     lines, current = [], lead + first
     for space, word in zip(rest[::2], rest[1::2]):
