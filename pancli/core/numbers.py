@@ -47,6 +47,24 @@ def _plain(text: object) -> str:
     return str(text).translate(_HARD_SPACES)
 
 
+def _english() -> bool:
+    """Whether numbers are written as English writes them: in English, and in a language CLDR has
+    no data for (the pseudo-language qps, a catalog newer than this Babel)."""
+    code = language()
+    return code == ENGLISH or not _known_to_cldr(code)
+
+
+@lru_cache(maxsize=16)
+def _known_to_cldr(code: str) -> bool:
+    from babel import Locale, UnknownLocaleError  # noqa: PLC0415 start-up: CLDR data, only for another language
+
+    try:
+        Locale.parse(code)
+    except (UnknownLocaleError, ValueError):
+        return False
+    return True
+
+
 def _locale() -> str:
     return language()
 
@@ -64,7 +82,7 @@ def _pattern(digits: int, grouped: bool = True) -> str:
 
 def number(n: int) -> str:
     """A count: ``1234`` in English (as ever), grouped as the language groups it elsewhere."""
-    if language() == ENGLISH:
+    if _english():
         return str(n)
     text = _plain(_babel_numbers().format_decimal(abs(n), locale=_locale()))
     return f"{MINUS}{text}" if n < 0 else text
@@ -72,7 +90,7 @@ def number(n: int) -> str:
 
 def grouped(n: int) -> str:
     """A large bound said in a sentence: ``1,000,000,000`` in English, grouped per language."""
-    if language() == ENGLISH:
+    if _english():
         return f"{n:,}"
     return number(n)
 
@@ -81,7 +99,7 @@ def decimal_text(d: Decimal | int) -> str:
     """An exact decimal with every digit it has (a chip value: ``0.25``, ``0.0125``, ``5``):
     English as ``str`` writes a normalised Decimal, another language with its decimal sign."""
     text = format(d, "f") if isinstance(d, Decimal) else str(d)
-    if language() == ENGLISH:
+    if _english():
         return text
     return _plain(_babel_numbers().format_decimal(Decimal(text), locale=_locale(), decimal_quantization=False))
 
@@ -89,7 +107,7 @@ def decimal_text(d: Decimal | int) -> str:
 def _amount(x: Decimal, currency: str | None, digits: int, grouped_: bool = True) -> str:
     """A positive amount of money without its sign."""
     b = _babel_numbers()
-    loc = "en" if language() == ENGLISH else _locale()
+    loc = "en" if _english() else _locale()
     if currency is not None:
         return _plain(b.format_currency(x, currency, locale=loc, currency_digits=True))
     return _plain(b.format_decimal(x, format=_pattern(digits, grouped_), locale=loc))
@@ -99,7 +117,7 @@ def money_text(amount: Decimal | int, currency: str | None = None) -> str:
     """Money to its minor unit: ``$12.50``, ``-$3.25`` (English, no currency, as ever);
     ``12,50 zł``, ``-12,50 ₽`` (Polish and Russian, with the session's currency)."""
     x = Decimal(amount)
-    if currency is None and language() == ENGLISH:
+    if currency is None and _english():
         d = abs(x)
         return f"${d:,.2f}" if x >= 0 else f"{MINUS}${d:,.2f}"
     text = _amount(abs(x), currency, minor_digits(currency))
@@ -110,7 +128,7 @@ def chip_price(value: Decimal, currency: str | None = None) -> str:
     """What a chip is worth, with every digit it has: ``$0.50``, ``$0.125``, ``$1,000.00``
     (English, no currency, as ever); ``0,125`` in Polish without one; ``0,05 zł`` with PLN
     (a whole number of its minor units)."""
-    if currency is None and language() == ENGLISH:
+    if currency is None and _english():
         return f"${value:,.2f}" if value == value.quantize(Decimal("0.01")) else f"${value:,f}"
     if currency is not None:
         return money_text(value, currency)
@@ -127,7 +145,7 @@ def signed_number(n: int, zero: str = "0") -> str:
     if n == 0:
         return zero
     sign = "+" if n > 0 else MINUS
-    return sign + (str(abs(n)) if language() == ENGLISH else number(abs(n)))
+    return sign + (str(abs(n)) if _english() else number(abs(n)))
 
 
 def signed_amount(x: Decimal | float, zero: str = "0.00", currency: str | None = None) -> str:
@@ -136,10 +154,10 @@ def signed_amount(x: Decimal | float, zero: str = "0.00", currency: str | None =
     none, as English writes it (``0.00`` or ``+0.00``): another language or currency writes
     that zero its own way, keeping the ``+``."""
     digits = minor_digits(currency)
-    if language() == ENGLISH and digits == CENT_DIGITS and not x:
+    if _english() and digits == CENT_DIGITS and not x:
         return zero
     size = abs(Decimal(str(x)))
-    if language() == ENGLISH:  # ungrouped, as English has always written a signed amount
+    if _english():  # ungrouped, as English has always written a signed amount
         text = f"{size:.{digits}f}"
     else:
         text = _amount(size, None, digits, grouped_=False)
@@ -196,7 +214,7 @@ def _parts(text: str) -> dict[str, str] | None:
 
 def date_text(stored: str) -> str:
     """The day of a stored time: ``2026-12-02`` in English (as ever), ``2.12.2026`` in Polish."""
-    if language() == ENGLISH:
+    if _english():
         return stored[:10]
     parts = _parts(stored)
     if parts is None:
@@ -207,7 +225,7 @@ def date_text(stored: str) -> str:
 def datetime_text(stored: str) -> str:
     """A stored time to the minute in the language's short form: English shows the stored text
     as it is (``2026-12-02T01:41:30+00:00``, or ``2026-12-02 01:41`` as a caller cut it)."""
-    if language() == ENGLISH:
+    if _english():
         return stored
     parts = _parts(stored)
     if parts is None:
