@@ -123,3 +123,10 @@ def test_a_night_in_polish_and_russian(tmp_path, code, refused, started, price):
     out = pan("settle")
     assert price in out and "1 000,00" in out  # 20,000 chips at 0.05: grouped, decimal comma, never "$"
     assert "$" not in out
+
+
+def test_a_language_without_cldr_data_writes_numbers_as_english():
+    with speaking("qps"):  # the pseudo-language: its messages are marked, its numbers English
+        assert numbers.money_text(Decimal("1234.5")) == "$1,234.50"
+        assert words.signed_money(Decimal("-3.25")) == "-3.25" and words.signed(-12345) == "-12345"
+        assert numbers.date_text("2026-12-02T01:41:30+00:00") == "2026-12-02"
