@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from pancli.cli import app
-from pancli.core import settle as stl
+from pancli.core import numbers, settle as stl
 from pancli.core.errors import InputError
 from pancli.core.names import check_new_player, clean_name
 from pancli.games import GAMES, game
@@ -68,7 +68,7 @@ def test_every_form_of_a_settle_up_sentence_keeps_its_count(n, lang):
     with catalogs.speaking(lang):
         for line in (stl.signed_chips(n), stl.position(party, True), stl.position(party, False),
                      stl.money(n, None)):
-            assert str(abs(n)) in line and "{" not in line and "chip" not in line
+            assert (str(abs(n)) in line or numbers.number(abs(n)) in line) and "{" not in line and "chip" not in line
 
 
 # -- settle-up ---------------------------------------------------------------------------------
@@ -93,22 +93,22 @@ def test_settle_up_in_english_is_unchanged():
 def test_settle_up_in_polish():
     s = _banked()
     with catalogs.speaking("pl"):
-        assert stl.bank_line(s) == "Bank sprzedał 26 żetonów, więc oddaje $6.50 (26 żetonów)."
+        assert stl.bank_line(s) == "Bank sprzedał 26 żetonów, więc oddaje 6,50 (26 żetonów)."
         line = stl.transfer_line(s.transfers[0], s)
-        assert line == "Bank płaci Ana $6.50 (26 żetonów) — bank musi oddać 26 żetonów, Ana ma 28 żetonów"
+        assert line == "Bank płaci Ana 6,50 (26 żetonów) — bank musi oddać 26 żetonów, Ana ma 28 żetonów"
         assert stl.transfer_line(s.transfers[1], s) == \
-            "Ben płaci Ana $0.50 (2 żetony) — Ben: brakuje 2 żetonów, Ana ma 28 żetonów"
-        assert stl.settles(s.parties[1], s) == "płaci $0.50"
+            "Ben płaci Ana 0,50 (2 żetony) — Ben: brakuje 2 żetonów, Ana ma 28 żetonów"
+        assert stl.settles(s.parties[1], s) == "płaci 0,50"
         assert stl.mode_line(s).startswith("Tryb banku:")
 
 
 def test_settle_up_in_russian():
     s = _banked()
     with catalogs.speaking("ru"):
-        assert stl.bank_line(s) == "Банк продал 26 фишек, поэтому возвращает $6.50 (26 фишек)."
+        assert stl.bank_line(s) == "Банк продал 26 фишек, поэтому возвращает 6,50 (26 фишек)."
         line = stl.transfer_line(s.transfers[0], s)
-        assert line == "Банк платит Ana $6.50 (26 фишек) — банк должен вернуть 26 фишек, Ana: на руках 28 фишек"
-        assert stl.to_json(s)["parties"][1]["line"] == "Ben: куплена 1 фишка, в игре -3, на руках -2: Ben платит $0.50."
+        assert line == "Банк платит Ana 6,50 (26 фишек) — банк должен вернуть 26 фишек, Ana: на руках 28 фишек"
+        assert stl.to_json(s)["parties"][1]["line"] == "Ben: куплена 1 фишка, в игре -3, на руках -2: Ben платит 0,50."
         assert stl.party_name(stl.BANK) == "банк" and stl.party_name("Ana") == "Ana"
 
 
@@ -121,9 +121,9 @@ def test_a_night_recorded_in_english_settles_in_polish_and_russian(tmp_path):
     english = pan(db, "settle", "--chip-value", "0.25").output
     assert "The bank pays Ana $5.00 (20 chips)" in english
     polish = pan(db, "settle", "--chip-value", "0.25", lang="pl").output
-    assert "Bank płaci Ana $5.00 (20 żetonów)" in polish and "Bank sprzedał 24 żetony" in polish
+    assert "Bank płaci Ana 5,00 (20 żetonów)" in polish and "Bank sprzedał 24 żetony" in polish
     russian = pan(db, "settle", "--chip-value", "0.25", lang="ru").output
-    assert "Банк платит Ana $5.00 (20 фишек)" in russian and "Банк продал 24 фишки" in russian
+    assert "Банк платит Ana 5,00 (20 фишек)" in russian and "Банк продал 24 фишки" in russian
     assert pan(db, "undo", lang="ru").output.strip() == "Отменено #3: Cruz покупает 1 фишку"
     # the same database still reads in English: nothing stored was translated
     after = pan(db, "settle", "--chip-value", "0.25").output

@@ -4,7 +4,7 @@ English is what pancli always printed, byte for byte, without Babel: counts as p
 money to the cent with ``$`` and grouped thousands (``$1,234.50``), signed amounts ungrouped
 (``+5.75``), dates and times as they are stored (ISO 8601). Any other language takes its
 separators, grouping and patterns from Babel's CLDR data, loaded the first time that language
-formats something (English start-up never imports Babel): Polish ``1 234,50 zł``, Russian
+formats something (English start-up never imports Babel): Polish ``1234,50 zł``, Russian
 ``12,50 ₽``, dates ``2.12.2026`` and ``02.12.2026``.
 
 A session with a currency (ISO 4217, core/money) shows its money in that currency's minor units
@@ -43,8 +43,16 @@ def _babel_numbers() -> Any:
 _HARD_SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2009": " "})
 
 
+# CLDR's minimumGroupingDigits, which Babel does not apply: Polish writes 1000 and 10 000.
+_MIN_GROUPING_TWO = frozenset({"pl"})
+_FOUR_DIGITS = re.compile(r"(?<![\d ])(\d) (\d{3})(?![\d ])")
+
+
 def _plain(text: object) -> str:
-    return str(text).translate(_HARD_SPACES)
+    out = str(text).translate(_HARD_SPACES)
+    if language() in _MIN_GROUPING_TWO:
+        out = _FOUR_DIGITS.sub(r"\1\2", out)
+    return out
 
 
 def _english() -> bool:
