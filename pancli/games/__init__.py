@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pancli.core.errors import InputError
+from pancli.core.i18n import _
 from pancli.core.knobs import did_you_mean
 from pancli.games.contract.game import Contract
 from pancli.games.panguingue.game import Panguingue
@@ -39,8 +40,8 @@ def game(name: str) -> Game[Any, Any]:
     try:
         return GAMES[name]
     except KeyError:
-        raise InputError(f"unknown game '{name}'{did_you_mean(name, GAMES)}",
-                         f"choose one of {', '.join(GAMES)}") from None
+        raise InputError(_("unknown game '{name}'{suggestion}").format(name=name, suggestion=did_you_mean(name, GAMES)),
+                         _("choose one of {games}").format(games=", ".join(GAMES))) from None
 
 
 def _register_builtins() -> None:

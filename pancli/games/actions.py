@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, cast
 
 from pancli.core.errors import InputError
 from pancli.core.grouping import meld_texts
+from pancli.core.i18n import N_, _
 from pancli.core.ledger import MAX_CHIPS
 
 if TYPE_CHECKING:
@@ -114,9 +115,10 @@ class Action:
         return "form"
 
     def describe(self) -> dict[str, Any]:
-        """The action as the dealer's page builds it: JSON."""
-        return {"name": self.name, "label": self.label, "help": self.help, "when": self.when, "face": self.face(),
-                "params": [{"name": p.name, "kind": p.kind, "help": p.help, "required": p.required,
+        """The action as the dealer's page builds it: JSON, its label and help in the language in
+        force (they are marked N_ where each game declares them)."""
+        return {"name": self.name, "label": _(self.label), "help": _(self.help), "when": self.when, "face": self.face(),
+                "params": [{"name": p.name, "kind": p.kind, "help": _(p.help), "required": p.required,
                             "many": p.many, "onto": p.onto} for p in self.params]}
 
 
@@ -144,8 +146,11 @@ def read_count(value: Any, noun: str, low: int = 1, high: int = MAX_CHIPS) -> in
         except ValueError:
             n = None
     if n is None or not low <= n <= high:
-        span = f"above 0 and at most {high:,}" if low == 1 else f"from {low} to {high:,}"
-        raise InputError(f"{str(value)[:40]} is not {noun}", f"give a whole number {span}")
+        shown = str(value)[:40]
+        hint = (_("give a whole number above 0 and at most {high}") if low == 1 else
+                _("give a whole number from {low} to {high}")).format(low=low, high=f"{high:,}")
+        # Translators: {noun} is what the number counts, e.g. "a number of chips"
+        raise InputError(_("{value} is not {noun}").format(value=shown, noun=_(noun)), hint)
     return n
 
 
@@ -158,8 +163,8 @@ def read_meld_number(value: Any, option: str = "the meld") -> int:
     except ValueError:
         n = None
     if n is None or not 1 <= n <= 100_000:
-        raise InputError(f"{option} takes a meld number, not '{str(value)[:40]}'",
-                         "see the numbers with `pan board`") from None
+        raise InputError(_("{option} takes a meld number, not '{value}'").format(option=option, value=str(value)[:40]),
+                         _("see the numbers with `pan board`")) from None
     return n
 
 
@@ -177,14 +182,15 @@ def read_card_each(value: Any, table: Table) -> dict[str, str]:
     elif isinstance(value, Mapping):
         pairs = [(str(k), str(v)) for k, v in value.items()]
     else:
-        raise InputError("the cards must be a card for each player", "write NAME=CARD for each player")
+        raise InputError(_("the cards must be a card for each player"), _("write NAME=CARD for each player"))
     shown: dict[str, str] = {}
     for name, card in pairs:
         if not card.strip():
             continue
         cards = table.read_cards(card)
         if len(cards) != 1:
-            raise InputError(f"give one card for {name}, not {len(cards)}", "write NAME=CARD for each player")
+            raise InputError(_("give one card for {player}, not {n}").format(player=name, n=len(cards)),
+                             _("write NAME=CARD for each player"))
         shown[table.player(name)] = cards[0]
     return shown
 
@@ -198,14 +204,15 @@ def read(param: Param, value: Any, table: Table) -> Any:
     if param.kind == MELDS:
         texts = value if isinstance(value, (list, tuple)) else [value]
         if not all(isinstance(t, (str, tuple)) for t in texts):  # a command line's words are pieces
-            raise InputError(f"the {param.name} must be melds of cards", "write each meld's cards, e.g. AD 2D 3D")
+            raise InputError(_("the {name} must be melds of cards").format(name=param.name),
+                             _("write each meld's cards, e.g. AD 2D 3D"))
         # A list of texts (the dealer's page) is a meld each; a command line's words are pieces.
         each = isinstance(value, list) and all(isinstance(t, str) for t in value)
         return read_melds(texts, table.read_cards, each_word_a_meld=each)
     words = list(value) if isinstance(value, (list, tuple)) else [value]
     if not all(isinstance(w, (str, int)) and not isinstance(w, bool) for w in words):
-        raise InputError(f"the {param.name} must be words, not {type(value).__name__}",
-                         f"give the {param.name} as words")
+        raise InputError(_("the {name} must be words, not {type}").format(name=param.name, type=type(value).__name__),
+                         _("give the {name} as words").format(name=param.name))
     if param.kind in (PLAYER, IN_HAND):
         names = [table.player(str(w)) for w in words]
         return names if param.many else names[0]
@@ -216,7 +223,8 @@ def read(param: Param, value: Any, table: Table) -> Any:
     if param.kind == CARD:
         cards = table.read_cards(str(words[0]))
         if len(cards) != 1:
-            raise InputError(f"the {param.name} is one card, not {len(cards)}", f"choose one card for the {param.name}")
+            raise InputError(_("the {name} is one card, not {n}").format(name=param.name, n=len(cards)),
+                             _("choose one card for the {name}").format(name=param.name))
         return cards[0]
     if param.kind == MELD:
         return read_meld_number(words[0], param.option or "the meld")
@@ -233,15 +241,15 @@ def _cashout(v: Mapping[str, Any]) -> list[CashoutEvent]:
     return [{"kind": "cashout", "player": v["player"], "chips": v["chips"]}]
 
 
-_CHIPS_NOUN = "a number of chips"
+_CHIPS_NOUN = N_("a number of chips")
 BANK_ACTIONS = (
-    Action("buyin", ("buyin",), "A player buys chips from the bank; settle-up counts it.",
-           "Buy chips", (Param("player", PLAYER, "Who buys chips.", arg="name"),
-                         Param("chips", COUNT, "How many chips.", noun=_CHIPS_NOUN, high=MAX_CHIPS)),
+    Action("buyin", ("buyin",), N_("A player buys chips from the bank; settle-up counts it."),
+           N_("Buy chips"), (Param("player", PLAYER, N_("Who buys chips."), arg="name"),
+                             Param("chips", COUNT, N_("How many chips."), noun=_CHIPS_NOUN, high=MAX_CHIPS)),
            _buyin, ("buyin",), direct=False),
-    Action("cashout", ("cashout",), "A player cashes chips in at the bank; settle-up counts it.",
-           "Cash out", (Param("player", PLAYER, "Who cashes chips in.", arg="name"),
-                        Param("chips", COUNT, "How many chips.", noun=_CHIPS_NOUN, high=MAX_CHIPS)),
+    Action("cashout", ("cashout",), N_("A player cashes chips in at the bank; settle-up counts it."),
+           N_("Cash out"), (Param("player", PLAYER, N_("Who cashes chips in."), arg="name"),
+                            Param("chips", COUNT, N_("How many chips."), noun=_CHIPS_NOUN, high=MAX_CHIPS)),
            _cashout, ("cashout",), direct=False),
 )
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from pancli.core.errors import InputError
+from pancli.core.i18n import _
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -54,14 +55,15 @@ def card_reader(ranks: Iterable[int], pack_name: str, pack_text: str) -> tuple[C
         for rank_text, rank in by_length:
             if text.startswith(rank_text) and text[len(rank_text):] in SUIT_ALIASES:
                 return Card(rank, SUIT_ALIASES[text[len(rank_text):]])
-        raise InputError(f"no card {token.strip()!r} in {pack_name}", pack_text)
+        # Translators: {pack} is a pack's name, e.g. "the Polish Pan pack"
+        raise InputError(_("no card {token} in {pack}").format(token=repr(token.strip()), pack=_(pack_name)), _(pack_text))
 
     def parse_cards(cards: str | Iterable[str]) -> list[Card]:
         """Read cards separated by spaces or commas, or a list of card strings (from a stored event)."""
         tokens = re.split(r"[\s,;]+", cards) if isinstance(cards, str) else list(cards)
         for token in tokens:
             if not isinstance(token, str):
-                raise InputError(f"cards must be written as text, not {token!r}", pack_text)
+                raise InputError(_("cards must be written as text, not {token}").format(token=repr(token)), _(pack_text))
         return [parse_card(t) for t in tokens if t.strip()]
 
     return parse_card, parse_cards
@@ -94,4 +96,8 @@ def suggest(word: str, choices: Iterable[str], what: str) -> str:
     by_lower = {choice.lower(): choice for choice in choices}
     close = difflib.get_close_matches(word.lower(), by_lower, n=1)
     listed = ", ".join(by_lower.values())
-    return f"did you mean {by_lower[close[0]]!r}? ({what}: {listed})" if close else f"{what}: {listed}"
+    # Translators: {what} names the choices, e.g. "players"
+    if close:
+        return _("did you mean {choice}? ({what}: {listed})").format(choice=repr(by_lower[close[0]]), what=_(what),
+                                                                     listed=listed)
+    return _("{what}: {listed}").format(what=_(what), listed=listed)

@@ -29,6 +29,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from pancli.core.errors import InputError
+from pancli.core.i18n import _
 from pancli.core.ledger import Step
 from pancli.core.payloads import NO_PAYLOADS, Payloads
 from pancli.core.rows import Session
@@ -374,7 +375,8 @@ class GameBase(Generic[R, S]):
         return []
 
     def read_cards(self, text: str, rules: R) -> tuple[str, ...]:
-        raise InputError(f"{self.title} has no cards to read here", f"see `pan {self.name} --help`")
+        raise InputError(_("{game} has no cards to read here").format(game=self.title),
+                         _("see `pan {name} --help`").format(name=self.name))
 
 
 def starting(word: str, names: Sequence[str] | Mapping[str, Any]) -> list[str]:

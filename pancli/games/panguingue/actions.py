@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import InputError
-from pancli.core.grouping import MELDS_HELP, write_melds
+from pancli.core.grouping import write_melds
+from pancli.core.i18n import N_, _
 from pancli.games.actions import CARDS, FLAG, IN_HAND, MELD, MELDS, NEW_NAME, PLAYER, Action, Param
 
 if TYPE_CHECKING:
@@ -67,8 +68,8 @@ def _split(v: Values) -> list[SplitEvent]:
     pieces = [" ".join(m) for m in v["into"]]
     if len(pieces) > 1 and all(" " not in part for part in pieces):  # `split ana 1 AD 2D 3D 4D 5D 6D`
         half = len(pieces) // 2
-        raise InputError("the parts of a split are melds, not single cards",
-                         f"separate them with /, e.g. {write_melds([pieces[:half], pieces[half:]])}")
+        raise InputError(_("the parts of a split are melds, not single cards"),
+                         _("separate them with /, e.g. {example}").format(example=write_melds([pieces[:half], pieces[half:]])))
     return [{"kind": "split", "player": v["player"], "meld": v["meld"], "into": pieces}]
 
 
@@ -106,68 +107,68 @@ def _leave(v: Values) -> list[SeatRemoveEvent]:
     return [{"kind": "seat_remove", "player": v["player"]}]
 
 
-_BOARD_NUMBER = "The meld's number on `pan board`."
+_BOARD_NUMBER = N_("The meld's number on `pan board`.")
 
 ACTIONS = (
     Action("deal", ("deal",),
-           "Start the next hand: says who deals, who is eldest and the order of declarations; takes antes.",
-           "Deal", (Param("dealer", PLAYER, "Override who deals this hand.", required=False, option="--dealer"),),
+           N_("Start the next hand: says who deals, who is eldest and the order of declarations; takes antes."),
+           N_("Deal"), (Param("dealer", PLAYER, N_("Override who deals this hand."), required=False, option="--dealer"),),
            _deal, ("deal",), when="between"),
-    Action("stay", ("stay",), "Record that players stay in (optional: not dropping is staying).", "Stay",
-           (Param(_WHO, IN_HAND, "Players who stay in.", many=True, arg="names"),), _stay, ("stay",),
+    Action("stay", ("stay",), N_("Record that players stay in (optional: not dropping is staying)."), N_("Stay"),
+           (Param(_WHO, IN_HAND, N_("Players who stay in."), many=True, arg="names"),), _stay, ("stay",),
            when="hand"),
-    Action("drop", ("drop",), "Players drop and pay the drop cost to the tops; allowed until the first meld.",
-           "Drop", (Param(_WHO, IN_HAND, "Players who drop (go on top).", many=True, arg="names"),),
+    Action("drop", ("drop",), N_("Players drop and pay the drop cost to the tops; allowed until the first meld."),
+           N_("Drop"), (Param(_WHO, IN_HAND, N_("Players who drop (go on top)."), many=True, arg="names"),),
            _drop, ("drop",), when="hand"),
-    Action("meld", ("meld",), "Lay a new meld; its condition is paid at once by every payer.", "Meld",
-           (Param(_WHO, IN_HAND, "Who melds.", arg="name"),
-            Param("cards", CARDS, "The cards of the new meld.", many=True)), _meld, ("meld",), when="hand"),
-    Action("add", ("add",), "Add cards to one of the player's own melds.", "Add to meld",
-           (Param(_WHO, IN_HAND, "Who adds.", arg="name"), Param("cards", CARDS, "The cards added.", many=True),
-            Param("to", MELD, "Number of the meld on `pan board` (needed only if several fit).", required=False,
+    Action("meld", ("meld",), N_("Lay a new meld; its condition is paid at once by every payer."), N_("Meld"),
+           (Param(_WHO, IN_HAND, N_("Who melds."), arg="name"),
+            Param("cards", CARDS, N_("The cards of the new meld."), many=True)), _meld, ("meld",), when="hand"),
+    Action("add", ("add",), N_("Add cards to one of the player's own melds."), N_("Add to meld"),
+           (Param(_WHO, IN_HAND, N_("Who adds."), arg="name"), Param("cards", CARDS, N_("The cards added."), many=True),
+            Param("to", MELD, N_("Number of the meld on `pan board` (needed only if several fit)."), required=False,
                   option="--to")), _add, ("add",), when="hand"),
-    Action("split", ("split",), "Split a meld into two or more legal melds; a part that becomes a condition pays.",
-           "Split", (Param(_WHO, IN_HAND, "Whose meld.", arg="name"),
+    Action("split", ("split",), N_("Split a meld into two or more legal melds; a part that becomes a condition pays."),
+           N_("Split"), (Param(_WHO, IN_HAND, N_("Whose meld."), arg="name"),
                      Param("meld", MELD, _BOARD_NUMBER, arg="number"),
-                     Param("into", MELDS, f"The parts, {MELDS_HELP} (or each quoted: \"AD 2D 3D\" \"4D 5D 6D\").",
+                     Param("into", MELDS, N_("The parts, melds separated by / (or +, or \"|\" in quotes): AS 2S 3S / 5S 5S 5S (or each quoted: \"AD 2D 3D\" \"4D 5D 6D\")."),
                            many=True, arg="parts")), _split, ("split",), when="hand"),
     Action("borrow", ("borrow",),
-           "Borrow cards from one of the player's melds to make a new meld with cards from the hand.", "Borrow",
-           (Param(_WHO, IN_HAND, "Who borrows.", arg="name"),
-            Param("from", MELD, "The meld that lends (its number on `pan board`) and the cards it lends.",
+           N_("Borrow cards from one of the player's melds to make a new meld with cards from the hand."), N_("Borrow"),
+           (Param(_WHO, IN_HAND, N_("Who borrows."), arg="name"),
+            Param("from", MELD, N_("The meld that lends (its number on `pan board`) and the cards it lends."),
                   option="--from", arg="lent"),
-            Param("cards", CARDS, "The cards the meld lends.", arg="lent"),
-            Param("with", CARDS, "The cards from the hand.", option="--with", arg="with_cards")),
+            Param("cards", CARDS, N_("The cards the meld lends."), arg="lent"),
+            Param("with", CARDS, N_("The cards from the hand."), option="--with", arg="with_cards")),
            _borrow, ("borrow",), when="hand", direct=False),
-    Action("spread", ("spread",), "Restate a player's whole layout: one legal rearrangement plus cards from the hand.",
-           "Spread", (Param(_WHO, IN_HAND, "Whose layout.", arg="name"),
-                      Param("melds", MELDS, f"All the player's {MELDS_HELP}.", many=True, arg="layout")),
+    Action("spread", ("spread",), N_("Restate a player's whole layout: one legal rearrangement plus cards from the hand."),
+           N_("Spread"), (Param(_WHO, IN_HAND, N_("Whose layout."), arg="name"),
+                      Param("melds", MELDS, N_("All the player's melds separated by / (or +, or \"|\" in quotes): AS 2S 3S / 5S 5S 5S."), many=True, arg="layout")),
            _spread, ("spread",), when="hand"),
-    Action("out", ("out",), "Go out: checks the 11-card layout and pays the settlement (base, conditions again, tops).",
-           "Go out", (Param(_WHO, IN_HAND, "Who goes out.", arg="name"),
-                      Param("cards", CARDS, "The final cards: a new meld, or an addition.", required=False, many=True),
-                      Param("to", MELD, "Add the final cards to this meld.", required=False, option="--to")),
+    Action("out", ("out",), N_("Go out: checks the 11-card layout and pays the settlement (base, conditions again, tops)."),
+           N_("Go out"), (Param(_WHO, IN_HAND, N_("Who goes out."), arg="name"),
+                      Param("cards", CARDS, N_("The final cards: a new meld, or an addition."), required=False, many=True),
+                      Param("to", MELD, N_("Add the final cards to this meld."), required=False, option="--to")),
            _out, ("out",), when="hand"),
-    Action("foul", ("foul",), "A foul meld: before the discard the meld's chips go back; after it the hand is dead.",
-           "Foul", (Param(_WHO, IN_HAND, "Who laid the foul meld.", arg="name"),
-                    Param("after_discard", FLAG, "Found after their discard: the hand is dead.", required=False,
+    Action("foul", ("foul",), N_("A foul meld: before the discard the meld's chips go back; after it the hand is dead."),
+           N_("Foul"), (Param(_WHO, IN_HAND, N_("Who laid the foul meld."), arg="name"),
+                    Param("after_discard", FLAG, N_("Found after their discard: the hand is dead."), required=False,
                           option="--after-discard"),
-                    Param("meld", MELD, "The recorded meld that is foul (before the discard).", required=False,
+                    Param("meld", MELD, N_("The recorded meld that is foul (before the discard)."), required=False,
                           option="--meld", arg="meld_number")), _foul, ("foul",), when="hand"),
     Action("dead", ("dead",),
-           "A dead hand (wrong number of cards after the first draw): returns their condition chips, keeps paying.",
-           "Dead", (Param(_WHO, IN_HAND, "Whose hand is dead.", arg="name"),), _dead, ("dead",), when="hand"),
+           N_("A dead hand (wrong number of cards after the first draw): returns their condition chips, keeps paying."),
+           N_("Dead"), (Param(_WHO, IN_HAND, N_("Whose hand is dead."), arg="name"),), _dead, ("dead",), when="hand"),
     Action("void", ("void",),
-           "End the hand with no winner (stock exhausted under void_hand, or a misdeal): the tops go back.",
-           "Void the hand", (), _void, ("void",), when="hand"),
-    Action("chop", ("chop",), "The last two players chop the tops by agreement (house rule tops_chop_allowed).",
-           "Chop the tops", (), _chop, ("chop",), when="hand"),
-    Action("join", ("seat", "add"), "Seat a player between hands.", "Seat a player",
-           (Param(_WHO, NEW_NAME, "The new player's name.", arg="name"),
-            Param("after", PLAYER, "Seat them after this player (default: last).", required=False, option="--after")),
+           N_("End the hand with no winner (stock exhausted under void_hand, or a misdeal): the tops go back."),
+           N_("Void the hand"), (), _void, ("void",), when="hand"),
+    Action("chop", ("chop",), N_("The last two players chop the tops by agreement (house rule tops_chop_allowed)."),
+           N_("Chop the tops"), (), _chop, ("chop",), when="hand"),
+    Action("join", ("seat", "add"), N_("Seat a player between hands."), N_("Seat a player"),
+           (Param(_WHO, NEW_NAME, N_("The new player's name."), arg="name"),
+            Param("after", PLAYER, N_("Seat them after this player (default: last)."), required=False, option="--after")),
            _join, ("seat_add",), when="between"),
-    Action("leave", ("seat", "remove"), "A player leaves between hands (their results stay in the session).",
-           "Leave", (Param(_WHO, PLAYER, "The leaving player.", arg="name"),), _leave, ("seat_remove",),
+    Action("leave", ("seat", "remove"), N_("A player leaves between hands (their results stay in the session)."),
+           N_("Leave"), (Param(_WHO, PLAYER, N_("The leaving player."), arg="name"),), _leave, ("seat_remove",),
            when="between"),
 )
 

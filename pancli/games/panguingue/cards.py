@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from pancli.core.errors import InputError
+from pancli.core.i18n import _, pgettext
 
 RANKS = "A234567JQK"  # low to high; 7 and J are neighbours, the ace is low only (§1.2)
 SUITS = "SHDC"
@@ -26,6 +27,26 @@ RANK_NAME = {
     "7": "sevens", "J": "jacks", "Q": "queens", "K": "kings",
 }
 RED_SUITS = frozenset("HD")
+
+
+def rank_words(rank: str) -> str:
+    """A rank's cards named as the subject of a sentence: "fives must be all one suit"."""
+    return {
+        "A": pgettext("ranks", "aces"), "2": pgettext("ranks", "twos"), "3": pgettext("ranks", "threes"),
+        "4": pgettext("ranks", "fours"), "5": pgettext("ranks", "fives"), "6": pgettext("ranks", "sixes"),
+        "7": pgettext("ranks", "sevens"), "J": pgettext("ranks", "jacks"), "Q": pgettext("ranks", "queens"),
+        "K": pgettext("ranks", "kings"),
+    }.get(rank, rank)
+
+
+def rank_of(rank: str) -> str:
+    """A rank's cards after "a set of": "a set of fives" (the genitive in Polish and Russian)."""
+    return {
+        "A": pgettext("set of", "aces"), "2": pgettext("set of", "twos"), "3": pgettext("set of", "threes"),
+        "4": pgettext("set of", "fours"), "5": pgettext("set of", "fives"), "6": pgettext("set of", "sixes"),
+        "7": pgettext("set of", "sevens"), "J": pgettext("set of", "jacks"), "Q": pgettext("set of", "queens"),
+        "K": pgettext("set of", "kings"),
+    }.get(rank, rank)
 
 _SUIT_ALIASES = {
     "S": "S", "H": "H", "D": "D", "C": "C",
@@ -46,7 +67,7 @@ def parse_card(token: str, rank_set: str = "no_8_9_10") -> str:
     """Read one card such as ``5s``, ``J♥``, ``qd``."""
     cards = _parse_token(token, rank_set)
     if len(cards) != 1:
-        raise InputError(f"'{token}' is not one card", "write a rank and a suit, e.g. 5S or J♥")
+        raise InputError(_("'{token}' is not one card").format(token=token), _("write a rank and a suit, e.g. 5S or J♥"))
     return cards[0]
 
 
@@ -71,7 +92,7 @@ _VARIATION_SELECTORS = {0xFE0E: None, 0xFE0F: None}
 def _parse_token(token: str, rank_set: str) -> tuple[str, ...]:
     token = token.translate(_VARIATION_SELECTORS)
     if token.upper() in {"JOKER", "JOKERS", "JK", "JKR"}:
-        raise InputError(f"'{token}' is a joker", "the Pan pack has no jokers")
+        raise InputError(_("'{token}' is a joker").format(token=token), _("the Pan pack has no jokers"))
     cards: list[str] = []
     pos = 0
     for m in _CARD_RE.finditer(token):
@@ -81,8 +102,8 @@ def _parse_token(token: str, rank_set: str) -> tuple[str, ...]:
         pos = m.end()
     if pos != len(token) or not cards:
         raise InputError(
-            f"'{token}' is not a card",
-            "write rank then suit: ranks A 2 3 4 5 6 7 J Q K, suits S H D C (or ♠ ♥ ♦ ♣), e.g. 5S",
+            _("'{token}' is not a card").format(token=token),
+            _("write rank then suit: ranks A 2 3 4 5 6 7 J Q K, suits S H D C (or ♠ ♥ ♦ ♣), e.g. 5S"),
         )
     return tuple(cards)
 
@@ -90,17 +111,18 @@ def _parse_token(token: str, rank_set: str) -> tuple[str, ...]:
 def _make_card(rank: str, suit: str, token: str, rank_set: str) -> str:
     if rank_set == "no_JQK":
         if rank in "JQK":
-            raise InputError(f"'{token}' is not in this pack", "this table plays with 8-9-10 in place of J-Q-K")
+            raise InputError(_("'{token}' is not in this pack").format(token=token),
+                             _("this table plays with 8-9-10 in place of J-Q-K"))
         rank = _RELABEL.get(rank, rank)
     if rank == "1":
         rank = "A"
     if rank in _MISSING_RANKS:
         raise InputError(
-            f"'{token}' is not in the Pan pack",
-            "the Pan pack has no 8, 9 or 10 (7 and J are neighbours)",
+            _("'{token}' is not in the Pan pack").format(token=token),
+            _("the Pan pack has no 8, 9 or 10 (7 and J are neighbours)"),
         )
     if rank not in ORDINAL:
-        raise InputError(f"'{token}' has no rank {rank}", "ranks are A 2 3 4 5 6 7 J Q K")
+        raise InputError(_("'{token}' has no rank {rank}").format(token=token, rank=rank), _("ranks are A 2 3 4 5 6 7 J Q K"))
     return rank + suit
 
 

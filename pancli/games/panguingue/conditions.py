@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pancli.games.panguingue.cards import ORDINAL, RANK_NAME, SUIT_NAME, VALLE
+from pancli.core.i18n import _
+from pancli.games.panguingue.cards import ORDINAL, VALLE, rank_of
 from pancli.games.panguingue.rules import HouseRules
 
 NONE = "none"
@@ -81,12 +82,20 @@ def worth(tag: str, cards: Sequence[str], rules: HouseRules) -> int:
 def describe(tag: str, cards: Sequence[str]) -> str:
     """A tag in words: 'one-suit valle set in spades', 'rope A-2-3 in hearts'."""
     if tag == NONE:
-        return "no condition"
-    suit = SUIT_NAME[cards[0][1]]
-    return {
-        VALLE_MIXED: f"valle set of {RANK_NAME[cards[0][0]]} in mixed suits",
-        VALLE_SUITED: f"one-suit valle set in {suit}",
-        NONVALLE_SUITED: f"one-suit set of {RANK_NAME[cards[0][0]]} in {suit}",
-        ROPE_LOW: f"rope A-2-3 in {suit}",
-        ROPE_HIGH: f"rope K-Q-J in {suit}",
-    }[tag]
+        return _("no condition")
+    rank, suit = cards[0][0], cards[0][1]
+    if tag == VALLE_MIXED:
+        return _("valle set of {rank} in mixed suits").format(rank=rank_of(rank))
+    # One whole message per condition and suit: Polish and Russian decline the suit ("w pikach").
+    if tag == VALLE_SUITED:
+        return {"S": _("one-suit valle set in spades"), "H": _("one-suit valle set in hearts"),
+                "D": _("one-suit valle set in diamonds"), "C": _("one-suit valle set in clubs")}[suit]
+    if tag == NONVALLE_SUITED:
+        return {"S": _("one-suit set of {rank} in spades"), "H": _("one-suit set of {rank} in hearts"),
+                "D": _("one-suit set of {rank} in diamonds"),
+                "C": _("one-suit set of {rank} in clubs")}[suit].format(rank=rank_of(rank))
+    if tag == ROPE_LOW:
+        return {"S": _("rope A-2-3 in spades"), "H": _("rope A-2-3 in hearts"),
+                "D": _("rope A-2-3 in diamonds"), "C": _("rope A-2-3 in clubs")}[suit]
+    return {"S": _("rope K-Q-J in spades"), "H": _("rope K-Q-J in hearts"),
+            "D": _("rope K-Q-J in diamonds"), "C": _("rope K-Q-J in clubs")}[suit]

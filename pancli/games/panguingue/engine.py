@@ -21,13 +21,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, TypeVar
 
 from pancli.core.errors import InputError, RuleError
+from pancli.core.i18n import N_, _, ngettext, pgettext
 from pancli.core.ledger import HOUSE, TOPS, Params, Payment, Step, Tally
-from pancli.core.words import plural, possessive
 from pancli.games.panguingue import conditions, reasons
 from pancli.games.panguingue.cards import format_cards, parse_cards
 from pancli.games.panguingue.melds import check_meld, in_meld_order, meld_order, rope_pieces
 from pancli.games.panguingue.rules import HouseRules
 from pancli.games.panguingue.rulings import judge, judge_addition
+from pancli.games.panguingue.words import whose
 
 if TYPE_CHECKING:
     from pancli.core.events import (
@@ -60,6 +61,18 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")  # what _shallow copies: a state, a hand
 
 IN, DROPPED, DEAD = "in", "dropped", "dead"
+# Why a hand is dead when the event says nothing, and when a foul is found after the discard.
+DEAD_HAND = N_("dead hand")
+FOUL_AFTER_DISCARD = N_("foul meld found after the discard")
+# The line of a rearrangement, by move: with chips paid, and paying nothing.
+_REARRANGED = {
+    "split": (N_("{player} splits meld {number}: {melds}; {n} from each payer"),
+              N_("{player} splits meld {number}: {melds}; pays nothing")),
+    "borrow": (N_("{player} borrows {taken} from meld {number}: {melds}; {n} from each payer"),
+               N_("{player} borrows {taken} from meld {number}: {melds}; pays nothing")),
+    "spread": (N_("{player} spreads: {melds}; {n} from each payer"),
+               N_("{player} spreads: {melds}; pays nothing")),
+}
 
 
 def _shallow(obj: _T) -> _T:
@@ -187,18 +200,25 @@ def new_state(rules: HouseRules, players: list[str], dealer: str | None = None) 
     return PanState(rules=rules, seats=list(players), next_dealer=dealer or players[0])
 
 
+def _and_list(items: list[str]) -> str:
+    """``1 and 2 and 3``: meld numbers as the table reads them."""
+    # Translators: joins meld numbers, "1 and 2"; keep the spaces
+    return pgettext("numbers", " and ").join(items)
+
+
 def _check_names(players: list[str], rules: HouseRules) -> None:
     if len(players) < 2:
-        raise RuleError("a Pan table needs at least 2 players", "list them with --players Ana,Ben,Cruz")
+        raise RuleError(_("a Pan table needs at least 2 players"), _("list them with --players Ana,Ben,Cruz"))
     if len(players) > rules.max_players:
-        raise RuleError(f"{len(players)} players is more than this table's {rules.max_players}",
-                        "raise max_players in the house rules, or seat fewer")
+        raise RuleError(_("{n} players is more than this table's {most}").format(n=len(players), most=rules.max_players),
+                        _("raise max_players in the house rules, or seat fewer"))
     lowered = [p.lower() for p in players]
     for p in players:
         if not p.strip() or p.startswith("(") or any(ch in p for ch in ",|\n\t"):
-            raise InputError(f"'{p}' cannot be a player's name", "use letters, digits, spaces, - or '")
+            raise InputError(_("'{name}' cannot be a player's name").format(name=p),
+                             _("use letters, digits, spaces, - or '"))
         if lowered.count(p.lower()) > 1:
-            raise InputError(f"'{p}' is seated twice", "give every player a different name")
+            raise InputError(_("'{name}' is seated twice").format(name=p), _("give every player a different name"))
 
 
 def apply(state: PanState, event: dict, worded: bool = True, own: bool = False) -> Step:
@@ -209,7 +229,7 @@ def apply(state: PanState, event: dict, worded: bool = True, own: bool = False) 
     kind = event.get("kind")
     handler = _HANDLERS.get(kind) if kind is not None else None
     if handler is None:
-        raise InputError(f"unknown event '{kind}'")
+        raise InputError(_("unknown event '{kind}'").format(kind=kind))
     new = state if own else state.clone()
     step = Step(new, None, None, None, worded)
     handler(new, event, step)
@@ -222,30 +242,40 @@ def apply(state: PanState, event: dict, worded: bool = True, own: bool = False) 
 
 # -- seating ---------------------------------------------------------------------------
 
+# The hint of a move made during a hand that is made only between hands, by move.
+_BETWEEN_HANDS = {
+    "seat": N_("seat players between hands: finish the hand first (or `pan undo` the deal)"),
+    "leave": N_("players leave between hands: finish the hand first (or `pan undo` the deal)"),
+    "deal": N_("deal the next hand between hands: finish the hand first (or `pan undo` the deal)"),
+}
+
+
 def _between_hands(state: PanState, what: str) -> None:
     hand = state.hand
     if hand is not None and not hand.over:
-        raise RuleError(f"hand {hand.number} is still being played",
-                        f"{what} between hands: finish the hand first (or `pan undo` the deal)")
+        raise RuleError(_("hand {number} is still being played").format(number=hand.number),
+                        _(_BETWEEN_HANDS[what]))
 
 
 def _seat_add(state: PanState, ev: SeatAddEvent, step: Step) -> None:
-    _between_hands(state, "seat players")
+    _between_hands(state, "seat")
     name, after = ev["player"], ev.get("after")
     _check_names(state.seats + [name], state.rules)
     at = state.seats.index(after) + 1 if after else len(state.seats)
     state.seats.insert(at, name)
     if step.worded:
-        step.lines.append(f"{name} takes a seat" + (f" after {after}" if after else "") + f"; seats: {', '.join(state.seats)}")
+        seats = ", ".join(state.seats)
+        step.lines.append(_("{player} takes a seat after {after}; seats: {seats}").format(player=name, after=after, seats=seats)
+                          if after else _("{player} takes a seat; seats: {seats}").format(player=name, seats=seats))
 
 
 def _seat_remove(state: PanState, ev: SeatRemoveEvent, step: Step) -> None:
-    _between_hands(state, "players leave")
+    _between_hands(state, "leave")
     name = ev["player"]
     if name not in state.seats:
-        raise InputError(f"{name} has no seat", "see the seats with `pan session show`")
+        raise InputError(_("{player} has no seat").format(player=name), _("see the seats with `pan session show`"))
     if len(state.seats) <= 2:
-        raise RuleError("a Pan table needs at least 2 players", "seat someone else first")
+        raise RuleError(_("a Pan table needs at least 2 players"), _("seat someone else first"))
     i = state.seats.index(name)
     following = state.seats[(i + 1) % len(state.seats)]
     if state.next_eldest == name:
@@ -254,13 +284,13 @@ def _seat_remove(state: PanState, ev: SeatRemoveEvent, step: Step) -> None:
         state.next_dealer = following
     state.seats.remove(name)
     if step.worded:
-        step.lines.append(f"{name} leaves the table; seats: {', '.join(state.seats)}")
+        step.lines.append(_("{player} leaves the table; seats: {seats}").format(player=name, seats=", ".join(state.seats)))
 
 
 # -- the deal, drops, the tops ------------------------------------------------------------
 
 def _deal(state: PanState, ev: PanDealEvent, step: Step) -> None:
-    _between_hands(state, "deal the next hand")
+    _between_hands(state, "deal")
     rules, seats = state.rules, state.seats
     if ev.get("dealer"):
         dealer = ev["dealer"]
@@ -269,7 +299,7 @@ def _deal(state: PanState, ev: PanDealEvent, step: Step) -> None:
     else:
         dealer = state.next_dealer if state.next_dealer in seats else seats[0]
     if dealer not in seats:
-        raise InputError(f"{dealer} has no seat", "deal with a seated player")
+        raise InputError(_("{player} has no seat").format(player=dealer), _("deal with a seated player"))
     d = seats.index(dealer)
     order = seats[d + 1:] + seats[:d + 1]
     state.hands += 1
@@ -288,35 +318,83 @@ def _deal(state: PanState, ev: PanDealEvent, step: Step) -> None:
                 step.payments.append(reasons.payment(p, TOPS, rules.ante, "ante", ante))
             step.payments.append(reasons.payment(p, HOUSE, rules.house_collection, "house"))
     if step.worded:
-        step.lines.append(f"Hand {hand.number}: {dealer} deals, {order[0]} is eldest. "
-                          f"Declarations: {', '.join(order)}.")
+        step.lines.append(_("Hand {number}: {dealer} deals, {eldest} is eldest. Declarations: {order}.").format(
+            number=hand.number, dealer=dealer, eldest=order[0], order=", ".join(order)))
 
 
 def _open_hand(state: PanState) -> Hand:
     if state.hand is None:
-        raise RuleError("no hand has been dealt yet", "start one with `pan deal`")
+        raise RuleError(_("no hand has been dealt yet"), _("start one with `pan deal`"))
     if state.hand.over:
-        raise RuleError(f"hand {state.hand.number} is over ({state.hand.result})", "start the next with `pan deal`")
+        raise RuleError(_("hand {number} is over ({result})").format(number=state.hand.number,
+                                                                     result=result_words(state.hand.result)),
+                        _("start the next with `pan deal`"))
     return state.hand
+
+
+def result_words(result: str) -> str:
+    """How a hand ended (``Hand.result``: English data, also in JSON) in the language in force."""
+    if result == "void":
+        return _("void")
+    if result == "in play":
+        return _("in play")
+    for prefix, message in _RESULTS:
+        if result.startswith(prefix):
+            rest = result[len(prefix):]
+            if prefix == "won by ":
+                return _(message).format(player=rest)
+            first, _and, second = rest.partition(" and ")
+            return _(message).format(first=first, second=second)
+    return result
+
+
+_RESULTS = (("won by ", N_("won by {player}")), ("tops chopped by ", N_("tops chopped by {first} and {second}")))
+
+# What a player who dropped, or whose hand is dead, cannot do, by move: one whole sentence each.
+_CANNOT = {
+    "drop": (N_("{player} dropped this hand and cannot drop"),
+             N_("{player}'s hand is dead and cannot drop")),
+    "stay": (N_("{player} dropped this hand and cannot stay"),
+             N_("{player}'s hand is dead and cannot stay")),
+    "meld": (N_("{player} dropped this hand and cannot meld"),
+             N_("{player}'s hand is dead and cannot meld")),
+    "add to a meld": (N_("{player} dropped this hand and cannot add to a meld"),
+                      N_("{player}'s hand is dead and cannot add to a meld")),
+    "split a meld": (N_("{player} dropped this hand and cannot split a meld"),
+                     N_("{player}'s hand is dead and cannot split a meld")),
+    "borrow": (N_("{player} dropped this hand and cannot borrow"),
+               N_("{player}'s hand is dead and cannot borrow")),
+    "spread": (N_("{player} dropped this hand and cannot spread"),
+               N_("{player}'s hand is dead and cannot spread")),
+    "go out": (N_("{player} dropped this hand and cannot go out"),
+               N_("{player}'s hand is dead and cannot go out")),
+    "be declared dead": (N_("{player} dropped this hand and cannot be declared dead"),
+                         N_("{player}'s hand is dead and cannot be declared dead")),
+    "be called for a foul": (N_("{player} dropped this hand and cannot be called for a foul"),
+                             N_("{player}'s hand is dead and cannot be called for a foul")),
+}
 
 
 def _in_hand(hand: Hand, player: str, doing: str) -> None:
     status = hand.status.get(player)
     if status is None:
-        raise RuleError(f"{player} is not dealt in hand {hand.number}", "players seated later join at the next deal")
+        raise RuleError(_("{player} is not dealt in hand {number}").format(player=player, number=hand.number),
+                        _("players seated later join at the next deal"))
     if status == DROPPED:
-        raise RuleError(f"{player} dropped this hand and cannot {doing}", _undo_the_drop(hand, player))
+        raise RuleError(_(_CANNOT[doing][0]).format(player=player), _undo_the_drop(hand, player))
     if status == DEAD:
-        raise RuleError(f"{player}'s hand is dead and cannot {doing}", "a dead hand only pays until the next deal")
+        raise RuleError(_(_CANNOT[doing][1]).format(player=player),
+                        _("a dead hand only pays until the next deal"))
 
 
 def _undo_the_drop(hand: Hand, player: str) -> str:
     """The hint for a dropped player's move: what `undo` takes back before it reaches the drop."""
     since = hand.events - hand.dropped_at.get(player, hand.events)
     if since <= 0:
-        return "if the drop was a mistake, `pan undo` takes it back"
-    return (f"`pan undo` takes back the last event first: the drop is {since + 1} undos back "
-            "(see `pan history`)")
+        return _("if the drop was a mistake, `pan undo` takes it back")
+    return ngettext("`pan undo` takes back the last event first: the drop is {n} undos back (see `pan history`)",
+                    "`pan undo` takes back the last event first: the drop is {n} undos back (see `pan history`)",
+                    since + 1).format(n=since + 1)
 
 
 def _drop(state: PanState, ev: DropEvent, step: Step) -> None:
@@ -324,8 +402,8 @@ def _drop(state: PanState, ev: DropEvent, step: Step) -> None:
     player = ev["player"]
     _in_hand(hand, player, "drop")
     if hand.started:
-        raise RuleError(f"{player} cannot drop: play has begun (the first meld is down)",
-                        "players drop only before the first meld; once in, always in")
+        raise RuleError(_("{player} cannot drop: play has begun (the first meld is down)").format(player=player),
+                        _("players drop only before the first meld; once in, always in"))
     hand.status[player] = DROPPED
     hand.dropped_at = {**hand.dropped_at, player: hand.events + 1}  # shared with the state before
     cost = state.rules.drop_cost
@@ -334,10 +412,13 @@ def _drop(state: PanState, ev: DropEvent, step: Step) -> None:
         hand.tops[player] = hand.tops.get(player, 0) + cost
     step.tallies.append(Tally(player, "dropped"))
     if step.worded:
-        step.lines.append(f"{player} drops" + (f" and puts {cost} on the tops" if cost else "") + ".")
+        step.lines.append(ngettext("{player} drops and puts {n} on the tops.", "{player} drops and puts {n} on the tops.",
+                                   cost).format(player=player, n=cost)
+                          if cost else _("{player} drops.").format(player=player))
     if state.rules.last_player_wins_if_all_drop and len(hand.status) - list(hand.status.values()).count(DROPPED) == 1:
         last = next(p for p in hand.order if hand.status[p] != DROPPED)
-        _win(state, hand, last, step, f"everyone else dropped; {last} takes the tops without play")
+        _win(state, hand, last, step, _("Everyone else dropped; {player} takes the tops without play.").format(player=last)
+             if step.worded else "")
 
 
 def _stay(state: PanState, ev: StayEvent, step: Step) -> None:
@@ -347,7 +428,7 @@ def _stay(state: PanState, ev: StayEvent, step: Step) -> None:
     if player not in hand.stayed:
         hand.stayed.append(player)
     if step.worded:
-        step.lines.append(f"{player} stays.")
+        step.lines.append(_("{player} stays.").format(player=player))
 
 
 def _void(state: PanState, ev: VoidEvent, step: Step) -> None:
@@ -360,17 +441,18 @@ def _void(state: PanState, ev: VoidEvent, step: Step) -> None:
     hand.over, hand.result = True, "void"
     state.next_dealer, state.next_eldest = hand.dealer, None
     if step.worded:
-        step.lines.append(f"Hand {hand.number} is void: the tops go back; {hand.dealer} deals again.")
+        step.lines.append(_("Hand {number} is void: the tops go back; {dealer} deals again.").format(
+            number=hand.number, dealer=hand.dealer))
 
 
 def _chop(state: PanState, ev: ChopEvent, step: Step) -> None:
     hand = _open_hand(state)
     if not state.rules.tops_chop_allowed:
-        raise RuleError("chopping the tops is not allowed at this table", "house rule tops_chop_allowed = false")
+        raise RuleError(_("chopping the tops is not allowed at this table"), _("house rule tops_chop_allowed = false"))
     left = [p for p in hand.order if hand.status[p] == IN]
     if len(left) != 2 or hand.started:
-        raise RuleError("the tops can be chopped only by the last two players, before any meld",
-                        f"{len(left)} players are in")
+        raise RuleError(_("the tops can be chopped only by the last two players, before any meld"),
+                        ngettext("{n} players are in", "{n} players are in", len(left)).format(n=len(left)))
     total = hand.tops_total()
     first = total - total // 2  # the odd chip goes to the earlier player in turn
     for p, share in zip(left, (first, total // 2)):
@@ -380,7 +462,7 @@ def _chop(state: PanState, ev: ChopEvent, step: Step) -> None:
     hand.over, hand.result = True, f"tops chopped by {left[0]} and {left[1]}"
     _rotate_after(state, hand, None)
     if step.worded:
-        step.lines.append(f"{left[0]} and {left[1]} chop the tops ({total}).")
+        step.lines.append(_("{first} and {second} chop the tops ({chips}).").format(first=left[0], second=left[1], chips=total))
 
 
 # -- melding -----------------------------------------------------------------------------
@@ -411,14 +493,17 @@ def _check_shoe(state: PanState, hand: Hand, extra: tuple[str, ...]) -> None:
     board = [c for m in hand.melds.values() for c in m.cards]
     for card in set(extra):
         if extra.count(card) + board.count(card) > shoe[card]:
-            raise RuleError(f"that would put more {format_cards([card])} on the table than the shoe holds "
-                            f"({shoe[card]})", "check the cards: one of them must be another card")
+            # Translators: {card} is a card code such as 5♠, never translated
+            raise RuleError(_("that would put more {card} on the table than the shoe holds ({n})").format(
+                card=format_cards([card]), n=shoe[card]), _("check the cards: one of them must be another card"))
 
 
 def _check_count(state: PanState, hand: Hand, player: str, extra: int) -> None:
     total = hand.melded(player) + extra
     if total > 11:
-        raise RuleError(f"{player} would have {total} cards melded", "a player holds 10 cards and goes out with the 11th")
+        raise RuleError(ngettext("{player} would have {n} cards melded", "{player} would have {n} cards melded",
+                                 total).format(player=player, n=total),
+                        _("a player holds 10 cards and goes out with the 11th"))
 
 
 def _meld_cards(ev: MeldEvent | AddEvent | PanOutEvent) -> tuple[str, ...]:
@@ -442,8 +527,13 @@ def _new_meld(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], 
         step.tallies.append(Tally(player, "conditions"))
         meld.counted = True
     if step.worded:
-        step.lines.append(f"{player} melds {meld.shown()} as meld {meld.number}: "
-                          + (f"{conditions.describe(meld.tag, cards)}, {worth} from each payer" if worth else "no condition"))
+        if worth:
+            step.lines.append(_("{player} melds {cards} as meld {number}: {condition}, {n} from each payer").format(
+                player=player, cards=meld.shown(), number=meld.number, condition=conditions.describe(meld.tag, cards),
+                n=worth))
+        else:
+            step.lines.append(_("{player} melds {cards} as meld {number}: no condition").format(
+                player=player, cards=meld.shown(), number=meld.number))
     return meld
 
 
@@ -463,34 +553,36 @@ def addition_targets(state: PanState, player: str, cards: tuple[str, ...]) -> li
 
 def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], to: int | None, step: Step) -> None:
     if not cards:
-        raise InputError("no cards to add", "name the cards, e.g. `pan add Ana 5S`")
+        raise InputError(_("no cards to add"), _("name the cards, e.g. `pan add Ana 5S`"))
     if to is not None:
         meld = hand.melds.get(to)
         if meld is None:
-            raise InputError(f"there is no meld {to} on the board", "see the numbers with `pan board`")
+            raise InputError(_("there is no meld {number} on the board").format(number=to),
+                             _("see the numbers with `pan board`"))
         if meld.owner != player:
-            raise RuleError(f"meld {to} is {meld.owner}'s, not {player}'s",
-                            "players add only to their own melds")
+            raise RuleError(_("meld {number} is {owner}'s, not {player}'s").format(number=to, owner=meld.owner, player=player),
+                            _("players add only to their own melds"))
     else:
         own = hand.melds_of(player)
         if not own:
-            raise RuleError(f"{player} has no melds to add to", "lay a new meld with `pan meld`")
+            raise RuleError(_("{player} has no melds to add to").format(player=player), _("lay a new meld with `pan meld`"))
         fits = addition_targets(state, player, cards)
         if not fits:
             if len(own) == 1:
                 raise RuleError(judge_addition(own[0].cards, own[0].tag, cards, state.rules).reason,
-                                "add to a meld the cards fit, or lay a new meld")
-            listed = ", ".join(f"meld {m.number} {m.shown()}" for m in own)
-            raise RuleError(f"{format_cards(cards)} fits none of {player}'s melds ({listed})",
-                            "check the cards, or lay them as a new meld")
+                                _("add to a meld the cards fit, or lay a new meld"))
+            listed = ", ".join(_("meld {number} {cards}").format(number=m.number, cards=m.shown()) for m in own)
+            raise RuleError(_("{cards} fits none of {player}'s melds ({melds})").format(
+                cards=format_cards(cards), player=player, melds=listed), _("check the cards, or lay them as a new meld"))
         if len(fits) > 1:
-            listed = " and ".join(str(m.number) for m in fits)
-            raise InputError(f"{format_cards(cards)} fits {player}'s melds {listed}",
-                             f"say which with --to, e.g. --to {fits[0].number}")
+            numbers = [str(m.number) for m in fits]
+            raise InputError(_("{cards} fits {player}'s melds {numbers}").format(
+                cards=format_cards(cards), player=player, numbers=_and_list(numbers)),
+                _("say which with --to, e.g. --to {number}").format(number=fits[0].number))
         meld = fits[0]
     ruling = judge_addition(meld.cards, meld.tag, cards, state.rules)
     if not ruling.legal:
-        raise RuleError(ruling.reason, "add only cards that keep the meld legal")
+        raise RuleError(ruling.reason, _("add only cards that keep the meld legal"))
     assert ruling.tag is not None  # a legal addition names the meld's tag after it
     _check_shoe(state, hand, cards)
     _check_count(state, hand, player, len(cards))
@@ -499,8 +591,9 @@ def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...],
     meld.cards, meld.tag, meld.grown = meld.cards + tuple(cards), ruling.tag, True
     _collect(state, hand, player, ruling.pays, "addition", before, step, meld)
     if step.worded:
-        step.lines.append(f"{player} adds {format_cards(cards)} to meld {meld.number}, now {meld.shown()}: "
-                          + (f"{ruling.pays} from each payer" if ruling.pays else "pays nothing"))
+        said = dict(player=player, cards=format_cards(cards), number=meld.number, now=meld.shown(), n=ruling.pays)
+        step.lines.append(_("{player} adds {cards} to meld {number}, now {now}: {n} from each payer").format(**said)
+                          if ruling.pays else _("{player} adds {cards} to meld {number}, now {now}: pays nothing").format(**said))
 
 
 def _add(state: PanState, ev: AddEvent, step: Step) -> None:
@@ -514,14 +607,16 @@ def _add(state: PanState, ev: AddEvent, step: Step) -> None:
 def _own_meld(hand: Hand, player: str, number: int | None) -> Meld:
     meld = hand.melds.get(number) if number is not None else None  # None: the event names no meld
     if meld is None:
-        raise InputError(f"there is no meld {number} on the board", "see the numbers with `pan board`")
+        raise InputError(_("there is no meld {number} on the board").format(number=number),
+                         _("see the numbers with `pan board`"))
     if meld.owner != player:
-        raise RuleError(f"meld {number} is {meld.owner}'s, not {player}'s", "players rearrange only their own melds")
+        raise RuleError(_("meld {number} is {owner}'s, not {player}'s").format(number=number, owner=meld.owner, player=player),
+                        _("players rearrange only their own melds"))
     return meld
 
 
 def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Meld], parts: list,
-                         step: Step, borrow: bool, what: str) -> None:
+                         step: Step, borrow: bool, what: str, said: dict | None = None) -> None:
     from pancli.games.panguingue.rearrange import HAND, rearrange  # noqa: PLC0415 only rearranging needs it: not at start-up
 
     results = rearrange([(m.cards, m.tag, m.grown) for m in olds], parts, state.rules, borrow=borrow)
@@ -540,7 +635,7 @@ def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Me
         meld = Meld(number, player, r.cards, r.tag, r.grown, list(kept[0].pays) if kept else [],
                     kept[0].counted if kept else False)
         hand.melds[number] = meld
-        made.append(f"meld {number} is {format_cards(meld_order(r.cards))}")
+        made.append(_("meld {number} is {cards}").format(number=number, cards=format_cards(meld_order(r.cards))))
         if r.pays:
             _collect(state, hand, player, r.pays, r.code, Params(r.params, meld=number), step, meld)
             if r.continues is None:
@@ -549,8 +644,8 @@ def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Me
     pays = sum(r.pays for r in results)
     hand.melds = dict(sorted(hand.melds.items()))
     if step.worded:
-        step.lines.append(f"{player} {what}: {', '.join(made)}; "
-                          + (f"{pays} from each payer" if pays else "pays nothing"))
+        line = _REARRANGED[what][0 if pays else 1]
+        step.lines.append(_(line).format(player=player, melds=", ".join(made), n=pays, **(said or {})))
 
 
 def _split(state: PanState, ev: SplitEvent, step: Step) -> None:
@@ -562,12 +657,13 @@ def _split(state: PanState, ev: SplitEvent, step: Step) -> None:
     meld = _own_meld(hand, player, ev.get("meld"))
     parts = [parse_cards(p) for p in ev.get("into", [])]
     if len(parts) < 2:
-        raise InputError("a split needs at least two parts", 'e.g. --into "AD 2D 3D" "4D 5D 6D"')
+        raise InputError(_("a split needs at least two parts"), _('e.g. --into "AD 2D 3D" "4D 5D 6D"'))
     if Counter(c for p in parts for c in p) != Counter(meld.cards):
-        raise RuleError(f"the parts do not hold exactly the cards of meld {meld.number} ({meld.shown()})",
-                        "a split divides one meld; add cards from the hand with `pan add` first")
+        raise RuleError(_("the parts do not hold exactly the cards of meld {number} ({cards})").format(
+            number=meld.number, cards=meld.shown()),
+            _("a split divides one meld; add cards from the hand with `pan add` first"))
     _apply_rearrangement(state, hand, player, [meld], [Part(p, (0,) * len(p)) for p in parts], step,
-                         borrow=False, what=f"splits meld {meld.number}")
+                         borrow=False, what="split", said={"number": meld.number})
     _maybe_out(state, hand, player, step)
 
 
@@ -581,15 +677,17 @@ def _borrow(state: PanState, ev: BorrowEvent, step: Step) -> None:
     taken = parse_cards(ev.get("cards", []))
     with_cards = parse_cards(ev.get("with", []))
     if not taken:
-        raise InputError("name the cards to borrow", "e.g. `pan borrow Ana --from 2 7C --with 7H 7D`")
+        raise InputError(_("name the cards to borrow"), _("e.g. `pan borrow Ana --from 2 7C --with 7H 7D`"))
     if not with_cards:  # spec §5.6: a meld's own cards rearranged with no hand card is a split
-        raise RuleError(f"a borrow completes a new meld with cards from {player}'s hand, and none were named",
-                        f"name them with --with, or rearrange meld {meld.number} with `pan split` (the split rules apply)")
+        raise RuleError(_("a borrow completes a new meld with cards from {player}'s hand, and none were named").format(
+            player=player),
+            _("name them with --with, or rearrange meld {number} with `pan split` (the split rules apply)").format(
+                number=meld.number))
     rest = Counter(meld.cards)
     rest.subtract(Counter(taken))
     if any(n < 0 for n in rest.values()):
-        raise RuleError(f"meld {meld.number} ({meld.shown()}) does not hold {format_cards(taken)}",
-                        "borrow only cards of that meld")
+        raise RuleError(_("meld {number} ({cards}) does not hold {taken}").format(
+            number=meld.number, cards=meld.shown(), taken=format_cards(taken)), _("borrow only cards of that meld"))
     remainder = tuple(rest.elements())
     pieces = [remainder]
     if not check_meld(remainder, state.rules.mixed_set_additions).valid:
@@ -598,12 +696,13 @@ def _borrow(state: PanState, ev: BorrowEvent, step: Step) -> None:
             pieces = [tuple(p) for p in rope_pieces(remainder)]
         bad = [p for p in pieces if not check_meld(p, state.rules.mixed_set_additions).valid]
         if bad:
-            raise RuleError(f"borrowing {format_cards(taken)} would leave {format_cards(meld_order(bad[0]))}, "
-                            "which is not a meld", "what is left of a meld must still be legal")
+            raise RuleError(_("borrowing {taken} would leave {left}, which is not a meld").format(
+                taken=format_cards(taken), left=format_cards(meld_order(bad[0]))),
+                _("what is left of a meld must still be legal"))
     parts = [Part(p, (0,) * len(p)) for p in pieces]
     parts.append(Part(tuple(taken) + tuple(with_cards), (0,) * len(taken) + (HAND,) * len(with_cards)))
     _apply_rearrangement(state, hand, player, [meld], parts, step, borrow=True,
-                         what=f"borrows {format_cards(taken)} from meld {meld.number}")
+                         what="borrow", said={"taken": format_cards(taken), "number": meld.number})
     _maybe_out(state, hand, player, step)
 
 
@@ -615,11 +714,11 @@ def _spread(state: PanState, ev: SpreadEvent, step: Step) -> None:
     _in_hand(hand, player, "spread")
     layout = [parse_cards(m) for m in ev.get("melds", [])]
     if not layout:
-        raise InputError("the spread names no melds", 'e.g. `pan spread Ana "AS 2S 3S | 5S 5S 5S"`')
+        raise InputError(_("the spread names no melds"), _('e.g. `pan spread Ana "AS 2S 3S | 5S 5S 5S"`'))
     for m in layout:
         check = check_meld(m, state.rules.mixed_set_additions, state.rules.max_meld_size)
         if not check.valid:
-            raise RuleError(check.reason, "every meld of the spread must be legal")
+            raise RuleError(check.reason, _("every meld of the spread must be legal"))
     olds = hand.melds_of(player)
     best, first_error = None, None
     for parts in find_sources([m.cards for m in olds], layout):
@@ -633,8 +732,8 @@ def _spread(state: PanState, ev: SpreadEvent, step: Step) -> None:
         if best is None or key < best[0]:
             best = (key, parts)
     if best is None:
-        raise first_error or RuleError("that spread cannot be reached from the melds on the board")
-    _apply_rearrangement(state, hand, player, olds, best[1], step, borrow=False, what="spreads")
+        raise first_error or RuleError(_("that spread cannot be reached from the melds on the board"))
+    _apply_rearrangement(state, hand, player, olds, best[1], step, borrow=False, what="spread")
     _maybe_out(state, hand, player, step)
 
 
@@ -660,18 +759,23 @@ def _out(state: PanState, ev: PanOutEvent, step: Step) -> None:
 
 def _short_out(player: str, before: int, cards: Sequence[str], melded: int) -> RuleError:
     """A `pan out` that leaves fewer than 11 cards melded, explained for the situation it was typed in."""
-    spread = f"lay the whole hand at once with `pan spread {player.lower()} CARDS / CARDS / CARDS`"
+    spread = _("lay the whole hand at once with `pan spread {name} CARDS / CARDS / CARDS`").format(name=player.lower())
     if before == 0 and not cards:
-        return RuleError(f"{player} has no melds yet; going out needs 11 cards melded", spread)
+        return RuleError(_("{player} has no melds yet; going out needs 11 cards melded").format(player=player), spread)
     if before == 0:
-        return RuleError(f"{format_cards(cards)} would be {player}'s only meld; going out needs 11 cards melded",
-                         spread)
+        return RuleError(_("{cards} would be {player}'s only meld; going out needs 11 cards melded").format(
+            cards=format_cards(cards), player=player), spread)
     if cards:
-        return RuleError(f"with {format_cards(cards)} {player} would have {melded} cards melded; going out needs 11",
-                         f"{11 - melded} more: record their other melds first (`pan meld`, `pan add`), "
-                         "then go out with the last cards")
-    return RuleError(f"{player} has {melded} cards melded; going out needs 11",
-                     f"name the final cards: `pan out {player.lower()} CARD...`")
+        return RuleError(
+            ngettext("with {cards} {player} would have {n} cards melded; going out needs 11",
+                     "with {cards} {player} would have {n} cards melded; going out needs 11", melded).format(
+                cards=format_cards(cards), player=player, n=melded),
+            ngettext("{n} more: record their other melds first (`pan meld`, `pan add`), then go out with the last cards",
+                     "{n} more: record their other melds first (`pan meld`, `pan add`), then go out with the last cards",
+                     11 - melded).format(n=11 - melded))
+    return RuleError(ngettext("{player} has {n} cards melded; going out needs 11",
+                              "{player} has {n} cards melded; going out needs 11", melded).format(player=player, n=melded),
+                     _("name the final cards: `pan out {name} CARD...`").format(name=player.lower()))
 
 
 def _maybe_out(state: PanState, hand: Hand, player: str, step: Step) -> None:
@@ -679,7 +783,8 @@ def _maybe_out(state: PanState, hand: Hand, player: str, step: Step) -> None:
         return
     layout = hand.melds_of(player)
     if not 1 <= len(layout) <= 3:
-        raise RuleError(f"{player}'s layout has {len(layout)} melds", "11 cards make 1 to 3 melds")
+        raise RuleError(ngettext("{player}'s layout has {n} melds", "{player}'s layout has {n} melds", len(layout)).format(
+            player=player, n=len(layout)), _("11 cards make 1 to 3 melds"))
     _win(state, hand, player, step, None)
 
 
@@ -703,20 +808,21 @@ def _win(state: PanState, hand: Hand, winner: str, step: Step, why: str | None) 
     rules = state.rules
     if why is None:  # went out: base and conditions from every payer
         again = [(m, v) for m, v in recollect(state, hand.melds_of(winner)) if v]
-        cond = sum(v for _, v in again)
-        detail = f"base {rules.going_out_base}" + (f" + conditions {cond}" if cond else "")
+        cond = sum(v for _m, v in again)
         each = rules.going_out_base + cond
         out = Params(winner=winner, base=rules.going_out_base, conditions=cond)
         step.payments += reasons.payments(_payers(state, hand, winner), winner, each, "going_out", out)
         if step.worded:
-            step.lines.append(f"{winner} goes out: {each} from each payer ({detail}).")
+            said = dict(player=winner, n=each, base=rules.going_out_base, conditions=cond)
+            step.lines.append(_("{player} goes out: {n} from each payer (base {base} + conditions {conditions}).").format(**said)
+                              if cond else _("{player} goes out: {n} from each payer (base {base}).").format(**said))
     elif step.worded:
-        step.lines.append(why[0].upper() + why[1:] + ".")
+        step.lines.append(why)
     tops = hand.tops_total()
     if tops:
         step.payments.append(reasons.payment(TOPS, winner, tops, "tops"))
         if step.worded:
-            step.lines.append(f"{winner} takes the tops: {tops}.")
+            step.lines.append(_("{player} takes the tops: {chips}.").format(player=winner, chips=tops))
     hand.tops = {}
     hand.winner, hand.over = winner, True
     hand.result = f"won by {winner}"
@@ -751,7 +857,7 @@ def _dead(state: PanState, ev: DeadEvent | _DeadAfterFoul, step: Step) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "be declared dead")
-    why = ev.get("why") or "dead hand"
+    why = ev.get("why")
     if ev.get("after_discard"):
         returned = _refund(hand, player, step, "foul_return", {"after_discard": True})
     else:
@@ -761,25 +867,28 @@ def _dead(state: PanState, ev: DeadEvent | _DeadAfterFoul, step: Step) -> None:
     hand.status[player] = DEAD
     step.tallies.append(Tally(player, "dead"))
     if step.worded:
-        step.lines.append(f"{player}'s hand is dead ({why}): returns {plural(returned, 'chip')} won this hand, "
-                          "throws in their cards, and keeps paying.")
+        shown = _(FOUL_AFTER_DISCARD) if why == FOUL_AFTER_DISCARD and ev.get("after_discard") else (why or _(DEAD_HAND))
+        step.lines.append(ngettext(
+            "{player}'s hand is dead ({why}): returns {n} chip won this hand, throws in their cards, and keeps paying.",
+            "{player}'s hand is dead ({why}): returns {n} chips won this hand, throws in their cards, and keeps paying.",
+            returned).format(player=player, why=shown, n=returned))
     alive = [p for p in hand.order if hand.status[p] == IN]
     if not alive:
         if step.worded:
-            step.lines.append("No live hand is left: record `pan void` to end the hand.")
+            step.lines.append(_("No live hand is left: record `pan void` to end the hand."))
 
 
 def _foul(state: PanState, ev: FoulEvent, step: Step) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     if ev.get("after_discard"):
-        _dead(state, {**ev, "why": "foul meld found after the discard", "after_discard": True}, step)
+        _dead(state, {**ev, "why": FOUL_AFTER_DISCARD, "after_discard": True}, step)
         return
     _in_hand(hand, player, "be called for a foul")
     number = ev.get("meld")
     if number is None:
-        raise InputError("say which meld is foul with --meld N, or --after-discard",
-                         "a foul found before the discard costs only that meld's chips")
+        raise InputError(_("say which meld is foul with --meld N, or --after-discard"),
+                         _("a foul found before the discard costs only that meld's chips"))
     meld = _own_meld(hand, player, number)
     returned = 0
     for pay in meld.pays:
@@ -793,8 +902,13 @@ def _foul(state: PanState, ev: FoulEvent, step: Step) -> None:
         step.tallies.append(Tally(player, "conditions", -1))
     del hand.melds[number]
     if step.worded:
-        step.lines.append(f"{possessive(player)} meld {number} is foul: its cards go back to {possessive(player)} hand"
-                          + (f", and {player} returns {plural(returned, 'chip')}." if returned else "."))
+        said = dict(whose=whose(player), player=player, number=number, n=returned)
+        step.lines.append(ngettext("{whose} meld {number} is foul: its cards go back to {whose} hand, "
+                                   "and {player} returns {n} chip.",
+                                   "{whose} meld {number} is foul: its cards go back to {whose} hand, "
+                                   "and {player} returns {n} chips.", returned).format(**said)
+                          if returned else
+                          _("{whose} meld {number} is foul: its cards go back to {whose} hand.").format(**said))
 
 
 # Each handler takes its kind's payload (pancli/core/events.py); ``apply`` gives it the stored one.

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import PanError
+from pancli.core.i18n import _
 from pancli.core.ledger import Step
 from pancli.core.payloads import LIST, TEXT, TEXTS, WHOLE, YES_NO, Field, Payloads
 from pancli.core.words import signed
@@ -145,7 +146,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
         hand = state.hand
         if hand is None:
             return None
-        return f"hand {hand.number}" + (" over" if hand.over else "")
+        return (_("hand {number} over") if hand.over else _("hand {number}")).format(number=hand.number)
 
     def complete(self, kind: CompletionKind, word: str, state: PanState | None = None,
                  owner: str | None = None) -> list[str]:
@@ -195,23 +196,34 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
     def board_lines(self, board: Board) -> list[str]:
         """The hand; who is in with melds, worth and chips."""
         from pancli.games.panguingue.cards import format_card  # adapter: the game's modules load on first use
+        from pancli.games.panguingue.engine import result_words  # adapter: the game's modules load on first use
 
         hand = board.get("hand")
         if hand is None:
             return []
-        status = "in play" if not hand["over"] else hand["result"]
-        lines = [f"hand {hand['number']} · {hand['dealer']} deals · {hand['eldest']} eldest · "
-                 f"tops {hand['tops']} · {status}"]
+        status = _("in play") if not hand["over"] else result_words(hand["result"])
+        lines = [_("hand {number} · {dealer} deals · {eldest} eldest · tops {tops} · {status}").format(
+            number=hand["number"], dealer=hand["dealer"], eldest=hand["eldest"], tops=hand["tops"], status=status)]
         playing, out = [], []
         for p in hand["players"]:
             if p["status"] != "in":
                 moved = p["chips_this_hand"]  # a void hand gives a drop back: nothing to show
-                out.append(f"{p['name']} {p['status']}" + (f" {signed(moved)}" if moved else ""))
+                said = dict(player=p["name"], status=p["status"], n=signed(moved))
+                if p["status"] == "dropped":
+                    out.append((_("{player} dropped {n}") if moved else _("{player} dropped")).format(**said))
+                elif p["status"] == "dead":
+                    out.append((_("{player} dead {n}") if moved else _("{player} dead")).format(**said))
+                else:
+                    out.append(f"{p['name']} {p['status']}" + (f" {signed(moved)}" if moved else ""))
                 continue
-            melds = "; ".join(f"meld {m['number']}: {''.join(format_card(c) for c in m['cards'])}"
-                              + (f" worth {m['worth']}" if m["worth"] else "") for m in p["melds"])
+            melds = "; ".join(
+                (_("meld {number}: {cards} worth {worth}") if m["worth"] else _("meld {number}: {cards}")).format(
+                    number=m["number"], cards="".join(format_card(c) for c in m["cards"]), worth=m["worth"])
+                for m in p["melds"])
             playing.append(f"{p['name']} {signed(p['chips_this_hand'], zero='+0')}" + (f" [{melds}]" if melds else ""))
-        lines.append("in: " + " · ".join(playing) + (f" | {', '.join(out)}" if out else ""))
+        # Translators: "in" are the players still in the hand; {out} who dropped or is dead
+        lines.append((_("in: {players} | {out}") if out else _("in: {players}")).format(
+            players=" · ".join(playing), out=", ".join(out)))
         return lines
 
     def hand_over_lines(self, before: PanState | None, after: PanState) -> list[str]:
@@ -223,21 +235,25 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
         if was is not None and (was.number, was.over) == (hand.number, hand.over):
             return []
         moved = sorted(((p, n) for p, n in hand.moved.items() if p in hand.status and n), key=lambda pn: -pn[1])
-        lines = [f"Hand {hand.number} is void." if hand.result == "void" else f"Hand {hand.number} is over: {hand.result}.",
-                 ("Moved this hand: " + " · ".join(f"{p} {signed(n)}" for p, n in moved)) if moved
-                 else "No chips moved this hand."]
+        from pancli.games.panguingue.engine import result_words  # adapter: the game's modules load on first use
+
+        lines = [_("Hand {number} is void.").format(number=hand.number) if hand.result == "void" else
+                 _("Hand {number} is over: {result}.").format(number=hand.number, result=result_words(hand.result)),
+                 _("Moved this hand: {moves}").format(moves=" · ".join(f"{p} {signed(n)}" for p, n in moved)) if moved
+                 else _("No chips moved this hand.")]
         try:
             nxt = self.apply(after, {"kind": "deal"}).state.hand
         except Exception:
             return lines
         if nxt is not None:
-            lines.append(f"Next hand: {nxt.dealer} deals, {nxt.eldest} is eldest; type `deal` to start it.")
+            lines.append(_("Next hand: {dealer} deals, {eldest} is eldest; type `deal` to start it.").format(
+                dealer=nxt.dealer, eldest=nxt.eldest))
         return lines
 
     def meld_words(self, meld: Mapping[str, Any]) -> str:
         from pancli.games.panguingue import conditions  # adapter: the game's modules load on first use
 
-        return conditions.describe(meld["condition"], meld["cards"]) if meld["worth"] else "no condition"
+        return conditions.describe(meld["condition"], meld["cards"]) if meld["worth"] else _("no condition")
 
     def career_counts(self, events: Sequence[tuple[Mapping[str, Any], Event]],
                       taken_back: Sequence[Sequence[Mapping[str, Any]]] = ()) -> list[tuple[str, int]]:

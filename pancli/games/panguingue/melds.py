@@ -6,7 +6,8 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pancli.games.panguingue.cards import NON_COMOQUERS, ORDINAL, RANK_NAME, RANKS, SUIT_NAME, format_cards
+from pancli.core.i18n import _
+from pancli.games.panguingue.cards import NON_COMOQUERS, ORDINAL, RANKS, format_cards, rank_words
 
 SET, ROPE = "set", "rope"
 
@@ -24,50 +25,57 @@ def check_meld(cards: Sequence[str], mixed_set_additions: str = "any_suit", max_
     """Judge a group of cards as one meld, in any order of writing."""
     n = len(cards)
     if n < 3:
-        return MeldCheck(False, None, f"{format_cards(cards) or 'no cards'} is not a meld: a meld needs at least 3 cards")
+        if not cards:
+            return MeldCheck(False, None, _("no cards is not a meld: a meld needs at least 3 cards"))
+        return MeldCheck(False, None, _("{cards} is not a meld: a meld needs at least 3 cards").format(cards=format_cards(cards)))
     if n > max_size:
-        return MeldCheck(False, None, f"{format_cards(cards)} is not a meld: a meld holds at most {max_size} cards")
+        return MeldCheck(False, None, _("{cards} is not a meld: a meld holds at most {n} cards").format(
+            cards=format_cards(cards), n=max_size))
     ranks = {c[0] for c in cards}
     suits = {c[1] for c in cards}
     if len(ranks) == 1:
         return _check_set(cards, ranks.pop(), suits, mixed_set_additions)
     if len(suits) > 1:
         if len(ranks) < n:
-            return MeldCheck(False, None, f"{format_cards(cards)} is not a meld: a set needs one rank and a rope one suit")
-        return MeldCheck(False, None, f"{format_cards(cards)} is not a rope: a rope must be all one suit")
+            return MeldCheck(False, None, _("{cards} is not a meld: a set needs one rank and a rope one suit").format(
+                cards=format_cards(cards)))
+        return MeldCheck(False, None, _("{cards} is not a rope: a rope must be all one suit").format(cards=format_cards(cards)))
     return _check_rope(cards)
 
 
 # The cards are written out only for a reason: a replay checks every meld of a long night.
 
 def _check_set(cards: Sequence[str], rank: str, suits: set[str], mixed_set_additions: str) -> MeldCheck:
-    name = RANK_NAME[rank]
     if rank in NON_COMOQUERS or len(suits) == 1:
         return MeldCheck(True, SET, "")
     if mixed_set_additions == "new_suit_only":
         if len(suits) == len(cards) and len(cards) >= 3:
             return MeldCheck(True, SET, "")
-        return MeldCheck(False, None, f"{format_cards(cards)} is not a set: {name} must be all one suit or all "
-                                      "different suits")
+        return MeldCheck(False, None, _("{cards} is not a set: {rank} must be all one suit or all different suits").format(
+            cards=format_cards(cards), rank=rank_words(rank)))
     if len(suits) >= 3:
         return MeldCheck(True, SET, "")
-    return MeldCheck(False, None, f"{format_cards(cards)} is not a set: {name} must be all one suit or three "
-                                  "different suits")
+    return MeldCheck(False, None, _("{cards} is not a set: {rank} must be all one suit or three different suits").format(
+        cards=format_cards(cards), rank=rank_words(rank)))
 
 
 def _check_rope(cards: Sequence[str]) -> MeldCheck:
     ords = sorted(ORDINAL[c[0]] for c in cards)
-    suit = SUIT_NAME[cards[0][1]]
     for a, b in zip(ords, ords[1:]):
         if a == b:
-            return MeldCheck(False, None, f"{format_cards(cards)} is not a rope: {RANK_NAME[RANKS[a - 1]]} repeat "
-                                          "in one rope")
+            return MeldCheck(False, None, _("{cards} is not a rope: {rank} repeat in one rope").format(
+                cards=format_cards(cards), rank=rank_words(RANKS[a - 1])))
         if b != a + 1:
             if ords[0] == 1 and ords[-1] == 10:
-                why = "the ace is low only, so K-A does not join"
+                why = _("the ace is low only, so K-A does not join")
             else:
-                why = f"{RANKS[a - 1]} and {RANKS[b - 1]} are not neighbours (order A 2 3 4 5 6 7 J Q K)"
-            return MeldCheck(False, None, f"{format_cards(cards)} is not a rope in {suit}: {why}")
+                why = _("{low} and {high} are not neighbours (order A 2 3 4 5 6 7 J Q K)").format(
+                    low=RANKS[a - 1], high=RANKS[b - 1])
+            # One whole message per suit: Polish and Russian decline it ("w pikach", "в пиках").
+            return MeldCheck(False, None, {
+                "S": _("{cards} is not a rope in spades: {why}"), "H": _("{cards} is not a rope in hearts: {why}"),
+                "D": _("{cards} is not a rope in diamonds: {why}"), "C": _("{cards} is not a rope in clubs: {why}"),
+            }[cards[0][1]].format(cards=format_cards(cards), why=why))
     return MeldCheck(True, ROPE, "")
 
 

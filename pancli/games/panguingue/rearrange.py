@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from pancli.core.errors import RuleError
+from pancli.core.i18n import _
 from pancli.games.panguingue import conditions
 from pancli.games.panguingue.cards import format_cards
 from pancli.games.panguingue.melds import check_meld, meld_order
@@ -49,7 +50,7 @@ def rearrange(olds: Sequence[tuple[tuple[str, ...], str, bool]], parts: Sequence
     for part in parts:
         check = check_meld(part.cards, rules.mixed_set_additions, rules.max_meld_size)
         if not check.valid:
-            raise RuleError(check.reason, "every meld must be legal after the change")
+            raise RuleError(check.reason, _("every meld must be legal after the change"))
     by_part = [Counter(p.sources) for p in parts]
     _check_moves(olds, parts, by_part, rules, borrow)
     keeper = _keepers(olds, parts, by_part, rules)
@@ -62,7 +63,7 @@ def rearrange(olds: Sequence[tuple[tuple[str, ...], str, bool]], parts: Sequence
         from_hand = src.get(HAND, 0)
         if j in continues:
             i = continues[j]
-            _, tag, grown = olds[i]
+            _cards, tag, grown = olds[i]
             results.append(_carry_on(part, tag, from_hand, i, grown, rules))
             continue
         tag = conditions.tag_of(part.cards, rules)
@@ -121,8 +122,8 @@ def _check_moves(olds: Sequence[tuple[tuple[str, ...], str, bool]], parts: Seque
         old_sources = [i for i in src if i is not HAND]
         whole = [i for i in old_sources if src[i] == len(olds[i][0])]
         if whole and len(old_sources) > 1:
-            raise RuleError(f"{format_cards(meld_order(parts[j].cards))} joins cards of two melds",
-                            "cards taken from a meld may only start a new meld, not join another")
+            raise RuleError(_("{cards} joins cards of two melds").format(cards=format_cards(meld_order(parts[j].cards))),
+                            _("cards taken from a meld may only start a new meld, not join another"))
     for i, (cards, _tag, grown) in enumerate(olds):
         holders = [j for j, src in enumerate(by_part) if src.get(i)]
         if len(holders) == 1 and by_part[holders[0]][i] == len(cards):
@@ -131,20 +132,21 @@ def _check_moves(olds: Sequence[tuple[tuple[str, ...], str, bool]], parts: Seque
         pure = [j for j in holders if len(by_part[j]) == 1]
         if mixed or borrow:
             if not rules.borrow_allowed:
-                raise RuleError("borrowing from a meld is not allowed at this table", "house rule borrow_allowed = false")
+                raise RuleError(_("borrowing from a meld is not allowed at this table"),
+                                _("house rule borrow_allowed = false"))
             lent = sum(by_part[j][i] for j in mixed)
             if lent > 1 and not rules.borrow_multiple_cards:
-                raise RuleError("only one card may be borrowed at a time at this table",
-                                "house rule borrow_multiple_cards = false")
+                raise RuleError(_("only one card may be borrowed at a time at this table"),
+                                _("house rule borrow_multiple_cards = false"))
             if len(pure) > 1 and not rules.borrow_from_middle_if_pieces_valid:
-                raise RuleError("borrowing from the middle of a rope is not allowed at this table",
-                                "take an end card, or change borrow_from_middle_if_pieces_valid")
+                raise RuleError(_("borrowing from the middle of a rope is not allowed at this table"),
+                                _("take an end card, or change borrow_from_middle_if_pieces_valid"))
         else:
             if not rules.split_allowed:
-                raise RuleError("splitting a meld is not allowed at this table", "house rule split_allowed = false")
+                raise RuleError(_("splitting a meld is not allowed at this table"), _("house rule split_allowed = false"))
             if rules.split_requires_prior_additions and not grown:
-                raise RuleError(f"{format_cards(meld_order(cards))} has had no cards added, so it cannot be split",
-                                "house rule split_requires_prior_additions = true")
+                raise RuleError(_("{cards} has had no cards added, so it cannot be split").format(
+                    cards=format_cards(meld_order(cards))), _("house rule split_requires_prior_additions = true"))
 
 
 def find_sources(olds: Sequence[tuple[str, ...]], layout: Sequence[Sequence[str]],
@@ -162,8 +164,8 @@ def find_sources(olds: Sequence[tuple[str, ...]], layout: Sequence[Sequence[str]
         have = [oc[c] for oc in old_count]
         want = [nc[c] for nc in new_count]
         if sum(have) > sum(want):
-            raise RuleError(f"the new layout lacks {format_cards([c])} that is melded now",
-                            "melded cards stay on the table: restate every meld")
+            raise RuleError(_("the new layout lacks {card} that is melded now").format(card=format_cards([c])),
+                            _("melded cards stay on the table: restate every meld"))
         per_card.append(list(_distributions(have, want)))
     ways = []
     for combo in itertools.islice(itertools.product(*per_card), limit):

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from pancli.core.i18n import ENGLISH, _, language, speaking_catalog
 from pancli.core.ledger import NO_PARAMS, Params, Payment
 from pancli.games.panguingue import conditions
 from pancli.games.panguingue.cards import format_cards
@@ -48,7 +49,8 @@ CODES = ("ante", "house", "drop", "tops_returned", "chop", "condition", "additio
 
 
 def _meld(p: Mapping) -> str:
-    return f"{format_cards(p['cards'])}, {conditions.describe(p['tag'], p['cards'])}"
+    return _("{cards}, {condition}").format(cards=format_cards(p["cards"]),
+                                            condition=conditions.describe(p["tag"], p["cards"]))
 
 
 def _returned(p: Mapping) -> str:
@@ -57,32 +59,54 @@ def _returned(p: Mapping) -> str:
 
 
 def _foul(p: Mapping) -> str:
-    where = "foul meld found after the discard" if p.get("after_discard") else f"foul meld {p['meld']}"
-    return f"{where}: returns {_returned(p)}"
+    if p.get("after_discard"):
+        return _("foul meld found after the discard: returns {returned}").format(returned=_returned(p))
+    return _("foul meld {number}: returns {returned}").format(number=p["meld"], returned=_returned(p))
 
 
-# The English of each code. Only people read it: reword it at will.
+def _going_out(p: Mapping) -> str:
+    if p["conditions"]:
+        return _("{player} goes out: base {base} + conditions {conditions}").format(
+            player=p["winner"], base=p["base"], conditions=p["conditions"])
+    return _("{player} goes out: base {base}").format(player=p["winner"], base=p["base"])
+
+
+def _dead_return(p: Mapping) -> str:
+    # The why is the table's own words, as recorded: shown as it was typed.
+    why = p.get("why") or _("dead hand")
+    return _("{why}: returns {returned}").format(why=why, returned=_returned(p))
+
+
+# The words of each code, in the language in force. Only people read them: reword them at will.
 TEXT = {
-    "ante": lambda p: f"ante for hand {p['hand']}",
-    "house": lambda p: "house collection",
-    "drop": lambda p: "drops (goes on top)",
-    "tops_returned": lambda p: f"hand {p['hand']} void: tops returned",
-    "chop": lambda p: "chops the tops",
+    "ante": lambda p: _("ante for hand {number}").format(number=p["hand"]),
+    "house": lambda p: _("house collection"),
+    "drop": lambda p: _("drops (goes on top)"),
+    "tops_returned": lambda p: _("hand {number} void: tops returned").format(number=p["hand"]),
+    "chop": lambda p: _("chops the tops"),
     "condition": _meld,
-    "addition": lambda p: f"{format_cards(p['added'])} added to {conditions.describe(p['tag'], p['cards'])}",
+    "addition": lambda p: _("{added} added to {condition}").format(
+        added=format_cards(p["added"]), condition=conditions.describe(p["tag"], p["cards"])),
     "rearranged": _meld,  # a new meld of a spread, split or borrow: the line of the event says which
-    "carried": lambda p: f"{_meld(p)} (+{p['added']} added)",
-    "going_out": lambda p: f"{p['winner']} goes out: base {p['base']}"
-                           + (f" + conditions {p['conditions']}" if p["conditions"] else ""),
-    "tops": lambda p: "takes the tops",
-    "dead_return": lambda p: f"{p.get('why') or 'dead hand'}: returns {_returned(p)}",
+    "carried": lambda p: _("{meld} (+{n} added)").format(meld=_meld(p), n=p["added"]),
+    "going_out": _going_out,
+    "tops": lambda p: _("takes the tops"),
+    "dead_return": _dead_return,
     "foul_return": _foul,
 }
 
 
 def render(code: str, params: Mapping) -> str:
-    """The English line for a payment's reason."""
+    """A payment's reason in the language in force, for a screen."""
     return TEXT[code](params)
+
+
+def render_english(code: str, params: Mapping) -> str:
+    """A payment's reason in English: what is stored and archived beside the payment."""
+    if language() == ENGLISH:
+        return TEXT[code](params)
+    with speaking_catalog(ENGLISH, None):
+        return TEXT[code](params)
 
 
 def payment(payer: str, payee: str, chips: int, code: str, params: Params | Mapping | None = None) -> Payment:
@@ -105,7 +129,9 @@ def payments(payers: list[str], payee: str, chips: int, code: str, params: Param
 
 
 def _wording(code: str, params: Params) -> str:
-    return render(code, params)  # looked up when asked, so the wording can change without the payments
+    # Looked up when asked, so the wording can change without the payments; in English, since
+    # the reason is stored and archived beside the payment (a screen says it with ``render``).
+    return render_english(code, params)
 
 
 def returning(pay: Payment) -> Params:

@@ -28,7 +28,7 @@ from itertools import product
 from typing import TYPE_CHECKING
 
 from pancli.core.errors import RuleError
-from pancli.core.words import plural
+from pancli.core.i18n import _, ngettext
 from pancli.games.panguingue import conditions
 from pancli.games.panguingue.cards import NON_COMOQUERS, ORDINAL, RANKS, SUITS, format_card, format_cards, over_shoe
 from pancli.games.panguingue.melds import ROPE, SET, check_meld, meld_order
@@ -134,12 +134,13 @@ def check_layout(melds: Sequence[Sequence[str]], rules: HouseRules = DEFAULTS, *
     if going_out:
         _check_out_count(sum(len(m) for m in groups))
         if len(groups) > MAX_OUT_MELDS:
-            raise RuleError(f"{len(groups)} melds is not out", "eleven cards make at most three melds")
+            raise RuleError(ngettext("{n} melds is not out", "{n} melds is not out", len(groups)).format(n=len(groups)),
+                            _("eleven cards make at most three melds"))
     all_cards = [c for m in groups for c in m]
     extra = over_shoe(all_cards, rules.shoe())
     if extra:
-        raise RuleError(f"the layout cannot be on the table: the shoe holds only "
-                        f"{rules.shoe()[extra]} of {format_card(extra)}", "check the cards")
+        raise RuleError(_("the layout cannot be on the table: the shoe holds only {n} of {card}").format(
+            n=rules.shoe()[extra], card=format_card(extra)), _("check the cards"))
     placed = []
     for group in groups:
         ruling = judge(group, rules)
@@ -155,22 +156,24 @@ def why_not(cards: Sequence[str], rules: HouseRules = DEFAULTS) -> tuple[str, st
     cards = tuple(cards)
     shown = format_cards(_display(cards))
     if not cards:
-        return "no cards", "give at least three cards"
+        return _("no cards"), _("give at least three cards")
     extra = over_shoe(cards, rules.shoe())
     if extra:
-        return (f"{shown} cannot be on the table",
-                f"the shoe holds only {rules.shoe()[extra]} of {format_card(extra)}")
+        return (_("{cards} cannot be on the table").format(cards=shown),
+                _("the shoe holds only {n} of {card}").format(n=rules.shoe()[extra], card=format_card(extra)))
     if len(cards) < 3:
-        return f"{shown} cannot be melded", "a meld needs at least 3 cards"
+        return _("{cards} cannot be melded").format(cards=shown), _("a meld needs at least 3 cards")
     for c in _display(set(cards)):
         if not _fits_some_meld(c, cards, rules):
-            return f"{shown} cannot all be melded", f"{format_card(c)} fits no meld with these cards"
-    return f"{shown} cannot all be melded", "no way to split them into legal melds"
+            return (_("{cards} cannot all be melded").format(cards=shown),
+                    _("{card} fits no meld with these cards").format(card=format_card(c)))
+    return _("{cards} cannot all be melded").format(cards=shown), _("no way to split them into legal melds")
 
 
 def _check_out_count(n: int) -> None:
     if n != OUT_CARDS:
-        raise RuleError(f"{plural(n, 'card')} melded is not out", f"going out needs {OUT_CARDS}")
+        raise RuleError(ngettext("{n} card melded is not out", "{n} cards melded is not out", n).format(n=n),
+                        _("going out needs {n}").format(n=OUT_CARDS))
 
 
 # -- the search --------------------------------------------------------------------------------
@@ -291,14 +294,14 @@ class _Solver:
             options.append(opts)
         best = None
         for choice in product(*options):
-            pool = tuple(n - y for n, (y, _) in zip(counts, choice))
+            pool = tuple(n - y for n, (y, _c) in zip(counts, choice))
             mixed = self.mixed_plan(rank, pool)
             if mixed is None:
                 continue
-            w = mixed[0] + sum(p[0] for _, p in choice)
-            m = mixed[1] + sum(p[1] for _, p in choice)
+            w = mixed[0] + sum(p[0] for _c, p in choice)
+            m = mixed[1] + sum(p[1] for _c, p in choice)
             if best is None or (w, -m) > (best[0], -best[1]):
-                best = (w, m, (tuple(p[2] for _, p in choice), pool, mixed[2]))
+                best = (w, m, (tuple(p[2] for _c, p in choice), pool, mixed[2]))
         return best
 
     # the search over the whole bag -----------------------------------------------------
@@ -314,7 +317,7 @@ class _Solver:
         while state:
             found = search.memo[state]
             assert found is not None  # every state on the best path has an arrangement
-            _, _, step, state = found
+            _w, _m, step, state = found
             melds.extend(self._build(step))
         melds.sort(key=_meld_key)
         return Arrangement(tuple(melds))
@@ -409,7 +412,7 @@ class _Search:
         avail = []
         b = self.base
         x = state // self.place[rank * _NS + suit]
-        for _ in range(min(_NR - rank, self.solver.max_size)):
+        for _i in range(min(_NR - rank, self.solver.max_size)):
             c = x % b
             if c == 0:
                 break
@@ -471,9 +474,9 @@ def _deal_mixed(rank: int, pool: tuple[int, ...], sizes: tuple[int, ...],
     parts = len(sizes)
     if parts == 0:
         return []
-    groups: list[list[str]] = [[] for _ in range(parts)]
+    groups: list[list[str]] = [[] for _i in range(parts)]
     if new_suit_only:
-        dealt = [r + SUITS[s] for s in range(_NS) for _ in range(pool[s])]
+        dealt = [r + SUITS[s] for s in range(_NS) for _i in range(pool[s])]
         for i, c in enumerate(dealt):
             groups[i % parts].append(c)
         return groups
@@ -484,10 +487,10 @@ def _deal_mixed(rank: int, pool: tuple[int, ...], sizes: tuple[int, ...],
         cores[i] -= 1
     if sum(cores) < need:  # only possible for A/K, whose sets may repeat suits
         cores = _fill_cores(pool, cores, need)
-    dealt = [r + SUITS[s] for s in range(_NS) for _ in range(cores[s])]
+    dealt = [r + SUITS[s] for s in range(_NS) for _i in range(cores[s])]
     for i, c in enumerate(dealt):
         groups[i % parts].append(c)
-    extras = [r + SUITS[s] for s in range(_NS) for _ in range(pool[s] - cores[s])]
+    extras = [r + SUITS[s] for s in range(_NS) for _i in range(pool[s] - cores[s])]
     for g, size in zip(groups, sizes):
         while len(g) < size:
             g.append(extras.pop())

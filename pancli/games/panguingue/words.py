@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pancli.core.i18n import ENGLISH, _, language
 from pancli.core.words import listed, possessive
 from pancli.games.panguingue.cards import ORDINAL, SUIT_SYMBOL
 from pancli.games.panguingue.melds import meld_order
@@ -38,72 +39,89 @@ def groups(melds: Any) -> list[str]:
     return [cards(m, as_meld=True) for m in melds or ()]
 
 
+def whose(player: str) -> str:
+    """A player's name as the owner of something: ``Tito's``, ``Chris'`` in English; the name
+    itself in another language, whose sentence places it (``{whose}`` in a message)."""
+    return possessive(player) if language() == ENGLISH else player
+
+
 def _who(e: Event) -> str:
-    return str(e.get("player") or "someone")
+    return str(e.get("player") or _("someone"))
 
 
-def _meld(number: Any) -> str:
-    return f"meld {number}"
+def _and(items: list[str]) -> str:
+    return listed(items, _("and"))
 
 
 def _seat_add(e: Event) -> str:
     after = e.get("after")
-    return f"{_who(e)} takes a seat" + (f" after {after}" if after else "")
+    if after:
+        return _("{player} takes a seat after {after}").format(player=_who(e), after=after)
+    return _("{player} takes a seat").format(player=_who(e))
 
 
 def _deal(e: Event) -> str:
     hand, dealer = e.get("hand"), e.get("dealer")
-    what = f"hand {hand}" if hand is not None else "the next hand"
-    return f"{dealer} deals {what}" if dealer else f"{what[0].upper()}{what[1:]} is dealt"
+    if dealer:
+        if hand is not None:
+            return _("{dealer} deals hand {number}").format(dealer=dealer, number=hand)
+        return _("{dealer} deals the next hand").format(dealer=dealer)
+    return _("Hand {number} is dealt").format(number=hand) if hand is not None else _("The next hand is dealt")
 
 
 def _add(e: Event) -> str:
     to = e.get("to")
-    return f"{_who(e)} adds {cards(e.get('cards'))}" + (f" to {_meld(to)}" if to is not None else "")
+    if to is not None:
+        return _("{player} adds {cards} to meld {number}").format(player=_who(e), cards=cards(e.get("cards")), number=to)
+    return _("{player} adds {cards}").format(player=_who(e), cards=cards(e.get("cards")))
 
 
 def _split(e: Event) -> str:
-    return f"{_who(e)} splits {_meld(e.get('meld'))} into {listed(groups(e.get('into')))}"
+    return _("{player} splits meld {number} into {melds}").format(
+        player=_who(e), number=e.get("meld"), melds=_and(groups(e.get("into"))))
 
 
 def _borrow(e: Event) -> str:
-    return (f"{_who(e)} borrows {cards(e.get('cards'))} from {_meld(e.get('from'))} "
-            f"to meld with {cards(e.get('with'))}")
+    return _("{player} borrows {cards} from meld {number} to meld with {with_cards}").format(
+        player=_who(e), cards=cards(e.get("cards")), number=e.get("from"), with_cards=cards(e.get("with")))
 
 
 def _spread(e: Event) -> str:
-    return f"{_who(e)} lays down {listed(groups(e.get('melds')))}"
+    return _("{player} lays down {melds}").format(player=_who(e), melds=_and(groups(e.get("melds"))))
 
 
 def _out(e: Event) -> str:
     laid, to = cards(e.get("cards"), as_meld=e.get("to") is None), e.get("to")
     if not laid:
-        return f"{_who(e)} goes out"
-    return f"{_who(e)} goes out, adding {laid} to {_meld(to)}" if to is not None else f"{_who(e)} goes out with {laid}"
+        return _("{player} goes out").format(player=_who(e))
+    if to is not None:
+        return _("{player} goes out, adding {cards} to meld {number}").format(player=_who(e), cards=laid, number=to)
+    return _("{player} goes out with {cards}").format(player=_who(e), cards=laid)
 
 
 def _foul(e: Event) -> str:
+    who = _who(e)
     if e.get("after_discard"):
-        return f"{possessive(_who(e))} foul is found after the discard: the hand is dead"
-    return f"{possessive(_who(e))} {_meld(e.get('meld'))} is fouled"
+        return _("{whose} foul is found after the discard: the hand is dead").format(whose=whose(who), player=who)
+    return _("{whose} meld {number} is fouled").format(whose=whose(who), player=who, number=e.get("meld"))
 
 
 WORDS: dict[str, Callable[[Event], str]] = {
     "seat_add": _seat_add,
-    "seat_remove": lambda e: f"{_who(e)} leaves the table",
+    "seat_remove": lambda e: _("{player} leaves the table").format(player=_who(e)),
     "deal": _deal,
-    "drop": lambda e: f"{_who(e)} drops",
-    "stay": lambda e: f"{_who(e)} stays",
-    "meld": lambda e: f"{_who(e)} melds {cards(e.get('cards'), as_meld=True)}",
+    "drop": lambda e: _("{player} drops").format(player=_who(e)),
+    "stay": lambda e: _("{player} stays").format(player=_who(e)),
+    "meld": lambda e: _("{player} melds {cards}").format(player=_who(e), cards=cards(e.get("cards"), as_meld=True)),
     "add": _add,
     "split": _split,
     "borrow": _borrow,
     "spread": _spread,
     "out": _out,
     "foul": _foul,
-    "dead": lambda e: f"{possessive(_who(e))} hand is dead",
-    "void": lambda e: "The hand is void",
-    "chop": lambda e: "The last two players chop the tops",
+    "dead": lambda e: _("{whose} hand is dead").format(whose=whose(_who(e)), player=_who(e)),
+    "void": lambda e: _("The hand is void"),
+    "chop": lambda e: _("The last two players chop the tops"),
 }
 
 
