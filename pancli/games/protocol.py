@@ -159,6 +159,11 @@ class Views(Protocol[S_in]):
     def meld_words(self, meld: Mapping[str, Any]) -> str:
         """The words for one meld of the board: what it is worth and why ("" if nothing to say)."""
 
+    def payment_words(self, code: str | None, params: Mapping[str, Any]) -> str | None:
+        """A payment's reason in the language in force, for a screen, from its code and params;
+        None when the game does not word that code (show the reason as stored). The reason stored
+        and archived beside a payment (``Payment.reason``) stays English."""
+
     def event_words(self, event: Event, undone: Event | None = None) -> str:
         """One recorded event as the table says it ("Chuy deals hand 6"), for every kind the game
         declares and the bank's and undo's (``undone``: what an undo took back, when known)."""
@@ -347,6 +352,9 @@ class GameBase(Generic[R, S]):
 
     def meld_words(self, meld: Mapping[str, Any]) -> str:
         return ""
+
+    def payment_words(self, code: str | None, params: Mapping[str, Any]) -> str | None:
+        return None
 
     def event_words(self, event: Event, undone: Event | None = None) -> str:
         """The bank's kinds and undo; a game words its own kinds and leaves these to this."""

@@ -255,6 +255,16 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
 
         return conditions.describe(meld["condition"], meld["cards"]) if meld["worth"] else _("no condition")
 
+    def payment_words(self, code: str | None, params: Mapping[str, Any]) -> str | None:
+        from pancli.games.panguingue import reasons  # adapter: the game's modules load on first use
+
+        if code not in reasons.TEXT:
+            return None
+        try:
+            return reasons.render(code, params)
+        except (KeyError, TypeError, ValueError, IndexError):  # particulars edited by hand: the stored reason
+            return None
+
     def career_counts(self, events: Sequence[tuple[Mapping[str, Any], Event]],
                       taken_back: Sequence[Sequence[Mapping[str, Any]]] = ()) -> list[tuple[str, int]]:
         """How often each condition was laid, from meld payloads (and final melds at going out),
