@@ -16,8 +16,11 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-def _lang(value: str | None) -> str | None:
-    """``--lang`` puts its language in force before anything else is read or printed."""
+def _lang(ctx: typer.Context, value: str | None) -> str | None:
+    """``--lang`` puts its language in force before anything else is read or printed. A line
+    typed at `pan table` without its own --lang keeps the language the shell speaks."""
+    if value is None and isinstance(ctx.obj, AppContext):
+        return value
     from pancli.cli.errors import errors_as_messages
     from pancli.cli.language import speak
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from pancli.core.i18n import N_
+
 MAX_LOG = 1_000_000
 _ENTRY = "--- "  # how each entry begins
 
@@ -30,14 +32,40 @@ def expected_errors() -> tuple[type[BaseException], ...]:
     return (PanError,) if sqlite3 is None else (PanError, sqlite3.DatabaseError)
 
 
-def report_bug(db, doing: str) -> str:
-    """Write the exception being handled to the bug log; the one line that says so."""
+# What a bug at the table says to the person, per situation: whole messages (the bug log itself
+# stays in English, for whoever reads the report).
+BUG_LINES = {
+    "running": N_("Internal error: a bug ({kind}) while running `{line}`; {where}; please report it; "
+                  "nothing was recorded by this line"),
+    "board": N_("Internal error: a bug ({kind}) while showing the board after `{line}`; {where}; please "
+                "report it; the line was recorded"),
+    "showing the session": N_("Internal error: a bug ({kind}) while showing the session; {where}; please "
+                              "report it"),
+    "showing the prompt": N_("Internal error: a bug ({kind}) while showing the prompt; {where}; please "
+                             "report it"),
+    "showing a line's output": N_("Internal error: a bug ({kind}) while showing a line's output; {where}; "
+                                  "please report it"),
+    "showing the standings": N_("Internal error: a bug ({kind}) while showing the standings; {where}; please "
+                                "report it"),
+    "completing a word": N_("Internal error: a bug ({kind}) while completing a word; {where}; please "
+                            "report it"),
+}
+# The same situations in the log.
+_LOGGED = {"running": "running `{line}`", "board": "showing the board after `{line}`"}
+
+
+def report_bug(db, doing: str, line: str = "") -> str:
+    """Write the exception being handled to the bug log; the one line that says so. ``doing`` is
+    one of ``BUG_LINES`` (``line``: the line typed, for "running" and "board")."""
     import time
     import traceback
 
+    from pancli.core.i18n import _
+
     kind = type(sys.exc_info()[1]).__name__
     path = bug_log(db)
-    entry = f"{_ENTRY}{time.strftime('%Y-%m-%d %H:%M:%S')} while {doing}\n{traceback.format_exc()}\n"
+    logged = _LOGGED.get(doing, doing).format(line=line)
+    entry = f"{_ENTRY}{time.strftime('%Y-%m-%d %H:%M:%S')} while {logged}\n{traceback.format_exc()}\n"
     try:
         if path.exists() and path.stat().st_size > MAX_LOG:
             kept = path.read_bytes()[-MAX_LOG // 2:]
@@ -45,7 +73,11 @@ def report_bug(db, doing: str) -> str:
             path.write_bytes(kept[start:] if start >= 0 else b"")  # whole entries only
         with path.open("a", encoding="utf-8") as log:
             log.write(entry)
-        where = f"the details are in {path}"
+        where = _("the details are in {path}").format(path=path)
     except OSError:
-        where = "the details could not be written down"
-    return f"Internal error: a bug ({kind}) while {doing}; {where}; please report it"
+        where = _("the details could not be written down")
+    said = BUG_LINES.get(doing)
+    if said is None:  # a situation not listed: said in its own (English) words
+        return _("Internal error: a bug ({kind}) while {doing}; {where}; please report it").format(
+            kind=kind, doing=doing, where=where)
+    return _(said).format(kind=kind, line=line, where=where)

@@ -13,6 +13,7 @@ from typer._click.exceptions import NoSuchOption, UsageError
 
 from pancli.cli.streams import os_error_line
 from pancli.core.errors import PanError
+from pancli.core.i18n import _
 from pancli.core.text import one_line
 
 
@@ -21,7 +22,9 @@ class MistypedWord(UsageError):
     player is (``resolve_player``): no usage block, no "Try 'pan -h'" line."""
 
     def show(self, file=None) -> None:
-        typer.echo(f"Error: {one_line(self.message)}", file=file, err=file is None)
+        from pancli.cli.framework import error_line
+
+        typer.echo(error_line(one_line(self.message)), file=file, err=file is None)
 
 
 def _in_shell(ctx) -> bool:
@@ -41,17 +44,27 @@ def _help_words(ctx, what: str) -> str:
     """`pan check -h` on a command line, `help check` at the table."""
     said = _said(ctx)
     told = (f"help {said}" if said else "help") if _in_shell(ctx) else f"{said} -h"
-    return f"(`{told}` lists {what})"
+    if what == "commands":
+        # Translators: {told} is a command such as `pan rules -h` or `help rules`, never translated
+        return _("(`{told}` lists the commands)").format(told=told)
+    return _("(`{told}` lists its options)").format(told=told)
 
 
 def no_such_command(ctx, word: str) -> MistypedWord:
     from pancli.core.knobs import closest
 
     close = closest(word, [n for n in ctx.command.list_commands(ctx) if n != word])
-    guess = f": did you mean {close}?" if close else ""
     said = _said(ctx) if ctx.parent is not None else ""
-    where = f"{said} has no command" if said else "no command"
-    return MistypedWord(f"{where} '{word}'{guess} {_help_words(ctx, 'the commands')}", ctx=ctx)
+    told = _help_words(ctx, "commands")
+    if said and close:
+        text = _("{command} has no command '{word}': did you mean {close}? {help}")
+    elif said:
+        text = _("{command} has no command '{word}' {help}")
+    elif close:
+        text = _("no command '{word}': did you mean {close}? {help}")
+    else:
+        text = _("no command '{word}' {help}")
+    return MistypedWord(text.format(command=said, word=word, close=close, help=told), ctx=ctx)
 
 
 def no_such_option(e: NoSuchOption) -> MistypedWord:
@@ -59,7 +72,7 @@ def no_such_option(e: NoSuchOption) -> MistypedWord:
 
     ctx = e.ctx
     if ctx is None:  # pragma: no cover - click always names the context
-        return MistypedWord(f"no option {e.option_name} (`pan -h` lists the options)")
+        return MistypedWord(_("no option {option} (`pan -h` lists the options)").format(option=e.option_name))
     names: list[str] = []
     for p in ctx.command.get_params(ctx):
         if getattr(p, "param_type_name", "") == "option" and not getattr(p, "hidden", False):
@@ -67,10 +80,11 @@ def no_such_option(e: NoSuchOption) -> MistypedWord:
     if e.option_name.startswith("--"):
         names = [n for n in names if n.startswith("--")]
     close = closest(e.option_name, names)
-    guess = f": did you mean {close}?" if close else ""
     said = _said(ctx) or "pan"
-    return MistypedWord(f"{said} has no option {e.option_name}{guess} {_help_words(ctx, 'its options')}",
-                        ctx=ctx)
+    text = _("{command} has no option {option}: did you mean {close}? {help}") if close else \
+        _("{command} has no option {option} {help}")
+    return MistypedWord(text.format(command=said, option=e.option_name, close=close,
+                                    help=_help_words(ctx, "options")), ctx=ctx)
 
 
 @contextmanager
@@ -82,13 +96,15 @@ def errors_as_messages() -> Iterator[None]:
     except NoSuchOption as e:  # an option of the command below this group
         raise no_such_option(e) from None
     except PanError as e:
-        typer.echo(f"Error: {one_line(str(e))}", err=True)
+        say_error(str(e), raising=True)
         raise typer.Exit(e.exit_code) from None
     except BadParameter as e:  # a word click could not read as the option's type: one line
-        typer.echo(f"Error: {one_line(e.format_message())}", err=True)
+        from pancli.cli.framework import click_message
+
+        say_error(click_message(e.format_message()), raising=True)
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
-        typer.echo("Interrupted: nothing was recorded by the interrupted command.", err=True)
+        typer.echo(_("Interrupted: nothing was recorded by the interrupted command."), err=True)
         raise typer.Exit(130) from None
     except OSError as e:
         line = os_error_line(e)
@@ -108,13 +124,19 @@ def errors_as_messages() -> Iterator[None]:
         from pancli.storage.store import store_error
 
         err = store_error(resolve_path(app_context().db), e)
-        typer.echo(f"Error: {one_line(str(err))}", err=True)
+        say_error(str(err), raising=True)
         raise typer.Exit(err.exit_code) from None
 
 
-def say_error(line: str) -> None:
-    """"Error: …" on standard error, even when standard error itself cannot be written."""
+def say_error(line: str, raising: bool = False) -> None:
+    """"Error: …" on standard error, even when standard error itself cannot be written (unless
+    ``raising``: then an OS error writing it goes on up, as it always has)."""
+    from pancli.cli.framework import error_line
+
+    if raising:
+        typer.echo(error_line(one_line(line)), err=True)
+        return
     try:
-        typer.echo(f"Error: {one_line(line)}", err=True)
+        typer.echo(error_line(one_line(line)), err=True)
     except (OSError, ValueError):
         pass

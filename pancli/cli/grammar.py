@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from typer.core import TyperCommand
+from pancli.cli.help_language import PanCommand
 
 _NEGATIVE = re.compile(r"-(?:\d|\.\d|inf\b|infinity\b|nan\b)", re.IGNORECASE)
 
@@ -49,13 +49,13 @@ def negative_numbers_as_arguments(cmd, ctx, args: list[str]) -> list[str]:
     return options + ["--"] + arguments if arguments else options
 
 
-def multiword_command(*names: str) -> type[TyperCommand]:
+def multiword_command(*names: str) -> type:
     """A command class whose named options take every word up to the next option.
 
     click gives an option one value; a dealer types `--add 5S 5S` or `--hand 5S 5S 4H`.
     """
 
-    class MultiWordCommand(TyperCommand):
+    class MultiWordCommand(PanCommand):
         multiword_options = names
 
         def parse_args(self, ctx, args):

@@ -1,5 +1,6 @@
 """The command groups of `pan`: how a command module makes its commands and a game its group, with
--h on every command, the grammar of the words, and errors as one line."""
+-h on every command, the grammar of the words, help in the language in force, and errors as one
+line."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from typer.core import TyperGroup
 
 from pancli.cli.errors import errors_as_messages, no_such_command, no_such_option
 from pancli.cli.grammar import negative_numbers_as_arguments
+from pancli.cli.help_language import HelpInLanguage, PanCommand, in_language
 
 
-class PanGroup(TyperGroup):
+class PanGroup(HelpInLanguage, TyperGroup):
     """Turns every PanError into one line on stderr and its exit code, never a traceback."""
 
     def resolve_command(self, ctx, args):
@@ -34,17 +36,24 @@ class PanGroup(TyperGroup):
             return super().invoke(ctx)
 
 
+class PanTyper(typer.Typer):
+    """A Typer whose commands are PanCommands (a command's own class gains HelpInLanguage)."""
+
+    def command(self, name=None, *, cls=None, **kw):
+        return super().command(name, cls=in_language(cls or PanCommand), **kw)
+
+
 # -h as well as --help, on every command (click passes it down to every sub-context).
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
 
 def new_app(help: str, **kw) -> typer.Typer:
-    return typer.Typer(help=help, cls=PanGroup, no_args_is_help=True, add_completion=False,
-                       pretty_exceptions_enable=False, rich_markup_mode=None,
-                       context_settings=CONTEXT_SETTINGS, **kw)
+    return PanTyper(help=help, cls=PanGroup, no_args_is_help=True, add_completion=False,
+                    pretty_exceptions_enable=False, rich_markup_mode=None,
+                    context_settings=CONTEXT_SETTINGS, **kw)
 
 
 def command_set() -> typer.Typer:
     """The commands one module adds to `pan`, mounted on the root by name and loaded when first used."""
-    return typer.Typer(cls=PanGroup, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
-                       context_settings=CONTEXT_SETTINGS)
+    return PanTyper(cls=PanGroup, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+                    context_settings=CONTEXT_SETTINGS)

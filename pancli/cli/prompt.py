@@ -12,6 +12,7 @@ import sys
 from pancli.cli.completion import completer
 from pancli.cli.fit import fit_words, terminal_width
 from pancli.cli.shell_line import ALIASES, SHELL_WORDS, LineResult
+from pancli.core.i18n import ENGLISH, _, language
 
 
 def interactive(shell) -> int:
@@ -65,7 +66,7 @@ def show_goodbye(shell) -> None:
         return
     show(shell, shell.execute("standings"))
     _print([("class:dim", line) for line in fit_words(
-        "Everything is saved. Next: `pan settle` says who pays whom; `pan report` shows the evening.",
+        _("Everything is saved. Next: `pan settle` says who pays whom; `pan report` shows the evening."),
         terminal_width())], end="")
 
 
@@ -73,13 +74,13 @@ def show_banner(shell) -> None:
     width = terminal_width()
     rec = shell.recorder()
     if rec is None:
-        text = (f"No session in {shell.db} yet: start one with "
-                "`session new NAME --players A,B,C`. `help` lists the commands.")
+        text = _("No session in {db} yet: start one with `session new NAME --players A,B,C`. `help` lists "
+                 "the commands.").format(db=shell.db)
     else:
         from pancli.core.names import inert
 
-        text = (f"Session {inert(rec.session.name)} at {shell.db}. `help` lists the commands; "
-                "Tab completes; `undo` takes back; Ctrl-D leaves.")
+        text = _("Session {session} at {db}. `help` lists the commands; Tab completes; `undo` takes back; "
+                 "Ctrl-D leaves.").format(session=inert(rec.session.name), db=shell.db)
     _print([("class:dim", line) for line in fit_words(text, width)], end="")
     if rec is not None:
         for line in shell.board_lines():
@@ -134,12 +135,26 @@ def error_fragments(result: LineResult) -> list[tuple[str, str]]:
     if result.ok or not result.err:
         return []
     lines = [x for x in result.err.rstrip("\n").splitlines() if x.strip()]
-    errors = [x for x in lines if x.startswith(("Error", "Internal error", "Interrupted", "Aborted"))] or lines[:1]
+    errors = [x for x in lines if x.startswith(_error_heads())] or lines[:1]
     rest = [x for x in lines if x not in errors]
     out = [("class:error", ("✗ " if i == 0 else "  ") + x + "\n") for i, x in enumerate(errors)]
     out += [("class:dim", "  " + x + "\n") for x in rest]
-    out.append(("class:dim", "  Nothing was recorded by that line.\n"))
+    out.append(("class:dim", "  " + _("Nothing was recorded by that line.") + "\n"))
     return out
+
+
+def _error_heads() -> tuple[str, ...]:
+    """How the lines of a refused line that are its errors begin (in English, and in the
+    language in force: the words before the first colon of each)."""
+    heads = ("Error", "Internal error", "Interrupted", "Aborted")
+    if language() == ENGLISH:
+        return heads
+    from pancli.cli.bugs import BUG_LINES
+    from pancli.cli.framework import error_line
+
+    said = (error_line(""), _(BUG_LINES["running"]), _("Interrupted: nothing was recorded by the interrupted command."),
+            _("Aborted: nothing was recorded by this line."))
+    return heads + tuple(head for x in said if (head := x.split(":", 1)[0].strip()))
 
 
 def make_lexer(shell):

@@ -7,6 +7,7 @@ import typer
 from typer.core import TyperGroup
 
 from pancli.cli.groups import CONTEXT_SETTINGS, PanGroup
+from pancli.core.i18n import N_, _
 
 # Which module defines each top-level command. A command imports only its own module, so
 # `pan meld` never loads the report or rules code. The games' own command groups
@@ -29,16 +30,16 @@ COMMAND_MODULES = {
 
 # `pan --help` groups the commands in the order a host needs them during an evening.
 PANELS = [
-    ("First time here", ["demo"]),
-    ("Sessions and seats", ["session", "seat", "table", "serve"]),
-    ("Recording a hand", ["deal", "drop", "stay", "meld", "add", "split", "borrow", "spread", "out",
+    (N_("First time here"), ["demo"]),
+    (N_("Sessions and seats"), ["session", "seat", "table", "serve"]),
+    (N_("Recording a hand"), ["deal", "drop", "stay", "meld", "add", "split", "borrow", "spread", "out",
                           "foul", "dead", "void", "chop", "undo", "board"]),
-    ("Disputes", ["check", "turn", "rules"]),
-    ("After the game", ["standings", "history", "report", "player", "sessions", "settle", "buyin",
+    (N_("Disputes"), ["check", "turn", "rules"]),
+    (N_("After the game"), ["standings", "history", "report", "player", "sessions", "settle", "buyin",
                         "cashout", "export", "import", "rescore"]),
-    ("The other games called Pan", ["clock"]),  # and the games' own groups (Game.register_commands)
-    ("The database", ["db"]),
-    ("Several hosts or tables", ["sync", "replicate", "restore"]),
+    (N_("The other games called Pan"), ["clock"]),  # and the games' own groups (Game.register_commands)
+    (N_("The database"), ["db"]),
+    (N_("Several hosts or tables"), ["sync", "replicate", "restore"]),
 ]
 
 
@@ -95,7 +96,7 @@ class RootGroup(PanGroup):
         where = self.games_commands().get(name)
         if where is None:
             return None
-        module, attr, _ = where
+        module, attr, _panel = where
         return typer.main.get_command(getattr(import_module(module), attr))
 
     def get_command(self, ctx, name: str):
@@ -114,7 +115,7 @@ class RootGroup(PanGroup):
     def panels(self) -> list[tuple[str, list[str]]]:
         """PANELS, with the games' own groups first in the panel each asks for."""
         extra: dict[str, list[str]] = {}
-        for name, (_, _, panel) in self.games_commands().items():
+        for name, (_m, _a, panel) in self.games_commands().items():
             if name not in COMMAND_MODULES and panel:
                 extra.setdefault(panel, []).append(name)
         out = [(title, extra.pop(title, []) + [n for n in names if n not in self.games_commands()])
@@ -123,7 +124,7 @@ class RootGroup(PanGroup):
 
     def list_commands(self, ctx) -> list[str]:
         names = list(COMMAND_MODULES) + [n for n in self.games_commands() if n not in COMMAND_MODULES]
-        order = [n for _, panel in self.panels() for n in panel]
+        order = [n for _t, panel in self.panels() for n in panel]
         return sorted(names, key=lambda n: order.index(n) if n in order else len(order))
 
     def format_commands(self, ctx, formatter) -> None:
@@ -132,16 +133,16 @@ class RootGroup(PanGroup):
                  if (c := self.get_command(ctx, n)) is not None and not c.hidden]
         if not found:
             return
-        width = max(len(n) for n, _ in found)
+        width = max(len(n) for n, _c in found)
         limit = formatter.width - 6 - width
         panels = self.panels()
-        placed = {n for _, panel in panels for n in panel}
-        panels += [("Other commands", [n for n, _ in found if n not in placed])]
+        placed = {n for _t, panel in panels for n in panel}
+        panels += [(N_("Other commands"), [n for n, _c in found if n not in placed])]
         by_name = dict(found)
         for title, names in panels:
             rows = [(n.ljust(width), by_name[n].get_short_help_str(limit)) for n in names if n in by_name]
             if rows:
-                with formatter.section(title):
+                with formatter.section(_(title)):
                     formatter.write_dl(rows)
 
     def _main_shell_completion(self, ctx_args, prog_name, complete_var=None) -> None:

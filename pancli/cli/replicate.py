@@ -9,8 +9,9 @@ import typer
 
 from pancli.cli.context import app_context
 from pancli.cli.groups import command_set
-from pancli.cli.output import console, count_of
+from pancli.cli.output import console
 from pancli.core.errors import InputError, StoreError
+from pancli.core.i18n import _, ngettext
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -41,7 +42,7 @@ def replicate(target: str | None = typer.Argument(None, help=TARGET_HELP + " Def
     saved = store.setting("replica")
     url = rep.replica_url(target or saved or "")
     if not target and not saved:
-        raise InputError("no replica given, and this database has none yet", "pan replicate FOLDER-OR-URL")
+        raise InputError(_("no replica given, and this database has none yet"), _("pan replicate FOLDER-OR-URL"))
     if url != saved:
         with store.lock():
             store.set_setting("replica", url)
@@ -56,14 +57,14 @@ def replicate(target: str | None = typer.Argument(None, help=TARGET_HELP + " Def
             cfg.write_text(text, encoding="utf-8")
             args, tie, pipe = rep.tied(rep.replicate_args(cfg, once))  # it stops if this pan dies, even by -9
             if not once:
-                console().print(f"Replicating {db} to {url} every {interval} with Litestream. Ctrl-C stops.",
-                                markup=False)
+                console().print(_("Replicating {db} to {url} every {interval} with Litestream. Ctrl-C stops.").format(
+                    db=db, url=url, interval=interval), markup=False)
             try:
                 code = subprocess.run(args, **tie).returncode
             except KeyboardInterrupt:  # Litestream got the Ctrl-C too: it sends what is left and stops
                 code = 0
             except OSError as e:
-                raise InputError(f"cannot run Litestream: {e.strerror or e}", rep.how_to_get()) from None
+                raise InputError(_("cannot run Litestream: {why}").format(why=e.strerror or e), rep.how_to_get()) from None
             finally:
                 if pipe is not None:
                     os.close(pipe)
@@ -71,9 +72,9 @@ def replicate(target: str | None = typer.Argument(None, help=TARGET_HELP + " Def
         if holding is not None:
             holding.release()
     if code:
-        raise StoreError(f"Litestream stopped with status {code}", "see its message above")
+        raise StoreError(_("Litestream stopped with status {code}").format(code=code), _("see its message above"))
     if once:
-        console().print(f"Sent {db} to {url}.", markup=False)
+        console().print(_("Sent {db} to {url}.").format(db=db, url=url), markup=False)
 
 
 @commands.command()
@@ -94,5 +95,8 @@ def restore(target: str = typer.Argument(..., help=TARGET_HELP),
     url = rep.replica_url(target)
     dest = rep.restore_target(output, resolve_path(app_context().db), force)
     figures = rep.restore(url, dest)
-    console().print(f"Restored {dest} from {url}: {count_of(figures['sessions'], 'session')}, "
-                    f"{count_of(figures['events'], 'event')}; `pan db check` passes.", markup=False)
+    sessions = ngettext("{n} session", "{n} sessions", figures["sessions"]).format(n=figures["sessions"])
+    events = ngettext("{n} event", "{n} events", figures["events"]).format(n=figures["events"])
+    # Translators: {sessions} is "1 session", {events} "12 events"
+    console().print(_("Restored {file} from {url}: {sessions}, {events}; `pan db check` passes.").format(
+        file=dest, url=url, sessions=sessions, events=events), markup=False)

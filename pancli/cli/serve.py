@@ -16,6 +16,7 @@ from pancli.cli.context import app_context
 from pancli.cli.groups import command_set
 from pancli.cli.output import echo
 from pancli.core.errors import InputError
+from pancli.core.i18n import _
 
 if TYPE_CHECKING:
     import socket
@@ -50,9 +51,10 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as e:
         sock.close()
-        hint = "choose another with --port, or --port 0 for any free one" if e.errno == 98 else \
-            "check --host is an address of this machine"
-        raise InputError(f"cannot listen on {host}:{port}: {e.strerror or e}", hint) from None
+        hint = _("choose another with --port, or --port 0 for any free one") if e.errno == 98 else \
+            _("check --host is an address of this machine")
+        raise InputError(_("cannot listen on {host}:{port}: {why}").format(host=host, port=port, why=e.strerror or e),
+                         hint) from None
     sock.listen(128)
     sock.set_inheritable(True)
     return sock
@@ -77,6 +79,12 @@ def _qr(url: str) -> str:
 
 
 def _codes_on_request(codes: dict[str, str]) -> None:
+    # What each QR code is called when it is shown (the words typed stay: players, tv, dealer).
+    # Said in this thread: the one below that reads standard input does not carry the language in force.
+    titles = {"players": _("The players's QR code:"), "tv": _("The TV board QR code:"),
+              "dealer": _("The dealer's QR code:")}
+    unknown = _("There is no QR code called {word}: type {codes}.")
+
     """One QR code at a time, so each fits a small terminal (80x30): the players' is printed first;
     typing another's name and Enter prints that one. Reads standard input in the background."""
     import threading
@@ -86,11 +94,11 @@ def _codes_on_request(codes: dict[str, str]) -> None:
             for line in sys.stdin:
                 word = line.strip().lower()
                 if word in codes:
-                    print(f"The {'TV board' if word == 'tv' else word + chr(39) + 's'} QR code:", flush=True)
+                    print(titles[word], flush=True)
                     sys.stdout.write(_qr(codes[word]))
                     sys.stdout.flush()
                 elif word:
-                    print(f"There is no QR code called {word!r}: type {', '.join(codes)}.", flush=True)
+                    print(unknown.format(word=repr(word), codes=", ".join(codes)), flush=True)
         except (OSError, ValueError):  # no standard input (a service, a closed terminal): nothing to read
             return
 
@@ -134,10 +142,11 @@ def serve(
     from pancli.web.server import make_server
 
     if not 0 <= port <= 65535:
-        raise InputError(f"--port {port} is not a port: ports are between 0 and 65535",
-                         "choose another, or --port 0 for any free one")
+        raise InputError(_("--port {port} is not a port: ports are between 0 and 65535").format(port=port),
+                         _("choose another, or --port 0 for any free one"))
     if token is not None and (len(token) < 8 or not token.isprintable() or " " in token):
-        raise InputError("--token must be at least 8 characters, with no spaces", "or leave it out for a fresh one")
+        raise InputError(_("--token must be at least 8 characters, with no spaces"),
+                         _("or leave it out for a fresh one"))
     token = token or new_token()
     path = resolve_path(app_context().db)
     dealer_token = new_token() if dealer else None
@@ -160,25 +169,25 @@ def serve(
         print(url, flush=True)
         if not no_qr:
             sys.stdout.write(_qr(url))
-        what = f"session {shown.name}" if shown else "the current session"
-        follow = "" if session else " (follows `pan session use`)"
         base = url.split("/?")[0]
         codes = {"players": url, "tv": url.replace("/?", "/tv?", 1)}
         if dealer_token:
             from urllib.parse import quote
 
             codes["dealer"] = f"{base}/dealer?dealer={quote(dealer_token, safe='')}"
-            print("The dealer's address (it records: show it to the dealer only):", flush=True)
+            print(_("The dealer's address (it records: show it to the dealer only):"), flush=True)
             print(codes["dealer"], flush=True)
-        print(f"The TV board: {codes['tv']}", flush=True)
-        mode = "with the dealer page" if dealer_token else "read-only"
-        echo(f"Serving {what}{follow} {mode} from {path}. Ctrl-C stops.")  # a stored name: inert
+        print(_("The TV board: {url}").format(url=codes["tv"]), flush=True)
+        echo(_serving(shown.name if shown else None, bool(session), bool(dealer_token)).format(
+            session=shown.name if shown else "", path=path))  # a stored name: inert
         if host in ("0.0.0.0", "::") and not lan_address():
-            print("Could not tell this machine's address on the network: if the address above does not open, "
-                  "use the one your network settings show.", flush=True)
+            print(_("Could not tell this machine's address on the network: if the address above does not open, "
+                    "use the one your network settings show."), flush=True)
         if not no_qr:
-            others = " or ".join(name for name in codes if name != "players")
-            print(f"To show another QR code, type {others} (or players) and press Enter.", flush=True)
+            # Translators: the words to type (tv, dealer, players) stay as they are
+            text = _("To show another QR code, type tv or dealer (or players) and press Enter.") if dealer_token \
+                else _("To show another QR code, type tv (or players) and press Enter.")
+            print(text, flush=True)
             _codes_on_request(codes)
         server.run(sockets=[sock])  # a Ctrl-C already seen has set should_exit: it stops at once
     except KeyboardInterrupt:
@@ -186,4 +195,21 @@ def serve(
     finally:
         signal.signal(signal.SIGINT, previous)
         sock.close()
-    print("Stopped serving.", flush=True)
+    print(_("Stopped serving."), flush=True)
+
+
+def _serving(name: str | None, chosen: bool, dealer: bool) -> str:
+    """What `pan serve` says it serves: one whole message per case."""
+    if name is not None and chosen:
+        return _("Serving session {session} with the dealer page from {path}. Ctrl-C stops.") if dealer else \
+            _("Serving session {session} read-only from {path}. Ctrl-C stops.")
+    if name is not None:
+        return _("Serving session {session} (follows `pan session use`) with the dealer page from {path}. "
+                 "Ctrl-C stops.") if dealer else \
+            _("Serving session {session} (follows `pan session use`) read-only from {path}. Ctrl-C stops.")
+    if chosen:
+        return _("Serving the current session with the dealer page from {path}. Ctrl-C stops.") if dealer else \
+            _("Serving the current session read-only from {path}. Ctrl-C stops.")
+    return _("Serving the current session (follows `pan session use`) with the dealer page from {path}. "
+             "Ctrl-C stops.") if dealer else \
+        _("Serving the current session (follows `pan session use`) read-only from {path}. Ctrl-C stops.")

@@ -29,10 +29,22 @@ from pancli.cli.direct import PARSE, run_direct
 from pancli.cli.fit import fit_words, terminal_width
 from pancli.cli.script import CommitGroup, run_script
 from pancli.cli.shell_line import ALIASES, NOT_PLAIN, QUIT_WORDS, LineResult
+from pancli.core.i18n import N_, _
 from pancli.core.words import signed
 
 if TYPE_CHECKING:
     pass
+
+# shlex's reasons for a line it cannot split (lowered), as the shell says them.
+_SHLEX = {"no closing quotation": N_("no closing quotation"), "no escaped character": N_("no escaped character")}
+
+
+def _error(e: object) -> str:
+    """A refused line's "Error: …" line."""
+    from pancli.cli.framework import error_line
+
+    return error_line(str(e)) + "\n"
+
 
 def _click_exceptions():
     """ClickException and Abort of the click that typer runs (typer vendors its own copy)."""
@@ -91,7 +103,9 @@ class TableShell:
             # A line without quotes, escapes, comments or unusual spaces splits as shlex splits it.
             words = shlex.split(line, comments=True) if NOT_PLAIN.search(line) else line.split()
         except ValueError as e:
-            raise InputError(f"cannot read the line: {str(e).lower()}", "close the quotes") from None
+            why = str(e).lower()
+            raise InputError(_("cannot read the line: {why}").format(why=_(_SHLEX.get(why, why))),
+                             _("close the quotes")) from None
         if words and words[0] == "pan":
             words = words[1:]
         if words:
@@ -122,10 +136,10 @@ class TableShell:
             said = one_line(line.strip())
             said = said if len(said) <= 40 else said[:39] + "…"
             if self._command_done:
-                result.err += f"{report_bug(self.db, f'showing the board after `{said}`')}; the line was recorded\n"
+                result.err += report_bug(self.db, "board", said) + "\n"
             else:
                 result.status, result.out = 70, ""
-                result.err = f"{report_bug(self.db, f'running `{said}`')}; nothing was recorded by this line\n"
+                result.err = report_bug(self.db, "running", said) + "\n"
             return result
 
     def _execute(self, result: LineResult, capture: bool, quiet: bool) -> LineResult:
@@ -135,7 +149,7 @@ class TableShell:
         try:
             words = self.words_of(line)
         except PanError as e:
-            result.status, result.err = e.exit_code, f"Error: {e}\n"
+            result.status, result.err = e.exit_code, _error(e)
             return result
         if words and self.group is not None:
             self.group.before(words)
@@ -156,7 +170,8 @@ class TableShell:
                 return result
             words = [ALIASES.get(w, w) for w in words[1:]] + ["--help"]
         elif head == "table":
-            result.status, result.err = 2, "Error: you are at the table already: type the commands without `table`\n"
+            result.status, result.err = 2, _error(_("you are at the table already: type the commands without "
+                                                     "`table`"))
             return result
 
         watch = self.show_board and not quiet
@@ -202,14 +217,14 @@ class TableShell:
         from pancli.core.errors import PanError
 
         if not self.redo_stack:
-            return 1, "", "Error: nothing to redo: `redo` records again what `undo` took back at this table\n"
+            return 1, "", _error(_("nothing to redo: `redo` records again what `undo` took back at this table"))
         payload = self.redo_stack[-1]
         out = _TerminalBuffer() if self.terminal else io.StringIO()
         try:
             rec = self.context.open_recorder()
             steps = rec.record_many([payload], worded=not quiet)
         except PanError as e:
-            return e.exit_code, "", f"Error: {e}\n"
+            return e.exit_code, "", _error(e)
         self.redo_stack.pop()
         from pancli.cli.render import show_step
 
@@ -217,7 +232,7 @@ class TableShell:
             return 0, "", ""
         target = out if capture else sys.stdout
         with contextlib.redirect_stdout(target):
-            print(f"Redid: {rec.game.event_words(payload)}")
+            print(_("Redid: {event}").format(event=rec.game.event_words(payload)))
             for step in steps:
                 show_step(step)
         return 0, out.getvalue(), ""
@@ -267,15 +282,15 @@ class TableShell:
             e.show(file=err)
             status = e.exit_code
         except Abort:
-            err.write("Aborted: nothing was recorded by this line.\n")
+            err.write(_("Aborted: nothing was recorded by this line.") + "\n")
             status = 1
         except PanError as e:  # raised outside PanGroup.invoke (e.g. while parsing)
-            err.write(f"Error: {e}\n")
+            err.write(_error(e))
             status = e.exit_code
         except SystemExit as e:
             status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
         except KeyboardInterrupt:
-            err.write("Interrupted: nothing was recorded by the interrupted command.\n")
+            err.write(_("Interrupted: nothing was recorded by the interrupted command.") + "\n")
             status = 130
         finally:
             sys.stdout, sys.stderr = saved
@@ -337,7 +352,7 @@ class TableShell:
         width = width or terminal_width()
         back = {v: k for k, v in ALIASES.items()}
         commands = self.command.all_commands()
-        lines = ["Commands (the same as `pan COMMAND`, without `pan`):"]
+        lines = [_("Commands (the same as `pan COMMAND`, without `pan`):")]
         for title, names in self.command.panels():
             words = []
             for name in names:
@@ -349,10 +364,11 @@ class TableShell:
             if title == "Recording a hand":
                 words.append("redo")
             if words:
-                lines.append(f"  {title}: " + ", ".join(words))
-        lines += ["`help COMMAND` shows one in full. Tab completes; ↑/↓ recall earlier lines.",
-                  "Each line is saved at once: `undo` takes it back, `redo` puts it back.",
-                  "Ctrl-C clears the line, `clear` the screen; quit or Ctrl-D leaves."]
+                # Translators: {panel} is a panel of `pan --help` ("Recording a hand"), {commands} a list
+                lines.append("  " + _("{panel}: {commands}").format(panel=_(title), commands=", ".join(words)))
+        lines += [_("`help COMMAND` shows one in full. Tab completes; ↑/↓ recall earlier lines."),
+                  _("Each line is saved at once: `undo` takes it back, `redo` puts it back."),
+                  _("Ctrl-C clears the line, `clear` the screen; quit or Ctrl-D leaves.")]
         return "".join(x for t in lines for x in fit_words(t, width))
 
     # -- Tab, at the prompt (pancli.cli.completion) -----------------------------------------
@@ -413,5 +429,6 @@ def compact_board(rec) -> list[str]:
     seats = rec.game.players(state)
     names = list(seats) + [p for p in balances if p not in seats and p not in POOLS]
     night = " · ".join(f"{p} {signed(balances.get(p, 0), zero='+0')}" for p in sorted(names, key=lambda p: -balances.get(p, 0)))
-    lines.append(f"night: {night}")
+    # Translators: the board's last line: the night's chips so far, "Ana +12 · Ben -12"
+    lines.append(_("night: {totals}").format(totals=night))
     return lines

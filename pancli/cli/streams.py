@@ -75,12 +75,18 @@ def os_error_line(e: OSError) -> str | None:
     if isinstance(e, BrokenPipeError) or e.errno == errno.EPIPE:
         return None
     why = e.strerror or str(e) or type(e).__name__
+    from pancli.core.i18n import _
+
     if isinstance(e, OutputError) and e.stream == "standard output":
-        return f"cannot write to standard output{e.where}: {why}"
+        # Translators: {where} is empty or a file in parentheses with a space before it: " (/dev/full)"
+        return _("cannot write to standard output{where}: {why}").format(where=e.where, why=why)
+    if e.filename is not None and e.filename2 is not None:
+        return _("cannot use {path} or {other}: {why}: check the path and its permissions; the command "
+                 "stopped there").format(path=os.fsdecode(e.filename), other=os.fsdecode(e.filename2), why=why)
     if e.filename is not None:
-        names = os.fsdecode(e.filename) + (f" or {os.fsdecode(e.filename2)}" if e.filename2 is not None else "")
-        return f"cannot use {names}: {why}: check the path and its permissions; the command stopped there"
-    return f"the command stopped: {why}"
+        return _("cannot use {path}: {why}: check the path and its permissions; the command stopped "
+                 "there").format(path=os.fsdecode(e.filename), why=why)
+    return _("the command stopped: {why}").format(why=why)
 
 
 def _file_name(stream: Any) -> str:

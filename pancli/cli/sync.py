@@ -6,7 +6,8 @@ import typer
 
 from pancli.cli.context import app_context
 from pancli.cli.groups import command_set
-from pancli.cli.output import console, count_of, print_json
+from pancli.cli.output import console, print_json
+from pancli.core.i18n import _, ngettext
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -45,19 +46,23 @@ def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (
         if as_json:
             print_json(data)
         elif folder == "trust":
-            typer.echo(inert(f"Pinned the key of {data['label']} ({data['device'][:8]}): {data['fingerprint']}"
-                             + (f", in place of {data['replaced']}." if data["replaced"] else ".")))
+            text = _("Pinned the key of {device} ({id}): {key}, in place of {old}.") if data["replaced"] else \
+                _("Pinned the key of {device} ({id}): {key}.")
+            typer.echo(inert(text.format(device=data["label"], id=data["device"][:8], key=data["fingerprint"],
+                                         old=data["replaced"])))
         else:
             n = data["sessions"]
-            typer.echo(inert(f"Forgot {data['label']} ({data['device'][:8]}) and its key; "
-                             + ("it had no session here." if not n else
-                                f"its {count_of(n, 'session')} {'stays' if n == 1 else 'stay'} here, read-only.")))
+            text = ngettext("Forgot {device} ({id}) and its key; its {n} session stays here, read-only.",
+                            "Forgot {device} ({id}) and its key; its {n} sessions stay here, read-only.", n) \
+                if n else _("Forgot {device} ({id}) and its key; it had no session here.")
+            typer.echo(inert(text.format(device=data["label"], id=data["device"][:8], n=n)))
         return
     if device is not None:
-        raise InputError(f"'{device}' is one word too many", "pan sync FOLDER, pan sync trust DEVICE or "
-                         "pan sync forget DEVICE")
+        raise InputError(_("'{word}' is one word too many").format(word=device),
+                         _("pan sync FOLDER, pan sync trust DEVICE or pan sync forget DEVICE"))
     if key is not None:
-        raise InputError("--key goes with `pan sync trust DEVICE`", "pan sync trust DEVICE --key KEY")
+        # Translators: commands, never translated (only DEVICE and KEY may be)
+        raise InputError(_("--key goes with `pan sync trust DEVICE`"), _("pan sync trust DEVICE --key KEY"))
     if show_status:
         data = sync.status(ctx.open_store(create=False))
         if as_json:
@@ -93,22 +98,33 @@ def _print_outcome(out) -> None:
         typer.echo(inert(text))
 
     for w in out.written:
-        say(f"Wrote {w['name']} ({count_of(w['events'], 'event')}).")
+        n = w["events"]
+        say(ngettext("Wrote {session} ({n} event).", "Wrote {session} ({n} events).", n).format(
+            session=w["name"], n=n))
     for i in out.imported:
-        say(f"Imported {i['name']} from {i['device_label']} ({count_of(i['events'], 'event')}, "
-            "every payment checked; read-only here).")
+        n = i["events"]
+        say(ngettext("Imported {session} from {device} ({n} event, every payment checked; read-only here).",
+                     "Imported {session} from {device} ({n} events, every payment checked; read-only here).",
+                     n).format(session=i["name"], device=i["device_label"], n=n))
     for e in out.extended:
-        say(f"Brought {e['name']} up to date from {e['device_label']}: "
-            f"{count_of(e['events'], 'new event')}.")
+        n = e["events"]
+        say(ngettext("Brought {session} up to date from {device}: {n} new event.",
+                     "Brought {session} up to date from {device}: {n} new events.", n).format(
+            session=e["name"], device=e["device_label"], n=n))
     for f in out.incomplete:
-        say(f"Not complete yet, read again next time: {f['file']} ({f['why']}).")
+        # Translators: {why} comes from the sync code, already in the language in force
+        say(_("Not complete yet, read again next time: {file} ({why}).").format(file=f["file"], why=f["why"]))
     for p in out.pinned:
-        say(f"First sight of {p['label']} ({p['device'][:8]}): its key {p['fingerprint']} is now pinned.")
+        say(_("First sight of {device} ({id}): its key {key} is now pinned.").format(
+            device=p["label"], id=p["device"][:8], key=p["fingerprint"]))
     for f in out.refused:
-        claims = f" (it claims {f['device_label']}, {f['device'][:8]})" if f.get("device") else ""
-        say(f"Refused {f['file']}{claims}: {f['why']}.")
+        if f.get("device"):
+            text = _("Refused {file} (it claims {device}, {id}): {why}.")
+        else:
+            text = _("Refused {file}: {why}.")
+        say(text.format(file=f["file"], device=f.get("device_label"), id=(f.get("device") or "")[:8], why=f["why"]))
     for e in out.errors:
-        say(f"Could not use {e['path']}: {e['why']}.")
+        say(_("Could not use {path}: {why}.").format(path=e["path"], why=e["why"]))
     width = (output_width() or console().width) if out.conflicts else 0  # rich loads only to lay them out
     for c in out.conflicts:
         head, *more = c["text"]
@@ -116,10 +132,16 @@ def _print_outcome(out) -> None:
             for part in wrap_words(inert(line), width):
                 typer.echo(part)
     changed = len(out.written) + len(out.imported) + len(out.extended)
-    summary = "nothing changed" if not changed else f"{count_of(changed, 'session')} changed"
+    summary = ngettext("{n} session changed", "{n} sessions changed", changed).format(n=changed) if changed \
+        else _("nothing changed")
     problems = len(out.conflicts) + len(out.refused) + len(out.errors)
-    say(f"Synced {out.label} with {out.folder}: {summary}"
-        + (f"; {count_of(problems, 'problem')} to look at." if problems else "."))
+    if problems:
+        # Translators: {summary} is "nothing changed" or "2 sessions changed"; {problems} is "1 problem"
+        text = _("Synced {device} with {folder}: {summary}; {problems} to look at.")
+    else:
+        text = _("Synced {device} with {folder}: {summary}.")
+    say(text.format(device=out.label, folder=out.folder, summary=summary,
+                    problems=ngettext("{n} problem", "{n} problems", problems).format(n=problems)))
 
 
 def _print_status(data: dict) -> None:
@@ -130,17 +152,21 @@ def _print_status(data: dict) -> None:
 
     con = console()
     folder = data["folder_shown"]
-    for line in (f"This device is {data['label']}; " + (f"it syncs with {folder}." if folder else
-                                                          "it has not synced yet."),
-                 f"Its id is {data['device'][:8]}, its key {data['fingerprint']}."):
+    first = _("This device is {device}; it syncs with {folder}.") if folder else \
+        _("This device is {device}; it has not synced yet.")
+    for line in (first.format(device=data["label"], folder=folder),
+                 _("Its id is {id}, its key {key}.").format(id=data["device"][:8], key=data["fingerprint"])):
         for part in wrap_words(line, con.width):
             con.print(part, markup=False, soft_wrap=True)
     table = Table(title_justify="left", box=None, pad_edge=False, padding=(0, 1))
-    for col in ("device", "key", "sessions", "events", "first seen", "last seen"):
-        table.add_column(col, justify="right" if col in ("sessions", "events") else "left", no_wrap=col == "key")
+    columns = {"device": _("device"), "key": _("key"), "sessions": _("sessions"), "events": _("events"),
+               "first seen": _("first seen"), "last seen": _("last seen")}
+    for col, title in columns.items():
+        table.add_column(title, justify="right" if col in ("sessions", "events") else "left", no_wrap=col == "key")
     for d in data["devices"]:
-        table.add_row((d["label"] or d["device"][:8]) + (" *" if d["this"] else ""), d["fingerprint"] or "not known yet",
-                      str(d["sessions"]), str(d["events"]), date_text(d["first_seen"]) if d["first_seen"] else "-",
-                      datetime_text(d["last_seen"][:16].replace("T", " ")) if d["last_seen"] else "never")
+        table.add_row((d["label"] or d["device"][:8]) + (" *" if d["this"] else ""),
+                      d["fingerprint"] or _("not known yet"), str(d["sessions"]), str(d["events"]),
+                      date_text(d["first_seen"]) if d["first_seen"] else "-",
+                      datetime_text(d["last_seen"][:16].replace("T", " ")) if d["last_seen"] else _("never"))
     con.print(table)
-    con.print("* this device. Read the keys aloud: the same four groups mean the same key.")
+    con.print(_("* this device. Read the keys aloud: the same four groups mean the same key."))

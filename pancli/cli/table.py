@@ -8,6 +8,7 @@ import typer
 
 from pancli.cli.groups import command_set
 from pancli.core.errors import InputError
+from pancli.core.i18n import _
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -41,15 +42,15 @@ def table(
 
         raise typer.Exit(interactive(shell))
     if script is None and not quiet:
-        typer.echo("pan table: standard input is not a terminal, so its lines are run as a script "
-                   "(`pan table --help` explains).", err=True)
+        typer.echo(_("pan table: standard input is not a terminal, so its lines are run as a script "
+                     "(`pan table --help` explains)."), err=True)
     if script is None or script == "-":
         lines, source = sys.stdin, "stdin"
     else:
         try:
             lines, source = open(script, encoding="utf-8"), script
         except OSError as e:
-            raise InputError(f"cannot read {script}", e.strerror or str(e)) from None
+            raise InputError(_("cannot read {file}").format(file=script), e.strerror or str(e)) from None
     with lines if lines is not sys.stdin else _nothing():
         code = shell.run_script(lines, source=source, keep_going=keep_going, quiet=quiet)
     raise typer.Exit(code)
