@@ -19,7 +19,7 @@ def _version(value: bool) -> None:
 def _lang(ctx: typer.Context, value: str | None) -> str | None:
     """``--lang`` puts its language in force before anything else is read or printed. A line
     typed at `pan table` without its own --lang keeps the language the shell speaks."""
-    if value is None and isinstance(ctx.obj, AppContext):
+    if value is None and getattr(ctx.obj, "in_shell", False):
         return value
     from pancli.cli.errors import errors_as_messages
     from pancli.cli.language import speak

@@ -145,6 +145,17 @@ class RootGroup(PanGroup):
                 with formatter.section(_(title)):
                     formatter.write_dl(rows)
 
+    def main(self, args=None, *rest, **kw):
+        """Each command line speaks its own language, chosen before click parses anything (`pan
+        --help --lang pl`); a line typed at `pan table` keeps the shell's."""
+        if not getattr(kw.get("obj"), "in_shell", False):
+            import sys
+
+            from pancli.cli.language import speak_from_argv
+
+            speak_from_argv(list(sys.argv[1:] if args is None else args))
+        return super().main(args, *rest, **kw)
+
     def _main_shell_completion(self, ctx_args, prog_name, complete_var=None) -> None:
         # Typer's completion classes are registered only when a shell asks for completions.
         import os
