@@ -37,6 +37,15 @@ def qps(tmp_path_factory):
     return str(folder)
 
 
+@pytest.fixture(autouse=True)
+def english_after():
+    """Each test leaves the process speaking English, as it found it."""
+    yield
+    from pancli.core import i18n
+
+    i18n.use_catalog(i18n.ENGLISH, None)
+
+
 def run(args, locales=None, db=None, input=None):
     from pancli.cli import app
 
@@ -106,7 +115,7 @@ def test_the_catalog_has_every_help_text():
             missing.append(" ".join(path))
         missing += [f"{' '.join(path)} {p.name}" for p in cmd.params if p.help and p.help not in listed]
     assert not missing
-    assert "Show this message and exit." in listed
+    assert {"Show this message and exit.", "[OPTIONS]", "COMMAND [ARGS]...", "cards", "player"} <= listed
     wheres = {where for _text, where in help_messages()}
     assert all(Path(w).is_file() for w in wheres)  # each names the file that wrote it
 
@@ -122,6 +131,8 @@ def test_help_in_the_pseudo_language_is_all_marked_and_english_stays_as_it_was(q
     after = [run(args).output for args in (["--help"], ["meld", "-h"], ["session", "-h"], ["contract", "-h"])]
     assert after == before  # the objects keep their English texts
     assert "Usage: pan [OPTIONS]" in after[0] and "⟦" not in "".join(after)
+    meld = run(["--lang", "qps", "meld", "-h"], qps).output
+    assert "⟦Usage:⟧ pan meld ⟦[OPTIONS]⟧ {⟦name⟧} {⟦cards⟧}..." in meld  # argument names are shown words too
 
 
 def test_click_and_typer_words_in_the_pseudo_language(qps, tmp_path):

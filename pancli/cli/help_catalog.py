@@ -8,6 +8,8 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
+from pancli.cli.help_language import shown_name
+
 
 def _source(callback) -> str:
     """The file that wrote a command (its callback's), or '' when it cannot be told."""
@@ -20,13 +22,12 @@ def _source(callback) -> str:
 
 def _walk(command, ctx, where: str, out: list[tuple[str, str]]) -> None:
     here = _source(getattr(command, "callback", None)) or where
-    for attr in ("help", "short_help", "epilog"):
+    for attr in ("help", "short_help", "epilog", "options_metavar", "subcommand_metavar"):
         text = getattr(command, attr, None)
         if isinstance(text, str) and text:
             out.append((text, here))
     for param in command.get_params(ctx):
-        for attr in ("help", "metavar"):
-            text = getattr(param, attr, None)
+        for text in (param.help, param.metavar, shown_name(param, ctx)):
             if isinstance(text, str) and text:
                 out.append((text, here))
     for name in command.list_commands(ctx) if hasattr(command, "list_commands") else ():

@@ -11,7 +11,8 @@ from typer.core import TyperCommand
 
 from pancli.core.i18n import ENGLISH, _, language
 
-_HELP_ATTRS = ("help", "short_help", "epilog")
+_HELP_ATTRS = ("help", "short_help", "epilog", "options_metavar", "subcommand_metavar")
+PSEUDO = "qps"  # the pseudo-language of scripts/catalogs.py, which wraps every message in ⟦…⟧
 
 
 @contextmanager
@@ -22,7 +23,7 @@ def help_in_language(command, ctx) -> Iterator[None]:
     if language() == ENGLISH:
         yield
         return
-    saved: list[tuple[object, str, str]] = []
+    saved: list[tuple[object, str, str | None]] = []
 
     def put(obj: object, attr: str) -> None:
         text = getattr(obj, attr, None)
@@ -35,12 +36,32 @@ def help_in_language(command, ctx) -> Iterator[None]:
     if ctx is not None:
         for param in command.get_params(ctx):
             put(param, "help")
-            put(param, "metavar")
+            shown = shown_name(param, ctx)
+            if param.metavar is not None:
+                put(param, "metavar")
+            elif shown is not None and param.param_type_name == "argument":
+                put(param, "name")  # click shows an argument by its name
+            elif shown is not None:
+                saved.append((param, "metavar", None))
+                param.metavar = f"<{_(shown)}>" + ("..." if param.nargs != 1 else "")
     try:
         yield
     finally:
         for obj, attr, text in reversed(saved):
             setattr(obj, attr, text)
+
+
+def shown_name(param, ctx) -> str | None:
+    """The word click shows for a parameter without a metavar of its own: an argument's name
+    (`pan meld [OPTIONS] {name} {cards}...`), an option's type (`--dealer <player>`); None when
+    there is none, or its type writes its own (a choice's values, which are typed as they are)."""
+    if param.metavar is not None or getattr(param, "is_flag", False) or getattr(param, "count", False):
+        return None
+    if param.param_type_name == "argument":
+        return param.name or None
+    if param.type.get_metavar(param=param, ctx=ctx) is not None:
+        return None
+    return param.type.name.strip("<>") or None
 
 
 class HelpInLanguage:
@@ -57,7 +78,10 @@ class HelpInLanguage:
 
     def get_short_help_str(self, limit: int = 45) -> str:
         with help_in_language(self, None):
-            return super().get_short_help_str(limit)  # type: ignore[misc]
+            short = super().get_short_help_str(limit)  # type: ignore[misc]
+        if language() == PSEUDO and short.startswith("⟦") and not short.endswith("⟧"):
+            short += "⟧"  # the pseudo-language's marker kept on a help cut to its first sentence
+        return short
 
     def format_usage(self, ctx, formatter) -> None:
         if language() == ENGLISH:

@@ -50,4 +50,6 @@ def speak_from_argv(argv: list[str]) -> None:
     try:
         speak(flag)
     except InputError:
-        pass
+        from pancli.storage import catalogs
+
+        catalogs.use_language("en")  # refused in English, by --lang itself
