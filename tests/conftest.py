@@ -21,3 +21,13 @@ if os.environ.get("LANG", "C").split("_")[0].split(".")[0].lower() not in ("c", 
 @pytest.fixture
 def pan(tmp_path):
     return Pan(tmp_path / "pan.db")
+
+
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    """A command run in-process with --lang leaves its language in force, as a process keeps
+    it; each test starts from English."""
+    yield
+    from pancli.storage.catalogs import use_language
+
+    use_language("en")
