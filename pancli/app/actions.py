@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pancli.app.parameters import SessionTable, missing, read_values
 from pancli.app.recorder import Recorder
 from pancli.core.errors import InputError, PanError, RuleError
+from pancli.core.i18n import N_, _, ngettext
 from pancli.core.text import one_line, payment_lines
 from pancli.core.words import signed
 from pancli.games import game
@@ -50,7 +51,7 @@ def values_of(rec: Recorder, action: Action, body: dict) -> dict:
 
 def _number(body: dict, name: str) -> int | None:
     value = body.get(name)
-    return None if missing(value) else read_count(value, "an event's number")
+    return None if missing(value) else read_count(value, _("an event's number"))
 
 
 def _cards(rec: Recorder, body: dict, name: str) -> list[str]:
@@ -107,7 +108,7 @@ def step_lines(steps: Iterable[Step[Any]]) -> list[str]:
 
 def check_key(key: object) -> str:
     if not isinstance(key, str) or not KEY.fullmatch(key):
-        raise InputError("the action has no key of its own", "reload the dealer page and tap again")
+        raise InputError(_("the action has no key of its own"), _("reload the dealer page and tap again"))
     return key
 
 
@@ -118,7 +119,8 @@ def answered_before(store: Store, key: str, wanted: str) -> dict | None:
     if done is None:
         return None
     if done.digest != wanted:
-        raise KeyReused("this action's key was already used for another action", "reload the dealer page and tap again")
+        raise KeyReused(_("this action's key was already used for another action"),
+                        _("reload the dealer page and tap again"))
     return {**done.result, "replayed": True}
 
 
@@ -141,7 +143,9 @@ def perform(store: Store, session: str | None, body: dict) -> dict:
             action = declared.get(name) if isinstance(name, str) else None
             if action is None:
                 known = ", ".join(declared) + ", undo, redo"
-                raise InputError(f"{rec.game.title} has no action {name!r}", f"the actions are: {known}")
+                raise InputError(_("{game} has no action {action}").format(game=rec.game.title, action=repr(name)),
+                                 # Translators: {actions} are action names such as meld, undo, redo, never translated
+                                 _("the actions are: {actions}").format(actions=known))
             steps = rec.record_many(action.build(values_of(rec, action, body)))
             lines = step_lines(steps)
             note = tap_words(rec.game.still_to_record(steps[-1].state))
@@ -156,11 +160,12 @@ def _undo(rec: Recorder, body: dict) -> list[str]:
     expected = _number(body, "seq")
     last = rec.store.log.last_effective(rec.session.id)
     if expected is not None and last is not None and last.seq != expected:
-        raise RuleError(f"the last event is now #{last.seq}: {rec.game.event_words(last.payload)}",
-                        "look at what undo will take back, then tap undo again")
+        raise RuleError(_("the last event is now #{seq}: {event}").format(
+                            seq=last.seq, event=rec.game.event_words(last.payload)),
+                        _("look at what undo will take back, then tap undo again"))
     last, voided = rec.undo()
     undid = rec.game.event_words({"kind": "undo", "undid": last.kind, "seq": last.seq}, last.payload)
-    return [undid] + [f"  voided: {p}" for p in payment_lines(voided)]  # as `pan undo` says it
+    return [undid] + [_("  voided: {payment}").format(payment=p) for p in payment_lines(voided)]  # as `pan undo` says it
 
 
 REDO_WINDOW = 60  # events looked back over for what undo took back: a night's run of undos is a few
@@ -190,14 +195,14 @@ def _redo(rec: Recorder, body: dict) -> list[str]:
     expected = _number(body, "seq")
     last = rec.store.log.last_seq(rec.session.id)
     if expected is not None and last != expected:
-        raise RuleError("the table moved on since the page showed what redo records",
-                        "look at what redo will record, then tap redo again")
+        raise RuleError(_("the table moved on since the page showed what redo records"),
+                        _("look at what redo will record, then tap redo again"))
     stack = redo_stack(rec.store, rec.session.id)
     if not stack:
-        raise RuleError("nothing to redo", "redo records again what undo took back, before anything new")
+        raise RuleError(_("nothing to redo"), _("redo records again what undo took back, before anything new"))
     payload = stack[-1]
     steps = rec.record_many([payload])
-    return [f"Redid: {rec.game.event_words(payload)}"] + step_lines(steps)  # as the shell's `redo` says it
+    return [_("Redid: {event}").format(event=rec.game.event_words(payload))] + step_lines(steps)  # as the shell's `redo` says it
 
 
 # -- what the dealer looks at before tapping ---------------------------------------------------
@@ -208,9 +213,9 @@ def undo_preview(store: Store, session: str | None) -> dict:
         s = store.session(session)
         last = store.log.last_effective(s.id)
     if last is None:
-        return {"seq": None, "text": "Nothing to undo in this session.", "payments": []}
+        return {"seq": None, "text": _("Nothing to undo in this session."), "payments": []}
     words = game(s.game).event_words(last.payload)
-    return {"seq": last.seq, "text": f"Undo takes back #{last.seq}: {words}",
+    return {"seq": last.seq, "text": _("Undo takes back #{seq}: {event}").format(seq=last.seq, event=words),
             "payments": payment_lines(last.payments)}
 
 
@@ -231,8 +236,8 @@ def redo_preview(store: Store, session: str | None) -> dict:
         stack = redo_stack(store, s.id)
         seq = store.log.last_seq(s.id)
     if not stack:
-        return {"seq": None, "text": "Nothing to redo."}
-    return {"seq": seq, "text": f"Redo records again: {game(s.game).event_words(stack[-1])}"}
+        return {"seq": None, "text": _("Nothing to redo.")}
+    return {"seq": seq, "text": _("Redo records again: {event}").format(event=game(s.game).event_words(stack[-1]))}
 
 
 def dealer_table(store: Store, session: str | None) -> dict:
@@ -273,7 +278,7 @@ def in_view(rec: Recorder, state: object, board: dict, hand: dict | None) -> dic
     chips = rec.game.in_chips and not columns
     rows = [{"name": r["name"], "chips": r["net"] if chips else None,
              "text": signed(r["net"]) if chips else " · ".join(
-                 f"{c.replace('_', ' ')} {r.get(c) if r.get(c) not in ('', None) else '-'}" for c in columns)}
+                 _column(c).format(value=r.get(c) if r.get(c) not in ("", None) else "-") for c in columns)}
             for r in table.get("players", [])]
     seats = rec.game.players(state)
     order = list(seats)
@@ -287,15 +292,24 @@ def in_view(rec: Recorder, state: object, board: dict, hand: dict | None) -> dic
             "winner": ended.get("winner"), "result": ended.get("result")}
 
 
+# A game's own standings column with its value, as the dealer's page shows it ("points 12").
+_COLUMNS = {"points": N_("points {value}"), "deals_played": N_("deals played {value}"),
+            "deals_won": N_("deals won {value}"), "deals_lost": N_("deals lost {value}"), "word": N_("word {value}")}
+
+
+def _column(name: str) -> str:
+    return _(_COLUMNS[name]) if name in _COLUMNS else name.replace("_", " ") + " {value}"
+
+
 def _who_deals(rec: Recorder, state: object, board: dict, hand: dict | None) -> str | None:
     """Who deals, in a sentence: the hand in play's dealer and eldest, or who deals the next."""
     if hand and not hand.get("over") and hand.get("dealer"):
-        return f"{hand['dealer']} deals, {hand['eldest']} is eldest." if hand.get("eldest") else \
-            f"{hand['dealer']} deals."
+        return _("{dealer} deals, {eldest} is eldest.").format(dealer=hand["dealer"], eldest=hand["eldest"]) \
+            if hand.get("eldest") else _("{dealer} deals.").format(dealer=hand["dealer"])
     if board.get("next_dealer"):
-        return f"{board['next_dealer']} deals next."
+        return _("{dealer} deals next.").format(dealer=board["next_dealer"])
     if isinstance(board.get("dealer"), str) and not board.get("over"):
-        return f"{board['dealer']} deals."
+        return _("{dealer} deals.").format(dealer=board["dealer"])
     if not any(a.name == "deal" and not any(p.required for p in a.params) for a in rec.game.actions):
         return None  # no deal that takes nothing: who deals next is not for the page to guess
     try:  # a game with hands: the next deal, as it would be dealt now (pure: records nothing)
@@ -303,7 +317,7 @@ def _who_deals(rec: Recorder, state: object, board: dict, hand: dict | None) -> 
     except PanError:  # no deal now (the game is over)
         return None
     if isinstance(nxt, dict) and nxt.get("dealer"):
-        return f"Next hand: {nxt['dealer']} deals, {nxt['eldest']} is eldest."
+        return _("Next hand: {dealer} deals, {eldest} is eldest.").format(dealer=nxt["dealer"], eldest=nxt["eldest"])
     return None
 
 
@@ -313,10 +327,11 @@ def judge_cards(store: Store, session: str | None, body: dict) -> dict:
     rec = Recorder(store, store.session(session))
     judged = getattr(rec.game, "verdict", None)
     if judged is None:
-        raise InputError(f"{rec.game.title} has no card check here", "choose the cards and tap the action: recording it checks them")
+        raise InputError(_("{game} has no card check here").format(game=rec.game.title),
+                         _("choose the cards and tap the action: recording it checks them"))
     onto = _cards(rec, body, "onto")
     if missing(body.get("cards")):
-        raise InputError("the action has no cards", "choose the cards first")
+        raise InputError(_("the action has no cards"), _("choose the cards first"))
     cards = tuple(_cards(rec, body, "cards"))
     said = judged(cards, rec.rules, tuple(onto) or None)
     player = body.get("player")
@@ -331,7 +346,6 @@ def _as_addition(rec: Recorder, judged: Callable[..., dict[str, Any]], cards: tu
     them on the one of the player's melds they fit."""
     from pancli.app.views import board_data  # noqa: PLC0415 the board, built as `pan board --json` does
 
-    them, they = ("it", "It fits") if len(cards) == 1 else ("them", "They fit")
     fits = []
     for meld in melds_of(board_data(rec)):
         if str(meld["owner"]).casefold() == player.casefold():
@@ -341,11 +355,18 @@ def _as_addition(rec: Recorder, judged: Callable[..., dict[str, Any]], cards: tu
                 player = str(meld["owner"])  # as the table spells it
     if len(fits) == 1:
         number, ruling = fits[0]
-        return {**ruling, "text": f"Add puts {them} on meld {number}: {ruling['text']}", "onto": number}
+        # Translators: {ruling} is the check's own sentence about the cards
+        said = ngettext("Add puts it on meld {number}: {ruling}", "Add puts them on meld {number}: {ruling}",
+                        len(cards))
+        return {**ruling, "text": said.format(number=number, ruling=ruling["text"]), "onto": number}
     if fits:
-        listed = " and ".join(str(n) for n, _ in fits)
-        return {"valid": True, "text": f"{they} {player}'s melds {listed}: tap the one to add {them} to",
-                "pays": 0}
+        listed = str(fits[0][0])
+        for n, _ruling in fits[1:]:
+            listed = _("{melds} and {meld}").format(melds=listed, meld=n)
+        # Translators: {melds} are meld numbers such as "2 and 3"
+        said = ngettext("It fits {player}'s melds {melds}: tap the one to add it to",
+                        "They fit {player}'s melds {melds}: tap the one to add them to", len(cards))
+        return {"valid": True, "text": said.format(player=player, melds=listed), "pays": 0}
     return None
 
 

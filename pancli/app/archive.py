@@ -32,7 +32,7 @@ from pancli.app import archive_check, archive_write
 from pancli.app.rescore import LogEvent, Replayed, same_payment
 from pancli.app.views import event_difference, standings_json
 from pancli.core.errors import InputError
-from pancli.core.i18n import _
+from pancli.core.i18n import N_, _
 from pancli.core.ledger import NO_PARAMS, Params, Payment, canonical_json
 from pancli.core.money import amount, chip_value as money_per_chip, chip_value_in, currency as currency_code
 from pancli.core.rows import Session, StoredEvent
@@ -129,19 +129,22 @@ def load(path: str | Path) -> dict:
     return parse(archive_check.read_text(path), str(path))
 
 
-def parse(text: str, where: str = "archive") -> dict:
+def parse(text: str, where: str | None = None) -> dict:
     """An archive's text read and checked: every field's type (archive_check), then its shape."""
+    where = _("archive") if where is None else where
     return from_document(archive_check.parse(text, where), where)
 
 
-def from_document(data: Any, where: str = "archive") -> dict:
+def from_document(data: Any, where: str | None = None) -> dict:
     """A parsed archive document checked (archive_check) and put in the plain form `build` makes."""
+    where = _("archive") if where is None else where
     archive_check.check(data, where)
     return _normalise(data, where)
 
 
 def _bad(where: str, what: str) -> InputError:
-    return InputError(f"{where}: {what}", "this is not a complete pancli archive; export it again with `pan export`")
+    return InputError(_("{where}: {what}").format(where=where, what=what),
+                      _("this is not a complete pancli archive; export it again with `pan export`"))
 
 
 def _get(d: dict, key: str, types: type | tuple[type, ...], where: str, required: bool = True) -> Any:
@@ -150,18 +153,18 @@ def _get(d: dict, key: str, types: type | tuple[type, ...], where: str, required
         return value
     if key not in d or d[key] is None:
         if required:
-            raise _bad(where, f"'{key}' is missing")
+            raise _bad(where, _("'{key}' is missing").format(key=key))
         return None
     value = d[key]
     allowed = types if isinstance(types, tuple) else (types,)
     if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
-        raise _bad(where, f"'{key}' = {value!r} has the wrong type")
+        raise _bad(where, _("'{key}' = {value} has the wrong type").format(key=key, value=repr(value)))
     return value
 
 
 def _normalise(data: Any, where: str) -> dict:
     head = normalise_header(data, where)
-    events = [normalise_event(ev, f"{where} event {i + 1}", i + 1)
+    events = [normalise_event(ev, _("{where} event {n}").format(where=where, n=i + 1), i + 1, where)
               for i, ev in enumerate(_get(data, "events", list, where, required=False) or [])]
     return {**head, "events": events}
 
@@ -169,11 +172,12 @@ def _normalise(data: Any, where: str) -> dict:
 def normalise_header(data: Any, where: str) -> dict:
     """The archive's format, version, session and rules, checked (archive_check.check first)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise _bad(where, f"no format = \"{FORMAT}\" line")
+        raise _bad(where, _("no format = \"{format}\" line").format(format=FORMAT))
     version = data.get("version")
     if version != VERSION:
-        raise InputError(f"{where}: archive version {version!r} is not one this pancli reads ({VERSION})",
-                         "upgrade pancli, or export it again")
+        raise InputError(_("{where}: archive version {version} is not one this pancli reads ({known})").format(
+                             where=where, version=repr(version), known=VERSION),
+                         _("upgrade pancli, or export it again"))
     s = _get(data, "session", dict, where)
     session = {
         "name": _get(s, "name", str, f"{where} [session]"),
@@ -188,27 +192,28 @@ def normalise_header(data: Any, where: str) -> dict:
     }
     for key in ("device", "uid"):  # the session's global id (archives from pancli 0.1 have none)
         if session[key] is not None and not GLOBAL_ID.fullmatch(session[key]):
-            raise _bad(f"{where} [session]", f"'{key}' must be 32 lowercase hex digits")
+            raise _bad(f"{where} [session]", _("'{key}' must be 32 lowercase hex digits").format(key=key))
     if (session["device"] is None) != (session["uid"] is None):
-        raise _bad(f"{where} [session]", "'device' and 'uid' go together")
+        raise _bad(f"{where} [session]", _("'device' and 'uid' go together"))
     if session["chip_value"]:  # checked by archive_check; stored as REAL, exact through repr (core/money)
         session["chip_value"] = float(money_per_chip(session["chip_value"], "chip_value"))
     if not all(isinstance(x, str) for x in session["seats"]):
-        raise _bad(f"{where} [session]", "seats must be names")
+        raise _bad(f"{where} [session]", _("seats must be names"))
     rules = _get(data, "rules", dict, where)
     optional_fields(s, session, f"{where} [session]")
     return {"format": FORMAT, "version": VERSION, "session": session, "rules": rules}
 
 
-def normalise_event(ev: Any, at: str, seq: int) -> dict:
-    """One event (archive_check.check_event first), the ``seq``-th of its archive."""
+def normalise_event(ev: Any, at: str, seq: int, where: str) -> dict:
+    """One event (archive_check.check_event first), the ``seq``-th of its archive ``where``
+    (``at`` names the event in it)."""
     if not isinstance(ev, dict):
-        raise _bad(at, "not a table")
+        raise _bad(at, _("not a table"))
     if "payload_json" in ev:
         try:
             payload = json.loads(_get(ev, "payload_json", str, at))
         except json.JSONDecodeError:
-            raise _bad(at, "payload_json is not JSON") from None
+            raise _bad(at, _("payload_json is not JSON")) from None
     else:
         payload = dict(_get(ev, "payload", dict, at))
         for key in _get(ev, "nulls", list, at, required=False) or []:
@@ -216,24 +221,25 @@ def normalise_event(ev: Any, at: str, seq: int) -> dict:
     payments: list[dict[str, Any]] = []
     for p in _get(ev, "payments", list, at, required=False) or []:
         if not isinstance(p, dict):
-            raise _bad(at, "a payment is not a table")
+            raise _bad(at, _("a payment is not a table"))
         pay = {"payer": _get(p, "payer", str, at), "payee": _get(p, "payee", str, at),
                "chips": _get(p, "chips", int, at), "reason": _get(p, "reason", str, at)}
         code = _get(p, "code", str, at, required=False)
         if code is not None:  # pancli 0.1 wrote no codes: such a payment is compared by players and chips
             pay["code"], pay["params"] = code, dict(_get(p, "params", dict, at, required=False) or {})
         elif p.get("params") is not None:
-            raise _bad(at, "a payment has params but no code")
+            raise _bad(at, _("a payment has params but no code"))
         payments.append(pay)
     event = {"seq": _get(ev, "seq", int, at), "hand": _get(ev, "hand", int, at, required=False),
              "kind": _get(ev, "kind", str, at), "created_at": _get(ev, "created_at", str, at),
              "undo_of": _get(ev, "undo_of", int, at, required=False), "payload": payload,
              "payments": None if ev.get("payments") is None else payments}
     if payload.get("kind") != event["kind"]:
-        raise _bad(at, f"kind '{event['kind']}' but the payload says {payload.get('kind')!r}")
+        raise _bad(at, _("kind '{kind}' but the payload says {said}").format(
+            kind=event["kind"], said=repr(payload.get("kind"))))
     if event["seq"] != seq:
-        where = at.rsplit(" event ", 1)[0]
-        raise _bad(where, f"event {seq} has seq {event['seq']}; events must be numbered 1, 2, 3 … in order")
+        raise _bad(where, _("event {n} has seq {seq}; events must be numbered 1, 2, 3 … in order").format(
+            n=seq, seq=event["seq"]))
     return event
 
 
@@ -286,7 +292,7 @@ def import_target(store: Store, header: dict, as_name: str | None) -> tuple[str,
     here under that id, which it is merged into (None: a new session)."""
     name = (as_name or header["name"]).strip()
     if not name:
-        raise InputError("a session needs a name", "give one with --as NAME")
+        raise InputError(_("a session needs a name"), _("give one with --as NAME"))
     device, uid = header.get("device"), header.get("uid")
     if device:
         with store.snapshot():
@@ -322,11 +328,13 @@ def differing_header(mine: dict, theirs: dict) -> str | None:
 
 
 def header_conflict(key: str) -> str:
-    return f"the sessions differ in {key}"
+    # Translators: {field} is an archive key such as seats or chip_value, never translated
+    return _("the sessions differ in {field}").format(field=key)
 
 
-CLOSED_APART = "the sessions were closed at different times"
-CLOSED_BEFORE = "it was closed before events this copy holds"
+# Why two copies contradict each other, translated where shown (compare, archive_import).
+CLOSED_APART = N_("the sessions were closed at different times")
+CLOSED_BEFORE = N_("it was closed before events this copy holds")
 
 
 def outcome(mine_count: int, mine_closed: str | None, their_count: int, their_closed: str | None) -> tuple[str, str | None]:
@@ -362,9 +370,9 @@ def compare(mine: dict, mine_events: list[LogEvent], theirs: dict, their_events:
                     "why": event_difference(mine.get("game") or "", a.seq, a.payload, b.payload)}
     relation, why = outcome(len(mine_events), mine.get("closed_at"), len(their_events), theirs.get("closed_at"))
     if why == CLOSED_APART:
-        return {"relation": relation, "seq": None, "field": "closed_at", "why": why}
+        return {"relation": relation, "seq": None, "field": "closed_at", "why": _(CLOSED_APART)}
     if why == CLOSED_BEFORE:
-        return {"relation": relation, "seq": their_events[-1].seq + 1 if their_events else 1, "why": why}
+        return {"relation": relation, "seq": their_events[-1].seq + 1 if their_events else 1, "why": _(CLOSED_BEFORE)}
     return {"relation": relation, "seq": None, "why": None}
 
 

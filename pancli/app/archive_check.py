@@ -18,6 +18,7 @@ from typing import Any
 
 from pancli.app import toml_reader
 from pancli.core.errors import InputError
+from pancli.core.i18n import N_, _, ngettext
 from pancli.core.money import MAX_CHIPS, chip_value
 from pancli.core.names import MAX_PLAYER_NAME, MAX_SESSION_NAME, clean_name, clean_players, inert
 from pancli.core.payloads import BANK_PAYLOADS, LIST, TABLE, TEXT, TEXTS, WHOLE, YES_NO, Field, first_problem, has_type
@@ -32,13 +33,13 @@ MAX_STAMP = 64                    # a time (ISO 8601 is 25-32 characters)
 MAX_WORD = 64                     # a game's name, an event's kind
 MAX_REASON = 1_000                # a payment's reason in English
 
-_HINT = "this is not a complete pancli archive; export it again with `pan export`"
+_HINT = N_("this is not a complete pancli archive; export it again with `pan export`")
 
 _STR, _INT, _BOOL, _STRS, _LIST, _DICT = TEXT, WHOLE, YES_NO, TEXTS, LIST, TABLE
 
 
 def _bad(where: str, what: str) -> InputError:
-    return InputError(f"{inert(where)}: {inert(what)}", _HINT)
+    return InputError(_("{where}: {what}").format(where=inert(where), what=inert(what)), _(_HINT))
 
 
 def read_text(path: str | os.PathLike) -> str:
@@ -48,20 +49,24 @@ def read_text(path: str | os.PathLike) -> str:
         with open(p, "rb") as f:
             raw = f.read(MAX_BYTES + 1)
     except FileNotFoundError:
-        raise InputError(f"archive {p} does not exist", "check the path; `pan export` writes sessions/NAME.toml") from None
+        raise InputError(_("archive {path} does not exist").format(path=p),
+                         _("check the path; `pan export` writes sessions/NAME.toml")) from None
     except IsADirectoryError:
-        raise InputError(f"{p} is a folder", "give the archive file") from None
+        raise InputError(_("{path} is a folder").format(path=p), _("give the archive file")) from None
     except OSError as e:
-        why = "the name is too long for the file system" if e.errno == errno.ENAMETOOLONG else (e.strerror or str(e))
-        raise InputError(f"cannot read archive {p}: {why}", "check the path") from None
+        why = _("the name is too long for the file system") if e.errno == errno.ENAMETOOLONG else (e.strerror or str(e))
+        raise InputError(_("cannot read archive {path}: {why}").format(path=p, why=why), _("check the path")) from None
     if len(raw) > MAX_BYTES:
-        raise InputError(f"archive {p} is larger than {MAX_BYTES // 2**20} MB", "this is not a pancli archive")
+        raise InputError(_("archive {path} is larger than {mb} MB").format(path=p, mb=MAX_BYTES // 2**20),
+                         _("this is not a pancli archive"))
     if b"\x00" in raw:
-        raise InputError(f"archive {p} is a binary file", "give a TOML or JSON archive written by `pan export`")
+        raise InputError(_("archive {path} is a binary file").format(path=p),
+                         _("give a TOML or JSON archive written by `pan export`"))
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise InputError(f"archive {p} is not UTF-8 text (byte {e.start})", "give a TOML or JSON archive") from None
+        raise InputError(_("archive {path} is not UTF-8 text (byte {byte})").format(path=p, byte=e.start),
+                         _("give a TOML or JSON archive")) from None
 
 
 class KeyTwice(ValueError):
@@ -77,7 +82,7 @@ def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     table = dict(pairs)
     if len(table) != len(pairs):
         seen: set[str] = set()
-        for key, _ in pairs:
+        for key, _value in pairs:
             if key in seen:
                 raise KeyTwice(key)
             seen.add(key)
@@ -90,8 +95,9 @@ def json_loads(text: str) -> Any:
 
 
 def key_twice(where: str, e: KeyTwice) -> InputError:
-    return InputError(f"{inert(where)} names the key {inert(json.dumps(e.key)[:80])} twice in one table",
-                      "keep one of them: `pan export` names each key once")
+    return InputError(_("{where} names the key {key} twice in one table").format(
+                          where=inert(where), key=inert(json.dumps(e.key)[:80])),
+                      _("keep one of them: `pan export` names each key once"))
 
 
 def parse(text: str, where: str) -> Any:
@@ -103,52 +109,57 @@ def parse(text: str, where: str) -> Any:
             except KeyTwice as e:
                 raise key_twice(where, e) from None
             except json.JSONDecodeError as e:
-                raise InputError(f"{where} is not valid JSON ({e})", "export it again with `pan export`") from None
+                raise InputError(_("{where} is not valid JSON ({error})").format(where=where, error=e),
+                                 _("export it again with `pan export`")) from None
         try:
             return toml_reader.loads(text)
         except toml_reader.ERRORS as e:
             if isinstance(e, RecursionError):
                 raise
-            raise InputError(f"{where} is not valid TOML ({' '.join(str(e).split())[:200]})",
-                             "export it again with `pan export`") from None
+            raise InputError(_("{where} is not valid TOML ({error})").format(
+                                 where=where, error=" ".join(str(e).split())[:200]),
+                             _("export it again with `pan export`")) from None
     except RecursionError:
-        raise InputError(f"{where} is nested too deeply", "this is not a pancli archive") from None
+        raise InputError(_("{where} is nested too deeply").format(where=where),
+                         _("this is not a pancli archive")) from None
 
 
 def _plain(value: Any, where: str, depth: int = 0) -> None:
     """Plain bounded data: text, whole numbers, true/false, lists and tables of them."""
     if depth > MAX_DEPTH:
-        raise _bad(where, "nested too deeply")
+        raise _bad(where, _("nested too deeply"))
     if value is None or isinstance(value, bool):
         return
     if isinstance(value, int):
         if abs(value) > MAX_NUMBER:
-            raise _bad(where, f"the number {str(value)[:30]} is out of range (at most {MAX_NUMBER:,})")
+            raise _bad(where, _("the number {number} is out of range (at most {most})").format(
+                number=str(value)[:30], most=f"{MAX_NUMBER:,}"))
         return
     if isinstance(value, str):
         if len(value) > MAX_TEXT:
-            raise _bad(where, "a text is too long")
+            raise _bad(where, _("a text is too long"))
         return
     # Below, an item that is plainly sound (a text or a number within bounds, not too deep) is
     # passed over without naming its place: only one that needs a closer look is named.
     inner = depth < MAX_DEPTH
     if isinstance(value, list):
         if len(value) > MAX_ITEMS:
-            raise _bad(where, "a list is too long")
+            raise _bad(where, _("a list is too long"))
         for i, v in enumerate(value):
             if not (inner and _sound(v)):
                 _plain(v, f"{where}[{i}]", depth + 1)
         return
     if isinstance(value, dict):
         if len(value) > MAX_ITEMS:
-            raise _bad(where, "a table is too long")
+            raise _bad(where, _("a table is too long"))
         for k, v in value.items():
             if not isinstance(k, str):
-                raise _bad(where, "a key is not text")
+                raise _bad(where, _("a key is not text"))
             if not (inner and _sound(v)):
                 _plain(v, f"{where}.{k}", depth + 1)
         return
-    raise _bad(where, f"{type(value).__name__} values are not allowed (a number with a point, or a date?)")
+    raise _bad(where, _("{type} values are not allowed (a number with a point, or a date?)").format(
+        type=type(value).__name__))
 
 
 def _sound(v: Any) -> bool:
@@ -157,9 +168,16 @@ def _sound(v: Any) -> bool:
     return t is str and len(v) <= MAX_TEXT or t is int and -MAX_NUMBER <= v <= MAX_NUMBER or t is bool
 
 
+# What a value of the wrong type is told, one whole message per type (core/payloads names them).
+_MUST_BE = {TEXT: N_("must be a text, not {value}"), WHOLE: N_("must be a whole number, not {value}"),
+            YES_NO: N_("must be a true or false, not {value}"), TEXTS: N_("must be a list of texts, not {value}"),
+            LIST: N_("must be a list, not {value}"), TABLE: N_("must be a table, not {value}")}
+
+
 def _typed(value: Any, kind: str, where: str) -> None:
     if not has_type(value, kind):
-        raise _bad(where, f"must be a {kind}, not {_shown(value)}")
+        said = _(_MUST_BE[kind]) if kind in _MUST_BE else f"must be a {kind}, not {{value}}"
+        raise _bad(where, said.format(value=_shown(value)))
 
 
 def _shown(value: Any) -> str:
@@ -178,12 +196,13 @@ def _field(d: dict, key: str, kind: str, where: str, optional: bool = False, lim
     if key not in d or d[key] is None:
         if optional:
             return None
-        raise _bad(where, f"'{key}' is missing")
+        raise _bad(where, _("'{key}' is missing").format(key=key))
     _typed(d[key], kind, f"{where} '{key}'")
     if kind == _INT and abs(d[key]) > MAX_NUMBER:
-        raise _bad(where, f"'{key}' = {str(d[key])[:30]} is out of range")
+        raise _bad(where, _("'{key}' = {value} is out of range").format(key=key, value=str(d[key])[:30]))
     if kind == _STR and len(d[key]) > limit:
-        raise _bad(where, f"'{key}' is longer than {limit:,} characters")
+        raise _bad(where, ngettext("'{key}' is longer than {n} character", "'{key}' is longer than {n} characters",
+                                   limit).format(key=key, n=f"{limit:,}"))
     return d[key]
 
 
@@ -222,12 +241,12 @@ def payloads_markdown() -> str:
 def check_payload(payload: Any, where: str, game: str | None = None) -> None:
     """One event's payload: plain bounded data, and every field the game declares of its type."""
     if not isinstance(payload, dict):
-        raise _bad(where, f"the payload must be a table, not {_shown(payload)}")
-    _plain(payload, f"{where} payload")
+        raise _bad(where, _("the payload must be a table, not {value}").format(value=_shown(payload)))
+    _plain(payload, _("{where} payload").format(where=where))
     wrong = first_problem(payload_fields(game or DEFAULT_GAME, payload.get("kind")), payload)
     if wrong is not None:
         key, value, f = wrong
-        _typed(value, f.type, f"{where} payload '{key}'")
+        _typed(value, f.type, _("{where} payload '{key}'").format(where=where, key=key))
     if payload.get("kind") == "seat_add":
         try:
             clean_name(payload.get("player"), "player")
@@ -238,7 +257,7 @@ def check_payload(payload: Any, where: str, game: str | None = None) -> None:
 def check(data: Any, where: str) -> None:
     """Every field of the parsed archive has its type; names, chip value and numbers are sound."""
     if not isinstance(data, dict):
-        raise _bad(where, "not a pancli archive (no format line)")
+        raise _bad(where, _("not a pancli archive (no format line)"))
     s = data.get("session")
     if not isinstance(s, dict):
         return  # the format and version lines are checked by the archive reader, with their own words
@@ -253,15 +272,16 @@ def check(data: Any, where: str) -> None:
     _field(s, "seats", _STRS, at)
     try:
         if clean_name(s["name"], "session") != s["name"] or len(s["name"]) > MAX_SESSION_NAME:
-            raise _bad(at, f"the session name '{s['name']}' has spaces around it or is not normalised")
+            raise _bad(at, _("the session name '{name}' has spaces around it or is not normalised").format(
+                name=s["name"]))
         if not _seats_normalised(tuple(s["seats"])):
-            raise _bad(at, "a seat's name has spaces around it or is not normalised")
+            raise _bad(at, _("a seat's name has spaces around it or is not normalised"))
     except InputError as e:
         raise _bad(at, e.message) from None
     cv = s.get("chip_value")
     if cv is not None and not (cv == 0 and not isinstance(cv, bool)):
         if not isinstance(cv, (int, float)) or isinstance(cv, bool):
-            raise _bad(at, f"'chip_value' must be a number, not {_shown(cv)}")
+            raise _bad(at, _("'chip_value' must be a number, not {value}").format(value=_shown(cv)))
         try:
             chip_value(cv, "chip_value")
         except InputError as e:
@@ -269,7 +289,7 @@ def check(data: Any, where: str) -> None:
     rules = data.get("rules")
     if rules is not None:
         if not isinstance(rules, dict):
-            raise _bad(where, f"[rules] must be a table, not {_shown(rules)}")
+            raise _bad(where, _("[rules] must be a table, not {value}").format(value=_shown(rules)))
         for k, v in rules.items():
             if isinstance(v, float) or _sound(v):
                 continue  # a money knob (the rules schema checks it), or a plain text or number
@@ -278,11 +298,11 @@ def check(data: Any, where: str) -> None:
     if events is None:
         return
     if not isinstance(events, list):
-        raise _bad(where, f"'events' must be a list, not {_shown(events)}")
+        raise _bad(where, _("'events' must be a list, not {value}").format(value=_shown(events)))
     if len(events) > 10 * MAX_ITEMS:
-        raise _bad(where, "too many events")  # a whole document; a streamed one holds one event at a time
+        raise _bad(where, _("too many events"))  # a whole document; a streamed one holds one event at a time
     for i, ev in enumerate(events):
-        check_event(ev, f"{where} event {i + 1}", s["game"])
+        check_event(ev, _("{where} event {n}").format(where=where, n=i + 1), s["game"])
 
 
 @functools.lru_cache(maxsize=64)
@@ -302,7 +322,7 @@ def check_event(ev: Any, at: str, game: str) -> None:
 def check_event_fields(ev: Any, at: str, game: str) -> None:
     """check_event, one field after the other: the first wrong one is named."""
     if not isinstance(ev, dict):
-        raise _bad(at, "not a table")
+        raise _bad(at, _("not a table"))
     _field(ev, "seq", _INT, at)
     _field(ev, "kind", _STR, at, limit=MAX_WORD)
     _field(ev, "created_at", _STR, at, limit=MAX_STAMP)
@@ -313,31 +333,31 @@ def check_event_fields(ev: Any, at: str, game: str) -> None:
         try:
             payload = json.loads(text)
         except (json.JSONDecodeError, RecursionError):
-            raise _bad(at, "payload_json is not JSON") from None
+            raise _bad(at, _("payload_json is not JSON")) from None
     else:
         payload = _field(ev, "payload", _DICT, at)
         nulls = _field(ev, "nulls", _STRS, at, optional=True)
         if nulls is not None and len(nulls) > 100:
-            raise _bad(at, "too many nulls")
+            raise _bad(at, _("too many nulls"))
     check_payload(payload, at, game)
     payments = ev.get("payments")
     if payments is None:
         return
     if not isinstance(payments, list):
-        raise _bad(at, f"'payments' must be a list, not {_shown(payments)}")
+        raise _bad(at, _("'payments' must be a list, not {value}").format(value=_shown(payments)))
     for p in payments:
         if not isinstance(p, dict):
-            raise _bad(at, "a payment is not a table")
+            raise _bad(at, _("a payment is not a table"))
         for key in ("payer", "payee"):
-            _field(p, key, _STR, f"{at} payment", limit=MAX_PLAYER_NAME)
-        _field(p, "reason", _STR, f"{at} payment", limit=MAX_REASON)
-        _field(p, "code", _STR, f"{at} payment", optional=True, limit=MAX_WORD)
+            _field(p, key, _STR, _("{where} payment").format(where=at), limit=MAX_PLAYER_NAME)
+        _field(p, "reason", _STR, _("{where} payment").format(where=at), limit=MAX_REASON)
+        _field(p, "code", _STR, _("{where} payment").format(where=at), optional=True, limit=MAX_WORD)
         if p.get("params") is not None:
-            _field(p, "params", _DICT, f"{at} payment")
-            _plain(p["params"], f"{at} payment params", 1)
-        chips = _field(p, "chips", _INT, f"{at} payment")
+            _field(p, "params", _DICT, _("{where} payment").format(where=at))
+            _plain(p["params"], _("{where} payment params").format(where=at), 1)
+        chips = _field(p, "chips", _INT, _("{where} payment").format(where=at))
         if chips <= 0:
-            raise _bad(f"{at} payment", f"'chips' = {chips} is not above 0")
+            raise _bad(_("{where} payment").format(where=at), _("'chips' = {chips} is not above 0").format(chips=chips))
 
 
 def _whole(v: Any) -> bool:
@@ -378,7 +398,7 @@ def _plainly_sound(ev: dict, at: str, game: str) -> bool:
         if params is not None:
             if type(params) is not dict:
                 return False
-            _plain(params, f"{at} payment params", 1)
+            _plain(params, _("{where} payment params").format(where=at), 1)
         chips = p.get("chips")
         if not (type(chips) is int and 0 < chips <= MAX_NUMBER):
             return False

@@ -40,6 +40,7 @@ from pancli.app.archive import (
 from pancli.app.rescore import LogEvent, Replay, Replayed, first_difference, gc_paused
 from pancli.app.views import event_difference
 from pancli.core.errors import InputError
+from pancli.core.i18n import _
 from pancli.core.rows import Session
 from pancli.games import game as get_game
 
@@ -99,9 +100,9 @@ class Checked:
         game = self.session["game"]
         assert self.source is not None  # a Document has its events read already
         for i, raw in enumerate(self.source.events):
-            at = f"{self.where} event {i + 1}"
+            at = _("{where} event {n}").format(where=self.where, n=i + 1)
             archive_check.check_event(raw, at, game)
-            yield normalise_event(raw, at, i + 1)
+            yield normalise_event(raw, at, i + 1, self.where)
 
 
 class Document(Checked):
@@ -191,11 +192,12 @@ def import_source(store: Store, arc: Checked, as_name: str | None = None, make_c
             if existing:
                 if stored_fingerprint(store, existing, without_global_id=not s.get("device")) == fp:
                     raise _Done({"status": "present", "name": existing.name, "fingerprint": fp})
-                raise InputError(f"a different session named '{existing.name}' exists already",
-                                 "import this one under another name with --as NAME")
+                raise InputError(_("a different session named '{name}' exists already").format(name=existing.name),
+                                 _("import this one under another name with --as NAME"))
             # with a device, a uid (archive.normalise_header)
             if device and store.sync.session_by_global_id(device, cast(str, uid)) is not None:
-                raise InputError(f"session '{name}' was brought in by another pancli just now", "run it again")
+                raise InputError(_("session '{name}' was brought in by another pancli just now").format(name=name),
+                                 _("run it again"))
             store.name_imported(sid, name, fp, device, uid)
             if s["closed_at"]:
                 store.set_closed(sid, s["closed_at"])
@@ -212,8 +214,9 @@ def _merge(store: Store, session: Session, arc: Checked) -> dict:
     theirs = arc.session
 
     def contradiction(why: str) -> InputError:
-        return InputError(f"the archive contradicts session '{session.name}' held here: {why}",
-                          "nothing was changed; the two copies were recorded apart")
+        return InputError(_("the archive contradicts session '{name}' held here: {why}").format(
+                              name=session.name, why=why),
+                          _("nothing was changed; the two copies were recorded apart"))
 
     key = differing_header(session_header(session), theirs)
     if key is not None:
@@ -228,7 +231,7 @@ def _merge(store: Store, session: Session, arc: Checked) -> dict:
             closed, their_closed = store.closed_at(session.id), theirs["closed_at"]
             relation, why = outcome(held, closed, count, their_closed)
             if why is not None:
-                raise contradiction(why)
+                raise contradiction(_(why))  # one of archive's N_-marked reasons
             if relation != "newer":  # the same, or older
                 raise _Done({"status": "present", "name": session.name, "fingerprint": fp})
             if session.device != store.sync.device_id() and not proven(store, session, arc, fp):
@@ -253,9 +256,10 @@ def proven(store: Store, session: Session, arc: Checked, fp: str) -> bool:
 
 def _unproven(store: Store, session: Session, arc: Checked) -> InputError:
     label = next((d["label"] for d in store.sync.devices() if d["id"] == session.device and d["label"]), None)
-    who = f"device {label!r}" if label else f"device {(session.device or '')[:8]}"
-    return InputError(f"{arc.where} would extend session '{session.name}', recorded by {who}, which did not "
-                      "sign it", "nothing was changed; bring it in with `pan sync`, or as a copy with --as NAME")
+    who = repr(label) if label else (session.device or "")[:8]
+    return InputError(_("{where} would extend session '{name}', recorded by device {device}, which did not "
+                        "sign it").format(where=arc.where, name=session.name, device=who),
+                      _("nothing was changed; bring it in with `pan sync`, or as a copy with --as NAME"))
 
 
 def _replay_into(store: Store, sid: int, g: Game[Any, Any], rules: Any, arc: Checked, mine: Iterator[LogEvent], held: int,
@@ -293,8 +297,8 @@ def _replay_into(store: Store, sid: int, g: Game[Any, Any], rules: Any, arc: Che
         r = replay.step(theirs)
         diff = first_difference([r], {r.seq: {"payload": theirs.payload, "payments": theirs.payments}})
         if diff:
-            raise InputError(f"the archive does not match what pancli computes: {diff}",
-                             "nothing was imported; was the archive edited by hand?")
+            raise InputError(_("the archive does not match what pancli computes: {difference}").format(difference=diff),
+                             _("nothing was imported; was the archive edited by hand?"))
         if count > held:
             pending.append(r)
             if len(pending) >= _BATCH:

@@ -21,6 +21,7 @@ from typing import Any, BinaryIO
 
 from pancli.app import archive_check, toml_reader
 from pancli.core.errors import InputError
+from pancli.core.i18n import _
 
 MAX_EVENT_BYTES = 1 << 20  # one event's text; the largest pancli writes is a few kilobytes
 MAX_HEADER_BYTES = 1 << 20  # the session and its rules
@@ -61,10 +62,10 @@ def open_archive(path: str | os.PathLike) -> Source:
         f.seek(0)
         pieces = _pieces(f, p, _JSON_FIRST if is_json else _TOML_EVENT, _JSON_NEXT if is_json else _TOML_EVENT,
                          b"" if is_json else b"\n")
-        raw, _ = next(pieces)
-        header = _json_header(raw, p) if is_json else _toml_piece(raw, "its header")
+        raw, _end = next(pieces)
+        header = _json_header(raw, p) if is_json else _toml_piece(raw, _("its header"))
         if not isinstance(header, dict) or "events" in header or not _HEAD <= set(header):
-            raise NotWritersShape("its header is not the one `pan export` writes")
+            raise NotWritersShape(_("its header is not the one `pan export` writes"))
     except NotWritersShape as e:
         f.close()
         return whole(p, e.why)
@@ -77,8 +78,9 @@ def open_archive(path: str | os.PathLike) -> Source:
 def whole(path: Path, why: str | None = None) -> Source:
     """The archive read and parsed whole, as before it streamed: within archive_check.MAX_BYTES."""
     if why is not None and _size(path) > archive_check.MAX_BYTES:
-        raise InputError(f"archive {path} is larger than {archive_check.MAX_BYTES // 2**20} MB and {why}",
-                         "export it again with `pan export`: pancli reads its own archives of any size")
+        raise InputError(_("archive {path} is larger than {mb} MB and {why}").format(
+                             path=path, mb=archive_check.MAX_BYTES // 2**20, why=why),
+                         _("export it again with `pan export`: pancli reads its own archives of any size"))
     data = archive_check.parse(archive_check.read_text(path), str(path))
     if not isinstance(data, dict):
         return Source(str(path), data, iter(()), streamed=False)
@@ -116,25 +118,26 @@ def _pieces(f: BinaryIO, p: Path, first: bytes, sep: bytes, lead: bytes) -> Iter
         i = buf.find(marker, scan)
         if i >= 0:
             if i - pos > limit:
-                raise NotWritersShape(f"a part of it is longer than {limit // 2**20} MB")
+                raise NotWritersShape(_("a part of it is longer than {mb} MB").format(mb=limit // 2**20))
             yield buf[pos:i], base + pos
             pos = i + len(marker)
             scan = pos - 1  # the marker's closing line break may open the next one
             marker, limit = sep, MAX_EVENT_BYTES
             continue
         if len(buf) - pos > limit:
-            raise NotWritersShape(f"a part of it is longer than {limit // 2**20} MB")
+            raise NotWritersShape(_("a part of it is longer than {mb} MB").format(mb=limit // 2**20))
         try:
             block = f.read(BLOCK)
         except OSError as e:
-            raise InputError(f"cannot read archive {p}: {e.strerror or e}", "check the file") from None
+            raise InputError(_("cannot read archive {path}: {why}").format(path=p, why=e.strerror or e), _("check the file")) from None
         if not block:
             if len(buf) - pos > limit:
-                raise NotWritersShape(f"a part of it is longer than {limit // 2**20} MB")
+                raise NotWritersShape(_("a part of it is longer than {mb} MB").format(mb=limit // 2**20))
             yield buf[pos:], base + pos
             return
         if b"\x00" in block:
-            raise InputError(f"archive {p} is a binary file", "give a TOML or JSON archive written by `pan export`")
+            raise InputError(_("archive {path} is a binary file").format(path=p),
+                             _("give a TOML or JSON archive written by `pan export`"))
         scan = max(pos, len(buf) - len(marker) + 1) - pos
         base += pos
         buf, pos = buf[pos:] + block, 0
@@ -144,14 +147,14 @@ def _decoded(raw: bytes, where: str) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise NotWritersShape(f"{where} is not UTF-8 text (byte {e.start})") from None
+        raise NotWritersShape(_("{where} is not UTF-8 text (byte {byte})").format(where=where, byte=e.start)) from None
 
 
 def _toml_piece(raw: bytes, where: str) -> Any:
     try:
         return toml_reader.loads(_decoded(raw, where))
     except toml_reader.ERRORS as e:
-        raise NotWritersShape(f"{where} is not valid TOML ({_one_line(e)})") from None
+        raise NotWritersShape(_("{where} is not valid TOML ({error})").format(where=where, error=_one_line(e))) from None
 
 
 def _one_line(e: Exception) -> str:
@@ -160,11 +163,11 @@ def _one_line(e: Exception) -> str:
 
 def _json_header(raw: bytes, p: Path) -> Any:
     try:
-        header = archive_check.json_loads(_decoded(raw, "its header") + '\n "events": []\n}')
+        header = archive_check.json_loads(_decoded(raw, _("its header")) + '\n "events": []\n}')
     except archive_check.KeyTwice as e:
-        raise archive_check.key_twice(f"archive {p}", e) from None
+        raise archive_check.key_twice(_("archive {path}").format(path=p), e) from None
     except (ValueError, RecursionError):
-        raise NotWritersShape("its header is not the one `pan export` writes") from None
+        raise NotWritersShape(_("its header is not the one `pan export` writes")) from None
     if isinstance(header, dict) and header.get("events") == []:
         del header["events"]  # the one added to close it (a second one would stay, and be refused)
     return header
@@ -181,11 +184,11 @@ def _events(f: BinaryIO, pieces: Iterator[tuple[bytes, int]], is_json: bool) -> 
 def _toml_events(pieces: Iterator[tuple[bytes, int]]) -> Iterator[Any]:
     tail: set[str] = set()
     for n, (raw, at) in enumerate(pieces, 1):
-        doc = _toml_piece(b"[[events]]\n" + raw, f"event {n} (byte {at})")
+        doc = _toml_piece(b"[[events]]\n" + raw, _("event {n} (byte {at})").format(n=n, at=at))
         events = doc.get("events")
         others = set(doc) - {"events"}
         if not isinstance(events, list) or len(events) != 1 or others - {"sync"} or others & tail:
-            raise NotWritersShape(f"event {n} (byte {at}) is not one table as `pan export` writes it")
+            raise NotWritersShape(_("event {n} (byte {at}) is not one table as `pan export` writes it").format(n=n, at=at))
         tail |= others  # `pan sync`'s [sync] table, after the last event
         yield events[0]
 
@@ -194,17 +197,17 @@ def _json_events(pieces: Iterator[tuple[bytes, int]], p: str) -> Iterator[Any]:
     ended = False
     for n, (raw, at) in enumerate(pieces, 1):
         if ended:
-            raise NotWritersShape(f"event {n} (byte {at}) follows the end of the events")
+            raise NotWritersShape(_("event {n} (byte {at}) follows the end of the events").format(n=n, at=at))
         for end in _JSON_END:
             if raw.endswith(end):
                 raw, ended = raw[:-len(end)], True
                 break
         try:
-            ev = archive_check.json_loads("{\n" + _decoded(raw, f"event {n} (byte {at})") + "\n}")
+            ev = archive_check.json_loads("{\n" + _decoded(raw, _("event {n} (byte {at})").format(n=n, at=at)) + "\n}")
         except archive_check.KeyTwice as e:
-            raise archive_check.key_twice(f"archive {p} event {n} (byte {at})", e) from None
+            raise archive_check.key_twice(_("archive {path} event {n} (byte {at})").format(path=p, n=n, at=at), e) from None
         except (ValueError, RecursionError) as e:
-            raise NotWritersShape(f"event {n} (byte {at}) is not valid JSON ({_one_line(e)})") from None
+            raise NotWritersShape(_("event {n} (byte {at}) is not valid JSON ({error})").format(n=n, at=at, error=_one_line(e))) from None
         yield ev
     if not ended:
-        raise NotWritersShape("its events do not end as `pan export` ends them")
+        raise NotWritersShape(_("its events do not end as `pan export` ends them"))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pancli
 from pancli.core.errors import PanError, StoreError
+from pancli.core.i18n import N_, _, ngettext
 from pancli.core.rows import CheckMark, Session
 from pancli.storage.care import DatabaseCare
 from pancli.storage.log import now
@@ -110,21 +111,20 @@ def check_session(store: Store, session: Session | Plan, workers: int | None = N
     # The replay finds the rows of no event among those it reads; after the last event, here.
     payments, tallies = store.log.stray_rows(s.id, p.last_event)
     if payments or tallies:
-        return (f"session '{name}': {payments} payments and {tallies} tallies belong to no event of the "
-                "session, or to another hand than their event's"), figures
+        return _stray(name, payments, tallies), figures
     try:
         g = get_game(s.game)
         rules = g.rules_from_dict(s.rules)
     except PanError as e:
-        return f"session '{name}': cannot be replayed: {e}", figures
+        return _("session '{name}': cannot be replayed: {error}").format(name=name, error=e), figures
     basis = store.care.session_basis(s.id)
     if p.mark is not None:
         changed = _changed_since(store, p)
         if changed:  # the full replay says what is wrong, if the rules can tell
-            problem, _ = check_session(store, plan(store, s, None), workers=1)
+            problem, _figures = check_session(store, plan(store, s, None), workers=1)
             if problem:
                 return problem, figures
-            return f"session '{name}': {changed}", {**figures, "fix": CHANGED_FIX}
+            return _("session '{name}': {change}").format(name=name, change=changed), {**figures, "fix": _(CHANGED_FIX)}
     # The checkpoints never undone, read once for every part (as of this snapshot, which the
     # plan was made in: no undo recorded since reaches the events replayed).
     finals = store.log.checkpoint_seqs(s.id, g.checkpoint_kind, p.start) if g.checkpoint_kind and p.replayed else []
@@ -147,24 +147,23 @@ def check_session(store: Store, session: Session | Plan, workers: int | None = N
     problem = next((r[0] for r in results if r[0]), None)
     if problem == STRAY:
         payments, tallies = store.log.stray_rows(s.id)
-        return (f"session '{name}': {payments} payments and {tallies} tallies belong to no event of the "
-                "session, or to another hand than their event's"), figures
+        return _stray(name, payments, tallies), figures
     if problem and problem != TOTALS_DIFFER:
-        return f"session '{name}', {problem}", figures
+        return _("session '{name}', {problem}").format(name=name, problem=problem), figures
     first_hand = store.care.hand_at(s.id, p.start) if p.start > 1 else 1
     hands_kept = _hands_below_unchanged(store, p, first_hand)
     if problem or not hands_kept:
         # The sums of every hand, in this snapshot, have the last word: a worker process reads
         # in a snapshot of its own, where an undo recorded meanwhile may have reopened a hand.
-        differ, _ = store.care.totals_check(s.id)
+        differ, _sums = store.care.totals_check(s.id)
         if differ:
-            return f"session '{name}': the running totals differ from the sums of the log", figures
+            return _("session '{name}': the running totals differ from the sums of the log").format(name=name), figures
     differ, total = store.care.totals_rest_check(s.id)
     if differ:
-        return f"session '{name}': the running totals differ from the sums of the log", figures
+        return _("session '{name}': the running totals differ from the sums of the log").format(name=name), figures
     figures["sum"] = total
     if g.zero_sum and total != 0:
-        return f"session '{name}': the balances sum to {total}, not 0", figures
+        return _("session '{name}': the balances sum to {total}, not 0").format(name=name, total=total), figures
     pieces = (p.mark.pieces if p.mark else ()) + tuple(piece for r in results for piece in r[2])
     final = next((seq for seq in reversed(finals) if seq <= p.last_seq), None)  # read above, when replayed
     if final is None and g.checkpoint_kind:
@@ -191,8 +190,16 @@ def _hands_below_unchanged(store: Store, p: Plan, first_hand: int | None) -> boo
         and _sha(store.care.hand_totals_text(p.session.id, first_hand)) == p.mark.hands_digest
 
 
-CHANGED_FIX = ("restore the database from a backup; if the change was meant, `pan db check --full` "
-               "checks the session anew")
+CHANGED_FIX = N_("restore the database from a backup; if the change was meant, `pan db check --full` "
+                 "checks the session anew")
+
+
+def _stray(name: str, payments: int, tallies: int) -> str:
+    """The rows of no event of the session, counted (English has always said "1 payments")."""
+    return _("session '{name}': {payments} and {tallies} belong to no event of the session, or to another "
+             "hand than their event's").format(
+        name=name, payments=ngettext("{n} payments", "{n} payments", payments).format(n=payments),
+        tallies=ngettext("{n} tallies", "{n} tallies", tallies).format(n=tallies))
 
 
 def _changed_since(store: Store, p: Plan) -> str | None:
@@ -201,10 +208,11 @@ def _changed_since(store: Store, p: Plan) -> str | None:
     assert mark is not None
     when = mark.checked_at.replace("T", " ")[:16]
     if mark.last_seq > p.last_seq or store.care.event_at(p.session.id, mark.last_seq) != mark.last_event:
-        return f"event #{mark.last_seq}, checked on {when}, is no longer the one stored"
+        return _("event #{seq}, checked on {when}, is no longer the one stored").format(seq=mark.last_seq, when=when)
     for first, last, digest in mark.pieces:
         if _sha(store.care.piece(p.session.id, first, last, rows=False).text) != digest:
-            return f"events #{first} to #{last} have changed since they were checked on {when}"
+            return _("events #{first} to #{last} have changed since they were checked on {when}").format(
+                first=first, last=last, when=when)
     return None  # the game, seats and rules are in the seal, checked when the check was planned
 
 
@@ -391,10 +399,12 @@ def check(store: Store, progress: Progress | None = None, full: bool = False) ->
                 failure = e
             broken = integrity.get()
     else:
+        import contextvars  # noqa: PLC0415
         import threading  # noqa: PLC0415 start-up: only db check runs a thread
 
         verdict: list[str | None] = []
-        thread = threading.Thread(target=lambda: verdict.append(_integrity_or_failure(store.path)))
+        speaking = contextvars.copy_context()  # the thread says its verdict in the command's language
+        thread = threading.Thread(target=lambda: verdict.append(speaking.run(_integrity_or_failure, store.path)))
         thread.start()
         try:
             problem, figures = _check_sessions(store, full, progress, None)
@@ -419,7 +429,7 @@ def _integrity_or_failure(path: str | os.PathLike[str]) -> str | None:
     except StoreError as e:
         return e.message
     except Exception as e:  # noqa: BLE001 a damaged file: say so, as the replay would
-        return f"SQLite integrity check: {e}"
+        return _("SQLite integrity check: {error}").format(error=e)
 
 
 def _remember(store: Store, marks: list[CheckMark]) -> None:
@@ -467,14 +477,14 @@ def backup(store: Store, dest: str | os.PathLike[str], force: bool = False) -> d
 
     dest = check_target(dest, force, store.path, "backup")
     if not dest.parent.exists():
-        raise StoreError(f"the folder {dest.parent} does not exist", "create it first")
+        raise StoreError(_("the folder {folder} does not exist").format(folder=dest.parent), _("create it first"))
     found: dict = {}
 
     def copy(tmp: Path) -> None:
         found.update(store.care.copy_to(tmp))
         if found["check"] != "ok":
-            raise StoreError(f"the copy failed its check ({found['check']})",
-                             "try again; the database itself was not changed")
+            raise StoreError(_("the copy failed its check ({check})").format(check=found["check"]),
+                             _("try again; the database itself was not changed"))
 
     write_atomic(dest, copy)
     return {"file": str(dest), "size": dest.stat().st_size, "sessions": found["sessions"], "events": found["events"]}

@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pancli.core.errors import InputError
+from pancli.core.i18n import N_, _, ngettext
 from pancli.storage import dblock
 
 DB_COMPANIONS = ("", "-wal", "-shm", "-journal", dblock.SUFFIX)
@@ -44,51 +45,68 @@ def _same(a: Path, b: Path) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)  # a name the database's files will take
 
 
+# What a file to write is called in the messages of check_target, by the English its callers name it
+# with (a noun the translator can put where the sentence needs it).
+_WHATS = {"file": N_("file"), "backup": N_("backup"), "database": N_("database"), "rules file": N_("rules file"),
+          "archive": N_("archive"), "svg report": N_("svg report"), "html report": N_("html report"),
+          "csv report": N_("csv report")}
+
+
 def check_target(path: str | os.PathLike[str], force: bool = False, db_path: str | os.PathLike[str] | None = None,
                  what: str = "file") -> Path:
     """The path to write to, or InputError (exit 2) in one line saying why not."""
+    what = _(_WHATS[what]) if what in _WHATS else what
     if str(path) == "":
-        raise InputError(f"no {what} name given", "give a file name")
+        # Translators: {what} is the kind of file: file, backup, database, rules file, archive, html report
+        raise InputError(_("no {what} name given").format(what=what), _("give a file name"))
     p = Path(path).expanduser()
     if db_path is not None:
         db = Path(db_path).expanduser()
         guarded = [Path(str(base) + suffix) for base in {db, Path(os.path.realpath(db))} for suffix in DB_COMPANIONS]
         for g in guarded:
             if _same(p, g):
-                kind = "the database" if str(g) in (str(db), os.path.realpath(db)) else f"the database's {g.name} file"
-                raise InputError(f"{p} is {kind} ({db})", f"write the {what} to another file; nothing was written")
+                said = _("{path} is the database ({db})") if str(g) in (str(db), os.path.realpath(db)) \
+                    else _("{path} is the database's {name} file ({db})")
+                raise InputError(said.format(path=p, name=g.name, db=db),
+                                 _("write the {what} to another file; nothing was written").format(what=what))
     try:
         if p.is_dir():
-            raise InputError(f"{p} is a folder", f"give a file name for the {what}")
+            raise InputError(_("{path} is a folder").format(path=p), _("give a file name for the {what}").format(what=what))
         exists = p.exists() or p.is_symlink()
         mode = p.stat().st_mode if p.exists() else None  # a link is judged by what it names
     except OSError as e:
-        raise InputError(f"cannot use {p}: {e.strerror or e}", "check the path") from None
+        raise InputError(_("cannot use {path}: {why}").format(path=p, why=e.strerror or e), _("check the path")) from None
     if mode is not None and not stat.S_ISREG(mode):
-        raise InputError(f"{p} is {_special_kind(mode)}, not a file",
-                         f"give a file name for the {what}; nothing was written")
+        raise InputError(_special_kind(mode).format(path=p),
+                         _("give a file name for the {what}; nothing was written").format(what=what))
     companion = _companion_of_a_database(p)
     if companion is not None:
         database, suffix = companion
-        raise InputError(f"{p} is the {suffix} file of the database {database}",
-                         f"write the {what} to another file; nothing was written")
+        raise InputError(_("{path} is the {suffix} file of the database {database}").format(
+                             path=p, suffix=suffix, database=database),
+                         _("write the {what} to another file; nothing was written").format(what=what))
     if exists and not force:
-        raise InputError(f"{p} already exists", "choose another name, or pass --force to replace it")
+        raise InputError(_("{path} already exists").format(path=p), _("choose another name, or pass --force to replace it"))
     if exists and (held := dblock.holders(p)):
-        raise InputError(f"{' and '.join(held)} {'has' if len(held) == 1 else 'have'} {p} open",
-                         f"write the {what} to another file; nothing was written")
+        holders = held[0]
+        for more in held[1:]:
+            holders = _("{holders} and {holder}").format(holders=holders, holder=more)
+        # Translators: {holders} are processes, such as "litestream (pid 123)"
+        raise InputError(ngettext("{holders} has {path} open", "{holders} have {path} open", len(held)).format(
+                             holders=holders, path=p),
+                         _("write the {what} to another file; nothing was written").format(what=what))
     return p
 
 
 def _special_kind(mode: int) -> str:
-    """What a path that is not a regular file is, in words."""
+    """What a path that is not a regular file is, in a sentence to format with its ``path``."""
     if stat.S_ISFIFO(mode):
-        return "a named pipe"
+        return _("{path} is a named pipe, not a file")
     if stat.S_ISSOCK(mode):
-        return "a socket"
+        return _("{path} is a socket, not a file")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
+        return _("{path} is a device, not a file")
+    return _("{path} is not a regular file, not a file")
 
 
 def _companion_of_a_database(p: Path) -> tuple[Path, str] | None:
@@ -153,8 +171,9 @@ def partial_file(path: Path, mkdir: bool = False) -> Iterator[Path]:
         holding = dblock.hold(partial)
         yield partial
     except OSError as e:
-        why = "the name is too long for the file system" if e.errno == errno.ENAMETOOLONG else (e.strerror or str(e))
-        raise InputError(f"cannot write {path}: {why}", "nothing was written; check the folder and the name") from None
+        why = _("the name is too long for the file system") if e.errno == errno.ENAMETOOLONG else (e.strerror or str(e))
+        raise InputError(_("cannot write {path}: {why}").format(path=path, why=why),
+                         _("nothing was written; check the folder and the name")) from None
     finally:
         for suffix in ("", "-wal", "-shm", "-journal", ".tmp"):
             _unlink(Path(f"{partial}{suffix}"))

@@ -8,6 +8,7 @@ from typing import Any
 
 from pancli.app.recorder import Recorder
 from pancli.core.errors import InputError
+from pancli.core.i18n import _
 from pancli.games.actions import IN_HAND, PLAYER, Action, read
 
 
@@ -37,9 +38,11 @@ def read_values(rec: Recorder, action: Action, given: Mapping[str, Any]) -> dict
         value = given.get(p.name)
         if missing(value):
             if p.required and p.kind in (PLAYER, IN_HAND):
-                raise InputError("the action names no player", "choose the players first")
+                raise InputError(_("the action names no player"), _("choose the players first"))
             if p.required:
-                raise InputError(f"the action has no {p.name}", f"choose the {p.name} first")
+                # Translators: {name} is the name of what the action takes, such as cards or contract
+                raise InputError(_("the action has no {name}").format(name=p.name),
+                                 _("choose the {name} first").format(name=p.name))
             continue
         values[p.name] = read(p, value, table)
     return values

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pancli.app.rescore import LogEvent, Replay
 from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, RuleError
+from pancli.core.i18n import _
 from pancli.core.ledger import Payment
 from pancli.core.names import check_new_player
 from pancli.core.payloads import BANK_PAYLOADS
@@ -19,8 +20,9 @@ if TYPE_CHECKING:
     from pancli.core.ledger import Step
 
 
-def resolve_player(names: list[str], text: str) -> str:
-    """A player by name, case-insensitively, or by a unique prefix (`an` → Ana)."""
+def resolve_player(names: list[str], text: str, anywhere: bool = False) -> str:
+    """A player by name, case-insensitively, or by a unique prefix (`an` → Ana); ``anywhere``:
+    ``names`` are the players of every session."""
     wanted = text.strip().lower()
     exact = [n for n in names if n.lower() == wanted]
     if exact:
@@ -29,12 +31,14 @@ def resolve_player(names: list[str], text: str) -> str:
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise InputError(f"'{text}' could be {', '.join(matches)}", "type more of the name")
+        raise InputError(_("'{text}' could be {players}").format(text=text, players=", ".join(matches)),
+                         _("type more of the name"))
     by_lower = {n.lower(): n for n in names}
     close = difflib.get_close_matches(wanted, by_lower, n=1) if wanted else []
-    listed = f"players: {', '.join(names)}"
-    hint = f"did you mean {by_lower[close[0]]}? ({listed})" if close else listed
-    raise InputError(f"no player '{text}' in this session", hint)
+    listed = _("players: {players}").format(players=", ".join(names))
+    hint = _("did you mean {player}? ({players})").format(player=by_lower[close[0]], players=listed) if close else listed
+    said = _("no player '{text}' in any session") if anywhere else _("no player '{text}' in this session")
+    raise InputError(said.format(text=text), hint)
 
 
 class Recorder:
@@ -119,8 +123,9 @@ class Recorder:
         device = self.session.device
         if device and device != self.store.sync.device_id():
             label = {d["id"]: d["label"] for d in self.store.sync.devices()}.get(device) or device[:8]
-            raise RuleError(f"session '{self.session.name}' is recorded on {label}; here it is read-only",
-                            "record on that device; `pan sync` brings its events here")
+            raise RuleError(_("session '{name}' is recorded on {device}; here it is read-only").format(
+                                name=self.session.name, device=label),
+                            _("record on that device; `pan sync` brings its events here"))
         self._writable = True
 
     def _check_open(self) -> tuple[int, int]:
@@ -129,7 +134,8 @@ class Recorder:
         self.check_writable()
         closed, last_id, last_seq = self.store.session_tail(self.session.id)
         if closed:
-            raise RuleError(f"session '{self.session.name}' is closed", "start a new one with `pan session new`")
+            raise RuleError(_("session '{name}' is closed").format(name=self.session.name),
+                            _("start a new one with `pan session new`"))
         return last_id, last_seq
 
     def record(self, event: dict) -> Step[Any]:
@@ -176,11 +182,11 @@ class Recorder:
     def undo(self) -> tuple[StoredEvent, tuple[Payment, ...]]:
         """Void the last effective event with its payments; returns it and the payments voided."""
         with self.store.lock():
-            _, seq = self._check_open()
+            _open, seq = self._check_open()
             sid = self.session.id
             last = self.store.log.last_effective(sid)
             if last is None:
-                raise RuleError("nothing to undo in this session", "record something first")
+                raise RuleError(_("nothing to undo in this session"), _("record something first"))
             voided = last.payments
             self.store.log.append(sid, "undo", {"kind": "undo", "undid": last.kind, "seq": last.seq},
                                   last.hand, undo_of=last.id, seq=seq + 1)

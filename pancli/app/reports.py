@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from pancli.app.recorder import Recorder, resolve_player
 from pancli.core.bank import BANK_KINDS
 from pancli.core.errors import InputError
+from pancli.core.i18n import _
 from pancli.core.ledger import POOLS
 from pancli.core.money import amount, shown_chip_value
 from pancli.core.names import name_key
@@ -126,7 +127,7 @@ def build_sheet(session: Session, deltas: dict[tuple[int, str], int], last_hand:
     chip_value = shown_chip_value(session.chip_value)
     return {"session": session.name, "game": session.game, "date": session.created_at[:10],
             "unit": "chips", "round": "hand", "signed": True, "note_label": None,
-            "caption": "chips won (+) and lost (-) by each player", "result": None,
+            "caption": _("chips won (+) and lost (-) by each player"), "result": None,
             "players": names, "rows": rows, "outside": outside if any(outside) else None, "totals": totals,
             "money": [amount(t, chip_value) for t in totals] if chip_value else None, "chip_value": chip_value}
 
@@ -203,7 +204,7 @@ def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_
     this database holds: per player (names compared case-insensitively), the net chips summed,
     the nights, hands and hands won."""
     if year is not None and not (year.isdigit() and len(year) == 4):
-        raise InputError(f"'{year}' is not a year", "give one like 2026, or --season all")
+        raise InputError(_("'{year}' is not a year").format(year=year), _("give one like 2026, or --season all"))
     with store.snapshot():
         sessions = {s.id: s for s in store.sessions()
                     if s.game == game and (year is None or s.created_at[:4] == year)}
@@ -248,11 +249,8 @@ def known_players(store: Store) -> list[str]:
 def resolve_known(store: Store, text: str) -> str:
     names = known_players(store)
     if not names:
-        raise InputError("no players recorded yet", "start a session with `pan session new`")
-    try:
-        return resolve_player(names, text)
-    except InputError as e:
-        raise InputError(e.message.replace("in this session", "in any session"), e.hint) from None
+        raise InputError(_("no players recorded yet"), _("start a session with `pan session new`"))
+    return resolve_player(names, text, anywhere=True)
 
 
 def player_career(store: Store, text: str) -> JsonObject:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pancli.core.bank import BANK_KINDS, apply_event
 from pancli.core.errors import PanError, RuleError
+from pancli.core.i18n import _
 from pancli.core.ledger import POOLS, Payment
 from pancli.core.rows import Session
 
@@ -91,19 +92,19 @@ def _moves(payments: Iterable[Payment]) -> Iterator[tuple[str, str, int]]:
 # -- why an event cannot be replayed: the sentences of every replay (db check's too) ------------
 
 def twice(seq: int) -> str:
-    return f"sequence number {seq} appears twice"
+    return _("sequence number {seq} appears twice").format(seq=seq)
 
 
 def not_earlier(seq: int | None) -> str:
-    return f"it undoes #{seq}, which is not an earlier event"
+    return _("it undoes #{seq}, which is not an earlier event").format(seq=seq)
 
 
 def undone_already(seq: int | None) -> str:
-    return f"#{seq} was undone already"
+    return _("#{seq} was undone already").format(seq=seq)
 
 
 def not_last(seq: int | None) -> str:
-    return f"#{seq} is not the last effective event, and only that one can be undone"
+    return _("#{seq} is not the last effective event, and only that one can be undone").format(seq=seq)
 
 
 def undo_refused(seq: int | None, kind: str | None, voided: bool, last: bool) -> str | None:
@@ -119,7 +120,8 @@ def undo_refused(seq: int | None, kind: str | None, voided: bool, last: bool) ->
 
 
 def cannot_replay(seq: int, kind: str, why: str) -> str:
-    return f"event #{seq} ({kind}) cannot be replayed: {why}"
+    # Translators: {kind} is an event kind such as meld or deal, never translated
+    return _("event #{seq} ({kind}) cannot be replayed: {why}").format(seq=seq, kind=kind, why=why)
 
 
 class History(Protocol):
@@ -362,7 +364,7 @@ def rescore(game: Game[Any, Any], session: Session, events: list[LogEvent], new_
     before, after = nets(old), nets(new)
     names = [p for p in session.players]
     for r in list(old) + list(new):
-        for payer, payee, _ in _moves(r.payments):
+        for payer, payee, _chips in _moves(r.payments):
             for n in (payer, payee):
                 if n not in names and n not in POOLS:
                     names.append(n)
@@ -392,19 +394,22 @@ def first_difference(replayed: list[Replayed], stored: dict[int, dict]) -> str |
         if s is None:
             continue
         if r.error:
-            return f"event #{r.seq} ({r.kind}) is refused by the core: {r.error}"
+            return _("event #{seq} ({kind}) is refused by the core: {why}").format(seq=r.seq, kind=r.kind, why=r.error)
         if r.kind == "undo":
             continue
         if "payload" in s and s["payload"] != r.payload:
-            return f"event #{r.seq} ({r.kind}): stored payload {s['payload']} but the core makes {r.payload}"
+            return _("event #{seq} ({kind}): stored payload {stored} but the core makes {made}").format(
+                seq=r.seq, kind=r.kind, stored=s["payload"], made=r.payload)
         want = s.get("payments")
         if want is not None and not same_payments(want, r.payments):
-            return f"event #{r.seq} ({r.kind}): " + _describe_payment_diff(want, r.payments)
+            return _("event #{seq} ({kind}): {difference}").format(
+                seq=r.seq, kind=r.kind, difference=_describe_payment_diff(want, r.payments))
         if s.get("tallies") is not None:
             want_t = [(t.player, t.stat, t.amount) for t in s["tallies"]]
             got = [(t.player, t.stat, t.amount) for t in r.tallies]
             if want_t != got and sorted(want_t) != sorted(got) and not fouled_before_fix(r.kind, want_t, got):
-                return f"event #{r.seq} ({r.kind}): stored tallies {sorted(want_t)} but the core counts {sorted(got)}"
+                return _("event #{seq} ({kind}): stored tallies {stored} but the core counts {counted}").format(
+                    seq=r.seq, kind=r.kind, stored=sorted(want_t), counted=sorted(got))
     return None
 
 
@@ -442,13 +447,14 @@ def same_payments(stored: Sequence[Payment], computed: Sequence[Payment]) -> boo
 
 def _said(p: Payment) -> str:
     what = p.reason if p.code is None else f"{p.reason} [{p.code} {p.params.to_json()}]"
-    return f"'{p.payer} pays {p.payee} {p.chips}: {what}'"
+    return _("'{payer} pays {payee} {chips}: {what}'").format(payer=p.payer, payee=p.payee, chips=p.chips, what=what)
 
 
 def _describe_payment_diff(stored: Sequence[Payment], computed: Sequence[Payment]) -> str:
     for i, (a, b) in enumerate(zip(stored, computed)):
         if not same_payment(a, b):
-            return f"stored payment {i + 1} is {_said(a)} but the core pays {_said(b)}"
+            return _("stored payment {n} is {stored} but the core pays {paid}").format(
+                n=i + 1, stored=_said(a), paid=_said(b))
     if len(stored) > len(computed):
-        return f"stored payment {_said(stored[len(computed)])} is not paid by the core"
-    return f"the core pays {_said(computed[len(stored)])}, which is not stored"
+        return _("stored payment {stored} is not paid by the core").format(stored=_said(stored[len(computed)]))
+    return _("the core pays {paid}, which is not stored").format(paid=_said(computed[len(stored)]))

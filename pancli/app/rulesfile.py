@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import InputError
+from pancli.core.i18n import _
 from pancli.games import DEFAULT_GAME, GAMES, game as get_game
 
 if TYPE_CHECKING:
@@ -37,28 +38,32 @@ def load(path: str | Path, game: str = DEFAULT_GAME) -> Any:
         with open(p, "rb") as f:
             raw = f.read(MAX_RULES_BYTES + 1)
         if len(raw) > MAX_RULES_BYTES:
-            raise InputError(f"rules file {p} is over {MAX_RULES_BYTES // 1024} KB, far more than any house's rules",
-                             "pass the rules file `pan rules init` writes")
+            raise InputError(_("rules file {path} is over {kb} KB, far more than any house's rules").format(
+                                 path=p, kb=MAX_RULES_BYTES // 1024),
+                             _("pass the rules file `pan rules init` writes"))
         text = raw.decode("utf-8")
     except FileNotFoundError:
-        raise InputError(f"rules file {p} does not exist",
-                         f"check the path, or write one with `pan rules init FILE{s.game_option()}`") from None
+        raise InputError(_("rules file {path} does not exist").format(path=p),
+                         # Translators: {game_option} is empty or an option such as " --game contract"
+                         _("check the path, or write one with `pan rules init FILE{game_option}`").format(
+                             game_option=s.game_option())) from None
     except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read rules file {p}", str(e)) from None
+        raise InputError(_("cannot read rules file {path}").format(path=p), str(e)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise InputError(f"{p} is not valid TOML ({e})", "fix the line it names") from None
+        raise InputError(_("{path} is not valid TOML ({error})").format(path=p, error=e), _("fix the line it names")) from None
     except RecursionError:  # tomllib recurses once per bracket: a file nested thousands deep
-        raise InputError(f"{p} nests its tables or lists too deeply to be a rules file",
-                         "a rules file holds one [table] of knobs; write one with `pan rules init FILE`") from None
+        raise InputError(_("{path} nests its tables or lists too deeply to be a rules file").format(path=p),
+                         _("a rules file holds one [table] of knobs; write one with `pan rules init FILE`")) from None
     try:
         return s.from_dict(data, where=f"{p}: ")
     except InputError as e:
         other = _other_game(data, s.game)
         if other is None:
             raise
-        raise InputError(e.message, f"this is a rules file of {other.title}: give --game {other.game}") from None
+        raise InputError(e.message, _("this is a rules file of {game}: give --game {name}").format(
+            game=other.title, name=other.game)) from None
 
 
 def _other_game(data: dict[str, Any], game: str) -> Schema[Any] | None:
@@ -107,7 +112,7 @@ def resolve(preset_name: str | None = None, rules_file: str | Path | None = None
             game: str = DEFAULT_GAME) -> Any:
     """The rules a command runs under: a rules file, else a preset, else the game's default preset."""
     if preset_name and rules_file:
-        raise InputError("give --preset or --rules, not both", "a rules file can name its preset itself")
+        raise InputError(_("give --preset or --rules, not both"), _("a rules file can name its preset itself"))
     if rules_file:
         return load(rules_file, game)
     s = schema(game)

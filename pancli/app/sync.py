@@ -63,6 +63,7 @@ from pancli.app.files import session_file_name
 from pancli.app.sync_folder import MANIFEST, Copy
 from pancli.core import signing
 from pancli.core.errors import InputError, PanError
+from pancli.core.i18n import _
 from pancli.core.names import MAX_SESSION_NAME, clean_name
 from pancli.core.rows import Session
 from pancli.storage.log import now
@@ -117,7 +118,8 @@ def device_label(store: Store) -> str:
 def clean_label(label: str) -> str:
     text = clean_name(label, "device")
     if len(text) > 32 or not re.fullmatch(r"\w[\w .-]*", text):
-        raise InputError(f"'{text}' is not a device name", "use up to 32 letters, digits, spaces, dots and dashes")
+        raise InputError(_("'{name}' is not a device name").format(name=text),
+                         _("use up to 32 letters, digits, spaces, dots and dashes"))
     return text
 
 
@@ -146,20 +148,22 @@ def folder_of(store: Store, folder: str | None, create: bool = False) -> Path:
     """The folder to sync with: the one given, else the one used last time."""
     given = folder or store.setting("sync_folder")
     if not given:
-        raise InputError("no folder given, and this database has not synced before", "pan sync FOLDER")
+        raise InputError(_("no folder given, and this database has not synced before"), "pan sync FOLDER")
     root = Path(given).expanduser()
     if create and not root.exists() and not root.is_symlink():
         try:
             root.mkdir()
         except OSError as e:
-            raise InputError(f"cannot create {root}: {e.strerror or e}", "create it yourself") from None
+            raise InputError(_("cannot create {folder}: {why}").format(folder=root, why=e.strerror or e),
+                             _("create it yourself")) from None
     if not root.is_dir():
-        raise InputError(f"no folder {root}", "give the folder your file-sync engine shares, or --create to start one")
+        raise InputError(_("no folder {folder}").format(folder=root),
+                         _("give the folder your file-sync engine shares, or --create to start one"))
     root = root.resolve()
     db = Path(os.path.realpath(store.path))
     if root == db.parent or root in db.parents:
-        raise InputError(f"the database {db} is inside the synced folder {root}",
-                         "a sync engine would copy it half-written: keep the database out of the folder")
+        raise InputError(_("the database {db} is inside the synced folder {folder}").format(db=db, folder=root),
+                         _("a sync engine would copy it half-written: keep the database out of the folder"))
     return root
 
 
@@ -189,7 +193,8 @@ def sync(store: Store, folder: str | None = None, label: str | None = None, crea
     out = Outcome(shown_folder(given, str(root)) or str(root), me, mine, str(root))
     own_dir = root / me
     if own_dir.is_symlink():
-        raise InputError(f"{own_dir} is a link", "pan sync never follows links; remove it and sync again")
+        raise InputError(_("{folder} is a link").format(folder=own_dir),
+                         _("pan sync never follows links; remove it and sync again"))
     with store.snapshot():
         pinned = store.sync.pinned_keys()
         remembered = store.sync.seen_files()
@@ -200,7 +205,7 @@ def sync(store: Store, folder: str | None = None, label: str | None = None, crea
     out.refused += listing.refused
     out.errors += listing.errors
     out.skipped = len(listing.skipped)
-    met = {device for device, _ in lengths}  # sessions held of it: met before it signed, or forgotten since
+    met = {device for device, _uid in lengths}  # sessions held of it: met before it signed, or forgotten since
     keys, first_seen, reported = trusted_keys(root, me, signing.public_key(seed), pinned, listing, out, known, met)
     seen = now()
     with store.lock():
@@ -227,8 +232,8 @@ def sync(store: Store, folder: str | None = None, label: str | None = None, crea
         elif held_unchanged(store, c):
             done.append(c)  # a 0.2 copy of what is held here: nothing to take (this device's is signed anew)
         else:
-            _refuse(out, c, known, "it is not signed (pancli 0.2 wrote it, or someone by hand): a session is "
-                                   "taken only from a file its device signed")
+            _refuse(out, c, known, _("it is not signed (pancli 0.2 wrote it, or someone by hand): a session is "
+                                     "taken only from a file its device signed"))
     conflicted: set[tuple[str, str]] = set()
     pending = list(groups.items())
     while pending:
@@ -305,22 +310,23 @@ def trusted_keys(root: Path, me: str, key: str, pinned: dict, listing: fs.Listin
             others = sorted(offered - {derived} | ({held} if held else set()))
             if others:
                 reported.update((device, k) for k in others)
-                report(device, f"an impostor signs files for this device with the key "
-                               f"{', '.join(signing.key_fingerprint(k) for k in others)}: its id comes from "
-                               f"the key {signing.key_fingerprint(derived)}, the only one that can hold it; "
-                               f"those files are refused")
+                report(device, _("an impostor signs files for this device with the key {keys}: its id comes "
+                                 "from the key {key}, the only one that can hold it; those files are refused").format(
+                    keys=", ".join(signing.key_fingerprint(k) for k in others), key=signing.key_fingerprint(derived)))
         elif held is not None:
             continue  # a key pinned already is checked copy by copy (refusal)
         elif len(offered) > 1:
-            report(device, f"{len(offered)} different keys sign files for this device, seen here for the first "
-                           f"time; pin the right one with `pan sync trust {device[:8]} --key KEY`")
+            report(device, _("{n} different keys sign files for this device, seen here for the first "
+                             "time; pin the right one with `pan sync trust {device} --key KEY`").format(
+                n=len(offered), device=device[:8]))
         elif device in met:
             first[device] = next(iter(offered))
         else:
             [k] = offered
             reported.add((device, k))
-            report(device, f"signed by {signing.key_fingerprint(k)}, not the key its id comes from: refused "
-                           f"(a device of pancli 0.2? check that key with its owner, then `pan sync trust {device}`)")
+            report(device, _("signed by {key}, not the key its id comes from: refused (a device of pancli 0.2? "
+                             "check that key with its owner, then `pan sync trust {device}`)").format(
+                key=signing.key_fingerprint(k), device=device))
     keys.update(first)
     return keys, first, reported
 
@@ -328,17 +334,18 @@ def trusted_keys(root: Path, me: str, key: str, pinned: dict, listing: fs.Listin
 def refusal(c: Copy, keys: dict[str, str], me: str, known: dict) -> str | None:
     """Why a copy may not be used (UNSIGNED for a file without a signature), or None."""
     if c.badly_signed:
-        return "its signature does not hold: it was changed after it was signed, or damaged"
+        return _("its signature does not hold: it was changed after it was signed, or damaged")
     if c.signer is None:
         return UNSIGNED
     want = keys.get(c.device)
     if want is None:
-        return (f"the key of {_name(c.device, known)} is not known here yet (it is learnt from that device's "
-                f"own subfolder, or pinned with `pan sync trust`)")
+        return _("the key of {device} is not known here yet (it is learnt from that device's "
+                 "own subfolder, or pinned with `pan sync trust`)").format(device=_name(c.device, known))
     if c.signer != want:
-        whose = "this device's" if c.device == me else f"{_name(c.device, known)}'s"
-        return (f"it claims {whose} session but another key signed it ({signing.key_fingerprint(c.signer)}, "
-                f"not {signing.key_fingerprint(want)})")
+        said = _("it claims this device's session but another key signed it ({key}, not {wanted})") \
+            if c.device == me else _("it claims {device}'s session but another key signed it ({key}, not {wanted})")
+        return said.format(device=_name(c.device, known), key=signing.key_fingerprint(c.signer),
+                           wanted=signing.key_fingerprint(want))
     return None
 
 
@@ -351,15 +358,17 @@ def _manifest_sound(m: fs.Manifest, keys: dict, out: Outcome, known: dict, me: s
     if m.key is None and not m.badly_signed:
         return want is None  # unsigned where the key is known: a leftover of 0.2, ignored
     if m.badly_signed:
-        why = "its signature does not hold: it was changed after it was signed, or damaged"
+        why = _("its signature does not hold: it was changed after it was signed, or damaged")
     elif m.device == me:
-        why = f"it claims this device but another key signed it ({signing.key_fingerprint(m.key or '')})"
+        why = _("it claims this device but another key signed it ({key})").format(
+            key=signing.key_fingerprint(m.key or ""))
     elif want is None:  # two keys claimed the device at first sight: reported with them
         return False
     else:
-        why = (f"the key of {_name(m.device, known)} changed (pinned {signing.key_fingerprint(want)}, this file "
-               f"{signing.key_fingerprint(m.key or '')}): refused; if it really has a new key, "
-               f"`pan sync forget {m.device[:8]}` and sync again")
+        why = _("the key of {device} changed (pinned {pinned}, this file {key}): refused; if it really has a "
+                "new key, `pan sync forget {id}` and sync again").format(
+            device=_name(m.device, known), pinned=signing.key_fingerprint(want),
+            key=signing.key_fingerprint(m.key or ""), id=m.device[:8])
     out.refused.append({"file": str(m.path), "device": m.device, "device_label": _name(m.device, known), "why": why})
     return False
 
@@ -461,7 +470,8 @@ def _report_conflict(out: Outcome, held: Session | None, mine: list, gid: tuple[
     out.conflicts.append({"session": held.name if held else copies[0].header["name"], "device": device,
                           "device_label": label, "uid": uid, "this_device": device == me,
                           "ahead": bool(how.get("ahead")), "seq": seq, "field": field_,
-                          "why": f"the copies differ from event #{seq} on" if seq and not how.get("ahead") else how["why"],
+                          "why": _("the copies differ from event #{seq} on").format(seq=seq) if seq and not how.get("ahead")
+                          else how["why"],
                           "sides": sides})
 
 
@@ -479,8 +489,8 @@ def bring_in(store: Store, gid: tuple[str, str], group: list[Copy], known: dict[
         mine = arc.log_events(store, held, rows) if held else []
     if device == me and held is None:
         for c in group:
-            _refuse(out, c, known, "it is a session of this device that this database does not hold (restored "
-                                   "from an older backup?): it is never taken from the folder")
+            _refuse(out, c, known, _("it is a session of this device that this database does not hold (restored "
+                                     "from an older backup?): it is never taken from the folder"))
         return False
     newer: list[Copy] = []
     for c in group:
@@ -497,8 +507,8 @@ def bring_in(store: Store, gid: tuple[str, str], group: list[Copy], known: dict[
         return True
     if device == me:
         assert held is not None  # refused above
-        why = ("the folder holds more of this device's session than this database (restored from an older "
-               "backup?); it is never taken from the folder")
+        why = _("the folder holds more of this device's session than this database (restored from an older "
+                "backup?); it is never taken from the folder")
         _report_conflict(out, held, mine, gid, label, {"seq": (mine[-1].seq if mine else 0) + 1, "ahead": True,
                                                        "why": why}, newer, me)
         return False
@@ -525,7 +535,7 @@ def bring_in(store: Store, gid: tuple[str, str], group: list[Copy], known: dict[
         return False
     except (TypeError, KeyError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as e:
         # a value the archive checks let through but a game core cannot take (as `pan import` says)
-        _refuse(out, best, known, f"it holds an event pancli cannot replay ({type(e).__name__})")
+        _refuse(out, best, known, _("it holds an event pancli cannot replay ({error})").format(error=type(e).__name__))
         return False
     return True
 
@@ -581,17 +591,18 @@ def find_device(store: Store, ref: str, known_only: bool = True) -> tuple[str, s
         devices.update({r["device"]: devices.get(r["device"]) for r in store.sync.contributions()})
         me = store.sync.device_id()
     if text == me or (len(text) >= 8 and me.startswith(text)) or text == device_label(store).lower():
-        raise InputError("that is this device", "its own key needs no pinning; give another device")
+        raise InputError(_("that is this device"), _("its own key needs no pinning; give another device"))
     found = [d for d, label in devices.items() if d == text or (len(text) >= 8 and d.startswith(text))
              or (label or "").lower() == text]
     if len(found) == 1:
         return found[0], devices[found[0]]
     if len(found) > 1:
-        raise InputError(f"'{ref}' names {len(found)} devices", "give more of its id (`pan sync --status --json`)")
+        raise InputError(_("'{ref}' names {n} devices").format(ref=ref, n=len(found)),
+                         _("give more of its id (`pan sync --status --json`)"))
     if not known_only and fs.ID.fullmatch(text):
         return text, None
-    raise InputError(f"no device '{ref}' is known here",
-                     "give its id or name as `pan sync --status` lists it (a new device: its whole id)")
+    raise InputError(_("no device '{ref}' is known here").format(ref=ref),
+                     _("give its id or name as `pan sync --status` lists it (a new device: its whole id)"))
 
 
 def trust(store: Store, ref: str, key: str | None = None) -> dict[str, Any]:
@@ -601,19 +612,21 @@ def trust(store: Store, ref: str, key: str | None = None) -> dict[str, Any]:
     if key is not None:
         key = key.strip().lower()
         if not signing.KEY.fullmatch(key):
-            raise InputError(f"'{key[:70]}' is not a public key",
-                             "give the 64 hex digits `pan sync --status --json` shows on that device as its key")
+            raise InputError(_("'{key}' is not a public key").format(key=key[:70]),
+                             _("give the 64 hex digits `pan sync --status --json` shows on that device as its key"))
     else:
         folder = store.setting("sync_folder")
         if not folder:
-            raise InputError("this database has not synced yet, so no key is on offer", "give one with --key KEY")
+            raise InputError(_("this database has not synced yet, so no key is on offer"), _("give one with --key KEY"))
         path = Path(folder) / device / MANIFEST
         try:
             m = fs.read_manifest(path, fs.read_bytes(path, fs.MAX_MANIFEST), datetime.now(UTC))
         except (OSError, ValueError) as e:
-            raise InputError(f"cannot read {path}: {fs.why_not_read(e)}", "give the key with --key KEY") from None
+            raise InputError(_("cannot read {path}: {why}").format(path=path, why=fs.why_not_read(e)),
+                             _("give the key with --key KEY")) from None
         if m is None or m.key is None or m.device != device:
-            raise InputError(f"{path} offers no signed key", "sync on that device first, or give the key with --key KEY")
+            raise InputError(_("{path} offers no signed key").format(path=path),
+                             _("sync on that device first, or give the key with --key KEY"))
         key = m.key
         label = label or m.label
     with store.snapshot():

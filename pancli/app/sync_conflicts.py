@@ -15,19 +15,36 @@ from typing import TYPE_CHECKING
 
 from pancli.app.rescore import LogEvent
 from pancli.core.errors import PanError
-from pancli.core.i18n import N_
+from pancli.core.i18n import N_, _, ngettext
 from pancli.core.text import payment_lines
-from pancli.core.words import listed, plural
+from pancli.core.words import listed
 from pancli.games import game as game_of
 
 if TYPE_CHECKING:
     from pancli.core.json_types import JsonObject
 
-# What a session's header holds, as the table says it (archive.HEADER_KEYS, and when it closed).
-FIELD_WORDS = {"game": "the game", "created_at": "when the session started", "seats": "the players",
-               "dealer": "the first dealer", "chip_value": "the value of a chip",
-               "closed_at": "when the session was closed",
-               "currency": N_("the currency"), "language": N_("the house language")}
+# What a session's header holds, as the table says it (archive.HEADER_KEYS, and when it closed):
+# each copy's version of a field, and the copies differing in it, one whole sentence each.
+FIELD_VERSIONS = {
+    "game": N_("{copy}, the game: {value}"),
+    "created_at": N_("{copy}, when the session started: {value}"),
+    "seats": N_("{copy}, the players: {value}"),
+    "dealer": N_("{copy}, the first dealer: {value}"),
+    "chip_value": N_("{copy}, the value of a chip: {value}"),
+    "closed_at": N_("{copy}, when the session was closed: {value}"),
+    "currency": N_("{copy}, the currency: {value}"),
+    "language": N_("{copy}, the house language: {value}"),
+}
+FIELDS_DIFFER = {
+    "game": N_("the copies differ in the game"),
+    "created_at": N_("the copies differ in when the session started"),
+    "seats": N_("the copies differ in the players"),
+    "dealer": N_("the copies differ in the first dealer"),
+    "chip_value": N_("the copies differ in the value of a chip"),
+    "closed_at": N_("the copies differ in when the session was closed"),
+    "currency": N_("the copies differ in the currency"),
+    "language": N_("the copies differ in the house language"),
+}
 # How file-sync engines name the copy they keep when two versions of a file meet.
 CONFLICT_COPY_MARKS = (".sync-conflict-", "conflicted copy", "(conflict")
 
@@ -67,21 +84,22 @@ HERE = "this database"
 
 
 def _copy_name(s: JsonObject, sides: list[JsonObject], my_label: str) -> str:
-    """How a copy is named in a sentence: "here", "in ana-laptop's copy", "in the folder's copy"."""
+    """Where a copy is, as a sentence says it: "here", "in ana-laptop's copy", "in the folder's
+    copy" (the sentences around it are whole messages with a {copy} that is always a place)."""
     if s["where"] == HERE:
-        return "here"
+        return _("here")
     files = [x for x in sides if x["where"] != HERE]
     writer = s.get("device_label")
     if len(files) > 1:
-        return f"in the folder's {'first' if s is files[0] else 'second'} copy"
+        return _("in the folder's first copy") if s is files[0] else _("in the folder's second copy")
     if writer and writer != my_label:
-        return f"in {writer}'s copy"
-    return "in the folder's copy"
+        return _("in {device}'s copy").format(device=writer)
+    return _("in the folder's copy")
 
 
 def _value_words(field: str, value: object) -> str:
     if value is None or value == "":
-        return "none"
+        return _("none")
     if field == "seats" and isinstance(value, list):
         return listed(str(v) for v in value)
     return str(value)
@@ -96,19 +114,30 @@ def _versions(c: JsonObject, my_label: str) -> list[str]:
     hands = {s["hand"] for s in sides if s["event"] is not None}
     for s in sides:
         name = _copy_name(s, sides, my_label)
-        total = plural(s["events"], "event")
+        total = ngettext("{n} event in all", "{n} events in all", s["events"]).format(n=s["events"])
         if field:
-            line = f"{name.capitalize()}, {FIELD_WORDS.get(field, field)}: {_value_words(field, s['value'])}"
+            said = _(FIELD_VERSIONS[field]) if field in FIELD_VERSIONS else "{copy}, " + field + ": {value}"
+            line = said.format(copy=name.capitalize(), value=_value_words(field, s["value"]))
         elif s["event"] is None:
-            ends = f"it ends at #{s['last']}" if s["last"] else "it holds no event"
-            line = f"{name.capitalize()}, {ends}" + (" and the session is closed" if s["closed"] else "")
+            if s["last"]:
+                said = _("{copy}, it ends at #{last} and the session is closed") if s["closed"] \
+                    else _("{copy}, it ends at #{last}")
+            else:
+                said = _("{copy}, it holds no event and the session is closed") if s["closed"] \
+                    else _("{copy}, it holds no event")
+            line = said.format(copy=name.capitalize(), last=s["last"])
         else:
-            line = f"#{seq} {name}: {s['event']}"
+            # Translators: {copy} is where the copy is ("here", "in ana-laptop's copy"); {event} is the event in words
             if same_words and len(hands) > 1:
-                line += f" in hand {s['hand']}" if s["hand"] else " between hands"
+                said = _("#{seq} {copy}: {event} in hand {hand} ({total})") if s["hand"] \
+                    else _("#{seq} {copy}: {event} between hands ({total})")
             elif same_words:
-                line += f"; {'; '.join(s['payments'])}" if s["payments"] else "; no one pays"
-            line += f" ({total} in all)"
+                said = _("#{seq} {copy}: {event}; {payments} ({total})") if s["payments"] \
+                    else _("#{seq} {copy}: {event}; no one pays ({total})")
+            else:
+                said = _("#{seq} {copy}: {event} ({total})")
+            line = said.format(seq=seq, copy=name, event=s["event"], hand=s["hand"],
+                               payments="; ".join(s["payments"]), total=total)
         lines.append(line + ".")
     return lines
 
@@ -125,8 +154,11 @@ def _files(c: JsonObject, folder: tuple[str, str]) -> list[str]:
             where = str(Path(shown) / path.relative_to(root))
         except ValueError:
             where = str(path)
-        which = "The folder's copy" if len(files) == 1 else f"The {'first' if i == 0 else 'second'} copy"
-        lines.append(f"{which} is {where}")
+        if len(files) == 1:
+            said = _("The folder's copy is {file}")
+        else:
+            said = _("The first copy is {file}") if i == 0 else _("The second copy is {file}")
+        lines.append(said.format(file=where))
     return lines
 
 
@@ -135,27 +167,33 @@ def _next(c: JsonObject) -> list[str]:
     here = next((s["session"] for s in c["sides"] if s["where"] == HERE), None)
     engine_copy = any(mark in Path(s["where"]).name for s in c["sides"] if s["where"] != HERE
                       for mark in CONFLICT_COPY_MARKS)
-    export = f"`pan export {here} -o -` prints this database's copy in the form of the folder's files"
     if c.get("ahead"):
-        return ["Nothing was changed: a session this device records is never taken from the folder, and "
-                "its file there is not written while the folder holds more of it.",
-                "If this database was restored from an older backup, restore a newer one (`pan restore`); "
-                "if not, another copy of this database recorded those events."]
+        return [_("Nothing was changed: a session this device records is never taken from the folder, and "
+                  "its file there is not written while the folder holds more of it."),
+                _("If this database was restored from an older backup, restore a newer one (`pan restore`); "
+                  "if not, another copy of this database recorded those events.")]
     if c.get("this_device"):
-        return ["Nothing was changed, here or in the folder. That copy was signed with this device's key: "
-                "another copy of this database (on another machine?) recorded it.",
-                f"This device records {here}: keep recording here. Its file is not written to the folder "
-                f"while that copy is there; once it is moved out of the folder, the next sync writes it. "
-                f"To compare, {export}."]
+        return [_("Nothing was changed, here or in the folder. That copy was signed with this device's key: "
+                  "another copy of this database (on another machine?) recorded it."),
+                _("This device records {session}: keep recording here. Its file is not written to the folder "
+                  "while that copy is there; once it is moved out of the folder, the next sync writes it. "
+                  "To compare, `pan export {session} -o -` prints this database's copy in the form of the "
+                  "folder's files.").format(session=here)]
     device = c["device_label"]
-    lines = ["Nothing was changed, here or in the folder, and "
-             + (f"no new event of {here} is brought in while the copies disagree." if here else
-                "the session is not brought in while the copies disagree.")]
-    ask = f"Only {device} records this session: ask its host which copy is the one recorded there."
-    lines.append(ask + (f" To compare, {export}." if here else ""))
+    lines = [_("Nothing was changed, here or in the folder, and no new event of {session} is brought in while "
+               "the copies disagree.").format(session=here) if here else
+             _("Nothing was changed, here or in the folder, and the session is not brought in while the copies "
+               "disagree.")]
+    if here:
+        lines.append(_("Only {device} records this session: ask its host which copy is the one recorded there. "
+                       "To compare, `pan export {session} -o -` prints this database's copy in the form of the "
+                       "folder's files.").format(device=device, session=here))
+    else:
+        lines.append(_("Only {device} records this session: ask its host which copy is the one recorded "
+                       "there.").format(device=device))
     if engine_copy:
-        lines.append("A conflict copy the sync engine kept can be removed from the folder once the right "
-                     "copy is known; then sync again.")
+        lines.append(_("A conflict copy the sync engine kept can be removed from the folder once the right "
+                       "copy is known; then sync again."))
     return lines
 
 
@@ -163,16 +201,17 @@ def conflict_text(c: JsonObject, my_label: str, folder: tuple[str, str]) -> list
     """The sentences a conflict is reported in: what differs, each copy's version, where the
     folder's copies are and what to do (``folder``: its whole path and as the host typed it)."""
     seq, field = c.get("seq"), c.get("field")
-    whose = "this device" if c.get("this_device") else c["device_label"]
     if c.get("ahead"):
-        what = "the folder holds more of it than this database"
+        what = _("the folder holds more of it than this database")
     elif seq is not None:
-        what = f"the copies differ from event #{seq} on"
+        what = _("the copies differ from event #{seq} on").format(seq=seq)
     elif field:
-        what = f"the copies differ in {FIELD_WORDS.get(field, field)}"
+        what = _(FIELDS_DIFFER[field]) if field in FIELDS_DIFFER else "the copies differ in " + field
     else:
         what = c["why"]
-    head = f"Conflict in session {c['session']}, recorded on {whose} ({c['device'][:8]}): {what}."
+    said = _("Conflict in session {session}, recorded on this device ({id}): {what}.") if c.get("this_device") \
+        else _("Conflict in session {session}, recorded on {device} ({id}): {what}.")
+    head = said.format(session=c["session"], device=c["device_label"], id=c["device"][:8], what=what)
     if not field and seq is None:
         return [head, *_next(c)]
     return [head, *_versions(c, my_label), *_files(c, folder), *_next(c)]

@@ -32,6 +32,7 @@ from pancli.app import archive as arc, archive_check
 from pancli.app.archive_check import MAX_BYTES, MAX_STAMP
 from pancli.core import signing
 from pancli.core.errors import InputError
+from pancli.core.i18n import _
 from pancli.core.names import clean_name
 
 DEVICE_FORMAT = "pancli-device"
@@ -55,7 +56,7 @@ def open_regular(path: Path) -> int:
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotRegular(f"{path} is not a regular file")
+            raise NotRegular(_("{path} is not a regular file").format(path=path))
     except BaseException:
         os.close(fd)
         raise
@@ -73,9 +74,9 @@ def read_with_stat(path: Path, limit: int = MAX_BYTES) -> tuple[bytes, os.stat_r
         st = os.fstat(f.fileno())
         raw = f.read(limit + 1)
     if len(raw) > limit:
-        raise ValueError(f"larger than {limit // 2**10:,} KB")
+        raise ValueError(_("larger than {kb} KB").format(kb=f"{limit // 2**10:,}"))
     if b"\x00" in raw:
-        raise ValueError("a binary file")
+        raise ValueError(_("a binary file"))
     return raw, st
 
 
@@ -96,7 +97,7 @@ def tail_key(tail: bytes) -> str | None:
 
 def why_not_read(e: BaseException) -> str:
     if isinstance(e, NotRegular):
-        return "it is not a regular file (a FIFO or a device?)"
+        return _("it is not a regular file (a FIFO or a device?)")
     return getattr(e, "strerror", None) or str(e)
 
 
@@ -191,23 +192,23 @@ def read_copy(path: Path, where: str, raw: bytes) -> Copy | str | tuple[str]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return "not UTF-8 text (still arriving, or cut short)"
+        return _("not UTF-8 text (still arriving, or cut short)")
     try:
         data = archive_check.parse(text, str(path))  # the one parse of this file in this sync
     except InputError:
-        return "not complete TOML (still arriving, or cut short)"
+        return _("not complete TOML (still arriving, or cut short)")
     tail = data.get("sync") if isinstance(data, dict) else None
     if not isinstance(tail, dict) or not isinstance(tail.get("fingerprint"), str):
-        return "no [sync] end (still arriving, or cut short)"
+        return _("no [sync] end (still arriving, or cut short)")
     try:
         archive = arc.from_document(data, str(path))  # every field checked (archive_check), then its shape
     except InputError as e:
-        return (f"not a pancli archive: {e.message}",)
+        return (_("not a pancli archive: {why}").format(why=e.message),)
     if not archive["session"].get("device"):
-        return ("an archive without a session id (device and uid)",)
+        return (_("an archive without a session id (device and uid)"),)
     fp = arc.fingerprint(archive)
     if fp != tail["fingerprint"]:
-        return ("its content does not match its [sync] fingerprint: edited or damaged",)
+        return (_("its content does not match its [sync] fingerprint: edited or damaged"),)
     body, signature = split_signature(raw)
     key = _text(tail.get("signed_by"), 64)
     signer, bad = None, False
@@ -324,7 +325,7 @@ def scan(root: Path, me: str, remembered: dict[str, dict[str, Any]], still_done:
             continue
         try:
             if entry.is_symlink():
-                out.refused.append({"file": entry.path, "why": "a link: pan sync never follows links"})
+                out.refused.append({"file": entry.path, "why": _("a link: pan sync never follows links")})
                 continue
             is_dir = entry.is_dir(follow_symlinks=False)
         except OSError as e:
@@ -334,8 +335,8 @@ def scan(root: Path, me: str, remembered: dict[str, dict[str, Any]], still_done:
             continue  # not a device's subfolder: left alone
         if not is_dir:
             if entry.name == me:
-                out.errors.append({"path": entry.path, "why": "it is a file where this device's folder belongs; "
-                                   "move it away and sync again"})
+                out.errors.append({"path": entry.path, "why": _("it is a file where this device's folder belongs; "
+                                                                "move it away and sync again")})
             continue
         for f in _entries(entry.path, out):
             _list_file(Path(f.path), f, entry.name, out, remembered, still_done, now)
@@ -349,7 +350,7 @@ def _list_file(path: Path, f: os.DirEntry[str], where: str, out: Listing, rememb
         return  # a temporary file, a sync engine's or ours
     try:
         if f.is_symlink():
-            out.refused.append({"file": str(path), "why": "a link: pan sync never follows links"})
+            out.refused.append({"file": str(path), "why": _("a link: pan sync never follows links")})
             return
         if not f.is_file(follow_symlinks=False):
             return
@@ -377,7 +378,7 @@ def _list_archive(path: Path, st: os.stat_result, where: str, out: Listing, row:
     try:
         raw, st = read_with_stat(path)
     except FileNotFoundError:  # replaced or removed by the sync engine since it was listed
-        out.incomplete.append({"file": str(path), "why": "it went away while being read"})
+        out.incomplete.append({"file": str(path), "why": _("it went away while being read")})
         return
     except OSError as e:
         out.errors.append({"path": str(path), "why": why_not_read(e)})

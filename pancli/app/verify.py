@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from pancli.app.rescore import Replayed, first_difference, fouled_before_fix, undo_refused
 from pancli.core.bank import BANK_KINDS, apply_bank
 from pancli.core.errors import PanError
+from pancli.core.i18n import _
 from pancli.core.rows import LogPiece
 from pancli.storage.mapping import stored_payment, stored_tally
 
@@ -79,7 +80,7 @@ class LogVerifier:
         checkpoint, undone = game.checkpoint_kind, self.undone
         payloads, effective, seen = self.payloads, self.effective, self.seen
         for row in piece.events:  # the loop of every event: kept lean
-            eid, _, seq, hand, kind, text, _, undo_of = row
+            eid, _session, seq, hand, kind, text, _undone, undo_of = row
             p0 = p
             while p < np and pays[p][1] <= eid:
                 if pays[p][1] < eid or pays[p][3] != hand:
@@ -92,9 +93,12 @@ class LogVerifier:
                 t += 1
             if seq != self.last_seq + 1:  # events are numbered 1, 2, 3...: a gap is an event taken out
                 if seq <= self.last_seq:
-                    return f"event #{seq} is stored after event #{self.last_seq}"
-                gone = f"event #{seq - 1} is" if seq == self.last_seq + 2 else f"events #{self.last_seq + 1} to #{seq - 1} are"
-                return f"{gone} missing: event #{seq} follows event #{self.last_seq}"
+                    return _("event #{seq} is stored after event #{last}").format(seq=seq, last=self.last_seq)
+                if seq == self.last_seq + 2:
+                    return _("event #{gone} is missing: event #{seq} follows event #{last}").format(
+                        gone=seq - 1, seq=seq, last=self.last_seq)
+                return _("events #{first} to #{gone} are missing: event #{seq} follows event #{last}").format(
+                    first=self.last_seq + 1, gone=seq - 1, seq=seq, last=self.last_seq)
             self.last_seq = seq
             self.events += 1
             payload = payloads.get(text)
@@ -122,7 +126,7 @@ class LogVerifier:
                 else:
                     step = copying(state, payload) if kept else in_place(state, payload)
             except PanError as e:
-                return f"event #{seq} ({kind}) is refused by the core: {e.message}"
+                return _("event #{seq} ({kind}) is refused by the core: {why}").format(seq=seq, kind=kind, why=e.message)
             made = enrich(state, payload, step)
             counted = tallies[t0:t] if t > t0 else _NONE
             if made is not payload and made != payload or (mine or step.payments) and not _same_payments(
@@ -177,10 +181,10 @@ class LogVerifier:
             earlier = self.seq_of(undo_of) if undo_of is not None else None
             known = earlier is not None and earlier < seq
             why = undo_refused(earlier, "before the checkpoint" if known else None, False, False)
-            return f"event #{seq} (undo) is refused by the core: {why}"
+            return _("event #{seq} (undo) is refused by the core: {why}").format(seq=seq, why=why)
         why = undo_refused(target[0], target[1], target[2], bool(self.effective) and self.effective[-1] == target[0])
         if why is not None:
-            return f"event #{seq} (undo) is refused by the core: {why}"
+            return _("event #{seq} (undo) is refused by the core: {why}").format(seq=seq, why=why)
         t_hand, t_pays, t_before = target[3], target[4], target[5]
         self.effective.pop()
         target[2] = True
@@ -199,14 +203,15 @@ class LogVerifier:
         replayed = Replayed(seq, kind, None, made, list(step.payments), list(step.tallies))
         stored = {seq: {"payload": payload, "payments": [stored_payment(r) for r in pays],
                         "tallies": [stored_tally(r) for r in tallies]}}
-        return first_difference([replayed], stored) or f"event #{seq} ({kind}) differs from the replay"
+        return first_difference([replayed], stored) or _("event #{seq} ({kind}) differs from the replay").format(
+            seq=seq, kind=kind)
 
 
 def _bad_chips(seq: int, pays: list) -> str | None:
     for row in pays:
         chips = row[6]
         if type(chips) is not int or chips <= 0:
-            return f"event #{seq}: a payment of {chips!r} chips"
+            return _("event #{seq}: a payment of {chips} chips").format(seq=seq, chips=repr(chips))
     return None
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pancli.core.errors import InputError, PanError
+from pancli.core.i18n import _
 from pancli.core.ledger import POOLS, Payment
 from pancli.core.rows import Session, StoredEvent
 from pancli.games import GAMES, game
@@ -103,19 +104,19 @@ def event_json(e: StoredEvent, text: str) -> EventJson:
             "undo_of": e.undo_of, "payments": [payment_json(e.id, p) for p in e.payments]}
 
 
-def event_difference(game_name: str, seq: int, ours: JsonObject, theirs: JsonObject, where: str = "in the archive") -> str:
+def event_difference(game_name: str, seq: int, ours: JsonObject, theirs: JsonObject) -> str:
     """Why two copies of event ``seq`` are not the same, in the game's words: `event #5 differs:
     here Ana melds J♥ Q♥ K♥, in the archive Dee melds 4♥ 4♦ 4♣`."""
     def said(payload: JsonObject) -> str:
         try:
             return game(game_name).event_words(payload)
         except (PanError, KeyError, TypeError, ValueError, AttributeError):  # a kind or game this pancli lacks
-            return str(payload.get("kind", "an event")) if isinstance(payload, dict) else "an event"
+            return str(payload.get("kind", _("an event"))) if isinstance(payload, dict) else _("an event")
 
     a, b = said(ours), said(theirs)
     if a != b:
-        return f"event #{seq} differs: here {a}, {where} {b}"
-    return f"event #{seq} ({a}) differs in its hand or its payments"
+        return _("event #{seq} differs: here {ours}, in the archive {theirs}").format(seq=seq, ours=a, theirs=b)
+    return _("event #{seq} ({event}) differs in its hand or its payments").format(seq=seq, event=a)
 
 
 def event_texts(store: Store, session: Session, events: Sequence[StoredEvent]) -> list[str]:
@@ -181,7 +182,8 @@ def settle_result(store: Store, session: Session, chip_value: object = None) -> 
     if s.banked:
         s.flags = st.negative_stacks(data["moves"])
     if not s.square():
-        raise InputError(f"the ledger of '{session.name}' does not balance (sum {s.total})", "run `pan db check`")
+        raise InputError(_("the ledger of '{name}' does not balance (sum {total})").format(name=session.name, total=s.total),
+                         _("run `pan db check`"))
     return s, value
 
 
