@@ -207,10 +207,10 @@ def _holders_in_proc(names: list[str]) -> list[str]:
                 continue
             if (st.st_dev, st.st_ino) in wanted:
                 try:
-                    comm = Path(f"/proc/{entry.name}/comm").read_text().strip() or "a process"
+                    comm = Path(f"/proc/{entry.name}/comm").read_text().strip() or _("a process")
                 except OSError:
-                    comm = "a process"
-                found.append(f"{comm} (pid {entry.name})")
+                    comm = _("a process")
+                found.append(_("{process} (pid {pid})").format(process=comm, pid=entry.name))
                 break
     return found
 
@@ -229,7 +229,7 @@ def _holders_by_lsof(names: list[str]) -> list[str]:
         if line.startswith("p"):
             pid = line[1:]
         elif line.startswith("c") and pid is not None and pid != me:
-            found.append(f"{line[1:] or 'a process'} (pid {pid})")
+            found.append(_("{process} (pid {pid})").format(process=line[1:] or _("a process"), pid=pid))
             pid = None
     return found
 
