@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from pancli.cli import app
 
-from helpers import run_sql
+from helpers import CYCLE, PLAYERS, run_sql
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = {"PANCLI_LOCALE_DIR": os.environ["PANCLI_TEST_LOCALE_DIR"]} if os.environ.get("PANCLI_TEST_LOCALE_DIR") else {}
@@ -77,6 +77,22 @@ def test_db_check_says_what_it_found_in_the_language_chosen(db, lang, finding):
     run_sql(db, "UPDATE totals SET amount = amount + 1 WHERE player = 'Ana' AND stat = '(net)'")
     bad = pan(db, "db check", lang, code=1)
     assert finding in bad.output
+
+
+def test_db_check_worker_processes_find_in_the_language_chosen(tmp_path, monkeypatch):
+    """A long session is checked in parts by processes of their own: their findings are in the
+    command's language too."""
+    from pancli.app import dbcare
+
+    monkeypatch.setattr(dbcare, "PARALLEL_FROM", 10)
+    db = tmp_path / "long.db"
+    pan(db, f"session new long --players {PLAYERS} --dealer F")
+    for _hand in range(6):
+        for line in CYCLE:
+            pan(db, line)
+    run_sql(db, "UPDATE payments SET chips = chips + 1 WHERE id = (SELECT max(id) FROM payments)")
+    bad = pan(db, "db check", "ru", code=1)
+    assert "сессия 'long', событие #" in bad.output and "ядро платит" in bad.output, bad.output
 
 
 def test_an_archive_is_the_same_whatever_the_language_it_was_exported_in(db, tmp_path):
