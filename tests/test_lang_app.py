@@ -27,6 +27,30 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCALE = {"PANCLI_LOCALE_DIR": os.environ["PANCLI_TEST_LOCALE_DIR"]} if os.environ.get("PANCLI_TEST_LOCALE_DIR") else {}
 
 
+# The tests of both languages at once (the others are parametrized by ``lang``).
+BOTH = {"test_db_check_worker_processes_find_in_the_language_chosen",
+        "test_an_archive_is_the_same_whatever_the_language_it_was_exported_in"}
+
+
+@pytest.fixture(autouse=True)
+def english_after(request, monkeypatch):
+    """A command run in-process keeps the language it chose in this context: English again after.
+    A Polish or Russian test needs that language's compiled catalog (shipped, or the one named)."""
+    from pancli.core import i18n
+    from pancli.storage import catalogs
+
+    callspec = getattr(request.node, "callspec", None)
+    lang = callspec.params.get("lang") if callspec else None
+    needed = [lang] if lang in ("pl", "ru") else ["pl", "ru"] if request.node.originalname in BOTH else []
+    for name, value in LOCALE.items():
+        monkeypatch.setenv(name, value)
+    for code in needed:
+        if code not in catalogs.available():
+            pytest.skip(f"no compiled {code} catalog in {catalogs.locale_dir()} yet")
+    yield
+    i18n.use_catalog(i18n.ENGLISH, None)
+
+
 def pan(db, line: str, lang: str | None = None, env: dict | None = None, code: int | None = 0):
     args = ["--db", str(db), *(["--lang", lang] if lang else []), *shlex.split(line)]
     result = CliRunner().invoke(app, args, prog_name="pan", env={**LOCALE, **(env or {})})
@@ -118,8 +142,6 @@ def test_the_dealer_page_words_are_made_in_the_request_language(db, monkeypatch,
     from pancli.storage import catalogs
     from pancli.storage.store import Store
 
-    for name, value in LOCALE.items():
-        monkeypatch.setenv(name, value)
     store = Store(db, create=False)
     try:
         with catalogs.speaking(lang):
@@ -154,8 +176,6 @@ def test_a_sync_conflict_is_reported_in_whole_sentences_of_the_language(monkeypa
     from pancli.app.sync_conflicts import conflict_text
     from pancli.storage import catalogs
 
-    for name, value in LOCALE.items():
-        monkeypatch.setenv(name, value)
     with catalogs.speaking(lang):
         said = conflict_text(CONFLICT, "home", ("/sync", "~/sync"))
     assert said[:4] == lines
