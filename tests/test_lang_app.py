@@ -221,3 +221,14 @@ def test_every_refusal_of_the_application_layer_is_inside_the_markers(db, tmp_pa
     run_sql(db, "UPDATE totals SET amount = amount + 1 WHERE player = 'Ana' AND stat = '(net)'")
     said = pan(db, "db check", "qps", env=qps, code=1).output
     assert "⟦session 'fri': the running totals differ from the sums of the log⟧" in said
+
+
+def test_every_field_two_copies_can_differ_in_has_its_whole_sentences():
+    """A conflict names the field the copies differ in inside a sentence: each field a session
+    never changes (and when it closed) has its own two messages, never a word glued in."""
+    from pancli.app.archive import HEADER_KEYS
+    from pancli.app.sync_conflicts import FIELD_VERSIONS, FIELDS_DIFFER
+
+    for field in (*HEADER_KEYS, "closed_at"):
+        assert "{copy}" in FIELD_VERSIONS[field] and "{value}" in FIELD_VERSIONS[field]
+        assert FIELDS_DIFFER[field].startswith("the copies differ in ")
