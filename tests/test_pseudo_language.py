@@ -58,6 +58,12 @@ def data_words() -> set[str]:
 
     words = {"pan", "pancli", "panguingue", "qps", "en", "pl", "ru", "db", "json", "csv", "toml", "html",
              "http", "https", "sqlite", "litestream", "utf", "id", "ok", "stdin", "stdout"}
+    import typer
+
+    from pancli.cli.registry import app as root
+
+    for path in command_paths(typer.main.get_command(root)):  # `pan --help` lists them as typed
+        words.update(path)
     for game in GAMES.values():
         words.add(game.name)
         schema = game.schema
@@ -79,7 +85,8 @@ def unmarked(output: str, allowed: set[str]) -> list[str]:
     bad = []
     for line in outside_markers(output).splitlines():
         words = [w for w in WORD.findall(OPTION.sub(" ", line))
-                 if w.lower() not in allowed and not CARD.match(w) and not w.isupper() and "_" not in w]
+                 if w.lower() not in allowed and not CARD.match(w) and not w.isupper() and "_" not in w
+                 and len(w) > 1]
         if words:
             bad.append(f"{line.strip()[:100]!r}  (unmarked: {', '.join(words[:6])})")
     return bad
