@@ -15,9 +15,13 @@ from pancli.cli.groups import command_set
 from pancli.cli.help_texts import PRESET_HELP, RULES_HELP
 from pancli.cli.params import MELDS
 from pancli.core.grouping import MELDS_HELP
-from pancli.core.words import plural
+from pancli.core.i18n import N_, _, ngettext
 
 commands = command_set()  # what this module adds to `pan`
+
+# A meld's kind, as the JSON says it (`set`, `rope`), for people.
+KINDS = {"set": N_("set"), "rope": N_("rope")}
+LEGAL = {"set": N_("legal set"), "rope": N_("legal rope")}
 
 _CheckCommand = multiword_command("--add")  # pan check 5S 5S 5S --add 5S 5S
 
@@ -58,17 +62,17 @@ def check(
     rules = resolve(preset, rules_file)
     added_text = " ".join(add) if add is not None else None
     if added_text is not None and not added_text.strip():
-        raise InputError("--add needs cards", "write the added cards after --add, e.g. --add 5S")
+        raise InputError(_("--add needs cards"), _("write the added cards after --add, e.g. --add 5S"))
     if batch:
         if cards:
-            raise InputError("--batch reads the melds from standard input", "give no cards on the command line")
+            raise InputError(_("--batch reads the melds from standard input"), _("give no cards on the command line"))
         if added_text is not None:
-            raise InputError("--add cannot be used with --batch", "write 'MELD + ADDED' on a line instead")
+            raise InputError(_("--add cannot be used with --batch"), _("write 'MELD + ADDED' on a line instead"))
         raise typer.Exit(_run_batch(rules, arrange_ or out, out))
     if not cards:
-        raise InputError("no cards to check", "give the cards, e.g. pan check 5S 5S 5S")
+        raise InputError(_("no cards to check"), _("give the cards, e.g. pan check 5S 5S 5S"))
     if added_text is not None and (arrange_ or out):
-        raise InputError("--add judges one meld", "leave out --arrange and --out")
+        raise InputError(_("--add judges one meld"), _("leave out --arrange and --out"))
     if arrange_ or out:
         result, code = _arrange_result(cards, rules, out)
         _emit_arrangement(result, json_, out)
@@ -101,8 +105,8 @@ def _reject_groups(tokens) -> None:
     from pancli.core.grouping import has_separator
 
     if has_separator(_words(tokens)):
-        raise InputError("a single meld has no '/' between its cards",
-                         "use --arrange or --out to check several melds, or --add for an addition")
+        raise InputError(_("a single meld has no '/' between its cards"),
+                         _("use --arrange or --out to check several melds, or --add for an addition"))
 
 
 def _meld_result(tokens, rules) -> tuple[dict, int]:
@@ -122,7 +126,7 @@ def _addition_result(tokens, added_tokens, rules) -> tuple[dict, int]:
     meld = _parse(tokens, rules)
     added = _parse(added_tokens, rules)
     if not added:
-        raise InputError("--add needs cards", "write the added cards after --add, e.g. --add 5S")
+        raise InputError(_("--add needs cards"), _("write the added cards after --add, e.g. --add 5S"))
     base = judge(meld, rules)
     if not base.valid:
         return {"cards": list(meld) + list(added), "added": list(added), "valid": False, "kind": None,
@@ -170,13 +174,28 @@ def _arrange_result(tokens, rules, out: bool) -> tuple[dict, int]:
                 "reason": str(e)}, 1
     data = found.to_json()
     is_out = len(found.cards) == solver.OUT_CARDS
-    n = len(found.melds)
-    if out:
-        reason = f"{solver.OUT_CARDS} cards in {plural(n, 'meld')}, conditions worth {found.worth}"
-    else:
-        reason = f"{plural(len(cards), 'card')} in {plural(n, 'meld')}, conditions worth {found.worth}"
+    # The JSON's reason is English, for scripts; the text output says it in the language in force.
+    with english():
+        reason = _arranged_words(solver.OUT_CARDS if out else len(cards), len(found.melds), found.worth)
     return {"cards": data["cards"], "valid": True, "out": is_out, "worth": found.worth,
             "melds": data["melds"], "reason": reason}, 0
+
+
+def _arranged_words(cards: int, n: int, worth: int) -> str:
+    """``11 cards in 3 melds, conditions worth 4``: the locative of one meld differs from that of
+    several (`w 1 układzie`, `w 3 układach`), so one meld has messages of its own."""
+    if n == 1:
+        return ngettext("{cards} card in 1 meld, conditions worth {worth}",
+                        "{cards} cards in 1 meld, conditions worth {worth}", cards).format(cards=cards, worth=worth)
+    return ngettext("{cards} card in {n} melds, conditions worth {worth}",
+                    "{cards} cards in {n} melds, conditions worth {worth}", cards).format(cards=cards, n=n, worth=worth)
+
+
+def english():
+    """English inside the block (what --json says)."""
+    from pancli.core.i18n import ENGLISH, speaking_catalog
+
+    return speaking_catalog(ENGLISH, None)
 
 
 def _run_batch(rules, arranging: bool, out: bool) -> int:
@@ -282,7 +301,7 @@ def _condition_words(tag, cards, with_tag: bool = True) -> str:
     from pancli.games.panguingue.conditions import NONE, describe
 
     if not tag or tag == NONE:
-        return "no condition"
+        return _("no condition")
     return f"{describe(tag, cards)} ({tag})" if with_tag else describe(tag, cards)
 
 
@@ -292,11 +311,27 @@ def _emit_meld(data: dict, as_json: bool) -> None:
         return
     lines = [_cards_markup(data["cards"])]
     if data["valid"]:
-        lines.append(f"  [green]legal {data['kind']}[/green], {_condition_words(data['condition'], data['cards'])}")
-        lines.append(f"  worth {data['worth']} from each payer")
+        lines.append(f"  [green]{_text(_legal(data['kind']))}[/green], "
+                     f"{_condition_words(data['condition'], data['cards'])}")
+        lines.append("  " + _text(_("worth {worth} from each payer").format(worth=data["worth"])))
     else:
-        lines.append(f"  [red]not legal[/red]: {_text(data['reason'])}")
+        lines.append(_not_legal(data["reason"]))
     _print_lines(lines)
+
+
+def _legal(kind) -> str:
+    """``legal set``, ``legal rope``: one message each, as the adjective agrees with the noun."""
+    known = LEGAL.get(kind)
+    return _(known) if known is not None else _("legal {kind}").format(kind=kind)
+
+
+def _kind(kind) -> str:
+    known = KINDS.get(kind)
+    return _(known) if known is not None else str(kind)
+
+
+def _not_legal(reason: str) -> str:
+    return f"  [red]{_text(_('not legal'))}[/red]: {_text(reason)}"
 
 
 def _emit_addition(data: dict, as_json: bool) -> None:
@@ -306,14 +341,15 @@ def _emit_addition(data: dict, as_json: bool) -> None:
     base = data["base"]
     lines = [f"{_cards_markup(base['cards'])} + {_cards_markup(data['added'])}"]
     if not base["valid"]:
-        lines.append(f"  [red]not legal[/red]: {_text(data['reason'])}")
+        lines.append(_not_legal(data["reason"]))
     else:
-        lines.append(f"  the meld: legal {base['kind']}, {_condition_words(base['condition'], base['cards'])}")
+        ruling = f"{_legal(base['kind'])}, {_condition_words(base['condition'], base['cards'])}"
+        lines.append("  " + _text(_("the meld: {ruling}").format(ruling=ruling)))
         if data["valid"]:
-            lines.append(f"  [green]legal addition[/green]: {_text(data['reason'])}")
-            lines.append(f"  pays {data['pays']} from each payer")
+            lines.append(f"  [green]{_text(_('legal addition'))}[/green]: {_text(data['reason'])}")
+            lines.append("  " + _text(_("pays {pays} from each payer").format(pays=data["pays"])))
         else:
-            lines.append(f"  [red]not legal[/red]: {_text(data['reason'])}")
+            lines.append(_not_legal(data["reason"]))
     _print_lines(lines)
 
 
@@ -324,15 +360,19 @@ def _emit_arrangement(data: dict, as_json: bool, out: bool) -> None:
     from rich.table import Table
 
     if not data["valid"]:
-        _print_lines([_cards_markup(data["cards"]), f"  [red]not legal[/red]: {_text(data['reason'])}"])
+        _print_lines([_cards_markup(data["cards"]), _not_legal(data["reason"])])
         return
+    from pancli.cli.render import column
+    from pancli.games.panguingue.solver import OUT_CARDS
+
     con = _console()
-    title = "legal way out" if out else "best arrangement"
-    con.print(f"[green]{title}[/green]: {_text(data['reason'])}")
+    title = _("legal way out") if out else _("best arrangement")
+    reason = _arranged_words(OUT_CARDS if out else len(data["cards"]), len(data["melds"]), data["worth"])
+    con.print(f"[green]{_text(title)}[/green]: {_text(reason)}")
     table = Table(box=None, show_header=True, pad_edge=False, padding=(0, 2, 0, 2))
     for col in ("cards", "kind", "condition", "worth"):
-        table.add_column(col, justify="right" if col == "worth" else "left")
+        table.add_column(_text(column(col)), justify="right" if col == "worth" else "left")
     for m in data["melds"]:
-        table.add_row(_cards_markup(m["cards"]), m["kind"], _condition_words(m["condition"], m["cards"], False),
-                      str(m["worth"]))
+        table.add_row(_cards_markup(m["cards"]), _text(_kind(m["kind"])),
+                      _text(_condition_words(m["condition"], m["cards"], False)), str(m["worth"]))
     con.print(table)

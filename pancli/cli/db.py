@@ -6,7 +6,8 @@ import typer
 
 from pancli.cli.context import app_context
 from pancli.cli.groups import command_set, new_app
-from pancli.cli.output import console, count_of, print_json
+from pancli.cli.output import console, print_json
+from pancli.core.i18n import _, ngettext
 
 db_app = new_app("Where the data lives and how it is kept.\n\nExample: pan db path")
 commands = command_set()  # what this module adds to `pan`
@@ -39,13 +40,22 @@ def db_status(as_json: bool = JSON):
         print_json(data)
         return
     out = console()
-    out.print(f"File: {data['file']}")
-    wal = f" (+{data['wal_size'] / 1e6:.1f} MB write-ahead log)" if data["wal_size"] else ""
-    out.print(f"Size: {data['size'] / 1e6:.2f} MB{wal}")
-    out.print(f"Sessions: {data['sessions']} ({data['imported_sessions']} imported)")
-    out.print(f"Events: {data['events']} ({count_of(data['undos'], 'undo')}), payments: {data['payments']}, tallies: {data['tallies']}")
-    out.print(f"Schema version: {data['schema_version']} ({', '.join(data['migrations'])}); "
-              f"SQLite {data['sqlite']}, journal {data['journal_mode']}")
+    # TODO(numbers): sizes with the language's decimal separator once pancli.core.numbers lands
+    out.print(_("File: {file}").format(file=data["file"]))
+    size = f"{data['size'] / 1e6:.2f}"
+    if data["wal_size"]:
+        out.print(_("Size: {size} MB (+{wal} MB write-ahead log)").format(size=size, wal=f"{data['wal_size'] / 1e6:.1f}"))
+    else:
+        out.print(_("Size: {size} MB").format(size=size))
+    out.print(_("Sessions: {sessions} ({imported} imported)").format(sessions=data["sessions"],
+                                                                     imported=data["imported_sessions"]))
+    out.print(ngettext("Events: {events} ({n} undo), payments: {payments}, tallies: {tallies}",
+                       "Events: {events} ({n} undos), payments: {payments}, tallies: {tallies}",
+                       data["undos"]).format(events=data["events"], n=data["undos"], payments=data["payments"],
+                                             tallies=data["tallies"]))
+    out.print(_("Schema version: {version} ({migrations}); SQLite {sqlite}, journal {journal}").format(
+        version=data["schema_version"], migrations=", ".join(data["migrations"]), sqlite=data["sqlite"],
+        journal=data["journal_mode"]))
 
 
 @db_app.command("check")
@@ -67,22 +77,31 @@ def db_check(as_json: bool = JSON,
 
     problem, figures = check(app_context().open_store(create=False), full=full)
     if problem:
-        raise CheckFailed(problem, figures.get("fix", "the stored ledger and the rules disagree; nothing was changed"))
+        raise CheckFailed(problem, figures.get("fix") or _("the stored ledger and the rules disagree; nothing was changed"))
     if as_json:
         print_json({"ok": True, **figures})
         return
     events, remembered = figures["events"], figures["remembered"]
     out = console()
+    counted = _counted(figures["sessions"], events, figures["payments"])
     if not remembered:
-        out.print(f"OK: integrity check passed; {count_of(figures['sessions'], 'session')}, "
-                  f"{count_of(events, 'event')} and {count_of(figures['payments'], 'payment')} replayed "
-                  "and matched; every session sums to zero.")
+        out.print(_("OK: integrity check passed; {counted} replayed and matched; "
+                    "every session sums to zero.").format(counted=counted))
         return
-    out.print(f"OK: integrity check passed; {count_of(figures['sessions'], 'session')}, "
-              f"{count_of(events, 'event')} and {count_of(figures['payments'], 'payment')} matched; "
-              "every session sums to zero.")
-    out.print(f"{count_of(remembered, 'event')} unchanged since an earlier check, "
-              f"{count_of(events - remembered, 'new event')} replayed (`--full` replays them all).")
+    out.print(_("OK: integrity check passed; {counted} matched; every session sums to zero.").format(counted=counted))
+    fresh = events - remembered
+    out.print(ngettext("{n} event unchanged since an earlier check, {replayed}",
+                       "{n} events unchanged since an earlier check, {replayed}", remembered).format(
+        n=remembered, replayed=ngettext("{n} new event replayed (`--full` replays them all).",
+                                        "{n} new events replayed (`--full` replays them all).", fresh).format(n=fresh)))
+
+
+def _counted(sessions: int, events: int, payments: int) -> str:
+    """``3 sessions, 120 events and 80 payments``: a list of counts, each counted in its own words."""
+    return _("{sessions}, {events} and {payments}").format(
+        sessions=ngettext("{n} session", "{n} sessions", sessions).format(n=sessions),
+        events=ngettext("{n} event", "{n} events", events).format(n=events),
+        payments=ngettext("{n} payment", "{n} payments", payments).format(n=payments))
 
 
 @db_app.command("backup")
@@ -95,5 +114,7 @@ def db_backup(file: str = typer.Argument(..., help="Where to write the copy."),
     from pancli.app.dbcare import backup
 
     data = backup(app_context().open_store(create=False), file, force)
-    console().print(f"Backed up {count_of(data['sessions'], 'session')} and {count_of(data['events'], 'event')} to {data['file']} "
-                    f"({data['size'] / 1e6:.2f} MB).")
+    sessions = ngettext("{n} session", "{n} sessions", data["sessions"]).format(n=data["sessions"])
+    events = ngettext("{n} event", "{n} events", data["events"]).format(n=data["events"])
+    console().print(_("Backed up {sessions} and {events} to {file} ({size} MB).").format(
+        sessions=sessions, events=events, file=data["file"], size=f"{data['size'] / 1e6:.2f}"))

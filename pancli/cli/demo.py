@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 
 from pancli.cli.groups import command_set
+from pancli.core.i18n import _
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -51,7 +52,7 @@ def demo():
         path.parent.mkdir(parents=True, exist_ok=True)
         _remove_database(path)
     except OSError as e:
-        raise StoreError(f"cannot start the demo database {path}", e.strerror or str(e)) from None
+        raise StoreError(_("cannot start the demo database {path}").format(path=path), e.strerror or str(e)) from None
     script = files("pancli").joinpath("data", "tonight.pan").read_text(encoding="utf-8")
     shell = TableShell(db=str(path), board=False)
     out, err = io.StringIO(), io.StringIO()
@@ -68,18 +69,19 @@ def demo():
     finally:
         shell.close()
     db = _shown(path)
-    typer.echo("The sample evening: seven players (Gus sits down after hand 3), nine hands of\n"
-               "Panguingue under Hoyle's rules, typed line by line as a dealer would at\n"
-               "`pan table`, went into a demo database of its own (started afresh each run):\n"
-               f"  {db}\n"
-               "Your own database is untouched.\n")
+    # Translators: keep the line breaks (each line fits 80 columns) and the two spaces before {db}
+    typer.echo(_("The sample evening: seven players (Gus sits down after hand 3), nine hands of\n"
+                 "Panguingue under Hoyle's rules, typed line by line as a dealer would at\n"
+                 "`pan table`, went into a demo database of its own (started afresh each run):\n"
+                 "  {db}\n"
+                 "Your own database is untouched.\n").format(db=db))
     console().print(standings_table(data))
     rows = [
-        (f"pan --db {db} report", "the evening at a glance"),
-        (f"pan --db {db} settle", "who pays whom"),
-        ("pan check 5S 5S 5S", "judge a disputed meld"),
-        ("pan session new friday --players Ana,Ben,Cruz", "start your own table,"),
-        ("pan table", "then record it hand by hand"),
+        (f"pan --db {db} report", _("the evening at a glance")),
+        (f"pan --db {db} settle", _("who pays whom")),
+        ("pan check 5S 5S 5S", _("judge a disputed meld")),
+        ("pan session new friday --players Ana,Ben,Cruz", _("start your own table,")),
+        ("pan table", _("then record it hand by hand")),
     ]
-    width = max(len(a) for a, _ in rows)
-    typer.echo("\nTry next:\n" + "".join(f"  {a.ljust(width)}  {b}\n" for a, b in rows), nl=False)
+    width = max(len(a) for a, _b in rows)
+    typer.echo("\n" + _("Try next:") + "\n" + "".join(f"  {a.ljust(width)}  {b}\n" for a, b in rows), nl=False)

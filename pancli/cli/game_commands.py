@@ -9,6 +9,7 @@ from pancli.cli.context import app_context
 from pancli.cli.output import echo, output_width
 from pancli.cli.render import show_step
 from pancli.core.errors import InputError
+from pancli.core.i18n import _
 from pancli.games import game as get_game
 
 
@@ -28,9 +29,10 @@ def game_recorder(game: str):
     recorder = app_context().open_recorder()
     if recorder.session.game != game:
         title = get_game(game).title
-        raise InputError(f"session '{recorder.session.name}' is a {recorder.session.game} game, not {title}",
-                         f"start one with `pan session new NAME --game {game} --players A,B,C`, "
-                         "or switch with `pan session use NAME`")
+        raise InputError(_("session '{session}' is a {game} game, not {title}").format(
+                             session=recorder.session.name, game=recorder.session.game, title=title),
+                         _("start one with `pan session new NAME --game {game} --players A,B,C`, "
+                           "or switch with `pan session use NAME`").format(game=game))
     return recorder
 
 
@@ -72,16 +74,19 @@ def seat_name(seats: list[str], text: str) -> str:
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise InputError(f"'{text}' could be {', '.join(matches)}", "type more of the name")
-    raise InputError(f"no player '{text}' among the seats", f"seats: {', '.join(seats)}")
+        raise InputError(_("'{text}' could be {players}").format(text=text, players=", ".join(matches)),
+                         _("type more of the name"))
+    raise InputError(_("no player '{text}' among the seats").format(text=text),
+                     _("seats: {seats}").format(seats=", ".join(seats)))
 
 
 def seat_list(text: str) -> list[str]:
     seats = [s.strip() for s in text.split(",") if s.strip()]
     if len(seats) < 2:
-        raise InputError(f"--seats {text!r} names fewer than two players", "list them in playing order: A,B,C,D")
+        raise InputError(_("--seats {text} names fewer than two players").format(text=repr(text)),
+                         _("list them in playing order: A,B,C,D"))
     if len({s.lower() for s in seats}) < len(seats):
-        raise InputError("a player is listed twice in --seats", "list each player once")
+        raise InputError(_("a player is listed twice in --seats"), _("list each player once"))
     return seats
 
 

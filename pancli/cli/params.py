@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from typer._click.types import ParamType  # the copy of click that typer runs (0.22 on)
 
 from pancli.cli.context import AppContext
+from pancli.core.i18n import N_
 
 if TYPE_CHECKING:
     from pancli.games.protocol import Game
@@ -178,7 +179,7 @@ class MeldNumberType(CompletingType):
     name = "meld"
 
     def convert(self, value, param, ctx):
-        option = param.opts[0] if param is not None and param.param_type_name == "option" else "the meld"
+        option = param.opts[0] if param is not None and param.param_type_name == "option" else N_("the meld")
         return self.number(value, option)
 
     @staticmethod
@@ -247,6 +248,7 @@ class CountType(ParamType):
         return read_count(value, self.noun, self.low, self.high)
 
 
-CHIPS = CountType("a number of chips")
-HAND = CountType("a hand number", low=0)
-EVENTS = CountType("a number of events", low=0)
+# The nouns are messages (N_): the reader of a count words its refusal with them.
+CHIPS = CountType(N_("a number of chips"))
+HAND = CountType(N_("a hand number"), low=0)
+EVENTS = CountType(N_("a number of events"), low=0)

@@ -14,6 +14,7 @@ from pancli.cli.params import CARDS, EVENTS, HAND, MELD, MELDS, PLAYER, PLAYER_I
 from pancli.cli.render import show_step
 from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP
+from pancli.core.i18n import _, ngettext, pgettext
 from pancli.games import DEFAULT_GAME
 
 commands = command_set()  # what this module adds to `pan`
@@ -35,8 +36,9 @@ def pan_recorder():
     recorder = app_context().open_recorder()
     game, own = recorder.session.game, default_game()
     if not recorder.game.at_top:  # its actions are its own group's (`pan contract …`)
-        raise InputError(f"session '{recorder.session.name}' plays {game}, not {own.title}",
-                         f"record it with `pan {game} …` (see `pan {game} --help`)")
+        raise InputError(_("session '{session}' plays {game}, not {title}").format(
+                             session=recorder.session.name, game=game, title=own.title),
+                         _("record it with `pan {game} …` (see `pan {game} --help`)").format(game=game))
     return recorder
 
 
@@ -123,8 +125,9 @@ def session_list(as_json: bool = JSON):
     out = console()
     for r in rows:
         mark = "*" if r["current"] else " "
-        closed = " (closed)" if r["closed"] else ""
-        away = "" if r["recorded_here"] else f" (recorded on {r['device_label'] or (r['device'] or '')[:8] or 'another device'}, read-only here)"
+        closed = " " + _("(closed)") if r["closed"] else ""
+        device = r["device_label"] or (r["device"] or "")[:8] or _("another device")
+        away = "" if r["recorded_here"] else " " + _("(recorded on {device}, read-only here)").format(device=device)
         line = f"  {r['name']}  {r['game']}  {date_text(r['created_at'])}  {', '.join(r['players'])}{closed}{away}"
         first, *more = wrap_words(line, out.width)  # indented as a row of its own: more lines under the name
         for part in [mark + first[1:], *more]:
@@ -157,11 +160,15 @@ def session_show(name: str | None = typer.Argument(None, click_type=SESSION, hel
         print_json(data)
         return
     out = console()
-    out.print(f"Session {s.name} · {s.game} · started {datetime_text(s.created_at)}" + (" · closed" if s.closed_at else ""))
-    out.print(f"Seats: {', '.join(seats)}")
-    out.print("House rules: " + (", ".join(f"{k} = {v}" for k, v in changed.items()) or "the defaults"))
+    head = _("Session {name} · {game} · started {created_at}").format(name=s.name, game=s.game, created_at=datetime_text(s.created_at))
+    out.print(head + (" · " + pgettext("session", "closed") if s.closed_at else ""))
+    out.print(_("Seats: {seats}").format(seats=", ".join(seats)))
+    if changed:
+        out.print(_("House rules: {changes}").format(changes=", ".join(f"{k} = {v}" for k, v in changed.items())))
+    else:
+        out.print(_("House rules: the defaults"))
     if data["chip_value"]:
-        out.print(f"Chip value: {decimal_text(data['chip_value'])}")
+        out.print(_("Chip value: {value}").format(value=decimal_text(data["chip_value"])))
 
 
 @session_app.command("use")
@@ -175,7 +182,7 @@ def session_use(name: str = typer.Argument(..., click_type=SESSION, help="Sessio
     with store.lock():
         store.set_setting("current_session", str(s.id))
     app_context().forget_session()
-    echo(f"Current session: {s.name}")
+    echo(_("Current session: {name}").format(name=s.name))
 
 
 @session_app.command("close")
@@ -188,13 +195,13 @@ def session_close(name: str | None = typer.Argument(None, click_type=SESSION, he
     recorder.check_writable()
     state = recorder.state()
     if recorder.game.hand_open(state):
-        raise InputError(f"{recorder.game.status(state)} is still in play",
-                         "finish it (`pan out`), void it (`pan void`), or undo the deal first")
+        raise InputError(_("{hand} is still in play").format(hand=recorder.game.status(state)),
+                         _("finish it (`pan out`), void it (`pan void`), or undo the deal first"))
     store = recorder.store
     with store.lock():
         store.close_session(recorder.session.id)
     app_context().forget_session()
-    echo(f"Session {recorder.session.name} is closed.")
+    echo(_("Session {name} is closed.").format(name=recorder.session.name))
 
 
 # -- seats --------------------------------------------------------------------------------
@@ -293,8 +300,9 @@ def borrow(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who 
     Example: pan borrow ana --from 1 KH --with KD KC
     """
     if lent is None or not lent.strip():
-        raise InputError("say which meld lends the cards with --from N", "e.g. pan borrow ana --from 1 KH --with KD KC")
-    number, _, taken = lent.strip().partition(" ")
+        raise InputError(_("say which meld lends the cards with --from N"),
+                         _("e.g. pan borrow ana --from 1 KH --with KD KC"))
+    number, _sep, taken = lent.strip().partition(" ")
     source = MELD.number(number, "--from")
     act("borrow", player=name, cards=list(CARDS.convert(taken, None, None)),
         **{"from": source, "with": list(CARDS.convert(with_cards or "", None, None))})
@@ -325,9 +333,11 @@ def out(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who goe
     """
     final = melds(cards)
     if len(final) > 1:
-        raise InputError(f"pan out takes the final cards of one meld, not {len(final)} melds",
-                         f"name the whole layout with `pan spread {name.lower()}`: the melds already "
-                         "down and these, separated by /")
+        raise InputError(ngettext("pan out takes the final cards of one meld, not {n} melds",
+                                  "pan out takes the final cards of one meld, not {n} melds",
+                                  len(final)).format(n=len(final)),
+                         _("name the whole layout with `pan spread {player}`: the melds already "
+                           "down and these, separated by /").format(player=name.lower()))
     act("out", player=name, cards=final[0].split() if final else [], to=to)
 
 
@@ -381,7 +391,7 @@ def undo():
     last, voided = recorder.undo()
     echo(recorder.game.event_words({"kind": "undo", "undid": last.kind, "seq": last.seq}, last.payload))
     for line in payment_lines(voided):
-        echo(f"  voided: {line}")
+        echo("  " + _("voided: {payment}").format(payment=line))
 
 
 # -- looking ------------------------------------------------------------------------------
@@ -464,13 +474,21 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
         out.soft_wrap = True  # one line an event, one a payment: grep finds them whole
     lines = []
     for e in data["events"]:
-        mark = (" (undone)", "dim") if e["voided"] else ""
-        lines.append(styled(f"#{e['seq']:<4} hand {e['hand'] or '-':<3} {e['text']}", mark))
+        mark = (" " + _("(undone)"), "dim") if e["voided"] else ""
+        head = _("#{seq} hand {hand} {event}").format(seq=f"{e['seq']:<4}", hand=f"{e['hand'] or '-':<3}",
+                                                      event=e["text"])
+        lines.append(styled(head, mark))
         for line in payment_lines(e["payments"]):
             lines.append(styled((f"        {line}", "dim" if e["voided"] else None)))
     if not lines:
-        echo("No events" + (f" about {player}" if player else "") + (f" in hand {hand}" if hand is not None else "")
-             + ".")
+        if player and hand is not None:
+            echo(_("No events about {player} in hand {hand}.").format(player=player, hand=hand))
+        elif player:
+            echo(_("No events about {player}.").format(player=player))
+        elif hand is not None:
+            echo(_("No events in hand {hand}.").format(hand=hand))
+        else:
+            echo(_("No events."))
         return
     show_paged(out, lines, pager=not no_pager)
 

@@ -9,8 +9,9 @@ from typing import Any
 
 import typer
 
+from pancli.core.i18n import N_, _, ngettext, pgettext
 from pancli.core.text import one_line, payment_lines
-from pancli.core.words import plural, signed, signed_money
+from pancli.core.words import signed, signed_money
 
 _RED_CARD = re.compile(r"(?:10|[A2-7JQK])[♥♦]")
 
@@ -36,26 +37,88 @@ def markup_cards(cards) -> str:
     return " ".join(shown)
 
 
+# The column headers of the tables, keyed by the column's name in the JSON (which never changes).
+COLUMNS = {
+    "player": N_("player"), "net": N_("net"), "money": N_("money"), "hands": N_("hands"),
+    "won": N_("won"), "dropped": N_("dropped"), "conditions": N_("conditions"), "nights": N_("nights"),
+    "place": N_("place"), "points": N_("points"), "word": N_("word"), "deals_played": N_("deals played"),
+    "deals_won": N_("deals won"), "deals_lost": N_("deals lost"), "games_lost": N_("games lost"),
+    "status": N_("status"), "melds": N_("melds"), "down": N_("down"), "this hand": N_("this hand"),
+    "date": N_("date"), "session": N_("session"), "running": N_("running"), "game": N_("game"),
+    "players": N_("players"), "biggest winner": N_("biggest winner"), "recorded": N_("recorded"),
+    "rescored": N_("rescored"), "difference": N_("difference"), "bought": N_("bought"),
+    "cashed": N_("cashed"), "cashed out": N_("cashed out"), "holds": N_("holds"), "settles": N_("settles"),
+    "drop": N_("drop"), "conds": N_("conds"), "best": N_("best"), "cards": N_("cards"), "kind": N_("kind"),
+    "condition": N_("condition"), "worth": N_("worth"),
+}
+
+
+def column(name: str) -> str:
+    """A column's header for people: its name in the language in force (a count a newer game
+    declares and this table does not know yet: its name, underscores as spaces)."""
+    known = COLUMNS.get(name)
+    return _(known) if known is not None else name.replace("_", " ")
+
+
+# The pools the ledger keeps beside the players, as the standings' JSON names them.
+POOLS = {"tops": N_("(tops)"), "house": N_("(house)")}
+
+
+def pool_label(name: str) -> str:
+    known = POOLS.get(name)
+    return _(known) if known is not None else f"({name})"
+
+
+def status_words(status: str, stayed: bool) -> str:
+    """A player's status in the hand, as the board's JSON says it (``in``, ``dropped``, ``dead``)."""
+    if status == "in":
+        return pgettext("hand", "in (stays)") if stayed else pgettext("hand", "in")
+    if status == "dropped":
+        return pgettext("hand", "dropped")
+    if status == "dead":
+        return pgettext("hand", "dead")
+    return status
+
+
+def result_words(hand: Mapping[str, Any]) -> str:
+    """How the hand stands, from the board's JSON ``result`` (English there, for scripts)."""
+    result = str(hand.get("result") or "")
+    if result == "in play":
+        return _("in play")
+    if result == "void":
+        return pgettext("hand", "void")
+    if hand.get("winner") and result == f"won by {hand['winner']}":
+        return _("won by {player}").format(player=hand["winner"])
+    chopped = re.fullmatch(r"tops chopped by (.+) and (.+)", result)
+    if chopped:
+        return _("tops chopped by {player} and {other}").format(player=chopped[1], other=chopped[2])
+    return result
+
+
 def board_table(data: dict, game):
     """The board of a game that plays in hands (``data["hand"]``), its melds in words by the game."""
     from rich.table import Table
 
     hand = data["hand"]
     if hand is None:
-        return f"Session {data['session']}: no hand dealt yet. Seats: {', '.join(data['seats'])}."
+        return _("Session {session}: no hand dealt yet. Seats: {seats}.").format(
+            session=data["session"], seats=", ".join(data["seats"]))
     from rich.text import Text
 
-    table = Table(title=f"{data['session']} · hand {hand['number']} · {hand['dealer']} deals, "
-                        f"{hand['eldest']} eldest · tops {hand['tops']} · {hand['result']}",
-                  title_justify="left", show_lines=False)
+    title = _("{session} · hand {number} · {dealer} deals, {eldest} eldest · tops {tops} · {result}").format(
+        session=data["session"], number=hand["number"], dealer=hand["dealer"], eldest=hand["eldest"],
+        tops=hand["tops"], result=result_words(hand))
+    table = Table(title=title, title_justify="left", show_lines=False)
     for col in ("player", "status", "melds", "down", "this hand"):
-        table.add_column(col, justify="right" if col in ("down", "this hand") else "left")
+        table.add_column(column(col), justify="right" if col in ("down", "this hand") else "left")
     for p in hand["players"]:
         melds = "\n".join(
-            f"meld {m['number']}: {markup_cards(m['cards'])}"
-            + (f", {game.meld_words(m)}, worth [bold]{m['worth']}[/bold]" if m["worth"] else "")
+            # Translators: {cards} are card symbols such as 5♠ in markup; keep [bold]…[/bold]
+            _("meld {number}: {cards}, {condition}, worth [bold]{worth}[/bold]").format(
+                number=m["number"], cards=markup_cards(m["cards"]), condition=game.meld_words(m), worth=m["worth"])
+            if m["worth"] else _("meld {number}: {cards}").format(number=m["number"], cards=markup_cards(m["cards"]))
             for m in p["melds"]) or "-"
-        status = p["status"] + (" (stays)" if p["stayed"] and p["status"] == "in" else "")
+        status = status_words(p["status"], p["stayed"])
         # The melds cell is markup of its own (red hearts, the worth in bold): cards and condition
         # words only, never a name; every other cell is a plain string, shown literally.
         table.add_row(p["name"], status, Text.from_markup(melds), str(p["melded"]), signed(p['chips_this_hand'], zero="+0"))
@@ -66,7 +129,7 @@ def standings_table(data: Mapping[str, Any]):
 
     from pancli.cli.output import styled
 
-    table = Table(title=f"Standings · {data['session']}", title_justify="left")
+    table = Table(title=_("Standings · {session}").format(session=data["session"]), title_justify="left")
     if "columns" in data:
         return _score_table(table, data)
     from pancli.games import GAMES
@@ -76,14 +139,14 @@ def standings_table(data: Mapping[str, Any]):
     counts = list(g.tallies if g is not None else TALLIES)  # the counts its game declares
     cols = ["player", "net"] + (["money"] if data["chip_value"] else []) + counts
     for col in cols:
-        table.add_column(col.replace("_", " "), justify="left" if col == "player" else "right")
+        table.add_column(column(col), justify="left" if col == "player" else "right")
     for r in data["players"]:
         net = styled((signed(r["net"]), "green" if r["net"] > 0 else ("red" if r["net"] < 0 else None)))
         cells = [r["name"], net] + ([signed_money(r["money"], zero="+0.00", currency=data.get("currency"))] if data["chip_value"] else []) + [
             str(r.get(c, 0)) for c in counts]
         table.add_row(*cells)
     for name, chips in data["pools"].items():
-        table.add_row(f"({name})", signed(chips, zero="+0"), *([""] * (len(cols) - 2)))
+        table.add_row(pool_label(name), signed(chips, zero="+0"), *([""] * (len(cols) - 2)))
     return table
 
 def season_table(data: dict):
@@ -92,16 +155,17 @@ def season_table(data: dict):
 
     from pancli.cli.output import styled
 
-    title = "Season" + ("" if data["season"] == "all" else f" {data['season']}")
+    title = _("Season") if data["season"] == "all" else _("Season {year}").format(year=data["season"])
     from pancli.games import game
 
     if not game(data["game"]).at_top:  # a season of another game says which, as its --game did
         title += f" · {data['game']}"
     n, d = data["sessions"], data["devices"]
-    table = Table(title=f"{title} · {plural(n, 'session')} · {plural(d, 'device')}",
-                  title_justify="left")
+    sessions = ngettext("{n} session", "{n} sessions", n).format(n=n)
+    devices = ngettext("{n} device", "{n} devices", d).format(n=d)
+    table = Table(title=f"{title} · {sessions} · {devices}", title_justify="left")
     for col in ("player", "net", "nights", "hands", "won"):
-        table.add_column(col, justify="left" if col == "player" else "right")
+        table.add_column(column(col), justify="left" if col == "player" else "right")
     for r in data["players"]:
         net = styled((signed(r["net"]), "green" if r["net"] > 0 else ("red" if r["net"] < 0 else None)))
         table.add_row(r["name"], net, str(r["nights"]), str(r["hands"]), str(r["won"]))
@@ -110,10 +174,10 @@ def season_table(data: dict):
 def _score_table(table, data: Mapping[str, Any]):
     """Standings of a game scored in points or letters: place, player, the game's own columns."""
     cols = data["columns"]
-    table.add_column("place", justify="right")
-    table.add_column("player")
+    table.add_column(column("place"), justify="right")
+    table.add_column(column("player"))
     for col in cols:
-        table.add_column(col.replace("_", " "), justify="right")
+        table.add_column(column(col), justify="right")
     for r in data["players"]:
         cells = []
         for col in cols:

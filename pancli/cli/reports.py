@@ -10,10 +10,12 @@ import typer
 from pancli.cli.context import app_context
 from pancli.cli.fit import cell_width, pad
 from pancli.cli.groups import command_set
-from pancli.cli.output import console, count_of, print_json, styled
+from pancli.cli.output import console, print_json, styled
 from pancli.cli.params import CHIPS, HAND, KNOWN_PLAYER, PLAYER, SESSION as SESSION_NAME
 from pancli.cli.record import record
+from pancli.cli.render import column, pool_label
 from pancli.core.errors import InputError, RuleError
+from pancli.core.i18n import N_, _, ngettext, pgettext
 from pancli.core.words import signed, signed_money
 
 commands = command_set()  # what this module adds to `pan`
@@ -21,6 +23,9 @@ commands = command_set()  # what this module adds to `pan`
 JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 SESSION = typer.Argument(None, metavar="[SESSION]", click_type=SESSION_NAME, help="Session name (default: the current one).")
 
+
+# What a career counts, as a whole message each: `won 5`, `dropped 7`.
+CAREER_COUNTS = {"won": N_("won {n}"), "dropped": N_("dropped {n}")}
 
 FORCE = typer.Option(False, "--force", help="Replace the file if it exists (never the database).")
 
@@ -75,32 +80,41 @@ def _report_renderables(data: dict, width: int) -> list:
 
     out: list = []
     cv = data["chip_value"]
-    title = (f"{data['session']} · {data['game']} · {data['date']} · {count_of(data['hands'], 'hand')}"
-             + (" · closed" if data["closed"] else ""))
+    title = ngettext("{session} · {game} · {date} · {n} hand", "{session} · {game} · {date} · {n} hands",
+                     data["hands"]).format(session=data["session"], game=data["game"], date=data["date"],
+                                           n=data["hands"])
+    title += " · " + pgettext("session", "closed") if data["closed"] else ""
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     cols = ["player", "net"] + (["money"] if cv else []) + ["hands", "won", "drop", "conds", "best"]
     banked = any(r["buyin"] or r["cashout"] for r in data["players"])
     if banked:
         cols += ["bought", "cashed"]
     for col in cols:
-        table.add_column(col, justify="left" if col == "player" else "right", no_wrap=True,
-                         min_width=max(len(col), 4))
+        header = column(col)
+        table.add_column(header, justify="left" if col == "player" else "right", no_wrap=True,
+                         min_width=max(cell_width(header), 4))
     for r in data["players"]:
         cond = f"{r['conditions']} ({r['condition_chips']})" if r["conditions"] or r["condition_chips"] else "0"
-        big = f"{signed(r['largest_hand']['chips'])} in hand {r['largest_hand']['hand']}" if r["largest_hand"] else "-"
+        big = _("{chips} in hand {hand}").format(chips=signed(r["largest_hand"]["chips"]),
+                                                 hand=r["largest_hand"]["hand"]) if r["largest_hand"] else "-"
         cells = [r["name"], _colored(r["net"])] + ([signed_money(r["money"], currency=data.get("currency"))] if cv else []) + [
             str(r["hands"]), str(r["won"]), str(r["dropped"]), cond, big]
         if banked:
             cells += [str(r["buyin"]), str(r["cashout"])]
         table.add_row(*cells)
     for name, chips in data["pools"].items():
-        table.add_row(f"({name})", signed(chips), *([""] * (len(cols) - 2)))
+        table.add_row(pool_label(name), signed(chips), *([""] * (len(cols) - 2)))
     out.append(table)
-    out.append(Text("conds: conditions laid (chips they collected); best: the player's best hand."
-                    + (" bought/cashed: chips from and to the bank." if banked else ""), style="dim"))
+    # Translators: conds, best, bought and cashed are the columns' headers above: the same words
+    legend = _("conds: conditions laid (chips they collected); best: the player's best hand.")
+    if banked:
+        # Translators: bought and cashed are the columns' headers
+        legend += " " + _("bought/cashed: chips from and to the bank.")
+    out.append(Text(legend, style="dim"))
     if data["largest_hand"]:
         b = data["largest_hand"]
-        out.append(styled(f"Largest hand: {b['player']} {signed(b['chips'])} in hand {b['hand']}."))
+        out.append(styled(_("Largest hand: {player} {chips} in hand {hand}.").format(
+            player=b["player"], chips=signed(b["chips"]), hand=b["hand"])))
     if data["hands"]:
         name_w = max(cell_width(r["name"]) for r in data["players"])
         chart_w = max(10, min(data["hands"], width - name_w - 12))
@@ -108,8 +122,13 @@ def _report_renderables(data: dict, width: int) -> list:
         lo = min(min(v) for v in series.values())
         hi = max(max(v) for v in series.values())
         lo, hi = min(lo, 0), max(hi, 0)
-        per = "" if data["hands"] <= chart_w else f", one mark per {data['hands'] / chart_w:.1f} hands"
-        out.append(Text(f"\nRunning total, hand by hand (from {signed(lo)} to {signed(hi)}{per}):"))
+        if data["hands"] <= chart_w:
+            running = _("Running total, hand by hand (from {low} to {high}):")
+        else:
+            # TODO(numbers): decimal_text for {per} once pancli.core.numbers lands
+            running = _("Running total, hand by hand (from {low} to {high}, one mark per {per} hands):")
+        per = f"{data['hands'] / chart_w:.1f}"
+        out.append(Text("\n" + running.format(low=signed(lo), high=signed(hi), per=per)))
         for r in data["players"]:
             line = styled(f"{pad(r['name'], name_w)}  ")
             line.append(sparkline(series[r["name"]], lo, hi),
@@ -117,7 +136,8 @@ def _report_renderables(data: dict, width: int) -> list:
             line.append(f"  {signed(r['net'])}")
             out.append(line)
     if data["sum"] != 0:
-        out.append(Text(f"Warning: the ledger sums to {data['sum']}, not 0; run `pan db check`.", style="red"))
+        out.append(Text(_("Warning: the ledger sums to {sum}, not 0; run `pan db check`.").format(sum=data["sum"]),
+                        style="red"))
     return out
 
 
@@ -141,11 +161,11 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
     from pancli.app.reports import session_report
 
     if bom and not csv:
-        raise InputError("--bom is for the CSV sheet", "add --csv FILE, or leave --bom out")
+        raise InputError(_("--bom is for the CSV sheet"), _("add --csv FILE, or leave --bom out"))
     targets = [(_target(path, force, f"{kind} report"), kind)
                for path, kind in ((svg, "svg"), (html, "html"), (csv, "csv")) if path]
-    if len({t.resolve() for t, _ in targets}) < len(targets):
-        raise InputError("--svg, --html and --csv name the same file", "give them different names")
+    if len({t.resolve() for t, _kind in targets}) < len(targets):
+        raise InputError(_("--svg, --html and --csv name the same file"), _("give them different names"))
     store, session = _session(name)
     data = session_report(store, session)
     if as_json:
@@ -169,7 +189,7 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
             text = _sheet(store, session, kind, bom)
         write_atomic(path, text)
         if not as_json:
-            console().print(f"Saved the report to {path}.")
+            console().print(_("Saved the report to {path}.").format(path=path))
 
 
 def _sheet(store, session, kind: str, bom: bool) -> str:
@@ -183,7 +203,7 @@ def _sheet(store, session, kind: str, bom: bool) -> str:
         return sheet_csv(sheet, bom)
     from pancli.web.sheet import sheet_html
 
-    settled, _ = settle_result(store, session)
+    settled, _value = settle_result(store, session)
     return sheet_html(sheet | {"settle": settle_json(session, settled)}, game(session.game).title)
 
 
@@ -208,25 +228,38 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
         return
     out = console()
     pct = lambda x: "-" if x is None else f"{x * 100:.0f}%"  # noqa: E731
-    money = f" ({signed_money(data['money'], zero='+0.00')})" if data["money"] is not None else ""
-    counts = [count_of(data["sessions"], "session")] + ([count_of(data["hands"], "hand")] if "hands" in data else [])
+    counts = [ngettext("{n} session", "{n} sessions", data["sessions"]).format(n=data["sessions"])]
+    if "hands" in data:
+        counts.append(ngettext("{n} hand", "{n} hands", data["hands"]).format(n=data["hands"]))
     for stat, rate in RATES.items():  # won 5 (25%), dropped 7 (35%): what the player's games count
         if stat in data:
-            counts.append(f"{stat} {data[stat]}" + (f" ({pct(data[rate])})" if rate in data else ""))
-    out.print(f"{data['player']}: {', '.join(counts)}, net {signed(data['net'])}{money}.")
+            counted = _(CAREER_COUNTS[stat]).format(n=data[stat]) if stat in CAREER_COUNTS else f"{stat} {data[stat]}"
+            counts.append(counted + (f" ({pct(data[rate])})" if rate in data else ""))
+    if data["money"] is not None:
+        # TODO(numbers): money_text once pancli.core.numbers lands
+        out.print(_("{player}: {counts}, net {net} ({money}).").format(
+            player=data["player"], counts=", ".join(counts), net=signed(data["net"]),
+            money=signed_money(data["money"], zero="+0.00")))
+    else:
+        out.print(_("{player}: {counts}, net {net}.").format(player=data["player"], counts=", ".join(counts),
+                                                             net=signed(data["net"])))
     if data["best_night"]:
         b = data["best_night"]
-        out.print(f"Best night: {b['session']} ({b['date']}) {signed(b['net'])}.")
+        out.print(_("Best night: {session} ({date}) {net}.").format(session=b["session"], date=b["date"],
+                                                                    net=signed(b["net"])))
     if data["favourite_condition"]:
         f = data["favourite_condition"]
-        out.print(f"Favourite condition: {f['condition']} ({count_of(f['times'], 'time')}).")
+        out.print(ngettext("Favourite condition: {condition} ({n} time).",
+                           "Favourite condition: {condition} ({n} times).", f["times"]).format(
+            condition=f["condition"], n=f["times"]))
     if data["nights"]:
         running = [r["running"] for r in data["nights"]]
-        out.print(f"Net over time: {sparkline(running, min(running + [0]), max(running + [0]))} {signed(running[-1])}")
+        out.print(_("Net over time: {chart} {net}").format(
+            chart=sparkline(running, min(running + [0]), max(running + [0])), net=signed(running[-1])))
         columns = career_columns(data["nights"])
         table = Table(title_justify="left")
         for col in ("date", "session", "net", *columns, "running"):
-            table.add_column(col.replace("_", " "), justify="left" if col in ("date", "session") else "right")
+            table.add_column(column(col), justify="left" if col in ("date", "session") else "right")
         for r in data["nights"]:
             table.add_row(r["date"], r["session"], _colored(r["net"]), *(str(r.get(c, "-")) for c in columns),
                           signed(r["running"]))
@@ -249,18 +282,18 @@ def sessions_cmd(as_json: bool = JSON):
         print_json(rows)
         return
     if not rows:
-        console().print("No sessions yet: start one with `pan session new NAME --players A,B,C`.")
+        console().print(_("No sessions yet: start one with `pan session new NAME --players A,B,C`."))
         return
     games = len({r["game"] for r in rows}) > 1  # one game's name in every row says nothing
     table = Table(title_justify="left")
     for col in ("", "date", "session", *(["game"] if games else []), "players", "hands", "biggest winner"):
-        table.add_column(col, justify="right" if col == "hands" else "left")
+        table.add_column(column(col) if col else "", justify="right" if col == "hands" else "left")
     for r in rows:
         w = r["biggest_winner"]
         mark = "*" if r["current"] else ""
-        name = r["name"] + (" (closed)" if r["closed"] else "")
+        name = r["name"] + (" " + _("(closed)") if r["closed"] else "")
         if not r["recorded_here"]:
-            name += f" (read-only, from {r['device_label'] or r['device'][:8]})"
+            name += " " + _("(read-only, from {device})").format(device=r["device_label"] or r["device"][:8])
         table.add_row(mark, r["date"], name, *([r["game"]] if games else []), ", ".join(r["players"]),
                       str(r["hands"]), f"{w['name']} {signed(w['net'])}" if w else "-")
     out = console()
@@ -273,10 +306,10 @@ def _sessions_legend(rows: list[dict]) -> list[str]:
     """What the marks of the list of sessions mean, in sentences that fit the width."""
     from pancli.core.text import wrap_words
 
-    lines = ["* the current session."] if any(r["current"] for r in rows) else []
+    lines = [_("* the current session.")] if any(r["current"] for r in rows) else []
     if not all(r["recorded_here"] for r in rows):
-        lines.append("A session from another device is read-only here: it is recorded on that device, and "
-                     "`pan sync` brings its new events.")
+        lines.append(_("A session from another device is read-only here: it is recorded on that device, and "
+                       "`pan sync` brings its new events."))
     return [part for line in lines for part in wrap_words(line, console().width)]
 
 
@@ -322,7 +355,11 @@ def _print_settlement(out, session_name: str, s, value) -> None:
             out.print(part, soft_wrap=True)
 
     price = chip_price(value, s.currency) if value else ""
-    out.print(f"Settle-up · {session_name}" + (f" · {price} a chip" if value else ""))  # $0.50, $0.125
+    if value:
+        # Translators: {price} is an amount with its currency: $0.50, $0.125
+        out.print(_("Settle-up · {session} · {price} a chip").format(session=session_name, price=price))
+    else:
+        out.print(_("Settle-up · {session}").format(session=session_name))
     say(st.mode_line(s))
     if s.banked:
         out.print(_bank_table(s, value))
@@ -330,18 +367,22 @@ def _print_settlement(out, session_name: str, s, value) -> None:
         say(st.bank_line(s) or "")
     else:
         label_w = max([14] + [cell_width(p.label) for p in s.parties])
-        for p in s.parties:
+        # The word after each balance, padded as wide as the widest (``chip `` as wide as ``chips``).
+        nouns = [ngettext("chip", "chips", abs(p.balance)) for p in s.parties]
+        noun_w = max([5] + [cell_width(n) for n in nouns])
+        for p, noun in zip(s.parties, nouns):
             amount = f"  {st.party_money(p, s)}" if value else ""
-            out.print(f"  {pad(p.label, label_w)} {signed(p.balance):>6} {'chip ' if abs(p.balance) == 1 else 'chips'}{amount}")
+            out.print(f"  {pad(p.label, label_w)} {signed(p.balance):>6} {pad(noun, noun_w)}{amount}")
     if s.transfers:
-        out.print(f"{count_of(len(s.transfers), 'payment')}:")
+        n = len(s.transfers)
+        out.print(ngettext("{n} payment:", "{n} payments:", n).format(n=n))
         for t in s.transfers:
             say(st.transfer_line(t, s), "  ")
     else:
-        out.print("Nobody owes anything.")
-    say("Check: the balances sum to 0 chips and after these payments everyone is square.")
+        out.print(_("Nobody owes anything."))
+    say(_("Check: the balances sum to 0 chips and after these payments everyone is square."))
     for note in st.pool_notes(s):
-        say(f"Note: {note}")
+        say(_("Note: {note}").format(note=note))
     for f in s.flags:
         say(st.flag_line(f, s))
 
@@ -358,7 +399,7 @@ def _bank_table(s, value):
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     cols = ["player", "bought", "net"] + (["cashed out"] if cashed else []) + ["holds", "settles"]
     for col in cols:
-        table.add_column(col, justify="left" if col in ("player", "settles") else "right",
+        table.add_column(column(col), justify="left" if col in ("player", "settles") else "right",
                          no_wrap=col != "settles")
     for p in s.parties:
         if p.name in st.PARTY_NAMES:
@@ -403,7 +444,7 @@ def export(name: str | None = SESSION,
 
     fmt = fmt.lower()
     if fmt not in ("toml", "json", "csv"):
-        raise InputError(f"unknown format '{fmt}'", "choose toml, json or csv")
+        raise InputError(_("unknown format '{format}'").format(format=fmt), _("choose toml, json or csv"))
     path = _target(output, force, "archive") if output not in (None, "-") else None
     store, session = _session(name)
     if output is None and fmt == "toml":
@@ -430,7 +471,7 @@ def export(name: str | None = SESSION,
                 write_to(f)
 
         write_atomic(path, write_file, mkdir=True)
-    console().print(f"Wrote {path} ({fmt}).")
+    console().print(_("Wrote {path} ({format}).").format(path=path, format=fmt))
 
 
 @commands.command("import")
@@ -460,8 +501,9 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
         except (TypeError, KeyError, ValueError, AttributeError, IndexError, OverflowError, RecursionError) as e:
             # A value the checks above let through but a game core cannot take: the archive's fault,
             # not a crash; the import ran as one transaction, so nothing was stored.
-            raise InputError(f"{file} holds an event pancli cannot replay ({type(e).__name__})",
-                             "nothing was imported; export it again with `pan export`") from None
+            raise InputError(_("{file} holds an event pancli cannot replay ({error})").format(
+                                 file=file, error=type(e).__name__),
+                             _("nothing was imported; export it again with `pan export`")) from None
     except InputError:
         if new_file:  # a refused import leaves no database behind where there was none
             path = store.path
@@ -473,13 +515,17 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
     if as_json:
         print_json(result)
     elif result["status"] == "present":
-        console().print(f"Already in the database as session {result['name']}: nothing imported.")
+        console().print(_("Already in the database as session {name}: nothing imported.").format(name=result["name"]))
     elif result["status"] == "extended":
-        console().print(f"Brought session {result['name']} up to date: {count_of(result['events'], 'new event')}, "
-                        "every payment checked.")
+        console().print(ngettext("Brought session {name} up to date: {n} new event, every payment checked.",
+                                 "Brought session {name} up to date: {n} new events, every payment checked.",
+                                 result["events"]).format(name=result["name"], n=result["events"]))
     else:
-        console().print(f"Imported session {result['name']} ({count_of(result['events'], 'event')}, every payment checked). "
-                        "It is now the current session.")
+        console().print(ngettext("Imported session {name} ({n} event, every payment checked). "
+                                 "It is now the current session.",
+                                 "Imported session {name} ({n} events, every payment checked). "
+                                 "It is now the current session.", result["events"]).format(
+            name=result["name"], n=result["events"]))
 
 
 # -- re-scoring ----------------------------------------------------------------------------
@@ -491,7 +537,7 @@ def _parse_sets(sets: list[str]) -> dict:
     for item in sets:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
-            raise InputError(f"--set {item!r} is not KNOB=VALUE", "e.g. --set ante=1")
+            raise InputError(_("--set {item} is not KNOB=VALUE").format(item=repr(item)), _("e.g. --set ante=1"))
         try:
             out[key.strip()] = tomllib.loads(f"v = {value.strip()}")["v"]
         except tomllib.TOMLDecodeError:
@@ -520,7 +566,7 @@ def rescore(name: str | None = SESSION,
     from pancli.games import game as get_game
 
     if not (preset or rules or sets):
-        raise InputError("say which rules to replay under", "give --preset P, --rules FILE or --set KNOB=VALUE")
+        raise InputError(_("say which rules to replay under"), _("give --preset P, --rules FILE or --set KNOB=VALUE"))
     store, session = _session(name)
     g = get_game(session.game)
     base = resolve_rules(preset, rules, g.name) if (preset or rules) else g.rules_from_dict(session.rules)
@@ -528,26 +574,37 @@ def rescore(name: str | None = SESSION,
     with store.snapshot():
         events = log_events(store, session)
     if hand is not None and not any(e.hand == hand for e in events):
-        raise InputError(f"session '{session.name}' has no hand {hand}", "see the hands with `pan history`")
+        raise InputError(_("session '{session}' has no hand {hand}").format(session=session.name, hand=hand),
+                         _("see the hands with `pan history`"))
     result = do_rescore(g, session, events, new_rules, hand)
     if as_json:
         print_json({"session": session.name, **result.to_json()})
         return
     out = console()
-    changed = ", ".join(f"{k} {v[0]} → {v[1]}" for k, v in result.changed_rules.items()) or "no rule changed"
-    out.print(f"Rescore of {session.name}" + (f", hand {hand}" if hand is not None else "") + f": {changed}")
+    changed = ", ".join(f"{k} {v[0]} → {v[1]}" for k, v in result.changed_rules.items()) or _("no rule changed")
+    if hand is not None:
+        out.print(_("Rescore of {session}, hand {hand}: {changes}").format(session=session.name, hand=hand,
+                                                                         changes=changed))
+    else:
+        out.print(_("Rescore of {session}: {changes}").format(session=session.name, changes=changed))
     table = Table(title_justify="left")
     for col in ("player", "recorded", "rescored", "difference"):
-        table.add_column(col, justify="left" if col == "player" else "right")
+        table.add_column(column(col), justify="left" if col == "player" else "right")
     for r in result.rows:
         table.add_row(r["name"], signed(r["recorded"]), signed(r["rescored"]), _colored(r["difference"]))
     for pool, v in result.pools.items():
-        table.add_row(f"({pool})", signed(v["recorded"]), signed(v["rescored"]), signed(v["rescored"] - v["recorded"]))
+        table.add_row(pool_label(pool), signed(v["recorded"]), signed(v["rescored"]),
+                      signed(v["rescored"] - v["recorded"]))
     out.print(table)
     if result.illegal:
-        out.print(f"{count_of(len(result.illegal), 'event')} "
-                  "not allowed under these rules (skipped):")
+        n = len(result.illegal)
+        out.print(ngettext("{n} event not allowed under these rules (skipped):",
+                           "{n} events not allowed under these rules (skipped):", n).format(n=n))
         for e in result.illegal:
-            where = f"hand {e['hand']}, " if e["hand"] else ""
-            out.print(f"  #{e['seq']} ({where}{e['what']}): {e['why']}")
-    out.print("The stored session is unchanged.")
+            if e["hand"]:
+                line = _("#{seq} (hand {hand}, {what}): {why}").format(seq=e["seq"], hand=e["hand"], what=e["what"],
+                                                                      why=e["why"])
+            else:
+                line = _("#{seq} ({what}): {why}").format(seq=e["seq"], what=e["what"], why=e["why"])
+            out.print("  " + line)
+    out.print(_("The stored session is unchanged."))

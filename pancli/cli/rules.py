@@ -10,6 +10,7 @@ import sys
 import typer
 
 from pancli.cli.groups import command_set, new_app
+from pancli.core.i18n import N_, _, ngettext
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -28,7 +29,7 @@ rules_app = new_app("Show, write and check house rules: every rule that varies f
 commands.add_typer(rules_app, name="rules")
 
 # What "(recorded only)" after a knob's help means, said under the table (fits 80 columns).
-RECORDED_ONLY = "(recorded only): kept with the session and shown; pancli does not enforce it."
+RECORDED_ONLY = N_("(recorded only): kept with the session and shown; pancli does not enforce it.")
 
 _Game = typer.Option(None, "--game", "-g", metavar="GAME", help=GAME_HELP, show_default=False)
 
@@ -119,7 +120,8 @@ def rules_init(
     name = preset or schema.default_preset
     rules = schema.preset(name)
     p = write(path, rules, name, schema.game, force=force, db_path=resolve_path(app_context().db))
-    typer.echo(f"Wrote {p} (preset {name}). Check it with: pan rules check {p}{schema.game_option()}")
+    typer.echo(_("Wrote {path} (preset {preset}). Check it with: {command}").format(
+        path=p, preset=name, command=f"pan rules check {p}{schema.game_option()}"))
 
 
 @rules_app.command("check")
@@ -139,7 +141,7 @@ def rules_check(
 
     schema = _schema(game)
     rules = load(path, schema.game)
-    typer.echo(f"OK {path}: {summary(schema, rules)}")
+    typer.echo(_("OK {path}: {summary}").format(path=path, summary=summary(schema, rules)))
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -168,16 +170,20 @@ def rules_lines(schema, rules, source: str, rows: list[dict], every: bool, basel
     width = output_width() or _terminal_width()
     base = schema.preset(baseline)
     differs = {r["name"] for r in rows if getattr(rules, r["name"]) != getattr(base, r["name"])}
-    title = "House rules" if schema.at_top else f"{schema.title} house rules"  # the rules of `pan`'s own commands
-    n = len(differs)
+    # the rules of `pan`'s own commands
+    title = _("House rules") if schema.at_top else _("{game} house rules").format(game=schema.title)
+    n, total, said = len(differs), len(rows), _source_words(source)
     if every:
-        head = f"{title}: {source}, all {len(rows)} knobs (* differs from {baseline})."
+        head = ngettext("{title}: {source}, all {total} knob (* differs from {baseline}).",
+                        "{title}: {source}, all {total} knobs (* differs from {baseline}).", total)
     elif baseline == source.removeprefix("preset "):
-        head = f"{title}: {source}, the game's default."
+        head = _("{title}: {source}, the game's default.")
     elif not n:
-        head = f"{title}: {source}, the same as {baseline}."
+        head = _("{title}: {source}, the same as {baseline}.")
     else:
-        head = f"{title}: {source}, {n} of {len(rows)} knobs differ{'s' if n == 1 else ''} from {baseline}."
+        head = ngettext("{title}: {source}, {n} of {total} knobs differs from {baseline}.",
+                        "{title}: {source}, {n} of {total} knobs differ from {baseline}.", n)
+    head = head.format(title=title, source=said, total=total, n=n, baseline=baseline)
     lines = textwrap.wrap(head, width, break_long_words=False, break_on_hyphens=False,
                           subsequent_indent="  ")
     by_name = {r["name"]: r for r in rows}
@@ -187,27 +193,38 @@ def rules_lines(schema, rules, source: str, rows: list[dict], every: bool, basel
             continue
         lines.append("")
         if topic:
-            lines.append(topic)
+            lines.append(_(topic))
         for name in shown:
             r = by_name[name]
             mark = "*" if every and name in differs else " "
             was = f"  ({baseline}: {_fmt(getattr(base, name))})" if name in differs else ""
             lines += textwrap.wrap(f"{mark} {name} = {_fmt(r['value'])}{was}", width, break_long_words=False,
                                    break_on_hyphens=False, subsequent_indent="      ")
-            doc = r["help"] + (" (recorded only)" if r["recorded_only"] else "")
+            doc = _(r["help"]) + (" " + _("(recorded only)") if r["recorded_only"] else "")
             if every:
-                doc += f"; allowed: {r['allowed']}"
+                doc += "; " + _("allowed: {values}").format(values=r["allowed"])
             lines += textwrap.wrap(doc, width, initial_indent="    ", subsequent_indent="    ",
                                    break_long_words=False, break_on_hyphens=False)
     if every and differs:
         names = ", ".join(r["name"] for r in rows if r["name"] in differs)
-        lines += [""] + textwrap.wrap(f"* differs from {baseline}: {names}", width, break_long_words=False,
-                                      break_on_hyphens=False, subsequent_indent="  ")
+        lines += [""] + textwrap.wrap(_("* differs from {baseline}: {knobs}").format(baseline=baseline, knobs=names),
+                                      width, break_long_words=False, break_on_hyphens=False, subsequent_indent="  ")
     if any(r["recorded_only"] for r in rows if every or r["name"] in differs):
-        lines += textwrap.wrap(RECORDED_ONLY, width, break_long_words=False, break_on_hyphens=False)
+        lines += textwrap.wrap(_(RECORDED_ONLY), width, break_long_words=False, break_on_hyphens=False)
     if not every:
-        lines += ([""] if differs else []) + [f"--all lists every knob ({len(rows)}) with its allowed values."]
+        lines += ([""] if differs else []) + [
+            _("--all lists every knob ({total}) with its allowed values.").format(total=len(rows))]
     return lines
+
+
+def _source_words(source: str) -> str:
+    """Where the rules come from, for people: ``source`` is the English the JSON says
+    (``preset hoyle``, ``rules file house.toml``, ``session friday``)."""
+    for prefix, words in (("preset ", N_("preset {name}")), ("rules file ", N_("rules file {name}")),
+                          ("session ", N_("session {name}"))):
+        if source.startswith(prefix):
+            return _(words).format(name=source.removeprefix(prefix))
+    return source
 
 
 def _terminal_width() -> int:
@@ -219,10 +236,13 @@ def _terminal_width() -> int:
 def summary(schema, rules) -> str:
     """One line: the nearest preset and what differs from it."""
     name, diff = schema.nearest_preset(rules)
+    n = len(schema.knobs)
     if not diff:
-        return f"{len(schema.knobs)} knobs, same as preset {name}"
+        return ngettext("{n} knob, same as preset {preset}", "{n} knobs, same as preset {preset}", n).format(
+            n=n, preset=name)
     changes = ", ".join(f"{k} = {_fmt(v)}" for k, v in diff.items())
-    return f"{len(schema.knobs)} knobs, preset {name} with {changes}"
+    return ngettext("{n} knob, preset {preset} with {changes}", "{n} knobs, preset {preset} with {changes}",
+                    n).format(n=n, preset=name, changes=changes)
 
 
 def _fmt(value) -> str:

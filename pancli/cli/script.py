@@ -36,6 +36,7 @@ def run_script(shell, lines: Iterable[str], source: str = "stdin", keep_going: b
     its group is durable, so whatever a script reports done survives a crash.
     """
     from pancli.core.errors import StoreError
+    from pancli.core.i18n import _, ngettext
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -67,14 +68,15 @@ def run_script(shell, lines: Iterable[str], source: str = "stdin", keep_going: b
             err.write(f"{source}:{number}: {stripped}\n")
             err.write("".join(f"  {x}\n" for x in result.err.rstrip("\n").splitlines()))
             if not keep_going:
-                err.write(f"Stopped at line {number}: the lines before it are recorded.\n")
+                err.write(_("Stopped at line {number}: the lines before it are recorded.").format(number=number) + "\n")
                 break
         group.commit()
     except StoreError as e:
-        err.write(f"Error: {e}\n")
+        err.write(_("Error: {error}").format(error=e) + "\n")
         if group.lines:
-            err.write(f"Stopped: lines {group.lines[0]} to {group.lines[-1]} of {source} were not recorded; "
-                      "the lines before them are.\n")
+            err.write(_("Stopped: lines {first} to {last} of {source} were not recorded; "
+                        "the lines before them are.").format(first=group.lines[0], last=group.lines[-1],
+                                                            source=source) + "\n")
         group.forget()
         return 1
     except KeyboardInterrupt:
@@ -89,7 +91,7 @@ def run_script(shell, lines: Iterable[str], source: str = "stdin", keep_going: b
         if final.err:
             err.write(final.err)
     if failed and keep_going:
-        err.write(f"{failed} line{'s' if failed != 1 else ''} refused.\n")
+        err.write(ngettext("{n} line refused.", "{n} lines refused.", failed).format(n=failed) + "\n")
     return 1 if failed else 0
 
 

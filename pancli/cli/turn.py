@@ -15,6 +15,7 @@ from pancli.cli.groups import command_set, new_app
 from pancli.cli.help_texts import PRESET_HELP, RULES_HELP
 from pancli.cli.params import MELDS
 from pancli.core.grouping import MELDS_HELP, has_separator, meld_texts
+from pancli.core.i18n import N_, _
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -63,11 +64,11 @@ def take(
     rules = _rules(preset, rules_file)
     if origin is None:
         if not first_turn:
-            _bad("say where the top discard came from", "add --from stock, --from hand or --from upcard")
+            _bad(_("say where the top discard came from"), _("add --from stock, --from hand or --from upcard"))
         origin = UPCARD
     ruling = may_take(_card(card, rules), _origin(origin), _hand(hand, rules), _melds(melds, rules), rules,
                       first_turn=first_turn)
-    _emit(_top(card, origin, rules), ruling, json_, ("may take", "may not take"))
+    _emit(_top(card, origin, rules), ruling, json_, (N_("may take"), N_("may not take")))
 
 
 @turn_app.command("drawn", cls=_TurnCommand)
@@ -94,7 +95,9 @@ def drawn(
     rules = _rules(preset, rules_file)
     ruling = drawn_card(_card(card, rules), _hand(hand, rules), _melds(melds, rules), rules,
                         next_flat=_melds(next_flat, rules) or None)
-    _emit(f"{_show(card, rules)} drawn from the stock", ruling, json_, ("may keep it", "may not keep it"))
+    # Translators: {card} is a card such as 4♣
+    _emit(_("{card} drawn from the stock").format(card=_show(card, rules)), ruling, json_,
+          (N_("may keep it"), N_("may not keep it")))
 
 
 @turn_app.command("discard", cls=_TurnCommand)
@@ -119,7 +122,8 @@ def discard(
     rules = _rules(preset, rules_file)
     ruling = may_discard(_card(card, rules), _melds(next_flat, rules) or None, rules,
                          hand=None if hand is None else _hand(hand, rules))
-    _emit(f"discard {_show(card, rules)}", ruling, json_, ("may discard it", "may not discard it"))
+    _emit(_("discard {card}").format(card=_show(card, rules)), ruling, json_,
+          (N_("may discard it"), N_("may not discard it")))
 
 
 @turn_app.command("force", cls=_TurnCommand)
@@ -142,7 +146,7 @@ def force(
 
     rules = _rules(preset, rules_file)
     ruling = must_take(_card(card, rules), _origin(origin), _melds(melds, rules), rules, demanded=demanded)
-    _emit(_top(card, origin, rules), ruling, json_, ("must take it", "need not take it"))
+    _emit(_top(card, origin, rules), ruling, json_, (N_("must take it"), N_("need not take it")))
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -165,7 +169,8 @@ def _origin(origin: str) -> str:
 
     value = origin.strip().lower()
     if value not in ORIGINS:
-        _bad(f"--from '{origin}' is not a place a discard comes from", "use --from stock, hand or upcard")
+        _bad(_("--from '{origin}' is not a place a discard comes from").format(origin=origin),
+             _("use --from stock, hand or upcard"))
     return value
 
 
@@ -181,9 +186,13 @@ def _show(token: str, rules) -> str:
     return format_card(_card(token, rules))
 
 
+# Where the top discard came from (the --from word), for people.
+_WHERE = {"stock": N_("{card} (rejected stock card)"), "hand": N_("{card} (discarded from a hand)"),
+          "upcard": N_("{card} (the upcard)")}
+
+
 def _top(token: str, origin: str, rules) -> str:
-    where = {"stock": "rejected stock card", "hand": "discarded from a hand", "upcard": "the upcard"}
-    return f"{_show(token, rules)} ({where[origin.strip().lower()]})"
+    return _(_WHERE[origin.strip().lower()]).format(card=_show(token, rules))
 
 
 def _hand(text: str | None, rules) -> tuple[str, ...]:
@@ -192,7 +201,7 @@ def _hand(text: str | None, rules) -> tuple[str, ...]:
     if not text:
         return ()
     if has_separator([text]):
-        _bad("a hand is not melds", "give the hand cards without / between them")
+        _bad(_("a hand is not melds"), _("give the hand cards without / between them"))
     return parse_cards(text, rules.rank_set)
 
 
@@ -212,9 +221,10 @@ def _emit(title: str, ruling, as_json: bool, words: tuple[str, str]) -> None:
 
         print_json(ruling.to_json())
     else:
-        lines = [f"{title}: {words[0] if ruling.allowed else words[1]}", f"  {ruling.reason}"]
+        verdict = _(words[0] if ruling.allowed else words[1])
+        lines = [_("{situation}: {verdict}").format(situation=title, verdict=verdict), f"  {ruling.reason}"]
         if ruling.must:
-            lines.append(f"  must: {ruling.must}")
+            lines.append("  " + _("must: {what}").format(what=ruling.must))
         from pancli.cli.output import output_width
         from pancli.core.text import wrap_words
 
