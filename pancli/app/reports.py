@@ -150,25 +150,36 @@ def sheet_csv(sheet: JsonObject, bom: bool = False) -> str:
     def cells(values: list) -> list:
         return [text(v) if isinstance(v, str) else v for v in values]
 
+    # A score sheet for people: its labels in the language in force (the sheet's codes are English).
+    from pancli.core.i18n import pgettext  # noqa: PLC0415
+
+    words = {"hand": pgettext("sheet", "hand"), "deal": pgettext("sheet", "deal"),
+             "loser": pgettext("sheet", "loser"), "contract": pgettext("sheet", "contract"),
+             "chips": pgettext("sheet", "chips"), "letters": pgettext("sheet", "letters"),
+             "total": pgettext("sheet", "total")}
+
+    def label(code: str) -> str:
+        return words.get(code, code)
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
     players = [text(p) for p in sheet["players"]]
     noted = sheet["note_label"] is not None
     running = any(row["running"] is not None for row in sheet["rows"])
-    lead = [sheet["round"], *([sheet["note_label"]] if noted else [])]
-    so_far = "total" if sheet["unit"] == "points" else sheet["unit"]
+    lead = [label(sheet["round"]), *([label(sheet["note_label"])] if noted else [])]
+    so_far = label("total" if sheet["unit"] == "points" else sheet["unit"])
     w.writerow([*lead, *players, *([text(f"{p} ({so_far})") for p in sheet["players"]] if running else [])])
     for row in sheet["rows"]:
         w.writerow([row["number"], *([text(row["note"] or "")] if noted else []), *cells(row["scores"]),
                     *(cells(row["running"]) if running else [])])
     pad = [""] if noted else []
     if sheet["outside"]:
-        w.writerow(["outside hands", *pad, *sheet["outside"]])
-    w.writerow(["total", *pad, *cells(sheet["totals"])])
+        w.writerow([pgettext("sheet", "outside hands"), *pad, *sheet["outside"]])
+    w.writerow([label("total"), *pad, *cells(sheet["totals"])])
     if sheet["money"]:
-        w.writerow(["money", *pad, *(f"{m:.2f}" for m in sheet["money"])])
+        w.writerow([pgettext("sheet", "money"), *pad, *(f"{m:.2f}" for m in sheet["money"])])
     if sheet["result"]:
-        w.writerow(["result", text(sheet["result"])])
+        w.writerow([pgettext("sheet", "result"), text(sheet["result"])])
     return ("\ufeff" if bom else "") + buf.getvalue()
 
 

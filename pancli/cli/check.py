@@ -331,7 +331,8 @@ def _kind(kind) -> str:
 
 
 def _not_legal(reason: str) -> str:
-    return f"  [red]{_text(_('not legal'))}[/red]: {_text(reason)}"
+    said = _("not legal")
+    return f"  [red]{_text(said)}[/red]: {_text(reason)}"
 
 
 def _emit_addition(data: dict, as_json: bool) -> None:
@@ -340,13 +341,14 @@ def _emit_addition(data: dict, as_json: bool) -> None:
         return
     base = data["base"]
     lines = [f"{_cards_markup(base['cards'])} + {_cards_markup(data['added'])}"]
-    if not base["valid"]:
-        lines.append(_not_legal(data["reason"]))
+    if not base["valid"]:  # the JSON's reason is English, for scripts
+        lines.append(_not_legal(_("the meld itself is not legal: {reason}").format(reason=base["reason"])))
     else:
         ruling = f"{_legal(base['kind'])}, {_condition_words(base['condition'], base['cards'])}"
         lines.append("  " + _text(_("the meld: {ruling}").format(ruling=ruling)))
         if data["valid"]:
-            lines.append(f"  [green]{_text(_('legal addition'))}[/green]: {_text(data['reason'])}")
+            said = _("legal addition")
+            lines.append(f"  [green]{_text(said)}[/green]: {_text(data['reason'])}")
             lines.append("  " + _text(_("pays {pays} from each payer").format(pays=data["pays"])))
         else:
             lines.append(_not_legal(data["reason"]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import io
 from pathlib import Path
 
@@ -58,7 +59,10 @@ def demo():
     out, err = io.StringIO(), io.StringIO()
     try:
         with contextlib.redirect_stdout(out):
-            code = shell.run_script(script.splitlines(), source="tonight.pan", quiet=True, out=out, err=err)
+            # In a context of its own: each line of the script puts a language in force, and the
+            # demo goes on in the one its own command chose.
+            code = contextvars.copy_context().run(shell.run_script, script.splitlines(), source="tonight.pan",
+                                                  quiet=True, out=out, err=err)
         if code:  # the sample is tested; this would be a bug, shown rather than hidden
             typer.echo(err.getvalue(), err=True, nl=False)
             raise typer.Exit(code)

@@ -6,6 +6,7 @@ returns, so whatever a script reports done survives a crash (see ``CommitGroup``
 
 from __future__ import annotations
 
+import contextvars
 import os
 import stat
 import sys
@@ -55,7 +56,9 @@ def run_script(shell, lines: Iterable[str], source: str = "stdin", keep_going: b
             stripped = line.strip()
             if not stripped or stripped.startswith("#"):
                 continue
-            result = shell.execute(line, capture=True, quiet=quiet)
+            # Each line puts its own language in force: in a copy of this context, so that what the
+            # script itself says stays in the language of the command that runs it.
+            result = contextvars.copy_context().run(shell.execute, line, capture=True, quiet=quiet)
             if result.quit:
                 break
             if result.ok:
@@ -87,7 +90,7 @@ def run_script(shell, lines: Iterable[str], source: str = "stdin", keep_going: b
         shell.group = None
         shell.terminal = False
     if shell.recorder() is not None:
-        final = shell.execute("standings", capture=False)
+        final = contextvars.copy_context().run(shell.execute, "standings", capture=False)
         if final.err:
             err.write(final.err)
     if failed and keep_going:
