@@ -266,3 +266,12 @@ def test_every_line_of_these_commands_is_a_message_of_the_catalog(night, tmp_pat
             # paths, file names and identifiers (migrations, rules keys) are data
             words = [w for w in word.findall(re.sub(r"\S*[/._]\S*", " ", line)) if w.lower() not in data]
             assert not words, f"pan --lang qps {command}: {line!r} is not from the catalog"
+    # what scripts read has no message in it: JSON is English, whatever the rulings' words
+    for command, code in [("check 5S 5S 5H --add 5S --json", 1), ("check 5S 5S 5H --json", 1),
+                          ("check --arrange KS KS KS 5H 5H 5H 5H AC 2C 3C 4C --json", 0),
+                          ("turn take 5S --from stock --hand 5S 5S --json", 0),
+                          ("turn drawn 4C --hand 5S 5S --melds 'AH 2H 3H' --json", 1),
+                          ("board --json", 0), ("history --json", 0), ("report --json", 0)]:
+        assert "⟦" not in night(command, "qps", code=code), command
+    batch = night("check --batch", "qps", code=2, stdin="5S 5S 5S\n5S 5S 5H\n5S 5S 5S + 5S\n9S 9S 9S\n")
+    assert "⟦" not in batch and len(batch.splitlines()) == 4

@@ -68,20 +68,25 @@ def check(
             raise InputError(_("--batch reads the melds from standard input"), _("give no cards on the command line"))
         if added_text is not None:
             raise InputError(_("--add cannot be used with --batch"), _("write 'MELD + ADDED' on a line instead"))
-        raise typer.Exit(_run_batch(rules, arrange_ or out, out))
+        from pancli.cli.output import in_english
+
+        with in_english():  # its lines are JSON, the same in every language
+            raise typer.Exit(_run_batch(rules, arrange_ or out, out))
     if not cards:
         raise InputError(_("no cards to check"), _("give the cards, e.g. pan check 5S 5S 5S"))
     if added_text is not None and (arrange_ or out):
         raise InputError(_("--add judges one meld"), _("leave out --arrange and --out"))
+    from pancli.cli.output import judged
+
     if arrange_ or out:
-        result, code = _arrange_result(cards, rules, out)
+        result, code = judged(json_, lambda: _arrange_result(cards, rules, out))
         _emit_arrangement(result, json_, out)
         raise typer.Exit(code)
     if added_text is not None:
-        result, code = _addition_result(cards, [added_text], rules)
+        result, code = judged(json_, lambda: _addition_result(cards, [added_text], rules))
         _emit_addition(result, json_)
         raise typer.Exit(code)
-    result, code = _meld_result(cards, rules)
+    result, code = judged(json_, lambda: _meld_result(cards, rules))
     _emit_meld(result, json_)
     raise typer.Exit(code)
 
@@ -175,7 +180,9 @@ def _arrange_result(tokens, rules, out: bool) -> tuple[dict, int]:
     data = found.to_json()
     is_out = len(found.cards) == solver.OUT_CARDS
     # The JSON's reason is English, for scripts; the text output says it in the language in force.
-    with english():
+    from pancli.cli.output import in_english
+
+    with in_english():
         reason = _arranged_words(solver.OUT_CARDS if out else len(cards), len(found.melds), found.worth)
     return {"cards": data["cards"], "valid": True, "out": is_out, "worth": found.worth,
             "melds": data["melds"], "reason": reason}, 0
@@ -189,13 +196,6 @@ def _arranged_words(cards: int, n: int, worth: int) -> str:
                         "{cards} cards in 1 meld, conditions worth {worth}", cards).format(cards=cards, worth=worth)
     return ngettext("{cards} card in {n} melds, conditions worth {worth}",
                     "{cards} cards in {n} melds, conditions worth {worth}", cards).format(cards=cards, n=n, worth=worth)
-
-
-def english():
-    """English inside the block (what --json says)."""
-    from pancli.core.i18n import ENGLISH, speaking_catalog
-
-    return speaking_catalog(ENGLISH, None)
 
 
 def _run_batch(rules, arranging: bool, out: bool) -> int:

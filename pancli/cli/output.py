@@ -4,12 +4,15 @@ stored string in them shown literally."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import typer
 
 from pancli.core.text import json_text, one_line
 from pancli.core.words import plural
+
+T = TypeVar("T")
 
 
 def echo(text: str) -> None:
@@ -84,3 +87,20 @@ def styled(*parts):
 
 def print_json(data: Any) -> None:
     sys.stdout.write(json_text(data) + "\n")
+
+
+def in_english():
+    """English inside the block: what ``--json`` prints is the same in every language."""
+    from pancli.core.i18n import ENGLISH, speaking_catalog
+
+    return speaking_catalog(ENGLISH, None)
+
+
+def judged(as_json: bool, judge: Callable[[], T]) -> T:
+    """What ``judge`` finds, in the language in force; for ``--json``, found again in English
+    (the first look raises any refusal, in the language the person reads)."""
+    found = judge()
+    if as_json:
+        with in_english():
+            found = judge()
+    return found
