@@ -285,6 +285,8 @@ def _wrapped(text, width: int) -> list:
 
 def _text(text: str) -> str:
     """A reason or other words in a markup line: shown literally."""
+    if "[" not in text and not text.endswith("\\"):
+        return text  # nothing to escape: rich (a share of start-up) stays unloaded when piped
     from rich.markup import escape
 
     return escape(text)
