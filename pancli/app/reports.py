@@ -153,8 +153,8 @@ def sheet_csv(sheet: JsonObject, bom: bool = False) -> str:
     # A score sheet for people: its labels in the language in force (the sheet's codes are English).
     from pancli.core.i18n import pgettext  # noqa: PLC0415
 
+    # (A game's own note column comes named by the game.)
     words = {"hand": pgettext("sheet", "hand"), "deal": pgettext("sheet", "deal"),
-             "loser": pgettext("sheet", "loser"), "contract": pgettext("sheet", "contract"),
              "chips": pgettext("sheet", "chips"), "letters": pgettext("sheet", "letters"),
              "total": pgettext("sheet", "total")}
 
