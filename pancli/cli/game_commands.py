@@ -28,7 +28,7 @@ def game_recorder(game: str):
     """The current session's recorder, refusing a session of another game."""
     recorder = app_context().open_recorder()
     if recorder.session.game != game:
-        title = get_game(game).title
+        title = _(get_game(game).title)  # its name, N_-marked by the game
         raise InputError(_("session '{session}' is a {game} game, not {title}").format(
                              session=recorder.session.name, game=recorder.session.game, title=title),
                          _("start one with `pan session new NAME --game {game} --players A,B,C`, "

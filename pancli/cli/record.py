@@ -37,7 +37,7 @@ def pan_recorder():
     game, own = recorder.session.game, default_game()
     if not recorder.game.at_top:  # its actions are its own group's (`pan contract …`)
         raise InputError(_("session '{session}' plays {game}, not {title}").format(
-                             session=recorder.session.name, game=game, title=own.title),
+                             session=recorder.session.name, game=game, title=_(own.title)),
                          _("record it with `pan {game} …` (see `pan {game} --help`)").format(game=game))
     return recorder
 

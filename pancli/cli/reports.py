@@ -204,7 +204,7 @@ def _sheet(store, session, kind: str, bom: bool) -> str:
     from pancli.web.sheet import sheet_html
 
     settled, _value = settle_result(store, session)
-    return sheet_html(sheet | {"settle": settle_json(session, settled)}, game(session.game).title)
+    return sheet_html(sheet | {"settle": settle_json(session, settled)}, _(game(session.game).title))
 
 
 # -- careers and the list of sessions ------------------------------------------------------

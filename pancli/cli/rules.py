@@ -171,7 +171,7 @@ def rules_lines(schema, rules, source: str, rows: list[dict], every: bool, basel
     base = schema.preset(baseline)
     differs = {r["name"] for r in rows if getattr(rules, r["name"]) != getattr(base, r["name"])}
     # the rules of `pan`'s own commands
-    title = _("House rules") if schema.at_top else _("{game} house rules").format(game=schema.title)
+    title = _("House rules") if schema.at_top else _("{game} house rules").format(game=_(schema.title))
     n, total, said = len(differs), len(rows), _source_words(source)
     if every:
         head = ngettext("{title}: {source}, all {total} knob (* differs from {baseline}).",
@@ -300,7 +300,7 @@ def _game_markdown(schema) -> list[str]:
     n = len(schema.knobs)
     lines = [
         "",
-        f"## {schema.title}",
+        "## " + _(schema.title),
         "",
         ngettext("{n} knob; `{command}` lists them with their values.",
                  "{n} knobs; `{command}` lists them with their values.", n).format(
