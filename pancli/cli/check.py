@@ -76,17 +76,17 @@ def check(
         raise InputError(_("no cards to check"), _("give the cards, e.g. pan check 5S 5S 5S"))
     if added_text is not None and (arrange_ or out):
         raise InputError(_("--add judges one meld"), _("leave out --arrange and --out"))
-    from pancli.cli.output import judged
+    from pancli.cli.output import english_for_json
 
     if arrange_ or out:
-        result, code = judged(json_, lambda: _arrange_result(cards, rules, out))
+        result, code = english_for_json(json_, lambda: _arrange_result(cards, rules, out))
         _emit_arrangement(result, json_, out)
         raise typer.Exit(code)
     if added_text is not None:
-        result, code = judged(json_, lambda: _addition_result(cards, [added_text], rules))
+        result, code = english_for_json(json_, lambda: _addition_result(cards, [added_text], rules))
         _emit_addition(result, json_)
         raise typer.Exit(code)
-    result, code = judged(json_, lambda: _meld_result(cards, rules))
+    result, code = english_for_json(json_, lambda: _meld_result(cards, rules))
     _emit_meld(result, json_)
     raise typer.Exit(code)
 

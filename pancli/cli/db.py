@@ -6,7 +6,7 @@ import typer
 
 from pancli.cli.context import app_context
 from pancli.cli.groups import command_set, new_app
-from pancli.cli.output import console, print_json
+from pancli.cli.output import console, english_for_json, print_json
 from pancli.core.i18n import _, ngettext
 
 db_app = new_app("Where the data lives and how it is kept.\n\nExample: pan db path")
@@ -35,7 +35,7 @@ def db_status(as_json: bool = JSON):
     """
     from pancli.app.dbcare import status
 
-    data = status(app_context().open_store(create=False))
+    data = english_for_json(as_json, lambda: status(app_context().open_store(create=False)))
     if as_json:
         print_json(data)
         return

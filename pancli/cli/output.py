@@ -96,11 +96,16 @@ def in_english():
     return speaking_catalog(ENGLISH, None)
 
 
-def judged(as_json: bool, judge: Callable[[], T]) -> T:
-    """What ``judge`` finds, in the language in force; for ``--json``, found again in English
-    (the first look raises any refusal, in the language the person reads)."""
-    found = judge()
-    if as_json:
+def english_for_json(as_json: bool, compute: Callable[[], T]) -> T:
+    """What ``compute`` finds, for ``--json`` in English (what scripts read is the same in every
+    language, whatever words the layers below put in it); a refusal is computed again to be said
+    in the language the person reads."""
+    if not as_json:
+        return compute()
+    from pancli.core.errors import PanError
+
+    try:
         with in_english():
-            found = judge()
-    return found
+            return compute()
+    except PanError:
+        return compute()  # raises it again, in the language in force

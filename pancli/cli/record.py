@@ -9,7 +9,7 @@ import typer
 from pancli.cli.context import app_context
 from pancli.cli.grammar import multiword_command
 from pancli.cli.groups import command_set, new_app
-from pancli.cli.output import console, echo, print_json, styled
+from pancli.cli.output import console, echo, english_for_json, print_json, styled
 from pancli.cli.params import CARDS, EVENTS, HAND, MELD, MELDS, PLAYER, PLAYER_IN_HAND, SESSION, flat, melds
 from pancli.cli.render import show_step
 from pancli.core.errors import InputError
@@ -115,7 +115,7 @@ def session_list(as_json: bool = JSON):
     """
     from pancli.app.views import session_list_data
 
-    rows = session_list_data(app_context().open_store(create=False))
+    rows = english_for_json(as_json, lambda: session_list_data(app_context().open_store(create=False)))
     if as_json:
         print_json(rows)
         return
@@ -406,7 +406,7 @@ def board(as_json: bool = JSON):
     from pancli.cli.render import board_table
 
     recorder = pan_recorder()
-    data = board_data(recorder)
+    data = english_for_json(as_json, lambda: board_data(recorder))
     if as_json:
         print_json(data)
     else:
@@ -428,7 +428,8 @@ def standings(as_json: bool = JSON, name: str | None = typer.Option(None, "--ses
         from pancli.app.reports import season_standings
         from pancli.cli.render import season_table
 
-        data = season_standings(app_context().open_store(create=False), None if season == "all" else season, game)
+        data = english_for_json(as_json, lambda: season_standings(app_context().open_store(create=False),
+                                                                  None if season == "all" else season, game))
         if as_json:
             print_json(data)
         else:
@@ -436,7 +437,7 @@ def standings(as_json: bool = JSON, name: str | None = typer.Option(None, "--ses
         return
     from pancli.app.views import standings_data
 
-    standings = standings_data(app_context().open_recorder(name))
+    standings = english_for_json(as_json, lambda: standings_data(app_context().open_recorder(name)))
     if as_json:
         print_json(standings)
     else:
@@ -464,8 +465,13 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
     from pancli.core.text import payment_lines
 
     recorder = app_context().open_recorder()
-    data = history_data(recorder.store, recorder.session, hand)
-    data["events"] = pick_events(data["events"], player, last)
+
+    def picked() -> dict:
+        data = history_data(recorder.store, recorder.session, hand)
+        data["events"] = pick_events(data["events"], player, last)
+        return data
+
+    data = english_for_json(as_json, picked)  # an event's words in --json are English
     if as_json:
         print_json(data)
         return

@@ -10,7 +10,7 @@ import typer
 from pancli.cli.context import app_context
 from pancli.cli.fit import cell_width, pad
 from pancli.cli.groups import command_set
-from pancli.cli.output import console, print_json, styled
+from pancli.cli.output import console, english_for_json, print_json, styled
 from pancli.cli.params import CHIPS, HAND, KNOWN_PLAYER, PLAYER, SESSION as SESSION_NAME
 from pancli.cli.record import record
 from pancli.cli.render import column, pool_label
@@ -167,7 +167,7 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
     if len({t.resolve() for t, _kind in targets}) < len(targets):
         raise InputError(_("--svg, --html and --csv name the same file"), _("give them different names"))
     store, session = _session(name)
-    data = session_report(store, session)
+    data = english_for_json(as_json, lambda: session_report(store, session))
     if as_json:
         print_json(data)
     else:
@@ -222,7 +222,7 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
     from pancli.app.reports import RATES, career_columns, player_career, sparkline
 
     store = app_context().open_store(create=False)
-    data = player_career(store, name)
+    data = english_for_json(as_json, lambda: player_career(store, name))
     if as_json:
         print_json(data)
         return
@@ -277,7 +277,7 @@ def sessions_cmd(as_json: bool = JSON):
     from pancli.app.reports import sessions_overview
 
     store = app_context().open_store(create=False)
-    rows = sessions_overview(store)
+    rows = english_for_json(as_json, lambda: sessions_overview(store))
     if as_json:
         print_json(rows)
         return
@@ -338,10 +338,10 @@ def settle(name: str | None = SESSION,
 
     value = mo.chip_value(chip_value) if chip_value is not None else None
     store, session = _session(name)
-    s, value = settle_result(store, session, chip_value)
     if as_json:
-        print_json(settle_json(session, s))
+        print_json(english_for_json(True, lambda: settle_json(session, settle_result(store, session, chip_value)[0])))
         return
+    s, value = settle_result(store, session, chip_value)
     _print_settlement(console(), session.name, s, value)
 
 
@@ -576,7 +576,7 @@ def rescore(name: str | None = SESSION,
     if hand is not None and not any(e.hand == hand for e in events):
         raise InputError(_("session '{session}' has no hand {hand}").format(session=session.name, hand=hand),
                          _("see the hands with `pan history`"))
-    result = do_rescore(g, session, events, new_rules, hand)
+    result = english_for_json(as_json, lambda: do_rescore(g, session, events, new_rules, hand))
     if as_json:
         print_json({"session": session.name, **result.to_json()})
         return

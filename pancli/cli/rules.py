@@ -84,7 +84,9 @@ def rules_show(
     # What the knobs shown by default differ from: a file's or a session's nearest preset, or,
     # for a preset, the game's default preset.
     baseline = schema.nearest_preset(rules)[0] if rules_file or session else default
-    rows = knob_rows(schema, rules)
+    from pancli.cli.output import english_for_json
+
+    rows = english_for_json(json_, lambda: knob_rows(schema, rules))
     differs = f"differs_from_{default}"
     if json_:
         from pancli.cli.output import print_json

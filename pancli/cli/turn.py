@@ -13,7 +13,7 @@ import typer
 from pancli.cli.grammar import multiword_command
 from pancli.cli.groups import command_set, new_app
 from pancli.cli.help_texts import PRESET_HELP, RULES_HELP
-from pancli.cli.output import judged
+from pancli.cli.output import english_for_json
 from pancli.cli.params import MELDS
 from pancli.core.grouping import MELDS_HELP, has_separator, meld_texts
 from pancli.core.i18n import N_, _
@@ -67,7 +67,7 @@ def take(
         if not first_turn:
             _bad(_("say where the top discard came from"), _("add --from stock, --from hand or --from upcard"))
         origin = UPCARD
-    ruling = judged(json_, lambda: may_take(_card(card, rules), _origin(origin), _hand(hand, rules),
+    ruling = english_for_json(json_, lambda: may_take(_card(card, rules), _origin(origin), _hand(hand, rules),
                                             _melds(melds, rules), rules, first_turn=first_turn))
     _emit(_top(card, origin, rules), ruling, json_, (N_("may take"), N_("may not take")))
 
@@ -94,7 +94,7 @@ def drawn(
     from pancli.games.panguingue.turns import drawn_card
 
     rules = _rules(preset, rules_file)
-    ruling = judged(json_, lambda: drawn_card(_card(card, rules), _hand(hand, rules), _melds(melds, rules), rules,
+    ruling = english_for_json(json_, lambda: drawn_card(_card(card, rules), _hand(hand, rules), _melds(melds, rules), rules,
                                               next_flat=_melds(next_flat, rules) or None))
     # Translators: {card} is a card such as 4♣
     _emit(_("{card} drawn from the stock").format(card=_show(card, rules)), ruling, json_,
@@ -121,7 +121,7 @@ def discard(
     from pancli.games.panguingue.turns import may_discard
 
     rules = _rules(preset, rules_file)
-    ruling = judged(json_, lambda: may_discard(_card(card, rules), _melds(next_flat, rules) or None, rules,
+    ruling = english_for_json(json_, lambda: may_discard(_card(card, rules), _melds(next_flat, rules) or None, rules,
                                                hand=None if hand is None else _hand(hand, rules)))
     _emit(_("discard {card}").format(card=_show(card, rules)), ruling, json_,
           (N_("may discard it"), N_("may not discard it")))
@@ -146,7 +146,7 @@ def force(
     from pancli.games.panguingue.turns import must_take
 
     rules = _rules(preset, rules_file)
-    ruling = judged(json_, lambda: must_take(_card(card, rules), _origin(origin), _melds(melds, rules), rules,
+    ruling = english_for_json(json_, lambda: must_take(_card(card, rules), _origin(origin), _melds(melds, rules), rules,
                                              demanded=demanded))
     _emit(_top(card, origin, rules), ruling, json_, (N_("must take it"), N_("need not take it")))
 
