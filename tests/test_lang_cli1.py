@@ -98,7 +98,7 @@ def test_english_is_what_it_was_whatever_the_catalogs(night):
                                              "Zapisana sesja się nie zmieniła."],
             "history --hand 9": ["Brak zdarzeń w rozdaniu 9."]}),
     ("ru", {"history": ["#1    сдача 1", "(отменено)"],
-            "board": ["night · сдача 2 · сдаёт Ana, старший Ben", "идёт", "игрок", "в этой сдаче"],
+            "board": ["night · сдача 2 · сдаёт Ana, старший Ben", "идёт игра", "игрок", "в этой сдаче"],
             "standings": ["Результаты · night", "игрок", "итог", "деньги", "(верхушки)"],
             "report": ["night · panguingue", "2 сдачи", "Нарастающий итог по сдачам", "рекорд"],
             "settle": ["Расчёт · night · $0.25 за фишку", "Проверка: сумма балансов — 0 фишек"],
