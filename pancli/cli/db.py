@@ -40,11 +40,10 @@ def db_status(as_json: bool = JSON):
         print_json(data)
         return
     out = console()
-    # TODO(numbers): sizes with the language's decimal separator once pancli.core.numbers lands
     out.print(_("File: {file}").format(file=data["file"]))
-    size = f"{data['size'] / 1e6:.2f}"
+    size = _megabytes(data["size"], 2)
     if data["wal_size"]:
-        out.print(_("Size: {size} MB (+{wal} MB write-ahead log)").format(size=size, wal=f"{data['wal_size'] / 1e6:.1f}"))
+        out.print(_("Size: {size} MB (+{wal} MB write-ahead log)").format(size=size, wal=_megabytes(data["wal_size"], 1)))
     else:
         out.print(_("Size: {size} MB").format(size=size))
     out.print(_("Sessions: {sessions} ({imported} imported)").format(sessions=data["sessions"],
@@ -117,4 +116,13 @@ def db_backup(file: str = typer.Argument(..., help="Where to write the copy."),
     sessions = ngettext("{n} session", "{n} sessions", data["sessions"]).format(n=data["sessions"])
     events = ngettext("{n} event", "{n} events", data["events"]).format(n=data["events"])
     console().print(_("Backed up {sessions} and {events} to {file} ({size} MB).").format(
-        sessions=sessions, events=events, file=data["file"], size=f"{data['size'] / 1e6:.2f}"))
+        sessions=sessions, events=events, file=data["file"], size=_megabytes(data["size"], 2)))
+
+
+def _megabytes(size: int, digits: int) -> str:
+    """A file's size in MB to ``digits`` decimals, with the language's decimal sign."""
+    from decimal import Decimal
+
+    from pancli.core.numbers import decimal_text
+
+    return decimal_text(Decimal(f"{size / 1e6:.{digits}f}"))

@@ -72,16 +72,19 @@ def cashout(name: str = typer.Argument(..., click_type=PLAYER, help="Who cashes 
 # -- the evening's report ------------------------------------------------------------------
 
 def _report_renderables(data: dict, width: int) -> list:
+    from decimal import Decimal
+
     from rich import box
     from rich.table import Table
     from rich.text import Text
 
     from pancli.app.reports import sample, sparkline
+    from pancli.core.numbers import date_text, decimal_text
 
     out: list = []
     cv = data["chip_value"]
     title = ngettext("{session} · {game} · {date} · {n} hand", "{session} · {game} · {date} · {n} hands",
-                     data["hands"]).format(session=data["session"], game=data["game"], date=data["date"],
+                     data["hands"]).format(session=data["session"], game=data["game"], date=date_text(data["date"]),
                                            n=data["hands"])
     title += " · " + pgettext("session", "closed") if data["closed"] else ""
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
@@ -125,9 +128,8 @@ def _report_renderables(data: dict, width: int) -> list:
         if data["hands"] <= chart_w:
             running = _("Running total, hand by hand (from {low} to {high}):")
         else:
-            # TODO(numbers): decimal_text for {per} once pancli.core.numbers lands
             running = _("Running total, hand by hand (from {low} to {high}, one mark per {per} hands):")
-        per = f"{data['hands'] / chart_w:.1f}"
+        per = decimal_text(Decimal(f"{data['hands'] / chart_w:.1f}"))
         out.append(Text("\n" + running.format(low=signed(lo), high=signed(hi), per=per)))
         for r in data["players"]:
             line = styled(f"{pad(r['name'], name_w)}  ")
@@ -220,6 +222,7 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
     from rich.table import Table
 
     from pancli.app.reports import RATES, career_columns, player_career, sparkline
+    from pancli.core.numbers import date_text
 
     store = app_context().open_store(create=False)
     data = english_for_json(as_json, lambda: player_career(store, name))
@@ -236,7 +239,6 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
             counted = _(CAREER_COUNTS[stat]).format(n=data[stat]) if stat in CAREER_COUNTS else f"{stat} {data[stat]}"
             counts.append(counted + (f" ({pct(data[rate])})" if rate in data else ""))
     if data["money"] is not None:
-        # TODO(numbers): money_text once pancli.core.numbers lands
         out.print(_("{player}: {counts}, net {net} ({money}).").format(
             player=data["player"], counts=", ".join(counts), net=signed(data["net"]),
             money=signed_money(data["money"], zero="+0.00")))
@@ -245,7 +247,7 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
                                                              net=signed(data["net"])))
     if data["best_night"]:
         b = data["best_night"]
-        out.print(_("Best night: {session} ({date}) {net}.").format(session=b["session"], date=b["date"],
+        out.print(_("Best night: {session} ({date}) {net}.").format(session=b["session"], date=date_text(b["date"]),
                                                                     net=signed(b["net"])))
     if data["favourite_condition"]:
         f = data["favourite_condition"]
@@ -261,7 +263,7 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
         for col in ("date", "session", "net", *columns, "running"):
             table.add_column(column(col), justify="left" if col in ("date", "session") else "right")
         for r in data["nights"]:
-            table.add_row(r["date"], r["session"], _colored(r["net"]), *(str(r.get(c, "-")) for c in columns),
+            table.add_row(date_text(r["date"]), r["session"], _colored(r["net"]), *(str(r.get(c, "-")) for c in columns),
                           signed(r["running"]))
         out.print(table)
 
@@ -275,6 +277,7 @@ def sessions_cmd(as_json: bool = JSON):
     from rich.table import Table
 
     from pancli.app.reports import sessions_overview
+    from pancli.core.numbers import date_text
 
     store = app_context().open_store(create=False)
     rows = english_for_json(as_json, lambda: sessions_overview(store))
@@ -294,7 +297,7 @@ def sessions_cmd(as_json: bool = JSON):
         name = r["name"] + (" " + _("(closed)") if r["closed"] else "")
         if not r["recorded_here"]:
             name += " " + _("(read-only, from {device})").format(device=r["device_label"] or r["device"][:8])
-        table.add_row(mark, r["date"], name, *([r["game"]] if games else []), ", ".join(r["players"]),
+        table.add_row(mark, date_text(r["date"]), name, *([r["game"]] if games else []), ", ".join(r["players"]),
                       str(r["hands"]), f"{w['name']} {signed(w['net'])}" if w else "-")
     out = console()
     out.print(table)
