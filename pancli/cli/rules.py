@@ -173,7 +173,7 @@ def rules_lines(schema, rules, source: str, rows: list[dict], every: bool, basel
     base = schema.preset(baseline)
     differs = {r["name"] for r in rows if getattr(rules, r["name"]) != getattr(base, r["name"])}
     # the rules of `pan`'s own commands
-    title = _("House rules") if schema.at_top else _("{game} house rules").format(game=_(schema.title))
+    title = _("House rules") if schema.at_top else _("{game} house rules").format(game=schema.title_text())
     n, total, said = len(differs), len(rows), _source_words(source)
     if every:
         head = ngettext("{title}: {source}, all {total} knob (* differs from {baseline}).",
@@ -195,16 +195,17 @@ def rules_lines(schema, rules, source: str, rows: list[dict], every: bool, basel
             continue
         lines.append("")
         if topic:
-            lines.append(_(topic))
+            lines.append(schema.topic_text(topic))
         for name in shown:
             r = by_name[name]
             mark = "*" if every and name in differs else " "
             was = f"  ({baseline}: {_fmt(getattr(base, name))})" if name in differs else ""
             lines += textwrap.wrap(f"{mark} {name} = {_fmt(r['value'])}{was}", width, break_long_words=False,
                                    break_on_hyphens=False, subsequent_indent="      ")
-            doc = _(r["help"]) + (" " + _("(recorded only)") if r["recorded_only"] else "")
+            knob = schema.knobs[name]
+            doc = knob.description_text() + (" " + _("(recorded only)") if r["recorded_only"] else "")
             if every:
-                doc += "; " + _("allowed: {values}").format(values=r["allowed"])
+                doc += "; " + _("allowed: {values}").format(values=knob.allowed_words())
             lines += textwrap.wrap(doc, width, initial_indent="    ", subsequent_indent="    ",
                                    break_long_words=False, break_on_hyphens=False)
     if every and differs:
@@ -302,7 +303,7 @@ def _game_markdown(schema) -> list[str]:
     n = len(schema.knobs)
     lines = [
         "",
-        "## " + _(schema.title),
+        "## " + schema.title_text(),
         "",
         ngettext("{n} knob; `{command}` lists them with their values.",
                  "{n} knobs; `{command}` lists them with their values.", n).format(
@@ -316,7 +317,7 @@ def _game_markdown(schema) -> list[str]:
     ]
     for name, rules in presets.items():
         shown = ", ".join(f"`{k} = {_fmt(v)}`" for k, v in schema.diff(rules).items()) or _("(the defaults)")
-        lines.append(f"| `{name}` | {_(schema.notes[name])} | {shown} |")
+        lines.append(f"| `{name}` | {schema.note_text(name)} | {shown} |")
     recorded = any(k.recorded_only for k in schema.knobs.values())
     lines += ["", "### " + _("Knobs"), ""]
     if recorded:
@@ -336,7 +337,7 @@ def _game_markdown(schema) -> list[str]:
             v = _fmt(getattr(rules, name))
             cells.append(f"**{v}**" if getattr(rules, name) != getattr(defaults, name) else v)
         said = _("*(recorded only)*")
-        doc = _(k.help).replace("|", "\\|") + (" " + said if k.recorded_only else "")
-        allowed = k.allowed_text().replace("|", "\\|")
+        doc = k.description_text().replace("|", "\\|") + (" " + said if k.recorded_only else "")
+        allowed = k.allowed_words().replace("|", "\\|")
         lines.append(f"| `{name}` | {k.kind} | {allowed} | " + " | ".join(cells) + f" | {doc} |")
     return lines
