@@ -68,3 +68,70 @@ def _known() -> list[str]:
     from pancli.storage.catalogs import available
 
     return available()
+
+
+# -- a night recorded in English, read in Polish and Russian ------------------------------------
+
+NIGHT = ["session new friday --players Ana,Ben,Cruz,Dee --dealer Dee --chip-value 0.25",
+         "deal", "drop cruz", "meld ben 5S 5S 5S", "add ben 5S", "meld ana JH QH KH",
+         "meld ben 2C 3C 4C 5C", "out ben 6D 6H 6C", "deal", "meld dee AS 2S 3S", "undo"]
+SHOWN = ["history", "report", "settle", "standings", "board", "player Ben", "sessions"]
+
+
+@pytest.fixture
+def night(tmp_path):
+    from helpers import Pan
+
+    db = tmp_path / "pan.db"
+    pan = Pan(db)
+    for line in NIGHT:
+        pan(line)
+    return db
+
+
+def _run(db, lang: str, line: str) -> str:
+    import shlex
+
+    result = CliRunner().invoke(app, ["--lang", lang, "--db", str(db), *shlex.split(line)], prog_name="pan",
+                                terminal_width=80)
+    assert result.exit_code == 0, f"pan --lang {lang} {line}: {result.output}"
+    return result.output
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_a_night_recorded_in_english_reads_in_polish_and_russian(night, lang):
+    from helpers import db_dump
+
+    before = db_dump(night)
+    english = {line: _run(night, "en", line) for line in SHOWN}
+    for line in SHOWN:
+        shown = _run(night, lang, line)
+        assert shown != english[line], f"`pan {line}` is the same in {lang} as in English"
+        for name in ("Ana", "Ben"):
+            assert name in shown or line in ("player Ben",) or name not in english[line]
+        assert max(map(len, shown.splitlines())) <= 80, f"`pan {line}` in {lang} is wider than 80 columns"
+        # the figures are the same figures: every number English shows, this language shows
+        import re
+
+        def figures(text: str) -> list[str]:
+            text = re.sub(r"\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d)?)?|\d{1,2}\.\d{1,2}\.\d{4}(?:, \d\d:\d\d)?",
+                          " ", text)  # dates are written each language's way
+            return sorted(re.findall(r"(?<![\w.,])\d+(?:[.,]\d+)?", text))
+        assert [f.replace(",", ".") for f in figures(shown)] == figures(english[line]) or line == "sessions"
+    assert db_dump(night) == before, "reading in another language changed the database"
+    assert {line: _run(night, "en", line) for line in SHOWN} == english
+
+
+def test_an_archive_is_the_same_in_every_language_and_imports_under_another(night, tmp_path):
+    from helpers import history_digest
+
+    files = {}
+    for lang in ("en", "pl", "ru"):
+        path = tmp_path / f"friday-{lang}.toml"
+        _run(night, lang, f"export friday -o {path}")
+        files[lang] = path.read_bytes()
+    assert files["en"] == files["pl"] == files["ru"]
+    other = tmp_path / "other.db"
+    _run(other, "ru", f"import {tmp_path / 'friday-pl.toml'}")
+    _run(other, "pl", "db check --full")
+    assert history_digest(other) != "" and _run(other, "en", "standings --json") == _run(night, "en", "standings --json")
