@@ -48,6 +48,12 @@ if "Standings" not in demo:
     sys.exit(f"panguingue demo printed no standings:\n{demo}")
 print("ok: panguingue demo recorded the sample evening")
 
+for lang, word in (("pl", "w pikach"), ("ru", "в пиках")):  # the catalogs are in the wheel
+    said = run(str(bin_dir / "pan"), "--lang", lang, "check", "5S", "5S", "5S")
+    if word not in said:
+        sys.exit(f"pan --lang {lang} check printed no {lang} ruling:\n{said}")
+print("ok: pan --lang pl / ru check")
+
 if not run(str(bin_dir / "pan"), "export", "--format-doc").startswith("# Session archives"):
     sys.exit("pan export --format-doc did not print the archive format")
 print("ok: pan export --format-doc")
