@@ -17,6 +17,7 @@ from starlette.applications import Starlette
 
 from pancli.web.data import Reader
 from pancli.web.guard import Guard, token_given
+from pancli.web.language import Speaking
 from pancli.web.live import POLL_SECONDS, Hub, Poller
 from pancli.web.site import Site
 from pancli.web.views import seat_of, table_template
@@ -30,7 +31,8 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
                hub: Hub | None = None, dealer_token: str | None = None):
     """The `pan serve` application of one database: the site's routes behind the token guard,
     with the one poller started and stopped by the server's lifespan; with a dealer token, the
-    dealer's page and write routes (pancli.web.dealer) in front of them."""
+    dealer's page and write routes (pancli.web.dealer) in front of them; every answer in the
+    language its request asks for (pancli.web.language)."""
     if dealer_token is not None:
         from pancli.web.dealer import prepare  # noqa: PLC0415 only with --dealer
 
@@ -52,10 +54,10 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
     app.state.reader, app.state.hub, app.state.poller, app.state.site = site.reader, site.hub, poller, site
     guard = Guard(app, token, site.error_response, dealer_token)
     if dealer_token is None:
-        return guard
+        return Speaking(guard)
     from pancli.web.dealer import with_dealer  # noqa: PLC0415 only with --dealer
 
-    return with_dealer(guard, db_path, session, token, dealer_token)
+    return Speaking(with_dealer(guard, db_path, session, token, dealer_token))
 
 
 __all__ = ["create_app", "new_token", "Hub", "Site", "seat_of", "table_template", "token_given"]

@@ -23,6 +23,7 @@ from pancli.app.recorder import Recorder
 from pancli.app.reports import player_career, resolve_known, sessions_overview, sheet_grid
 from pancli.app.views import board_data, history_data, settle_json, settle_result, standings_data
 from pancli.core.errors import InputError
+from pancli.core.i18n import _
 from pancli.core.rows import Session, StoredEvent
 from pancli.storage.store import Store
 
@@ -255,8 +256,8 @@ class Reader:
         hands = index.hands()
         pages = max(1, -(-len(hands) // HANDS_PER_PAGE))
         if page < 1 or page > pages:
-            raise NotFound(f"there is no page {page} of the history of '{session.name}'",
-                           f"pages 1 to {pages}")
+            raise NotFound(_("there is no page {page} of the history of '{session}'").format(
+                page=page, session=session.name), _("pages 1 to {pages}").format(pages=pages))
         end = len(hands) - (page - 1) * HANDS_PER_PAGE
         chosen = hands[max(0, end - HANDS_PER_PAGE):end]
         data = history_data(store, session, events=self._events(store, session, index, chosen))

@@ -20,7 +20,7 @@ import secrets
 import threading
 import time
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -28,9 +28,12 @@ from starlette.staticfiles import StaticFiles
 
 from pancli.app import actions, sessions
 from pancli.core.errors import InputError, PanError
+from pancli.core.i18n import _
 from pancli.core.text import one_line
 from pancli.storage.store import Store
+from pancli.web import language
 from pancli.web.filters import templates
+from pancli.web.script_words import words_json
 
 HERE = Path(__file__).resolve().parent
 POLL_SECONDS = 0.05         # the poller's look at the database: a tap shows on the players' pages sooner
@@ -110,11 +113,11 @@ class Dealer:
 
     def check_token(self, given: str) -> None:
         if given and secrets.compare_digest(given.encode(), self.players_token.encode()):
-            raise Refused(403, "the players' address is read-only",
-                          "record from the dealer's address the host's computer shows")
+            raise Refused(403, _("the players' address is read-only"),
+                          _("record from the dealer's address the host's computer shows"))
         if not given or not secrets.compare_digest(given.encode(), self.token.encode()):
-            raise Refused(403, "Forbidden: this needs the dealer's token",
-                          "open the dealer's address the host's computer shows (or scan its QR code)")
+            raise Refused(403, _("Forbidden: this needs the dealer's token"),
+                          _("open the dealer's address the host's computer shows (or scan its QR code)"))
 
     def check_write(self, scope, headers: dict[str, str]) -> None:
         """Everything a write needs before its body is read: token, same origin, CSRF value, rate."""
@@ -122,13 +125,14 @@ class Dealer:
         origin, host = headers.get("origin", ""), headers.get("host", "")
         if not origin or not host or urlsplit(origin).netloc.lower() != host.lower() \
                 or headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
-            raise Refused(403, "a write must come from the dealer's own page",
-                          "open the dealer's address and tap there")
+            raise Refused(403, _("a write must come from the dealer's own page"),
+                          _("open the dealer's address and tap there"))
         if not self.csrf_ok(headers.get("x-pan-csrf", "")):
-            raise Refused(403, "the page's check value is missing or stale", "reload the dealer page and tap again")
+            raise Refused(403, _("the page's check value is missing or stale"),
+                          _("reload the dealer page and tap again"))
         client = scope.get("client") or ("?", 0)
         if not self.rate.allow(str(client[0])):
-            raise Refused(429, "too many taps at once", "wait a moment and tap again")
+            raise Refused(429, _("too many taps at once"), _("wait a moment and tap again"))
 
     # -- the ASGI side ------------------------------------------------------------------------
 
@@ -138,13 +142,14 @@ class Dealer:
         try:
             if path.startswith("/dealer/static/"):
                 if method not in ("GET", "HEAD"):
-                    raise Refused(405, "static files are only read", "open the dealer page")
+                    raise Refused(405, _("static files are only read"), _("open the dealer page"))
                 inner = {**scope, "path": path[len("/dealer/static"):], "root_path": ""}
                 return await self.static(inner, receive, send)
             if path == "/dealer" and method in ("GET", "HEAD"):
                 query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
                 self.check_token(query.get("dealer", [""])[0])
-                response = await run_in_threadpool(self.page, query.get("follow", [""])[0] == "1")
+                response = await run_in_threadpool(self.page, query.get("follow", [""])[0] == "1",
+                                                   query.get("dealer", [""])[0])
             elif path.startswith("/dealer/api/") and method in ("GET", "HEAD"):
                 self.check_token(headers.get("x-pan-dealer", ""))
                 response = await self.read(path, self.session_of(headers))
@@ -153,8 +158,8 @@ class Dealer:
                 body = await self.body(headers, receive)
                 response = await self.write(path, body, self.session_of(headers))
             else:
-                raise Refused(404 if method in ("GET", "HEAD") else 405, "Not found",
-                              "the dealer's page is at /dealer")
+                raise Refused(404 if method in ("GET", "HEAD") else 405, _("Not found"),
+                              _("the dealer's page is at /dealer"))
         except Refused as e:
             response = self.refusal(e.status, e.message, e.hint or "")
         except PanError as e:
@@ -162,33 +167,35 @@ class Dealer:
         except Exception:  # a bug: its transaction was rolled back, so the phone may simply retry
             # one line to the phone; the traceback to the terminal `pan serve` logs to
             logging.getLogger("uvicorn.error").exception("a bug answering the dealer's %s %s", method, path)
-            response = self.refusal(500, "something went wrong; nothing was recorded", "tap again")
+            response = self.refusal(500, _("something went wrong; nothing was recorded"), _("tap again"))
         await response(scope, receive, send)
 
     async def body(self, headers: dict[str, str], receive) -> dict:
         length = headers.get("content-length", "")
         if length and (not length.isdigit() or int(length) > MAX_BODY):
-            raise Refused(413, "the action is too large", f"an action is at most {MAX_BODY} bytes")
+            raise Refused(413, _("the action is too large"),
+                          _("an action is at most {size} bytes").format(size=MAX_BODY))
         chunks, size = [], 0
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
-                raise Refused(400, "the phone went away before the action arrived", "tap again")
+                raise Refused(400, _("the phone went away before the action arrived"), _("tap again"))
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > MAX_BODY:
-                raise Refused(413, "the action is too large", f"an action is at most {MAX_BODY} bytes")
+                raise Refused(413, _("the action is too large"),
+                              _("an action is at most {size} bytes").format(size=MAX_BODY))
             chunks.append(chunk)
             if not message.get("more_body"):
                 break
         try:
             data = json.loads(b"".join(chunks) or b"{}")
         except ValueError:
-            raise Refused(400, "the action is not JSON", "send it from the dealer page") from None
+            raise Refused(400, _("the action is not JSON"), _("send it from the dealer page")) from None
         except RecursionError:  # thousands of brackets deep: no action is
-            raise Refused(400, "the action is nested too deep", "send it from the dealer page") from None
+            raise Refused(400, _("the action is nested too deep"), _("send it from the dealer page")) from None
         if not isinstance(data, dict):
-            raise Refused(400, "the action is not a JSON object", "send it from the dealer page")
+            raise Refused(400, _("the action is not a JSON object"), _("send it from the dealer page"))
         return data
 
     def refusal(self, status: int, message: str, hint: str) -> Response:
@@ -206,17 +213,33 @@ class Dealer:
     def _with_store(self, session: str | None, fn, *args):
         store = Store(self.path, create=False)
         try:
-            return fn(store, session, *args)
+            with language.speaking_for(self._house(store, session)):
+                return fn(store, session, *args)
         finally:
             store.close()
 
-    def page(self, follow: bool = False) -> Response:
-        table = self._with_store(None if follow else self.session, actions.dealer_table)
-        html = self.env.get_template("dealer.html").render(
-            table=table, token=self.token, csrf=self.csrf_value(), suits=SUIT_SYMBOLS,
-            follow=follow or self.session is None, named=not follow and self.session is not None,
-            title=f"{table['session']} · the dealer", url=lambda path, keep_session=True: path)
-        return HTMLResponse(html, headers=HEADERS)
+    @staticmethod
+    def _house(store, session: str | None):
+        """The session whose house language the answer speaks when the phone asked for none."""
+        if language.asked() is not None:
+            return None
+        try:
+            return store.session(session)
+        except PanError:
+            return None
+
+    def page(self, follow: bool = False, given: str = "") -> Response:
+        def build(store, session):
+            table = actions.dealer_table(store, session)
+            switch = {"dealer": given, **({"follow": "1"} if follow else {})}
+            return self.env.get_template("dealer.html").render(
+                table=table, token=self.token, csrf=self.csrf_value(), suits=SUIT_SYMBOLS,
+                follow=follow or self.session is None, named=not follow and self.session is not None,
+                title=_("{session} · the dealer").format(session=table["session"]), words=words_json(),
+                url=lambda path, keep_session=True: path,
+                lang_url=lambda code: "/dealer?" + urlencode({**switch, "lang": code}))
+
+        return HTMLResponse(self._with_store(None if follow else self.session, build), headers=HEADERS)
 
     async def read(self, path: str, session: str | None) -> Response:
         if path == "/dealer/api/table":
@@ -227,7 +250,7 @@ class Dealer:
             data = await run_in_threadpool(self._with_store, session, sessions.new_game_choices,
                                            datetime.date.today().isoformat())
         else:
-            raise Refused(404, "Not found", "the dealer's routes are /dealer/api/table and /dealer/api/undo")
+            raise Refused(404, _("Not found"), _("the dealer's routes are /dealer/api/table and /dealer/api/undo"))
         return JSONResponse(data, headers=HEADERS)
 
     async def write(self, path: str, body: dict, session: str | None) -> Response:
@@ -238,8 +261,8 @@ class Dealer:
         elif path == "/dealer/api/new-game":
             data = await run_in_threadpool(self._with_store, session, sessions.start_from_phone, body)
         else:
-            raise InputError("no such dealer route",
-                             "the writes are /dealer/api/action, /dealer/api/check and /dealer/api/new-game")
+            raise InputError(_("no such dealer route"),
+                             _("the writes are /dealer/api/action, /dealer/api/check and /dealer/api/new-game"))
         return JSONResponse(data, headers=HEADERS)
 
 
@@ -264,5 +287,6 @@ class DealerGate:
 
 def with_dealer(players_app, db_path, session: str | None, players_token: str, dealer_token: str) -> DealerGate:
     if secrets.compare_digest(players_token.encode(), dealer_token.encode()):
-        raise InputError("the dealer's token must differ from the players' token", "leave --token out, or change it")
+        raise InputError(_("the dealer's token must differ from the players' token"),
+                         _("leave --token out, or change it"))
     return DealerGate(players_app, Dealer(db_path, session, players_token, dealer_token))

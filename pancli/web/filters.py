@@ -13,10 +13,12 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup
 
+from pancli.core.i18n import LANGUAGES, _, language, ngettext, pgettext
 from pancli.core.settle import PARTY_NAMES
 from pancli.core.words import signed as signed_number, signed_money
 from pancli.games import game
 from pancli.web.charts import running_chart
+from pancli.web.script_words import statuses
 
 HERE = Path(__file__).resolve().parent
 
@@ -61,7 +63,34 @@ def money(x) -> str:
 
 
 def party(name: str) -> str:
-    return PARTY_NAMES.get(name, name)
+    return _(PARTY_NAMES[name]) if name in PARTY_NAMES else name
+
+
+def column(key) -> str:
+    """A count's key (``deals_lost``) as the head of its column, in the page's language."""
+    words = {"hands": pgettext("column", "hands"), "won": pgettext("column", "won"),
+             "dropped": pgettext("column", "dropped"), "conditions": pgettext("column", "conditions"),
+             "points": pgettext("column", "points"), "word": pgettext("column", "word"),
+             "letters": pgettext("column", "letters"), "deals_played": pgettext("column", "deals played"),
+             "deals_lost": pgettext("column", "deals lost"), "deals_won": pgettext("column", "deals won"),
+             "games_lost": pgettext("column", "games lost"), "place": pgettext("column", "place"),
+             "loser": pgettext("column", "loser"), "contract": pgettext("column", "contract")}
+    return words.get(str(key), str(key).replace("_", " "))
+
+
+def seat_status(code) -> str:
+    """A seat's status code (``in``, ``dropped``) as the page says it."""
+    return statuses().get(str(code), str(code))
+
+
+def round_words(round_name) -> dict[str, str]:
+    """The score sheet's words for its rounds: hands, or deals (each a whole message)."""
+    if round_name == "deal":
+        return {"by": _("Deal by deal"), "one": pgettext("column", "deal"), "none": _("No deal played yet.")}
+    if round_name == "hand":
+        return {"by": _("Hand by hand"), "one": pgettext("column", "hand"), "none": _("No hand played yet.")}
+    text = str(round_name)
+    return {"by": f"{text.capitalize()} by {text}", "one": text, "none": f"No {text} played yet."}
 
 
 @pass_context
@@ -74,8 +103,11 @@ def meld_words(context, m: dict) -> str:
 def templates() -> Environment:
     """The pages' Jinja2 environment, with the filters the templates use: one for every page."""
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"]),
-                      trim_blocks=True, lstrip_blocks=True)
+                      trim_blocks=True, lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
+    # the words of every page, in the language the request's context speaks (pancli.web.language)
+    env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=True, pgettext=pgettext)  # type: ignore[attr-defined]
     env.filters.update(cards=cards_html, card=card_html, shown=shown_html, signed=signed, tone=tone,
-                       money=money, meld_words=meld_words, party=party, urlpart=lambda s: quote(str(s), safe=""))
-    env.globals.update(chart=running_chart)
+                       money=money, meld_words=meld_words, party=party, column=column, seat_status=seat_status,
+                       round_words=round_words, urlpart=lambda s: quote(str(s), safe=""))
+    env.globals.update(chart=running_chart, language=language, languages=LANGUAGES)
     return env

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from pancli.core.i18n import _
+
 SHOWN_ELSEWHERE = ("session", "game", "seats")  # the page's header and its list of seats
 
 
@@ -33,7 +35,7 @@ def text(value) -> str:
     if value is None:
         return "-"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
@@ -45,11 +47,11 @@ def node(value) -> dict:
         return {"kind": "text", "text": text(value)}
     if isinstance(value, dict):
         if not value:
-            return {"kind": "text", "text": "none"}
+            return {"kind": "text", "text": _("none")}
         return {"kind": "pairs", "pairs": [(label(k), node(v)) for k, v in value.items()]}
     if isinstance(value, (list, tuple)):
         if not value:
-            return {"kind": "text", "text": "none"}
+            return {"kind": "text", "text": _("none")}
         if all(isinstance(v, dict) and v for v in value):
             columns = list(value[0])
             if all(list(v) == columns and all(_scalar(x) for x in v.values()) for v in value):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import secrets
 from urllib.parse import parse_qs
 
+from pancli.core.i18n import _
+
 
 def token_given(query_string: bytes, token: str, name: str = "token") -> bool:
     """Whether a request's query string holds the token (``name=``, compared in constant time)."""
@@ -32,12 +34,13 @@ class Guard:
             return await self.app(scope, receive, send)
         path = scope.get("path", "/")
         if scope["method"] not in ("GET", "HEAD"):
-            response = self.error_response(path, 405, "Only GET and HEAD are answered", "this server is read-only")
+            response = self.error_response(path, 405, _("Only GET and HEAD are answered"),
+                                           _("this server is read-only"))
             response.headers["Allow"] = "GET, HEAD"
             return await response(scope, receive, send)
         query = scope.get("query_string", b"")
         if not token_given(query, self.token) and not self.dealers(query):
-            response = self.error_response(path, 403, "Forbidden: this address needs its token",
-                                           "open the address the host's computer shows, or scan its QR code")
+            response = self.error_response(path, 403, _("Forbidden: this address needs its token"),
+                                           _("open the address the host's computer shows, or scan its QR code"))
             return await response(scope, receive, send)
         return await self.app(scope, receive, send)

@@ -7,6 +7,7 @@ from typing import overload
 from starlette.requests import Request
 
 from pancli.core.errors import PanError
+from pancli.core.i18n import _
 
 
 class BadRequest(PanError):
@@ -66,4 +67,5 @@ def int_param(request: Request, name: str, default: int | None = None) -> int | 
     try:
         return int(raw)
     except ValueError:
-        raise BadRequest(f"the {name} asked for in the address, {raw!r}, is not a whole number", f"use a number, as in ?{name}=2") from None
+        raise BadRequest(_("the {name} asked for in the address, {raw}, is not a whole number").format(
+            name=name, raw=repr(raw)), _("use a number, as in ?{name}=2").format(name=name)) from None

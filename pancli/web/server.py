@@ -40,6 +40,7 @@ import anyio.to_thread
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from pancli.core.i18n import N_, _
 from pancli.core.names import inert
 from pancli.web.app import token_given
 
@@ -121,10 +122,10 @@ class Notices:
         return True
 
 
-FLOOD = "Many connections at once from the network: those without the token are cut off."
-ONE_DEVICE = "One device opened too many connections at once: its newest are refused."
-FULL = "Every connection is taken by a player: a new one is refused until one closes."
-STREAMS = "Every live stream is taken: a newer phone's page loads, live once one closes."
+FLOOD = N_("Many connections at once from the network: those without the token are cut off.")
+ONE_DEVICE = N_("One device opened too many connections at once: its newest are refused.")
+FULL = N_("Every connection is taken by a player: a new one is refused until one closes.")
+STREAMS = N_("Every live stream is taken: a newer phone's page loads, live once one closes.")
 
 
 class Gate:
@@ -151,10 +152,10 @@ class Gate:
         holds too many already or players hold every connection, else the oldest without the token
         beyond the bounds (``conn`` too, if it is the only one that may go)."""
         if self.by_address[conn.address] >= self.limits.per_address:
-            self.notices.say(ONE_DEVICE)
+            self.notices.say(_(ONE_DEVICE))
             return [conn]
         if len(self.trusted) >= self.limits.connections:
-            self.notices.say(FULL)
+            self.notices.say(_(FULL))
             return [conn]
         self.untrusted[conn] = None
         if speaking:
@@ -181,7 +182,7 @@ class Gate:
             cut.append(oldest)
             self.close(oldest)
         if cut:
-            self.notices.say(FLOOD)
+            self.notices.say(_(FLOOD))
         return cut
 
     def trust(self, conn) -> None:
@@ -197,7 +198,7 @@ class Gate:
         if conn in self.streams:
             return True
         if len(self.streams) >= self.limits.streams:
-            self.notices.say(STREAMS)
+            self.notices.say(_(STREAMS))
             return False
         self.streams.add(conn)
         return True
@@ -361,12 +362,13 @@ class NoticeHandler(logging.Handler):
     def sentence(self, record: logging.LogRecord) -> str:
         text = record.getMessage().splitlines()[0] if record.getMessage() else ""
         if "out of system resource" in text:
-            return f"Out of open files (at most {self.limits.files}): new connections wait their turn."
+            return _("Out of open files (at most {files}): new connections wait their turn.").format(
+                files=self.limits.files)
         if text.startswith("Invalid HTTP request"):
-            return "A device on the network sent something that is not a web request: refused."
+            return _("A device on the network sent something that is not a web request: refused.")
         exc = record.exc_info[1] if record.exc_info else None
         if exc is not None:
-            return f"A request could not be answered: {type(exc).__name__}: {exc}".strip()
+            return _("A request could not be answered: {error}").format(error=f"{type(exc).__name__}: {exc}").strip()
         return f"pan serve: {text}"
 
 

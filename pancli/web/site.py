@@ -17,14 +17,16 @@ from starlette.staticfiles import StaticFiles
 from pancli.app.reports import career_columns
 from pancli.app.views import pick_events
 from pancli.core.errors import PanError
+from pancli.core.i18n import N_, _
 from pancli.core.rows import Session
 from pancli.core.text import json_text, one_line
 from pancli.games import DEFAULT_GAME, game
-from pancli.web import generic
+from pancli.web import generic, language
 from pancli.web.data import NotFound, Reader
 from pancli.web.filters import templates
 from pancli.web.keys import API, API_HISTORY, HISTORY, PAGE, SESSIONS, int_param, query_key
 from pancli.web.live import KEEPALIVE_SECONDS, Hub
+from pancli.web.script_words import words_json
 from pancli.web.views import (
     GENERIC_HAND,
     GENERIC_TABLE,
@@ -86,7 +88,8 @@ class Site:
             # A page loaded afresh (a reload, or a phone with scripts off) is always checked
             # against the database; what the live script fetches on the poller's word is not.
             reload = kind == "page" and request.query_params.get("fragment") != "1"
-            kept = None if reload else reader.peek((kind, request.scope["path"], query_key(request, known)))
+            kept = None if reload else reader.peek((kind, request.scope["path"], query_key(request, known),
+                                                    language.asked()))
             if kept is not None:
                 if kind == "page":
                     return HTMLResponse(kept, headers=SECURITY_HEADERS)
@@ -96,23 +99,27 @@ class Site:
         return handler
 
     def page(self, request: Request, template: str, title: str, build, session: Session | None,
-             known: tuple[str, ...] = PAGE, live: str = "session", path: str | None = None) -> Response:
+             known: tuple[str, ...] = PAGE, live: str = "session", path: str | None = None,
+             title_names: dict | None = None) -> Response:
         """A page: its context built (and kept until the database changes), rendered, or only its
         <main> when the live script asks for the fresh content (?fragment=1). ``path`` is the
         page's own address when the request's spells it otherwise (/player/ana for Ana)."""
         fragment = request.query_params.get("fragment") == "1"
         named = session.name if session is not None and request.query_params.get("session") else None
         path = path or request.scope["path"]
-        key = ("page", path, query_key(request, known, named))
+        # the language asked for is part of the key: each phone reads its own
+        key = ("page", path, query_key(request, known, named), language.asked())
 
         def render() -> str:
-            generation = self.reader.generation
-            context = build()
-            sessions = self.reader.session_names()
-            return self.env.get_template(template).render(
-                title=title, fragment=fragment, live=live, generation=generation, sessions=sessions,
-                follow=named is None, keepalive=KEEPALIVE_SECONDS, current=self.reader.current,
-                url=lambda to, **kw: self.link(named, to, **kw), token=self.token, path=path, **context)
+            with language.speaking_for(session):
+                generation = self.reader.generation
+                context = build()
+                sessions = self.reader.session_names()
+                return self.env.get_template(template).render(
+                    title=_(title).format(**(title_names or {})), fragment=fragment, live=live,
+                    generation=generation, sessions=sessions, follow=named is None, keepalive=KEEPALIVE_SECONDS,
+                    current=self.reader.current, url=lambda to, **kw: self.link(named, to, **kw), token=self.token,
+                    path=path, words=words_json(), **context)
 
         return HTMLResponse(self.reader.cached(key, render), headers=SECURITY_HEADERS)
 
@@ -120,8 +127,13 @@ class Site:
              path: str | None = None) -> Response:
         """JSON, kept until the database changes; money as exact decimal strings."""
         named = session.name if session is not None and request.query_params.get("session") else None
-        key = ("api", path or request.scope["path"], query_key(request, known, named))
-        body = self.reader.cached(key, lambda: json_text(build()))
+        key = ("api", path or request.scope["path"], query_key(request, known, named), language.asked())
+
+        def render() -> str:
+            with language.speaking_for(session):
+                return json_text(build())
+
+        body = self.reader.cached(key, render)
         return Response(body, media_type="application/json", headers=SECURITY_HEADERS)
 
     def session_of(self, request: Request) -> Session:
@@ -146,7 +158,7 @@ class Site:
                                columns=generic.standing_columns(standings))
             return context
 
-        return self.page(request, template, f"{s.name} · the table", build, s)
+        return self.page(request, template, N_("{session} · the table"), build, s, title_names={"session": s.name})
 
     def tv(self, request: Request) -> Response:
         """The board for the living-room TV: the hand in play (the game's own partial), the
@@ -166,7 +178,7 @@ class Site:
                                columns=generic.standing_columns(standings))
             return context
 
-        return self.page(request, "tv.html", f"{s.name} · the board", build, s)
+        return self.page(request, "tv.html", N_("{session} · the board"), build, s, title_names={"session": s.name})
 
     def history(self, request: Request) -> Response:
         reader, s = self.reader, self.session_of(request)
@@ -180,7 +192,8 @@ class Site:
             hands = [(h, by_hand.get(h, [])) for h in reversed(data["hands"])]
             return {"session": s, "hands": hands, "page_no": data["page"], "pages": data["pages"]}
 
-        return self.page(request, "history.html", f"{s.name} · history", build, s, HISTORY)
+        return self.page(request, "history.html", N_("{session} · history"), build, s, HISTORY,
+                         title_names={"session": s.name})
 
     def settle(self, request: Request) -> Response:
         reader, s = self.reader, self.session_of(request)
@@ -189,7 +202,8 @@ class Site:
             _, data = reader.settle(s)
             return {"session": s, "settle": data, "standings": reader.standings(s), "sheet": reader.sheet(s)}
 
-        return self.page(request, "settle.html", f"{s.name} · settle-up", build, s)
+        return self.page(request, "settle.html", N_("{session} · settle-up"), build, s,
+                         title_names={"session": s.name})
 
     def player(self, request: Request) -> Response:
         reader, s = self.reader, self.session_of(request)
@@ -213,7 +227,8 @@ class Site:
                     "per_hand": "hands" in columns and "won" in columns,
                     "chip_games": ", ".join(dict.fromkeys(game(n["game"]).title for n in nights))}
 
-        return self.page(request, "player.html", f"{name} · player", build, s, live="any", path=f"/player/{name}")
+        return self.page(request, "player.html", N_("{player} · player"), build, s, live="any",
+                         path=f"/player/{name}", title_names={"player": name})
 
     def sessions(self, request: Request) -> Response:
         reader = self.reader
@@ -226,7 +241,7 @@ class Site:
                 rows.append({**r, "game_title": g.title, "result": result})
             return {"session": None, "rows": rows}
 
-        return self.page(request, "sessions.html", "sessions", build, None, SESSIONS, live="any")
+        return self.page(request, "sessions.html", N_("sessions"), build, None, SESSIONS, live="any")
 
     # -- JSON: the same objects as the CLI's --json -----------------------------------------
 
@@ -295,7 +310,7 @@ class Site:
                                 headers=ERROR_HEADERS)
         html = self.env.get_template("error.html").render(
             status=status, message=message, hint=hint, title=f"{status}", token=None, fragment=False, live="none",
-            session=None, generation=0, follow=False, keepalive=0, url=lambda to, **kw: "")
+            session=None, generation=0, follow=False, keepalive=0, url=lambda to, **kw: "", words=None)
         return HTMLResponse(html, status_code=status, headers=ERROR_HEADERS)
 
     async def on_pan_error(self, request: Request, exc: PanError) -> Response:
@@ -303,8 +318,8 @@ class Site:
         return self.error_response(request.url.path, status, one_line(exc.message), one_line(exc.hint or ""))
 
     async def on_http_error(self, request: Request, exc: HTTPException) -> Response:
-        words = {404: ("Not found", "check the address; the table is at /"),
-                 405: ("Only GET and HEAD are answered", "this server is read-only")}
+        words = {404: (_("Not found"), _("check the address; the table is at /")),
+                 405: (_("Only GET and HEAD are answered"), _("this server is read-only"))}
         message, hint = words.get(exc.status_code, (str(exc.detail), ""))
         response = self.error_response(request.url.path, exc.status_code, message, hint)
         if exc.status_code == 405:
@@ -312,8 +327,8 @@ class Site:
         return response
 
     async def on_error(self, request: Request, exc: Exception) -> Response:
-        return self.error_response(request.url.path, 500, "Something went wrong reading the table",
-                                   "try again; the recorder is not affected")
+        return self.error_response(request.url.path, 500, _("Something went wrong reading the table"),
+                                   _("try again; the recorder is not affected"))
 
     # -- the routes ------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@
   var SEP = "/";
   var table = null, chosen = [], who = null, onto = null, pending = null, checkNo = 0, formFor = null;
   var $ = function (id) { return document.getElementById(id); };
+  var t = window.panT, tn = window.panTn;  // the page's words (words.js)
 
   function newKey() {
     var b = new Uint8Array(16); crypto.getRandomValues(b);
@@ -63,26 +64,27 @@
     $("deals").textContent = table.deals || "";
     var w = $("winner");
     w.hidden = !table.result;
-    w.textContent = table.result ? "Hand over: " + table.result + "." : "";
+    w.textContent = table.result ? t("Hand over: {result}.", { result: table.result }) : "";
     var list = $("standings"); list.textContent = "";
     (table.standings || []).forEach(function (r) {
       var li = el("li"); li.appendChild(el("span", "name", r.name));
       li.appendChild(el("span", "value" + (r.chips > 0 ? " up" : r.chips < 0 ? " down" : ""),
-        r.chips !== null && r.chips !== undefined ? r.text + " chip" + (Math.abs(r.chips) === 1 ? "" : "s") : r.text));
+        r.chips !== null && r.chips !== undefined ?
+          tn("{chips} chip", "{chips} chips", Math.abs(r.chips), { chips: r.text }) : r.text));
       list.appendChild(li);
     });
     var tops = $("tops");
     tops.hidden = table.tops === null || table.tops === undefined;
-    tops.textContent = tops.hidden ? "" : "Tops: " + table.tops + " chip" + (table.tops === 1 ? "" : "s") + ".";
+    tops.textContent = tops.hidden ? "" : tn("Tops: {n} chip.", "Tops: {n} chips.", table.tops, { n: table.tops });
     var moved = NAMED && table.current && table.current !== table.session;
     $("moved").hidden = !moved;
-    $("moved-text").textContent = moved ? "The table has moved on to " + table.current +
-      "; this page still records " + table.session + "." : "";
+    $("moved-text").textContent = moved ? t("The table has moved on to {current}; this page still records {session}.",
+      { current: table.current, session: table.session }) : "";
   }
 
   function render() {
-    $("where").textContent = table.session + " \u00b7 the dealer";
-    document.title = table.session + " \u00b7 the dealer";
+    $("where").textContent = t("{session} \u00b7 the dealer", { session: table.session });
+    document.title = t("{session} \u00b7 the dealer", { session: table.session });
     renderPack();
     renderView();
     $("status").textContent = [table.title, table.status, table.contract].filter(Boolean).join(" \u00b7 ");
@@ -99,8 +101,9 @@
       label.appendChild(el("div", "who", name));
       var p = table.hand && (table.hand.players || []).filter(function (x) { return x.name === name; })[0];
       var won = table.winner && table.winner === name;
-      label.appendChild(el("div", "status", won ? "won the hand" :
-        p ? p.status + (p.stayed && p.status === "in" ? " (stays)" : "") : ""));
+      label.appendChild(el("div", "status", won ? t("won the hand") :
+        p ? (p.stayed && p.status === "in" ? t("{status} (stays)", { status: window.panStatus(p.status) }) :
+          window.panStatus(p.status)) : ""));
       row.appendChild(label);
       seatActs.forEach(function (a) {
         var b = el("button", "", a.label); b.type = "button"; b.dataset.act = a.name; b.dataset.player = name;
@@ -136,11 +139,11 @@
       b.setAttribute("aria-pressed", String(name === who)); whoes.appendChild(b);
     });
     if (names.indexOf(who) < 0) who = null;
-    $("chosen-for").textContent = who ? "for " + who : "choose who";
+    $("chosen-for").textContent = who ? t("for {player}", { player: who }) : t("choose who");
     var anyMeld = acts.some(function (a) { var p = ontoParam(a); return p && p.onto === "any"; });
     var melds = $("melds"); melds.textContent = "";
     (table.melds || []).filter(function (m) { return anyMeld || (who && m.owner === who); }).forEach(function (m) {
-      var b = el("button", "", "meld " + m.number + ": " + m.cards.map(face).join(" "));
+      var b = el("button", "", t("meld {number}: {cards}", { number: m.number, cards: m.cards.map(face).join(" ") }));
       b.type = "button"; b.dataset.onto = m.number; b.setAttribute("aria-pressed", String(onto === m.number));
       melds.appendChild(b);
     });
@@ -163,7 +166,7 @@
     var c = $("chosen"); c.textContent = "";
     chosen.forEach(function (code, i) {
       var b = el("button", "face" + (/[HD]$/.test(code) ? " red" : ""), face(code));
-      b.type = "button"; b.dataset.remove = i; b.setAttribute("aria-label", "take back " + face(code));
+      b.type = "button"; b.dataset.remove = i; b.setAttribute("aria-label", t("take back {card}", { card: face(code) }));
       c.appendChild(b);
     });
     check();
@@ -211,7 +214,7 @@
 
   // -- the form: any other action, its fields made from its parameters ---------------------------
   function field(p) {
-    var label = el("label", "", p.help + (p.required ? "" : " (optional)"));
+    var label = el("label", "", p.required ? p.help : t("{help} (optional)", { help: p.help }));
     var input;
     if (isPlayer(p)) {
       input = el("select");
@@ -223,7 +226,7 @@
     } else if (p.kind === "a card each") {
       var group = el("div", "each");
       (table.in_hand && table.in_hand.length ? table.in_hand : table.players || []).forEach(function (n) {
-        var l = el("label", "", n), i = el("input"); i.dataset.each = n; i.placeholder = "a card";
+        var l = el("label", "", n), i = el("input"); i.dataset.each = n; i.placeholder = t("a card");
         l.appendChild(i); group.appendChild(l);
       });
       group.dataset.param = p.name; label.appendChild(group);
@@ -231,8 +234,8 @@
     } else {
       input = el("input");
       if (p.kind === "meld number" || p.kind === "count") input.inputMode = "numeric";
-      else input.placeholder = p.kind === "melds" ? "e.g. 7S 7H 7D / QC QD QS" : p.kind === "card" ? "e.g. KH" :
-        p.kind === "cards" ? "e.g. KH QH" : "a name";
+      else input.placeholder = p.kind === "melds" ? t("e.g. 7S 7H 7D / QC QD QS") : p.kind === "card" ? t("e.g. KH") :
+        p.kind === "cards" ? t("e.g. KH QH") : t("a name");
     }
     input.dataset.param = p.name; input.name = p.name;
     label.appendChild(input);
@@ -302,7 +305,7 @@
       .then(function (res) {
         last = { key: p.key, sig: p.sig, body: p.body, at: Date.now() };
         if (res.ok) {
-          say(res.d.lines && res.d.lines.length ? res.d.lines : ["Recorded."]);
+          say(res.d.lines && res.d.lines.length ? res.d.lines : [t("Recorded.")]);
           if (p.after) p.after();
         } else {
           say([res.d.error + (res.d.hint ? ": " + res.d.hint : "")], true);
@@ -316,8 +319,8 @@
         });
       }, function () {
         p.failed = true;
-        $("net-text").textContent = "The connection dropped: the last tap may not have arrived. " +
-          "Retry sends the same tap again, and it is recorded once.";
+        $("net-text").textContent = t("The connection dropped: the last tap may not have arrived. " +
+          "Retry sends the same tap again, and it is recorded once.");
         $("net").hidden = false;
       })
       .then(function () {
@@ -344,7 +347,7 @@
     if (a.face === "seat") { var b = { action: act }; b[a.params[0].name] = t.dataset.player; return send(b); }
     if (a.face === "button") return send({ action: act });
     if (a.face === "picker") {
-      if (!who) { say(["choose who first: tap a name above the cards"], true); return; }
+      if (!who) { say([t("choose who first: tap a name above the cards")], true); return; }
       // Tapped again just after it was recorded (the picker already cleared): the same tap again.
       var again = last && last.body && last.body.action === act && last.body[a.params[0].name] === who;
       if (again && !chosen.length && !$("number").value.trim() && Date.now() - last.at < DOUBLE_TAP_MS) {
@@ -390,8 +393,8 @@
     var list = $("ng-seats"), dealer = $("ng-dealer").value; list.textContent = "";
     ngSeats.forEach(function (name, i) {
       var li = el("li"); li.appendChild(el("span", "name", name));
-      [["up", "\u2191", "move " + name + " up"], ["down", "\u2193", "move " + name + " down"],
-       ["remove", "\u2715", "remove " + name]].forEach(function (b) {
+      [["up", "\u2191", t("move {name} up", { name: name })], ["down", "\u2193", t("move {name} down", { name: name })],
+       ["remove", "\u2715", t("remove {name}", { name: name })]].forEach(function (b) {
         var btn = el("button", "quiet", b[1]); btn.type = "button";
         btn.dataset.ng = b[0]; btn.dataset.seat = i; btn.setAttribute("aria-label", b[2]);
         btn.disabled = (b[0] === "up" && i === 0) || (b[0] === "down" && i === ngSeats.length - 1);
@@ -412,11 +415,11 @@
         $("ng-dealer").value = "";
         ngRenderSeats();
         $("ng").hidden = false; $("ng-open").hidden = true;
-      }, function () { say(["The connection dropped: tap New game again."], true); });
+      }, function () { say([t("The connection dropped: tap New game again.")], true); });
   }
   function ngAdd() {
     var input = $("ng-add-name"), name = input.value.trim();
-    if (!name) { say(["Type the player's name, then tap Add."], true); return; }
+    if (!name) { say([t("Type the player's name, then tap Add.")], true); return; }
     ngSeats.push(name); input.value = ""; ngRenderSeats();
   }
   function ngBody() {
@@ -442,7 +445,7 @@
         if (NAMED) { location.href = $("moved-link").href; return; }  // this page kept to one session
         return load();
       }, function () {
-        say(["The connection dropped: tap Start the game again, and it is started once."], true);
+        say([t("The connection dropped: tap Start the game again, and it is started once.")], true);
       })
       .then(function () {
         ngBusy = false; document.body.classList.remove("busy");

@@ -7,6 +7,7 @@
 (function () {
   "use strict";
   var body = document.body;
+  var t = window.panT || function (m, v) { return m.replace(/\{(\w+)\}/g, function (a, k) { return v[k]; }); };
   if (!window.EventSource || !window.fetch || !body.dataset.events) return;
   var live = body.dataset.live, session = body.dataset.session;
   var follow = body.dataset.follow === "1";
@@ -19,9 +20,9 @@
     var el = document.getElementById("live-status");
     if (!el) return;
     el.hidden = false;
-    el.textContent = on ? "● live" : "not live · reconnecting…";
+    el.textContent = on ? t("● live") : t("not live · reconnecting…");
     el.classList.toggle("stale", !on);
-    el.title = on ? "updates by itself" : "not receiving updates: trying again; reload to be sure";
+    el.title = on ? t("updates by itself") : t("not receiving updates: trying again; reload to be sure");
   }
 
   function pageUrl(fragment) {
@@ -70,7 +71,7 @@
     // moved on since the page was opened (an old night looked up on purpose is not "moved on")
     var away = current && session && current.id !== Number(session) && current.id !== opened;
     box.hidden = !away;
-    if (away) text.textContent = "The table has moved on to " + current.name + ".";
+    if (away) text.textContent = t("The table has moved on to {name}.", { name: current.name });
   }
 
   // Whether the table's current session is another than this page's, and what to do about it.
