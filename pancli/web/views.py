@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pancli.core.i18n import _, ngettext
 from pancli.core.text import payment_lines
 from pancli.games.protocol import Game
 from pancli.web.filters import signed
@@ -27,10 +28,13 @@ def standing_words(standings: Mapping[str, Any]) -> list[str]:
     columns = standings.get("columns") or []
     out = []
     for r in standings["players"]:
-        if "word" in columns:
-            out.append(f"{r['name']} {r['word'] or 'no letters'}")
+        if "word" in columns and r["word"]:
+            out.append(_("{player} {letters}").format(player=r["name"], letters=r["word"]))
+        elif "word" in columns:
+            out.append(_("{player} no letters").format(player=r["name"]))
         elif "points" in columns:
-            out.append(f"{r['name']} {signed(r['points'])} {'point' if r['points'] in (1, -1) else 'points'}")
+            out.append(ngettext("{player} {points} point", "{player} {points} points", abs(r["points"])).format(
+                player=r["name"], points=signed(r["points"])))
         else:
             out.append(f"{r['name']} {signed(r['net'])}")
     return out

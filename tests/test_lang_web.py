@@ -1,0 +1,216 @@
+"""The pages in the phone's language: the switch and its cookie, Accept-Language, the session's
+house language, each phone its own at one table; the scripts' words all listed for the catalog;
+the pages in Polish and Russian from the shipped catalog."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import warnings
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import PlainTextResponse, StreamingResponse
+from starlette.routing import Route
+
+from pancli.core import i18n
+from pancli.storage import catalogs
+from pancli.web import language, script_words
+from pancli.web.app import create_app
+
+from helpers import pan_in_process as pan
+
+with warnings.catch_warnings():  # starlette suggests httpx2 for its test client; httpx serves as well
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+STATIC = Path(__file__).resolve().parent.parent / "pancli" / "web" / "static"
+TOKEN = "lang-token"
+HAS_PL_RU = {"pl", "ru"} <= set(catalogs.available())
+needs_catalog = pytest.mark.skipif(not HAS_PL_RU, reason="the pl and ru catalogs are not compiled into pancli/locale "
+                                   "(or PANCLI_LOCALE_DIR)")
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = tmp_path / "p.db"
+    for line in ["session new friday --players Ana,Ben,Cruz,Dee --dealer Dee --chip-value 0.25", "deal",
+                 "drop cruz", "meld ben 5S 5S 5S"]:
+        pan(path, line)
+    return path
+
+
+def get(client, path="/", **params):
+    r = client.get(path, params={"token": TOKEN, **params})
+    assert r.status_code == 200, r.text
+    return r
+
+
+# -- the scripts' words ---------------------------------------------------------------------------
+
+JS_STRING = r'"((?:[^"\\]|\\.)*)"'
+
+
+def script_calls(name: str) -> tuple[set[str], set[tuple[str, str]]]:
+    """The messages of a script's t("…") and tn("…", "…", n) calls, string concatenations joined."""
+    text = (STATIC / name).read_text(encoding="utf-8")
+    text = re.sub(r'"\s*\+\s*\n\s*"', "", text)  # "a " +\n "b" is one message
+    unquote = lambda s: json.loads(f'"{s}"')  # noqa: E731  (the scripts' strings are JSON's)
+    singles = {unquote(m) for m in re.findall(r"\bt\(" + JS_STRING, text)}
+    counted = {(unquote(a), unquote(b)) for a, b in re.findall(r"\btn\(" + JS_STRING + r",\s*" + JS_STRING, text)}
+    return singles, counted
+
+
+def test_every_word_of_the_scripts_is_listed_for_the_catalog():
+    singles, counted = set(), set()
+    for name in ("dealer.js", "live.js", "tv.js"):
+        s, c = script_calls(name)
+        singles |= s
+        counted |= c
+    assert singles, "no t(…) found: the pattern no longer matches the scripts"
+    assert singles == set(script_words.WORDS)
+    assert counted == set(script_words.COUNTED)
+
+
+def test_the_embedded_words_are_json_a_page_cannot_break_out_of():
+    text = str(script_words.words_json())
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert '"lang":"en"' in text
+
+
+# -- choosing the language -------------------------------------------------------------------------
+
+def scope(query=b"", **headers):
+    return {"type": "http", "query_string": query,
+            "headers": [(k.replace("_", "-").encode(), v.encode()) for k, v in headers.items()]}
+
+
+def test_the_switch_beats_the_cookie_which_beats_the_browser(monkeypatch):
+    monkeypatch.setattr(catalogs, "available", lambda: ["en", "pl", "ru"])
+    assert language.chosen(scope(b"lang=ru", cookie="pan_lang=pl", accept_language="pl")) == ("ru", "ru")
+    assert language.chosen(scope(cookie="pan_lang=pl", accept_language="ru")) == ("pl", None)
+    assert language.chosen(scope(accept_language="de-DE,ru;q=0.8,pl;q=0.5")) == ("ru", None)
+    assert language.chosen(scope(accept_language="de-DE,fr")) == (None, None)
+    assert language.chosen(scope()) == (None, None)
+
+
+@pytest.mark.parametrize("hostile", ["xx", "pl; Path=/", "../../etc", "PL", "pl" * 40, "\u0440\u0443", ""])
+def test_a_hostile_language_is_ignored_never_echoed(monkeypatch, hostile):
+    monkeypatch.setattr(catalogs, "available", lambda: ["en", "pl", "ru"])
+    from urllib.parse import quote
+    assert language.chosen(scope(f"lang={quote(hostile)}".encode())) == (None, None)
+    assert language.chosen(scope(cookie=f"pan_lang={quote(hostile)}")) == (None, None)
+    assert language.chosen(scope(cookie="pan_lang=\"x;;;;")) == (None, None)
+
+
+def test_the_house_language_speaks_only_when_the_phone_asked_for_none(monkeypatch):
+    monkeypatch.setattr(catalogs, "available", lambda: ["en", "pl", "ru"])
+    house = SimpleNamespace(language="ru")
+    assert language.house(house) == "ru"
+    assert language.house(SimpleNamespace()) == "en"  # a database before the column
+    assert language.house(SimpleNamespace(language="xx")) == "en"
+    assert language.house(None) == "en"
+    token = language._asked.set("pl")
+    try:
+        assert language.house(house) == "pl"
+    finally:
+        language._asked.reset(token)
+
+
+def test_the_switch_is_remembered_in_a_cookie_and_the_page_says_its_language(db):
+    with TestClient(create_app(db, TOKEN)) as c:
+        r = get(c)
+        assert '<html lang="en">' in r.text and "set-cookie" not in r.headers
+        assert 'href="/?token=' + TOKEN + '&amp;lang=pl"' in r.text  # the switch keeps the token
+        r = get(c, lang="pl")
+        if "pl" not in catalogs.available():
+            assert "set-cookie" not in r.headers  # a language pancli has no catalog for is not chosen
+            return
+        assert r.headers["set-cookie"].startswith("pan_lang=pl;") and "SameSite=Strict" in r.headers["set-cookie"]
+        assert '<html lang="pl">' in get(c).text  # the cookie, on the next page
+
+
+def test_a_language_in_force_reaches_worker_threads_and_live_streams(monkeypatch):
+    """What pan serve relies on: a handler in starlette's thread pool, and a stream's body, run in
+    the request's context."""
+    seen = {}
+
+    def in_thread():
+        return i18n.language()
+
+    async def page(request):
+        return PlainTextResponse(await run_in_threadpool(in_thread))
+
+    async def stream(request):
+        async def body():
+            await asyncio.sleep(0)
+            yield i18n.language()
+            seen["after"] = i18n.language()
+        return StreamingResponse(body())
+
+    app = language.Speaking(Starlette(routes=[Route("/", page), Route("/s", stream)]))
+    fake = SimpleNamespace(gettext=lambda m: m, ngettext=lambda s, p, n: p, pgettext=lambda c, m: m,
+                           npgettext=lambda c, s, p, n: p)
+    monkeypatch.setattr(catalogs, "available", lambda: ["en", "pl", "ru"])
+    monkeypatch.setattr(catalogs, "catalog", lambda code: None if code == "en" else fake)
+    with TestClient(app) as c:
+        assert c.get("/", headers={"Accept-Language": "ru"}).text == "ru"
+        assert c.get("/s", headers={"Accept-Language": "pl"}).text == "pl"
+        assert seen["after"] == "pl"
+        assert c.get("/").text == "en"
+
+
+# -- Polish and Russian, from the shipped catalog ------------------------------------------------------
+
+@needs_catalog
+@pytest.mark.parametrize("lang, words", [("pl", ["Rozdanie 1", "Wyniki", "Historia"]),
+                                         ("ru", ["Сдача 1", "Результаты", "История"])])
+def test_the_table_page_in_polish_and_russian(db, lang, words):
+    with TestClient(create_app(db, TOKEN)) as c:
+        text = get(c, lang=lang).text
+    assert f'<html lang="{lang}">' in text
+    for word in words:
+        assert word in text, word
+    assert "Standings" not in text and "Last events" not in text
+
+
+@needs_catalog
+def test_each_phone_at_one_table_reads_its_own_language(db):
+    app = create_app(db, TOKEN)
+    with TestClient(app) as pl_phone, TestClient(app) as ru_phone, TestClient(app) as en_phone:
+        pl_phone.cookies.set("pan_lang", "pl")
+        ru_phone.cookies.set("pan_lang", "ru")
+        for _round in range(2):  # the second time from what the server keeps: still each its own
+            assert '<html lang="pl">' in get(pl_phone).text
+            assert '<html lang="ru">' in get(ru_phone).text
+            assert '<html lang="en">' in get(en_phone).text
+            assert '<html lang="ru">' in get(ru_phone, path="/tv").text
+            assert '<html lang="en">' in get(en_phone, path="/tv").text
+
+
+@needs_catalog
+def test_json_keeps_english_keys_and_its_error_is_translated(db):
+    with TestClient(create_app(db, TOKEN)) as c:
+        c.cookies.set("pan_lang", "pl")
+        r = c.get("/api/history", params={"token": TOKEN, "page": "x"})
+        assert r.status_code == 400
+        body = r.json()
+        assert set(body) == {"error", "hint", "status"}
+        assert "whole number" not in body["error"] and "'x'" in body["error"]
+        board = c.get("/api/standings", params={"token": TOKEN}).json()
+        assert "players" in board
+
+
+@needs_catalog
+def test_the_scripts_words_come_with_each_plural_form():
+    with catalogs.speaking("ru"):
+        text = str(script_words.words_json())
+    data = json.loads(text)
+    assert data["lang"] == "ru"
+    forms = data["counted"]["{chips} chip"]
+    assert len(forms) == 3 and all("{chips}" in f for f in forms)
+    assert [data["plural"][n] for n in (1, 2, 5, 11, 21, 22, 25)] == [0, 1, 2, 2, 0, 1, 2]
