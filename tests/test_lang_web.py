@@ -180,16 +180,19 @@ def test_the_table_page_in_polish_and_russian(db, lang, words):
 
 @needs_catalog
 def test_each_phone_at_one_table_reads_its_own_language(db):
-    app = create_app(db, TOKEN)
-    with TestClient(app) as pl_phone, TestClient(app) as ru_phone, TestClient(app) as en_phone:
-        pl_phone.cookies.set("pan_lang", "pl")
-        ru_phone.cookies.set("pan_lang", "ru")
+    with TestClient(create_app(db, TOKEN)) as c:
+        def phone(lang, path="/"):
+            headers = {"Cookie": f"pan_lang={lang}"} if lang else {"Accept-Language": "de"}
+            r = c.get(path, params={"token": TOKEN}, headers=headers)
+            assert r.status_code == 200
+            return r.text
+
         for _round in range(2):  # the second time from what the server keeps: still each its own
-            assert '<html lang="pl">' in get(pl_phone).text
-            assert '<html lang="ru">' in get(ru_phone).text
-            assert '<html lang="en">' in get(en_phone).text
-            assert '<html lang="ru">' in get(ru_phone, path="/tv").text
-            assert '<html lang="en">' in get(en_phone, path="/tv").text
+            for path, pl, ru, en in (("/", "Rozdanie 1", "Сдача 1", "Hand 1"), ("/tv", "Wyniki", "Результаты", "Standings"),
+                                     ("/settle", "Salda", "Балансы", "Balances")):
+                assert '<html lang="pl">' in phone("pl", path) and pl in phone("pl", path)
+                assert '<html lang="ru">' in phone("ru", path) and ru in phone("ru", path)
+                assert '<html lang="en">' in phone(None, path) and en in phone(None, path)
 
 
 @needs_catalog
