@@ -28,15 +28,15 @@ WIDTH = 390
 # (a button, a tab, a heading) or past the screen's right edge.
 OVERFLOW = """(() => {
   const out = [];
-  if (document.documentElement.scrollWidth > %(w)d) out.push('page ' + document.documentElement.scrollWidth);
+  if (document.documentElement.scrollWidth > WIDTH) out.push('page ' + document.documentElement.scrollWidth);
   for (const e of document.querySelectorAll('button, .tabs a, .langs a, h1, h2, label, .status, .tag, .live')) {
     if (e.offsetParent === null) continue;
     const r = e.getBoundingClientRect();
     if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'auto') out.push('clipped: ' + e.textContent.trim());
-    if (r.right > %(w)d + 1 && !e.closest('.scroll, .tabs')) out.push('past the edge: ' + e.textContent.trim());
+    if (r.right > WIDTH + 1 && !e.closest('.scroll, .tabs')) out.push('past the edge: ' + e.textContent.trim());
   }
   return out;
-})()""" % {"w": WIDTH}
+})()""".replace("WIDTH", str(WIDTH))
 
 
 @pytest.fixture(scope="module")

@@ -109,7 +109,7 @@ class Speaking:
 
         async def sending(message):
             if remember is not None and message["type"] == "http.response.start":
-                cookie = f"{COOKIE}={remember}; Path=/; Max-Age={COOKIE_DAYS * 86400}; SameSite=Strict"
+                cookie = f"{COOKIE}={remember}; Path=/; Max-Age={COOKIE_DAYS * 86400}; SameSite=Strict; HttpOnly"
                 message = {**message, "headers": [*message.get("headers", []),
                                                   (b"set-cookie", cookie.encode("latin-1"))]}
             await send(message)

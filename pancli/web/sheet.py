@@ -3,12 +3,13 @@ prints, with its styles written in, so it opens and prints from the disk with no
 
 from __future__ import annotations
 
+from pancli.core.i18n import _
 from pancli.web.filters import HERE, templates
 
 
 def sheet_html(sheet: dict, game_title: str) -> str:
     style = "\n".join((HERE / "static" / name).read_text(encoding="utf-8") for name in ("pan.css", "sheet.css"))
     return templates().get_template("sheet.html").render(
-        title=f"{sheet['session']} · score sheet", fragment=False, live="none", generation=0, session=None,
-        follow=False, keepalive=0, url=lambda to, **kw: "#", path="/sheet", sheet=sheet, settle=sheet["settle"],
+        title=_("{session} · score sheet").format(session=sheet["session"]), fragment=False, live="none",
+        generation=0, session=None, follow=False, keepalive=0, url=lambda to, **kw: "#", path="/sheet", sheet=sheet, settle=sheet["settle"],
         game_title=game_title, style=style)
