@@ -154,7 +154,7 @@ class Site:
             context = {"session": s, "board": board, "standings": standings,
                        "recent": list(reversed(event_lines(recent["events"])))}
             if template == GENERIC_TABLE:
-                context.update(game_title=g.title, sections=generic.sections(board),
+                context.update(game_title=_(g.title), sections=generic.sections(board),
                                columns=generic.standing_columns(standings))
             return context
 
@@ -174,7 +174,7 @@ class Site:
             context = {"session": s, "board": board, "standings": standings, "hand_template": hand,
                        "last": events[-1] if events else None, "before": list(reversed(events[-4:-1]))}
             if hand == GENERIC_HAND:
-                context.update(game_title=g.title, sections=generic.sections(board),
+                context.update(game_title=_(g.title), sections=generic.sections(board),
                                columns=generic.standing_columns(standings))
             return context
 
@@ -218,14 +218,14 @@ class Site:
             who = tonight["name"] if tonight else career["player"]
             recent = event_lines(pick_events(reader.recent(s, PLAYER_WINDOW)["events"], who))
             nights = [n for n in career["nights"] if game(n.get("game", DEFAULT_GAME)).in_chips]
-            others = [{**n, "game_title": game(n["game"]).title} for n in career["nights"]
+            others = [{**n, "game_title": _(game(n["game"]).title)} for n in career["nights"]
                       if not game(n.get("game", DEFAULT_GAME)).in_chips]
             columns = career_columns(nights)  # the counts of the chip games the player played
             return {"session": s, "career": career, "tonight": tonight, "standings": standings, "seat": seat,
                     "board": board, "recent": list(reversed(recent))[:6], "nights": nights, "others": others,
                     "points": night_points(nights), "counts": game(s.game).tallies, "columns": columns,
                     "per_hand": "hands" in columns and "won" in columns,
-                    "chip_games": ", ".join(dict.fromkeys(game(n["game"]).title for n in nights))}
+                    "chip_games": ", ".join(dict.fromkeys(_(game(n["game"]).title) for n in nights))}
 
         return self.page(request, "player.html", N_("{player} · player"), build, s, live="any",
                          path=f"/player/{name}", title_names={"player": name})
@@ -238,7 +238,7 @@ class Site:
             for r in reader.sessions():
                 g = game(r["game"])
                 result = None if g.in_chips else standing_words(reader.standings(reader.session(r["name"])))
-                rows.append({**r, "game_title": g.title, "result": result})
+                rows.append({**r, "game_title": _(g.title), "result": result})
             return {"session": None, "rows": rows}
 
         return self.page(request, "sessions.html", N_("sessions"), build, None, SESSIONS, live="any")
