@@ -226,3 +226,15 @@ def test_the_scripts_words_come_with_each_plural_form():
     forms = data["counted"]["{chips} chip"]
     assert len(forms) == 3 and all("{chips}" in f for f in forms)
     assert [data["plural"][n] for n in (1, 2, 5, 11, 21, 22, 25)] == [0, 1, 2, 2, 0, 1, 2]
+
+
+@needs_catalog
+@pytest.mark.parametrize("path", ["/api/board", "/api/standings", "/api/history", "/api/settle", "/api/sessions",
+                                  "/api/player/Ana"])
+def test_json_is_the_same_in_every_language(db, path):
+    """The JSON beside every page is the CLI's --json: English keys and values whatever the phone reads."""
+    with TestClient(create_app(db, TOKEN)) as c:
+        english = get(c, path).json()
+        for lang in ("pl", "ru"):
+            r = c.get(path, params={"token": TOKEN}, headers={"Cookie": f"pan_lang={lang}"})
+            assert r.status_code == 200 and r.json() == english, lang
