@@ -47,8 +47,10 @@ def _header(scope, name: bytes) -> str:
 
 def switched(scope) -> str | None:
     """The language the page's switch chose (``?lang=``), if it is one pancli speaks."""
-    query = scope.get("query_string", b"")[:MAX_HEADER].decode("latin-1")
-    return known(parse_qs(query).get("lang", [""])[0])
+    query = scope.get("query_string", b"")[:MAX_HEADER]
+    if b"lang=" not in query:  # the usual request: nothing to parse
+        return None
+    return known(parse_qs(query.decode("latin-1")).get("lang", [""])[0])
 
 
 def remembered(scope) -> str | None:
