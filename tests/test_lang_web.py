@@ -238,3 +238,11 @@ def test_json_is_the_same_in_every_language(db, path):
         for lang in ("pl", "ru"):
             r = c.get(path, params={"token": TOKEN}, headers={"Cookie": f"pan_lang={lang}"})
             assert r.status_code == 200 and r.json() == english, lang
+
+
+@pytest.mark.parametrize("result, over, winner", [(None, False, None), ("won by Ana", True, "Ana"), ("void", True, None),
+                                                  ("tops chopped by Ana and Ben", True, None)])
+def test_a_hands_result_reads_as_the_board_says_it_in_english(result, over, winner):
+    from pancli.web.filters import hand_result
+    expected = result or "in play"
+    assert hand_result({"result": expected if over else "in play", "over": over, "winner": winner}) == expected

@@ -6,6 +6,7 @@ environment, built once, so the templates and filters are the same everywhere.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from urllib.parse import quote
@@ -83,6 +84,25 @@ def seat_status(code) -> str:
     return statuses().get(str(code), str(code))
 
 
+_CHOPPED = re.compile(r"tops chopped by (.+) and (.+)")
+
+
+def hand_result(hand) -> str:
+    """How a Panguingue hand stands, in the page's language: the board's JSON says it in English
+    (``in play``, ``won by Ana``, ``void``, ``tops chopped by Ana and Ben``), as --json does."""
+    result = str(hand.get("result") or "")
+    if not hand.get("over"):
+        return pgettext("hand", "in play")
+    if hand.get("winner") and result.startswith("won by "):
+        return _("won by {player}").format(player=hand["winner"])
+    if result == "void":
+        return pgettext("hand", "void")
+    chopped = _CHOPPED.fullmatch(result)
+    if chopped:
+        return _("tops chopped by {first} and {second}").format(first=chopped[1], second=chopped[2])
+    return result
+
+
 def round_words(round_name) -> dict[str, str]:
     """The score sheet's words for its rounds: hands, or deals (each a whole message)."""
     if round_name == "deal":
@@ -108,6 +128,6 @@ def templates() -> Environment:
     env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=True, pgettext=pgettext)  # type: ignore[attr-defined]
     env.filters.update(cards=cards_html, card=card_html, shown=shown_html, signed=signed, tone=tone,
                        money=money, meld_words=meld_words, party=party, column=column, seat_status=seat_status,
-                       round_words=round_words, urlpart=lambda s: quote(str(s), safe=""))
+                       round_words=round_words, hand_result=hand_result, urlpart=lambda s: quote(str(s), safe=""))
     env.globals.update(chart=running_chart, language=language, languages=LANGUAGES)
     return env
