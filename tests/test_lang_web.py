@@ -246,3 +246,22 @@ def test_a_hands_result_reads_as_the_board_says_it_in_english(result, over, winn
     from pancli.web.filters import hand_result
     expected = result or "in play"
     assert hand_result({"result": expected if over else "in play", "over": over, "winner": winner}) == expected
+
+
+@needs_catalog
+def test_money_and_dates_on_the_pages_as_polish_and_russian_write_them(db):
+    with TestClient(create_app(db, TOKEN)) as c:
+        english = get(c, "/settle").text
+        polish = c.get("/settle", params={"token": TOKEN}, headers={"Cookie": "pan_lang=pl"}).text
+        russian = c.get("/sessions", params={"token": TOKEN}, headers={"Cookie": "pan_lang=ru"}).text
+    assert "$0.25 a chip" in english
+    assert "0,25 za żeton" in polish and "$0.25" not in polish
+    assert re.search(r"-1,00<", polish)  # a player's money, with the decimal comma
+    day = re.search(r"\d{4}-\d\d-\d\d", get_sessions_english(db)).group(0)
+    y, m, d = day.split("-")
+    assert f"{d}.{m}.{y}" in russian and day not in russian
+
+
+def get_sessions_english(db) -> str:
+    with TestClient(create_app(db, TOKEN)) as c:
+        return get(c, "/sessions").text

@@ -7,6 +7,7 @@ environment, built once, so the templates and filters are the same everywhere.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from urllib.parse import quote
@@ -57,10 +58,44 @@ def tone(n) -> str:
     return "up" if (n or 0) > 0 else ("down" if (n or 0) < 0 else "flat")
 
 
-def money(x) -> str:
+def _currency(currency) -> str | None:
+    return currency if isinstance(currency, str) and currency else None  # undefined in a template: none
+
+
+def money(x, currency=None) -> str:
+    """Money won or lost, signed, as the language writes it (core/numbers), in the session's currency."""
     if x is None:
         return ""
-    return signed_money(x)
+    return signed_money(x, currency=_currency(currency))
+
+
+def amount(x, currency=None) -> str:
+    """Money paid: ``$3.50`` in English as ever; per language and currency otherwise (core/numbers)."""
+    if x is None:
+        return ""
+    if _currency(currency) is None and language() == "en":
+        return f"${float(x):.2f}"  # as the page always wrote it
+    from pancli.core.numbers import money_text  # noqa: PLC0415 CLDR's data only for another language
+
+    return money_text(Decimal(str(x)), _currency(currency))
+
+
+def chip_price(x, currency=None) -> str:
+    """What a chip is worth: ``$0.25`` in English as ever; per language and currency otherwise."""
+    if _currency(currency) is None and language() == "en":
+        return f"${float(x):.2f}"  # as the page always wrote it
+    from pancli.core.numbers import chip_price as price  # noqa: PLC0415 CLDR's data only for another language
+
+    return price(Decimal(str(x)), _currency(currency))
+
+
+def day(stored) -> str:
+    """A stored date (``2026-12-02``) as the language writes it; English as stored."""
+    if not stored or language() == "en":
+        return str(stored or "")
+    from pancli.core.numbers import date_text  # noqa: PLC0415 CLDR's data only for another language
+
+    return date_text(str(stored))
 
 
 def party(name: str) -> str:
@@ -127,7 +162,7 @@ def templates() -> Environment:
     # the words of every page, in the language the request's context speaks (pancli.web.language)
     env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=True, pgettext=pgettext)  # type: ignore[attr-defined]
     env.filters.update(cards=cards_html, card=card_html, shown=shown_html, signed=signed, tone=tone,
-                       money=money, meld_words=meld_words, party=party, column=column, seat_status=seat_status,
+                       money=money, amount=amount, chip_price=chip_price, day=day, meld_words=meld_words, party=party, column=column, seat_status=seat_status,
                        round_words=round_words, hand_result=hand_result, urlpart=lambda s: quote(str(s), safe=""))
     env.globals.update(chart=running_chart, language=language, languages=LANGUAGES)
     return env
