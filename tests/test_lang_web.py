@@ -265,3 +265,13 @@ def test_money_and_dates_on_the_pages_as_polish_and_russian_write_them(db):
 def get_sessions_english(db) -> str:
     with TestClient(create_app(db, TOKEN)) as c:
         return get(c, "/sessions").text
+
+
+@needs_catalog
+def test_a_session_with_a_house_language_speaks_it_to_a_phone_that_asked_for_none(tmp_path):
+    path = tmp_path / "house.db"
+    pan(path, "session new wtorek --players Ola,Piotr,Zosia --house-language pl")
+    with TestClient(create_app(path, TOKEN)) as c:
+        assert '<html lang="pl">' in c.get("/", params={"token": TOKEN}, headers={"Accept-Language": "de"}).text
+        assert '<html lang="en">' in c.get("/", params={"token": TOKEN}, headers={"Accept-Language": "en-GB"}).text
+        assert '<html lang="ru">' in c.get("/", params={"token": TOKEN, "lang": "ru"}).text
