@@ -232,12 +232,24 @@ def test_the_scripts_words_come_with_each_plural_form():
 @pytest.mark.parametrize("path", ["/api/board", "/api/standings", "/api/history", "/api/settle", "/api/sessions",
                                   "/api/player/Ana"])
 def test_json_is_the_same_in_every_language(db, path):
-    """The JSON beside every page is the CLI's --json: English keys and values whatever the phone reads."""
+    """The JSON beside every page is the CLI's --json: English keys and values whatever the phone
+    reads, but for the settle-up's sentences, which its --json gives in the language in force."""
     with TestClient(create_app(db, TOKEN)) as c:
-        english = get(c, path).json()
+        english = data_of(get(c, path).json())
         for lang in ("pl", "ru"):
             r = c.get(path, params={"token": TOKEN}, headers={"Cookie": f"pan_lang={lang}"})
-            assert r.status_code == 200 and r.json() == english, lang
+            assert r.status_code == 200 and data_of(r.json()) == english, lang
+
+
+SENTENCES = ("line", "mode_line", "bank_line", "notes", "settles")  # the settle-up's words for people
+
+
+def data_of(value):
+    if isinstance(value, dict):
+        return {k: data_of(v) for k, v in value.items() if k not in SENTENCES}
+    if isinstance(value, list):
+        return [data_of(v) for v in value]
+    return value
 
 
 @pytest.mark.parametrize("result, over, winner", [(None, False, None), ("won by Ana", True, "Ana"), ("void", True, None),
