@@ -232,8 +232,9 @@ def test_the_scripts_words_come_with_each_plural_form():
 @pytest.mark.parametrize("path", ["/api/board", "/api/standings", "/api/history", "/api/settle", "/api/sessions",
                                   "/api/player/Ana"])
 def test_json_is_the_same_in_every_language(db, path):
-    """The JSON beside every page is the CLI's --json: English keys and values whatever the phone
-    reads, but for the settle-up's sentences, which its --json gives in the language in force."""
+    """The JSON beside every page holds the same data whatever the phone reads: English keys and
+    values; only its sentences for people (an event's line, the settle-up's) are in the page's
+    language, as the page shows them."""
     with TestClient(create_app(db, TOKEN)) as c:
         english = data_of(get(c, path).json())
         for lang in ("pl", "ru"):
@@ -241,7 +242,7 @@ def test_json_is_the_same_in_every_language(db, path):
             assert r.status_code == 200 and data_of(r.json()) == english, lang
 
 
-SENTENCES = ("line", "mode_line", "bank_line", "notes", "settles")  # the settle-up's words for people
+SENTENCES = ("line", "mode_line", "bank_line", "notes", "settles", "text")  # words for people
 
 
 def data_of(value):

@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING
 from pancli.app.recorder import Recorder, resolve_player
 from pancli.app.rulesfile import resolve as resolve_rules
 from pancli.core.errors import InputError, PanError
-from pancli.core.i18n import LANGUAGES, N_, _
+from pancli.core.i18n import N_, _
 from pancli.core.money import chip_value as money_per_chip, chip_value_in, currency as currency_code, shown_chip_value
 from pancli.core.names import clean_name, clean_players
 from pancli.games import GAMES, game as get_game
+from pancli.storage.catalogs import available
 
 if TYPE_CHECKING:
     from pancli.storage.store import Store
@@ -135,9 +136,9 @@ def _between_hands(store: Store, session: str | None) -> None:
 def known_language(code: str, where: str = "--house-language") -> str:
     """A language pancli speaks (``pl``, ``ru``, ``en``), or InputError in one line."""
     text = code.strip().lower() if isinstance(code, str) else ""
-    if text not in LANGUAGES:
+    if text not in available():
         raise InputError(_("{where} {value} is not a language pancli speaks").format(where=where, value=str(code)[:40]),
-                         _("give one of {codes}").format(codes=", ".join(LANGUAGES)))
+                         _("give one of {codes}").format(codes=", ".join(available())))
     return text
 
 

@@ -19,8 +19,6 @@ from contextvars import ContextVar
 from typing import Protocol
 
 ENGLISH = "en"
-# The languages pancli ships a catalog for, with the name each calls itself.
-LANGUAGES = {"en": "English", "pl": "Polski", "ru": "Русский"}
 DOMAIN = "pancli"
 
 

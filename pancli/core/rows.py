@@ -30,7 +30,7 @@ class Session:
     device: str | None          # with uid, its global id: the device that records it
     uid: str | None
     currency: str | None = None   # ISO 4217, when the host gave one: the chip value is in its minor units
-    language: str | None = None   # the house language of the phone pages (pancli.core.i18n.LANGUAGES)
+    language: str | None = None   # the house language of the phone pages (a code of pancli.storage.catalogs.available())
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,6 +66,17 @@ def speaking(code: str) -> Iterator[None]:
         yield
 
 
+def language_names() -> dict[str, str]:
+    """Every language pancli speaks, by the name it calls itself: its own catalog's word for
+    this language, so a new language is its catalog alone."""
+    names = {}
+    for code in available():
+        with speaking(code):
+            # Translators: the name of the language you translate into, as it calls itself ("Polski")
+            names[code] = i18n.pgettext("the name of this language", "English")
+    return names
+
+
 def chosen_language(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
     """The language a command speaks: ``--lang``, ``PANCLI_LANG``, then the locale's variables."""
     return i18n.chosen_language(flag, os.environ if environ is None else environ, available())

@@ -15,10 +15,11 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup
 
-from pancli.core.i18n import LANGUAGES, _, language, ngettext, pgettext
+from pancli.core.i18n import _, language, ngettext, pgettext
 from pancli.core.settle import PARTY_NAMES
 from pancli.core.words import signed as signed_number, signed_money
 from pancli.games import game
+from pancli.storage.catalogs import language_names
 from pancli.web.charts import running_chart
 from pancli.web.script_words import statuses
 
@@ -164,5 +165,5 @@ def templates() -> Environment:
     env.filters.update(cards=cards_html, card=card_html, shown=shown_html, signed=signed, tone=tone,
                        money=money, amount=amount, chip_price=chip_price, day=day, meld_words=meld_words, party=party, column=column, seat_status=seat_status,
                        round_words=round_words, hand_result=hand_result, urlpart=lambda s: quote(str(s), safe=""))
-    env.globals.update(chart=running_chart, language=language, languages=LANGUAGES)
+    env.globals.update(chart=running_chart, language=language, languages=language_names())
     return env
