@@ -113,7 +113,9 @@ def test_a_night_recorded_in_english_reads_in_the_tables_language(night, lang, w
         shown = night(command, lang)
         for phrase in expected:
             assert phrase in shown, f"pan --lang {lang} {command}: {phrase!r} not in\n{shown}"
-        assert fits(shown), f"pan --lang {lang} {command} is wider than 80 columns:\n{shown}"
+        # piped, history keeps an event or a payment to a line (grep finds it whole)
+        assert fits(shown) or command.startswith("history"), \
+            f"pan --lang {lang} {command} is wider than 80 columns:\n{shown}"
         english = night(command)
         assert shown != english, f"pan --lang {lang} {command} is still English"
 

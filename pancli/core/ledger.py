@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pancli.core.i18n import _
+from pancli.core.reasons import shown_reason
 
 if TYPE_CHECKING:
     from pancli.core.json_types import JsonObject
@@ -195,7 +196,7 @@ class Payment:
 
     def line(self) -> str:
         return _("{payer} pays {payee} {chips}: {reason}").format(
-            payer=self.payer, payee=self.payee, chips=self.chips, reason=self.reason)
+            payer=self.payer, payee=self.payee, chips=self.chips, reason=shown_reason(self.code, self.params, self.reason))
 
 
 @dataclass(frozen=True, init=False)

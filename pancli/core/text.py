@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pancli.core.i18n import N_, _
 from pancli.core.names import inert
+from pancli.core.reasons import shown_reason
 
 if TYPE_CHECKING:
     from pancli.core.ledger import Payment
@@ -74,8 +75,11 @@ def payment_lines(payments: Iterable[Payment | Mapping[str, Any]]) -> list[str]:
     """Payments grouped as a dealer calls them: 'Ben, Cruz pay Ana 4 each: reason'."""
     groups: dict[tuple[str, int, str], list[str]] = {}
     for p in payments:
-        payer, payee, chips, reason = (p["payer"], p["payee"], p["chips"], p["reason"]) if isinstance(p, Mapping) else (
-            p.payer, p.payee, p.chips, p.reason)
+        if isinstance(p, Mapping):
+            payer, payee, chips = p["payer"], p["payee"], p["chips"]
+            reason = shown_reason(p.get("code"), p.get("params") or {}, p["reason"])
+        else:
+            payer, payee, chips, reason = p.payer, p.payee, p.chips, shown_reason(p.code, p.params, p.reason)
         groups.setdefault((payee, chips, reason), []).append(payer)
     lines = []
     # Translators: {chips} is a bare number of chips; {reason} the game's words for why

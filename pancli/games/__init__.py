@@ -13,6 +13,7 @@ from typing import Any
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
 from pancli.core.knobs import did_you_mean
+from pancli.core.reasons import add_reason_words
 from pancli.games.contract.game import Contract
 from pancli.games.panguingue.game import Panguingue
 from pancli.games.polish.game import Polish
@@ -33,6 +34,7 @@ def default_game() -> Game[Any, Any]:
 def register(g: Game[Any, Any]) -> Game[Any, Any]:
     """Make a game known to every command, the recorder and the archives."""
     GAMES[g.name] = g
+    add_reason_words(g.payment_words)
     return g
 
 
