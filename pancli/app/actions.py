@@ -143,7 +143,7 @@ def perform(store: Store, session: str | None, body: dict) -> dict:
             action = declared.get(name) if isinstance(name, str) else None
             if action is None:
                 known = ", ".join(declared) + ", undo, redo"
-                raise InputError(_("{game} has no action {action}").format(game=rec.game.title, action=repr(name)),
+                raise InputError(_("{game} has no action {action}").format(game=_(rec.game.title), action=repr(name)),
                                  # Translators: {actions} are action names such as meld, undo, redo, never translated
                                  _("the actions are: {actions}").format(actions=known))
             steps = rec.record_many(action.build(values_of(rec, action, body)))
@@ -250,7 +250,7 @@ def dealer_table(store: Store, session: str | None) -> dict:
     hand = board.get("hand") if isinstance(board.get("hand"), dict) else None
     melds = melds_of(board)
     return {**in_view(rec, state, board, hand),
-            "session": rec.session.name, "game": rec.session.game, "title": rec.game.title,
+            "session": rec.session.name, "game": rec.session.game, "title": _(rec.game.title),
             "status": rec.game.status(state), "contract": board.get("contract"), "melds": melds,
             "seats": rec.game.players(state), "players": rec.game.players(state),
             "in_hand": list(rec.game.active_players(state)), "hand_open": bool(rec.game.hand_open(state)),

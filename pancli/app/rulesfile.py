@@ -63,7 +63,7 @@ def load(path: str | Path, game: str = DEFAULT_GAME) -> Any:
         if other is None:
             raise
         raise InputError(e.message, _("this is a rules file of {game}: give --game {name}").format(
-            game=other.title, name=other.game)) from None
+            game=_(other.title), name=other.game)) from None
 
 
 def _other_game(data: dict[str, Any], game: str) -> Schema[Any] | None:

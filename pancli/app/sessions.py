@@ -67,7 +67,7 @@ def new_session(store_opener: Callable[[], Store], name: str, players: Iterable[
         store.set_setting("current_session", str(sid))
     deals = first or names[0]
     words = _("Session {name} ({game}): {players}. {dealer} deals first. It is now the current session.").format(
-        name=name, game=g.title, players=", ".join(names), dealer=deals)
+        name=name, game=_(g.title), players=", ".join(names), dealer=deals)
     return NewSession(sid, name, g.name, tuple(names), deals, words)
 
 
@@ -87,7 +87,7 @@ def new_game_choices(store: Store, session: str | None, today: str) -> dict:
         s = None
     players = list(s.players) if s else []
     value = shown_chip_value(s.chip_value) if s else None
-    games = [{"name": g.name, "title": g.title, "chips": bool(g.in_chips),
+    games = [{"name": g.name, "title": _(g.title), "chips": bool(g.in_chips),
               "presets": [{"name": p, "note": g.schema.notes.get(p, "")} for p in g.schema.presets],
               "preset": g.schema.default_preset, "proposed": f"{today}-{g.name}"}
              for g in GAMES.values()]

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import PanError
-from pancli.core.i18n import _
+from pancli.core.i18n import N_, _
 from pancli.core.ledger import Step
 from pancli.core.payloads import LIST, TEXT, TEXTS, WHOLE, YES_NO, Field, Payloads
 from pancli.core.words import signed
@@ -58,7 +58,7 @@ PAYLOADS = Payloads({
 
 class Panguingue(GameBase["HouseRules", "PanState"]):
     name = "panguingue"
-    title = "Panguingue"
+    title = N_("Panguingue")
     checkpoint_kind = "deal"
     zero_sum = True
     board_template = "table_panguingue.html"
