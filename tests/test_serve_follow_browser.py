@@ -58,7 +58,7 @@ def test_a_session_change_while_two_pages_are_open(served):
 
         pan_cli(db, "session new saturday --game contract --players Ana,Ben,Cruz")
         following.wait_for("document.querySelector('.top').innerText.includes('saturday')")
-        assert "contract" in following.text(".top")
+        assert "Contract rummy" in following.text(".top")  # the game, by its title
         assert "Deal 1" in following.text("#live") and "Hand 1" not in following.text("#live")
         assert following.evaluate("document.title").startswith("saturday")
         assert following.evaluate("location.href") == url  # followed in place, never reloaded

@@ -15,6 +15,7 @@ from urllib.parse import quote
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup
 
+from pancli.core.errors import InputError
 from pancli.core.i18n import _, language, ngettext, pgettext
 from pancli.core.settle import PARTY_NAMES
 from pancli.core.words import signed as signed_number, signed_money
@@ -155,6 +156,14 @@ def meld_words(context, m: dict) -> str:
     return game(context["session"].game).meld_words(m)
 
 
+def game_title(code: str) -> str:
+    """A game's name for people, in the page's language (its code when pancli has no such game)."""
+    try:
+        return _(game(code).title)
+    except InputError:
+        return code
+
+
 @cache
 def templates() -> Environment:
     """The pages' Jinja2 environment, with the filters the templates use: one for every page."""
@@ -164,6 +173,6 @@ def templates() -> Environment:
     env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=True, pgettext=pgettext)  # type: ignore[attr-defined]
     env.filters.update(cards=cards_html, card=card_html, shown=shown_html, signed=signed, tone=tone,
                        money=money, amount=amount, chip_price=chip_price, day=day, meld_words=meld_words, party=party, column=column, seat_status=seat_status,
-                       round_words=round_words, hand_result=hand_result, urlpart=lambda s: quote(str(s), safe=""))
+                       round_words=round_words, hand_result=hand_result, game_title=game_title, urlpart=lambda s: quote(str(s), safe=""))
     env.globals.update(chart=running_chart, language=language, languages=language_names())
     return env
