@@ -140,3 +140,22 @@ def test_an_archive_is_the_same_in_every_language_and_imports_under_another(nigh
     _run(other, "ru", f"import {tmp_path / 'friday-pl.toml'}")
     _run(other, "pl", "db check --full")
     assert history_digest(other) != "" and _run(other, "en", "standings --json") == _run(night, "en", "standings --json")
+
+
+def test_phones_at_one_table_each_read_their_own_language(night):
+    """A page kept for one phone's language is never shown to a phone that reads another (the
+    player's career says the favourite condition in words)."""
+    from starlette.testclient import TestClient
+
+    from pancli.web.app import create_app
+
+    with TestClient(create_app(night, "players")) as client:
+        pages = {}
+        for lang in ("pl", "ru", "en", "pl"):
+            r = client.get("/player/Ben", params={"token": "players"}, headers={"Cookie": f"pan_lang={lang}"})
+            assert r.status_code == 200
+            pages.setdefault(lang, r.text)
+            assert f'lang="{lang}"' in r.text
+        assert "w pikach" in pages["pl"] and "в пиках" not in pages["pl"]
+        assert "в пиках" in pages["ru"] and "w pikach" not in pages["ru"]
+        assert "in spades" in pages["en"] and "w pikach" not in pages["en"]

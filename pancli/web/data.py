@@ -23,7 +23,7 @@ from pancli.app.recorder import Recorder
 from pancli.app.reports import player_career, resolve_known, sessions_overview, sheet_grid
 from pancli.app.views import board_data, history_data, settle_json, settle_result, standings_data
 from pancli.core.errors import InputError
-from pancli.core.i18n import _
+from pancli.core.i18n import _, language
 from pancli.core.rows import Session, StoredEvent
 from pancli.storage.store import Store
 
@@ -299,11 +299,12 @@ class Reader:
     def player(self, name: str) -> dict:
         resolved = self.player_name(name)
         store = self.store()
-        return self.cached(("player", resolved), lambda: player_career(store, resolved))
+        # its words (the favourite condition) are said in the request's language
+        return self.cached(("player", resolved, language()), lambda: player_career(store, resolved))
 
     def sessions(self) -> list[dict]:
         store = self.store()
-        return self.cached(("sessions",), lambda: sessions_overview(store))
+        return self.cached(("sessions", language()), lambda: sessions_overview(store))
 
     def session_names(self) -> list[dict]:
         return [{"name": s.name, "game": s.game, "id": s.id} for s in self.store().sessions()]
