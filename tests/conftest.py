@@ -3,7 +3,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from helpers import Pan
+from helpers import Pan, catalog_tool
 
 # No property test depends on the machine being quiet: Hypothesis's per-example deadline (200 ms)
 # and its too-slow health check are wall-clock bounds that a machine busy with other work misses.
@@ -31,3 +31,12 @@ def english_after_each_test():
     from pancli.storage.catalogs import use_language
 
     use_language("en")
+
+
+@pytest.fixture(scope="session")
+def qps_dir(tmp_path_factory) -> str:
+    """A folder holding the pseudo-language qps (every message wrapped in ⟦…⟧), made from the
+    code as it is now: PANCLI_LOCALE_DIR=qps_dir and --lang qps."""
+    folder = tmp_path_factory.mktemp("qps")
+    catalog_tool().main(["pseudo", str(folder)])
+    return str(folder)

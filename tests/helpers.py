@@ -274,3 +274,14 @@ def stop_server(proc) -> tuple[int, str, str]:
         out, err = out.result(timeout=HANG), err.result(timeout=HANG)
     proc.wait(timeout=HANG)
     return proc.returncode, out, err
+
+
+def catalog_tool():
+    """scripts/catalogs.py, the tool that keeps the catalogs, as a module."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("catalogs", Path(__file__).resolve().parent.parent / "scripts"
+                                                  / "catalogs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

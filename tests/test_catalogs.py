@@ -5,29 +5,23 @@ plurals in the language's number of forms, and the compiled .mo made from its .p
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
+from helpers import catalog_tool
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _catalogs():
-    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "scripts" / "catalogs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_catalogs_are_current_valid_complete_and_compiled(capsys):
-    code = _catalogs().main(["check"])
+    code = catalog_tool().main(["check"])
     out = capsys.readouterr().out
     assert code == 0, out
 
 
 def test_polish_and_russian_are_shipped():
-    assert _catalogs().languages() == ["pl", "ru"]
+    assert catalog_tool().languages() == ["pl", "ru"]
 
 
 @pytest.mark.parametrize("msgid, msgstr, problem", [
@@ -37,7 +31,7 @@ def test_polish_and_russian_are_shipped():
 def test_the_check_finds_a_broken_translation(msgid, msgstr, problem):
     from babel.messages.catalog import Catalog
 
-    c = _catalogs()
+    c = catalog_tool()
     catalog = Catalog(locale="pl", domain="pancli")
     catalog.add(msgid, msgstr)
     assert any(problem in p for p in c.problems(catalog))
@@ -46,7 +40,7 @@ def test_the_check_finds_a_broken_translation(msgid, msgstr, problem):
 def test_the_check_finds_a_plural_with_too_few_forms():
     from babel.messages.catalog import Catalog
 
-    c = _catalogs()
+    c = catalog_tool()
     catalog = Catalog(locale="ru", domain="pancli")
     catalog.add(("{n} chip", "{n} chips"), ("{n} фишка", "{n} фишки"))
     assert any("plural forms" in p for p in c.problems(catalog))

@@ -10,7 +10,6 @@ PANCLI_LOCALE_DIR.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shlex
@@ -184,18 +183,9 @@ def test_a_sync_conflict_is_reported_in_whole_sentences_of_the_language(monkeypa
 
 # -- the pseudo-language: every line of the application layer is a message of the catalog ------
 
-def _catalogs():
-    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "scripts" / "catalogs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def qps(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("qps")
-    _catalogs().main(["pseudo", str(folder)])
-    return {"PANCLI_LOCALE_DIR": str(folder)}
+@pytest.fixture
+def qps(qps_dir):
+    return {"PANCLI_LOCALE_DIR": qps_dir}
 
 
 MARKED = re.compile(r"⟦[^⟦⟧]*⟧")

@@ -8,7 +8,6 @@ another folder of catalogs to try (conftest clears PANCLI_LOCALE_DIR for the res
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 from pathlib import Path
@@ -23,18 +22,9 @@ LOCALES = os.environ.get("PANCLI_TRY_LOCALE_DIR") or str(ROOT / "pancli" / "loca
 MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
 
 
-def _catalogs():
-    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "scripts" / "catalogs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def qps(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("qps")
-    _catalogs().main(["pseudo", str(folder)])
-    return str(folder)
+@pytest.fixture
+def qps(qps_dir):
+    return qps_dir
 
 
 @pytest.fixture(autouse=True)

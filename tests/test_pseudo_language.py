@@ -6,7 +6,6 @@ names, card codes, numbers, dates, tags, rules keys, commands and their options.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shlex
 from html.parser import HTMLParser
@@ -20,18 +19,9 @@ from helpers import command_paths
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _catalogs():
-    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "scripts" / "catalogs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def qps(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("qps")
-    _catalogs().main(["pseudo", str(folder)])
-    return folder
+@pytest.fixture
+def qps(qps_dir):
+    return Path(qps_dir)
 
 
 # What a line may show outside the markers: it is data or a name the code gives, not a sentence.
