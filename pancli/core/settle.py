@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 BANK = "(bank)"
 # The pools as people call them (in English; party_name translates them where they are shown).
 PARTY_NAMES = {BANK: N_("the bank"), TOPS: N_("the tops"), HOUSE: N_("the house")}
+# A payment to a pool, one whole sentence a pool: Polish and Russian decline the pool after "pays".
+# Translators: {why} says where each stands, e.g. "Cruz is -26 chips, the tops +2"
+PAYS_POOL = {BANK: N_("{payer} pays the bank {amount} — {why}"), TOPS: N_("{payer} pays the tops {amount} — {why}"),
+             HOUSE: N_("{payer} pays the house {amount} — {why}")}
 
 
 @dataclass(frozen=True)
@@ -361,7 +365,8 @@ def transfer_line(t: Transfer, s: Settlement) -> str:
             else money(t.chips, s.chip_value, s.currency))
     # Translators: {payer} and {payee} are players' names or "the bank", "the tops", "the house";
     # {why} says where each stands, e.g. "Cruz is -26 chips, Ana is +40 chips"
-    line = _("{payer} pays {payee} {amount} — {why}").format(
+    said = _(PAYS_POOL[t.payee]) if t.payee in PAYS_POOL else _("{payer} pays {payee} {amount} — {why}")
+    line = said.format(
         payer=payer.label, payee=payee.label, amount=what,
         why=_("{payer_stands}, {payee_stands}").format(payer_stands=position(payer, s.banked),
                                                        payee_stands=position(payee, s.banked)))
