@@ -159,3 +159,24 @@ def test_phones_at_one_table_each_read_their_own_language(night):
         assert "w pikach" in pages["pl"] and "в пиках" not in pages["pl"]
         assert "в пиках" in pages["ru"] and "w pikach" not in pages["ru"]
         assert "in spades" in pages["en"] and "w pikach" not in pages["en"]
+
+
+@pytest.mark.parametrize("locale, said", [
+    ("pl_PL.UTF-8", ["Przykładowy wieczór", "Twoja własna baza pozostała nietknięta.", "Spróbuj dalej:"]),
+    ("ru_RU.UTF-8", ["Пример вечера", "Что дальше:", "кто кому платит"]),
+])
+def test_a_polish_or_russian_host_runs_the_demo_in_their_language(tmp_path, locale, said):
+    """`LANG=pl_PL.UTF-8 pan demo`, as a host's terminal runs it: the locale alone chooses."""
+    import subprocess
+    import sys
+
+    from helpers import HANG, child_env
+
+    env = {**child_env(), "HOME": str(tmp_path), "LANG": locale, "XDG_DATA_HOME": str(tmp_path / "data"),
+           "COLUMNS": "80"}
+    done = subprocess.run([sys.executable, "-m", "pancli", "demo"], capture_output=True, text=True, env=env,
+                          timeout=HANG)
+    assert done.returncode == 0, done.stderr
+    for phrase in said:
+        assert phrase in done.stdout, f"{phrase!r} not in:\n{done.stdout}"
+    assert "Try next" not in done.stdout and "who pays whom" not in done.stdout
