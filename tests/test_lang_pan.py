@@ -90,7 +90,7 @@ def test_russian_plurals_of_chips(night):
     pan(night, "meld ana 5S 5S 5S", "ru")
     pan(night, "add ana 5S", "ru")
     out = pan(night, "foul ana --meld 1", "ru")
-    assert "Комбинация 1 игрока Ana неправильная" in out and "возвращает 6 фишек." in out
+    assert "Комбинация 1 игрока Ana запрещённая" in out and "возвращает 6 фишек." in out
 
 
 def test_history_of_an_english_night_in_both_languages(night):
