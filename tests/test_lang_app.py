@@ -78,7 +78,7 @@ def db(tmp_path):
             "Error: archiwum nothere.toml nie istnieje: sprawdź ścieżkę; `pan export` zapisuje sessions/NAME.toml",
             "Error: nie ma gracza 'zed' w żadnej sesji: gracze: Ana, Ben, Cruz",
             "Error: nie podano folderu, a ta baza jeszcze się nie synchronizowała: pan sync FOLDER"]),
-    ("ru", ["Сессия sat (Пангинь): Ana, Ben. Первым сдаёт Ben. Теперь это текущая сессия.",
+    ("ru", ["Сессия sat (Пангинь): Ana, Ben. Первый сдающий: Ben. Теперь это текущая сессия.",
             "Error: архива nothere.toml нет: проверьте путь; `pan export` пишет sessions/NAME.toml",
             "Error: игрока 'zed' нет ни в одной сессии: игроки: Ana, Ben, Cruz",
             "Error: папка не указана, а эта база ещё не синхронизировалась: pan sync FOLDER"]),

@@ -103,7 +103,7 @@ def test_english_is_what_it_was_whatever_the_catalogs(night):
             "report": ["night · panguingue", "2 сдачи", "Нарастающий итог по сдачам", "рекорд"],
             "settle": ["Расчёт · night · 0,25 за фишку", "Проверка: сумма балансов — 0 фишек"],
             "player ben": ["Ben: 1 сессия, 2 сдачи, выиграно 1", "Лучший вечер: night"],
-            "sessions": ["сессия", "игроки", "больше всех выиграл", "* текущая сессия."],
+            "sessions": ["сессия", "игроки", "главный победитель", "* текущая сессия."],
             "db check": ["OK: проверка целостности пройдена", "1 сессия", "событий и 13 платежей"],
             "rescore --preset cardroom-ca": ["Пересчёт сессии night:", "пересчитано", "Сохранённая сессия не изменилась."],
             "history --hand 9": ["Нет событий в сдаче 9."]}),
@@ -185,7 +185,7 @@ def test_a_ruling_of_pan_check_in_the_language_with_its_tag_and_cards_as_they_ar
 @needs_catalogs
 @pytest.mark.parametrize("lang, head, allowed", [
     ("pl", "Zasady domu: zestaw cardroom-ca, wszystkie ustawienia (47)", "dozwolone: "),
-    ("ru", "Домашние правила: набор cardroom-ca, все настройки (47)", "допустимо: "),
+    ("ru", "Правила стола: набор cardroom-ca, все настройки (47)", "допустимо: "),
 ])
 def test_rules_show_translates_what_knobs_do_never_their_keys(tmp_path, lang, head, allowed):
     pan = Table(tmp_path / "pan.db")

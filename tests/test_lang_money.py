@@ -113,7 +113,7 @@ def lang_pan(tmp_path, code: str):
 
 @pytest.mark.parametrize("code, refused, started, price", [
     ("pl", "nie jest całkowitą liczbą najmniejszych jednostek JPY", "Pierwszy rozdaje Ana", "0,05 zł"),
-    ("ru", "не целое число наименьших единиц JPY", "Первым сдаёт Ana", "0,05 PLN"),
+    ("ru", "не целое число наименьших единиц JPY", "Первый сдающий: Ana", "0,05 PLN"),
 ])
 def test_a_night_in_polish_and_russian(tmp_path, code, refused, started, price):
     pan = lang_pan(tmp_path, code)
