@@ -127,7 +127,7 @@ def test_scoring_a_deal_in_polish_and_russian(tmp_path):
 @needs_catalogs
 def test_refusals_are_one_line_in_the_tables_language(night):
     out = night("contract left ana 5S", "pl", code=1)
-    assert lines(out) == ["Błąd: gracz Ana już skończył i nie ma kart: zapisz ręce pozostałych graczy"]
+    assert lines(out) == ["Błąd: gracz Ana już wyszedł i nie ma kart: zapisz ręce pozostałych graczy"]
     out = night("contract layoff cruz 1 7C", "ru", code=1)
     assert lines(out) == ["Ошибка: игрок Ana уже вышел в розыгрыше 1: вместо докладывания запишите карты "
                           "на руках у остальных"]
