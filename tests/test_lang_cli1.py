@@ -184,7 +184,7 @@ def test_a_ruling_of_pan_check_in_the_language_with_its_tag_and_cards_as_they_ar
 
 @needs_catalogs
 @pytest.mark.parametrize("lang, head, allowed", [
-    ("pl", "Zasady domu: zestaw cardroom-ca, wszystkie ustawienia (47)", "dozwolone: "),
+    ("pl", "Zasady stołu: zestaw cardroom-ca, wszystkie ustawienia (47)", "dozwolone: "),
     ("ru", "Правила стола: набор cardroom-ca, все настройки (47)", "допустимо: "),
 ])
 def test_rules_show_translates_what_knobs_do_never_their_keys(tmp_path, lang, head, allowed):
