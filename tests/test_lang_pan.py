@@ -48,7 +48,7 @@ def shipped_catalogs(monkeypatch):
 def test_check_says_the_condition_in_each_language(tmp_path):
     db = tmp_path / "pan.db"
     assert "one-suit valle set in spades" in pan(db, "check 5S 5S 5S")
-    assert "komplet valle w pikach" in pan(db, "check 5S 5S 5S", "pl")
+    assert "jednokolorowy komplet valle w pikach" in pan(db, "check 5S 5S 5S", "pl")
     assert "одномастный комплект валле в пиках" in pan(db, "check 5S 5S 5S", "ru")
     # one whole message per suit: the suit is declined, never glued
     assert "sekwens A-2-3 w kierach" in pan(db, "check AH 2H 3H", "pl")
@@ -66,7 +66,7 @@ def test_a_night_recorded_in_polish_reads_in_polish_and_stores_english(night, tm
     assert "Rozdanie 1: rozdaje Ana, zaczyna Ben." in said
     assert "Cruz pasuje i kładzie 2 żetony na górę." in pan(night, "drop cruz", "pl")
     out = pan(night, "meld ana 5S 5S 5S", "pl")
-    assert "jako układ 1: komplet valle w pikach, po 4 od każdego płacącego" in out
+    assert "jako układ 1: jednokolorowy komplet valle w pikach, po 4 od każdego płacącego" in out
     refused = pan(night, "drop ben", "pl", code=1)
     assert "Ben nie może pasować: gra się zaczęła" in refused and "Traceback" not in refused
     # the same night typed in English stores the very same reasons: they are English data
@@ -120,6 +120,6 @@ def test_payment_reasons_are_shown_in_the_language_and_stored_in_english():
     pay = reasons.payment("Ben", "Ana", 4, "condition", params)
     with speaking("pl"):
         assert pay.reason == "5♠ 5♠ 5♠, one-suit valle set in spades"
-        assert Panguingue().payment_words("condition", params) == "5♠ 5♠ 5♠, komplet valle w pikach"
+        assert Panguingue().payment_words("condition", params) == "5♠ 5♠ 5♠, jednokolorowy komplet valle w pikach"
         assert Panguingue().payment_words("no such code", {}) is None
     assert Panguingue().payment_words("drop", {}) == "drops (goes on top)"
