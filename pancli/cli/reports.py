@@ -548,6 +548,14 @@ def _parse_sets(sets: list[str]) -> dict:
     return out
 
 
+def _rule_value(value: object) -> str:
+    """A rule's value in the rescore line: yes and no in the reader's words (True and False in English)."""
+    if isinstance(value, bool):
+        # Translators: a yes-or-no rule's old and new value: "tops_chop_allowed False → True"
+        return pgettext("rule value", "True") if value else pgettext("rule value", "False")
+    return str(value)
+
+
 @commands.command()
 def rescore(name: str | None = SESSION,
             hand: int | None = typer.Option(None, "--hand", click_type=HAND, help="Only this hand."),
@@ -584,7 +592,8 @@ def rescore(name: str | None = SESSION,
         print_json({"session": session.name, **result.to_json()})
         return
     out = console()
-    changed = ", ".join(f"{k} {v[0]} → {v[1]}" for k, v in result.changed_rules.items()) or _("no rule changed")
+    changed = ", ".join(f"{k} {_rule_value(v[0])} → {_rule_value(v[1])}"
+                        for k, v in result.changed_rules.items()) or _("no rule changed")
     if hand is not None:
         out.print(_("Rescore of {session}, hand {hand}: {changes}").format(session=session.name, hand=hand,
                                                                          changes=changed))

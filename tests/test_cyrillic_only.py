@@ -1,0 +1,211 @@
+"""No English leaks through a Russian screen. tests/test_pseudo_language.py proves that every line
+is a message of the catalog, but a message's placeholder may still be filled with an English word
+(a reason, a game's title, a ruling glued from code). Here the README's and the manual's
+transcripts, every command's help and every page are run in Russian, and every Latin-letter word
+left once data is taken out is a leak. Data is precise: the names and words the commands type,
+card codes, commands and their --options, rules-file keys and their values, condition tags and
+reason codes (identifiers as the code spells them), metavars (PATH), paths and file names, and
+what a message quotes in `backquotes` (a command to type). --json stays English and is skipped.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from helpers import command_paths
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = ROOT / "pancli" / "locale"
+
+# A Latin-letter word (Cyrillic words are the language itself).
+LATIN = re.compile(r"[A-Za-z](?:[\w'’-]*[A-Za-z0-9])?")
+CARD = re.compile(r"^(?:[2-9TJQKA]|10)[SHDC]$")
+# Data that shows as it is typed: options, paths, file names, URLs, `quoted commands`, identifiers.
+DATA = re.compile(
+    r"`[^`\n]*`?"                                  # a command or a value quoted for typing (maybe cut)
+    r"|\bpan(?: [^\s,;]+)+"                        # `pan …` typed as an example, to the line's end
+    r"|\b(?:(?:10|[2-9TJQKA])[SHDCshdc♠♥♦♣],?)+(?![\w])"  # cards run together: 5s5h5d, 5♠,5♠
+    r"|\b(?=[0-9a-f]*\d)[0-9a-f]{6,}\b"              # an id: 852ef648
+    r"|\b\d+(?:ms|s|m|h)\b"                         # a duration as typed: 250ms, 1s
+    r"|\bx[<>]=?"                                  # the framework's range: [x>=0.05]
+    r"|\b\w+-\d{4}-\d\d-\d\d\b"                     # a session named by its date: fri-2026-11-27
+    r"|(?<![\w-])--?[A-Za-z][\w-]*"                # an option: --db, -n
+    r"|https?://\S+"                               # an address
+    r"|\S*[/\\]\S*"                                # a path
+    r"|\S+\.(?:db|toml|json|csv|html|pan|md|txt|sqlite|mo|po|svg|key)\b"  # a file name
+    r"|\b[A-Za-z]\w*_\w+\b"                        # an identifier: valle_suited, chip_value
+)
+
+
+# The names the examples of the help and the manual give players and nights.
+EXAMPLE_NAMES = {"ana", "ben", "cruz", "dee", "eve", "fay", "ola", "piotr", "zosia", "friday", "friday-copy"}
+# Names of programs, keys and paper that every language writes as they are.
+PROPER_NAMES = {"grep", "less", "git", "printf", "syncthing", "nextcloud", "excel", "markdown", "letter",
+                "ctrl-c", "ctrl-d", "enter", "piki", "cofane"}
+
+
+def typed_words() -> set[str]:
+    """Words typed at a prompt or as an argument's value, read as they are: the shell's quit, the
+    QR codes `pan serve` shows on request, sync's trust and forget."""
+    from pancli.cli.shell_line import QUIT_WORDS
+
+    return {*QUIT_WORDS, "players", "tv", "dealer", "trust", "forget"}
+
+
+def data_words() -> set[str]:
+    """Words that are data wherever they show: rules keys and their values, presets, game and
+    command names as the code spells them; and the few names every language keeps."""
+    import typer
+
+    from pancli.cli.registry import app as root
+    from pancli.games import GAMES
+
+    words = {"pan", "pancli", "panguingue", "en", "pl", "ru", "db", "json", "csv", "toml", "html",
+             "http", "https", "sqlite", "litestream", "utf", "id", "stdin", "stdout", "english", "polski",
+             "tv", "qr"}
+    group = typer.main.get_command(root)
+    for path in command_paths(group):
+        words.update(path)
+        command = group
+        for name in path:
+            command = command.get_command(None, name)  # type: ignore[attr-defined]
+        for param in command.params:  # values an option or argument takes: stock|hand|upcard, trust
+            choices = getattr(param.type, "choices", None) or ()
+            words.update(str(c) for c in choices)
+            metavar = getattr(param, "metavar", None) or ""
+            if "|" in metavar:
+                words.update(LATIN.findall(metavar))
+    words |= EXAMPLE_NAMES | PROPER_NAMES | typed_words()
+    for game in GAMES.values():
+        words.add(game.name)
+        schema = game.schema
+        for knob in schema.knobs.values():
+            words.add(knob.name)
+            allowed = knob.allowed if isinstance(knob.allowed, (tuple, list, set, frozenset)) else ()
+            for value in allowed:
+                words.update(LATIN.findall(str(value)))
+        for name in schema.presets:
+            words.update(LATIN.findall(name))
+            words.update(name.split("-"))  # a preset's name may wrap at its hyphen
+    return {w.lower() for w in words}
+
+
+def leaks(output: str, allowed: set[str]) -> list[str]:
+    """The lines of ``output`` with a Latin word that is not data."""
+    bad = []
+    for line in output.splitlines():
+        words = [w for w in LATIN.findall(DATA.sub(" ", line))
+                 if w.lower() not in allowed and not CARD.match(w) and not w.isupper() and len(w) > 1]
+        if words:
+            bad.append(f"{line.strip()[:100]!r}  (English: {', '.join(words[:6])})")
+    return bad
+
+
+def words_of(command: str) -> set[str]:
+    """The words a command line types: names, cards, paths, options: data where they show up."""
+    return {w.lower() for part in shlex.split(command, comments=True) for w in LATIN.findall(part)}
+
+
+@pytest.fixture
+def russian(monkeypatch):
+    """The Russian catalog: the shipped one, or PANCLI_LOCALE_DIR when it is set to try one."""
+    import os
+
+    folder = os.environ.get("PANCLI_LOCALE_DIR") or str(LOCALE)
+    monkeypatch.setenv("PANCLI_LOCALE_DIR", folder)
+    return folder
+
+
+def test_the_readme_and_the_manual_speak_russian_only(russian, tmp_path, monkeypatch):
+    import test_docs
+
+    from pancli.cli import app
+
+    allowed = data_words()
+    problems: list[str] = []
+    for doc in test_docs.DOCS:
+        folder = tmp_path / doc.stem
+        folder.mkdir()
+        home, cwd = test_docs.fresh_folders(folder)
+        monkeypatch.chdir(cwd)
+        for var, value in test_docs.clean_env(home).items():
+            monkeypatch.setenv(var, value)
+        monkeypatch.setenv("PANCLI_LOCALE_DIR", russian)
+        monkeypatch.setenv("COLUMNS", "80")
+        monkeypatch.setenv("NO_COLOR", "1")
+        commands = test_docs.commands_of(doc)
+        typed = set(allowed)
+        for cmd in commands:
+            typed |= words_of(cmd.text)
+        for cmd in commands:
+            words, stdin = test_docs.split_command(cmd.text)
+            if "--lang" in words:
+                continue  # an example of another language
+            if stdin:
+                typed |= {w.lower() for w in LATIN.findall((cwd / stdin).read_text(encoding="utf-8"))}
+            data = (cwd / stdin).read_text(encoding="utf-8") if stdin else None
+            result = CliRunner().invoke(app, ["--lang", "ru", *words], input=data, prog_name="pan",
+                                        terminal_width=80)
+            if "--json" in words:  # for scripts: English in every language
+                continue
+            for line in leaks(result.output, typed):
+                problems.append(f"{doc.name}:{cmd.line} $ {cmd.text}: {line}")
+    assert not problems, f"{len(problems)} lines leak English:\n" + "\n".join(problems[:120])
+
+
+def test_every_help_speaks_russian_only(russian):
+    import typer
+
+    from pancli.cli import app
+    from pancli.cli.registry import app as root
+
+    allowed = data_words()
+    problems: list[str] = []
+    for path in [(), *command_paths(typer.main.get_command(root))]:
+        result = CliRunner().invoke(app, ["--lang", "ru", *path, "--help"], prog_name="pan", terminal_width=80)
+        for line in leaks(result.output, allowed | {w.lower() for w in path}):
+            problems.append(f"pan {' '.join(path)} --help: {line}")
+    assert not problems, f"{len(problems)} help lines leak English:\n" + "\n".join(problems[:120])
+
+
+def test_every_page_speaks_russian_only(russian, tmp_path):
+    from starlette.testclient import TestClient
+    from test_pseudo_language import page_text
+
+    from pancli.web.app import create_app
+
+    from helpers import Pan
+
+    db = tmp_path / "pan.db"
+    pan = Pan(db)
+    pan("session new tonight --players Ana,Ben,Cruz,Dee --dealer Dee --chip-value 0.25")
+    for line in ["deal", "drop cruz", "meld ben 5S 5S 5S", "add ben 5S", "meld ana JH QH KH",
+                 "meld ben 2C 3C 4C 5C", "out ben 6D 6H 6C", "deal", "meld dee AS 2S 3S", "undo"]:
+        pan(line)
+    pan("session new rummy --game contract --players Ana,Ben,Cruz,Dee --dealer Dee")
+    pan('contract lay ana "7S 7H 7D + QC QD QS"')
+    pan("session new polski --game polish --players Ola,Piotr,Zosia")
+    pan("polish lost piotr")
+    allowed = data_words() | {"ana", "ben", "cruz", "dee", "ola", "piotr", "zosia", "tonight", "rummy", "polski"}
+    problems: list[str] = []
+    with TestClient(create_app(db, "players", dealer_token="dealer"), base_url="http://testserver") as client:
+        client.cookies.set("pan_lang", "ru")
+        for session in ("tonight", "rummy", "polski"):
+            for path in ["/", "/tv", "/history", "/settle", "/sessions", "/player/Ana", "/player/Ola"]:
+                r = client.get(path, params={"token": "players", "session": session})
+                if r.status_code == 404:
+                    continue
+                for line in leaks(page_text(r.text), allowed):
+                    problems.append(f"{path}?session={session}: {line}")
+            r = client.get("/dealer", params={"dealer": "dealer", "session": session})
+            for line in leaks(page_text(r.text), allowed):
+                problems.append(f"/dealer?session={session}: {line}")
+        r = client.get("/nowhere", params={"token": "players"})
+        for line in leaks(page_text(r.text), allowed):
+            problems.append(f"/nowhere: {line}")
+    assert not problems, f"{len(problems)} page lines leak English:\n" + "\n".join(problems[:120])
