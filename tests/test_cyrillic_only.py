@@ -113,12 +113,9 @@ def words_of(command: str) -> set[str]:
 
 @pytest.fixture
 def russian(monkeypatch):
-    """The Russian catalog: the shipped one, or PANCLI_LOCALE_DIR when it is set to try one."""
-    import os
-
-    folder = os.environ.get("PANCLI_LOCALE_DIR") or str(LOCALE)
-    monkeypatch.setenv("PANCLI_LOCALE_DIR", folder)
-    return folder
+    """The shipped Russian catalog (tests/conftest.py clears any PANCLI_LOCALE_DIR of the shell)."""
+    monkeypatch.setenv("PANCLI_LOCALE_DIR", str(LOCALE))
+    return str(LOCALE)
 
 
 def test_the_readme_and_the_manual_speak_russian_only(russian, tmp_path, monkeypatch):
