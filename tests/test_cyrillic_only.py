@@ -63,6 +63,7 @@ def data_words() -> set[str]:
     import typer
 
     from pancli.cli.registry import app as root
+    from pancli.core.knobs import BOOL, format_value
     from pancli.games import GAMES
 
     words = {"pan", "pancli", "panguingue", "en", "pl", "ru", "db", "json", "csv", "toml", "html",
@@ -87,8 +88,10 @@ def data_words() -> set[str]:
         for knob in schema.knobs.values():
             words.add(knob.name)
             allowed = knob.allowed if isinstance(knob.allowed, (tuple, list, set, frozenset)) else ()
-            for value in allowed:
-                words.update(LATIN.findall(str(value)))
+            for value in (*allowed, knob.default):  # as a rules file writes them: true, not True
+                words.update(LATIN.findall(format_value(value)))
+            if knob.kind == BOOL:
+                words.update(("true", "false"))
         for name in schema.presets:
             words.update(LATIN.findall(name))
             words.update(name.split("-"))  # a preset's name may wrap at its hyphen
@@ -206,3 +209,17 @@ def test_every_page_speaks_russian_only(russian, tmp_path):
         for line in leaks(page_text(r.text), allowed):
             problems.append(f"/nowhere: {line}")
     assert not problems, f"{len(problems)} page lines leak English:\n" + "\n".join(problems[:120])
+
+
+@pytest.mark.parametrize("args", [["rules", "show", "--markdown"], ["rules", "show", "--all"],
+                                  ["rules", "show", "--all", "--game", "contract"],
+                                  ["rules", "show", "--all", "--game", "polish"]])
+def test_the_rules_reference_speaks_russian_only(russian, args):
+    """The reference of every knob: keys, values and presets are the rules files' words; what a
+    knob is and does is Russian."""
+    from pancli.cli import app
+
+    result = CliRunner().invoke(app, ["--lang", "ru", *args], prog_name="pan", terminal_width=80)
+    assert result.exit_code == 0, result.output
+    problems = leaks(result.output, data_words() | {"hoyle", "bicycle"})
+    assert not problems, f"{len(problems)} lines leak English:\n" + "\n".join(problems[:120])

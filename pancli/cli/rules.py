@@ -339,5 +339,5 @@ def _game_markdown(schema) -> list[str]:
         said = _("*(recorded only)*")
         doc = k.description_text().replace("|", "\\|") + (" " + said if k.recorded_only else "")
         allowed = k.allowed_words().replace("|", "\\|")
-        lines.append(f"| `{name}` | {k.kind} | {allowed} | " + " | ".join(cells) + f" | {doc} |")
+        lines.append(f"| `{name}` | {k.kind_text()} | {allowed} | " + " | ".join(cells) + f" | {doc} |")
     return lines

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from pancli.core.errors import InputError
-from pancli.core.i18n import _, ngettext
+from pancli.core.i18n import _, ngettext, pgettext
 
 # Knob types. ENUM values may be words or whole numbers; WORD is free text of letters.
 ENUM, INT, BOOL, CARDS, MONEY, WORD = "enum", "int", "bool", "cards", "money", "word"
@@ -92,6 +92,15 @@ class Knob:
     def description_text(self) -> str:
         """What the knob does, in the language in force (``help`` is the English)."""
         return _(self.help) if self.help else ""
+
+    def kind_text(self) -> str:
+        """The knob's type in a reference table, in the language in force (``kind`` stays the code
+        for rules files and --json)."""
+        # Translators: a rules knob's type, a column of `pan rules show --markdown`'s table
+        words = {ENUM: pgettext("knob type", "enum"), INT: pgettext("knob type", "int"),
+                 BOOL: pgettext("knob type", "bool"), CARDS: pgettext("knob type", "cards"),
+                 MONEY: pgettext("knob type", "money"), WORD: pgettext("knob type", "word")}
+        return words[self.kind]
 
     def allowed_words(self) -> str:
         """``allowed_text`` for people, in the language in force: the same values, its few words
