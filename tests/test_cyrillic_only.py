@@ -223,3 +223,25 @@ def test_the_rules_reference_speaks_russian_only(russian, args):
     assert result.exit_code == 0, result.output
     problems = leaks(result.output, data_words() | {"hoyle", "bicycle"})
     assert not problems, f"{len(problems)} lines leak English:\n" + "\n".join(problems[:120])
+
+
+def test_the_dealers_new_game_form_speaks_russian_only(russian, tmp_path):
+    """The dealer page's new-game form shows each game's title and each preset's note from the
+    dealer's API: the reader's words, while the names sent back stay the code's."""
+    from starlette.testclient import TestClient
+
+    from pancli.web.app import create_app
+
+    from helpers import Pan
+
+    db = tmp_path / "pan.db"
+    Pan(db)("session new tonight --players Ana,Ben,Cruz --dealer Ana")
+    with TestClient(create_app(db, "players", dealer_token="dealer"), base_url="http://testserver") as client:
+        client.cookies.set("pan_lang", "ru")
+        r = client.get("/dealer/api/new-game", headers={"x-pan-dealer": "dealer"})
+    assert r.status_code == 200, r.text
+    shown = [g["title"] for g in r.json()["games"]]
+    shown += [p["note"] for g in r.json()["games"] for p in g["presets"]]
+    problems = [line for text in shown for line in leaks(text, data_words() | {"hoyle", "bicycle"})]
+    assert not problems, f"{len(problems)} texts leak English:\n" + "\n".join(problems)
+    assert {p["name"] for g in r.json()["games"] for p in g["presets"]} >= {"hoyle", "cardroom-ca"}

@@ -88,7 +88,7 @@ def new_game_choices(store: Store, session: str | None, today: str) -> dict:
     players = list(s.players) if s else []
     value = shown_chip_value(s.chip_value) if s else None
     games = [{"name": g.name, "title": _(g.title), "chips": bool(g.in_chips),
-              "presets": [{"name": p, "note": g.schema.notes.get(p, "")} for p in g.schema.presets],
+              "presets": [{"name": p, "note": g.schema.note_text(p)} for p in g.schema.presets],
               "preset": g.schema.default_preset, "proposed": f"{today}-{g.name}"}
              for g in GAMES.values()]
     return {"games": games, "players": players, "chip_value": str(value) if value is not None else "",
