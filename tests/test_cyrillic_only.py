@@ -98,12 +98,17 @@ def data_words() -> set[str]:
     return {w.lower() for w in words}
 
 
+# Python's spelling of a value is never data: a rules file writes true and false.
+PYTHON = {"True", "False", "None"}
+
+
 def leaks(output: str, allowed: set[str]) -> list[str]:
     """The lines of ``output`` with a Latin word that is not data."""
     bad = []
     for line in output.splitlines():
         words = [w for w in LATIN.findall(DATA.sub(" ", line))
-                 if w.lower() not in allowed and not CARD.match(w) and not w.isupper() and len(w) > 1]
+                 if w in PYTHON or (w.lower() not in allowed and not CARD.match(w) and not w.isupper()
+                                    and len(w) > 1)]
         if words:
             bad.append(f"{line.strip()[:100]!r}  (English: {', '.join(words[:6])})")
     return bad
