@@ -11,7 +11,6 @@ what a message quotes in `backquotes` (a command to type). --json stays English 
 from __future__ import annotations
 
 import re
-import shlex
 from pathlib import Path
 
 import pytest
@@ -114,11 +113,6 @@ def leaks(output: str, allowed: set[str]) -> list[str]:
     return bad
 
 
-def words_of(command: str) -> set[str]:
-    """The words a command line types: names, cards, paths, options: data where they show up."""
-    return {w.lower() for part in shlex.split(command, comments=True) for w in LATIN.findall(part)}
-
-
 @pytest.fixture
 def russian(monkeypatch):
     """The shipped Russian catalog (tests/conftest.py clears any PANCLI_LOCALE_DIR of the shell)."""
@@ -127,39 +121,15 @@ def russian(monkeypatch):
 
 
 def test_the_readme_and_the_manual_speak_russian_only(russian, tmp_path, monkeypatch):
-    import test_docs
-
-    from pancli.cli import app
+    from test_pseudo_language import transcripts_in
 
     allowed = data_words()
     problems: list[str] = []
-    for doc in test_docs.DOCS:
-        folder = tmp_path / doc.stem
-        folder.mkdir()
-        home, cwd = test_docs.fresh_folders(folder)
-        monkeypatch.chdir(cwd)
-        for var, value in test_docs.clean_env(home).items():
-            monkeypatch.setenv(var, value)
-        monkeypatch.setenv("PANCLI_LOCALE_DIR", russian)
-        monkeypatch.setenv("COLUMNS", "80")
-        monkeypatch.setenv("NO_COLOR", "1")
-        commands = test_docs.commands_of(doc)
-        typed = set(allowed)
-        for cmd in commands:
-            typed |= words_of(cmd.text)
-        for cmd in commands:
-            words, stdin = test_docs.split_command(cmd.text)
-            if "--lang" in words:
-                continue  # an example of another language
-            if stdin:
-                typed |= {w.lower() for w in LATIN.findall((cwd / stdin).read_text(encoding="utf-8"))}
-            data = (cwd / stdin).read_text(encoding="utf-8") if stdin else None
-            result = CliRunner().invoke(app, ["--lang", "ru", *words], input=data, prog_name="pan",
-                                        terminal_width=80)
-            if "--json" in words:  # for scripts: English in every language
-                continue
-            for line in leaks(result.output, typed):
-                problems.append(f"{doc.name}:{cmd.line} $ {cmd.text}: {line}")
+    for where, words, output, typed in transcripts_in("ru", russian, LATIN, tmp_path, monkeypatch):
+        if "--json" in words:  # for scripts: English in every language
+            continue
+        for line in leaks(output, allowed | typed):
+            problems.append(f"{where}: {line}")
     assert not problems, f"{len(problems)} lines leak English:\n" + "\n".join(problems[:120])
 
 

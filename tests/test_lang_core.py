@@ -206,9 +206,9 @@ def test_payment_lines_name_the_pools_in_each_language():
             Payment(HOUSE, "Cruz", 1, None, said="x")]
     assert payment_lines(pays) == ["Ana, Ben pay (tops) 2 each: drops", "(house) pays Cruz 1: x"]
     with catalogs.speaking("pl"):
-        assert payment_lines(pays) == ["Ana, Ben płacą (góra) po 2: drops", "(kasyno) płaci Cruz 1: x"]
+        assert payment_lines(pays) == ["Ana, Ben płacą na górę po 2: drops", "(kasyno) płaci Cruz 1: x"]
     with catalogs.speaking("ru"):
-        assert payment_lines(pays)[1] == "(заведение) платит Cruz 1: x"
+        assert payment_lines(pays) == ["Ana, Ben платят на верхушки по 2: drops", "(заведение) платит Cruz 1: x"]
 
 
 def test_game_titles_of_the_rules():

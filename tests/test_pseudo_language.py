@@ -80,19 +80,15 @@ def unmarked(output: str, allowed: set[str]) -> list[str]:
     return bad
 
 
-def words_of(command: str) -> set[str]:
-    """The words a command line types: names, cards, paths, options — data where they show up."""
-    return {w.lower() for part in shlex.split(command, comments=True) for w in WORD.findall(part)}
-
-
-def test_the_readme_and_the_manual_speak_only_through_the_catalog(qps, tmp_path, monkeypatch):
+def transcripts_in(lang: str, locale_dir: str, word: re.Pattern, tmp_path, monkeypatch):
+    """Every command of the README's and the manual's transcripts, run in ``lang`` with the
+    catalogs of ``locale_dir``, each file in a fresh folder as tests/test_docs.py runs them:
+    (where, the command's words, what it printed, the words the file types: data wherever they
+    show). Commands that choose another language are left out."""
     import test_docs
 
     from pancli.cli import app
 
-    monkeypatch.setenv("PANCLI_LOCALE_DIR", str(qps))
-    allowed = data_words()
-    problems: list[str] = []
     for doc in test_docs.DOCS:
         folder = tmp_path / doc.stem
         folder.mkdir()
@@ -100,28 +96,34 @@ def test_the_readme_and_the_manual_speak_only_through_the_catalog(qps, tmp_path,
         monkeypatch.chdir(cwd)
         for var, value in test_docs.clean_env(home).items():
             monkeypatch.setenv(var, value)
-        monkeypatch.setenv("PANCLI_LOCALE_DIR", str(qps))
+        monkeypatch.setenv("PANCLI_LOCALE_DIR", locale_dir)
         monkeypatch.setenv("COLUMNS", "80")
         monkeypatch.setenv("NO_COLOR", "1")
         commands = test_docs.commands_of(doc)
-        typed = set(allowed)
-        for cmd in commands:
-            typed |= words_of(cmd.text)
+        typed = {w.lower() for cmd in commands for part in shlex.split(cmd.text, comments=True)
+                 for w in word.findall(part)}
         for cmd in commands:
             words, stdin = test_docs.split_command(cmd.text)
             if "--lang" in words:
                 continue  # an example of another language
-            if stdin:
-                typed |= {w.lower() for w in WORD.findall((cwd / stdin).read_text(encoding="utf-8"))}
             data = (cwd / stdin).read_text(encoding="utf-8") if stdin else None
-            result = CliRunner().invoke(app, ["--lang", "qps", *words], input=data, prog_name="pan",
+            if data:
+                typed |= {w.lower() for w in word.findall(data)}
+            result = CliRunner().invoke(app, ["--lang", lang, *words], input=data, prog_name="pan",
                                         terminal_width=80)
-            if "--json" in words:  # for scripts: English in every language
-                if "⟦" in result.output:
-                    problems.append(f"{doc.name}:{cmd.line} $ {cmd.text}: --json speaks the language")
-                continue
-            for line in unmarked(result.output, typed):
-                problems.append(f"{doc.name}:{cmd.line} $ {cmd.text}: {line}")
+            yield f"{doc.name}:{cmd.line} $ {cmd.text}", words, result.output, typed
+
+
+def test_the_readme_and_the_manual_speak_only_through_the_catalog(qps, tmp_path, monkeypatch):
+    allowed = data_words()
+    problems: list[str] = []
+    for where, words, output, typed in transcripts_in("qps", str(qps), WORD, tmp_path, monkeypatch):
+        if "--json" in words:  # for scripts: English in every language
+            if "⟦" in output:
+                problems.append(f"{where}: --json speaks the language")
+            continue
+        for line in unmarked(output, allowed | typed):
+            problems.append(f"{where}: {line}")
     assert not problems, f"{len(problems)} lines outside the catalog:\n" + "\n".join(problems[:80])
 
 

@@ -64,6 +64,14 @@ def wrap_words(line: str, width: int) -> list[str]:
 _POOLS = {"(tops)": N_("(tops)"), "(house)": N_("(house)")}
 
 
+# A payment into a pool, one whole sentence a pool: Polish and Russian decline it after "pays".
+# Translators: {chips} is a bare number of chips; {reason} the game's words for why
+_PAYS_POOL = {
+    "(tops)": (N_("{payer} pays (tops) {chips}: {reason}"), N_("{payers} pay (tops) {chips} each: {reason}")),
+    "(house)": (N_("{payer} pays (house) {chips}: {reason}"), N_("{payers} pay (house) {chips} each: {reason}")),
+}
+
+
 def shown_party(name: str) -> str:
     """A payer or payee as a line shows it: a player's name, or a pool ("(tops)") in the
     language in force."""
@@ -82,14 +90,15 @@ def payment_lines(payments: Iterable[Payment | Mapping[str, Any]]) -> list[str]:
             payer, payee, chips, reason = p.payer, p.payee, p.chips, shown_reason(p.code, p.params, p.reason)
         groups.setdefault((payee, chips, reason), []).append(payer)
     lines = []
-    # Translators: {chips} is a bare number of chips; {reason} the game's words for why
-    one, each = _("{payer} pays {payee} {chips}: {reason}"), _("{payers} pay {payee} {chips} each: {reason}")
     for (payee, chips, reason), payers in groups.items():
         if len(payers) == 1:
-            lines.append(one.format(payer=shown_party(payers[0]), payee=shown_party(payee), chips=chips,
-                                    reason=reason))
+            said = _(_PAYS_POOL[payee][0]) if payee in _PAYS_POOL else _("{payer} pays {payee} {chips}: {reason}")
+            lines.append(said.format(payer=shown_party(payers[0]), payee=shown_party(payee), chips=chips,
+                                     reason=reason))
         else:
-            lines.append(each.format(payers=", ".join(shown_party(p) for p in payers), payee=shown_party(payee),
+            said = (_(_PAYS_POOL[payee][1]) if payee in _PAYS_POOL
+                    else _("{payers} pay {payee} {chips} each: {reason}"))
+            lines.append(said.format(payers=", ".join(shown_party(p) for p in payers), payee=shown_party(payee),
                                      chips=chips, reason=reason))
     return lines
 

@@ -174,5 +174,5 @@ def templates() -> Environment:
     env.filters.update(cards=cards_html, card=card_html, shown=shown_html, signed=signed, tone=tone,
                        money=money, amount=amount, chip_price=chip_price, day=day, meld_words=meld_words, party=party, column=column, seat_status=seat_status,
                        round_words=round_words, hand_result=hand_result, game_title=game_title, urlpart=lambda s: quote(str(s), safe=""))
-    env.globals.update(chart=running_chart, language=language, languages=language_names())
+    env.globals.update(chart=running_chart, language=language, languages=language_names)  # read at each page: the catalogs found
     return env
