@@ -149,40 +149,10 @@ def test_every_help_speaks_russian_only(russian):
 
 
 def test_every_page_speaks_russian_only(russian, tmp_path):
-    from starlette.testclient import TestClient
-    from test_pseudo_language import page_text
+    from test_pseudo_language import PAGE_NAMES, pages_in
 
-    from pancli.web.app import create_app
-
-    from helpers import Pan
-
-    db = tmp_path / "pan.db"
-    pan = Pan(db)
-    pan("session new tonight --players Ana,Ben,Cruz,Dee --dealer Dee --chip-value 0.25")
-    for line in ["deal", "drop cruz", "meld ben 5S 5S 5S", "add ben 5S", "meld ana JH QH KH",
-                 "meld ben 2C 3C 4C 5C", "out ben 6D 6H 6C", "deal", "meld dee AS 2S 3S", "undo"]:
-        pan(line)
-    pan("session new rummy --game contract --players Ana,Ben,Cruz,Dee --dealer Dee")
-    pan('contract lay ana "7S 7H 7D + QC QD QS"')
-    pan("session new polski --game polish --players Ola,Piotr,Zosia")
-    pan("polish lost piotr")
-    allowed = data_words() | {"ana", "ben", "cruz", "dee", "ola", "piotr", "zosia", "tonight", "rummy", "polski"}
-    problems: list[str] = []
-    with TestClient(create_app(db, "players", dealer_token="dealer"), base_url="http://testserver") as client:
-        client.cookies.set("pan_lang", "ru")
-        for session in ("tonight", "rummy", "polski"):
-            for path in ["/", "/tv", "/history", "/settle", "/sessions", "/player/Ana", "/player/Ola"]:
-                r = client.get(path, params={"token": "players", "session": session})
-                if r.status_code == 404:
-                    continue
-                for line in leaks(page_text(r.text), allowed):
-                    problems.append(f"{path}?session={session}: {line}")
-            r = client.get("/dealer", params={"dealer": "dealer", "session": session})
-            for line in leaks(page_text(r.text), allowed):
-                problems.append(f"/dealer?session={session}: {line}")
-        r = client.get("/nowhere", params={"token": "players"})
-        for line in leaks(page_text(r.text), allowed):
-            problems.append(f"/nowhere: {line}")
+    allowed = data_words() | PAGE_NAMES
+    problems = [f"{where}: {line}" for where, text in pages_in("ru", tmp_path) for line in leaks(text, allowed)]
     assert not problems, f"{len(problems)} page lines leak English:\n" + "\n".join(problems[:120])
 
 

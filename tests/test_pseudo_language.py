@@ -180,15 +180,19 @@ def page_text(html: str) -> str:
     return "".join(parser.lines)
 
 
-def test_every_page_speaks_only_through_the_catalog(qps, tmp_path, monkeypatch):
+PAGE_NAMES = {"ana", "ben", "cruz", "dee", "ola", "piotr", "zosia", "tonight", "rummy", "polski"}
+
+
+def pages_in(lang: str, folder: Path):
+    """Every page of a night of each game (the players', TV and dealer's pages, and the error
+    page), as a phone reading ``lang`` gets it: (where, the text a person reads)."""
     from starlette.testclient import TestClient
 
     from pancli.web.app import create_app
 
     from helpers import Pan
 
-    monkeypatch.setenv("PANCLI_LOCALE_DIR", str(qps))
-    db = tmp_path / "pan.db"
+    db = folder / "pan.db"
     pan = Pan(db)
     pan("session new tonight --players Ana,Ben,Cruz,Dee --dealer Dee --chip-value 0.25")
     for line in ["deal", "drop cruz", "meld ben 5S 5S 5S", "add ben 5S", "meld ana JH QH KH",
@@ -198,23 +202,21 @@ def test_every_page_speaks_only_through_the_catalog(qps, tmp_path, monkeypatch):
     pan('contract lay ana "7S 7H 7D + QC QD QS"')
     pan("session new polski --game polish --players Ola,Piotr,Zosia")
     pan("polish lost piotr")
-    allowed = data_words() | {"ana", "ben", "cruz", "dee", "ola", "piotr", "zosia", "tonight", "rummy", "polski",
-                              "english", "русский", "tv"}
-    problems: list[str] = []
     with TestClient(create_app(db, "players", dealer_token="dealer"), base_url="http://testserver") as client:
-        client.cookies.set("pan_lang", "qps")
+        client.cookies.set("pan_lang", lang)
         for session in ("tonight", "rummy", "polski"):
-            pages = ["/", "/tv", "/history", "/settle", "/sessions", "/player/Ana", "/player/Ola"]
-            for path in pages:
+            for path in ["/", "/tv", "/history", "/settle", "/sessions", "/player/Ana", "/player/Ola"]:
                 r = client.get(path, params={"token": "players", "session": session})
-                if r.status_code == 404:
-                    continue
-                for line in unmarked(page_text(r.text), allowed):
-                    problems.append(f"{path}?session={session}: {line}")
+                if r.status_code != 404:
+                    yield f"{path}?session={session}", page_text(r.text)
             r = client.get("/dealer", params={"dealer": "dealer", "session": session})
-            for line in unmarked(page_text(r.text), allowed):
-                problems.append(f"/dealer?session={session}: {line}")
+            yield f"/dealer?session={session}", page_text(r.text)
         r = client.get("/nowhere", params={"token": "players"})
-        for line in unmarked(page_text(r.text), allowed):
-            problems.append(f"/nowhere: {line}")
+        yield "/nowhere", page_text(r.text)
+
+
+def test_every_page_speaks_only_through_the_catalog(qps, tmp_path, monkeypatch):
+    monkeypatch.setenv("PANCLI_LOCALE_DIR", str(qps))
+    allowed = data_words() | PAGE_NAMES | {"english", "русский", "tv"}
+    problems = [f"{where}: {line}" for where, text in pages_in("qps", tmp_path) for line in unmarked(text, allowed)]
     assert not problems, f"{len(problems)} page lines outside the catalog:\n" + "\n".join(problems[:80])
