@@ -285,3 +285,19 @@ def catalog_tool():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+class Table:
+    """`pan` in one language against one temporary database, as piped output 80 columns wide:
+    ``pan("standings", "pl")`` is what it printed, its exit code checked."""
+
+    def __init__(self, db):
+        self.db = str(db)
+
+    def __call__(self, line: str, lang: str = "en", code: int = 0, stdin: str | None = None) -> str:
+        result = CliRunner().invoke(app, ["--db", self.db, "--lang", lang, *shlex.split(line)], input=stdin,
+                                    prog_name="pan", env={"COLUMNS": "80"})
+        if result.exception and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        assert result.exit_code == code, f"`pan {line}` exited {result.exit_code}: {result.output}"
+        return result.output

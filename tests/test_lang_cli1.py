@@ -4,16 +4,12 @@ rescore, `pan check`, `pan turn`, `pan rules show`, the demo and script mode), c
 language's three plural forms, and what scripts read (`--json`, `pan export --format csv`) is the
 same in every language; `pan report --csv`, a score sheet for people, is labelled in the language.
 
-These read the catalog pancli ships (pancli/locale); a translator trying a catalog first compiles
-it with `scripts/catalogs.py try` and points PANCLI_TRY_LOCALE_DIR (or PANCLI_TEST_LOCALE_DIR) at
-it, since the suite's conftest clears PANCLI_LOCALE_DIR.
+These read the catalog pancli ships (pancli/locale).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shlex
 
 import pytest
 from typer.testing import CliRunner
@@ -22,43 +18,7 @@ from pancli.cli import app
 from pancli.core.i18n import ngettext
 from pancli.storage import catalogs
 
-TRY = os.environ.get("PANCLI_TRY_LOCALE_DIR") or os.environ.get("PANCLI_TEST_LOCALE_DIR")
-
-
-def _shipped(lang: str) -> bool:
-    from pathlib import Path
-
-    root = Path(TRY) if TRY else Path(catalogs.__file__).resolve().parent.parent / "locale"
-    return (root / lang / "LC_MESSAGES" / "pancli.mo").is_file()
-
-
-# Before the catalogs are compiled into pancli/locale (a branch of one part), there is nothing to read.
-needs_catalogs = pytest.mark.skipif(not (_shipped("pl") and _shipped("ru")),
-                                    reason="no compiled pl and ru catalogs (python scripts/catalogs.py compile)")
-
-
-@pytest.fixture(autouse=True)
-def _catalog(monkeypatch):
-    if TRY:
-        monkeypatch.setenv("PANCLI_LOCALE_DIR", TRY)
-    yield
-    catalogs.use_language("en")  # a command run in-process leaves its language in force
-
-
-class Table:
-    """`pan` in one language against one temporary database, as piped output 80 columns wide."""
-
-    def __init__(self, db):
-        self.db = str(db)
-
-    def __call__(self, line: str, lang: str = "en", code: int = 0, stdin: str | None = None) -> str:
-        result = CliRunner().invoke(app, ["--db", self.db, "--lang", lang, *shlex.split(line)], input=stdin,
-                                    prog_name="pan", env={"COLUMNS": "80"})
-        if result.exception and not isinstance(result.exception, SystemExit):
-            raise result.exception
-        assert result.exit_code == code, f"`pan {line}` exited {result.exit_code}: {result.output}"
-        return result.output
-
+from helpers import Table
 
 NIGHT = ["session new night --players Ana,Ben,Cruz,Dee --dealer Dee --chip-value 0.25", "deal", "drop cruz",
          "meld ben 5S 5S 5S", "add ben 5S", "meld ana JH QH KH", "meld ben 2C 3C 4C 5C", "out ben 6D 6H 6C",
@@ -84,7 +44,6 @@ def test_english_is_what_it_was_whatever_the_catalogs(night):
     assert "Running total, hand by hand" in default and "conds: conditions laid" in default
 
 
-@needs_catalogs
 @pytest.mark.parametrize("lang, words", [
     ("pl", {"history": ["#1    rozdanie 1", "(cofnięte)"],
             "board": ["night · rozdanie 2 · rozdaje Ana, zaczyna Ben", "w toku", "gracz", "w tym rozdaniu"],
@@ -120,7 +79,6 @@ def test_a_night_recorded_in_english_reads_in_the_tables_language(night, lang, w
         assert shown != english, f"pan --lang {lang} {command} is still English"
 
 
-@needs_catalogs
 @pytest.mark.parametrize("command", ["board --json", "standings --json", "report --json", "history --json",
                                      "settle --json", "sessions --json", "player ana --json",
                                      "rescore --preset cardroom-ca --json", "export --format csv", "export --format json",
@@ -136,7 +94,6 @@ def test_what_scripts_read_is_the_same_in_every_language(night, command):
         assert (json.loads(shown) if command == "export --format json" else shown) == english, (command, lang)
 
 
-@needs_catalogs
 def test_the_score_sheet_for_a_spreadsheet_is_labelled_in_the_language_english_as_before(night, tmp_path):
     sheets = {}
     for lang in ("en", "pl", "ru"):
@@ -150,20 +107,16 @@ def test_the_score_sheet_for_a_spreadsheet_is_labelled_in_the_language_english_a
     assert [row.split(",")[1:] for row in sheets["pl"]] == [row.split(",")[1:] for row in sheets["en"]]
 
 
-@needs_catalogs
 @pytest.mark.parametrize("lang, forms", [
     ("pl", {1: "1 sesja", 2: "2 sesje", 5: "5 sesji", 12: "12 sesji", 22: "22 sesje", 25: "25 sesji"}),
     ("ru", {1: "1 сессия", 2: "2 сессии", 5: "5 сессий", 11: "11 сессий", 21: "21 сессия", 24: "24 сессии"}),
 ])
 def test_counts_take_the_three_forms_of_each_language(lang, forms):
-    if TRY:
-        os.environ["PANCLI_LOCALE_DIR"] = TRY  # set by the fixture too; read here by the catalogs
     with catalogs.speaking(lang):
         for n, expected in forms.items():
             assert ngettext("{n} session", "{n} sessions", n).format(n=n) == expected
 
 
-@needs_catalogs
 @pytest.mark.parametrize("lang, lines", [
     ("pl", ["5♠ 5♠ 5♠", "  prawidłowy komplet, ", "(valle_suited)", "  warte 4 od każdego płacącego"]),
     ("ru", ["5♠ 5♠ 5♠", "  правильный комплект, ", "(valle_suited)", "  стоит 4 с каждого плательщика"]),
@@ -182,7 +135,6 @@ def test_a_ruling_of_pan_check_in_the_language_with_its_tag_and_cards_as_they_ar
             "ru": "5♠ (отвергнутая карта из резерва): нужно её взять"}[lang] in turned
 
 
-@needs_catalogs
 @pytest.mark.parametrize("lang, head, allowed", [
     ("pl", "Zasady stołu: zestaw cardroom-ca, wszystkie ustawienia (47)", "dozwolone: "),
     ("ru", "Правила стола: набор cardroom-ca, все настройки (47)", "допустимо: "),
@@ -203,7 +155,6 @@ def _rules_file(pan, tmp_path):
     return path
 
 
-@needs_catalogs
 @pytest.mark.parametrize("lang, stopped, refused", [
     ("pl", "Zatrzymano w wierszu 3: wiersze przed nim są zapisane.", "1 wiersz odrzucony."),
     ("ru", "Остановлено на строке 3: строки до неё записаны.", "1 строка отклонена."),
@@ -219,7 +170,6 @@ def test_script_mode_says_where_it_stopped_in_the_language(tmp_path, lang, stopp
     assert result.exit_code == 1 and refused in result.output
 
 
-@needs_catalogs
 @pytest.mark.parametrize("lang, opening, table, next_", [
     ("pl", "Przykładowy wieczór: siedmiu graczy", "Wyniki · tonight", "Spróbuj dalej:"),
     ("ru", "Пример вечера: семь игроков", "Результаты · tonight", "Что дальше:"),

@@ -2,58 +2,19 @@
 reads in the table's language, the five contracts in the seeds' words, plurals by count, and
 what `--json` prints stays English.
 
-These read the shipped catalog (pancli/locale); a translator trying a catalog first points
-PANCLI_TRY_LOCALE_DIR at it (the suite's conftest clears PANCLI_LOCALE_DIR for every test).
+These read the shipped catalog (pancli/locale).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shlex
 
 import pytest
-from typer.testing import CliRunner
 
-from pancli.cli import app
 from pancli.core.grouping import MELDS_HELP
 from pancli.storage import catalogs
 
-TRY = os.environ.get("PANCLI_TRY_LOCALE_DIR")
-
-
-def _shipped() -> bool:
-    if TRY:
-        return True
-    return all(code in catalogs.available() for code in ("pl", "ru"))
-
-
-# The Polish and Russian catalogs are compiled from every part's translations into pancli/locale;
-# until they are there, there is nothing to read these lines in.
-needs_catalogs = pytest.mark.skipif(not _shipped(), reason="no Polish and Russian catalogs in pancli/locale yet")
-
-
-@pytest.fixture(autouse=True)
-def _catalog(monkeypatch):
-    if TRY:
-        monkeypatch.setenv("PANCLI_LOCALE_DIR", TRY)
-    yield
-    catalogs.use_language("en")  # a command run in-process leaves its language in force
-
-
-class Table:
-    """`pan` in one language against one temporary database."""
-
-    def __init__(self, db):
-        self.db = str(db)
-
-    def __call__(self, line: str, lang: str = "en", code: int = 0) -> str:
-        result = CliRunner().invoke(app, ["--db", self.db, "--lang", lang, *shlex.split(line)],
-                                    prog_name="pan", env={"COLUMNS": "80"})
-        if result.exception and not isinstance(result.exception, SystemExit):
-            raise result.exception
-        assert result.exit_code == code, f"`pan {line}` exited {result.exit_code}: {result.output}"
-        return result.output
+from helpers import Table
 
 
 @pytest.fixture
@@ -72,7 +33,6 @@ def lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-@needs_catalogs
 @pytest.mark.parametrize("deal, pl, ru", [
     (1, "dwa komplety", "два комплекта"),
     (2, "komplet i sekwens", "один комплект и один секвенс"),
@@ -91,7 +51,6 @@ def test_the_five_contracts_are_said_in_the_tables_words(deal, pl, ru):
     assert describe_contract(deal) == english  # the language ends with the block
 
 
-@needs_catalogs
 def test_a_deal_recorded_in_english_reads_in_polish_and_russian(night):
     english = night("contract status")
     assert "deal 1 of 5 · contract: 2 sets · Cruz deals" in english
@@ -108,7 +67,6 @@ def test_a_deal_recorded_in_english_reads_in_polish_and_russian(night):
     assert night("contract status") == english  # English is byte for byte what it was
 
 
-@needs_catalogs
 def test_scoring_a_deal_in_polish_and_russian(tmp_path):
     for lang, expected in (
         ("pl", ["Rozdanie 1: Ana +20 za zakończenie", "Rozdanie 1: Ben -18, karty w ręce: 9♣ 9♦",
@@ -124,7 +82,6 @@ def test_scoring_a_deal_in_polish_and_russian(tmp_path):
         assert lines(pan("contract left cruz --points 0", lang)) == expected
 
 
-@needs_catalogs
 def test_refusals_are_one_line_in_the_tables_language(night):
     out = night("contract left ana 5S", "pl", code=1)
     assert lines(out) == ["Błąd: gracz Ana już wyszedł i nie ma kart: zapisz ręce pozostałych graczy"]
@@ -133,7 +90,6 @@ def test_refusals_are_one_line_in_the_tables_language(night):
                           "на руках у остальных"]
 
 
-@needs_catalogs
 def test_plurals_take_each_languages_three_forms(tmp_path):
     pan = Table(tmp_path / "pan.db")
     assert lines(pan("polish deal-sizes 2", "pl")) == ["2 gracze: 12, 12"]
@@ -148,7 +104,6 @@ def test_plurals_take_each_languages_three_forms(tmp_path):
     assert lines(pan("polish status", "ru"))[0] == "После 2 сдач: Ana -, Cruz -, Ben P"
 
 
-@needs_catalogs
 def test_polish_pan_in_its_own_words(tmp_path):
     pan = Table(tmp_path / "pan.db")
     out = pan('polish check --pile "9H 9S TD" --play JC --seats A,B,C --mover B', "pl")
@@ -162,7 +117,6 @@ def test_polish_pan_in_its_own_words(tmp_path):
     assert lines(pan("polish lost ana", "pl")) == ["Rozdanie 1: Ana zostaje z kartami: bierze P (Ana ma P)"]
 
 
-@needs_catalogs
 def test_json_stays_english_in_every_language(night):
     for lang in ("pl", "ru"):
         checked = json.loads(night("contract check --deal 1 7S 7H 7D / QC QD QS --json", lang))
@@ -177,7 +131,6 @@ def test_json_stays_english_in_every_language(night):
     assert lines(night("contract buy --discarder A --asker C --seats A,B,C", "ru"))[-1] == "Дальше ходит: A  (пропускают: B)"
 
 
-@needs_catalogs
 def test_the_score_sheet_and_the_clock_words_translate():
     from pancli.games.contract.engine import apply, new_state
     from pancli.games.contract.rules import ContractRules
