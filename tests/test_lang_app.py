@@ -3,14 +3,11 @@ words and the sync conflict report read in the language chosen, from a night rec
 what it writes (archives) is the same whatever the language. In the pseudo-language every line
 of it is inside the catalog's markers.
 
-The Polish and Russian tests read the catalog pancli ships; PANCLI_TEST_LOCALE_DIR points them at
-another one (a translator's, compiled with `scripts/catalogs.py try`), since the suite clears
-PANCLI_LOCALE_DIR.
+The Polish and Russian tests read the catalog pancli ships.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 from pathlib import Path
@@ -23,36 +20,9 @@ from pancli.cli import app
 from helpers import CYCLE, PLAYERS, run_sql
 
 ROOT = Path(__file__).resolve().parent.parent
-LOCALE = {"PANCLI_LOCALE_DIR": os.environ["PANCLI_TEST_LOCALE_DIR"]} if os.environ.get("PANCLI_TEST_LOCALE_DIR") else {}
-
-
-# The tests of both languages at once (the others are parametrized by ``lang``).
-BOTH = {"test_db_check_worker_processes_find_in_the_language_chosen",
-        "test_an_archive_is_the_same_whatever_the_language_it_was_exported_in"}
-
-
-@pytest.fixture(autouse=True)
-def english_after(request, monkeypatch):
-    """A command run in-process keeps the language it chose in this context: English again after.
-    A Polish or Russian test needs that language's compiled catalog (shipped, or the one named)."""
-    from pancli.core import i18n
-    from pancli.storage import catalogs
-
-    callspec = getattr(request.node, "callspec", None)
-    lang = callspec.params.get("lang") if callspec else None
-    needed = [lang] if lang in ("pl", "ru") else ["pl", "ru"] if request.node.originalname in BOTH else []
-    for name, value in LOCALE.items():
-        monkeypatch.setenv(name, value)
-    for code in needed:
-        if code not in catalogs.available():
-            pytest.skip(f"no compiled {code} catalog in {catalogs.locale_dir()} yet")
-    yield
-    i18n.use_catalog(i18n.ENGLISH, None)
-
-
 def pan(db, line: str, lang: str | None = None, env: dict | None = None, code: int | None = 0):
     args = ["--db", str(db), *(["--lang", lang] if lang else []), *shlex.split(line)]
-    result = CliRunner().invoke(app, args, prog_name="pan", env={**LOCALE, **(env or {})})
+    result = CliRunner().invoke(app, args, prog_name="pan", env=env)
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception
     if code is not None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import warnings
 from pathlib import Path
@@ -31,17 +30,7 @@ with warnings.catch_warnings():  # starlette suggests httpx2 for its test client
 
 STATIC = Path(__file__).resolve().parent.parent / "pancli" / "web" / "static"
 TOKEN = "lang-token"
-# The Polish and Russian lines are read from the shipped catalog (pancli/locale), or from a catalog
-# being tried: PANCLI_TRY_LOCALE_DIR (the suite's conftest clears PANCLI_LOCALE_DIR for every test).
-TRY = os.environ.get("PANCLI_TRY_LOCALE_DIR")
-HAS_PL_RU = bool(TRY) or {"pl", "ru"} <= set(catalogs.available())
-needs_catalog = pytest.mark.skipif(not HAS_PL_RU, reason="no Polish and Russian catalogs in pancli/locale yet")
-
-
-@pytest.fixture(autouse=True)
-def tried_catalog(monkeypatch):
-    if TRY:
-        monkeypatch.setenv("PANCLI_LOCALE_DIR", TRY)
+# The Polish and Russian lines are read from the shipped catalog (pancli/locale).
 
 
 @pytest.fixture
@@ -175,7 +164,6 @@ def test_a_language_in_force_reaches_worker_threads_and_live_streams(monkeypatch
 
 # -- Polish and Russian, from the shipped catalog ------------------------------------------------------
 
-@needs_catalog
 @pytest.mark.parametrize("lang, words", [("pl", ["Rozdanie 1", "Wyniki", "Historia"]),
                                          ("ru", ["Сдача 1", "Результаты", "История"])])
 def test_the_table_page_in_polish_and_russian(db, lang, words):
@@ -187,7 +175,6 @@ def test_the_table_page_in_polish_and_russian(db, lang, words):
     assert "Standings" not in text and "Last events" not in text
 
 
-@needs_catalog
 def test_each_phone_at_one_table_reads_its_own_language(db):
     with TestClient(create_app(db, TOKEN)) as c:
         def phone(lang, path="/"):
@@ -204,7 +191,6 @@ def test_each_phone_at_one_table_reads_its_own_language(db):
                 assert '<html lang="en">' in phone(None, path) and en in phone(None, path)
 
 
-@needs_catalog
 def test_json_keeps_english_keys_and_its_error_is_translated(db):
     with TestClient(create_app(db, TOKEN)) as c:
         c.cookies.set("pan_lang", "pl")
@@ -217,7 +203,6 @@ def test_json_keeps_english_keys_and_its_error_is_translated(db):
         assert "players" in board
 
 
-@needs_catalog
 def test_the_scripts_words_come_with_each_plural_form():
     with catalogs.speaking("ru"):
         text = str(script_words.words_json())
@@ -228,7 +213,6 @@ def test_the_scripts_words_come_with_each_plural_form():
     assert [data["plural"][n] for n in (1, 2, 5, 11, 21, 22, 25)] == [0, 1, 2, 2, 0, 1, 2]
 
 
-@needs_catalog
 @pytest.mark.parametrize("path", ["/api/board", "/api/standings", "/api/history", "/api/settle", "/api/sessions",
                                   "/api/player/Ana"])
 def test_json_is_the_same_in_every_language(db, path):
@@ -261,7 +245,6 @@ def test_a_hands_result_reads_as_the_board_says_it_in_english(result, over, winn
     assert hand_result({"result": expected if over else "in play", "over": over, "winner": winner}) == expected
 
 
-@needs_catalog
 def test_money_and_dates_on_the_pages_as_polish_and_russian_write_them(db):
     with TestClient(create_app(db, TOKEN)) as c:
         english = get(c, "/settle").text
@@ -280,7 +263,6 @@ def get_sessions_english(db) -> str:
         return get(c, "/sessions").text
 
 
-@needs_catalog
 def test_a_session_with_a_house_language_speaks_it_to_a_phone_that_asked_for_none(tmp_path):
     path = tmp_path / "house.db"
     pan(path, "session new wtorek --players Ola,Piotr,Zosia --house-language pl")

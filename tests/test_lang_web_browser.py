@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from pancli.storage import catalogs
-
 from cdp import Browser, chromium_path
 from helpers import Pan, start_server, stop_server
 
@@ -19,11 +17,6 @@ if chromium_path() is None:
     if os.environ.get("CI"):
         raise RuntimeError("the browser test needs chromium in CI: apt-get install chromium")
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
-# The shipped catalog (pancli/locale), or one being tried: PANCLI_TRY_LOCALE_DIR (the suite's conftest
-# clears PANCLI_LOCALE_DIR for every test).
-TRY = os.environ.get("PANCLI_TRY_LOCALE_DIR")
-if not TRY and not {"pl", "ru"} <= set(catalogs.available()):
-    pytest.skip("no Polish and Russian catalogs in pancli/locale yet", allow_module_level=True)
 
 WIDTH = 390
 # What does not fit: the page wider than the phone, or an element whose words run past its box
@@ -51,10 +44,7 @@ def served(tmp_path_factory):
     pan("drop małgorzata")
     pan("meld bartłomiej 5S 5S 5S")
     pan("meld agnieszka JH QH KH")
-    with pytest.MonkeyPatch.context() as mp:
-        if TRY:
-            mp.setenv("PANCLI_LOCALE_DIR", TRY)  # the server's, read from the environment it starts in
-        proc, players = start_server(db, "--no-qr", "--dealer")
+    proc, players = start_server(db, "--no-qr", "--dealer")
     try:
         dealer = ""
         while not dealer.startswith("http"):  # after a line that says what the address is for
