@@ -92,10 +92,7 @@ def main() -> None:
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:  # started with the descriptor closed (`pan … >&-`)
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
-    guard_streams()  # an OS error writing them says which stream it was
-    from pancli.cli.language import speak_from_argv
-
-    speak_from_argv(sys.argv[1:])  # before `pan --help` or an error is printed
+    guard_streams()  # an OS error writing them says which stream it was (the language: RootGroup.main)
     try:
         try:
             app()
