@@ -85,6 +85,7 @@ def record_more(path: Path, hands: int, seed: int) -> int:
     """More hands at the end of the night, through the game core and Store.append."""
     import random
 
+    from pancli.core.rows import LoggedEvent
     from pancli.games import game
     from pancli.storage.store import Store
 
@@ -99,12 +100,15 @@ def record_more(path: Path, hands: int, seed: int) -> int:
         state = g.apply(state, ev.payload).state
     added = 0
     with store.lock():
+        seq = store.log.last_seq(session.id)
         for _ in range(hands):
             for ev in [{"kind": "deal", "dealer": None}] + hand_events(rng, _dealt(g, state)):
                 step = g.apply(state, ev)
                 payload = g.enrich(state, ev, step)
                 state = step.state
-                store.log.append(session.id, ev["kind"], payload, g.hand_number(state), step.payments, step.tallies)
+                seq += 1
+                store.log.append(session.id, LoggedEvent(seq, ev["kind"], payload, g.hand_number(state),
+                                                         payments=tuple(step.payments), tallies=tuple(step.tallies)))
                 added += 1
     store.close()
     return added

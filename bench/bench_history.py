@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pancli.core.rows import LoggedEvent  # noqa: E402
 from pancli.games import game  # noqa: E402
 from pancli.games.panguingue.rules import preset  # noqa: E402
 from pancli.storage.store import Store  # noqa: E402
@@ -93,10 +94,14 @@ def build(path: Path, hands: int, players: int, sessions: int, seed: int) -> dic
 
         def flush():
             with store.lock():
+                at = store.log.last_seq(sid)
                 for kind, payload, hand, payments, tallies, undo in pending:
-                    eid = store.log.append(sid, kind, payload, hand, payments, tallies)
+                    at += 1
+                    store.log.append(sid, LoggedEvent(at, kind, payload, hand, payments=tuple(payments),
+                                                      tallies=tuple(tallies)))
                     if undo:
-                        store.log.append(sid, "undo", undo, hand, undo_of=eid)
+                        at += 1
+                        store.log.append(sid, LoggedEvent(at, "undo", undo, hand, undo_of=at - 1))
             pending.clear()
 
         for _ in range(per_session):

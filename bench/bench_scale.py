@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from pancli.games.panguingue.rules import DEFAULTS, to_dict  # noqa: E402
 from pancli.app.recorder import Recorder  # noqa: E402
+from pancli.core.rows import LoggedEvent  # noqa: E402
 from pancli.storage.store import Store  # noqa: E402
 
 PLAYERS = [f"P{i:02d}" for i in range(1, 16)]
@@ -83,11 +84,14 @@ def bulk(store: Store, rec: Recorder, hands: range, counter: list[int]) -> None:
     state = rec.state()
     for start in range(hands.start, hands.stop, 100):
         with store.lock():
+            seq = store.log.last_seq(sid)
             for h in range(start, min(start + 100, hands.stop)):
                 for event in hand_events(h):
                     step = g.apply(state, event)
                     payload = g.enrich(state, event, step)
-                    store.log.append(sid, event["kind"], payload, g.hand_number(step.state), step.payments, step.tallies)
+                    seq += 1
+                    store.log.append(sid, LoggedEvent(seq, event["kind"], payload, g.hand_number(step.state),
+                                                      payments=tuple(step.payments), tallies=tuple(step.tallies)))
                     state = step.state
                     counter[0] += 1
         print(f"  bulk: {counter[0]:,} events", end="\r", flush=True)

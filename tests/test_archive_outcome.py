@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from pancli.app.archive import CLOSED_APART, CLOSED_BEFORE, compare, outcome
-from pancli.app.rescore import LogEvent
+from pancli.core.rows import LoggedEvent
 
 from helpers import pan_in_process as pan  # noqa: E402
 
@@ -30,7 +30,7 @@ NIGHT = ["session new fri --players A,B,C,D,E,F", "deal", "drop f", "meld a 5S 5
 ])
 def test_how_a_copy_stands_to_mine(mine, theirs, relation, why):
     assert outcome(mine[0], mine[1], theirs[0], theirs[1]) == (relation, why)
-    events = [LogEvent(seq, "drop", {"kind": "drop", "player": "A"}, 1) for seq in range(1, 4)]
+    events = [LoggedEvent(seq, "drop", {"kind": "drop", "player": "A"}, 1) for seq in range(1, 4)]
     header = {"game": "panguingue", "created_at": "t0", "seats": ["A", "B"], "dealer": None, "chip_value": 1}
     how = compare({**header, "closed_at": mine[1]}, events[:mine[0]], {**header, "closed_at": theirs[1]},
                   events[:theirs[0]])

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pancli.app import archive, archive_import, archive_write
+from pancli.core.rows import LoggedEvent
 from pancli.storage.store import Store
 
 from helpers import pan_in_process as pan
@@ -249,7 +250,7 @@ def long_night(db, hands: int) -> int:
     with store.lock():
         sid = store.create_session("marathon", g.name, players, "Cruz", g.rules_to_dict(rules), 0.25)
         store.set_setting("current_session", str(sid))
-    state, count = g.new_state(rules, players, "Cruz"), 0
+    state, count, seq = g.new_state(rules, players, "Cruz"), 0, 0
     undone = state  # the state before the last event applied: what an undo of it goes back to
     for start in range(0, hands, 1000):
         with store.lock():
@@ -263,13 +264,16 @@ def long_night(db, hands: int) -> int:
                     if event == "undo":  # the buy-in before: its payments come off the totals
                         last = store.log.last_effective(sid)
                         undo = {"kind": "undo", "undid": last.kind, "seq": last.seq}
-                        store.log.append(sid, "undo", undo, last.hand, undo_of=last.id)
+                        seq += 1
+                        store.log.append(sid, LoggedEvent(seq, "undo", undo, last.hand, undo_of=last.seq))
                         state = undone
                     else:
                         step = apply_event(g, state, event)
                         undone = state
-                        store.log.append(sid, event["kind"], g.enrich(state, event, step), g.hand_number(step.state),
-                                         step.payments, step.tallies)
+                        seq += 1
+                        store.log.append(sid, LoggedEvent(seq, event["kind"], g.enrich(state, event, step),
+                                                          g.hand_number(step.state), payments=tuple(step.payments),
+                                                          tallies=tuple(step.tallies)))
                         state = step.state
                     count += 1
     store.close()

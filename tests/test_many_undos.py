@@ -6,7 +6,8 @@ import json
 import pytest
 
 from pancli.app import archive, archive_import, dbcare
-from pancli.app.rescore import LogEvent, replay
+from pancli.app.rescore import replay
+from pancli.core.rows import LoggedEvent
 from pancli.games import game
 from pancli.storage.store import Store
 
@@ -74,7 +75,7 @@ def test_undo_back_across_deals_replays_as_recorded(tmp_path):
     # The replay matches the stored payments event by event, the undone ones included.
     data = archive.load(out)
     g = game("panguingue")
-    events = [LogEvent(e["seq"], e["kind"], e["payload"], e["hand"], undo_of=e["undo_of"]) for e in data["events"]]
+    events = [LoggedEvent(e["seq"], e["kind"], e["payload"], e["hand"], undo_of=e["undo_of"]) for e in data["events"]]
     replayed = replay(g, g.rules_from_dict(data["rules"]), data["session"]["seats"], None, events, strict=True)
     for r, e in zip(replayed, data["events"]):
         assert [(p.payer, p.payee, p.chips, p.code, p.params.plain()) for p in r.payments] == \
@@ -93,7 +94,7 @@ def test_the_recorder_loads_a_session_by_the_same_undo_rule(tmp_path):
     log = store.log.session_log(sid)
     assert [e.kind for e in log] == ["deal", "drop", "drop", "undo", "drop"]
     with store.lock():
-        store.log.append(sid, "undo", {"kind": "undo", "undid": "drop", "seq": 2}, 1, undo_of=log[1].id, seq=6)
+        store.log.append(sid, LoggedEvent(6, "undo", {"kind": "undo", "undid": "drop", "seq": 2}, 1, undo_of=log[1].seq))
     store.close()
     refused = pan(db, "drop cruz", ok=False)
     assert refused.exit_code != 0 and "Traceback" not in refused.output

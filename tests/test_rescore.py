@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from pancli.app.rescore import LogEvent, nets, replay
+from pancli.app.rescore import nets, replay
+from pancli.core.rows import LoggedEvent
 from pancli.games import game
 from pancli.games.panguingue.rules import from_dict
 
@@ -90,14 +91,14 @@ def test_rescore_needs_rules_and_a_real_hand(ex1):
 def test_replay_undo_restores_the_state():
     g = game("panguingue")
     rules = from_dict({})
-    events = [LogEvent(1, "deal", {"kind": "deal", "dealer": None}),
-              LogEvent(2, "drop", {"kind": "drop", "player": "B"}),
-              LogEvent(3, "undo", {"kind": "undo"}, undo_of=2),
-              LogEvent(4, "deal", {"kind": "deal", "dealer": None}),    # refused: hand 1 still in play
-              LogEvent(5, "undo", {"kind": "undo"}, undo_of=1),
-              LogEvent(6, "deal", {"kind": "deal", "dealer": "B"}),
-              LogEvent(7, "drop", {"kind": "drop", "player": "A"}),
-              LogEvent(8, "drop", {"kind": "drop", "player": "C"})]
+    events = [LoggedEvent(1, "deal", {"kind": "deal", "dealer": None}),
+              LoggedEvent(2, "drop", {"kind": "drop", "player": "B"}),
+              LoggedEvent(3, "undo", {"kind": "undo"}, undo_of=2),
+              LoggedEvent(4, "deal", {"kind": "deal", "dealer": None}),    # refused: hand 1 still in play
+              LoggedEvent(5, "undo", {"kind": "undo"}, undo_of=1),
+              LoggedEvent(6, "deal", {"kind": "deal", "dealer": "B"}),
+              LoggedEvent(7, "drop", {"kind": "drop", "player": "A"}),
+              LoggedEvent(8, "drop", {"kind": "drop", "player": "C"})]
     out = replay(g, rules, ["A", "B", "C"], None, events)
     assert [r.seq for r in out if r.error] == [4]
     assert out[1].voided and out[0].voided and not out[5].voided

@@ -14,7 +14,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from pancli.app.recorder import Recorder
 from pancli.app.views import board_json
 from pancli.core.errors import PanError
-from pancli.core.rows import StoredEvent
+from pancli.core.rows import LoggedEvent
 from pancli.games import game
 from pancli.games.panguingue.cards import RANKS, SUITS
 from pancli.games.panguingue.rules import preset
@@ -43,7 +43,7 @@ def meld_cards(draw):
 # The running totals as the log implies them, summed in Python over rows already read: the
 # reference the incremental totals (and `pan db check`'s SQL sums) must equal.
 
-def log_sums(rows: list[StoredEvent]) -> tuple[dict, dict]:
+def log_sums(rows: list[LoggedEvent]) -> tuple[dict, dict]:
     """What the running totals should hold for these events (Store.session_log rows): net chips
     per hand and player (or pool), and tallies per player and stat. Every event counts but the
     undone ones, as the running totals do. (`pan db check` sums them in SQL; this is the same
@@ -52,7 +52,7 @@ def log_sums(rows: list[StoredEvent]) -> tuple[dict, dict]:
     hands: dict[int, dict[str, int]] = {}
     tallies: dict[str, dict[str, int]] = {}
     for e in rows:
-        if e.id in undone:
+        if e.seq in undone:
             continue
         if e.payments:
             hand = e.hand or 0

@@ -572,8 +572,8 @@ def test_a_kill_during_sync_loses_nothing(tmp_path):
 
 def test_a_conflict_in_the_header_or_in_an_events_payments_or_hand_says_so():
     from pancli.app import sync_conflicts as words
-    from pancli.app.rescore import LogEvent
     from pancli.core.ledger import Payment
+    from pancli.core.rows import LoggedEvent
 
     header = {"name": "friday", "game": "panguingue", "seats": ["Ana", "Ben", "Cruz"], "dealer": "Cruz"}
     buyin = {"kind": "buyin", "player": "Ana", "chips": 20}
@@ -588,15 +588,15 @@ def test_a_conflict_in_the_header_or_in_an_events_payments_or_hand_says_so():
     said = conflict((header, []), (dict(header, seats=["Ana", "Ben"]), []), None, "seats")
     assert "the copies differ in the players. Here, the players: Ana, Ben and Cruz. In ana-laptop's copy, " \
            "the players: Ana and Ben. The folder's copy is shared/dev/friday.toml " in said
-    one = [LogEvent(seq=1, kind="buyin", payload=buyin, hand=None, payments=[])]
-    other = [LogEvent(seq=1, kind="buyin", payload=buyin, hand=2, payments=[])]
+    one = [LoggedEvent(seq=1, kind="buyin", payload=buyin, hand=None, payments=[])]
+    other = [LoggedEvent(seq=1, kind="buyin", payload=buyin, hand=2, payments=[])]
     assert "#1 here: Ana buys 20 chips between hands (1 event in all). #1 in ana-laptop's copy: Ana buys 20 " \
            "chips in hand 2 (1 event in all)." in conflict((header, one), (header, other), 1)
-    paid = [LogEvent(seq=1, kind="buyin", payload=buyin, payments=[Payment("Ben", "Ana", 4, None, said="a set")])]
+    paid = [LoggedEvent(seq=1, kind="buyin", payload=buyin, payments=[Payment("Ben", "Ana", 4, None, said="a set")])]
     said = conflict((header, one), (header, paid), 1)
     assert "#1 here: Ana buys 20 chips; no one pays (1 event in all). #1 in ana-laptop's copy: Ana buys " \
            "20 chips; Ben pays Ana 4: a set (1 event in all)." in said
-    undo = [*one, LogEvent(seq=2, kind="undo", payload={"kind": "undo", "undid": "buyin", "seq": 1}, undo_of=1)]
+    undo = [*one, LoggedEvent(seq=2, kind="undo", payload={"kind": "undo", "undid": "buyin", "seq": 1}, undo_of=1)]
     assert words.event_said("panguingue", undo, 2) == "Undid #1: Ana buys 20 chips"
     assert words.event_said("no-such-game", undo, 2) == "undo" and words.event_said("panguingue", undo, 3) is None
 

@@ -179,7 +179,7 @@ def redo_stack(store: Store, session_id: int) -> list[dict]:
     last = store.log.last_seq(session_id)
     stack: list[dict] = []
     events = store.log.session_log(session_id, max(1, last - REDO_WINDOW + 1))
-    undone = store.log.payloads_by_id(session_id, [e.undo_of for e in events if e.undo_of is not None])
+    undone = store.log.payloads_by_seq(session_id, [e.undo_of for e in events if e.undo_of is not None])
     for e in events:
         if e.undo_of is not None:
             if e.undo_of in undone:
@@ -216,7 +216,7 @@ def undo_preview(store: Store, session: str | None) -> dict:
         return {"seq": None, "text": _("Nothing to undo in this session."), "payments": []}
     words = game(s.game).event_words(last.payload)
     return {"seq": last.seq, "text": _("Undo takes back #{seq}: {event}").format(seq=last.seq, event=words),
-            "payments": payment_lines(last.payments)}
+            "payments": payment_lines(last.payments or ())}
 
 
 def melds_of(board: dict) -> list[dict]:

@@ -24,23 +24,21 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from pancli.app import archive_check, archive_write
-from pancli.app.rescore import LogEvent, Replayed, same_payment
+from pancli.app.rescore import same_payment
 from pancli.app.views import event_difference, standings_json
 from pancli.core.errors import InputError
 from pancli.core.i18n import N_, _
 from pancli.core.ledger import NO_PARAMS, Params, Payment, canonical_json
 from pancli.core.money import amount, chip_value as money_per_chip, chip_value_in, currency as currency_code
-from pancli.core.rows import Session, StoredEvent
+from pancli.core.rows import LoggedEvent, Session
 from pancli.games import GAMES, game as get_game
 from pancli.games.protocol import TALLIES
 
 if TYPE_CHECKING:
-    from pancli.storage.log import NewEvent
     from pancli.storage.store import Store
 
 FORMAT, VERSION, SESSION_KEYS = archive_write.FORMAT, archive_write.VERSION, archive_write.SESSION_KEYS
@@ -49,15 +47,10 @@ GLOBAL_ID = re.compile(r"[0-9a-f]{32}")  # a device id or a session uid: 32 lowe
 
 # -- from the database -------------------------------------------------------------------
 
-def log_events(store: Store, session: Session, rows: list[StoredEvent] | None = None) -> list[LogEvent]:
-    """Every event of a session, undos included, with its stored payments (from ``rows``, the
+def log_events(store: Store, session: Session, rows: list[LoggedEvent] | None = None) -> list[LoggedEvent]:
+    """Every event of a session, undos included, with its stored payments (``rows``, the
     session's Store.session_log, when the caller has read it already)."""
-    if rows is None:
-        rows = store.log.session_log(session.id)
-    seq_of = {e.id: e.seq for e in rows}
-    return [LogEvent(seq=e.seq, kind=e.kind, payload=e.payload, hand=e.hand,
-                     created_at=e.created_at, undo_of=seq_of.get(e.undo_of) if e.undo_of else None,
-                     payments=e.payments) for e in rows]
+    return store.log.session_log(session.id) if rows is None else rows
 
 
 def build(store: Store, session: Session) -> dict:
@@ -102,7 +95,7 @@ def to_csv(store: Store, session: Session) -> str:
     for e in store.log.session_log(session.id):
         if not e.effective:
             continue
-        for p in e.payments:
+        for p in e.payments or ():
             w.writerow([e.seq, e.hand if e.hand is not None else "", e.kind, p.payer, p.payee,
                         p.chips, p.reason, e.created_at])
     w.writerow([])
@@ -254,11 +247,16 @@ def archived_payment(p: dict) -> Payment:
     return Payment(p["payer"], p["payee"], p["chips"], code, params, said=p.get("reason") or "")
 
 
-def archive_events(archive: dict) -> list[LogEvent]:
-    return [LogEvent(seq=e["seq"], kind=e["kind"], payload=e["payload"], hand=e["hand"],
-                     created_at=e["created_at"], undo_of=e["undo_of"],
-                     payments=None if e["payments"] is None else [archived_payment(p) for p in e["payments"]])
-            for e in archive["events"]]
+def logged_event(ev: dict) -> LoggedEvent:
+    """An event as an archive holds it (checked: archive_check), as the log holds it: the reader
+    of archive_write.archived_event's writing. No tallies (an archive holds none); no payments
+    when the archive has none."""
+    return LoggedEvent(ev["seq"], ev["kind"], ev["payload"], ev["hand"], ev["created_at"], ev["undo_of"],
+                       payments=None if ev["payments"] is None else tuple(archived_payment(p) for p in ev["payments"]))
+
+
+def archive_events(archive: dict) -> list[LoggedEvent]:
+    return [logged_event(e) for e in archive["events"]]
 
 
 def rules_of(game: str, data: dict) -> tuple[Any, dict]:
@@ -277,13 +275,6 @@ def rules_of(game: str, data: dict) -> tuple[Any, dict]:
 
 
 _RULES: dict[tuple[str, str], tuple[Any, dict]] = {}  # rules are frozen: one object serves every session
-
-
-def stored_events(replayed: Iterable[Replayed]) -> Iterator[NewEvent]:
-    """Replayed events as the store's append_many takes them (an undo names the seq it voids)."""
-    for r in replayed:
-        yield (r.seq, r.kind, r.payload, r.hand, r.payments, r.tallies, r.undo_of if r.kind == "undo" else None,
-               r.created_at)
 
 
 def import_target(store: Store, header: dict, as_name: str | None) -> tuple[str, str | None, str | None, Session | None]:
@@ -309,7 +300,7 @@ def import_target(store: Store, header: dict, as_name: str | None) -> tuple[str,
 HEADER_KEYS = ("game", "created_at", "seats", "dealer", "chip_value", "currency", "language")  # what a session never changes
 
 
-def same_event(a: LogEvent, b: LogEvent) -> bool:
+def same_event(a: LoggedEvent, b: LoggedEvent) -> bool:
     """Whether two copies of an event are the same: seq, kind, hand, payload and what it undoes,
     and its payments by players, chips, code and parameters (by players and chips alone where a
     copy predates codes), never by their English reason."""
@@ -356,7 +347,7 @@ def outcome(mine_count: int, mine_closed: str | None, their_count: int, their_cl
     return "same", None
 
 
-def compare(mine: dict, mine_events: list[LogEvent], theirs: dict, their_events: list[LogEvent]) -> dict:
+def compare(mine: dict, mine_events: list[LoggedEvent], theirs: dict, their_events: list[LoggedEvent]) -> dict:
     """How the copy ``theirs`` stands to ``mine`` (session headers and event logs), by
     ``outcome``: ``same``, ``older``, ``newer`` or ``conflict``, with ``seq`` the first event
     that differs (None when the headers differ: ``field`` names the one) and ``why``.

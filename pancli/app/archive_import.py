@@ -25,23 +25,22 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pancli.app import archive_check, archive_read, archive_write, sync_folder
 from pancli.app.archive import (
-    archived_payment,
     differing_header,
     header_conflict,
     import_target,
+    logged_event,
     normalise_event,
     normalise_header,
     outcome,
     rules_of,
     same_event,
     session_header,
-    stored_events,
 )
-from pancli.app.rescore import LogEvent, Replay, Replayed, first_difference, gc_paused
+from pancli.app.rescore import Replay, Replayed, first_difference, gc_paused
 from pancli.app.views import event_difference
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
-from pancli.core.rows import Session
+from pancli.core.rows import LoggedEvent, Session
 from pancli.games import game as get_game
 
 if TYPE_CHECKING:
@@ -163,12 +162,6 @@ def stored_fingerprint(store: Store, session: Session, without_global_id: bool =
     return fp.done(head, dict(session.rules))
 
 
-def log_event(ev: dict) -> LogEvent:
-    return LogEvent(seq=ev["seq"], kind=ev["kind"], payload=ev["payload"], hand=ev["hand"],
-                    created_at=ev["created_at"], undo_of=ev["undo_of"],
-                    payments=None if ev["payments"] is None else [archived_payment(p) for p in ev["payments"]])
-
-
 # -- the import ------------------------------------------------------------------------------
 
 def import_source(store: Store, arc: Checked, as_name: str | None = None, make_current: bool = True) -> dict:
@@ -262,7 +255,7 @@ def _unproven(store: Store, session: Session, arc: Checked) -> InputError:
                       _("nothing was changed; bring it in with `pan sync`, or as a copy with --as NAME"))
 
 
-def _replay_into(store: Store, sid: int, g: Game[Any, Any], rules: Any, arc: Checked, mine: Iterator[LogEvent], held: int,
+def _replay_into(store: Store, sid: int, g: Game[Any, Any], rules: Any, arc: Checked, mine: Iterator[LoggedEvent], held: int,
                  contradiction: Callable[[str], InputError] | None = None) -> tuple[str, int]:
     """Every event of the archive replayed strictly and compared with what it says it paid; those
     after the first ``held`` appended to session ``sid``, whose first ``held`` events, ``mine``,
@@ -273,15 +266,9 @@ def _replay_into(store: Store, sid: int, g: Game[Any, Any], rules: Any, arc: Che
     pending: list[Replayed] = []  # replayed, to be stored a batch at a time (in the caller's transaction)
 
     def store_pending() -> None:
-        if not pending:
-            return
-        # An undo names the seq it voids: the id of one stored before the batch is looked up
-        # (the strict replay let the undo through: it has a seq, and that event is stored).
-        seqs = {r.seq for r in pending}
-        ids = {cast(int, r.undo_of): cast(int, store.log.event_id(sid, cast(int, r.undo_of))) for r in pending
-               if r.kind == "undo" and r.undo_of not in seqs}
-        store.log.append_many(sid, stored_events(pending), ids)
-        pending.clear()
+        if pending:
+            store.log.append_many(sid, [r.logged() for r in pending])
+            pending.clear()
 
     history = StoredHistory(store, sid, g.checkpoint_kind, store_pending)
     replay = Replay(g, rules, s["seats"], s["dealer"], strict=True, worded=False, history=history)
@@ -289,7 +276,7 @@ def _replay_into(store: Store, sid: int, g: Game[Any, Any], rules: Any, arc: Che
     for ev in arc.events():
         fp.add(ev)
         count += 1
-        theirs = log_event(ev)
+        theirs = logged_event(ev)
         if count <= held:
             ours = next(mine)
             if not same_event(ours, theirs) and contradiction is not None:
@@ -325,11 +312,11 @@ class StoredHistory:
     def effective_before(self, seq: int) -> tuple[list[Replayed], bool]:
         self.store_pending()
         rows, more = self.store.log.effective_before(self.sid, seq, self.checkpoint_kind)
-        return [Replayed(e.seq, e.kind, e.hand, e.payload) for e in rows], more
+        return [Replayed(e, e.payload, e.hand) for e in rows], more
 
     def effective_tail(self, seq: int, limit: int) -> list[Replayed]:
         self.store_pending()
-        return [Replayed(e.seq, e.kind, e.hand, e.payload) for e in self.store.log.effective_tail(self.sid, seq, limit)]
+        return [Replayed(e, e.payload, e.hand) for e in self.store.log.effective_tail(self.sid, seq, limit)]
 
     def state(self, seq: int, before_seq: int) -> tuple[str, bool] | None:
         self.store_pending()

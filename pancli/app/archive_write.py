@@ -16,8 +16,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from pancli.app.rescore import LogEvent
-from pancli.core.rows import Session
+from pancli.core.rows import LoggedEvent, Session
 from pancli.core.words import plural
 
 if TYPE_CHECKING:
@@ -35,18 +34,12 @@ SEGMENT = 1000  # events read from the store at a time: their rows are all that 
 Write = Callable[[str], Any]
 
 
-def stored_events(store: Store, session: Session, segment: int = SEGMENT) -> Iterator[LogEvent]:
+def stored_events(store: Store, session: Session, segment: int = SEGMENT) -> Iterator[LoggedEvent]:
     """Every event of a session in order, undos included, with its stored payments, read a
     segment at a time (call inside one snapshot, so the segments are of the same log)."""
     last = store.log.last_seq(session.id)
     for first in range(1, last + 1, segment):
-        rows = store.log.session_log(session.id, first, first + segment - 1)
-        seq_of = {e.id: e.seq for e in rows}
-        before = [e.undo_of for e in rows if e.undo_of and e.undo_of not in seq_of]
-        seq_of.update(store.log.seqs_of(session.id, before))  # an undo of an event of an earlier segment
-        for e in rows:
-            yield LogEvent(seq=e.seq, kind=e.kind, payload=e.payload, hand=e.hand, created_at=e.created_at,
-                           undo_of=seq_of.get(e.undo_of) if e.undo_of else None, payments=e.payments)
+        yield from store.log.session_log(session.id, first, first + segment - 1)
 
 
 def header(session: Session) -> dict:
@@ -58,8 +51,9 @@ def header(session: Session) -> dict:
             **{k: v for k in OPTIONAL_KEYS if (v := getattr(session, k)) is not None}}
 
 
-def archived_events(events: Iterator[LogEvent]) -> Iterator[dict]:
-    """Each event as the archive holds it, in the plain form of ``archive.build``."""
+def archived_events(events: Iterator[LoggedEvent]) -> Iterator[dict]:
+    """Each event as the archive holds it, in the plain form of ``archive.build``: the writer
+    of archive.logged_event's reading (a column of the log that is archived is written here)."""
     params: dict[str, dict] = {}  # parsed once per distinct text: every payer of a condition shares it
     for ev in events:
         payments = []

@@ -5,14 +5,14 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any
 
-from pancli.app.rescore import LogEvent, Replay
+from pancli.app.rescore import Replay
 from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, RuleError
 from pancli.core.i18n import _
 from pancli.core.ledger import Payment
 from pancli.core.names import check_new_player
 from pancli.core.payloads import BANK_PAYLOADS
-from pancli.core.rows import Session, StoredEvent
+from pancli.core.rows import LoggedEvent, Session
 from pancli.games import game
 from pancli.storage.store import Store
 
@@ -71,12 +71,11 @@ class Recorder:
         g = self.game
         checkpoint = self.store.log.last_effective(sid, g.checkpoint_kind) if g.checkpoint_kind else None
         start = g.restore(self.rules, checkpoint.payload) if checkpoint else None
-        rows = self.store.log.session_log(sid, checkpoint.seq if checkpoint else 1)
-        seq_of = {e.id: e.seq for e in rows}  # an undo names its event by id; no undo reaches past the checkpoint
+        rows = self.store.log.session_log(sid, checkpoint.seq if checkpoint else 1)  # no undo reaches past it
         replay = Replay(g, self.rules, self.session.players, self.session.dealer, strict=True, worded=False,
                         start=start)
         for e in rows:  # a replay: no lines for people
-            replay.step(LogEvent(e.seq, e.kind, e.payload, e.hand, undo_of=seq_of.get(e.undo_of) if e.undo_of else None))
+            replay.step(e)
         state = replay.state
         self._state, self._last_id = state, last
         return state
@@ -157,8 +156,8 @@ class Recorder:
                 self._check_payload(payload)
                 hand = self.game.hand_number(step.state)
                 seq += 1
-                event_id = self.store.log.append(self.session.id, event["kind"], payload, hand,
-                                                 step.payments, step.tallies, seq=seq)
+                event_id = self.store.log.append(self.session.id, LoggedEvent(
+                    seq, event["kind"], payload, hand, payments=tuple(step.payments), tallies=tuple(step.tallies)))
                 state = step.state
                 steps.append(step)
         # Cached only once committed: if COMMIT fails (a full disk), the id is free again and the
@@ -179,7 +178,7 @@ class Recorder:
             raise TypeError(f"{self.game.title} would store a {payload.get('kind')} event whose '{key}' is "
                             f"{value!r}, not a {field.type} as its payloads declare")
 
-    def undo(self) -> tuple[StoredEvent, tuple[Payment, ...]]:
+    def undo(self) -> tuple[LoggedEvent, tuple[Payment, ...]]:
         """Void the last effective event with its payments; returns it and the payments voided."""
         with self.store.lock():
             _open, seq = self._check_open()
@@ -187,9 +186,9 @@ class Recorder:
             last = self.store.log.last_effective(sid)
             if last is None:
                 raise RuleError(_("nothing to undo in this session"), _("record something first"))
-            voided = last.payments
-            self.store.log.append(sid, "undo", {"kind": "undo", "undid": last.kind, "seq": last.seq},
-                                  last.hand, undo_of=last.id, seq=seq + 1)
+            voided = last.payments or ()
+            self.store.log.append(sid, LoggedEvent(seq + 1, "undo", {"kind": "undo", "undid": last.kind, "seq": last.seq},
+                                                   last.hand, undo_of=last.seq))
             self._state, self._current = None, False
         return last, voided
 

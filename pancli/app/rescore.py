@@ -30,43 +30,47 @@ from pancli.core.bank import BANK_KINDS, apply_event
 from pancli.core.errors import PanError, RuleError
 from pancli.core.i18n import _
 from pancli.core.ledger import POOLS, Payment
-from pancli.core.rows import Session
+from pancli.core.rows import LoggedEvent, Session
 
 if TYPE_CHECKING:
     from pancli.games.protocol import Game
 
 
-@dataclass
-class LogEvent:
-    """One recorded event as an archive or the database holds it."""
-
-    seq: int
-    kind: str
-    payload: dict
-    hand: int | None = None
-    created_at: str | None = None
-    undo_of: int | None = None        # for an undo: the seq of the event it voids
-    payments: Sequence[Payment] | None = None  # what was stored, if known
-
-
-@dataclass
+@dataclass(slots=True)
 class Replayed:
-    """What the core made of one event."""
+    """What the core made of one logged event, beside that event (``event``: as the archive or
+    the database holds it)."""
 
-    seq: int
-    kind: str
-    hand: int | None
+    event: LoggedEvent
     payload: dict                      # as the recorder stores it (enriched by the game)
+    hand: int | None
     payments: list = field(default_factory=list)
     tallies: list = field(default_factory=list)
     error: str | None = None           # why the core refused it (the event was skipped)
     voided: bool = False               # undone by a later undo event
-    undo_of: int | None = None
-    created_at: str | None = None
+
+    @property
+    def seq(self) -> int:
+        return self.event.seq
+
+    @property
+    def kind(self) -> str:
+        return self.event.kind
+
+    @property
+    def undo_of(self) -> int | None:
+        return self.event.undo_of
 
     @property
     def applied(self) -> bool:
         return self.error is None
+
+    def logged(self) -> LoggedEvent:
+        """The event to store: the logged one as the core made it (every other column as logged;
+        an undo alone names the event it voids)."""
+        ev = self.event
+        return ev.replace(payload=self.payload, hand=self.hand, payments=tuple(self.payments),
+                          tallies=tuple(self.tallies), undo_of=ev.undo_of if ev.kind == "undo" else None)
 
 
 @contextmanager
@@ -176,14 +180,14 @@ class Replay:
             raise RuleError(cannot_replay(r.seq, r.kind, why)) from None
         r.error = why
 
-    def step(self, ev: LogEvent) -> Replayed:
-        r = Replayed(ev.seq, ev.kind, ev.hand, dict(ev.payload), undo_of=ev.undo_of, created_at=ev.created_at)
+    def step(self, ev: LoggedEvent) -> Replayed:
+        r = Replayed(ev, dict(ev.payload), ev.hand)
         self._step(ev, r)
         if self.hook is not None:
             self.hook(r)
         return r
 
-    def _step(self, ev: LogEvent, r: Replayed) -> None:
+    def _step(self, ev: LoggedEvent, r: Replayed) -> None:
         by_seq = self.by_seq
         if by_seq is not None:
             if ev.seq in by_seq:
@@ -205,14 +209,14 @@ class Replay:
         self.effective.append(r)
         self.before.append(self.state)
         self.state = step.state
-        if r.kind == g.checkpoint_kind:
+        if ev.kind == g.checkpoint_kind:
             # Until this checkpoint is undone, no undo reaches the states before it.
             for i in range(self.kept, len(self.before) - 1):
                 self.before[i] = None
             self.kept = len(self.before) - 1
             if by_seq is None:
                 self._forget_before_last_hand()
-        elif by_seq is None and r.kind in BANK_KINDS and len(self.effective) > 2 * WINDOW:
+        elif by_seq is None and ev.kind in BANK_KINDS and len(self.effective) > 2 * WINDOW:
             self._let_bank_events_go()
 
     def _forget_before_last_hand(self) -> None:
@@ -302,7 +306,7 @@ class Replay:
         return state
 
 
-def replay(game: Game[Any, Any], rules: Any, players: Sequence[str], dealer: str | None, events: Iterable[LogEvent],
+def replay(game: Game[Any, Any], rules: Any, players: Sequence[str], dealer: str | None, events: Iterable[LoggedEvent],
            strict: bool = False, start: Any = None, worded: bool = True) -> list[Replayed]:
     """Every event replayed in order, held whole (``Replay``), each as the core made it."""
     with gc_paused():
@@ -341,7 +345,7 @@ class Rescore:
                         "rescored": sum(r["rescored"] for r in self.rows) + sum(p["rescored"] for p in self.pools.values())}}
 
 
-def rescore(game: Game[Any, Any], session: Session, events: list[LogEvent], new_rules: Any, hand: int | None = None) -> Rescore:
+def rescore(game: Game[Any, Any], session: Session, events: list[LoggedEvent], new_rules: Any, hand: int | None = None) -> Rescore:
     """The recorded play of a session paid again under ``new_rules``; the session is not changed.
 
     ``recorded`` is what the stored payments say; ``rescored`` what the replay pays. With
@@ -350,7 +354,7 @@ def rescore(game: Game[Any, Any], session: Session, events: list[LogEvent], new_
     recorded_by_seq = {ev.seq: ev for ev in events}
     if all(ev.payments is not None for ev in events):
         voided = {ev.undo_of for ev in events if ev.kind == "undo"}
-        old = [Replayed(ev.seq, ev.kind, ev.hand, ev.payload, payments=list(ev.payments or ()), voided=ev.seq in voided)
+        old = [Replayed(ev, ev.payload, ev.hand, payments=list(ev.payments or ()), voided=ev.seq in voided)
                for ev in events]
     else:  # an archive without payments: what the session's own rules pay
         old = replay(game, game.rules_from_dict(session.rules), session.players, session.dealer, events)

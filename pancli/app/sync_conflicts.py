@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pancli.app.rescore import LogEvent
 from pancli.core.errors import PanError
 from pancli.core.i18n import N_, _, ngettext
 from pancli.core.text import payment_lines
@@ -22,6 +21,7 @@ from pancli.games import game as game_of
 
 if TYPE_CHECKING:
     from pancli.core.json_types import JsonObject
+    from pancli.core.rows import LoggedEvent
 
 # What a session's header holds, as the table says it (archive.HEADER_KEYS, and when it closed):
 # each copy's version of a field, and the copies differing in it, one whole sentence each.
@@ -49,7 +49,7 @@ FIELDS_DIFFER = {
 CONFLICT_COPY_MARKS = (".sync-conflict-", "conflicted copy", "(conflict")
 
 
-def event_said(game: str, events: list[LogEvent], seq: int | None) -> str | None:
+def event_said(game: str, events: list[LoggedEvent], seq: int | None) -> str | None:
     """Event ``seq`` of a copy in its game's words (an undo with what it took back); None when
     the copy has no such event."""
     by_seq = {e.seq: e for e in events}
@@ -63,7 +63,7 @@ def event_said(game: str, events: list[LogEvent], seq: int | None) -> str | None
         return e.kind
 
 
-def side(where: str, header: JsonObject, events: list[LogEvent], seq: int | None, field: str | None,
+def side(where: str, header: JsonObject, events: list[LoggedEvent], seq: int | None, field: str | None,
          writer: str | None = None) -> JsonObject:
     """One copy of a conflict: where it is, how many events it holds, and its version of what
     differs (event ``seq`` in words, or the header ``field``)."""

@@ -24,7 +24,7 @@ from pancli.app.rescore import Replayed, first_difference, fouled_before_fix, un
 from pancli.core.bank import BANK_KINDS, apply_bank
 from pancli.core.errors import PanError
 from pancli.core.i18n import _
-from pancli.core.rows import LogPiece
+from pancli.core.rows import LoggedEvent, LogPiece
 from pancli.storage.mapping import stored_payment, stored_tally
 
 if TYPE_CHECKING:
@@ -200,7 +200,7 @@ class LogVerifier:
         bad = _bad_chips(seq, pays)
         if bad:
             return bad
-        replayed = Replayed(seq, kind, None, made, list(step.payments), list(step.tallies))
+        replayed = Replayed(LoggedEvent(seq, kind, payload), made, None, list(step.payments), list(step.tallies))
         stored = {seq: {"payload": payload, "payments": [stored_payment(r) for r in pays],
                         "tallies": [stored_tally(r) for r in tallies]}}
         return first_difference([replayed], stored) or _("event #{seq} ({kind}) differs from the replay").format(

@@ -8,12 +8,12 @@ So the phone and the terminal always show the same objects.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from pancli.core.errors import InputError, PanError
 from pancli.core.i18n import _
 from pancli.core.ledger import POOLS, Payment
-from pancli.core.rows import Session, StoredEvent
+from pancli.core.rows import LoggedEvent, Session
 from pancli.games import GAMES, game
 from pancli.games.protocol import TALLIES
 
@@ -97,11 +97,12 @@ def payment_json(event_id: int, p: Payment) -> PaymentJson:
             "code": p.code, "params": None if p.code is None else p.params.plain()}
 
 
-def event_json(e: StoredEvent, text: str) -> EventJson:
-    """One event of `pan history --json`; ``text``: the event in words (``event_texts``)."""
+def event_json(e: LoggedEvent, text: str, undo_id: int | None = None) -> EventJson:
+    """One event of `pan history --json`; ``text``: the event in words (``event_texts``);
+    ``undo_id``: for an undo, the row id of the event it voids (as the history has always named it)."""
     return {"seq": e.seq, "hand": e.hand, "kind": e.kind, "text": text, "payload": e.payload,
-            "created_at": e.created_at, "voided": e.voided_by is not None,
-            "undo_of": e.undo_of, "payments": [payment_json(e.id, p) for p in e.payments]}
+            "created_at": cast(str, e.created_at), "voided": e.voided_by is not None,
+            "undo_of": undo_id, "payments": [payment_json(cast(int, e.id), p) for p in e.payments or ()]}
 
 
 def event_difference(game_name: str, seq: int, ours: JsonObject, theirs: JsonObject) -> str:
@@ -119,25 +120,30 @@ def event_difference(game_name: str, seq: int, ours: JsonObject, theirs: JsonObj
     return _("event #{seq} ({event}) differs in its hand or its payments").format(seq=seq, event=a)
 
 
-def event_texts(store: Store, session: Session, events: Sequence[StoredEvent]) -> list[str]:
+def event_texts(store: Store, session: Session, events: Sequence[LoggedEvent]) -> list[str]:
     """Each event in words, as its game says it (an undo with what it took back)."""
     g = game(session.game)
-    payloads = {e.id: e.payload for e in events}
+    payloads = {e.seq: e.payload for e in events}
     missing = [e.undo_of for e in events if e.undo_of is not None and e.undo_of not in payloads]
     if missing:
-        payloads.update(store.log.payloads_by_id(session.id, missing))
+        payloads.update(store.log.payloads_by_seq(session.id, missing))
     return [g.event_words(e.payload, payloads.get(e.undo_of) if e.undo_of is not None else None) for e in events]
 
 
 def history_data(store: Store, session: Session, hand: int | None = None,
-                 events: list[StoredEvent] | None = None) -> JsonObject:
+                 events: list[LoggedEvent] | None = None) -> JsonObject:
     """`pan history [--hand N] --json`: every event, voided ones and undos included, with its payments
     and its words (or just ``events``, as ``store.log.session_log`` gives them, for a reader that
     pages the log)."""
     if events is None:
         events = store.log.session_log(session.id) if hand is None else store.log.hand_events(session.id, hand)
     texts = event_texts(store, session, events)
-    return {"session": session.name, "events": [event_json(e, t) for e, t in zip(events, texts)]}
+    ids = {e.seq: e.id for e in events}
+    missing = [e.undo_of for e in events if e.undo_of is not None and e.undo_of not in ids]
+    if missing:
+        ids.update(store.log.ids_of(session.id, missing))
+    return {"session": session.name, "events": [event_json(e, t, ids.get(e.undo_of) if e.undo_of is not None else None)
+                                                for e, t in zip(events, texts)]}
 
 
 def names_player(payload: JsonObject, player: str) -> bool:

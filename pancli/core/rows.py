@@ -8,7 +8,7 @@ them. An event's payments and tallies are the ledger's ``Payment`` and ``Tally``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from pancli.core.ledger import Payment, Tally
 
@@ -33,25 +33,34 @@ class Session:
     language: str | None = None   # the house language of the phone pages (a code of pancli.storage.catalogs.available())
 
 
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
-    """One event of a session's log as stored, undos and voided events included."""
+class LoggedEvent(NamedTuple):
+    """One event of a session's log, undos and voided events included: as storage gives it back
+    and stores it, as an archive holds it, and as a replay reads it. Events name each other by
+    seq, never by row id. A column of the log is a field here (at the end, with a default), read
+    and written by pancli/storage/mapping.py and, if archived, by the archive's writer and reader.
 
-    id: int
+    Immutable and cheap to make (a named tuple: a frozen dataclass costs three times as much to
+    build, and a night is read and imported thousands of events at a time)."""
+
     seq: int
-    hand: int | None
     kind: str
     payload: dict[str, Any]
-    created_at: str
-    undo_of: int | None                 # an undo: the id of the event it voids
-    voided_by: int | None               # the id of the undo that voids this event, if any
-    payments: tuple[Payment, ...]       # in the order they were written
-    tallies: tuple[Tally, ...]
+    hand: int | None = None
+    created_at: str | None = None       # None: not stored yet (stored as now)
+    undo_of: int | None = None          # an undo: the seq of the event it voids
+    voided_by: int | None = None        # the seq of the undo that voids this event, if any
+    payments: tuple[Payment, ...] | None = None  # in the order written; None: not known (an archive
+    tallies: tuple[Tally, ...] | None = None     # without payments; an archive holds no tallies)
+    id: int | None = None               # the row id, once stored
 
     @property
     def effective(self) -> bool:
         """Neither an undo nor undone."""
         return self.kind != "undo" and self.voided_by is None
+
+    def replace(self, **changes: Any) -> LoggedEvent:
+        """The same event with these fields changed (every other column as it was)."""
+        return self._replace(**changes)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,21 +10,25 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from pancli.core.rows import StoredEvent
-from pancli.storage.mapping import EVENT_COLUMNS, PAYMENT_COLUMNS, TALLY_COLUMNS, add_payments, add_tallies, event_rows
+from pancli.core.rows import LoggedEvent
+from pancli.storage.mapping import (
+    EVENT_COLUMNS,
+    INSERT_EVENT,
+    PAYMENT_COLUMNS,
+    TALLY_COLUMNS,
+    add_payments,
+    add_tallies,
+    event_rows,
+    event_values,
+)
 from pancli.storage.migrations import NET
 
 if TYPE_CHECKING:
-    from pancli.core.ledger import Payment, Tally
-
-# An event as ``append_many`` stores it: (seq, kind, payload, hand, payments, tallies, undo_of,
-# created_at), ``undo_of`` the seq of the event an undo voids.
-NewEvent = tuple[int, str, Mapping[str, Any], "int | None", "Sequence[Payment]", "Sequence[Tally]", "int | None",
-                 "str | None"]
+    from pancli.core.ledger import Payment
 
 _VOIDED = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
 
@@ -59,42 +63,32 @@ class EventLog:
         row = self.conn.execute("SELECT max(id) FROM events WHERE session_id = ?", [session_id]).fetchone()
         return row[0] or 0
 
-    def append(self, session_id: int, kind: str, payload: Mapping[str, Any], hand: int | None,
-               payments: Sequence[Payment] = (), tallies: Sequence[Tally] = (), undo_of: int | None = None, created_at: str | None = None,
-               seq: int | None = None) -> int:
-        """Store one event (``append_many`` of one) and return its id; ``undo_of`` is the id of the
-        event an undo voids, ``seq`` the session's next (looked up when not given, inside the
-        same transaction)."""
-        c = self.conn
-        if seq is None:
-            seq = c.execute("SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ?",
-                            [session_id]).fetchone()[0]
-        ids: dict[int, int] = {}
-        voided = None
-        if undo_of is not None:
-            voided = c.execute("SELECT seq FROM events WHERE id = ?", [undo_of]).fetchone()[0]
-            ids[voided] = undo_of
-        self.append_many(session_id, [(seq, kind, payload, hand, payments, tallies, voided, created_at)], ids)
-        return ids[seq]
+    def append(self, session_id: int, event: LoggedEvent) -> int:
+        """Store one event (``append_many`` of one) and return its id."""
+        return self.append_many(session_id, (event,))[-1]
 
-    def append_many(self, session_id: int, events: Iterable[NewEvent], ids: dict[int, int]) -> None:
+    def append_many(self, session_id: int, events: Iterable[LoggedEvent]) -> list[int]:
         """Store events in order with their payments and tallies and the running totals they
         change, in a handful of statements however many events (an imported session: a batch of
-        its log at a time); the one writer of the log. ``events``: (seq, kind, payload, hand, payments, tallies,
-        undo_of, created_at), ``undo_of`` the seq of the event an undo voids; ``ids``: the id
-        of each event of the session held already, by seq, filled in with the new ones."""
+        its log at a time); the one writer of the log. Each event's seq is its own (the next of
+        the session's); an undo names by seq the event it voids, stored before or in this batch.
+        Returns the new events' ids, in order."""
         c = self.conn
-        insert = ("INSERT INTO events (session_id, seq, hand, kind, payload, created_at, undo_of) "
-                  "VALUES (?, ?, ?, ?, ?, ?, ?)")
+        ids: dict[int, int] = {}                      # by seq: the id of each event of this batch
         pay_rows: list[tuple] = []
         tally_rows: list[tuple] = []
         totals: dict[tuple[str, str], int] = {}       # (player, stat): the change to its total
         hand_nets: dict[tuple[int, str], int] = {}    # (hand, player): the change to its net
         new: dict[int, tuple] = {}                    # by seq: (hand, moves, changes) of this batch
-        for seq, kind, payload, hand, payments, tallies, undo_of, created_at in events:
-            target = ids[undo_of] if undo_of is not None else None
-            event_id = c.execute(insert, [session_id, seq, hand, kind, json.dumps(payload, ensure_ascii=False),
-                                          created_at or now(), target]).lastrowid
+        for e in events:
+            seq, hand, payments, tallies, undo_of = e.seq, e.hand, e.payments or (), e.tallies or (), e.undo_of
+            target = None
+            if undo_of is not None:
+                target = ids.get(undo_of)
+                if target is None:  # stored before this batch
+                    target = c.execute("SELECT id FROM events WHERE session_id = ? AND seq = ?",
+                                       [session_id, undo_of]).fetchone()[0]
+            event_id = c.execute(INSERT_EVENT, event_values(session_id, e, e.created_at or now(), target)).lastrowid
             assert event_id is not None  # sqlite3 sets it after an INSERT into a rowid table such as events
             ids[seq] = event_id
             if payments:
@@ -142,8 +136,9 @@ class EventLog:
             c.executemany("INSERT INTO hand_totals (session_id, hand, player, net) VALUES (?, ?, ?, ?) "
                           "ON CONFLICT (session_id, hand, player) DO UPDATE SET net = net + excluded.net",
                           net_rows)
+        return list(ids.values())
 
-    def _read(self, session_id: int, where: str, args: list, order: str = "id", limit: str = "") -> list[StoredEvent]:
+    def _read(self, session_id: int, where: str, args: list, order: str = "id", limit: str = "") -> list[LoggedEvent]:
         """The session's events that ``where`` selects, in ``order``, each with the undo that voids
         it and its payments and tallies: four ordered index scans, however long the log. Payments
         or tallies whose event is not one of the session's are left out (stray_rows counts them)."""
@@ -155,8 +150,8 @@ class EventLog:
             return []
         first, last = min(rows[0][0], rows[-1][0]), max(rows[0][0], rows[-1][0])
         span = [session_id, first, last]
-        voided_by = {undo_of: eid for undo_of, eid in c.execute(
-            "SELECT undo_of, id FROM events WHERE session_id = ? AND undo_of BETWEEN ? AND ?", span)}
+        voided_by = {undo_of: seq for undo_of, seq in c.execute(
+            "SELECT undo_of, seq FROM events WHERE session_id = ? AND undo_of BETWEEN ? AND ?", span)}
         payments: dict[int, list] = {r[0]: [] for r in rows}
         tallies: dict[int, list] = {r[0]: [] for r in rows}
         add_payments(c.execute(f"SELECT {PAYMENT_COLUMNS} FROM payments "
@@ -165,23 +160,19 @@ class EventLog:
                               "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id", span), tallies)
         return event_rows(rows, voided_by, payments, tallies)
 
-    def session_log(self, session_id: int, first_seq: int = 1, last_seq: int | None = None) -> list[StoredEvent]:
+    def session_log(self, session_id: int, first_seq: int = 1, last_seq: int | None = None) -> list[LoggedEvent]:
         """Every event of a session in order (or those numbered ``first_seq`` to ``last_seq``),
         undos and voided events included, with their payments and tallies in the order written."""
         return self._read(session_id, "seq BETWEEN ? AND ?",
                           [first_seq, last_seq if last_seq is not None else 2 ** 62])
 
-    def seqs_of(self, session_id: int, event_ids: list[int]) -> dict[int, int]:
-        """The seq of each of the session's events given by id (an undo names its event by id)."""
-        if not event_ids:
+    def ids_of(self, session_id: int, seqs: list[int]) -> dict[int, int]:
+        """The row id of each of the session's events given by seq."""
+        if not seqs:
             return {}
-        marks = ", ".join("?" * len(event_ids))
-        return dict(self.conn.execute(f"SELECT id, seq FROM events WHERE session_id = ? AND id IN ({marks})",
-                                      [session_id, *event_ids]))
-
-    def event_id(self, session_id: int, seq: int) -> int | None:
-        row = self.conn.execute("SELECT id FROM events WHERE session_id = ? AND seq = ?", [session_id, seq]).fetchone()
-        return row[0] if row else None
+        marks = ", ".join("?" * len(seqs))
+        return dict(self.conn.execute(f"SELECT seq, id FROM events WHERE session_id = ? AND seq IN ({marks})",
+                                      [session_id, *seqs]))
 
     def event_state(self, session_id: int, seq: int, before_seq: int) -> tuple[str, bool] | None:
         """The kind of event ``seq``, and whether an undo before ``before_seq`` voided it."""
@@ -191,7 +182,7 @@ class EventLog:
         return (row[0], bool(row[1])) if row else None
 
     def effective_before(self, session_id: int, before_seq: int, checkpoint_kind: str | None
-                         ) -> tuple[list[StoredEvent], bool]:
+                         ) -> tuple[list[LoggedEvent], bool]:
         """The events before ``before_seq`` still effective after the undos before it, from the
         last such ``checkpoint_kind`` on (all of them without one), and whether any precede those."""
         voided = ("SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL AND seq < ?")
@@ -208,7 +199,7 @@ class EventLog:
             [session_id, first, session_id, before_seq]).fetchone() is not None
         return rows, more
 
-    def effective_tail(self, session_id: int, before_seq: int, limit: int) -> list[StoredEvent]:
+    def effective_tail(self, session_id: int, before_seq: int, limit: int) -> list[LoggedEvent]:
         """The last ``limit`` events before ``before_seq`` still effective after the undos before
         it, in order."""
         voided = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL AND seq < ?"
@@ -216,24 +207,24 @@ class EventLog:
                           [before_seq, session_id, before_seq], "seq DESC", f" LIMIT {int(limit)}")
         return rows[::-1]
 
-    def hand_events(self, session_id: int, hand: int) -> list[StoredEvent]:
+    def hand_events(self, session_id: int, hand: int) -> list[LoggedEvent]:
         """Every event recorded in one hand, undos and voided events included."""
         return self._read(session_id, "hand = ?", [hand])
 
-    def payloads_by_id(self, session_id: int, ids: list[int]) -> dict[int, dict]:
-        """The payloads of these events of the session (what undos took back), by event id."""
-        if not ids:
+    def payloads_by_seq(self, session_id: int, seqs: list[int]) -> dict[int, dict]:
+        """The payloads of these events of the session (what undos took back), by seq."""
+        if not seqs:
             return {}
-        marks = ", ".join("?" * len(ids))
-        return {eid: json.loads(text) for eid, text in self.conn.execute(
-            f"SELECT id, payload FROM events WHERE session_id = ? AND id IN ({marks})", [session_id, *ids])}
+        marks = ", ".join("?" * len(seqs))
+        return {seq: json.loads(text) for seq, text in self.conn.execute(
+            f"SELECT seq, payload FROM events WHERE session_id = ? AND seq IN ({marks})", [session_id, *seqs])}
 
-    def effective_events(self, session_id: int, since_id: int = 0) -> list[StoredEvent]:
+    def effective_events(self, session_id: int, since_id: int = 0) -> list[LoggedEvent]:
         """The effective events (neither undos nor undone) from the event ``since_id`` on."""
         return self._read(session_id, f"id >= ? AND kind != 'undo' AND id NOT IN ({_VOIDED})",
                           [since_id, session_id])
 
-    def last_effective(self, session_id: int, kind: str | None = None) -> StoredEvent | None:
+    def last_effective(self, session_id: int, kind: str | None = None) -> LoggedEvent | None:
         """The last effective event (of ``kind``, if given)."""
         where = f"kind != 'undo' AND id NOT IN ({_VOIDED})"
         args: list[int | str] = [session_id]

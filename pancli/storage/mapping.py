@@ -1,7 +1,9 @@
 """From SQL rows to the typed rows of pancli/core/rows.py: the one place that knows both shapes.
 
-A column added to ``sessions``, ``events``, ``payments`` or ``tallies`` is read here (and written
-by the statement in store.py or log.py that inserts it).
+A column added to ``sessions``, ``payments`` or ``tallies`` is read here (and written by the
+statement in store.py or log.py that inserts it); one added to ``events`` is read and written
+here (EVENT_COLUMNS, ``event_rows``, INSERT_EVENT, ``event_values``), beside its field of
+``LoggedEvent``.
 """
 
 from __future__ import annotations
@@ -11,11 +13,14 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pancli.core.ledger import NO_PARAMS, Params, Payment, Tally
-from pancli.core.rows import Session, StoredEvent
+from pancli.core.rows import LoggedEvent, Session
 
 SESSION_COLUMNS = ("id, name, game, created_at, players, dealer, rules, chip_value, closed_at, origin, device, uid, "
                    "currency, language")
-EVENT_COLUMNS = "id, seq, hand, kind, payload, created_at, undo_of"
+# An undo's event by seq: storage gives back seqs (events name each other so), and stores row ids.
+EVENT_COLUMNS = "id, seq, hand, kind, payload, created_at, (SELECT u.seq FROM events u WHERE u.id = events.undo_of)"
+INSERT_EVENT = ("INSERT INTO events (session_id, seq, hand, kind, payload, created_at, undo_of) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)")
 PAYMENT_COLUMNS = "event_id, payer, payee, chips, code, params, reason"
 TALLY_COLUMNS = "event_id, player, stat, amount"
 # Every column, in the order `pan db check` reads and digests them (a column added to a table
@@ -33,14 +38,21 @@ def session_row(row: Any) -> Session:
 
 
 def event_rows(rows: Iterable[Sequence[Any]], voided_by: dict[int, int], payments: dict[int, list[Payment]],
-               tallies: dict[int, list[Tally]]) -> list[StoredEvent]:
-    """Rows of ``SELECT {EVENT_COLUMNS} FROM events``, with the undo voiding each (by event id)
-    and their payments and tallies (lists by event id, as ``add_payments`` and ``add_tallies`` fill them)."""
+               tallies: dict[int, list[Tally]]) -> list[LoggedEvent]:
+    """Rows of ``SELECT {EVENT_COLUMNS} FROM events``, with the seq of the undo voiding each (by
+    event id) and their payments and tallies (lists by event id, as ``add_payments`` and
+    ``add_tallies`` fill them)."""
     loads = json.loads
     get = voided_by.get
-    return [StoredEvent(eid, seq, hand, kind, loads(payload), created_at, undo_of, get(eid),
-                        tuple(payments[eid]), tuple(tallies[eid]))
+    return [LoggedEvent(seq, kind, loads(payload), hand, created_at, undo_of, get(eid),
+                        tuple(payments[eid]), tuple(tallies[eid]), eid)
             for eid, seq, hand, kind, payload, created_at, undo_of in rows]
+
+
+def event_values(session_id: int, e: LoggedEvent, created_at: str, target: int | None) -> list[Any]:
+    """The values of INSERT_EVENT for ``e``, stored at ``created_at``; ``target``: the row id of
+    the event an undo voids."""
+    return [session_id, e.seq, e.hand, e.kind, json.dumps(e.payload, ensure_ascii=False), created_at, target]
 
 
 def add_payments(rows: Iterable[Sequence[Any]], into: dict[int, list[Payment]]) -> None:

@@ -24,7 +24,7 @@ from pancli.app.reports import player_career, resolve_known, sessions_overview, 
 from pancli.app.views import board_data, history_data, settle_json, settle_result, standings_data
 from pancli.core.errors import InputError
 from pancli.core.i18n import _, language
-from pancli.core.rows import Session, StoredEvent
+from pancli.core.rows import LoggedEvent, Session
 from pancli.storage.store import Store
 
 if TYPE_CHECKING:
@@ -264,7 +264,7 @@ class Reader:
         return data | {"hands": chosen, "page": page, "pages": pages}
 
     @staticmethod
-    def _events(store, session: Session, index: HandIndex, hands) -> list[StoredEvent]:
+    def _events(store, session: Session, index: HandIndex, hands) -> list[LoggedEvent]:
         wanted = set(hands)
         with store.snapshot():
             events = [e for a, b in index.ranges(hands) for e in store.log.session_log(session.id, a, b)]
