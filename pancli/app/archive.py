@@ -252,7 +252,7 @@ def logged_event(ev: dict) -> LoggedEvent:
     of archive_write.archived_event's writing. No tallies (an archive holds none); no payments
     when the archive has none."""
     return LoggedEvent(ev["seq"], ev["kind"], ev["payload"], ev["hand"], ev["created_at"], ev["undo_of"],
-                       payments=None if ev["payments"] is None else tuple(archived_payment(p) for p in ev["payments"]))
+                       payments=None if ev["payments"] is None else tuple([archived_payment(p) for p in ev["payments"]]))
 
 
 def archive_events(archive: dict) -> list[LoggedEvent]:

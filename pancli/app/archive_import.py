@@ -282,7 +282,7 @@ def _replay_into(store: Store, sid: int, g: Game[Any, Any], rules: Any, arc: Che
             if not same_event(ours, theirs) and contradiction is not None:
                 raise contradiction(event_difference(s["game"], ours.seq, ours.payload, theirs.payload))
         r = replay.step(theirs)
-        diff = first_difference([r], {r.seq: {"payload": theirs.payload, "payments": theirs.payments}})
+        diff = first_difference([r], {theirs.seq: {"payload": theirs.payload, "payments": theirs.payments}})
         if diff:
             raise InputError(_("the archive does not match what pancli computes: {difference}").format(difference=diff),
                              _("nothing was imported; was the archive edited by hand?"))

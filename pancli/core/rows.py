@@ -58,10 +58,6 @@ class LoggedEvent(NamedTuple):
         """Neither an undo nor undone."""
         return self.kind != "undo" and self.voided_by is None
 
-    def replace(self, **changes: Any) -> LoggedEvent:
-        """The same event with these fields changed (every other column as it was)."""
-        return self._replace(**changes)
-
 
 @dataclass(frozen=True, slots=True)
 class LogPiece:
