@@ -18,12 +18,16 @@ from pancli.core.rows import LoggedEvent
 from pancli.storage.mapping import (
     EVENT_COLUMNS,
     INSERT_EVENT,
+    INSERT_PAYMENT,
+    INSERT_TALLY,
     PAYMENT_COLUMNS,
     TALLY_COLUMNS,
     add_payments,
     add_tallies,
     event_rows,
     event_values,
+    payment_rows,
+    tally_rows,
 )
 from pancli.storage.migrations import NET
 
@@ -76,7 +80,7 @@ class EventLog:
         c = self.conn
         ids: dict[int, int] = {}                      # by seq: the id of each event of this batch
         pay_rows: list[tuple] = []
-        tally_rows: list[tuple] = []
+        count_rows: list[tuple] = []
         totals: dict[tuple[str, str], int] = {}       # (player, stat): the change to its total
         hand_nets: dict[tuple[int, str], int] = {}    # (hand, player): the change to its net
         new: dict[int, tuple] = {}                    # by seq: (hand, moves, changes) of this batch
@@ -92,10 +96,9 @@ class EventLog:
             assert event_id is not None  # sqlite3 sets it after an INSERT into a rowid table such as events
             ids[seq] = event_id
             if payments:
-                pay_rows += [(event_id, session_id, hand, p.payer, p.payee, p.chips, reason, p.code, p.params.to_json())
-                             for p, reason in zip(payments, _reasons(payments))]
+                pay_rows += payment_rows(event_id, session_id, hand, payments, _reasons(payments))
             if tallies:
-                tally_rows += [(event_id, session_id, hand, t.player, t.stat, t.amount) for t in tallies]
+                count_rows += tally_rows(event_id, session_id, hand, tallies)
             moves = [(p.payer, p.payee, p.chips) for p in payments]
             changes = [(t.player, t.stat, t.amount) for t in tallies]
             new[seq] = (hand, moves, changes)
@@ -119,11 +122,9 @@ class EventLog:
                 key = (hand_of_moves or 0, player)
                 hand_nets[key] = hand_nets.get(key, 0) + chips
         if pay_rows:
-            c.executemany("INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason, code, params) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", pay_rows)
-        if tally_rows:
-            c.executemany("INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) "
-                          "VALUES (?, ?, ?, ?, ?, ?)", tally_rows)
+            c.executemany(INSERT_PAYMENT, pay_rows)
+        if count_rows:
+            c.executemany(INSERT_TALLY, count_rows)
         # One upsert per total that changes, not one per payment (a condition paid by five players
         # moves the payee's net once); a total is kept from its first change that is not 0.
         total_rows = [(session_id, player, stat, amount) for (player, stat), amount in totals.items() if amount]

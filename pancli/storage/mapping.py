@@ -1,9 +1,9 @@
 """From SQL rows to the typed rows of pancli/core/rows.py: the one place that knows both shapes.
 
-A column added to ``sessions``, ``payments`` or ``tallies`` is read here (and written by the
-statement in store.py or log.py that inserts it); one added to ``events`` is read and written
-here (EVENT_COLUMNS, ``event_rows``, INSERT_EVENT, ``event_values``), beside its field of
-``LoggedEvent``.
+A column added to ``sessions`` is read here (and written by the statement in store.py that
+inserts it); one added to ``events``, ``payments`` or ``tallies`` is read and written here
+(EVENT_COLUMNS, ``event_rows``, INSERT_EVENT, ``event_values``, and their kin), beside its field
+of ``LoggedEvent``, ``Payment`` or ``Tally``.
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ INSERT_EVENT = ("INSERT INTO events (session_id, seq, hand, kind, payload, creat
                 "VALUES (?, ?, ?, ?, ?, ?, ?)")
 PAYMENT_COLUMNS = "event_id, payer, payee, chips, code, params, reason"
 TALLY_COLUMNS = "event_id, player, stat, amount"
+INSERT_PAYMENT = ("INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason, code, params) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+INSERT_TALLY = "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) VALUES (?, ?, ?, ?, ?, ?)"
 # Every column, in the order `pan db check` reads and digests them (a column added to a table
 # is added here too, or an edit of it would escape the check: tests/test_dbcheck_marks.py).
 ALL_EVENT_COLUMNS = "id, session_id, seq, hand, kind, payload, created_at, undo_of"
@@ -53,6 +56,18 @@ def event_values(session_id: int, e: LoggedEvent, created_at: str, target: int |
     """The values of INSERT_EVENT for ``e``, stored at ``created_at``; ``target``: the row id of
     the event an undo voids."""
     return [session_id, e.seq, e.hand, e.kind, json.dumps(e.payload, ensure_ascii=False), created_at, target]
+
+
+def payment_rows(event_id: int, session_id: int, hand: int | None, payments: Sequence[Payment],
+                 reasons: Sequence[str]) -> list[tuple[Any, ...]]:
+    """The rows of INSERT_PAYMENT for one event's payments, each with its reason as worded."""
+    return [(event_id, session_id, hand, p.payer, p.payee, p.chips, reason, p.code, p.params.to_json())
+            for p, reason in zip(payments, reasons)]
+
+
+def tally_rows(event_id: int, session_id: int, hand: int | None, tallies: Sequence[Tally]) -> list[tuple[Any, ...]]:
+    """The rows of INSERT_TALLY for one event's tallies."""
+    return [(event_id, session_id, hand, t.player, t.stat, t.amount) for t in tallies]
 
 
 def add_payments(rows: Iterable[Sequence[Any]], into: dict[int, list[Payment]]) -> None:
