@@ -249,7 +249,7 @@ def archived_payment(p: dict) -> Payment:
 
 def logged_event(ev: dict) -> LoggedEvent:
     """An event as an archive holds it (checked: archive_check), as the log holds it: the reader
-    of archive_write.archived_event's writing. No tallies (an archive holds none); no payments
+    of archive_write.archived_events' writing. No tallies (an archive holds none); no payments
     when the archive has none."""
     return LoggedEvent(ev["seq"], ev["kind"], ev["payload"], ev["hand"], ev["created_at"], ev["undo_of"],
                        payments=None if ev["payments"] is None else tuple([archived_payment(p) for p in ev["payments"]]))
