@@ -78,6 +78,13 @@ def test_a_whole_five_deal_game(contract):
     assert standings["columns"] == ["points", "deals_played", "deals_won"]
     assert {p["name"]: p["deals_played"] for p in standings["players"]} == dict.fromkeys(PLAYERS, 5)
     assert sum(p["deals_won"] for p in standings["players"]) == 5
+    # its own counts, in the order it declares them, and none of Panguingue's
+    assert [list(p)[:5] for p in standings["players"]] == [["name", "net", "points", "deals_played", "deals_won"]] * 4
+    assert not {"hands", "won", "dropped", "conditions"} & {k for p in standings["players"] for k in p}
+    career = pan.json("player ana")
+    assert career["nights"][0]["points"] == standings["players"][0]["points"]
+    assert career["nights"][0]["deals_won"] == standings["players"][0]["deals_won"] and "dropped" not in career["nights"][0]
+    assert not {"hands", "won", "dropped", "win_rate"} & set(career)
     status = pan.json("contract status")
     assert status["over"] and status["winners"] == ["Ana"]
     assert status["totals"] == dict(zip(PLAYERS, core.totals))
@@ -384,6 +391,10 @@ def test_a_polish_game_to_p_a_n_with_undo_and_a_clock_flag(polish, fake_terminal
     assert rows[-1]["games_lost"] == 1 and rows[-1]["deals_lost"] == 3
     assert {r["name"]: r["deals_played"] for r in rows} == {"X": 5, "Y": 5, "Z": 5}
     assert pan.json("standings")["columns"] == ["word", "deals_played", "deals_lost"]
+    assert [list(r)[:6] for r in rows] == [["name", "net", "letters", "deals_played", "deals_lost", "games_lost"]] * 3
+    assert not {"hands", "won", "dropped", "conditions"} & {k for r in rows for k in r}
+    night = pan.json("player x")["nights"][0]
+    assert (night["letters"], night["deals_lost"], night["games_lost"]) == (3, 3, 1) and "hands" not in night
     events = pan.json("history")["events"]
     assert events[-1]["kind"] == "clock_flag" and events[-1]["payload"] == {"kind": "clock_flag", "player": "X"}
     assert events[-1]["hand"] == 5

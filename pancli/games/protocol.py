@@ -35,7 +35,8 @@ from pancli.core.payloads import NO_PAYLOADS, Payloads
 from pancli.core.rows import Session
 from pancli.core.words import bank_words, undo_words, unworded
 
-# The counts a standings row of released pancli always showed, for every game.
+# The counts a standings row of released pancli always showed, for every game: what a session
+# of a game this pancli lacks still shows. Each game declares its own (``Table.tallies``).
 TALLIES = ("hands", "won", "dropped", "conditions")
 
 if TYPE_CHECKING:
@@ -260,7 +261,7 @@ class GameBase(Generic[R, S]):
     sheet_shows = "chips"
     payloads: Payloads = NO_PAYLOADS
     in_chips = True
-    tallies: tuple[str, ...] = TALLIES
+    tallies: tuple[str, ...] = ()  # a game shows the counts it declares, none of another game's
 
     # The module that declares the game's ACTIONS and PACK, loaded when first asked for (None:
     # only the bank's actions and no cards).

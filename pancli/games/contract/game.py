@@ -49,6 +49,7 @@ class Contract(GameBase["ContractRules", "GameState"]):
     sheet_shows = "points"
     payloads = PAYLOADS
     in_chips = False  # points per deal, not chips
+    tallies = ("points", "deals_played", "deals_won")  # what its engine counts per player
 
     declarations = "pancli.games.contract.actions"  # its ACTIONS and PACK
 
@@ -140,14 +141,15 @@ class Contract(GameBase["ContractRules", "GameState"]):
                   rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
         highest = self.rules_from_dict(rules_data).scoring == "signed"
         for row in rows:
-            for stat in ("points", "deals_played", "deals_won"):
+            for stat in self.tallies:
                 row.setdefault(stat, 0)
+
         def key(r: dict[str, Any]) -> int:
             return -r["points"] if highest else r["points"]
 
         rows = sorted(rows, key=key)
         place(rows, key)
-        return rows, ["points", "deals_played", "deals_won"]
+        return rows, list(self.tallies)
 
 
 if TYPE_CHECKING:  # the type checker holds the adapter to the whole contract, with this game's own types

@@ -32,6 +32,7 @@ class Polish(GameBase["PolishRules", "GameState"]):
     sheet_shows = "letters"
     payloads = PAYLOADS
     in_chips = False  # letters of P-A-N, not chips
+    tallies = ("letters", "deals_played", "deals_lost", "games_lost")  # what its engine counts per player
 
     declarations = "pancli.games.polish.actions"  # its ACTIONS and PACK
 
@@ -92,7 +93,7 @@ class Polish(GameBase["PolishRules", "GameState"]):
                   rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
         word = self.rules_from_dict(rules_data).word
         for row in rows:
-            for stat in ("letters", "deals_played", "deals_lost", "games_lost"):
+            for stat in self.tallies:
                 row.setdefault(stat, 0)
             row["word"] = word[:row["letters"]]
         def key(r: dict[str, Any]) -> int:
