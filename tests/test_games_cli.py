@@ -85,6 +85,11 @@ def test_a_whole_five_deal_game(contract):
     assert career["nights"][0]["points"] == standings["players"][0]["points"]
     assert career["nights"][0]["deals_won"] == standings["players"][0]["deals_won"] and "dropped" not in career["nights"][0]
     assert not {"hands", "won", "dropped", "win_rate"} & set(career)
+    report = pan.json("report")
+    assert {r["name"]: r["points"] for r in report["players"]} == {p["name"]: p["points"] for p in standings["players"]}
+    assert "conditions" not in report["players"][0] and "condition_chips" not in report["players"][0]
+    assert pan("report").stdout.splitlines()[1].split() == ["player", "net", "points", "deals", "played", "deals",
+                                                            "won", "best"]
     status = pan.json("contract status")
     assert status["over"] and status["winners"] == ["Ana"]
     assert status["totals"] == dict(zip(PLAYERS, core.totals))

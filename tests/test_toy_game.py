@@ -183,6 +183,13 @@ def test_a_night_of_high_card(pan, highcard, tmp_path):
     assert "Cruz,0,1,3,50,0" in table
     text = pan("standings").stdout
     assert "deals" in text and "dropped" not in text and "conditions" not in text
+    report = pan.json("report")
+    assert [list(r)[3:5] for r in report["players"]] == [["won", "deals"]] * 3  # its own counts, no conditions
+    assert {r["name"]: (r["won"], r["deals"]) for r in report["players"]} == {"Ana": (1, 3), "Ben": (1, 3), "Cruz": (1, 3)}
+    assert not {"hands", "dropped", "conditions", "condition_chips"} & {k for r in report["players"] for k in r}
+    head, *rows = pan("report").stdout.splitlines()[1:5]
+    assert head.split() == ["player", "net", "won", "deals", "best", "bought", "cashed"]
+    assert "conds" not in pan("report").stdout and "best: the player's best hand." in pan("report").stdout
 
     archive = tmp_path / "hc.toml"
     pan(f"export hc --format toml -o {archive}")

@@ -64,6 +64,7 @@ def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: 
             per[p][h] += d
     rows: list[JsonObject] = []
     biggest = None
+    counts = tallies_of(session.game)  # the counts its game declares; conditions with their chips
     for n in names:
         by_hand = per[n]
         running = list(accumulate(by_hand[1:]))
@@ -75,8 +76,8 @@ def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: 
         t = tallies.get(n, {})
         row: JsonObject = {
             "name": n, "net": total, "money": amount(total, chip_value, session.currency) if chip_value else None,
-            "hands": t.get("hands", 0), "won": t.get("won", 0), "dropped": t.get("dropped", 0),
-            "conditions": t.get("conditions", 0), "condition_chips": cond.get(n, 0),
+            **{stat: t.get(stat, 0) for stat in counts},
+            **({"condition_chips": cond.get(n, 0)} if "conditions" in counts else {}),
             "largest_hand": {"hand": best_h, "chips": by_hand[best_h]} if best_h and by_hand[best_h] > 0 else None,
             "worst_hand": {"hand": worst_h, "chips": by_hand[worst_h]} if worst_h and by_hand[worst_h] < 0 else None,
             "buyin": t.get("buyin", 0), "cashout": t.get("cashout", 0),

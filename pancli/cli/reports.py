@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -78,7 +80,7 @@ def _report_renderables(data: dict, width: int) -> list:
     from rich.table import Table
     from rich.text import Text
 
-    from pancli.app.reports import sample, sparkline
+    from pancli.app.reports import sample, sparkline, tallies_of
     from pancli.core.numbers import date_text, decimal_text
 
     out: list = []
@@ -88,7 +90,8 @@ def _report_renderables(data: dict, width: int) -> list:
                                            n=data["hands"])
     title += " · " + pgettext("session", "closed") if data["closed"] else ""
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    cols = ["player", "net"] + (["money"] if cv else []) + ["hands", "won", "drop", "conds", "best"]
+    counts = tallies_of(data["game"])  # the counts its game declares, each a column
+    cols = ["player", "net"] + (["money"] if cv else []) + [REPORT_COLUMNS.get(c, c) for c in counts] + ["best"]
     banked = any(r["buyin"] or r["cashout"] for r in data["players"])
     if banked:
         cols += ["bought", "cashed"]
@@ -97,19 +100,22 @@ def _report_renderables(data: dict, width: int) -> list:
         table.add_column(header, justify="left" if col == "player" else "right", no_wrap=True,
                          min_width=max(cell_width(header), 4))
     for r in data["players"]:
-        cond = f"{r['conditions']} ({r['condition_chips']})" if r["conditions"] or r["condition_chips"] else "0"
         big = _("{chips} in hand {hand}").format(chips=signed(r["largest_hand"]["chips"]),
                                                  hand=r["largest_hand"]["hand"]) if r["largest_hand"] else "-"
         cells = [r["name"], _colored(r["net"])] + ([signed_money(r["money"], currency=data.get("currency"))] if cv else []) + [
-            str(r["hands"]), str(r["won"]), str(r["dropped"]), cond, big]
+            _count_cell(r, c) for c in counts] + [big]
         if banked:
             cells += [str(r["buyin"]), str(r["cashout"])]
         table.add_row(*cells)
     for name, chips in data["pools"].items():
         table.add_row(pool_label(name), signed(chips), *([""] * (len(cols) - 2)))
     out.append(table)
-    # Translators: conds, best, bought and cashed are the columns' headers above: the same words
-    legend = _("conds: conditions laid (chips they collected); best: the player's best hand.")
+    if "conditions" in counts:
+        # Translators: conds, best, bought and cashed are the columns' headers above: the same words
+        legend = _("conds: conditions laid (chips they collected); best: the player's best hand.")
+    else:
+        # Translators: best is the column's header above: the same word
+        legend = _("best: the player's best hand.")
     if banked:
         # Translators: bought and cashed are the columns' headers
         legend += " " + _("bought/cashed: chips from and to the bank.")
@@ -141,6 +147,19 @@ def _report_renderables(data: dict, width: int) -> list:
         out.append(Text(_("Warning: the ledger sums to {sum}, not 0; run `pan db check`.").format(sum=data["sum"]),
                         style="red"))
     return out
+
+
+# The report's narrow headers of two counts (the standings' are written out).
+REPORT_COLUMNS = {"dropped": "drop", "conditions": "conds"}
+
+
+def _count_cell(row: Mapping[str, Any], stat: str) -> str:
+    """One count of a player's row of the report: conditions with the chips they collected,
+    points with their sign (as the standings write them)."""
+    n = row.get(stat, 0)
+    if stat == "conditions":
+        return f"{n} ({row['condition_chips']})" if n or row["condition_chips"] else "0"
+    return signed(n) if stat == "points" and n else str(n)
 
 
 @commands.command()
