@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pancli.app.parameters import SessionTable, missing, read_values
@@ -219,7 +219,7 @@ def undo_preview(store: Store, session: str | None) -> dict:
             "payments": payment_lines(last.payments or ())}
 
 
-def melds_of(board: dict) -> list[dict]:
+def melds_of(board: Mapping[str, Any]) -> list[dict]:
     """The melds on the table by number, each with its owner (`pan board --json`)."""
     hand = board.get("hand") if isinstance(board.get("hand"), dict) else None
     if not hand and isinstance(board.get("table"), list):  # melds on the table of a game without hands
@@ -246,7 +246,7 @@ def dealer_table(store: Store, session: str | None) -> dict:
 
     rec = Recorder(store, store.session(session))
     state = rec.state()
-    board = board_data(rec)
+    board: Mapping[str, Any] = board_data(rec)  # any game's board, read as open JSON
     hand = board.get("hand") if isinstance(board.get("hand"), dict) else None
     melds = melds_of(board)
     return {**in_view(rec, state, board, hand),
@@ -268,7 +268,7 @@ def _current_name(store: Store) -> str | None:
         return None
 
 
-def in_view(rec: Recorder, state: object, board: dict, hand: dict | None) -> dict:
+def in_view(rec: Recorder, state: object, board: Mapping[str, Any], hand: dict | None) -> dict:
     """What the dealer keeps in view: tonight's standings (chips, or the game's own columns),
     the tops, who deals, the order declarations go in, and the winner once the hand is over."""
     from pancli.app.views import standings_data  # noqa: PLC0415 as `pan standings --json` has them
@@ -301,7 +301,7 @@ def _column(name: str) -> str:
     return _(_COLUMNS[name]) if name in _COLUMNS else name.replace("_", " ") + " {value}"
 
 
-def _who_deals(rec: Recorder, state: object, board: dict, hand: dict | None) -> str | None:
+def _who_deals(rec: Recorder, state: object, board: Mapping[str, Any], hand: dict | None) -> str | None:
     """Who deals, in a sentence: the hand in play's dealer and eldest, or who deals the next."""
     if hand and not hand.get("over") and hand.get("dealer"):
         return _("{dealer} deals, {eldest} is eldest.").format(dealer=hand["dealer"], eldest=hand["eldest"]) \

@@ -2,12 +2,15 @@
 
 For the type checker only: import it under ``TYPE_CHECKING`` (the views return plain dicts, the
 JSON `--json` prints). A player's row of the standings stays open JSON: its columns are the
-tallies its game keeps; so does the history as a whole, to which the pages add the page shown.
+tallies its game keeps. So does a game's board past what every board holds: each game shapes its
+own (``Game.board``).
 """
 
 from typing import Any, NotRequired, TypedDict
 
 from pancli.core.json_types import JsonObject
+from pancli.core.settle import SettlementJson
+from pancli.games.protocol import Board
 
 
 class SessionListRow(TypedDict):
@@ -63,3 +66,30 @@ class EventJson(TypedDict):
     undo_of: int | None
     payments: list[PaymentJson]
 
+
+class HistoryJson(TypedDict):
+    """`pan history --json` (all of it, one hand's, or the events a reader picked)."""
+
+    session: str
+    events: list[EventJson]
+
+
+class HistoryPageJson(HistoryJson):
+    """One page of the history, as the pages read it: its hands, newest last, and where it is."""
+
+    hands: list[int | None]  # None: the events before the first hand
+    page: int                # 1 is the newest
+    pages: int
+
+
+class SettleJson(SettlementJson):
+    """`pan settle --json`: the session's name, then the settlement (pancli/core/settle.py)."""
+
+    session: str
+
+
+# `pan board --json` (`pan contract status --json`, `pan polish status --json`) and /api/board: the
+# table now, as its game shapes it. Every board names its session; the rest is the game's own
+# TypedDict (PanguingueBoard, ContractBoard, PolishBoard in each game's game.py), read as open JSON
+# by what shows any game's board (the generic page, the dealer's view).
+BoardJson = Board

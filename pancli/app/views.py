@@ -21,7 +21,15 @@ if TYPE_CHECKING:
     from decimal import Decimal
 
     from pancli.app.recorder import Recorder
-    from pancli.app.view_types import EventJson, PaymentJson, SessionListRow, StandingsJson
+    from pancli.app.view_types import (
+        BoardJson,
+        EventJson,
+        HistoryJson,
+        PaymentJson,
+        SessionListRow,
+        SettleJson,
+        StandingsJson,
+    )
     from pancli.core.json_types import JsonObject
     from pancli.core.settle import Settlement
     from pancli.storage.store import Store
@@ -43,7 +51,8 @@ def session_list_data(store: Store) -> list[SessionListRow]:
 
 # -- the table now ---------------------------------------------------------------------------
 
-def board_json(session: Session, state: object) -> JsonObject:
+def board_json(session: Session, state: object) -> BoardJson:
+    """The table in ``state`` as the session's game shows it (``board_data``, from any state)."""
     return game(session.game).board(session, state)
 
 
@@ -78,7 +87,7 @@ def standings_json(session: Session, balances: dict[str, int], tallies: dict[str
     return data
 
 
-def board_data(recorder: Recorder) -> JsonObject:
+def board_data(recorder: Recorder) -> BoardJson:
     """The hand in play as its game shows it: `pan board --json` for Panguingue,
     `pan contract status --json` and `pan polish status --json` for the other two games."""
     return recorder.game.board(recorder.session, recorder.state())
@@ -131,7 +140,7 @@ def event_texts(store: Store, session: Session, events: Sequence[LoggedEvent]) -
 
 
 def history_data(store: Store, session: Session, hand: int | None = None,
-                 events: list[LoggedEvent] | None = None) -> JsonObject:
+                 events: list[LoggedEvent] | None = None) -> HistoryJson:
     """`pan history [--hand N] --json`: every event, voided ones and undos included, with its payments
     and its words (or just ``events``, as ``store.log.session_log`` gives them, for a reader that
     pages the log)."""
@@ -161,7 +170,7 @@ def names_player(payload: JsonObject, player: str) -> bool:
     return any(holds(v) for k, v in payload.items() if k not in ("kind", "seats"))
 
 
-def pick_events(events: list[JsonObject], player: str | None = None, last: int | None = None) -> list[JsonObject]:
+def pick_events(events: list[EventJson], player: str | None = None, last: int | None = None) -> list[EventJson]:
     """`pan history --player NAME --last N`: the events about the player, then the last N of them."""
     if player is not None:
         events = [e for e in events if names_player(e["payload"], player)]
@@ -193,7 +202,7 @@ def settle_result(store: Store, session: Session, chip_value: object = None) -> 
     return s, value
 
 
-def settle_json(session: Session, s: Settlement) -> JsonObject:
+def settle_json(session: Session, s: Settlement) -> SettleJson:
     """`pan settle --json`."""
     from pancli.core import settle as st  # noqa: PLC0415 start-up: decimal, only for settling up
 

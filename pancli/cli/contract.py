@@ -7,6 +7,8 @@ commands (`check`, `buy`) need no session at all.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 import typer
 
 from pancli.app.views import board_data
@@ -27,6 +29,9 @@ from pancli.core.grouping import MELDS_HELP, meld_texts
 from pancli.core.i18n import _, ngettext
 from pancli.core.words import signed
 from pancli.games import game as get_game
+
+if TYPE_CHECKING:
+    from pancli.games.contract.game import ContractBoard
 
 contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, lay-offs and deal scores; "
                        "settle disputed contracts and «May I?» buys.\n\n"
@@ -168,7 +173,7 @@ def contract_status(as_json: bool = JSON):
         with in_english():  # --json is for scripts: its texts stay English in every language
             print_json(board_data(recorder))
         return
-    data = board_data(recorder)
+    data = cast("ContractBoard", board_data(recorder))  # the board of its game
     if data["over"]:
         say(summary(recorder.state()))
         return

@@ -7,6 +7,8 @@ is `pan clock` (cli/clock.py).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 import typer
 from typer.core import TyperCommand
 
@@ -17,6 +19,9 @@ from pancli.cli.output import print_json
 from pancli.cli.params import NAME, CountType
 from pancli.core.errors import InputError
 from pancli.core.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from pancli.games.polish.game import PolishBoard
 
 polish_app = new_app("Polish Pan (P-A-N): record each deal's loser, check plays and pickups, deal sizes.\n\n"
                      "Example: pan polish lost ben")
@@ -66,7 +71,7 @@ def polish_status(as_json: bool = JSON):
         with in_english():  # --json is for scripts: its texts stay English in every language
             print_json(board_data(recorder))
         return
-    data = board_data(recorder)
+    data = cast("PolishBoard", board_data(recorder))  # the board of its game
     say(summary(recorder.state()))
     if data["next_dealer"]:
         say(_("{player} deals next; the holder of the 9♥ opens.").format(player=data["next_dealer"]))

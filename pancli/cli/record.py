@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -16,6 +17,9 @@ from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP
 from pancli.core.i18n import _, ngettext, pgettext
 from pancli.games import DEFAULT_GAME
+
+if TYPE_CHECKING:
+    from pancli.app.view_types import HistoryJson
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -466,7 +470,7 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
 
     recorder = app_context().open_recorder()
 
-    def picked() -> dict:
+    def picked() -> HistoryJson:
         data = history_data(recorder.store, recorder.session, hand)
         data["events"] = pick_events(data["events"], player, last)
         return data

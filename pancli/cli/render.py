@@ -95,8 +95,9 @@ def result_words(hand: Mapping[str, Any]) -> str:
     return result
 
 
-def board_table(data: dict, game):
-    """The board of a game that plays in hands (``data["hand"]``), its melds in words by the game."""
+def board_table(data: Mapping[str, Any], game):
+    """The board of a game that plays in hands (``data["hand"]``, as ``PanguingueBoard`` shapes
+    it), its melds in words by the game."""
     from rich.table import Table
 
     hand = data["hand"]

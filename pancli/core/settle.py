@@ -19,15 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, TypedDict
+from typing import NotRequired, TypedDict
 
 from pancli.core.i18n import ENGLISH, N_, _, language, ngettext
 from pancli.core.ledger import HOUSE, POOLS, TOPS
 from pancli.core.money import amount, cents_decimal, cents_text, minor_places, stored_chip_value, to_cents
 from pancli.core.words import signed
-
-if TYPE_CHECKING:
-    from pancli.core.json_types import JsonObject
 
 BANK = "(bank)"
 # The pools as people call them (in English; party_name translates them where they are shown).
@@ -421,26 +418,74 @@ def pool_notes(s: Settlement) -> list[str]:
     return notes
 
 
-def to_json(s: Settlement) -> JsonObject:
+class PartyJson(TypedDict):
+    """One party of `pan settle --json`: a player, the bank or a pool."""
+
+    name: str
+    balance: int
+    money: Decimal | None
+    net: int
+    bought: int
+    cashed_out: int
+    settles: str                 # what it pays or receives, in words
+    holds: NotRequired[int]      # bank mode, a player: the chips handed in
+    line: NotRequired[str]       # bank mode, a player: the arithmetic in words
+
+
+class TransferJson(TypedDict):
+    """One payment of `pan settle --json`."""
+
+    payer: str
+    payee: str
+    chips: int | Decimal
+    money: Decimal | None
+    line: str
+
+
+class FlagJson(CreditFlag):
+    """A stack that went below zero, with the sentence `pan settle` prints for it."""
+
+    line: str
+
+
+class SettlementJson(TypedDict):
+    """`pan settle --json`, its session aside."""
+
+    chip_value: Decimal | None
+    banked: bool
+    mode: str                    # "bank" or "net"
+    mode_line: str
+    bank_line: str | None
+    parties: list[PartyJson]
+    transfers: list[TransferJson]
+    flags: list[FlagJson]
+    notes: list[str]
+    sum: int
+    currency: NotRequired[str]   # only when the session has one
+
+
+def to_json(s: Settlement) -> SettlementJson:
     """Plain data; money as exact Decimals to the cent (JSON writes them as strings). The words
     (``mode_line``, each party's ``settles`` and, in bank mode, ``holds`` and ``line``, each flag's
     ``line``) are the sentences `pan settle` prints."""
     def m(cents: int | None) -> Decimal | None:
         return cents_decimal(cents, s.currency) if cents is not None else None
 
-    def party(p: Party) -> JsonObject:
-        row: JsonObject = {"name": p.name, "balance": p.balance, "money": m(p.cents), "net": p.net,
+    def party(p: Party) -> PartyJson:
+        row: PartyJson = {"name": p.name, "balance": p.balance, "money": m(p.cents), "net": p.net,
                "bought": p.bought, "cashed_out": p.cashed, "settles": settles(p, s)}
         if s.banked and p.name not in PARTY_NAMES:
-            row.update(holds=p.balance, line=arithmetic_line(p, s))
+            row["holds"], row["line"] = p.balance, arithmetic_line(p, s)
         return row
 
-    return {
+    data: SettlementJson = {
         "chip_value": s.chip_value, "banked": s.banked, "mode": "bank" if s.banked else "net",
         "mode_line": mode_line(s), "bank_line": bank_line(s),
         "parties": [party(p) for p in s.parties],
         "transfers": [{"payer": t.payer, "payee": t.payee, "chips": t.chips, "money": m(t.cents),
                        "line": transfer_line(t, s)} for t in s.transfers],
         "flags": [{**f, "line": flag_line(f, s)} for f in s.flags], "notes": pool_notes(s), "sum": s.total,
-        **({"currency": s.currency} if s.currency is not None else {}),  # only when the session has one
     }
+    if s.currency is not None:  # only when the session has one
+        data["currency"] = s.currency
+    return data

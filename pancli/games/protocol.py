@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
 
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
@@ -52,7 +52,22 @@ S_out = TypeVar("S_out", covariant=True)
 
 Event = dict[str, Any]          # an event's payload: plain JSON data with a "kind"
 SessionRow = Session            # a session as storage gives it (pancli/core/rows.py)
-Board = dict[str, Any]          # the table now, JSON-ready (`pan board --json`, the web view)
+
+
+class Board(TypedDict):
+    """The table now, JSON-ready (`pan board --json`, the web view): what every game's board
+    holds. Each game's own TypedDict adds its parts (a board of Panguingue: the hand in play)."""
+
+    session: str
+
+
+class SeatsBoard(Board):
+    """The board of a game that shapes none of its own (``GameBase.board``)."""
+
+    game: str
+    seats: list[str]
+
+
 CompletionKind = Literal["card", "meld", "preset"]
 # The night's score sheet in a game's own scoring (``Views.sheet``): ``unit`` (what a cell counts,
 # "points", "letters"), ``round`` ("deal"), ``caption`` (what the cells are, for people),
@@ -151,8 +166,9 @@ class Views(Protocol[S_in]):
     def board(self, session: SessionRow, state: S_in) -> Board:
         """The table now, as JSON-ready data (`pan board --json` and the web view)."""
 
-    def board_lines(self, board: Board) -> list[str]:
-        """The board in a line or two for the shell, above the night's totals (which it adds)."""
+    def board_lines(self, board: Mapping[str, Any]) -> list[str]:
+        """The board (this game's ``board``) in a line or two for the shell, above the night's
+        totals (which it adds)."""
 
     def hand_over_lines(self, before: S_in | None, after: S_in) -> list[str]:
         """What to say when the events between two states ended a hand: who won, who deals next."""
@@ -343,9 +359,10 @@ class GameBase(Generic[R, S]):
         return None
 
     def board(self, session: SessionRow, state: S) -> Board:
-        return {"session": session.name, "game": self.name, "seats": self.seats(state)}
+        seats: SeatsBoard = {"session": session.name, "game": self.name, "seats": self.seats(state)}
+        return seats
 
-    def board_lines(self, board: Board) -> list[str]:
+    def board_lines(self, board: Mapping[str, Any]) -> list[str]:
         return []
 
     def hand_over_lines(self, before: S | None, after: S) -> list[str]:

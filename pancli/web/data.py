@@ -28,7 +28,8 @@ from pancli.core.rows import LoggedEvent, Session
 from pancli.storage.store import Store
 
 if TYPE_CHECKING:
-    from pancli.app.view_types import StandingsJson
+    from pancli.app.view_types import BoardJson, HistoryJson, HistoryPageJson, SettleJson, StandingsJson
+    from pancli.core.settle import Settlement
 
 HANDS_PER_PAGE = 10
 RECENT_EVENTS = 12
@@ -238,21 +239,28 @@ class Reader:
 
     # -- the JSON objects (the same as the CLI's --json) ------------------------------------
 
-    def board(self, session: Session) -> dict:
+    def board(self, session: Session) -> BoardJson:
         return board_data(self.recorder(session))
 
     def standings(self, session: Session) -> StandingsJson:
         return standings_data(self.recorder(session))
 
-    def history(self, session: Session, hand: int | None = None, page: int = 1, everything: bool = False) -> dict:
+    def history(self, session: Session, hand: int | None = None, page: int = 1, everything: bool = False) -> HistoryJson:
         """`pan history --json` (``everything``), `pan history --hand N --json` (``hand``), or one page
-        of HANDS_PER_PAGE hands, newest page first, in the same shape with ``page`` and ``pages``."""
+        (``history_page``)."""
         store = self.store()
         if everything:  # kept by the caller as the JSON it answers with, not twice
             return history_data(store, session)
-        index = self.hand_index(session.id)
         if hand is not None:
+            index = self.hand_index(session.id)
             return history_data(store, session, events=self._events(store, session, index, [hand]))
+        return self.history_page(session, page)
+
+    def history_page(self, session: Session, page: int = 1) -> HistoryPageJson:
+        """One page of HANDS_PER_PAGE hands, newest page first: the history's shape with the page's
+        ``hands``, its number and how many ``pages`` there are."""
+        store = self.store()
+        index = self.hand_index(session.id)
         hands = index.hands()
         pages = max(1, -(-len(hands) // HANDS_PER_PAGE))
         if page < 1 or page > pages:
@@ -261,7 +269,7 @@ class Reader:
         end = len(hands) - (page - 1) * HANDS_PER_PAGE
         chosen = hands[max(0, end - HANDS_PER_PAGE):end]
         data = history_data(store, session, events=self._events(store, session, index, chosen))
-        return data | {"hands": chosen, "page": page, "pages": pages}
+        return {**data, "hands": chosen, "page": page, "pages": pages}
 
     @staticmethod
     def _events(store, session: Session, index: HandIndex, hands) -> list[LoggedEvent]:
@@ -270,14 +278,14 @@ class Reader:
             events = [e for a, b in index.ranges(hands) for e in store.log.session_log(session.id, a, b)]
         return [e for e in events if e.hand in wanted]
 
-    def recent(self, session: Session, count: int = RECENT_EVENTS) -> dict:
+    def recent(self, session: Session, count: int = RECENT_EVENTS) -> HistoryJson:
         store = self.store()
         with store.snapshot():
             last = store.log.last_seq(session.id)
             events = store.log.session_log(session.id, max(1, last - count + 1), last) if last else []
         return history_data(store, session, events=events)
 
-    def settle(self, session: Session) -> tuple:
+    def settle(self, session: Session) -> tuple[Settlement, SettleJson]:
         s, value = settle_result(self.store(), session)
         return s, settle_json(session, s)
 

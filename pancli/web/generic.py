@@ -61,7 +61,7 @@ def node(value) -> dict:
     return {"kind": "text", "text": text(value)}
 
 
-def sections(board: dict) -> list[tuple[str, dict]]:
+def sections(board: Mapping[str, object]) -> list[tuple[str, dict]]:
     """The board's own parts, each under a heading from its key, in the board's order."""
     return [(heading(k), node(v)) for k, v in board.items() if k not in SHOWN_ELSEWHERE]
 

@@ -185,7 +185,7 @@ class Site:
         number = int_param(request, "page", 1)
 
         def build():
-            data = reader.history(s, page=number)
+            data = reader.history_page(s, number)
             by_hand: dict = {}
             for e in event_lines(data["events"]):
                 by_hand.setdefault(e["hand"], []).append(e)

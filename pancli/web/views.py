@@ -3,18 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from pancli.core.i18n import _, ngettext
 from pancli.core.text import payment_lines
 from pancli.games.protocol import Game
 from pancli.web.filters import signed
 
+if TYPE_CHECKING:
+    from pancli.app.view_types import EventJson
+
 GENERIC_TABLE = "table.html"  # the table page of a game without a template of its own
 GENERIC_HAND = "_hand.html"    # and its hand in play, which the TV board shows too
 
 
-def event_lines(events: list[dict]) -> list[dict]:
+class EventLine(TypedDict):
+    """An event of the history as a page shows it."""
+
+    seq: int
+    hand: int | None
+    kind: str
+    text: str                # the event in words
+    payments: list[str]      # each payment in a line, with its reason
+    voided: bool
+    people: set[str | None]  # who it names: who acts, pays or is paid (None: nobody acts)
+
+
+def event_lines(events: list[EventJson]) -> list[EventLine]:
     """History events as people read them: the one-line event and its payments' reasons."""
     return [{"seq": e["seq"], "hand": e["hand"], "kind": e["kind"], "text": e["text"],
              "payments": payment_lines(e["payments"]), "voided": e["voided"],
@@ -55,7 +70,7 @@ def table_template(g: Game) -> str:
     return g.board_template or GENERIC_TABLE
 
 
-def seat_of(board: dict, name: str | None) -> dict | None:
+def seat_of(board: Mapping[str, Any], name: str | None) -> dict | None:
     """The player's place in the hand in play, if the board has a hand with players."""
     hand = board.get("hand")
     players = hand.get("players") if isinstance(hand, dict) else None

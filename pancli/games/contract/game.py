@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from pancli.core.i18n import N_, _
 from pancli.core.ledger import Step
@@ -38,6 +38,36 @@ PAYLOADS = Payloads({
     "deal": {"out": Field(TEXT, nullable=True), "discard": Field(TEXT, nullable=True), "hands": Field(TABLE),
              "contracts": Field(TABLE)},
 })
+
+
+class TableMeld(TypedDict):
+    """A meld on the contract game's table, numbered as `pan contract layoff` names it."""
+
+    number: int
+    owner: str
+    kind: str
+    cards: list[str]     # stored codes
+    shown: str           # the cards for people
+
+
+class ContractBoard(Board):
+    """`pan contract status --json`: the deal in play, its contract, the table and the totals."""
+
+    deal: int
+    deals: int
+    contract: str                        # the contract in words
+    contract_counts: dict[str, int]      # sets and sequences it asks for
+    dealer: str
+    over: bool
+    down: list[str]                      # who has laid their contract down
+    out: str | None
+    table: list[TableMeld]
+    left: dict[str, int]                 # points of the cards left, as recorded so far
+    totals: dict[str, int]
+    history: list[dict[str, int]]        # each deal's points per player
+    standings: list[dict[str, Any]]
+    scoring: str                         # "signed" or "penalty"
+    winners: list[str]
 
 
 class Contract(GameBase["ContractRules", "GameState"]):
@@ -114,7 +144,7 @@ class Contract(GameBase["ContractRules", "GameState"]):
     def status(self, state: GameState) -> str | None:
         return _("over") if state.over else _("deal {deal}").format(deal=state.deal)
 
-    def board(self, session: SessionRow, state: GameState) -> Board:
+    def board(self, session: SessionRow, state: GameState) -> ContractBoard:
         # adapter: the game's modules load on first use
         from pancli.games.contract.engine import CONTRACTS, DEALS, describe_contract, parse_cards, standings, winners
 

@@ -6,7 +6,7 @@ import functools
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from pancli.core.errors import PanError
 from pancli.core.i18n import N_, _
@@ -22,6 +22,53 @@ if TYPE_CHECKING:
     from pancli.core.knobs import Schema
     from pancli.games.panguingue.engine import PanState
     from pancli.games.panguingue.rules import HouseRules
+
+
+class MeldJson(TypedDict):
+    """A meld on the table, numbered as `pan add` and `pan foul` name it."""
+
+    number: int
+    cards: list[str]          # stored codes, in the order people lay them out
+    condition: str            # its tag (pancli/games/panguingue/conditions.py)
+    worth: int                # the chips it collects
+
+
+class SeatJson(TypedDict):
+    """A player of the hand in play."""
+
+    name: str
+    status: str               # "in", "dropped" or "dead"
+    stayed: bool
+    melded: int               # cards down
+    melds: list[MeldJson]
+    chips_this_hand: int
+
+
+class NextHand(TypedDict, total=False):
+    """Once a hand is over: who deals the next one and who is eldest."""
+
+    next_dealer: str
+    next_eldest: str
+
+
+class HandJson(NextHand):
+    """The hand in play (or the last one, once over)."""
+
+    number: int
+    dealer: str
+    eldest: str
+    over: bool
+    result: str               # "in play", "void", "won by NAME", "tops chopped by A and B": English
+    winner: str | None
+    tops: int
+    players: list[SeatJson]
+
+
+class PanguingueBoard(Board):
+    """`pan board --json`: the seats and the hand in play (None before the first deal)."""
+
+    seats: list[str]
+    hand: HandJson | None
 
 
 @functools.cache
@@ -164,17 +211,17 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
             return starting(word, self.schema.presets)
         return []
 
-    def board(self, session: SessionRow, state: PanState) -> Board:
+    def board(self, session: SessionRow, state: PanState) -> PanguingueBoard:
         from pancli.games.panguingue.melds import meld_order  # adapter: the game's modules load on first use
 
         hand = state.hand
-        out: Board = {"session": session.name, "seats": list(state.seats), "hand": None}
+        out: PanguingueBoard = {"session": session.name, "seats": list(state.seats), "hand": None}
         if hand is None:
             return out
         rules, moved = state.rules, hand.moved
-        players = []
+        players: list[SeatJson] = []
         for p in hand.order:
-            melds = [{"number": m.number, "cards": meld_order(m.cards), "condition": m.tag,
+            melds: list[MeldJson] = [{"number": m.number, "cards": meld_order(m.cards), "condition": m.tag,
                       "worth": m.worth(rules)} for m in hand.melds_of(p)]
             players.append({"name": p, "status": hand.status[p], "stayed": p in hand.stayed,
                             "melded": hand.melded(p), "melds": melds, "chips_this_hand": moved.get(p, 0)})
@@ -183,7 +230,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
                        "players": players, **self.next_hand(state)}
         return out
 
-    def next_hand(self, state: PanState) -> dict:
+    def next_hand(self, state: PanState) -> NextHand:
         """Once a hand is over: who deals the next one and who is eldest (as `deal` would seat them)."""
         hand = state.hand
         if hand is None or not hand.over:
@@ -194,7 +241,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
             return {}
         return {"next_dealer": nxt.dealer, "next_eldest": nxt.eldest} if nxt is not None else {}
 
-    def board_lines(self, board: Board) -> list[str]:
+    def board_lines(self, board: Mapping[str, Any]) -> list[str]:
         """The hand; who is in with melds, worth and chips."""
         from pancli.games.panguingue.cards import format_card  # adapter: the game's modules load on first use
         from pancli.games.panguingue.engine import result_words  # adapter: the game's modules load on first use

@@ -23,6 +23,20 @@ PAYLOADS = Payloads({
 })
 
 
+class PolishBoard(Board):
+    """`pan polish status --json`: the deals so far, each player's letters, who deals next."""
+
+    word: str                       # the word the letters spell (P-A-N)
+    deals: int
+    losers: list[str | None]        # each deal's loser, None for a deal without one
+    over: bool
+    loser: str | None               # who completed the word
+    next_dealer: str | None
+    letters: dict[str, str]
+    standings: list[dict[str, Any]]
+    clock_minutes: int
+
+
 class Polish(GameBase["PolishRules", "GameState"]):
     """The Polish shedding game Pan: a letter of P-A-N for each lost deal; the first to complete it loses."""
 
@@ -74,7 +88,7 @@ class Polish(GameBase["PolishRules", "GameState"]):
     def status(self, state: GameState) -> str | None:
         return _("over") if state.over else _("deal {deal}").format(deal=len(state.deals) + 1)
 
-    def board(self, session: SessionRow, state: GameState) -> Board:
+    def board(self, session: SessionRow, state: GameState) -> PolishBoard:
         from pancli.games.polish.engine import standings  # adapter: the game's modules load on first use
 
         players = list(state.players)
