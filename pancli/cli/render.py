@@ -5,13 +5,16 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from pancli.core.i18n import N_, _, ngettext, pgettext
 from pancli.core.text import one_line, payment_lines
 from pancli.core.words import signed, signed_money
+
+if TYPE_CHECKING:
+    from pancli.app.view_types import StandingsJson
 
 _RED_CARD = re.compile(r"(?:10|[A2-7JQK])[♥♦]")
 
@@ -125,7 +128,7 @@ def board_table(data: Mapping[str, Any], game):
         table.add_row(p["name"], status, Text.from_markup(melds), str(p["melded"]), signed(p['chips_this_hand'], zero="+0"))
     return table
 
-def standings_table(data: Mapping[str, Any]):
+def standings_table(data: StandingsJson):
     from rich.table import Table
 
     from pancli.cli.output import styled
@@ -172,7 +175,7 @@ def season_table(data: dict):
         table.add_row(r["name"], net, str(r["nights"]), str(r["hands"]), str(r["won"]))
     return table
 
-def _score_table(table, data: Mapping[str, Any]):
+def _score_table(table, data: StandingsJson):
     """Standings of a game scored in points or letters: place, player, the game's own columns."""
     cols = data["columns"]
     table.add_column(column("place"), justify="right")

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pancli.core.i18n import _
+
+if TYPE_CHECKING:
+    from pancli.app.view_types import StandingsJson
 
 SHOWN_ELSEWHERE = ("session", "game", "seats")  # the page's header and its list of seats
 
@@ -66,7 +69,7 @@ def sections(board: Mapping[str, object]) -> list[tuple[str, dict]]:
     return [(heading(k), node(v)) for k, v in board.items() if k not in SHOWN_ELSEWHERE]
 
 
-def standing_columns(standings: Mapping[str, Any]) -> list[str]:
+def standing_columns(standings: StandingsJson) -> list[str]:
     """The counts worth a column in ranked-by-net standings: the ones some player has."""
     keys = dict.fromkeys(k for row in standings["players"] for k in row if k not in ("name", "net", "money"))
     return [k for k in keys if any(row.get(k) for row in standings["players"])]

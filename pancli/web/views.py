@@ -11,7 +11,7 @@ from pancli.games.protocol import Game
 from pancli.web.filters import signed
 
 if TYPE_CHECKING:
-    from pancli.app.view_types import EventJson
+    from pancli.app.view_types import EventJson, StandingsJson
 
 GENERIC_TABLE = "table.html"  # the table page of a game without a template of its own
 GENERIC_HAND = "_hand.html"    # and its hand in play, which the TV board shows too
@@ -37,7 +37,7 @@ def event_lines(events: list[EventJson]) -> list[EventLine]:
              | {p["payee"] for p in e["payments"]}} for e in events]
 
 
-def standing_words(standings: Mapping[str, Any]) -> list[str]:
+def standing_words(standings: StandingsJson) -> list[str]:
     """A game scored in its own terms, player by player in their places: 'Ana 12 points',
     'Piotr PO' (the letters of the Polish word), 'Ola no letters'."""
     columns = standings.get("columns") or []
