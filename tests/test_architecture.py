@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from pancli.games import DEFAULT_GAME
+
 PACKAGE = Path(__file__).resolve().parent.parent / "pancli"
 
 IMPURE = {"sqlite3", "sqlite_utils", "typer", "click", "rich", "prompt_toolkit", "os", "io", "pathlib",
@@ -237,7 +239,9 @@ def test_no_import_cycles():
 
 def is_the_default_game(n: ast.AST) -> bool:
     """DEFAULT_GAME (a name or an attribute), default_game() or a ``default_game`` attribute
-    (``self.default_game``: a copy of it)."""
+    (``self.default_game``: a copy of it), or its name written out ("panguingue")."""
+    if isinstance(n, ast.Constant):
+        return n.value == DEFAULT_GAME
     if isinstance(n, ast.Name):
         return n.id == "DEFAULT_GAME"
     if isinstance(n, ast.Attribute):
@@ -274,6 +278,7 @@ def test_the_default_game_check_finds_what_it_looks_for(tmp_path):
                       "def f(s, schema):\n    return s == DEFAULT_GAME or s is default_game() or s != games.DEFAULT_GAME\n"
                       "def g(s, schema):\n    return schema.game == schema.default_game or s == games.default_game().name\n"
                       "def h(s):\n    return is_default(s) or games.is_default(s)\n"
+                      "def by_name(s):\n    return s.game == 'panguingue'\n"
                       "def fine(s):\n    return default_game().in_chips and s.game_option() == ''\n",
                       encoding="utf-8")
-    assert len(compares_with_default_game(sample)) == 8
+    assert len(compares_with_default_game(sample)) == 9

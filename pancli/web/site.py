@@ -20,7 +20,7 @@ from pancli.core.errors import PanError
 from pancli.core.i18n import N_, _
 from pancli.core.rows import Session
 from pancli.core.text import json_text, one_line
-from pancli.games import DEFAULT_GAME, game
+from pancli.games import game
 from pancli.web import generic, language
 from pancli.web.data import NotFound, Reader
 from pancli.web.filters import templates
@@ -217,9 +217,9 @@ class Site:
             seat = seat_of(board, tonight["name"] if tonight else None)
             who = tonight["name"] if tonight else career["player"]
             recent = event_lines(pick_events(reader.recent(s, PLAYER_WINDOW)["events"], who))
-            nights = [n for n in career["nights"] if game(n.get("game", DEFAULT_GAME)).in_chips]
+            nights = [n for n in career["nights"] if game(n["game"]).in_chips]
             others = [{**n, "game_title": _(game(n["game"]).title)} for n in career["nights"]
-                      if not game(n.get("game", DEFAULT_GAME)).in_chips]
+                      if not game(n["game"]).in_chips]
             columns = career_columns(nights)  # the counts of the chip games the player played
             return {"session": s, "career": career, "tonight": tonight, "standings": standings, "seat": seat,
                     "board": board, "recent": list(reversed(recent))[:6], "nights": nights, "others": others,
