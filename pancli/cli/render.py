@@ -44,7 +44,7 @@ def markup_cards(cards) -> str:
 COLUMNS = {
     "player": N_("player"), "net": N_("net"), "money": N_("money"), "hands": N_("hands"),
     "won": N_("won"), "dropped": N_("dropped"), "conditions": N_("conditions"), "nights": N_("nights"),
-    "place": N_("place"), "points": N_("points"), "word": N_("word"), "deals_played": N_("deals played"),
+    "place": N_("place"), "points": N_("points"), "word": N_("word"), "letters": N_("letters"), "deals_played": N_("deals played"),
     "deals_won": N_("deals won"), "deals_lost": N_("deals lost"), "games_lost": N_("games lost"),
     "status": N_("status"), "melds": N_("melds"), "down": N_("down"), "this hand": N_("this hand"),
     "date": N_("date"), "session": N_("session"), "running": N_("running"), "game": N_("game"),
