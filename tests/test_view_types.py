@@ -12,9 +12,9 @@ from starlette.testclient import TestClient
 
 from pancli.app.view_types import EventJson, HistoryJson, HistoryPageJson, PaymentJson, SettleJson
 from pancli.core.settle import FlagJson, PartyJson, TransferJson
-from pancli.games.contract.game import ContractBoard, TableMeld
-from pancli.games.panguingue.game import HandJson, MeldJson, PanguingueBoard, SeatJson
-from pancli.games.polish.game import PolishBoard
+from pancli.games.contract.board import ContractBoard, TableMeld
+from pancli.games.panguingue.board import HandJson, MeldJson, PanguingueBoard, SeatJson
+from pancli.games.polish.board import PolishBoard
 from pancli.web.app import create_app
 
 TOKEN = "types-token"

@@ -10,7 +10,7 @@ from typing import Any, NotRequired, TypedDict
 
 from pancli.core.json_types import JsonObject
 from pancli.core.settle import SettlementJson
-from pancli.games.protocol import Board
+from pancli.games.board import Board
 
 
 class SessionListRow(TypedDict):

@@ -31,7 +31,7 @@ from pancli.core.words import signed
 from pancli.games import game as get_game
 
 if TYPE_CHECKING:
-    from pancli.games.contract.game import ContractBoard
+    from pancli.games.contract.board import ContractBoard
 
 contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, lay-offs and deal scores; "
                        "settle disputed contracts and «May I?» buys.\n\n"

@@ -21,7 +21,7 @@ from pancli.core.errors import InputError
 from pancli.core.i18n import _, ngettext
 
 if TYPE_CHECKING:
-    from pancli.games.polish.game import PolishBoard
+    from pancli.games.polish.board import PolishBoard
 
 polish_app = new_app("Polish Pan (P-A-N): record each deal's loser, check plays and pickups, deal sizes.\n\n"
                      "Example: pan polish lost ben")

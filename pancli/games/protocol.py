@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypedDict, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
@@ -42,6 +42,7 @@ TALLIES = ("hands", "won", "dropped", "conditions")
 if TYPE_CHECKING:
     from pancli.core.knobs import Schema
     from pancli.games.actions import Action
+    from pancli.games.board import Board, SeatsBoard
 
 R = TypeVar("R")  # a game's house rules (a frozen KnobRules dataclass)
 S = TypeVar("S")  # a game's state between two events
@@ -52,21 +53,6 @@ S_out = TypeVar("S_out", covariant=True)
 
 Event = dict[str, Any]          # an event's payload: plain JSON data with a "kind"
 SessionRow = Session            # a session as storage gives it (pancli/core/rows.py)
-
-
-class Board(TypedDict):
-    """The table now, JSON-ready (`pan board --json`, the web view): what every game's board
-    holds. Each game's own TypedDict adds its parts (a board of Panguingue: the hand in play)."""
-
-    session: str
-
-
-class SeatsBoard(Board):
-    """The board of a game that shapes none of its own (``GameBase.board``)."""
-
-    game: str
-    seats: list[str]
-
 
 CompletionKind = Literal["card", "meld", "preset"]
 # The night's score sheet in a game's own scoring (``Views.sheet``): ``unit`` (what a cell counts,

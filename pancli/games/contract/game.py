@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from pancli.core.i18n import N_, _
 from pancli.core.ledger import Step
 from pancli.core.payloads import LIST, TABLE, TEXT, TEXTS, WHOLE, Field, Payloads
 from pancli.games.protocol import (
-    Board,
     CommandHooks,
     CompletionKind,
     Event,
@@ -23,6 +22,7 @@ from pancli.games.protocol import (
 
 if TYPE_CHECKING:
     from pancli.core.knobs import Schema
+    from pancli.games.contract.board import ContractBoard
     from pancli.games.contract.engine import GameState
     from pancli.games.contract.rules import ContractRules
 
@@ -38,36 +38,6 @@ PAYLOADS = Payloads({
     "deal": {"out": Field(TEXT, nullable=True), "discard": Field(TEXT, nullable=True), "hands": Field(TABLE),
              "contracts": Field(TABLE)},
 })
-
-
-class TableMeld(TypedDict):
-    """A meld on the contract game's table, numbered as `pan contract layoff` names it."""
-
-    number: int
-    owner: str
-    kind: str
-    cards: list[str]     # stored codes
-    shown: str           # the cards for people
-
-
-class ContractBoard(Board):
-    """`pan contract status --json`: the deal in play, its contract, the table and the totals."""
-
-    deal: int
-    deals: int
-    contract: str                        # the contract in words
-    contract_counts: dict[str, int]      # sets and sequences it asks for
-    dealer: str
-    over: bool
-    down: list[str]                      # who has laid their contract down
-    out: str | None
-    table: list[TableMeld]
-    left: dict[str, int]                 # points of the cards left, as recorded so far
-    totals: dict[str, int]
-    history: list[dict[str, int]]        # each deal's points per player
-    standings: list[dict[str, Any]]
-    scoring: str                         # "signed" or "penalty"
-    winners: list[str]
 
 
 class Contract(GameBase["ContractRules", "GameState"]):

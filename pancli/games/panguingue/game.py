@@ -6,69 +6,23 @@ import functools
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import PanError
 from pancli.core.i18n import N_, _
 from pancli.core.ledger import Step
 from pancli.core.payloads import LIST, TEXT, TEXTS, WHOLE, YES_NO, Field, Payloads
 from pancli.core.words import signed
-from pancli.games.protocol import Board, CompletionKind, Event, GameBase, SessionRow, starting
+from pancli.games.protocol import CompletionKind, Event, GameBase, SessionRow, starting
 
 if TYPE_CHECKING:
     from types import ModuleType
 
     from pancli.core.json_types import JsonObject
     from pancli.core.knobs import Schema
+    from pancli.games.panguingue.board import MeldJson, NextHand, PanguingueBoard, SeatJson
     from pancli.games.panguingue.engine import PanState
     from pancli.games.panguingue.rules import HouseRules
-
-
-class MeldJson(TypedDict):
-    """A meld on the table, numbered as `pan add` and `pan foul` name it."""
-
-    number: int
-    cards: list[str]          # stored codes, in the order people lay them out
-    condition: str            # its tag (pancli/games/panguingue/conditions.py)
-    worth: int                # the chips it collects
-
-
-class SeatJson(TypedDict):
-    """A player of the hand in play."""
-
-    name: str
-    status: str               # "in", "dropped" or "dead"
-    stayed: bool
-    melded: int               # cards down
-    melds: list[MeldJson]
-    chips_this_hand: int
-
-
-class NextHand(TypedDict, total=False):
-    """Once a hand is over: who deals the next one and who is eldest."""
-
-    next_dealer: str
-    next_eldest: str
-
-
-class HandJson(NextHand):
-    """The hand in play (or the last one, once over)."""
-
-    number: int
-    dealer: str
-    eldest: str
-    over: bool
-    result: str               # "in play", "void", "won by NAME", "tops chopped by A and B": English
-    winner: str | None
-    tops: int
-    players: list[SeatJson]
-
-
-class PanguingueBoard(Board):
-    """`pan board --json`: the seats and the hand in play (None before the first deal)."""
-
-    seats: list[str]
-    hand: HandJson | None
 
 
 @functools.cache

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 from pancli.core.i18n import N_, _
 from pancli.core.ledger import Step
 from pancli.core.payloads import TEXT, Field, Payloads
-from pancli.games.protocol import Board, CommandHooks, Event, GameBase, SessionRow, Sheet, dealer_of, place
+from pancli.games.protocol import CommandHooks, Event, GameBase, SessionRow, Sheet, dealer_of, place
 
 if TYPE_CHECKING:
     from pancli.core.knobs import Schema
+    from pancli.games.polish.board import PolishBoard
     from pancli.games.polish.engine import GameState
     from pancli.games.polish.rules import PolishRules
 
@@ -21,20 +22,6 @@ PAYLOADS = Payloads({
     "deal": {"loser": Field(TEXT, nullable=True)},
     "clock_flag": {"player": Field(TEXT)},
 })
-
-
-class PolishBoard(Board):
-    """`pan polish status --json`: the deals so far, each player's letters, who deals next."""
-
-    word: str                       # the word the letters spell (P-A-N)
-    deals: int
-    losers: list[str | None]        # each deal's loser, None for a deal without one
-    over: bool
-    loser: str | None               # who completed the word
-    next_dealer: str | None
-    letters: dict[str, str]
-    standings: list[dict[str, Any]]
-    clock_minutes: int
 
 
 class Polish(GameBase["PolishRules", "GameState"]):
