@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, cast
 import typer
 
 from pancli.app.views import board_data
+from pancli.cli.action_commands import add_commands, in_group
 from pancli.cli.game_commands import (
     game_recorder,
-    record_action,
     record_game_event,
     rules_options,
     say,
@@ -65,53 +65,8 @@ def _contract_record(event: dict):
     return step
 
 
-@contract_app.command("lay")
-def contract_lay(name: str = typer.Argument(..., click_type=NAME, help="Who lays down the contract."),
-                 melds: list[str] = typer.Argument(..., metavar="MELDS", click_type=MELDS,
-                                                   help=f"The whole contract, {MELDS_HELP}.")):
-    """Lay down a player's contract; it must be exactly the deal's contract, all at once.
-
-    Example: pan contract lay ana 7S 7H 7D / QC QD QS
-    """
-    record_action("contract", "lay", player=name, melds=melds)
-
-
-@contract_app.command("layoff")
-def contract_layoff(name: str = typer.Argument(..., click_type=NAME, help="Who lays off."),
-                    meld: int = typer.Argument(..., click_type=CountType("a meld number", 1, 100_000),
-                                               help="The meld's number on `pan contract status`."),
-                    cards: list[str] = typer.Argument(..., help="The cards laid off.")):
-    """Lay off cards onto a meld on the table, one's own or an opponent's.
-
-    Example: pan contract layoff ana 3 8D
-    """
-    record_action("contract", "layoff", player=name, meld=meld, cards=cards)
-
-
-@contract_app.command("out")
-def contract_out(name: str = typer.Argument(..., click_type=NAME, help="Who went out."),
-                 discard: str | None = typer.Option(None, "--discard", metavar="CARD",
-                                                       help="The final discard (deals 1-4 only).")):
-    """A player goes out (in deal 5 with no final discard); then record the cards left in the other hands.
-
-    Example: pan contract out ana --discard QH
-    """
-    record_action("contract", "out", player=name, discard=discard or None)
-
-
-@contract_app.command("left")
-def contract_left(name: str = typer.Argument(..., click_type=NAME, help="Whose hand."),
-                  cards: list[str] | None = typer.Argument(None, help="The cards left in the hand."),
-                  points: int | None = typer.Option(None, "--points", click_type=CountType("a number of points", 0),
-                                                       help="Their value as counted at the table, instead of the cards.")):
-    """Record the cards left in a hand after someone went out; the last one scores the deal.
-
-    Example: pan contract left ben KC KD 4S
-    """
-    if cards and points is not None:  # said before the cards are read, as the dealer's page cannot
-        game_recorder("contract").player(name)
-        raise InputError(_("give the cards or --points, not both"), _("e.g. pan contract left ben KC KD 4S"))
-    record_action("contract", "left", player=name, cards=cards or None, points=points)
+# The recording commands: the game's declared actions (pancli/games/contract/actions.py).
+add_commands({("contract",): contract_app}, get_game("contract").actions, in_group, at_top=False)
 
 
 def _name_value(recorder, text: str, option: str) -> tuple[str, str]:

@@ -47,11 +47,13 @@ def record_action(game: str, name: str, **words):
     """Record one of the game's declared actions (``Game.actions``) from the command's words: each
     parameter read by the reader of its kind, as the dealer's page reads it, the events built by
     the declaration; then what the table has still to record, if anything."""
-    from pancli.app.parameters import read_values
+    from pancli.app.parameters import SessionTable, read_values
     from pancli.games.actions import by_name
 
     recorder = game_recorder(game)
     action = by_name(recorder.game.actions)[name]
+    if action.words is not None:  # the command line's own reading first (``Action.words``)
+        words = action.words(words, SessionTable(recorder))
     step = None
     for event in action.build(read_values(recorder, action, words)):
         step = recorder.record(event)

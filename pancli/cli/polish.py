@@ -13,12 +13,14 @@ import typer
 from typer.core import TyperCommand
 
 from pancli.app.views import board_data
-from pancli.cli.game_commands import game_recorder, record_action, rules_options, say, seat_list, seat_name
+from pancli.cli.action_commands import add_commands, in_group
+from pancli.cli.game_commands import game_recorder, rules_options, say, seat_list, seat_name
 from pancli.cli.groups import new_app
 from pancli.cli.output import print_json
-from pancli.cli.params import NAME, CountType
+from pancli.cli.params import CountType
 from pancli.core.errors import InputError
 from pancli.core.i18n import _, ngettext
+from pancli.games import game as get_game
 
 if TYPE_CHECKING:
     from pancli.games.polish.board import PolishBoard
@@ -40,22 +42,8 @@ _P_PRESET, _P_RULES = rules_options("Polish Pan", "standard", "standard, piki-co
 
 # == Polish Pan ===========================================================================
 
-@polish_app.command("lost")
-def polish_lost(name: str = typer.Argument(..., click_type=NAME, help="The player left holding cards.")):
-    """Record a deal's loser: they take the next letter; completing P-A-N loses the game.
-
-    Example: pan polish lost ben
-    """
-    record_action("polish", "lost", player=name)
-
-
-@polish_app.command("nolose")
-def polish_nolose():
-    """Record a deal that ended with no loser (the last two went out together): no letter.
-
-    Example: pan polish nolose
-    """
-    record_action("polish", "nolose")
+# The recording commands: the game's declared actions (pancli/games/polish/actions.py).
+add_commands({("polish",): polish_app}, get_game("polish").actions, in_group, at_top=False)
 
 
 @polish_app.command("status")

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
 
 import typer
 
+from pancli.cli.action_commands import add_commands
 from pancli.cli.context import app_context
-from pancli.cli.grammar import multiword_command
 from pancli.cli.groups import command_set, new_app
 from pancli.cli.output import console, echo, english_for_json, print_json, styled
-from pancli.cli.params import CARDS, EVENTS, HAND, MELD, MELDS, PLAYER, PLAYER_IN_HAND, SESSION, flat, melds
+from pancli.cli.params import EVENTS, HAND, PLAYER, SESSION
 from pancli.cli.render import show_step
 from pancli.core.errors import InputError
-from pancli.core.grouping import MELDS_HELP
-from pancli.core.i18n import _, ngettext, pgettext
+from pancli.core.i18n import _, pgettext
 from pancli.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
@@ -44,22 +42,6 @@ def pan_recorder():
                              session=recorder.session.name, game=game, title=_(own.title)),
                          _("record it with `pan {game} …` (see `pan {game} --help`)").format(game=game))
     return recorder
-
-
-@functools.cache
-def own_actions() -> dict:
-    """The default game's declared actions by name (``Game.actions``): pan's own commands' (looked
-    up once, as a script of 2,000 lines records through them)."""
-    from pancli.games import default_game
-    from pancli.games.actions import by_name
-
-    return by_name(default_game().actions)
-
-
-def act(name: str, **values) -> object:
-    """Record one of the default game's declared actions: the events its declaration builds from
-    the values the command's words were read to."""
-    return record(*own_actions()[name].build(values))
 
 
 def record(*events: dict):
@@ -208,179 +190,25 @@ def session_close(name: str | None = typer.Argument(None, click_type=SESSION, he
     echo(_("Session {name} is closed.").format(name=recorder.session.name))
 
 
-# -- seats --------------------------------------------------------------------------------
+# -- seats and the hand: the default game's declared actions ------------------------------------
 
-@seat_app.command("add")
-def seat_add(name: str = typer.Argument(..., help="The new player's name."),
-             after: str | None = typer.Option(None, "--after", click_type=PLAYER,
-                                                 help="Seat them after this player (default: last).")):
-    """Seat a player between hands.
+def record_action(action, words: dict):
+    """Record one of the default game's declared actions: the events its declaration builds from
+    the command's words, as their click types read them."""
+    from pancli.cli.action_commands import values_at_top
 
-    Example: pan seat add Eve --after Ben
-    """
-    act("join", player=name, after=after)
+    return record(*action.build(values_at_top(action, words)))
 
 
-@seat_app.command("remove")
-def seat_remove(name: str = typer.Argument(..., click_type=PLAYER, help="The leaving player.")):
-    """A player leaves between hands (their results stay in the session).
+def _own_actions() -> list:
+    """The default game's actions but the bank's (`pan buyin`, `pan cashout` are cli/reports.py's)."""
+    from pancli.games import default_game
+    from pancli.games.actions import BANK_ACTIONS
 
-    Example: pan seat remove Eve
-    """
-    act("leave", player=name)
-
-
-# -- the hand -----------------------------------------------------------------------------
-
-@commands.command()
-def deal(dealer: str | None = typer.Option(None, "--dealer", click_type=PLAYER, help="Override who deals this hand.")):
-    """Start the next hand: says who deals, who is eldest and the order of declarations; takes antes.
-
-    Example: pan deal
-    """
-    act("deal", dealer=dealer)
+    return [a for a in default_game().actions if a not in BANK_ACTIONS]
 
 
-@commands.command()
-def drop(names: list[str] = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Players who drop (go on top).")):
-    """Players drop and pay the drop cost to the tops; allowed until the first meld.
-
-    Example: pan drop cruz dee
-    """
-    act("drop", player=names)
-
-
-@commands.command()
-def stay(names: list[str] = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Players who stay in.")):
-    """Record that players stay in (optional: not dropping is staying).
-
-    Example: pan stay ana ben
-    """
-    act("stay", player=names)
-
-
-@commands.command()
-def meld(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who melds."),
-         cards: list[str] = typer.Argument(..., click_type=CARDS, help="The cards of the new meld.")):
-    """Lay a new meld; its condition is paid at once by every payer.
-
-    Example: pan meld ben 5S 5S 5S
-    """
-    act("meld", player=name, cards=flat(cards))
-
-
-@commands.command()
-def add(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who adds."),
-        cards: list[str] = typer.Argument(..., click_type=CARDS, help="The cards added."),
-        to: int | None = typer.Option(None, "--to", click_type=MELD, help="Number of the meld on `pan board` (needed only if several fit).")):
-    """Add cards to one of the player's own melds.
-
-    Example: pan add ben 5S --to 1
-    """
-    act("add", player=name, cards=flat(cards), to=to)
-
-
-@commands.command()
-def split(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose meld."),
-          number: int = typer.Argument(..., click_type=MELD, help="The meld's number on `pan board`."),
-          parts: list[str] = typer.Argument(..., click_type=MELDS, metavar="MELDS",
-                                            help=f"The parts, {MELDS_HELP} (or each quoted: \"AD 2D 3D\" \"4D 5D 6D\")."),
-          into: bool = typer.Option(False, "--into", help="Marks the parts that follow (optional)."),
-          ):
-    """Split a meld into two or more legal melds; a part that becomes a condition pays.
-
-    Example: pan split ana 1 --into AD 2D 3D / 4D 5D 6D
-    """
-    act("split", player=name, meld=number, into=[m.split() for m in melds(parts, each_word_a_meld=True)])
-
-
-@commands.command(cls=multiword_command("--from", "-f", "--with", "-w"))
-def borrow(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who borrows."),
-           lent: str | None = typer.Option(None, "--from", "-f", metavar="N CARD...",
-                                    help="The meld that lends (its number on `pan board`) and the cards it lends."),
-           with_cards: str | None = typer.Option(None, "--with", "-w", metavar="CARD...", help="The cards from the hand.")):
-    """Borrow cards from one of the player's melds to make a new meld with cards from the hand.
-
-    Example: pan borrow ana --from 1 KH --with KD KC
-    """
-    if lent is None or not lent.strip():
-        raise InputError(_("say which meld lends the cards with --from N"),
-                         _("e.g. pan borrow ana --from 1 KH --with KD KC"))
-    number, _sep, taken = lent.strip().partition(" ")
-    source = MELD.number(number, "--from")
-    act("borrow", player=name, cards=list(CARDS.convert(taken, None, None)),
-        **{"from": source, "with": list(CARDS.convert(with_cards or "", None, None))})
-
-
-@commands.command()
-def spread(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose layout."),
-           layout: list[str] = typer.Argument(..., click_type=MELDS, metavar="MELDS",
-                                              help=f"All the player's {MELDS_HELP}.")):
-    """Restate a player's whole layout: one legal rearrangement plus cards from the hand.
-
-    Example: pan spread ana AS 2S 3S 4S / 5S 5S 5S / KH KH KC KD
-    """
-    act("spread", player=name, melds=[m.split() for m in melds(layout)])
-
-
-@commands.command()
-def out(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who goes out."),
-        cards: list[str] | None = typer.Argument(None, click_type=MELDS, metavar="CARD...",
-                                                 help="The final cards: a new meld, or an addition."),
-        to: int | None = typer.Option(None, "--to", click_type=MELD, help="Add the final cards to this meld.")):
-    """Go out: checks the 11-card layout and pays the settlement (base, conditions again, tops).
-
-    The final cards make one meld (or one addition); to lay several melds at once, name the
-    whole layout with `pan spread` (melds separated by /): it goes out when it reaches 11 cards.
-
-    Example: pan out ana 4H 4D 4C
-    """
-    final = melds(cards)
-    if len(final) > 1:
-        raise InputError(ngettext("pan out takes the final cards of one meld, not {n} melds",
-                                  "pan out takes the final cards of one meld, not {n} melds",
-                                  len(final)).format(n=len(final)),
-                         _("name the whole layout with `pan spread {player}`: the melds already "
-                           "down and these, separated by /").format(player=name.lower()))
-    act("out", player=name, cards=final[0].split() if final else [], to=to)
-
-
-@commands.command()
-def foul(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Who laid the foul meld."),
-         after_discard: bool = typer.Option(False, "--after-discard", help="Found after their discard: the hand is dead."),
-         meld_number: int | None = typer.Option(None, "--meld", click_type=MELD, help="The recorded meld that is foul (before the discard).")):
-    """A foul meld: before the discard the meld's chips go back; after it the hand is dead.
-
-    Example: pan foul ben --after-discard
-    """
-    act("foul", player=name, after_discard=after_discard, meld=meld_number)
-
-
-@commands.command()
-def dead(name: str = typer.Argument(..., click_type=PLAYER_IN_HAND, help="Whose hand is dead.")):
-    """A dead hand (wrong number of cards after the first draw): returns their condition chips, keeps paying.
-
-    Example: pan dead ben
-    """
-    act("dead", player=name)
-
-
-@commands.command()
-def void():
-    """End the hand with no winner (stock exhausted under void_hand, or a misdeal): the tops go back.
-
-    Example: pan void
-    """
-    act("void")
-
-
-@commands.command()
-def chop():
-    """The last two players chop the tops by agreement (house rule tops_chop_allowed).
-
-    Example: pan chop
-    """
-    act("chop")
+add_commands({(): commands, ("seat",): seat_app}, _own_actions(), record_action, at_top=True)
 
 
 @commands.command()

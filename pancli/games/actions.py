@@ -57,18 +57,29 @@ class Param:
     ``arg`` the command's own name for it (its Typer parameter, by default ``name``), ``option``
     its --option on the command line (None: an argument), ``many`` several words of the kind
     (`pan stay ana ben`), ``noun``, ``low`` and ``high`` what a COUNT is and its range, ``onto``
-    a meld on the table that the dealer's page chooses ("own" or "any" player's meld)."""
+    a meld on the table that the dealer's page chooses ("own" or "any" player's meld).
 
-    __slots__ = ("name", "kind", "help", "required", "many", "option", "arg", "noun", "onto", "low", "high")
+    What the command line alone needs: ``metavar`` its placeholder in the usage when not its
+    name's (`N CARD...`), ``short`` a short option (`-f`), ``multiword`` an option that takes
+    every word up to the next option (`--from 1 KH`, one text for the action's ``words``), and
+    ``read_as`` the kind its words are read as there when not its own (`pan out`'s final cards
+    are read as melds, so that two melds are refused)."""
+
+    __slots__ = ("name", "kind", "help", "required", "many", "option", "arg", "noun", "onto", "low", "high",
+                 "metavar", "short", "multiword", "read_as")
 
     def __init__(self, name: str, kind: str, help: str, required: bool = True, many: bool = False,
                  option: str | None = None, arg: str = "", noun: str = "", onto: str = "", low: int = 1,
-                 high: int = MAX_CHIPS) -> None:
-        if kind not in KINDS:
-            raise ValueError(f"unknown kind of parameter {kind!r}")
+                 high: int = MAX_CHIPS, metavar: str = "", short: str = "", multiword: bool = False,
+                 read_as: str = "") -> None:
+        if kind not in KINDS or (read_as and read_as not in KINDS):
+            raise ValueError(f"unknown kind of parameter {read_as if kind in KINDS else kind!r}")
+        if (short or multiword) and not option:
+            raise ValueError(f"{name}: a short name or many words are an option's")
         self.name, self.kind, self.help, self.required, self.many = name, kind, help, required, many
         self.option, self.arg, self.noun, self.low, self.high = option, arg or name, noun, low, high
         self.onto = onto or ("own" if kind == MELD else "")
+        self.metavar, self.short, self.multiword, self.read_as = metavar, short, multiword, read_as or kind
 
     def __repr__(self) -> str:
         return f"Param({self.name!r}, {self.kind!r})"
@@ -81,17 +92,31 @@ class Action:
     ``help`` the first line of that command's help, ``label`` the dealer's button, ``when`` whether
     it is done during a hand, between hands or at any time, ``kinds`` the event kinds it records
     (held to the game's payloads), ``build`` the events from the parameters as read, and
-    ``direct`` whether the shell may bind its plain words without click's parse."""
+    ``direct`` whether the shell may bind its plain words without click's parse.
 
-    __slots__ = ("name", "command", "help", "label", "params", "build", "kinds", "when", "direct")
+    Its command's help is ``help``, then ``more`` (a further paragraph, if any), then the
+    ``example`` ("Example: pan meld ben 5S 5S 5S"). ``extra`` are parameters of the command line
+    alone, recording nothing (split's --into marker), and ``words`` the command line's own
+    reading of its words, when the kinds' readers are not all of it: borrow's `--from N CARD...`,
+    `pan out`'s one meld (see pancli/cli/action_commands.py)."""
+
+    __slots__ = ("name", "command", "help", "label", "params", "build", "kinds", "when", "direct", "example",
+                 "more", "extra", "words")
 
     def __init__(self, name: str, command: tuple[str, ...], help: str, label: str, params: tuple[Param, ...],
                  build: Callable[[Mapping[str, Any]], Built], kinds: tuple[str, ...], when: When = "any",
-                 direct: bool = True) -> None:
+                 direct: bool = True, example: str = "", more: str = "", extra: tuple[Param, ...] = (),
+                 words: Words | None = None) -> None:
         self.name, self.command, self.help, self.label, self.params = name, command, help, label, params
         # Its typed payloads go out as what they are at run time: the plain JSON the recorder stores.
         self.build = cast("Callable[[Mapping[str, Any]], list[Event]]", build)
         self.kinds, self.when, self.direct = kinds, when, direct
+        self.example, self.more, self.extra, self.words = example, more, extra, words
+
+    def command_help(self) -> str:
+        """The whole help of its command, as a docstring cleaned by typer would read."""
+        parts = [self.help, self.more, f"Example: {self.example}" if self.example else ""]
+        return "\n\n".join(p for p in parts if p)
 
     def __repr__(self) -> str:
         return f"Action({self.name!r})"
@@ -130,6 +155,11 @@ class Table(Protocol):
 
     def read_cards(self, text: str) -> tuple[str, ...]:
         """The cards a word names, in the session's game and house rules, as stored codes."""
+
+
+# The command line's own reading of an action's words (``Action.words``): from its words by the
+# parameters' names, as the command's click types left them, to what the action takes next.
+Words = Callable[[Mapping[str, Any], Table], dict[str, Any]]
 
 
 # -- the one reader of each kind ---------------------------------------------------------------

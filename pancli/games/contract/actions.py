@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import InputError
 from pancli.core.i18n import N_, _
-from pancli.games.actions import CARD, CARDS, COUNT, MELDS, PLAYER, Action, Param
+from pancli.games.actions import CARD, CARDS, COUNT, MELDS, PLAYER, Action, Param, Table
 
 if TYPE_CHECKING:
     from pancli.core.events import ContractEvent, ContractOutEvent, HandEvent, LayOffEvent
@@ -42,33 +42,42 @@ def _left(v: Values) -> list[HandEvent]:
     return [{"kind": "hand", "player": who, "cards": list(cards)}]
 
 
+def _left_words(w: Values, table: Table) -> dict[str, Any]:
+    """The cards and --points together are refused before the cards are read (a card that is
+    not one would hide the real mistake), once the player is known."""
+    if w.get("cards") and w.get("points") is not None:
+        table.player(w["player"])
+        raise InputError(_("give the cards or --points, not both"), _("e.g. pan contract left ben KC KD 4S"))
+    return dict(w)
+
+
 # "The whole contract, {MELDS_HELP}.", written out whole for the catalog (a test holds them equal)
 _WHOLE_CONTRACT = N_('The whole contract, melds separated by / (or +, or "|" in quotes): AS 2S 3S / 5S 5S 5S.')
 
 ACTIONS = (
     Action("lay", ("contract", "lay"), N_("Lay down a player's contract; it must be exactly the deal's contract, all at once."),
            N_("Lay down"), (Param("player", PLAYER, N_("Who lays down the contract."), arg="name"),
-                            Param("melds", MELDS, _WHOLE_CONTRACT, many=True)),
-           _lay, ("contract",), when="any"),
+                            Param("melds", MELDS, _WHOLE_CONTRACT, many=True, metavar="MELDS")),
+           _lay, ("contract",), when="any", example="pan contract lay ana 7S 7H 7D / QC QD QS"),
     Action("layoff", ("contract", "layoff"), N_("Lay off cards onto a meld on the table, one's own or an opponent's."),
            N_("Lay off"), (Param("player", PLAYER, N_("Who lays off."), arg="name"),
                            Param("meld", COUNT, N_("The meld's number on `pan contract status`."),
                                  noun=N_("a meld number"), high=100_000, onto="any"),
                            Param("cards", CARDS, N_("The cards laid off."), many=True)),
-           _layoff, ("lay_off",), when="any"),
+           _layoff, ("lay_off",), when="any", example="pan contract layoff ana 3 8D"),
     Action("out", ("contract", "out"),
            N_("A player goes out (in deal 5 with no final discard); then record the cards left in the other hands."),
            N_("Go out"), (Param("player", PLAYER, N_("Who went out."), arg="name"),
                           Param("discard", CARD, N_("The final discard (deals 1-4 only)."), required=False,
-                                option="--discard")),
-           _out, ("out",), when="any"),
+                                option="--discard", metavar="CARD")),
+           _out, ("out",), when="any", example="pan contract out ana --discard QH"),
     Action("left", ("contract", "left"),
            N_("Record the cards left in a hand after someone went out; the last one scores the deal."),
            N_("Cards left"), (Param("player", PLAYER, N_("Whose hand."), arg="name"),
                               Param("cards", CARDS, N_("The cards left in the hand."), required=False, many=True),
                               Param("points", COUNT, N_("Their value as counted at the table, instead of the cards."),
                                     required=False, option="--points", noun=N_("a number of points"), low=0)),
-           _left, ("hand",), when="any"),
+           _left, ("hand",), when="any", example="pan contract left ben KC KD 4S", words=_left_words),
 )
 
 # Two 52-card packs, no jokers: the picker lays out one of each card.

@@ -25,10 +25,10 @@ ACTIONS = (
     Action("lost", ("polish", "lost"),
            N_("Record a deal's loser: they take the next letter; completing P-A-N loses the game."),
            N_("Lost the deal"), (Param("player", PLAYER, N_("The player left holding cards."), arg="name"),),
-           _lost, ("deal",)),
+           _lost, ("deal",), example="pan polish lost ben"),
     Action("nolose", ("polish", "nolose"),
            N_("Record a deal that ended with no loser (the last two went out together): no letter."),
-           N_("No loser"), (), _nolose, ("deal",)),
+           N_("No loser"), (), _nolose, ("deal",), example="pan polish nolose"),
 )
 
 # The 24-card pack: nines to aces.
