@@ -1,5 +1,6 @@
-"""Each game declares its actions once (pancli/games/actions.py): the recording commands, the shell's
-fast path, `pan --help`'s table of commands and the payload declaration are held to it here."""
+"""Each game declares its actions once (pancli/games/actions.py): the recording commands and the
+shell's fast path are made from it; the bank's commands (written by hand), `pan --help`'s table of
+commands (which must not load the games to start) and the payload declaration are held to it here."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pancli.core.errors import InputError
 from pancli.core.payloads import BANK_PAYLOADS
 from pancli.games import GAMES, default_game
 from pancli.games.actions import (
+    BANK_ACTIONS,
     CARD,
     CARD_EACH,
     CARDS,
@@ -26,12 +28,10 @@ from pancli.games.actions import (
     PLAYER,
     Action,
     Param,
+    by_name,
     read_count,
     read_meld_number,
 )
-
-# Options a command has for people only, recording nothing of their own.
-CLI_ONLY = {("split",): {"into"}}
 
 
 def every_action():
@@ -54,26 +54,41 @@ def command_of(words):
 
 
 @pytest.mark.parametrize("ga", every_action(), ids=ids)
-def test_the_command_is_the_declaration(ga):
+def test_each_declared_action_is_a_command_with_its_parameters(ga):
+    """The commands are made from the declarations (cli/action_commands.py), but for the bank's,
+    which cli/reports.py writes: each declaration is a command, holding a parameter for each of
+    its own and the command line's, and no other."""
     g, a = ga
     cmd = command_of(a.command)
     assert (cmd.help or "").split("\n\n")[0].replace("\n", " ").strip() == a.help
     params = {p.name: p for p in cmd.params}
-    seen = set()
-    for p in a.params:
-        assert p.arg in params, f"`pan {' '.join(a.command)}` has no parameter {p.arg} for {p.name}"
-        if p.arg in seen:  # one word of the command line that holds two of the declaration's (borrow --from)
-            continue
-        seen.add(p.arg)
-        given = params[p.arg]
-        assert getattr(given, "help", None) == p.help, (p.name, getattr(given, "help", None))
+    declared: dict[str, Param] = {}
+    for p in (*a.params, *a.extra):
+        declared.setdefault(p.arg, p)  # one word of the command line may hold two (borrow's --from)
+    assert set(params) == set(declared), (sorted(params), sorted(declared))
+    for arg, p in declared.items():
+        given = params[arg]
         if p.option:
-            assert p.option in given.opts
+            assert p.option in given.opts and (not p.short or p.short in given.opts)
         else:
             assert given.param_type_name == "argument"
             assert given.required == p.required
-    extra = set(params) - seen - {"as_json"} - CLI_ONLY.get(a.command, set())
-    assert not extra, f"`pan {' '.join(a.command)}` takes {sorted(extra)}, which its declaration does not"
+            assert (given.nargs == -1) == p.many
+        if a in BANK_ACTIONS:  # written by hand: held to its declaration's words
+            assert given.help == p.help, (p.name, given.help)
+
+
+def test_a_commands_help_is_its_declarations():
+    """The help, the further paragraph and the example, as typer would read a docstring."""
+    out = by_name(default_game().actions)["out"]
+    help_text = command_of(("out",)).help
+    assert help_text == out.command_help() and help_text.startswith(out.help + "\n\n" + out.more + "\n\n")
+    assert help_text.endswith("\n\nExample: pan out ana 4H 4D 4C")
+    assert by_name(default_game().actions)["void"].command_help() == \
+        "End the hand with no winner (stock exhausted under void_hand, or a misdeal): the tops go back.\n\n" \
+        "Example: pan void"
+    borrow = command_of(("borrow",))
+    assert borrow.multiword_options == ("--from", "-f", "--with", "-w")  # the declared many-word options
 
 
 def sample(p: Param):

@@ -115,12 +115,16 @@ def test_the_polish_sheet_has_each_deals_letter_the_letters_held_and_who_lost(tm
 def test_a_fourth_game_gets_the_sheet_it_declares(tmp_path):
     """The toy game declares nothing: its sheet is its chips per deal. A game that declares its
     own sheet (``sheet_shows`` and ``sheet``) gets that, with no pancli module knowing its name."""
-    from test_toy_game import HighCard
+    from test_toy_game import DEAL, HighCard
 
     from pancli.games import GAMES, register
+    from pancli.games.actions import BANK_ACTIONS, Action
 
     class Scored(HighCard):
         name, title, sheet_shows = "highpoints", "High card in points", "points"
+        # its deal is its own group's command, `pan highpoints deal`
+        actions = (Action("deal", ("highpoints", "deal"), DEAL.help, DEAL.label, DEAL.params, DEAL.build, DEAL.kinds),
+                   *BANK_ACTIONS)
 
         def sheet(self, state):
             return {"unit": "points", "round": "deal", "signed": False, "note_label": None,
@@ -140,8 +144,8 @@ def test_a_fourth_game_gets_the_sheet_it_declares(tmp_path):
         assert rows_of(tmp_path / "hc.csv") == [["hand", "Ana", "Ben", "Cruz"], ["1", "10", "-5", "-5"],
                                                  ["2", "-5", "10", "-5"], ["total", "5", "5", "-10"]]
         pan("session new hp --game highpoints --players Ana,Ben")
-        pan("highcard deal ana=KS ben=2H")
-        pan("highcard deal ana=3S ben=AH")
+        pan("highpoints deal ana=KS ben=2H")
+        pan("highpoints deal ana=3S ben=AH")
         pan(f"report --csv {tmp_path / 'hp.csv'} --html {tmp_path / 'hp.html'}")
         assert rows_of(tmp_path / "hp.csv") == [["deal", "Ana", "Ben"], ["1", "1", "1"], ["2", "2", "2"],
                                                  ["total", "2", "2"]]

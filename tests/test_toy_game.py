@@ -1,7 +1,8 @@
 """A fourth game, defined only here, plugs into pancli through the Game protocol alone.
 
 "High card": every deal each player shows one card; the highest wins ``stake`` chips from each
-other player. The test registers it, records through a command group it brings itself, undoes,
+other player. The test registers it, records through the command group made from its declared
+action (it writes no command of its own), undoes,
 reads standings and history, exports and imports, passes `pan db check` and is shown by `pan serve`
 (on the generic table page), changing no pancli module: what the recorder, archives, reports,
 database care and the web need of a game is the protocol.
@@ -14,21 +15,18 @@ import warnings
 from dataclasses import dataclass
 
 import pytest
-import typer
 
 with warnings.catch_warnings():  # starlette suggests httpx2 for its test client; httpx serves as well
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from pancli.cli.context import app_context
-from pancli.cli.groups import PanGroup
 from pancli.core.errors import InputError
 from pancli.core.knobs import INT, KnobRules, Schema, Schema as KnobSchema, knob
 from pancli.core.ledger import Params, Payment, Step, Tally
 from pancli.core.payloads import TABLE, Field, Payloads
 from pancli.games import DEFAULT_GAME, GAMES, register
 from pancli.games.actions import BANK_ACTIONS, CARD_EACH, Action, Param
-from pancli.games.protocol import CommandHooks, Event, Game, GameBase
+from pancli.games.protocol import Event, Game, GameBase
 from pancli.web.app import create_app
 
 RANKS = "23456789TJQKA"
@@ -56,7 +54,8 @@ class HighCardState:
 
 DEAL = Action("deal", ("highcard", "deal"), "Record one deal.", "Deal",
               (Param("cards", CARD_EACH, "NAME=CARD for every player.", many=True, arg="shown"),),
-              lambda v: [{"kind": "deal", "cards": dict(v["cards"])}], ("deal",))
+              lambda v: [{"kind": "deal", "cards": dict(v["cards"])}], ("deal",),
+              example="pan highcard deal Ana=KS Ben=2H")
 
 
 class HighCard(GameBase[HighCardRules, HighCardState]):
@@ -74,9 +73,6 @@ class HighCard(GameBase[HighCardRules, HighCardState]):
         if bad:
             raise InputError(f"no card {bad[0]!r} in the pack", "write a rank and a suit, e.g. KS")
         return cards
-
-    def register_commands(self, cli: CommandHooks) -> None:
-        cli.add_group(self.name, __name__, "highcard_app")
 
     @property
     def schema(self) -> KnobSchema:
@@ -106,30 +102,6 @@ class HighCard(GameBase[HighCardRules, HighCardState]):
 
     def players(self, state: HighCardState) -> list[str]:
         return list(state.players)
-
-
-highcard_app = typer.Typer(cls=PanGroup, add_completion=False, pretty_exceptions_enable=False)
-
-
-@highcard_app.callback()
-def highcard_commands():
-    """High card: the highest card wins.
-
-    Example: pan highcard deal Ana=KS Ben=2H
-    """
-
-
-@highcard_app.command("deal")
-def deal(shown: list[str] = typer.Argument(..., help="NAME=CARD for every player.")):
-    """Record one deal.
-
-    Example: pan highcard deal Ana=KS Ben=2H
-    """
-    rec = app_context().open_recorder()
-    cards = {rec.player(name): card.upper() for name, _, card in (w.partition("=") for w in shown)}
-    step = rec.record({"kind": "deal", "cards": cards})
-    for line in step.lines:
-        typer.echo(line)
 
 
 @pytest.fixture
@@ -206,8 +178,16 @@ def test_a_night_of_high_card(pan, highcard, tmp_path):
 
 
 def test_its_commands_appear_in_pan_help(pan, highcard):
+    """Its group and its command are made from its declaration (GameBase.register_commands)."""
     assert "highcard" in pan("--help").stdout
-    assert "Record one deal." in pan("highcard deal --help").stdout
+    group = pan("highcard --help").stdout
+    assert "\n\n  High card.\n\n  Example: pan highcard deal Ana=KS Ben=2H\n" in group
+    assert "  deal  Record one deal.\n" in group
+    shown = pan("highcard deal --help").stdout
+    assert "\n\n  Record one deal.\n\n  Example: pan highcard deal Ana=KS Ben=2H\n" in shown
+    assert "NAME=CARD for every player." in shown
+    refused = pan("highcard deal", code=2)
+    assert refused.stderr == "Error: Missing argument 'shown'.\n" and "Traceback" not in refused.stderr
 
 
 def test_rules_of_the_toy_game(pan, highcard):

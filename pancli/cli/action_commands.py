@@ -155,9 +155,9 @@ def in_group(action: Action, words: dict[str, Any]) -> object:
     given: dict[str, Any] = {}
     for p in action.params:
         value = words.get(p.name)
-        if isinstance(value, tuple) and p.kind == CARD_EACH:
+        if isinstance(value, (list, tuple)) and p.kind == CARD_EACH:
             value = " ".join(value)  # NAME=CARD words, one text
-        given[p.name] = value if value != () else None
+        given[p.name] = value if value != () else None  # no words: not given
     return record_action(action.command[0], action.name, **given)
 
 
@@ -170,5 +170,10 @@ def game_group(name: str) -> typer.Typer:
     actions = [a for a in g.actions if len(a.command) == 2 and a.command[0] == name]
     example = next((a.example for a in actions if a.example), "")
     app = new_app(f"{g.title}." + (f"\n\nExample: {example}" if example else ""))
+
+    @app.callback()
+    def group() -> None:  # a group even of one command: `pan NAME VERB`, never `pan NAME`
+        """"""
+
     add_commands({(name,): app}, actions, in_group, at_top=False)
     return app

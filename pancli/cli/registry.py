@@ -97,7 +97,9 @@ class RootGroup(PanGroup):
         if where is None:
             return None
         module, attr, _panel = where
-        return typer.main.get_command(getattr(import_module(module), attr))
+        found = getattr(import_module(module), attr)
+        # A Typer app, or what makes one from the game's declarations (action_commands.game_group).
+        return typer.main.get_command(found if isinstance(found, typer.Typer) else found(name))
 
     def get_command(self, ctx, name: str):
         if name in self.commands:

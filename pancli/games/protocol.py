@@ -326,7 +326,10 @@ class GameBase(Generic[R, S]):
         raise NotImplementedError
 
     def register_commands(self, cli: CommandHooks) -> None:
-        return None
+        """`pan NAME …` made from its declared actions whose command starts with its name (a game
+        that writes commands of its own mounts its own group instead)."""
+        if any(len(a.command) == 2 and a.command[0] == self.name for a in self.actions):
+            cli.add_group(self.name, "pancli.cli.action_commands", "game_group")
 
     # -- looking ----------------------------------------------------------------------------
     def players(self, state: S) -> list[str]:
