@@ -67,8 +67,8 @@ class CommandHooks(Protocol):
     """What `pan` offers a game that adds commands of its own (``Game.register_commands``)."""
 
     def add_group(self, name: str, module: str, attr: str, panel: str | None = None) -> None:
-        """Mount the Typer app ``module.attr`` as `pan NAME`, in the help panel ``panel``; the
-        module is imported only when the command is asked for."""
+        """Mount the Typer app ``module.attr`` (or what ``module.attr(NAME)`` makes) as `pan NAME`,
+        in the help panel ``panel``; the module is imported only when the command is asked for."""
 
 
 class Rules(Protocol[R]):
