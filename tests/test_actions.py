@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from pancli.cli.direct import direct_commands
 from pancli.cli.registry import COMMAND_MODULES, PANELS, app
@@ -148,3 +149,66 @@ def test_the_dealer_faces_follow_the_parameters():
     assert faces[("contract", "out")] == "picker" and faces[("contract", "left")] == "picker"
     assert faces[("polish", "lost")] == "seat" and faces[("polish", "nolose")] == "button"
     assert isinstance(Action("x", ("x",), "", "", (), lambda v: [], ()).describe()["params"], list)
+
+
+# -- the generation itself, for any declaration -----------------------------------------------
+
+WORD = {PLAYER: "ana", NEW_NAME: "Eve", CARDS: "5S", COUNT: "7"}
+
+
+@st.composite
+def declarations(draw):
+    """An action of a game's group: required single arguments, then perhaps one of many words,
+    then options of any of these kinds."""
+    kinds = st.sampled_from([PLAYER, NEW_NAME, CARDS, COUNT])
+    params = [Param(f"a{i}", draw(kinds), f"Argument {i}.") for i in range(draw(st.integers(0, 2)))]
+    if draw(st.booleans()):
+        params.append(Param("many", draw(kinds), "Many words.", many=True, required=draw(st.booleans())))
+    for i in range(draw(st.integers(0, 2))):
+        kind = draw(st.sampled_from([PLAYER, NEW_NAME, CARDS, COUNT, FLAG]))
+        params.append(Param(f"o{i}", kind, f"Option {i}.", required=False, option=f"--opt-{i}",
+                            metavar=draw(st.sampled_from(["", "THING"])) if kind != FLAG else ""))
+    return Action("verb", ("toy", "verb"), "Do the verb.", "Verb", tuple(params), lambda v: [], (),
+                  example="pan toy verb")
+
+
+@settings(max_examples=60, deadline=None)
+@given(declarations(), st.data())
+def test_any_declaration_makes_its_command(action, data):
+    """Each parameter is an argument or an option of the command, as declared, and the words typed
+    reach the action by the parameters' names."""
+    import typer
+    from typer.testing import CliRunner
+
+    from pancli.cli.action_commands import add_commands
+    from pancli.cli.groups import new_app
+
+    group = new_app("Toy.")
+    group.callback()(lambda: None)
+    seen: list[dict] = []
+    add_commands({("toy",): group}, [action], lambda a, words: seen.append(words), at_top=False)
+    cmd = typer.main.get_command(group).get_command(None, "verb")
+    assert cmd.help == "Do the verb.\n\nExample: pan toy verb"
+    made_params = {p.name: p for p in cmd.params}
+    assert list(made_params) == [p.arg for p in action.params]
+    line: list[str] = []
+    for p in action.params:
+        made = made_params[p.name]
+        assert made.help == p.help and (made.metavar or "") == p.metavar
+        if p.option:
+            assert made.opts == [p.option] and not made.required
+            if data.draw(st.booleans(), label=p.name):
+                line += [p.option] if p.kind == FLAG else [p.option, WORD[p.kind]]
+        else:
+            assert made.param_type_name == "argument" and made.required == p.required
+            assert made.nargs == (-1 if p.many else 1)
+            line += [WORD[p.kind]] * (2 if p.many else 1)
+    result = CliRunner().invoke(group, ["verb", *line])
+    assert result.exit_code == 0, result.output
+    assert len(seen) == 1 and set(seen[0]) == {p.name for p in action.params}
+    for p in action.params:
+        if not p.option:
+            expected = [WORD[p.kind]] * 2 if p.many else WORD[p.kind]
+            value = seen[0][p.name]
+            assert (list(value) if p.many else value) == ([int(w) for w in expected] if p.kind == COUNT and p.many
+                                                          else int(expected) if p.kind == COUNT else expected)
