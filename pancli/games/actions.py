@@ -3,8 +3,8 @@ its help and the events it makes.
 
 A game lists its actions beside its engine (``panguingue/actions.py`` …) and gives them as
 ``Game.actions``. Every face is made from, or held to, that list: the `pan` commands that record
-(tests/test_actions.py holds their arguments, options and help to it), the shell's fast path, the
-dealer's page (its buttons and forms) and the payload declaration. A parameter's kind says how
+(pancli/cli/action_commands.py makes them), the shell's fast path, the dealer's page (its buttons
+and forms) and the payload declaration (tests/test_actions.py holds it to the list). A parameter's kind says how
 it is read, and both faces read it through the one reader of its kind (``read``): the command
 line through its click type (pancli/cli/params.py), the dealer's page through app/actions.py.
 """
