@@ -10,6 +10,7 @@ import pytest
 from pancli.app.recorder import Recorder
 from pancli.cli.bugs import bug_log
 from pancli.cli.shell import TableShell
+from pancli.cli.shell_board import prompt_text
 from pancli.games.panguingue.game import Panguingue
 
 
@@ -61,7 +62,7 @@ def test_a_bug_in_the_game_is_not_hidden_by_the_prompt(sh, monkeypatch):
     assert sh.execute("deal").ok
     monkeypatch.setattr(Panguingue, "status", planted)
     with pytest.raises(ZeroDivisionError):
-        sh.prompt_text()
+        prompt_text(sh)
 
 
 def test_the_bug_log_stays_bounded(sh, monkeypatch):

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 from pancli.cli import app
 from pancli.cli.prompt import error_fragments
 from pancli.cli.shell import ALIASES, TableShell
+from pancli.cli.shell_board import prompt_text
 
 from helpers import HANG, PAN, child_env, command_paths, event_count
 
@@ -279,7 +280,7 @@ def test_after_every_change_the_compact_board_follows(tmp_path):
     assert r.text().endswith("night: Ana +8 · Cruz -2 · Ben -4 · Dee -4\n")
     look = sh.execute("b")
     assert look.ok and not look.changed and look.board == [] and "Ana" in look.out
-    assert sh.prompt_text() == "fri · hand 1> "
+    assert prompt_text(sh) == "fri · hand 1> "
 
 
 def test_a_refused_line_changes_nothing_and_says_why(tmp_path):
@@ -422,7 +423,7 @@ def test_a_named_session_is_kept_while_another_is_current(tmp_path):
     assert cli(db, "session", "new", "fri", "--players", "Ana,Ben").exit_code == 0
     assert cli(db, "session", "new", "sat", "--players", "Cruz,Dee").exit_code == 0
     sh = shell_at(db, session="fr")
-    assert sh.prompt_text() == "fri> "
+    assert prompt_text(sh) == "fri> "
     assert sh.execute("deal").ok and sh.execute("m ana 5s5s5s").ok
     assert json.loads(cli(db, "standings", "--json", "--session", "fri").stdout)["players"][0]["net"] == 4
     assert json.loads(cli(db, "board", "--json").stdout)["hand"] is None  # sat, the current one

@@ -280,6 +280,7 @@ def completions(sh, text: str) -> list[str]:
 
 def test_the_shell_completes_and_shows_the_toy_game(tmp_path, highcard):
     from pancli.cli.shell import TableShell
+    from pancli.cli.shell_board import prompt_text
 
     sh = TableShell(db=tmp_path / "hc.db")
     try:
@@ -292,7 +293,7 @@ def test_the_shell_completes_and_shows_the_toy_game(tmp_path, highcard):
         assert completions(sh, "seat remove b") == ["Ben"]
         assert completions(sh, "standings --session h") == ["hc"]
         assert completions(sh, "add ana 4h --to ") == []  # the toy game has no melds to number
-        assert sh.prompt_text() == "hc> "
+        assert prompt_text(sh) == "hc> "
         shown = sh.execute("highcard deal ana=KS ben=2H cruz=7D")
         assert shown.ok and shown.board == ["night: Ana +2 · Ben -1 · Cruz -1"]
     finally:

@@ -11,6 +11,7 @@ import sys
 
 from pancli.cli.completion import completer
 from pancli.cli.fit import fit_words, terminal_width
+from pancli.cli.shell_board import board_lines, prompt_text
 from pancli.cli.shell_line import ALIASES, SHELL_WORDS, LineResult
 from pancli.core.i18n import ENGLISH, _, language
 
@@ -27,7 +28,7 @@ def interactive(shell) -> int:
     _at_edge(shell, lambda: show_banner(shell), "showing the session")
     while True:
         shell.context.new_line()  # the prompt says where the table stands now
-        prompt = _at_edge(shell, shell.prompt_text, "showing the prompt") or "pan> "
+        prompt = _at_edge(shell, lambda: prompt_text(shell), "showing the prompt") or "pan> "
         try:
             line = session.prompt(prompt)
         except KeyboardInterrupt:
@@ -83,7 +84,7 @@ def show_banner(shell) -> None:
                  "Ctrl-D leaves.").format(session=inert(rec.session.name), db=shell.db)
     _print([("class:dim", line) for line in fit_words(text, width)], end="")
     if rec is not None:
-        for line in shell.board_lines():
+        for line in board_lines(shell):
             _print([("class:board", x) for x in fit_words(line, width)], end="")
 
 

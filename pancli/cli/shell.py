@@ -28,9 +28,9 @@ from pancli.cli.bugs import expected_errors
 from pancli.cli.direct import PARSE, run_direct
 from pancli.cli.fit import fit_words, terminal_width
 from pancli.cli.script import CommitGroup, run_script
+from pancli.cli.shell_board import board_lines, hand_over_lines, table_state
 from pancli.cli.shell_line import ALIASES, NOT_PLAIN, QUIT_WORDS, LineResult
 from pancli.core.i18n import N_, _
-from pancli.core.words import signed
 
 if TYPE_CHECKING:
     pass
@@ -177,7 +177,7 @@ class TableShell:
         watch = self.show_board and not quiet
         track = watch or bool(self.redo_stack)
         before = self._mark() if track else None
-        before_state = self._state() if watch else None
+        before_state = table_state(self) if watch else None
         undoing = self._next_undo() if words == ["undo"] else None
         if head == "redo" and len(words) == 1:
             result.status, out, err = self._redo(capture, quiet)
@@ -198,7 +198,7 @@ class TableShell:
         if watch and result.ok:
             result.changed = bool(changed)  # a bool already: watching means tracking
             if result.changed:
-                result.board = self.hand_over_lines(before_state) + self.board_lines()
+                result.board = hand_over_lines(self, before_state) + board_lines(self)
         return result
 
     def _next_undo(self) -> dict | None:
@@ -236,25 +236,6 @@ class TableShell:
             for step in steps:
                 show_step(step)
         return 0, out.getvalue(), ""
-
-    def _state(self):
-        """The current session's id and state, or None."""
-        rec = self.recorder()
-        if rec is None:
-            return None
-        try:
-            return rec.session.id, rec.state()
-        except expected_errors():  # a damaged log: the line's own command says so
-            return None
-
-    def hand_over_lines(self, before) -> list[str]:
-        """When a line ends a hand: the game's words on it (who won, who deals next…)."""
-        after = self._state()
-        if after is None:
-            return []
-        rec = self.recorder()
-        state_before = before[1] if before is not None and before[0] == after[0] else None
-        return rec.game.hand_over_lines(state_before, after[1])
 
     def _invoke(self, words: list[str], capture: bool, quiet: bool) -> tuple[int, str, str]:
         ClickException, Abort = _click_exceptions()
@@ -322,29 +303,6 @@ class TableShell:
             return self.context.open_recorder()
         except expected_errors():
             return None
-
-    def prompt_text(self) -> str:
-        rec = self.recorder()
-        if rec is None:
-            return "pan> "
-        try:
-            state = rec.state()
-        except expected_errors():  # a damaged log: the next line's command says so
-            state = None
-        status = rec.game.status(state) if state is not None else None
-        from pancli.core.names import inert
-
-        where = rec.session.name + (f" · {status}" if status else "")
-        return f"{inert(where)}> "
-
-    def board_lines(self) -> list[str]:
-        """The live board in one to three lines: the hand, who is in with melds and chips, the night."""
-        rec = self.recorder()
-        if rec is None:
-            return []
-        from pancli.core.names import inert
-
-        return [inert(line) for line in compact_board(rec)]  # names from the log, shown inert
 
     def help_text(self, width: int | None = None) -> str:
         """One screen: the commands by name in the panels of `pan --help`, each with its alias;
@@ -418,17 +376,3 @@ def at_the_table(text: str) -> str:
     """A hint as the shell says it: at the prompt a command is typed without `pan`."""
     return re.sub(r"`pan (?=[a-z])", "`", text)
 
-
-def compact_board(rec) -> list[str]:
-    """One to three lines: the game's own (in Panguingue the hand, who is in with melds, worth and
-    chips), then the night's totals."""
-    from pancli.core.ledger import POOLS
-
-    state, balances = rec.standing()
-    lines = rec.game.board_lines(rec.game.board(rec.session, state))
-    seats = rec.game.players(state)
-    names = list(seats) + [p for p in balances if p not in seats and p not in POOLS]
-    night = " · ".join(f"{p} {signed(balances.get(p, 0), zero='+0')}" for p in sorted(names, key=lambda p: -balances.get(p, 0)))
-    # Translators: the board's last line: the night's chips so far, "Ana +12 · Ben -12"
-    lines.append(_("night: {totals}").format(totals=night))
-    return lines
