@@ -20,6 +20,7 @@ from pancli.cli import app
 from pancli.cli.prompt import error_fragments
 from pancli.cli.shell import ALIASES, TableShell
 from pancli.cli.shell_board import prompt_text
+from pancli.cli.shell_help import help_text
 
 from helpers import HANG, PAN, child_env, command_paths, event_count
 
@@ -688,7 +689,7 @@ def test_clear_and_help_are_the_shells_own(tmp_path):
     r = sh.execute("help out")
     whole = "Go out: checks the 11-card layout and pays the settlement (base, conditions again, tops)."
     assert r.ok and whole in " ".join(r.out.split())
-    assert all(len(line) <= 80 for line in sh.help_text(width=80).splitlines())
+    assert all(len(line) <= 80 for line in help_text(sh, width=80).splitlines())
 
 
 def test_help_in_a_script_prints_the_list(tmp_path):

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, TextIO
 
 from pancli.cli.bugs import expected_errors
 from pancli.cli.direct import PARSE, run_direct
-from pancli.cli.fit import fit_words, terminal_width
 from pancli.cli.script import CommitGroup, run_script
 from pancli.cli.shell_board import board_lines, hand_over_lines, table_state
+from pancli.cli.shell_help import help_text
 from pancli.cli.shell_line import ALIASES, NOT_PLAIN, QUIT_WORDS, LineResult
 from pancli.core.i18n import N_, _
 
@@ -166,7 +166,7 @@ class TableShell:
             return result
         if head == "help" or head == "?":
             if len(words) == 1:
-                result.out = self.help_text()
+                result.out = help_text(self)
                 return result
             words = [ALIASES.get(w, w) for w in words[1:]] + ["--help"]
         elif head == "table":
@@ -303,31 +303,6 @@ class TableShell:
             return self.context.open_recorder()
         except expected_errors():
             return None
-
-    def help_text(self, width: int | None = None) -> str:
-        """One screen: the commands by name in the panels of `pan --help`, each with its alias;
-        `help COMMAND` says the rest."""
-        width = width or terminal_width()
-        back = {v: k for k, v in ALIASES.items()}
-        commands = self.command.all_commands()
-        lines = [_("Commands (the same as `pan COMMAND`, without `pan`):")]
-        for title, names in self.command.panels():
-            words = []
-            for name in names:
-                cmd = commands.get(name)
-                if cmd is None or cmd.hidden or name in ("table", "demo"):
-                    continue
-                words.append(name + (" …" if hasattr(cmd, "commands") else "")
-                             + (f" ({back[name]})" if name in back else ""))
-            if title == "Recording a hand":
-                words.append("redo")
-            if words:
-                # Translators: {panel} is a panel of `pan --help` ("Recording a hand"), {commands} a list
-                lines.append("  " + _("{panel}: {commands}").format(panel=_(title), commands=", ".join(words)))
-        lines += [_("`help COMMAND` shows one in full. Tab completes; ↑/↓ recall earlier lines."),
-                  _("Each line is saved at once: `undo` takes it back, `redo` puts it back."),
-                  _("Ctrl-C clears the line, `clear` the screen; quit or Ctrl-D leaves.")]
-        return "".join(x for t in lines for x in fit_words(t, width))
 
     # -- Tab, at the prompt (pancli.cli.completion) -----------------------------------------
 
