@@ -21,6 +21,7 @@ from pancli.cli.prompt import error_fragments
 from pancli.cli.shell import ALIASES, TableShell
 from pancli.cli.shell_board import prompt_text
 from pancli.cli.shell_help import help_text
+from pancli.cli.shell_line import words_of
 
 from helpers import HANG, PAN, child_env, command_paths, event_count
 
@@ -128,7 +129,7 @@ def test_every_line_means_the_same_in_the_shell_and_on_the_command_line(tmp_path
     is `void` there)."""
     import shlex
 
-    from pancli.cli.shell import at_the_table
+    from pancli.cli.shell_line import at_the_table
 
     a, b = tmp_path / "a" / "pan.db", tmp_path / "b" / "pan.db"
     a.parent.mkdir()
@@ -243,9 +244,9 @@ def test_every_pan_command_is_reachable_in_the_shell_with_the_same_grammar(tmp_p
 
 def test_aliases_expand_to_the_commands():
     assert ALIASES == {"m": "meld", "a": "add", "d": "drop", "o": "out", "u": "undo", "b": "board", "s": "standings"}
-    assert TableShell.words_of("m ben 5s5s5s") == ["meld", "ben", "5s5s5s"]
-    assert TableShell.words_of("pan d cruz dee") == ["drop", "cruz", "dee"]
-    assert TableShell.words_of('split ana 1 "AD 2D 3D" "4D 5D 6D"  # a comment') == \
+    assert words_of("m ben 5s5s5s") == ["meld", "ben", "5s5s5s"]
+    assert words_of("pan d cruz dee") == ["drop", "cruz", "dee"]
+    assert words_of('split ana 1 "AD 2D 3D" "4D 5D 6D"  # a comment') == \
         ["split", "ana", "1", "AD 2D 3D", "4D 5D 6D"]
 
 

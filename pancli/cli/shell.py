@@ -17,8 +17,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import re
-import shlex
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -29,14 +27,11 @@ from pancli.cli.direct import PARSE, run_direct
 from pancli.cli.script import CommitGroup, run_script
 from pancli.cli.shell_board import board_lines, hand_over_lines, table_state
 from pancli.cli.shell_help import help_text
-from pancli.cli.shell_line import ALIASES, NOT_PLAIN, QUIT_WORDS, LineResult
-from pancli.core.i18n import N_, _
+from pancli.cli.shell_line import ALIASES, QUIT_WORDS, LineResult, at_the_table, words_of
+from pancli.core.i18n import _
 
 if TYPE_CHECKING:
     pass
-
-# shlex's reasons for a line it cannot split (lowered), as the shell says them.
-_SHLEX = {"no closing quotation": N_("no closing quotation"), "no escaped character": N_("no escaped character")}
 
 
 def _error(e: object) -> str:
@@ -94,24 +89,6 @@ class TableShell:
 
     # -- one line -------------------------------------------------------------------------
 
-    @staticmethod
-    def words_of(line: str) -> list[str]:
-        """The words of a line as the command sees them: aliases expanded, a leading `pan` dropped."""
-        from pancli.core.errors import InputError
-
-        try:
-            # A line without quotes, escapes, comments or unusual spaces splits as shlex splits it.
-            words = shlex.split(line, comments=True) if NOT_PLAIN.search(line) else line.split()
-        except ValueError as e:
-            why = str(e).lower()
-            raise InputError(_("cannot read the line: {why}").format(why=_(_SHLEX.get(why, why))),
-                             _("close the quotes")) from None
-        if words and words[0] == "pan":
-            words = words[1:]
-        if words:
-            words[0] = ALIASES.get(words[0].lower(), words[0])
-        return words
-
     def execute(self, line: str, capture: bool = True, quiet: bool = False) -> LineResult:
         """Run one line. With capture, what it prints is returned in the result instead of shown.
 
@@ -147,7 +124,7 @@ class TableShell:
 
         line = result.line
         try:
-            words = self.words_of(line)
+            words = words_of(line)
         except PanError as e:
             result.status, result.err = e.exit_code, _error(e)
             return result
@@ -345,9 +322,3 @@ class _TerminalBuffer(io.StringIO):
 
     def isatty(self) -> bool:
         return True
-
-
-def at_the_table(text: str) -> str:
-    """A hint as the shell says it: at the prompt a command is typed without `pan`."""
-    return re.sub(r"`pan (?=[a-z])", "`", text)
-

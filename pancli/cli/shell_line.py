@@ -1,16 +1,45 @@
 """One line at `pan table`: the words the shell reads otherwise than `pan` (aliases, its own
-words) and what the line did (``LineResult``)."""
+words, a leading `pan`), how it says a command's hints, and what the line did (``LineResult``)."""
 
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass, field
+
+from pancli.core.i18n import N_, _
 
 # One-letter aliases for the frequent commands.
 ALIASES = {"m": "meld", "a": "add", "d": "drop", "o": "out", "u": "undo", "b": "board", "s": "standings"}
 QUIT_WORDS = ("quit", "exit")
 NOT_PLAIN = re.compile(r"[\"'\\#]|[^\S \t\r\n]")  # what shlex reads otherwise than str.split
 SHELL_WORDS = ("help", "redo", "clear") + QUIT_WORDS
+
+# shlex's reasons for a line it cannot split (lowered), as the shell says them.
+_SHLEX = {"no closing quotation": N_("no closing quotation"), "no escaped character": N_("no escaped character")}
+
+
+def words_of(line: str) -> list[str]:
+    """The words of a line as the command sees them: aliases expanded, a leading `pan` dropped."""
+    from pancli.core.errors import InputError
+
+    try:
+        # A line without quotes, escapes, comments or unusual spaces splits as shlex splits it.
+        words = shlex.split(line, comments=True) if NOT_PLAIN.search(line) else line.split()
+    except ValueError as e:
+        why = str(e).lower()
+        raise InputError(_("cannot read the line: {why}").format(why=_(_SHLEX.get(why, why))),
+                         _("close the quotes")) from None
+    if words and words[0] == "pan":
+        words = words[1:]
+    if words:
+        words[0] = ALIASES.get(words[0].lower(), words[0])
+    return words
+
+
+def at_the_table(text: str) -> str:
+    """A hint as the shell says it: at the prompt a command is typed without `pan`."""
+    return re.sub(r"`pan (?=[a-z])", "`", text)
 
 
 @dataclass
