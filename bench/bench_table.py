@@ -104,6 +104,7 @@ def wal_frames(wal: Path) -> tuple[int, int]:
 def run_in_process(lines: list[str], interactive: bool) -> tuple[float, int, int, int, float]:
     """Seconds, events, WAL frames, commits and CPU seconds for the lines after the first, run
     in this process: as at the prompt (one line at a time, the board followed), or as a script."""
+    from pancli.cli.script import run_script
     from pancli.cli.shell import TableShell
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -121,7 +122,7 @@ def run_in_process(lines: list[str], interactive: bool) -> tuple[float, int, int
                 assert result.ok, result.err
         else:
             with open(os.devnull, "w") as null:
-                assert shell.run_script(lines[1:], quiet=True, out=null) == 0
+                assert run_script(shell, lines[1:], quiet=True, out=null) == 0
         took, cpu = time.perf_counter() - start, time.process_time() - cpu
         frames, commits = wal_frames(Path(str(db) + "-wal"))
         events = conn.execute("SELECT count(*) FROM events").fetchone()[0]
@@ -152,6 +153,7 @@ def profile(lines: list[str], mode: str) -> None:
     import cProfile
     import pstats
 
+    from pancli.cli.script import run_script
     from pancli.cli.shell import TableShell
 
     interactive = mode == "interactive"
@@ -166,7 +168,7 @@ def profile(lines: list[str], mode: str) -> None:
                 shell.execute(line)
         else:
             with open(os.devnull, "w") as null:
-                shell.run_script(lines[1:], quiet=True, out=null)
+                run_script(shell, lines[1:], quiet=True, out=null)
         prof.disable()
         pstats.Stats(prof).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(int(os.environ.get("TOP", "30")))
 

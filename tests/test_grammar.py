@@ -11,6 +11,7 @@ from hypothesis import given, strategies as st
 from typer.testing import CliRunner
 
 from pancli.cli import app
+from pancli.cli.completion import candidates
 from pancli.cli.shell import TableShell
 from pancli.core.grouping import meld_texts, word_pieces, write_melds
 
@@ -160,8 +161,8 @@ def test_completion_offers_cards_and_the_separator_for_melds(tmp_path):
     db = tmp_path / "pan.db"
     Pan(db)("session new fri --players Ana,Ben --dealer Ben")
     sh = TableShell(db=str(db))
-    assert sh.candidates("spread ana 5")[1] == ["5S", "5H", "5D", "5C"]
-    assert "/" in sh.candidates("spread ana AS 2S 3S ")[1]
+    assert candidates(sh, "spread ana 5")[1] == ["5S", "5H", "5D", "5C"]
+    assert "/" in candidates(sh, "spread ana AS 2S 3S ")[1]
 
 
 @given(st.lists(st.lists(st.sampled_from(["AS", "2S", "5H", "KC", "7D"]), min_size=1, max_size=4),
@@ -233,11 +234,11 @@ def test_tab_after_a_rank_offers_its_suits_in_the_pack_of_the_commands_game(tmp_
     db = tmp_path / "pan.db"
     Pan(db)("session new fri --players Ana,Ben --dealer Ben")
     sh = TableShell(db=str(db))
-    assert sh.candidates("m ana 5") == ("5", ["5S", "5H", "5D", "5C"])
-    assert sh.candidates("m ana 5S 5s 5")[1] == ["5S", "5H", "5D", "5C"]
-    assert sh.candidates("a ana k")[1] == ["kS", "kH", "kD", "kC"]
-    assert len(sh.candidates("m ana ")[1]) == 40  # no rank yet: the whole Pan pack
-    assert sh.candidates("m ana 8")[1] == []  # the Pan pack has no 8
-    assert sh.candidates("contract lay ana 8")[1] == ["8S", "8H", "8D", "8C"]
-    assert sh.candidates("contract lay ana t")[1] == ["tS", "tH", "tD", "tC"]
-    assert len(sh.candidates("contract lay ana ")[1]) == 52 + 1  # and the separator between melds
+    assert candidates(sh, "m ana 5") == ("5", ["5S", "5H", "5D", "5C"])
+    assert candidates(sh, "m ana 5S 5s 5")[1] == ["5S", "5H", "5D", "5C"]
+    assert candidates(sh, "a ana k")[1] == ["kS", "kH", "kD", "kC"]
+    assert len(candidates(sh, "m ana ")[1]) == 40  # no rank yet: the whole Pan pack
+    assert candidates(sh, "m ana 8")[1] == []  # the Pan pack has no 8
+    assert candidates(sh, "contract lay ana 8")[1] == ["8S", "8H", "8D", "8C"]
+    assert candidates(sh, "contract lay ana t")[1] == ["tS", "tH", "tD", "tC"]
+    assert len(candidates(sh, "contract lay ana ")[1]) == 52 + 1  # and the separator between melds

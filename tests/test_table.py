@@ -17,7 +17,9 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 from pancli.cli import app
-from pancli.cli.prompt import error_fragments
+from pancli.cli.completion import completer
+from pancli.cli.prompt import error_fragments, history, history_path
+from pancli.cli.script import run_script
 from pancli.cli.shell import ALIASES, TableShell
 from pancli.cli.shell_board import prompt_text
 from pancli.cli.shell_help import help_text
@@ -175,7 +177,7 @@ def test_a_line_refused_half_way_keeps_nothing_of_it_in_a_group(tmp_path):
     sh = shell_at(db, board=False)
     new_table(sh)
     out, err = io.StringIO(), io.StringIO()
-    code = sh.run_script(["deal", "drop cruz cruz", "d dee", "m ana 5s5s5s"], keep_going=True, out=out, err=err)
+    code = run_script(sh, ["deal", "drop cruz cruz", "d dee", "m ana 5s5s5s"], keep_going=True, out=out, err=err)
     assert code == 1 and "stdin:2: drop cruz cruz" in err.getvalue()
     con = sqlite3.connect(db)
     try:
@@ -190,7 +192,7 @@ def commits_of(sh: TableShell, lines: list[str], **kw) -> int:
     (a read's BEGIN … COMMIT is not one)."""
     statements: list[str] = []
     sh.context.open_store().conn.set_trace_callback(statements.append)
-    sh.run_script(lines, out=io.StringIO(), err=io.StringIO(), **kw)
+    run_script(sh, lines, out=io.StringIO(), err=io.StringIO(), **kw)
     commits, writing = 0, False
     for sql in statements:
         if sql == "BEGIN IMMEDIATE":
@@ -220,7 +222,7 @@ def test_a_script_commits_the_lines_before_a_refused_one_and_then_goes_on(tmp_pa
     sh = shell_at(db, board=False)
     new_table(sh)
     both = io.StringIO()  # standard output and error, in the order written
-    code = sh.run_script(["deal", "m ana 5s5s5s", "m ana 8s8s8s", "a ana 5s"], keep_going=True, out=both, err=both)
+    code = run_script(sh, ["deal", "m ana 5s5s5s", "m ana 8s8s8s", "a ana 5s"], keep_going=True, out=both, err=both)
     assert code == 1
     text = both.getvalue()
     # what the accepted lines said comes before the refusal (their group was committed first)
@@ -437,7 +439,7 @@ def completions(sh: TableShell, text: str) -> list[str]:
     from prompt_toolkit.completion import CompleteEvent
     from prompt_toolkit.document import Document
 
-    return [c.text for c in sh.completer().get_completions(Document(text), CompleteEvent(completion_requested=True))]
+    return [c.text for c in completer(sh).get_completions(Document(text), CompleteEvent(completion_requested=True))]
 
 
 def test_tab_completes_commands_players_cards_and_options(tmp_path):
@@ -472,11 +474,11 @@ def test_tab_completes_commands_players_cards_and_options(tmp_path):
 def test_history_is_kept_next_to_the_database(tmp_path):
     db = tmp_path / "pan.db"
     sh = shell_at(db)
-    assert sh.history_path == tmp_path / "pan.db.history"
-    h = sh.history()
+    assert history_path(sh.db) == tmp_path / "pan.db.history"
+    h = history(sh)
     h.append_string("deal")
     h.append_string("m ana 5s5s5s")
-    again = shell_at(db).history()
+    again = history(shell_at(db))
     assert list(again.load_history_strings())[:2] == ["m ana 5s5s5s", "deal"]  # newest first
 
 

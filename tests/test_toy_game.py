@@ -275,7 +275,9 @@ def completions(sh, text: str) -> list[str]:
     from prompt_toolkit.completion import CompleteEvent
     from prompt_toolkit.document import Document
 
-    return [c.text for c in sh.completer().get_completions(Document(text), CompleteEvent(completion_requested=True))]
+    from pancli.cli.completion import completer
+
+    return [c.text for c in completer(sh).get_completions(Document(text), CompleteEvent(completion_requested=True))]
 
 
 def test_the_shell_completes_and_shows_the_toy_game(tmp_path, highcard):

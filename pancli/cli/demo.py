@@ -45,6 +45,7 @@ def demo():
     from importlib.resources import files
 
     from pancli.cli.output import console
+    from pancli.cli.script import run_script
     from pancli.cli.shell import TableShell
     from pancli.core.errors import StoreError
 
@@ -61,7 +62,7 @@ def demo():
         with contextlib.redirect_stdout(out):
             # In a context of its own: each line of the script puts a language in force, and the
             # demo goes on in the one its own command chose.
-            code = contextvars.copy_context().run(shell.run_script, script.splitlines(), source="tonight.pan",
+            code = contextvars.copy_context().run(run_script, shell, script.splitlines(), source="tonight.pan",
                                                   quiet=True, out=out, err=err)
         if code:  # the sample is tested; this would be a bug, shown rather than hidden
             typer.echo(err.getvalue(), err=True, nl=False)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
+from pathlib import Path
 
 from pancli.cli.completion import completer
 from pancli.cli.fit import fit_words, terminal_width
@@ -103,16 +104,22 @@ def show(shell, result: LineResult) -> None:
         _print([("class:board", x) for x in fit_words(line, width)], end="")
 
 
+def history_path(db) -> Path:
+    """Where the lines typed at a database are kept: next to it."""
+    return Path(str(db) + ".history")
+
+
 def history(shell):
     """Lines typed at this database, kept between runs in a file next to it."""
     from prompt_toolkit.history import FileHistory, InMemoryHistory
 
+    path = history_path(shell.db)
     try:
-        shell.history_path.parent.mkdir(parents=True, exist_ok=True)
-        shell.history_path.touch(exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch(exist_ok=True)
     except OSError:
         return InMemoryHistory()
-    return FileHistory(str(shell.history_path))
+    return FileHistory(str(path))
 
 
 def _style():

@@ -18,13 +18,11 @@ import contextlib
 import io
 import os
 import sys
-from collections.abc import Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from pancli.cli.bugs import expected_errors
 from pancli.cli.direct import PARSE, run_direct
-from pancli.cli.script import CommitGroup, run_script
+from pancli.cli.script import CommitGroup
 from pancli.cli.shell_board import board_lines, hand_over_lines, table_state
 from pancli.cli.shell_help import help_text
 from pancli.cli.shell_line import ALIASES, QUIT_WORDS, LineResult, at_the_table, words_of
@@ -280,40 +278,6 @@ class TableShell:
             return self.context.open_recorder()
         except expected_errors():
             return None
-
-    # -- Tab, at the prompt (pancli.cli.completion) -----------------------------------------
-
-    def candidates(self, text: str) -> tuple[str, list[str]]:
-        """What Tab offers after `text`: the word being completed and its candidates."""
-        from pancli.cli.completion import candidates
-
-        return candidates(self, text)
-
-    def completer(self):
-        from pancli.cli.completion import completer
-
-        return completer(self)
-
-    # -- history -----------------------------------------------------------------------------
-
-    @property
-    def history_path(self) -> Path:
-        return Path(str(self.db) + ".history")
-
-    def history(self):
-        """Lines typed at this database (pancli.cli.prompt.history)."""
-        from pancli.cli.prompt import history
-
-        return history(self)
-
-    # -- running -----------------------------------------------------------------------------
-
-    def run_script(self, lines: Iterable[str], source: str = "stdin", keep_going: bool = False,
-                   quiet: bool = False, out: TextIO | None = None, err: TextIO | None = None) -> int:
-        """Run lines from a file: stop at the first refused one (or go on), then show the standings
-        (see pancli.cli.script)."""
-        return run_script(self, lines, source, keep_going, quiet, out, err)
-
 
 
 class _TerminalBuffer(io.StringIO):

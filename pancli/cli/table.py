@@ -34,6 +34,7 @@ def table(
     Example: pan table --script examples/tonight.pan --quiet
     """
     from pancli.cli.context import app_context
+    from pancli.cli.script import run_script
     from pancli.cli.shell import TableShell
 
     shell = TableShell(db=app_context().db, session=session, board=not (quiet or script or not sys.stdin.isatty()))
@@ -52,7 +53,7 @@ def table(
         except OSError as e:
             raise InputError(_("cannot read {file}").format(file=script), e.strerror or str(e)) from None
     with lines if lines is not sys.stdin else _nothing():
-        code = shell.run_script(lines, source=source, keep_going=keep_going, quiet=quiet)
+        code = run_script(shell, lines, source=source, keep_going=keep_going, quiet=quiet)
     raise typer.Exit(code)
 
 
