@@ -6,10 +6,13 @@ and the command line share one grammar and cannot disagree. The open Store and t
 Recorder stay open in the shell's ``AppContext`` between lines, so a line costs one parse and one committed
 transaction, not a new process.
 
-The shell runs lines and keeps what they share; its other jobs live beside it: a line's words and
-result (pancli.cli.shell_line), Tab (pancli.cli.completion), the interactive prompt
-(pancli.cli.prompt, where prompt_toolkit is imported), a script's groups (pancli.cli.script),
-fitting words to the terminal (pancli.cli.fit) and the bug log (pancli.cli.bugs).
+The shell runs lines and holds what they share (the session, what `undo` took back); its other
+jobs live beside it: a line's words and result (pancli.cli.shell_line), where the table stands
+(the prompt and the live board, pancli.cli.shell_board), `help` (pancli.cli.shell_help), Tab
+(pancli.cli.completion), the interactive prompt and its history (pancli.cli.prompt, where
+prompt_toolkit is imported), a script (pancli.cli.script), plain words run without the parse
+(pancli.cli.direct), fitting words to the terminal (pancli.cli.fit) and the bug log
+(pancli.cli.bugs).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import contextlib
 import io
 import os
 import sys
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from pancli.cli.bugs import expected_errors
 from pancli.cli.direct import PARSE, run_direct
@@ -27,9 +30,6 @@ from pancli.cli.shell_board import board_lines, hand_over_lines, table_state
 from pancli.cli.shell_help import help_text
 from pancli.cli.shell_line import ALIASES, QUIT_WORDS, LineResult, at_the_table, words_of
 from pancli.core.i18n import _
-
-if TYPE_CHECKING:
-    pass
 
 
 def _error(e: object) -> str:
@@ -84,6 +84,19 @@ class TableShell:
         if session is not None:
             s = self.context.open_store(create=False).session(session)
             self.context.session_name = s.name
+
+    # -- the session it holds -------------------------------------------------------------
+
+    def close(self) -> None:
+        self.context.close()
+
+    def recorder(self):
+        """The current session's recorder, or None: no session, or a database that cannot say
+        (the line's own command then says why, in one line)."""
+        try:
+            return self.context.open_recorder()
+        except expected_errors():
+            return None
 
     # -- one line -------------------------------------------------------------------------
 
@@ -263,19 +276,6 @@ class TableShell:
             return None
         try:
             return store.change_mark() + (self.context.session_name,)
-        except expected_errors():
-            return None
-
-    # -- what is shown ---------------------------------------------------------------------
-
-    def close(self) -> None:
-        self.context.close()
-
-    def recorder(self):
-        """The current session's recorder, or None: no session, or a database that cannot say
-        (the line's own command then says why, in one line)."""
-        try:
-            return self.context.open_recorder()
         except expected_errors():
             return None
 
