@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 import typer
@@ -52,14 +53,7 @@ def table(
             lines, source = open(script, encoding="utf-8"), script
         except OSError as e:
             raise InputError(_("cannot read {file}").format(file=script), e.strerror or str(e)) from None
-    with lines if lines is not sys.stdin else _nothing():
+    with lines if lines is not sys.stdin else contextlib.nullcontext():  # stdin stays open
         code = run_script(shell, lines, source=source, keep_going=keep_going, quiet=quiet)
     raise typer.Exit(code)
 
-
-class _nothing:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
