@@ -78,6 +78,10 @@ def private_names_defined(tree) -> set[str]:
     return {n for n in names if n.startswith("_")}
 
 
+# A named tuple's own public API, underscored only so as not to clash with its fields.
+NAMED_TUPLE_API = {"_fields", "_field_defaults", "_asdict", "_make", "_replace"}
+
+
 @pytest.mark.parametrize("path", modules("."), ids=rel)
 def test_no_module_uses_another_modules_private_names(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -89,7 +93,7 @@ def test_no_module_uses_another_modules_private_names(path):
             assert not private, f"{rel(path)} imports private {private} from {node.module}"
         if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
             owner = node.value
-            if node.attr in own or isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+            if node.attr in own or node.attr in NAMED_TUPLE_API or isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
                 continue  # its own objects' insides (another instance of the same class included)
             if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
                 continue
