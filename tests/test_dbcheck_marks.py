@@ -9,7 +9,6 @@ import sqlite3
 import pytest
 
 from pancli.app import dbcare
-from pancli.storage import mapping
 from pancli.storage.store import Store
 
 from helpers import CYCLE, PLAYERS, run_sql
@@ -189,18 +188,6 @@ def test_no_mark_is_kept_while_a_session_fails(night):
     night("db check", code=1)
     marks = sqlite3.connect(night.db).execute("SELECT last_seq FROM check_marks").fetchall()
     assert marks == [(events(night.db) - 2,)]  # the one the fixture's check left
-
-
-@pytest.mark.parametrize("table, columns", [("events", mapping.ALL_EVENT_COLUMNS),
-                                            ("payments", mapping.ALL_PAYMENT_COLUMNS),
-                                            ("tallies", mapping.ALL_TALLY_COLUMNS)])
-def test_the_digest_covers_every_column(tmp_path, table, columns):
-    store = Store(tmp_path / "p.db")
-    try:
-        names = [r[1] for r in store.conn.execute(f"PRAGMA table_info({table})")]
-    finally:
-        store.close()
-    assert sorted(names) == sorted(c.strip() for c in columns.split(","))
 
 
 def test_a_long_session_checked_in_parts_remembers_each_part(night, monkeypatch):

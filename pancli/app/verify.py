@@ -2,12 +2,13 @@
 event compared with what is stored as soon as it is replayed.
 
 It is rescore.replay made to run in bounded memory and to do nothing a check does not read:
-pieces of the log come in as plain rows (pancli/storage/care.py reads them) and are let go once
-compared; the lines for people are not made and no payment's reason is worded (only a
-difference found is put in words, by rescore.first_difference); and what an undo may still
-need is dropped at every checkpoint that is never undone, since no undo reaches back past it.
-Its undos are refused by the rule every replay states with (rescore.undo_refused): the one
-Replay, with a hook comparing each event, costs more than this loop of raw rows (see bench/).
+pieces of the log come in as plain rows (pancli/storage/care.py reads them, their fields named
+by pancli/core/rows.py) and are let go once compared; the lines for people are not made and no
+payment's reason is worded (only a difference found is put in words, by
+rescore.first_difference); and what an undo may still need is dropped at every checkpoint that
+is never undone, since no undo reaches back past it. Its undos are refused by the rule every
+replay states with (rescore.undo_refused): the one Replay, with a hook comparing each event,
+costs more than this loop of raw rows (see bench/).
 
 Payments are compared by payer, payee, chips, code and parameters (players and chips only for
 rows written before payments had codes), tallies by player, stat and amount, events by payload.
@@ -24,7 +25,7 @@ from pancli.app.rescore import Replayed, first_difference, fouled_before_fix, un
 from pancli.core.bank import BANK_KINDS, apply_bank
 from pancli.core.errors import PanError
 from pancli.core.i18n import _
-from pancli.core.rows import LoggedEvent, LogPiece
+from pancli.core.rows import EventRow, LoggedEvent, LogPiece, PaymentRow, TallyRow
 from pancli.storage.mapping import stored_payment, stored_tally
 
 if TYPE_CHECKING:
@@ -33,7 +34,15 @@ if TYPE_CHECKING:
     from pancli.games.protocol import Game
 
 _PAYLOADS_KEPT = 20_000
-_NONE: list = []  # no payments or tallies (shared: never changed)
+# Where each field the replay reads is in a row of a piece (a list, in the order of its row
+# class's fields): the positions, named from the one list of the columns.
+_E_ID, _E_SEQ, _E_HAND, _E_KIND, _E_PAYLOAD, _E_UNDO_OF = map(
+    EventRow._fields.index, ("id", "seq", "hand", "kind", "payload", "undo_of"))
+_P_EVENT, _P_HAND, _P_PAYER, _P_PAYEE, _P_CHIPS, _P_CODE, _P_PARAMS = map(
+    PaymentRow._fields.index, ("event_id", "hand", "payer", "payee", "chips", "code", "params"))
+_T_EVENT, _T_HAND, _T_PLAYER, _T_STAT, _T_AMOUNT = map(
+    TallyRow._fields.index, ("event_id", "hand", "player", "stat", "amount"))
+_NONE: list[Any] = []  # no payments or tallies (shared: never changed)
 STRAY = "stray"            # a payment or tally of no event of the piece, or of another hand
 TOTALS_DIFFER = "totals"   # the running totals of a hand differ from the sums of the log
 
@@ -80,15 +89,15 @@ class LogVerifier:
         checkpoint, undone = game.checkpoint_kind, self.undone
         payloads, effective, seen = self.payloads, self.effective, self.seen
         for row in piece.events:  # the loop of every event: kept lean
-            eid, _session, seq, hand, kind, text, _undone, undo_of = row
+            eid, seq, hand, kind = row[_E_ID], row[_E_SEQ], row[_E_HAND], row[_E_KIND]
             p0 = p
-            while p < np and pays[p][1] <= eid:
-                if pays[p][1] < eid or pays[p][3] != hand:
+            while p < np and pays[p][_P_EVENT] <= eid:
+                if pays[p][_P_EVENT] < eid or pays[p][_P_HAND] != hand:
                     return STRAY
                 p += 1
             t0 = t
-            while t < nt and tallies[t][1] <= eid:
-                if tallies[t][1] < eid or tallies[t][3] != hand:
+            while t < nt and tallies[t][_T_EVENT] <= eid:
+                if tallies[t][_T_EVENT] < eid or tallies[t][_T_HAND] != hand:
                     return STRAY
                 t += 1
             if seq != self.last_seq + 1:  # events are numbered 1, 2, 3...: a gap is an event taken out
@@ -101,6 +110,7 @@ class LogVerifier:
                     first=self.last_seq + 1, gone=seq - 1, seq=seq, last=self.last_seq)
             self.last_seq = seq
             self.events += 1
+            text = row[_E_PAYLOAD]
             payload = payloads.get(text)
             if payload is None:
                 if len(payloads) >= _PAYLOADS_KEPT:
@@ -111,7 +121,7 @@ class LogVerifier:
                 self.first_hand = hand
             mine = pays[p0:p] if p > p0 else _NONE
             if kind == "undo":
-                problem = self._undo(eid, seq, undo_of) or _bad_chips(seq, mine)
+                problem = self._undo(eid, seq, row[_E_UNDO_OF]) or _bad_chips(seq, mine)
                 if problem:
                     return problem
                 continue
@@ -164,15 +174,15 @@ class LogVerifier:
         self.first_hand = below
         return None
 
-    def _move(self, hand: int, pays: list, sign: int) -> None:
+    def _move(self, hand: int, pays: list[list[Any]], sign: int) -> None:
         moved = self.moved.get(hand)
         if moved is None:
             moved = self.moved[hand] = {}
         get = moved.get
         for row in pays:
-            chips = row[6] * sign
-            moved[row[5]] = get(row[5], 0) + chips
-            moved[row[4]] = get(row[4], 0) - chips
+            chips, payer, payee = row[_P_CHIPS] * sign, row[_P_PAYER], row[_P_PAYEE]
+            moved[payee] = get(payee, 0) + chips
+            moved[payer] = get(payer, 0) - chips
 
     def _undo(self, eid: int, seq: int, undo_of: int | None) -> str | None:
         target = self.seen.get(undo_of) if undo_of is not None else None
@@ -201,35 +211,34 @@ class LogVerifier:
         if bad:
             return bad
         replayed = Replayed(LoggedEvent(seq, kind, payload), made, None, list(step.payments), list(step.tallies))
-        stored = {seq: {"payload": payload, "payments": [stored_payment(r) for r in pays],
-                        "tallies": [stored_tally(r) for r in tallies]}}
+        stored = {seq: {"payload": payload, "payments": [stored_payment(PaymentRow._make(r)) for r in pays],
+                        "tallies": [stored_tally(TallyRow._make(r)) for r in tallies]}}
         return first_difference([replayed], stored) or _("event #{seq} ({kind}) differs from the replay").format(
             seq=seq, kind=kind)
 
 
-def _bad_chips(seq: int, pays: list) -> str | None:
+def _bad_chips(seq: int, pays: list[list[Any]]) -> str | None:
     for row in pays:
-        chips = row[6]
+        chips = row[_P_CHIPS]
         if type(chips) is not int or chips <= 0:
             return _("event #{seq}: a payment of {chips} chips").format(seq=seq, chips=repr(chips))
     return None
 
 
 def _same_payments(rows: list[list[Any]], computed: Sequence[Payment]) -> bool:
-    """Stored payment rows (pancli/storage/mapping.py's ALL_PAYMENT_COLUMNS) against the core's."""
+    """Stored payment rows (PaymentRow) against the core's."""
     if len(rows) != len(computed):
         return False
     params = text = None  # the payments of one event mostly share their params: one JSON text
     for row, b in zip(rows, computed):
-        # id, event_id, session_id, hand, payer, payee, chips, reason, code, params; the chips a
-        # whole number above 0 (5.0 equals 5, and is no number of chips)
-        chips = row[6]
-        if row[4] != b.payer or row[5] != b.payee or chips != b.chips or type(chips) is not int or chips <= 0:
+        # the chips a whole number above 0 (5.0 equals 5, and is no number of chips)
+        chips, code = row[_P_CHIPS], row[_P_CODE]
+        if row[_P_PAYER] != b.payer or row[_P_PAYEE] != b.payee or chips != b.chips or type(chips) is not int or chips <= 0:
             return False
-        if row[8] is not None:
+        if code is not None:
             if b.params is not params:
                 params, text = b.params, b.params.to_json()
-            if row[8] != b.code or row[9] != text:
+            if code != b.code or row[_P_PARAMS] != text:
                 return False
     return True
 
@@ -238,14 +247,19 @@ def _same_tallies(rows: list[list[Any]], computed: Sequence[Tally], kind: str) -
     if len(rows) != len(computed):
         return kind == "foul" and _fouled_before_fix(rows, computed)
     for row, t in zip(rows, computed):
-        if row[4] != t.player or row[5] != t.stat or row[6] != t.amount:
+        if row[_T_PLAYER] != t.player or row[_T_STAT] != t.stat or row[_T_AMOUNT] != t.amount:
             break
     else:
         return True
     # stored in the order counted, as a rule
-    return sorted((r[4], r[5], r[6]) for r in rows) == sorted((t.player, t.stat, t.amount) for t in computed)
+    return sorted(_counted(rows)) == sorted((t.player, t.stat, t.amount) for t in computed)
 
 
 def _fouled_before_fix(rows: list[list[Any]], computed: Sequence[Tally]) -> bool:
     """A foul stored before a fouled meld's condition came off the tally (rescore.fouled_before_fix)."""
-    return fouled_before_fix("foul", [(r[4], r[5], r[6]) for r in rows], [(t.player, t.stat, t.amount) for t in computed])
+    return fouled_before_fix("foul", _counted(rows), [(t.player, t.stat, t.amount) for t in computed])
+
+
+def _counted(rows: list[list[Any]]) -> list[tuple[str, str, int]]:
+    """(player, stat, amount) of each row (TallyRow), as the core's tallies are compared."""
+    return [(r[_T_PLAYER], r[_T_STAT], r[_T_AMOUNT]) for r in rows]

@@ -59,12 +59,37 @@ class LoggedEvent(NamedTuple):
         return self.kind != "undo" and self.voided_by is None
 
 
+# The rows of `pan db check`, every column of ``events``, ``payments`` and ``tallies`` as it
+# reads and digests them. The fields ARE the columns: the SQL that reads them is made from
+# ``_fields`` (pancli/storage/mapping.py), so a column added to a table is added to its row, at
+# the end, and nowhere else. Made by call, not by class statement: that would compile each
+# field's annotation (this module is imported by every command; a class costs four times more).
+EventRow = NamedTuple("EventRow", [  # noqa: UP014 start-up, above
+    ("id", int), ("session_id", int), ("seq", int), ("hand", int | None), ("kind", str),
+    ("payload", str),             # the JSON text, as stored
+    ("created_at", str), ("undo_of", int | None),
+])
+PaymentRow = NamedTuple("PaymentRow", [  # noqa: UP014 start-up, above
+    ("id", int), ("event_id", int), ("session_id", int), ("hand", int | None), ("payer", str), ("payee", str),
+    ("chips", int),               # as stored: db check refuses any other number
+    ("reason", str | None),
+    ("code", str | None),         # None: written by pancli 0.1
+    ("params", str | None),       # the JSON text, as stored
+])
+TallyRow = NamedTuple("TallyRow", [  # noqa: UP014 start-up, above
+    ("id", int), ("event_id", int), ("session_id", int), ("hand", int | None), ("player", str), ("stat", str),
+    ("amount", int),
+])
+
+
 @dataclass(frozen=True, slots=True)
 class LogPiece:
     """The events numbered ``first_seq`` to ``last_seq`` of a session, with their payments and
     tallies, as `pan db check` reads them: ``text`` holds every column of every row (what its
-    digest is taken of), and the rows are lists in the column order of pancli/storage/mapping.py
-    (``ALL_EVENT_COLUMNS`` and its kin), left empty when only the text was asked for."""
+    digest is taken of), and the rows are lists parsed from it, field by field of EventRow,
+    PaymentRow and TallyRow (``Row._make`` names one), left empty when only the text was asked
+    for. Lists, not named rows: making and reading those would cost a long check a tenth more
+    (Python 3.11 reads a tuple's subclass on its slow path)."""
 
     first_seq: int
     last_seq: int

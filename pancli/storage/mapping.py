@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pancli.core.ledger import NO_PARAMS, Params, Payment, Tally
-from pancli.core.rows import LoggedEvent, Session
+from pancli.core.rows import EventRow, LoggedEvent, PaymentRow, Session, TallyRow
 
 SESSION_COLUMNS = ("id, name, game, created_at, players, dealer, rules, chip_value, closed_at, origin, device, uid, "
                    "currency, language")
@@ -26,11 +26,12 @@ TALLY_COLUMNS = "event_id, player, stat, amount"
 INSERT_PAYMENT = ("INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason, code, params) "
                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
 INSERT_TALLY = "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) VALUES (?, ?, ?, ?, ?, ?)"
-# Every column, in the order `pan db check` reads and digests them (a column added to a table
-# is added here too, or an edit of it would escape the check: tests/test_dbcheck_marks.py).
-ALL_EVENT_COLUMNS = "id, session_id, seq, hand, kind, payload, created_at, undo_of"
-ALL_PAYMENT_COLUMNS = "id, event_id, session_id, hand, payer, payee, chips, reason, code, params"
-ALL_TALLY_COLUMNS = "id, event_id, session_id, hand, player, stat, amount"
+# Every column, in the order `pan db check` reads and digests them: the fields of its rows (a
+# column added to a table is added to its row class, or an edit of it would escape the check:
+# tests/test_dbcheck_marks.py).
+ALL_EVENT_COLUMNS = ", ".join(EventRow._fields)
+ALL_PAYMENT_COLUMNS = ", ".join(PaymentRow._fields)
+ALL_TALLY_COLUMNS = ", ".join(TallyRow._fields)
 
 
 def session_row(row: Any) -> Session:
@@ -87,16 +88,16 @@ def add_payments(rows: Iterable[Sequence[Any]], into: dict[int, list[Payment]]) 
         found.append(Payment(payer, payee, chips, code, p, None, reason))
 
 
-def stored_payment(row: Sequence[Any]) -> Payment:
-    """A payment from a row of ``ALL_PAYMENT_COLUMNS`` (as `pan db check` reads them)."""
-    _, _, _, _, payer, payee, chips, reason, code, text = row
+def stored_payment(row: PaymentRow) -> Payment:
+    """A payment from its row (as `pan db check` reads them)."""
+    code, text = row.code, row.params
     params = Params.from_json(text) if code is not None and text is not None else NO_PARAMS
-    return Payment(payer, payee, chips, code, params, None, reason)
+    return Payment(row.payer, row.payee, row.chips, code, params, None, row.reason)
 
 
-def stored_tally(row: Sequence[Any]) -> Tally:
-    """A tally from a row of ``ALL_TALLY_COLUMNS``."""
-    return Tally(row[4], row[5], row[6])
+def stored_tally(row: TallyRow) -> Tally:
+    """A tally from its row."""
+    return Tally(row.player, row.stat, row.amount)
 
 
 def add_tallies(rows: Iterable[Sequence[Any]], into: dict[int, list[Tally]]) -> None:
