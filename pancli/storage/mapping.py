@@ -2,8 +2,9 @@
 
 A column added to ``sessions`` is read here (and written by the statement in store.py that
 inserts it); one added to ``events``, ``payments`` or ``tallies`` is read and written here
-(EVENT_COLUMNS, ``event_rows``, INSERT_EVENT, ``event_values``, and their kin), beside its field
-of ``LoggedEvent``, ``Payment`` or ``Tally``.
+(EVENT_COLUMNS, ``event_rows``, ``event_values`` and their kin), beside its field of
+``LoggedEvent``, ``Payment`` or ``Tally``; the INSERTs and `pan db check`'s columns are made from
+the row classes of core/rows.py (EventRow, PaymentRow, TallyRow).
 """
 
 from __future__ import annotations
@@ -19,19 +20,26 @@ SESSION_COLUMNS = ("id, name, game, created_at, players, dealer, rules, chip_val
                    "currency, language")
 # An undo's event by seq: storage gives back seqs (events name each other so), and stores row ids.
 EVENT_COLUMNS = "id, seq, hand, kind, payload, created_at, (SELECT u.seq FROM events u WHERE u.id = events.undo_of)"
-INSERT_EVENT = ("INSERT INTO events (session_id, seq, hand, kind, payload, created_at, undo_of) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)")
 PAYMENT_COLUMNS = "event_id, payer, payee, chips, code, params, reason"
 TALLY_COLUMNS = "event_id, player, stat, amount"
-INSERT_PAYMENT = ("INSERT INTO payments (event_id, session_id, hand, payer, payee, chips, reason, code, params) "
-                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-INSERT_TALLY = "INSERT INTO tallies (event_id, session_id, hand, player, stat, amount) VALUES (?, ?, ?, ?, ?, ?)"
 # Every column, in the order `pan db check` reads and digests them: the fields of its rows (a
 # column added to a table is added to its row class, or an edit of it would escape the check:
 # tests/test_dbcheck_marks.py).
 ALL_EVENT_COLUMNS = ", ".join(EventRow._fields)
 ALL_PAYMENT_COLUMNS = ", ".join(PaymentRow._fields)
 ALL_TALLY_COLUMNS = ", ".join(TallyRow._fields)
+
+
+def _insert(table: str, row: Any) -> str:
+    """The INSERT of a row of ``table``: every column of its row class but the id SQLite gives,
+    in the class's order (``event_values``, ``payment_rows`` and ``tally_rows`` give them so)."""
+    columns = row._fields[1:]
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+
+
+INSERT_EVENT = _insert("events", EventRow)
+INSERT_PAYMENT = _insert("payments", PaymentRow)
+INSERT_TALLY = _insert("tallies", TallyRow)
 
 
 def session_row(row: Any) -> Session:
