@@ -214,31 +214,36 @@ def sessions_overview(store: Store) -> list[JsonObject]:
 def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_GAME) -> JsonObject:
     """Every session of one game in a year (or all of them), from every device whose sessions
     this database holds: per player (names compared case-insensitively), the net chips summed,
-    the nights, hands and hands won."""
+    the nights, and the counts the game declares for a season (``Game.season_tallies``) summed."""
     if year is not None and not (year.isdigit() and len(year) == 4):
         raise InputError(_("'{year}' is not a year").format(year=year), _("give one like 2026, or --season all"))
     with store.snapshot():
         sessions = {s.id: s for s in store.sessions()
                     if s.game == game and (year is None or s.created_at[:4] == year)}
         totals = store.queries.totals_of_all_sessions()
+    g = GAMES.get(game)
+    counts = g.season_tallies if g is not None else SEASON_TALLIES
     # The same order on every device: a player's name is spelt as in the first session he played.
     order = {sid: (s.created_at, s.device or "", s.uid or "") for sid, s in sessions.items()}
     totals = sorted((t for t in totals if t[0] in sessions), key=lambda t: (order[t[0]], t[1], t[2]))
     players: dict[str, dict[str, Any]] = {}
     for sid, player, stat, total in totals:
-        if sid not in sessions or player in POOLS:
+        if player in POOLS:
             continue
-        row = players.setdefault(name_key(player), {"name": player, "net": 0, "nights": set(), "hands": 0, "won": 0})
+        row = players.setdefault(name_key(player), {"name": player, "net": 0, "nights": set(), **dict.fromkeys(counts, 0)})
         row["nights"].add(sid)
         if stat == NET:
             row["net"] += total
-        elif stat in ("hands", "won"):
+        elif stat in counts:
             row[stat] += total
     rows = [{**r, "nights": len(r["nights"])} for r in players.values()]
     rows.sort(key=lambda r: (-r["net"], r["name"].lower()))
-    devices = {sessions[sid].device for sid in sessions}
-    return {"season": year or "all", "game": game, "sessions": len(sessions), "devices": len(devices - {None}),
-            "players": rows}
+    return {"season": year or "all", "game": game, "sessions": len(sessions),
+            "devices": len({s.device for s in sessions.values()} - {None}), "players": rows}
+
+
+# What a season of a game this pancli lacks adds up: what every season of released pancli did.
+SEASON_TALLIES = ("hands", "won")
 
 
 # -- a player's career -------------------------------------------------------------------

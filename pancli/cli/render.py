@@ -168,11 +168,12 @@ def season_table(data: dict):
     sessions = ngettext("{n} session", "{n} sessions", n).format(n=n)
     devices = ngettext("{n} device", "{n} devices", d).format(n=d)
     table = Table(title=f"{title} · {sessions} · {devices}", title_justify="left")
-    for col in ("player", "net", "nights", "hands", "won"):
+    counts = game(data["game"]).season_tallies  # the counts its game adds up over a season
+    for col in ("player", "net", "nights", *counts):
         table.add_column(column(col), justify="left" if col == "player" else "right")
     for r in data["players"]:
         net = styled((signed(r["net"]), "green" if r["net"] > 0 else ("red" if r["net"] < 0 else None)))
-        table.add_row(r["name"], net, str(r["nights"]), str(r["hands"]), str(r["won"]))
+        table.add_row(r["name"], net, str(r["nights"]), *(str(r[c]) for c in counts))
     return table
 
 def _score_table(table, data: StandingsJson):

@@ -226,6 +226,11 @@ class Table(Protocol[S_in]):
     def tallies(self) -> tuple[str, ...]:
         """The counts each player's row of the standings shows, 0 when none (others only when had)."""
 
+    @property
+    def season_tallies(self) -> tuple[str, ...]:
+        """The counts a season's row adds up over the nights of the game (``tallies`` unless the
+        game says fewer); a game not in chips ranks its season by the first, as its ``standings``."""
+
     def still_to_record(self, state: S_in) -> str | None:
         """What the table has yet to tell pancli before the state is complete, in a sentence, or None."""
 
@@ -264,6 +269,10 @@ class GameBase(Generic[R, S]):
     payloads: Payloads = NO_PAYLOADS
     in_chips = True
     tallies: tuple[str, ...] = ()  # a game shows the counts it declares, none of another game's
+
+    @property
+    def season_tallies(self) -> tuple[str, ...]:
+        return self.tallies
 
     # The module that declares the game's ACTIONS and PACK, loaded when first asked for (None:
     # only the bank's actions and no cards).

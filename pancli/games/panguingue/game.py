@@ -67,6 +67,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
     career_takebacks = ("foul_return",)  # a fouled meld's chips: its condition was never laid
     payloads = PAYLOADS
     tallies = ("hands", "won", "dropped", "conditions")  # what each player's standings row counts
+    season_tallies = ("hands", "won")  # what a season's row adds up, as released pancli showed
     # no register_commands: its commands are pan's own top-level ones (deal, meld, out …)
 
     declarations = "pancli.games.panguingue.actions"  # its ACTIONS and PACK
