@@ -47,8 +47,8 @@ OTHER_GAMES = {
                "polish lost ola"],
 }
 OTHER_REPORTS = {"bank": ["settle", "settle --chip-value 1", "sessions", "session list"],
-                 "contract": ["contract status", "standings", "history", "report"],
-                 "polish": ["polish status", "standings", "history", "report"]}
+                 "contract": ["contract status", "standings", "history", "report", "standings --season all --game contract"],
+                 "polish": ["polish status", "standings", "history", "report", "standings --season all --game polish"]}
 NOT_WRAPPED = {"history", "history --hand 2"}  # piped, one event (or payment) per line, for grep
 
 _SPLIT = re.compile(r"[\s\u2500-\u257f]+")  # spaces and box-drawing rules

@@ -28,6 +28,7 @@ from pancli.storage.migrations import NET
 
 if TYPE_CHECKING:
     from pancli.core.json_types import JsonObject
+    from pancli.games.protocol import Game
     from pancli.storage.store import Store
 
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -213,8 +214,9 @@ def sessions_overview(store: Store) -> list[JsonObject]:
 
 def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_GAME) -> JsonObject:
     """Every session of one game in a year (or all of them), from every device whose sessions
-    this database holds: per player (names compared case-insensitively), the net chips summed,
-    the nights, and the counts the game declares for a season (``Game.season_tallies``) summed."""
+    this database holds: per player (names compared case-insensitively), the nights and the
+    counts the game declares for a season (``Game.season_tallies``) summed, and the net chips of
+    a game played for chips. A game scored in points or letters is ranked as its standings rank."""
     if year is not None and not (year.isdigit() and len(year) == 4):
         raise InputError(_("'{year}' is not a year").format(year=year), _("give one like 2026, or --season all"))
     with store.snapshot():
@@ -223,6 +225,7 @@ def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_
         totals = store.queries.totals_of_all_sessions()
     g = GAMES.get(game)
     counts = g.season_tallies if g is not None else SEASON_TALLIES
+    in_chips = g is None or g.in_chips
     # The same order on every device: a player's name is spelt as in the first session he played.
     order = {sid: (s.created_at, s.device or "", s.uid or "") for sid, s in sessions.items()}
     totals = sorted((t for t in totals if t[0] in sessions), key=lambda t: (order[t[0]], t[1], t[2]))
@@ -230,20 +233,40 @@ def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_
     for sid, player, stat, total in totals:
         if player in POOLS:
             continue
-        row = players.setdefault(name_key(player), {"name": player, "net": 0, "nights": set(), **dict.fromkeys(counts, 0)})
+        row = players.setdefault(name_key(player), {"name": player, **({"net": 0} if in_chips else {}),
+                                                    "nights": set(), **dict.fromkeys(counts, 0)})
         row["nights"].add(sid)
         if stat == NET:
-            row["net"] += total
+            if in_chips:
+                row["net"] += total
         elif stat in counts:
             row[stat] += total
     rows = [{**r, "nights": len(r["nights"])} for r in players.values()]
-    rows.sort(key=lambda r: (-r["net"], r["name"].lower()))
-    return {"season": year or "all", "game": game, "sessions": len(sessions),
-            "devices": len({s.device for s in sessions.values()} - {None}), "players": rows}
+    data: JsonObject = {"season": year or "all", "game": game, "sessions": len(sessions),
+                        "devices": len({s.device for s in sessions.values()} - {None})}
+    if g is None or g.in_chips:
+        rows.sort(key=lambda r: (-r["net"], r["name"].lower()))
+        return {**data, "players": rows}
+    played = sorted(sessions.values(), key=lambda s: order[s.id])
+    return {**data, "columns": list(counts), "players": season_ranked(g, played, rows)}
 
 
 # What a season of a game this pancli lacks adds up: what every season of released pancli did.
 SEASON_TALLIES = ("hands", "won")
+
+
+def season_ranked(g: Game[Any, Any], sessions: Sequence[Session], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A season of a game scored in points or letters, ranked as its standings rank (under the
+    house rules of its latest session: the way the table plays it now), each row with its place."""
+    keep = {"name", "nights", *g.season_tallies}
+    rows.sort(key=lambda r: r["name"].lower())
+    ranked = g.standings(sessions[-1].rules, rows) if sessions and rows else None
+    if ranked is None:  # a game that ranks no standings of its own: by its first count, most first
+        first = g.season_tallies[0] if g.season_tallies else "nights"
+        ranked = (sorted(rows, key=lambda r: -r[first]), [])
+        for r in ranked[0]:
+            r["place"] = 1 + sum(1 for o in ranked[0] if o[first] > r[first])
+    return [{"place": r["place"], **{k: v for k, v in r.items() if k in keep}} for r in ranked[0]]
 
 
 # -- a player's career -------------------------------------------------------------------

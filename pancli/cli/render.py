@@ -168,6 +168,15 @@ def season_table(data: dict):
     sessions = ngettext("{n} session", "{n} sessions", n).format(n=n)
     devices = ngettext("{n} device", "{n} devices", d).format(n=d)
     table = Table(title=f"{title} · {sessions} · {devices}", title_justify="left")
+    if "columns" in data:  # scored in points or letters: its place, then its own count for the chips
+        first, *rest = data["columns"] or ["nights"]
+        cols = ["place", "player", first, "nights", *(c for c in rest if c != "nights")]
+        for col in cols:
+            table.add_column(column(col), justify="left" if col == "player" else "right")
+        for r in data["players"]:
+            table.add_row(*(r["name"] if c == "player" else
+                            signed(r[c]) if c == "points" and r[c] else str(r.get(c, 0)) for c in cols))
+        return table
     counts = game(data["game"]).season_tallies  # the counts its game adds up over a season
     for col in ("player", "net", "nights", *counts):
         table.add_column(column(col), justify="left" if col == "player" else "right")
