@@ -23,6 +23,18 @@ def pan(tmp_path):
     return Pan(tmp_path / "pan.db")
 
 
+@pytest.fixture
+def sh(tmp_path, monkeypatch):
+    """A table shell on a database of its own, at a session of Ana, Ben and Cruz."""
+    from pancli.cli.shell import TableShell
+
+    monkeypatch.delenv("PANCLI_DB", raising=False)
+    shell = TableShell(db=str(tmp_path / "pan.db"))
+    assert shell.execute("session new fri --players Ana,Ben,Cruz").ok
+    yield shell
+    shell.close()
+
+
 @pytest.fixture(autouse=True)
 def english_after_each_test():
     """A command run in-process with --lang leaves its language in force, as a process keeps

@@ -14,15 +14,6 @@ from pancli.cli.shell_board import prompt_text
 from pancli.games.panguingue.game import Panguingue
 
 
-@pytest.fixture
-def sh(tmp_path, monkeypatch):
-    monkeypatch.delenv("PANCLI_DB", raising=False)
-    shell = TableShell(db=str(tmp_path / "pan.db"))
-    assert shell.execute("session new fri --players Ana,Ben,Cruz").ok
-    yield shell
-    shell.close()
-
-
 def events(db) -> list:
     with sqlite3.connect(db) as conn:
         return conn.execute("SELECT id, kind, payload FROM events ORDER BY id").fetchall()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import sqlite3
 
-import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
@@ -19,15 +18,6 @@ from pancli.cli.params import PlayerType
 from pancli.cli.prompt import interactive
 from pancli.cli.shell import TableShell
 from pancli.games.panguingue.game import Panguingue
-
-
-@pytest.fixture
-def sh(tmp_path, monkeypatch):
-    monkeypatch.delenv("PANCLI_DB", raising=False)
-    shell = TableShell(db=str(tmp_path / "pan.db"))
-    assert shell.execute("session new fri --players Ana,Ben,Cruz").ok
-    yield shell
-    shell.close()
 
 
 def planted(*args, **kwargs):
