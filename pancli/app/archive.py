@@ -47,16 +47,10 @@ GLOBAL_ID = re.compile(r"[0-9a-f]{32}")  # a device id or a session uid: 32 lowe
 
 # -- from the database -------------------------------------------------------------------
 
-def log_events(store: Store, session: Session, rows: list[LoggedEvent] | None = None) -> list[LoggedEvent]:
-    """Every event of a session, undos included, with its stored payments (``rows``, the
-    session's Store.session_log, when the caller has read it already)."""
-    return store.log.session_log(session.id) if rows is None else rows
-
-
 def build(store: Store, session: Session) -> dict:
     """The archive of a session as plain data (None where a value is absent), whole: for a
     session's file of `pan sync`; `pan export` writes it as it reads it (archive_write)."""
-    events = list(archive_write.archived_events(iter(log_events(store, session))))
+    events = list(archive_write.archived_events(iter(store.log.session_log(session.id))))
     return {"format": FORMAT, "version": VERSION, "session": archive_write.header(session),
             "rules": dict(session.rules), "events": events}
 

@@ -379,7 +379,7 @@ def held_unchanged(store: Store, c: Copy) -> bool:
         held = store.sync.session_by_global_id(*c.global_id)
         if held is None:
             return False
-        mine = arc.log_events(store, held)
+        mine = store.log.session_log(held.id)
     return arc.compare(arc.session_header(held), mine, c.header, c.events)["relation"] in ("same", "older")
 
 
@@ -485,8 +485,7 @@ def bring_in(store: Store, gid: tuple[str, str], group: list[Copy], known: dict[
         or device[:8]
     with store.snapshot():
         held = store.sync.session_by_global_id(device, uid)
-        rows = store.log.session_log(held.id) if held else None
-        mine = arc.log_events(store, held, rows) if held else []
+        mine = store.log.session_log(held.id) if held else []
     if device == me and held is None:
         for c in group:
             _refuse(out, c, known, _("it is a session of this device that this database does not hold (restored "

@@ -590,7 +590,6 @@ def rescore(name: str | None = SESSION,
     """
     from rich.table import Table
 
-    from pancli.app.archive import log_events
     from pancli.app.rescore import rescore as do_rescore
     from pancli.app.rulesfile import resolve as resolve_rules
     from pancli.games import game as get_game
@@ -602,7 +601,7 @@ def rescore(name: str | None = SESSION,
     base = resolve_rules(preset, rules, g.name) if (preset or rules) else g.rules_from_dict(session.rules)
     new_rules = g.rules_from_dict({**g.rules_to_dict(base), **_parse_sets(sets or [])}) if sets else base
     with store.snapshot():
-        events = log_events(store, session)
+        events = store.log.session_log(session.id)
     if hand is not None and not any(e.hand == hand for e in events):
         raise InputError(_("session '{session}' has no hand {hand}").format(session=session.name, hand=hand),
                          _("see the hands with `pan history`"))
