@@ -224,7 +224,7 @@ def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_
                     if s.game == game and (year is None or s.created_at[:4] == year)}
         totals = store.queries.totals_of_all_sessions()
     g = GAMES.get(game)
-    counts = g.season_tallies if g is not None else SEASON_TALLIES
+    counts = season_tallies_of(game)
     in_chips = g is None or g.in_chips
     # The same order on every device: a player's name is spelt as in the first session he played.
     order = {sid: (s.created_at, s.device or "", s.uid or "") for sid, s in sessions.items()}
@@ -334,6 +334,13 @@ def favourites_laid(sessions: dict[int, Session], laid: list[tuple[int, str]],
         for what, times in GAMES[name].career_counts(events, backs.get(name, [])):
             counts[what] += times
     return counts.most_common()
+
+
+def season_tallies_of(game_name: str) -> tuple[str, ...]:
+    """The counts a season of this game adds up (``Game.season_tallies``); a game this pancli
+    lacks adds up what every season of released pancli did."""
+    g = GAMES.get(game_name)
+    return g.season_tallies if g is not None else SEASON_TALLIES
 
 
 def tallies_of(game_name: str) -> tuple[str, ...]:

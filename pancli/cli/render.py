@@ -175,15 +175,22 @@ def season_table(data: dict):
             table.add_column(column(col), justify="left" if col == "player" else "right")
         for r in data["players"]:
             table.add_row(*(r["name"] if c == "player" else
-                            signed(r[c]) if c == "points" and r[c] else str(r.get(c, 0)) for c in cols))
+                            count_cell(c, r.get(c, 0)) for c in cols))
         return table
-    counts = game(data["game"]).season_tallies  # the counts its game adds up over a season
+    from pancli.app.reports import season_tallies_of
+
+    counts = season_tallies_of(data["game"])  # the counts its game adds up over a season
     for col in ("player", "net", "nights", *counts):
         table.add_column(column(col), justify="left" if col == "player" else "right")
     for r in data["players"]:
         net = styled((signed(r["net"]), "green" if r["net"] > 0 else ("red" if r["net"] < 0 else None)))
         table.add_row(r["name"], net, str(r["nights"]), *(str(r[c]) for c in counts))
     return table
+
+def count_cell(stat: str, value: Any) -> str:
+    """One count in a table's cell: points with their sign, as the standings write them."""
+    return signed(value) if stat == "points" and value else str(value)
+
 
 def _score_table(table, data: StandingsJson):
     """Standings of a game scored in points or letters: place, player, the game's own columns."""
@@ -196,7 +203,7 @@ def _score_table(table, data: StandingsJson):
         cells = []
         for col in cols:
             value = r.get(col, 0)
-            cells.append(signed(value) if col == "points" and value else (str(value) if value != "" else "-"))
+            cells.append(count_cell(col, value) if value != "" else "-")
         table.add_row(str(r.get("place", "")), r["name"], *cells)
     return table
 

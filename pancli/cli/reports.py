@@ -15,7 +15,7 @@ from pancli.cli.groups import command_set
 from pancli.cli.output import console, english_for_json, print_json, styled
 from pancli.cli.params import CHIPS, HAND, KNOWN_PLAYER, PLAYER, SESSION as SESSION_NAME
 from pancli.cli.record import record
-from pancli.cli.render import column, pool_label
+from pancli.cli.render import column, count_cell, pool_label
 from pancli.core.errors import InputError, RuleError
 from pancli.core.i18n import N_, _, ngettext, pgettext
 from pancli.core.words import signed, signed_money
@@ -159,7 +159,7 @@ def _count_cell(row: Mapping[str, Any], stat: str) -> str:
     n = row.get(stat, 0)
     if stat == "conditions":
         return f"{n} ({row['condition_chips']})" if n or row["condition_chips"] else "0"
-    return signed(n) if stat == "points" and n else str(n)
+    return count_cell(stat, n)
 
 
 @commands.command()
