@@ -10,7 +10,7 @@ from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, RuleError
 from pancli.core.i18n import _
 from pancli.core.ledger import Payment
-from pancli.core.names import check_new_player
+from pancli.core.names import check_new_player, typed_key
 from pancli.core.payloads import BANK_PAYLOADS
 from pancli.core.rows import LoggedEvent, Session
 from pancli.games import game
@@ -21,13 +21,19 @@ if TYPE_CHECKING:
 
 
 def resolve_player(names: list[str], text: str, anywhere: bool = False) -> str:
-    """A player by name, case-insensitively, or by a unique prefix (`an` → Ana); ``anywhere``:
-    ``names`` are the players of every session."""
+    """A player by name, case-insensitively, or by a unique prefix (`an` → Ana), accents and
+    width aside (`lukasz` → Łukasz, `ＡＮＡ` → Ana); two players that fit are named, never
+    guessed. ``anywhere``: ``names`` are the players of every session."""
     wanted = text.strip().lower()
     exact = [n for n in names if n.lower() == wanted]
     if exact:
         return exact[0]
-    matches = [n for n in names if n.lower().startswith(wanted)] if wanted else []
+    # Then as a keyboard without the name's letters types it: `lukasz` is Łukasz, `ＡＮＡ` Ana.
+    typed = typed_key(wanted) if wanted else ""
+    keys = {n: typed_key(n) for n in names} if typed else {}
+    matches = [n for n in keys if keys[n] == typed]
+    if not matches and typed:
+        matches = [n for n in keys if keys[n].startswith(typed)]
     if len(matches) == 1:
         return matches[0]
     if matches:

@@ -103,6 +103,17 @@ def name_key(name: str) -> str:
     return "".join(ch for ch in folded if not hidden_char(ch) and not ch.isspace())
 
 
+# Letters with a stroke or a ligature have no decomposition to strip: what a keyboard without them types.
+_PLAIN_LETTERS = str.maketrans({"ł": "l", "đ": "d", "ø": "o", "æ": "ae", "œ": "oe", "ı": "i", "ħ": "h", "ŧ": "t"})
+
+
+def typed_key(name: str) -> str:
+    """What a typed name is compared by when nothing matches as typed: ``name_key`` without
+    accents, so ``lukasz`` finds Łukasz and ``zoe`` Zoë on a keyboard without them."""
+    decomposed = unicodedata.normalize("NFKD", name_key(name))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).translate(_PLAIN_LETTERS)
+
+
 def check_new_player(name: object, seated: Iterable[str]) -> str:
     """A new player's cleaned name; refused if a seated player's name differs from it only by case
     or invisible characters."""

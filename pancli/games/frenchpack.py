@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -52,6 +53,8 @@ def card_reader(ranks: Iterable[int], pack_name: str, pack_text: str) -> tuple[C
 
     def parse_card(token: str) -> Card:
         text = token.strip().translate({0xFE0E: None, 0xFE0F: None}).upper()  # 5♠️: the emoji selector
+        if not text.isascii():  # full-width ５Ｓ, as a Japanese keyboard types it
+            text = unicodedata.normalize("NFKC", text)
         for rank_text, rank in by_length:
             if text.startswith(rank_text) and text[len(rank_text):] in SUIT_ALIASES:
                 return Card(rank, SUIT_ALIASES[text[len(rank_text):]])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
@@ -91,6 +92,8 @@ _VARIATION_SELECTORS = {0xFE0E: None, 0xFE0F: None}
 @functools.lru_cache(maxsize=4096)
 def _parse_token(token: str, rank_set: str) -> tuple[str, ...]:
     token = token.translate(_VARIATION_SELECTORS)
+    if not token.isascii():  # a Japanese keyboard types ５Ｓ: compatibility forms read as 5S
+        token = unicodedata.normalize("NFKC", token)
     if token.upper() in {"JOKER", "JOKERS", "JK", "JKR"}:
         raise InputError(_("'{token}' is a joker").format(token=token), _("the Pan pack has no jokers"))
     cards: list[str] = []
