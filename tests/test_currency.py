@@ -214,3 +214,27 @@ def test_old_databases_gain_the_columns_empty_and_keep_their_history(tmp_path, f
     assert sql_value(db, "SELECT count(*) FROM _sqlite_migrations WHERE name = 'm012_session_currency_language'") == 1
     if fixture.startswith("main"):  # a database at the schema before this step: only the empty columns differ
         assert history_digest(db) == before
+
+
+def test_money_is_said_in_the_sessions_currency_wherever_it_shows(tmp_path):
+    pan = Pan(tmp_path / "p.db")
+    bank_night(pan, "--currency PLN --chip-value 0.05 --house-language pl")
+    for line in ("--lang pl standings", "--lang pl report", "--lang pl player Ana", "--lang pl settle"):
+        assert " zł" in pan(line).output, line
+    assert "PLN" in pan("standings").output  # English writes the code, as CLDR does
+    shown = pan("--lang pl session show").output
+    assert "Wartość żetonu: 0,05 zł" in shown and "(PLN)" in shown and "Polski" in shown
+    data = pan.json("session show")
+    assert data["currency"] == "PLN" and data["language"] == "pl"
+
+
+def test_a_career_adds_money_up_only_within_one_currency(tmp_path):
+    pan = Pan(tmp_path / "p.db")
+    bank_night(pan, "--currency PLN --chip-value 0.05")
+    one = pan.json("player Ana")
+    assert one["currency"] == "PLN" and one["money"] is not None
+    pan("session new sat --players Ana,Ben --currency USD --chip-value 1")
+    pan("buyin Ana 3")
+    both = pan.json("player Ana")
+    assert both["money"] is None and both["currency"] is None  # no total of złoty and dollars
+    assert {n["currency"] for n in both["nights"]} == {"PLN", "USD"}

@@ -48,3 +48,50 @@ def test_no_module_writes_a_sign_of_its_own():
             if _OWN_SIGN.search(line):
                 found.append(f"{path.relative_to(PACKAGE.parent)}:{i}: {line.strip()}")
     assert not found, "write signs with pancli.core.words.signed or signed_money:\n" + "\n".join(found)
+
+
+@given(st.integers(min_value=-10**12, max_value=10**12), st.sampled_from(["0.00", "+0.00", "-"]))
+def test_the_lean_signed_money_equals_the_language_aware_one_in_english(cents, zero):
+    """words.signed_money writes English without loading core/numbers (start-up): a lean twin of
+    numbers.signed_amount, held equal here."""
+    from pancli.core.numbers import signed_amount
+
+    x = Decimal(cents) / 100
+    assert signed_money(x, zero) == signed_amount(x, zero)
+
+
+# A dollar amount written by hand: a format spec of money ("${x:,.2f}", "$%.2f") outside core/numbers.
+_OWN_MONEY = re.compile(r"""\$\{[^{}]*:[^{}]*f\}|\$%[-+,.0-9]*f""")
+
+
+def test_money_is_written_by_core_numbers_alone():
+    found = []
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.suffix not in (".py", ".html", ".js") or path.name == "numbers.py":
+            continue
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if _OWN_MONEY.search(line):
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{i}: {line.strip()}")
+    assert not found, "write money with pancli.core.numbers (money_text, chip_price):\n" + "\n".join(found)
+
+
+@given(st.integers(min_value=1, max_value=10**9), st.sampled_from([None, "PLN", "JPY", "USD", "EUR"]),
+       st.sampled_from(["en", "pl", "ru"]))
+def test_every_face_writes_the_same_money(units, currency, lang):
+    """The CLI's settle-up (cents_text), the pages' filter (amount) and core/numbers agree."""
+    from pancli.core.numbers import minor_digits, money_text
+    from pancli.storage.catalogs import speaking
+    from pancli.web.filters import amount
+
+    with speaking(lang):
+        x = Decimal(units).scaleb(-minor_digits(currency))
+        assert cents_text(units, currency) == amount(x, currency) == money_text(x, currency)
+        assert cents_text(-units, currency) == amount(-x, currency)
+
+
+def test_a_chip_of_an_eighth_and_a_night_over_a_thousand_read_alike_on_every_face():
+    from pancli.core.numbers import chip_price
+    from pancli.web.filters import amount, chip_price as page_price
+
+    assert chip_price(Decimal("0.125")) == page_price(0.125) == "$0.125"
+    assert cents_text(123450) == amount(1234.5) == "$1,234.50"

@@ -74,7 +74,9 @@ def test_each_language_writes_money_and_dates_its_own_way(code, pln, rub, bare, 
         assert cents_text(123450) == bare and cents_text(1250, "PLN") == pln
         assert words.signed_money(Decimal("-1234.5")) == signed
         assert words.signed_money(Decimal(0), zero="+0.00") == "+0,00"
-        assert words.signed_money(Decimal(500), currency="JPY") == "+500"
+        # the session's currency is said wherever money is: a signed amount too
+        assert words.signed_money(Decimal(500), currency="JPY") == "+" + numbers.money_text(Decimal(500), "JPY")
+        assert words.signed_money(Decimal("-6.5"), currency="PLN") == "-" + pln.replace("12,50", "6,50")
         assert words.signed(-12345) == "-12 345"
         assert numbers.decimal_text(Decimal("0.0125")) == "0,0125"
         assert numbers.date_text("2026-12-02T01:41:30+00:00") == date

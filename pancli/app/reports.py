@@ -131,7 +131,8 @@ def build_sheet(session: Session, deltas: dict[tuple[int, str], int], last_hand:
             "unit": "chips", "round": "hand", "signed": True, "note_label": None,
             "caption": _("chips won (+) and lost (-) by each player"), "result": None,
             "players": names, "rows": rows, "outside": outside if any(outside) else None, "totals": totals,
-            "money": [amount(t, chip_value) for t in totals] if chip_value else None, "chip_value": chip_value}
+            "money": [amount(t, chip_value, session.currency) for t in totals] if chip_value else None,
+            "chip_value": chip_value}
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
@@ -371,7 +372,7 @@ def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats
         t = stats.get(s.id, {})
         cv = shown_chip_value(s.chip_value)
         rows.append({"session": s.name, "game": s.game, "date": s.created_at[:10], "net": net,
-                     "money": amount(net, cv) if cv else None,
+                     "money": amount(net, cv, s.currency) if cv else None, "currency": s.currency,
                      **{stat: t.get(stat, 0) for stat in tallies_of(s.game)}, "running": running})
     counted = [stat for stat in ("hands", *RATES) if stat in career_columns(rows) or not rows]
     totals = {stat: sum(r.get(stat, 0) for r in rows) for stat in counted}
@@ -381,9 +382,13 @@ def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats
     best = max(in_chips, key=lambda r: (r["net"], r["date"]), default=None)
     worst = min(in_chips, key=lambda r: (r["net"], r["date"]), default=None)
     moneys = [r["money"] for r in rows if r["money"] is not None]
+    # Money adds up within one currency: nights in złoty and in dollars have no total.
+    currencies = {r["currency"] for r in rows if r["money"] is not None}
+    currency = next(iter(currencies)) if len(currencies) == 1 else None
     return {
         "player": name, "sessions": len(rows), **totals, **rates,
-        "net": sum(r["net"] for r in rows), "money": round(sum(moneys), 2) if moneys else None,
+        "net": sum(r["net"] for r in rows), "money": sum(moneys) if moneys and len(currencies) == 1 else None,
+        "currency": currency,
         "best_night": {"session": best["session"], "date": best["date"], "net": best["net"]} if best else None,
         "worst_night": {"session": worst["session"], "date": worst["date"], "net": worst["net"]} if worst else None,
         "favourite_condition": {"condition": favourites[0][0], "times": favourites[0][1]} if favourites else None,

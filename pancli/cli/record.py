@@ -133,15 +133,16 @@ def session_show(name: str | None = typer.Argument(None, click_type=SESSION, hel
     state = recorder.state()
     seats = recorder.game.seats(state)
     from pancli.core.money import shown_chip_value
-    from pancli.core.numbers import datetime_text, decimal_text
+    from pancli.core.numbers import chip_price, currency_name, datetime_text
     from pancli.games import game as get_game
+    from pancli.storage.catalogs import language_names
 
     g = get_game(s.game)
     defaults = g.rules_to_dict(g.schema.defaults)
     changed = {k: v for k, v in s.rules.items() if defaults.get(k) != v}
     data = {"name": s.name, "game": s.game, "created_at": s.created_at, "seats": seats,
-            "chip_value": shown_chip_value(s.chip_value), "closed": bool(s.closed_at), "rules_changed": changed,
-            "db": str(store.path)}
+            "chip_value": shown_chip_value(s.chip_value), "currency": s.currency, "language": s.language,
+            "closed": bool(s.closed_at), "rules_changed": changed, "db": str(store.path)}
     if as_json:
         print_json(data)
         return
@@ -154,7 +155,12 @@ def session_show(name: str | None = typer.Argument(None, click_type=SESSION, hel
     else:
         out.print(_("House rules: the defaults"))
     if data["chip_value"]:
-        out.print(_("Chip value: {value}").format(value=decimal_text(data["chip_value"])))
+        out.print(_("Chip value: {value}").format(value=chip_price(data["chip_value"], s.currency)))
+    if s.currency:
+        out.print(_("Currency: {currency}").format(currency=currency_name(s.currency)))
+    if s.language:
+        # Translators: {language} is the language's own name (polski, русский): the phones' default
+        out.print(_("The phones' language: {language}").format(language=language_names().get(s.language, s.language)))
 
 
 @session_app.command("use")

@@ -260,7 +260,7 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
     if data["money"] is not None:
         out.print(_("{player}: {counts}, net {net} ({money}).").format(
             player=data["player"], counts=", ".join(counts), net=signed(data["net"]),
-            money=signed_money(data["money"], zero="+0.00")))
+            money=signed_money(data["money"], zero="+0.00", currency=data.get("currency"))))
     else:
         out.print(_("{player}: {counts}, net {net}.").format(player=data["player"], counts=", ".join(counts),
                                                              net=signed(data["net"])))

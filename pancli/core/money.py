@@ -20,10 +20,9 @@ from __future__ import annotations
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 
 from pancli.core.errors import InputError
-from pancli.core.i18n import ENGLISH, N_, _, language, ngettext
+from pancli.core.i18n import N_, _, ngettext
 from pancli.core.ledger import MAX_CHIPS  # noqa: F401  (the bound on chips, kept where chips are)
-from pancli.core.numbers import grouped
-from pancli.core.words import MINUS
+from pancli.core.numbers import grouped, minor_text
 
 MAX_CHIP_VALUE = Decimal(1_000_000)
 CHIP_VALUE_PLACES = 4
@@ -164,11 +163,6 @@ def cents_text(cents: int, code: str | None = None) -> str:
     """$12.50, -$3.25 (the one minus sign: pancli.core.words.MINUS) in English without a
     currency; the language's and the currency's way otherwise (core/numbers.money_text).
     ``cents`` are whole minor units of ``code`` when it is given."""
-    if code is None and language() == ENGLISH:
-        d = Decimal(abs(cents)) / 100
-        return f"${d:,.2f}" if cents >= 0 else f"{MINUS}${d:,.2f}"
-    from pancli.core.numbers import minor_text  # noqa: PLC0415 start-up: CLDR data, only when needed
-
     return minor_text(cents, code)
 
 

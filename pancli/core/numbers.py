@@ -143,6 +143,12 @@ def chip_price(value: Decimal, currency: str | None = None) -> str:
     return _plain(_babel_numbers().format_decimal(value, format="#,##0.00##", locale=_locale()))
 
 
+def currency_name(code: str) -> str:
+    """A currency as the language names it, with its code: ``Polish zloty (PLN)``, ``złoty polski (PLN)``."""
+    loc = "en" if _english() else _locale()
+    return f"{_babel_numbers().get_currency_name(code, locale=loc)} ({code})"
+
+
 def minor_text(units: int, currency: str | None = None) -> str:
     """Money counted in whole minor units (cents, grosze, kopecks; yen for JPY)."""
     return money_text(Decimal(units).scaleb(-minor_digits(currency)), currency)
@@ -157,15 +163,18 @@ def signed_number(n: int, zero: str = "0") -> str:
 
 
 def signed_amount(x: Decimal | float, zero: str = "0.00", currency: str | None = None) -> str:
-    """Money won or lost with its sign and no symbol, to the minor unit: ``+5.75``, ``-3.25``
-    (English, as ever: ungrouped); ``+5,75`` in Polish; ``+500`` for yen. ``zero`` is said for
-    none, as English writes it (``0.00`` or ``+0.00``): another language or currency writes
-    that zero its own way, keeping the ``+``."""
+    """Money won or lost with its sign, to the minor unit: ``+5.75``, ``-3.25`` (English without a
+    currency, as ever: ungrouped, no symbol); ``+5,75`` in Polish; with the session's currency
+    its symbol as the language writes it: ``+12,50 zł``, ``-500 ¥``, ``+PLN12.50``. ``zero`` is
+    said for none, as English writes it (``0.00`` or ``+0.00``): another language or currency
+    writes that zero its own way, keeping the ``+``."""
     digits = minor_digits(currency)
-    if _english() and digits == CENT_DIGITS and not x:
+    if _english() and currency is None and not x:
         return zero
     size = abs(Decimal(str(x)))
-    if _english():  # ungrouped, as English has always written a signed amount
+    if currency is not None:
+        text = _amount(size, currency, digits)
+    elif _english():  # ungrouped, as English has always written a signed amount
         text = f"{size:.{digits}f}"
     else:
         text = _amount(size, None, digits, grouped_=False)

@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from pancli.core.errors import InputError
 from pancli.core.i18n import _, language, ngettext, pgettext
+from pancli.core.numbers import chip_price as price, money_text
 from pancli.core.settle import PARTY_NAMES
 from pancli.core.words import signed as signed_number, signed_money
 from pancli.games import game
@@ -72,22 +73,14 @@ def money(x, currency=None) -> str:
 
 
 def amount(x, currency=None) -> str:
-    """Money paid: ``$3.50`` in English as ever; per language and currency otherwise (core/numbers)."""
+    """Money paid, as every face writes it (core/numbers.money_text): ``$1,234.50``, ``12,50 zł``."""
     if x is None:
         return ""
-    if _currency(currency) is None and language() == "en":
-        return f"${float(x):.2f}"  # as the page always wrote it
-    from pancli.core.numbers import money_text  # noqa: PLC0415 CLDR's data only for another language
-
     return money_text(Decimal(str(x)), _currency(currency))
 
 
 def chip_price(x, currency=None) -> str:
-    """What a chip is worth: ``$0.25`` in English as ever; per language and currency otherwise."""
-    if _currency(currency) is None and language() == "en":
-        return f"${float(x):.2f}"  # as the page always wrote it
-    from pancli.core.numbers import chip_price as price  # noqa: PLC0415 CLDR's data only for another language
-
+    """What a chip is worth, with every digit it has (core/numbers.chip_price): ``$0.125``, ``0,50 zł``."""
     return price(Decimal(str(x)), _currency(currency))
 
 
