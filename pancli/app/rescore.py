@@ -103,6 +103,8 @@ def twice(seq: int) -> str:
 
 
 def not_earlier(seq: int | None) -> str:
+    if seq is None:  # the event it names is missing, or another session's
+        return _("it undoes an event that is not in this session's log")
     return _("it undoes #{seq}, which is not an earlier event").format(seq=seq)
 
 

@@ -19,7 +19,9 @@ from pancli.core.rows import EventRow, LoggedEvent, PaymentRow, Session, TallyRo
 SESSION_COLUMNS = ("id, name, game, created_at, players, dealer, rules, chip_value, closed_at, origin, device, uid, "
                    "currency, language")
 # An undo's event by seq: storage gives back seqs (events name each other so), and stores row ids.
-EVENT_COLUMNS = "id, seq, hand, kind, payload, created_at, (SELECT u.seq FROM events u WHERE u.id = events.undo_of)"
+# Only an event of the undo's own session has a seq here: one of another session is none.
+EVENT_COLUMNS = ("id, seq, hand, kind, payload, created_at, "
+                 "(SELECT u.seq FROM events u WHERE u.id = events.undo_of AND u.session_id = events.session_id)")
 PAYMENT_COLUMNS = "event_id, payer, payee, chips, code, params, reason"
 TALLY_COLUMNS = "event_id, player, stat, amount"
 # Every column, in the order `pan db check` reads and digests them: the fields of its rows (a
