@@ -23,6 +23,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 
@@ -145,8 +146,7 @@ class Dealer:
             if path.startswith("/dealer/static/"):
                 if method not in ("GET", "HEAD"):
                     raise Refused(405, _("static files are only read"), _("open the dealer page"))
-                inner = {**scope, "path": path[len("/dealer/static"):], "root_path": ""}
-                return await self.static(inner, receive, send)
+                return await self.static_file(scope, receive, send)
             if path == "/dealer" and method in ("GET", "HEAD"):
                 query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
                 self.check_token(query.get("dealer", [""])[0])
@@ -171,6 +171,17 @@ class Dealer:
             logging.getLogger("uvicorn.error").exception("a bug answering the dealer's %s %s", method, path)
             response = self.refusal(500, _("something went wrong; nothing was recorded"), _("tap again"))
         await response(scope, receive, send)
+
+    async def static_file(self, scope, receive, send) -> None:
+        """A file of the page (its script, its style): one that is not there, or a path that leads
+        out of the folder (``..``, ``%2e%2e``, ``%2f``, a NUL, a name too long), is a client's 404,
+        never a bug."""
+        inner = {**scope, "path": scope["path"][len("/dealer/static"):], "root_path": ""}
+        try:
+            response = await self.static.get_response(self.static.get_path(inner), inner)
+        except (HTTPException, OSError, ValueError):
+            raise Refused(404, _("Not found"), _("the dealer's page is at /dealer")) from None
+        await response(inner, receive, send)
 
     async def body(self, headers: dict[str, str], receive) -> dict:
         length = headers.get("content-length", "")
