@@ -270,3 +270,25 @@ def test_a_session_with_a_house_language_speaks_it_to_a_phone_that_asked_for_non
         assert '<html lang="pl">' in c.get("/", params={"token": TOKEN}, headers={"Accept-Language": "de"}).text
         assert '<html lang="en">' in c.get("/", params={"token": TOKEN}, headers={"Accept-Language": "en-GB"}).text
         assert '<html lang="ru">' in c.get("/", params={"token": TOKEN, "lang": "ru"}).text
+
+
+@pytest.mark.parametrize("name", ["A#b", "Q?x", "50%", "Ana/2", "x&lang=ru", "Zoë 1"])
+def test_the_language_switch_of_a_players_page_keeps_a_name_with_hash_question_mark_or_percent(tmp_path, name):
+    """The switch's links quote the name (and the page's other links to itself), so each opens the
+    same player's page in the language chosen."""
+    import html
+    from urllib.parse import quote
+
+    path = tmp_path / "odd.db"
+    pan(path, ["session", "new", "friday", "--players", f"{name},Ben,Cruz", "--dealer", "Ben"])
+    with TestClient(create_app(path, TOKEN)) as c:
+        page = get(c, "/player/" + quote(name, safe=""))
+        assert '<html lang="en">' in page.text
+        links = {code: html.unescape(href) for href, code in
+                 re.findall(r'<a href="([^"]*)" lang="(\w+)" hreflang', page.text)}
+        assert set(links) == {"en", "pl", "ru"}
+        for code, href in links.items():
+            assert "#" not in href and href.startswith("/player/" + quote(name, safe="") + "?")
+            r = c.get(href)
+            assert r.status_code == 200, (href, r.text[:200])
+            assert f'<html lang="{code}">' in r.text and html.escape(name) in r.text

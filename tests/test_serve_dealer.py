@@ -417,3 +417,49 @@ def test_the_dealer_page_cannot_record_a_whole_deal_over_lay_downs(tmp_path):
     # the engine refuses it for every face: the lay-down stays on the table
     r = Pan(db)("contract deal --out ben --left Ana=10 --left Cruz=5 --left Dee=0", code=1)
     assert "already has lay-downs on the table (Ana)" in r.output and db_dump(db) == before
+
+
+# -- a file that is not there: a client's 404, never a bug -----------------------------------------
+
+NOT_THERE = ["/nosuch.js", "/%2e%2e/app.py", "/..%2fapp.py", "/%2e%2e%2fapp.py", "/a%2fb", "/", "/a%00b",
+             "/" + "a" * 300, "/dealer.js/x"]
+
+
+def test_a_static_file_that_is_not_there_is_a_404_on_every_static_route_and_no_bug(client):
+    import logging
+
+    logged: list = []
+    catch = logging.Handler(logging.DEBUG)
+    catch.emit = logged.append
+    loggers = [logging.getLogger(name) for name in ("uvicorn", "uvicorn.error", "asyncio")]
+    for log in loggers:
+        log.addHandler(catch)
+    try:
+        for tail in NOT_THERE:
+            for method in (client.get, client.head):
+                r = method("/dealer/static" + tail)
+                assert r.status_code == 404, (tail, r.status_code)
+                if method is client.get:
+                    assert r.json()["error"] == "Not found"
+                r = method("/static" + tail, params={"token": PLAYERS_TOKEN})
+                assert r.status_code == 404, (tail, r.status_code)
+        assert client.get("/dealer/static/dealer.js").status_code == 200
+        assert client.get("/static/live.js", params={"token": PLAYERS_TOKEN}).status_code == 200
+    finally:
+        for log in loggers:
+            log.removeHandler(catch)
+    assert logged == []
+
+
+def test_a_static_file_that_is_not_there_leaves_the_hosts_terminal_quiet(db):
+    import httpx
+
+    proc, url = start_server(db, "--no-qr", "--token", PLAYERS_TOKEN, "--dealer")
+    try:
+        origin = url.split("/?")[0]
+        for tail in NOT_THERE:
+            assert httpx.get(origin + "/dealer/static" + tail).status_code == 404, tail
+            assert httpx.get(origin + "/static" + tail, params={"token": PLAYERS_TOKEN}).status_code == 404, tail
+    finally:
+        rc, out, err = stop_server(proc)
+    assert rc == 0 and err == "", err  # no notice of a request that could not be answered

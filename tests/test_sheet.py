@@ -49,6 +49,32 @@ def test_a_name_a_spreadsheet_would_run_is_kept_as_text():
     assert rows[1] == ["1", "5", "-5", "0"] and rows[2] == ["total", "5", "-5", "0"]
 
 
+HOSTILE = ("-2+3", "=HYPERLINK(1)", "@SUM(A1)", "+1+2")
+
+
+def test_export_csv_keeps_a_name_a_spreadsheet_would_run_as_text_as_the_sheet_does(tmp_path):
+    """`pan export --format csv` goes through the one guard of every CSV (core.text): the payers
+    and the standings' names that start like a formula get the apostrophe; chips and money,
+    negative ones too, stay numbers."""
+    from pancli.core.text import spreadsheet_text
+
+    pan = Pan(tmp_path / "pan.db")
+    pan(f"session new night --players Ana,{','.join(HOSTILE)} --dealer Ana --chip-value 0.25")
+    pan("deal")
+    pan("meld ana 5S 5S 5S")
+    payments, standings = pan("export --format csv").stdout.split("\n\n")
+    paid = list(csv.DictReader(io.StringIO(payments)))
+    assert [r["payer"] for r in paid] == [f"'{n}" for n in HOSTILE] and {r["chips"] for r in paid} == {"4"}
+    rows = list(csv.DictReader(io.StringIO(standings)))
+    assert [r["player"] for r in rows] == ["Ana", *(f"'{n}" for n in HOSTILE)]
+    assert [r["net"] for r in rows] == ["16", "-4", "-4", "-4", "-4"]
+    assert [r["money"] for r in rows] == ["4.00", "-1.00", "-1.00", "-1.00", "-1.00"]
+    sheet = tmp_path / "sheet.csv"
+    pan(f"report --csv {sheet}")
+    header = next(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8"), newline="")))
+    assert header[1:] == [spreadsheet_text(n) for n in ("Ana", *HOSTILE)] == ["Ana", *(f"'{n}" for n in HOSTILE)]
+
+
 def test_bom_without_csv_is_refused_in_one_line(tmp_path):
     db = tmp_path / "pan.db"
     pan = Pan(db)

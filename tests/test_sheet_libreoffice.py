@@ -110,3 +110,25 @@ def test_libreoffice_opens_every_cell_of_the_csv_sheet_as_meant(tmp_path):
         ("s", 'Ann "Q", Jr'), ("s", "'=HYPERLINK(1)"), ("s", "'-Dash"), ("s", "Wrocław, Łódź")]
     assert sheets["odd"][(2, 2)] == ("n", -7.0)
     assert sheets["polski"][(1, 3)] == ("s", "Zoë") and sheets["polski"][(4, 2)] == ("s", "Жанна") and sheets["polski"][(4, 5)] == ("s", "P")
+
+
+def test_libreoffice_reads_an_exported_name_that_looks_like_a_formula_as_text(tmp_path):
+    """`pan export --format csv` in the host's spreadsheet: `-2+3` stays text (never the number 1),
+    `=HYPERLINK(…)`, `@SUM(…)` and `+1+2` are never run; chips and money stay numbers."""
+    pan = Pan(tmp_path / "pan.db")
+    hostile = ("-2+3", "=HYPERLINK(1)", "@SUM(A1)", "+1+2")
+    pan(f"session new night --players Ana,{','.join(hostile)} --dealer Ana --chip-value 0.25")
+    pan("deal")
+    pan("meld ana 5S 5S 5S")
+    payments, standings = pan("export --format csv").stdout.split("\n\n")
+    files = [tmp_path / "payments.csv", tmp_path / "standings.csv"]
+    for f, text in zip(files, (payments, standings), strict=True):
+        f.write_text(text, encoding="utf-8")
+    sheets = converted(tmp_path, files)
+    for f in files:
+        got = sheets[f.stem]
+        assert got == expected(f.read_text(encoding="utf-8")), f.stem
+        assert not [v for v in got.values() if v[0] == "f"]  # nothing was run as a formula
+    assert [sheets["payments"][(r, 4)] for r in range(2, 6)] == [("s", f"'{n}") for n in hostile]
+    assert [sheets["standings"][(r, 1)] for r in range(3, 7)] == [("s", f"'{n}") for n in hostile]
+    assert sheets["standings"][(3, 2)] == ("n", -4.0) and sheets["standings"][(3, 3)] == ("n", -1.0)

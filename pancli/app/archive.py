@@ -79,12 +79,16 @@ def to_toml(archive: dict, exported_at: str | None = None) -> str:
 
 
 def to_csv(store: Store, session: Session) -> str:
-    """Two tables for spreadsheets, separated by an empty line: every effective payment, then standings."""
-    import csv  # noqa: PLC0415 start-up: only `pan export --format csv` writes CSV
-    import io  # noqa: PLC0415
+    """Two tables for spreadsheets, separated by an empty line: every effective payment, then standings.
+    Written through core.text.SpreadsheetWriter, as every CSV: a name a spreadsheet would take for a
+    formula (``=…``, ``-2+3``) stays text."""
+    import io  # noqa: PLC0415 start-up: only `pan export --format csv` writes CSV
+    from decimal import Decimal  # noqa: PLC0415
+
+    from pancli.core.text import SpreadsheetWriter  # noqa: PLC0415
 
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = SpreadsheetWriter(buf, lineterminator="\n")
     w.writerow(["seq", "hand", "kind", "payer", "payee", "chips", "reason", "created_at"])
     for e in store.log.session_log(session.id):
         if not e.effective:
@@ -102,10 +106,10 @@ def to_csv(store: Store, session: Session) -> str:
     cols = ["player", "net"] + (["money"] if chip_value else []) + counts
     w.writerow(cols)
     for r in data["players"]:
-        w.writerow([r["name"], r["net"]] + ([f"{r['money']:.2f}"] if chip_value else [])
+        w.writerow([r["name"], r["net"]] + ([Decimal(f"{r['money']:.2f}")] if chip_value else [])
                    + [r.get(k, 0) for k in counts])
     for name, chips in data["pools"].items():
-        w.writerow([f"({name})", chips] + ([f"{amount(chips, data['chip_value']):.2f}" if data["chip_value"] else ""] if chip_value else []) + [""] * len(counts))
+        w.writerow([f"({name})", chips] + ([Decimal(f"{amount(chips, data['chip_value']):.2f}") if data["chip_value"] else ""] if chip_value else []) + [""] * len(counts))
     return buf.getvalue()
 
 

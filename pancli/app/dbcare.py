@@ -13,6 +13,7 @@ import pancli
 from pancli.core.errors import PanError, StoreError
 from pancli.core.i18n import N_, _, ngettext
 from pancli.core.rows import CheckMark, Session
+from pancli.storage import secret_file
 from pancli.storage.care import DatabaseCare
 from pancli.storage.log import now
 from pancli.storage.store import Store
@@ -254,37 +255,18 @@ _KEY: list[bytes | None] = []
 
 def _mark_key() -> bytes | None:
     """This user's key for check marks (32 random bytes, made on the first check, readable by
-    the user alone); None where it can be neither read nor made (then no mark is kept)."""
+    the user alone: pancli.storage.secret_file); None where none can be made (then no mark is
+    kept). A key file not to trust (readable by others, a link, a FIFO, …) is refused, in one line
+    that names it and the fix, never used."""
     if _KEY:
         return _KEY[0]
     from pancli.storage.paths import data_dir  # noqa: PLC0415
 
-    path = data_dir() / KEY_FILE
-    key = None
     try:
-        key = path.read_bytes()
-    except FileNotFoundError:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{KEY_FILE}.{os.getpid()}")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            try:
-                os.write(fd, os.urandom(32))
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            try:
-                os.link(tmp, path)  # never over a key another check made meanwhile
-            except FileExistsError:
-                pass
-            finally:
-                tmp.unlink()
-            key = path.read_bytes()
-        except OSError:
-            key = None
+        key: bytes | None = secret_file.read_or_make(data_dir() / KEY_FILE)
+    except secret_file.SecretFileError:
+        raise
     except OSError:
-        key = None
-    if key is not None and len(key) < 32:
         key = None
     _KEY.append(key)
     return key
@@ -379,6 +361,7 @@ def check(store: Store, progress: Progress | None = None, full: bool = False) ->
     (forking a process that runs threads can leave a child waiting on a lock forever), and
     SQLite's integrity check runs in one of them beside the replay; otherwise in a thread
     (SQLite lets go of Python's lock while it checks). Its verdict comes first."""
+    _mark_key()  # a key file not to trust is refused before any work
     with store.snapshot():  # what to replay, to know whether to start processes
         marks = {} if full else store.care.check_marks()
         plans = [plan(store, s, marks.get(s.id)) for s in store.sessions()]

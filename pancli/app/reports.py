@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from decimal import Decimal
 from itertools import accumulate
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -135,26 +136,17 @@ def build_sheet(session: Session, deltas: dict[tuple[int, str], int], last_hand:
             "chip_value": chip_value}
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
-
-
 def sheet_csv(sheet: JsonObject, bom: bool = False) -> str:
     """The grid for a spreadsheet: a header of players, a row per hand (or deal), the totals (and
     money); a game scored in its own way adds what each deal was played for, each player's running
     total in columns of its own, and who won. Numbers as plain ASCII; a text that a spreadsheet
-    would take for a formula is quoted with a leading apostrophe; ``bom``: UTF-8 with a byte order
-    mark, which Excel needs to read accents."""
-    import csv  # noqa: PLC0415 start-up: only `pan report --csv` writes CSV
-    import io  # noqa: PLC0415
-
-    def text(name: str) -> str:
-        return "'" + name if name.startswith(FORMULA_STARTS) else name
-
-    def cells(values: list) -> list:
-        return [text(v) if isinstance(v, str) else v for v in values]
+    would take for a formula is quoted with a leading apostrophe (core.text.SpreadsheetWriter, the
+    one writer of every CSV); ``bom``: UTF-8 with a byte order mark, which Excel needs to read accents."""
+    import io  # noqa: PLC0415 start-up: only `pan report --csv` writes CSV
 
     # A score sheet for people: its labels in the language in force (the sheet's codes are English).
     from pancli.core.i18n import pgettext  # noqa: PLC0415
+    from pancli.core.text import SpreadsheetWriter  # noqa: PLC0415
 
     # (A game's own note column comes named by the game.)
     words = {"hand": pgettext("sheet", "hand"), "deal": pgettext("sheet", "deal"),
@@ -165,24 +157,23 @@ def sheet_csv(sheet: JsonObject, bom: bool = False) -> str:
         return words.get(code, code)
 
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\r\n")
-    players = [text(p) for p in sheet["players"]]
+    w = SpreadsheetWriter(buf, lineterminator="\r\n")
     noted = sheet["note_label"] is not None
     running = any(row["running"] is not None for row in sheet["rows"])
     lead = [label(sheet["round"]), *([label(sheet["note_label"])] if noted else [])]
     so_far = label("total" if sheet["unit"] == "points" else sheet["unit"])
-    w.writerow([*lead, *players, *([text(f"{p} ({so_far})") for p in sheet["players"]] if running else [])])
+    w.writerow([*lead, *sheet["players"], *([f"{p} ({so_far})" for p in sheet["players"]] if running else [])])
     for row in sheet["rows"]:
-        w.writerow([row["number"], *([text(row["note"] or "")] if noted else []), *cells(row["scores"]),
-                    *(cells(row["running"]) if running else [])])
+        w.writerow([row["number"], *([row["note"] or ""] if noted else []), *row["scores"],
+                    *(row["running"] if running else [])])
     pad = [""] if noted else []
     if sheet["outside"]:
         w.writerow([pgettext("sheet", "outside hands"), *pad, *sheet["outside"]])
-    w.writerow([label("total"), *pad, *cells(sheet["totals"])])
+    w.writerow([label("total"), *pad, *sheet["totals"]])
     if sheet["money"]:
-        w.writerow([pgettext("sheet", "money"), *pad, *(f"{m:.2f}" for m in sheet["money"])])
+        w.writerow([pgettext("sheet", "money"), *pad, *(Decimal(f"{m:.2f}") for m in sheet["money"])])
     if sheet["result"]:
-        w.writerow([pgettext("sheet", "result"), text(sheet["result"])])
+        w.writerow([pgettext("sheet", "result"), sheet["result"]])
     return ("\ufeff" if bom else "") + buf.getvalue()
 
 

@@ -127,3 +127,36 @@ def json_text(data: Any) -> str:
     return re.sub(r"[^\x20-\x7e]", lambda m: m.group(0) if m.group(0).isprintable() else _escape_hidden(m), text)
 
 
+
+
+# -- CSV for a spreadsheet ------------------------------------------------------------------------
+# Every CSV pancli writes (`pan report --csv`, `pan export --format csv`) goes through this one
+# writer: a text a spreadsheet would run as a formula (=, +, -, @, or a tab or carriage return first)
+# is written with a leading apostrophe, so a name like `=HYPERLINK(…)` or `-2+3` stays text; numbers
+# (int, Decimal) are written as numbers.
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_text(text: str) -> str:
+    """``text`` as a spreadsheet keeps it as text: one it would take for a formula gets a leading
+    apostrophe."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def spreadsheet_row(values: Iterable[Any]) -> list[Any]:
+    """A row of a CSV for a spreadsheet: every text through ``spreadsheet_text``, numbers as they
+    are (write money as a Decimal, never as a text)."""
+    return [spreadsheet_text(v) if isinstance(v, str) else v for v in values]
+
+
+class SpreadsheetWriter:
+    """``csv.writer`` whose every row goes through ``spreadsheet_row``."""
+
+    def __init__(self, out: Any, lineterminator: str = "\r\n"):
+        import csv  # noqa: PLC0415 start-up: only the commands that write CSV
+
+        self.writer = csv.writer(out, lineterminator=lineterminator)
+
+    def writerow(self, values: Iterable[Any]) -> None:
+        self.writer.writerow(spreadsheet_row(values))

@@ -23,6 +23,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 
@@ -90,10 +91,12 @@ class Dealer:
     """The dealer's routes of one database and session."""
 
     def __init__(self, db_path, session: str | None, players_token: str, dealer_token: str,
-                 rate: RateLimit | None = None):
+                 rate: RateLimit | None = None, secret: bytes | None = None):
         self.path, self.session = db_path, session
         self.players_token, self.token = players_token, dealer_token
-        self.secret = secrets.token_bytes(32)  # CSRF values are good until the server stops
+        # CSRF values are good as long as the secret: the dealer's kept key's (pancli.web.serve_keys)
+        # survives a restart; without one, until the server stops
+        self.secret = secret or secrets.token_bytes(32)
         self.rate = rate or RateLimit()
         self.env = templates()  # the one environment of every page
         self.static = StaticFiles(directory=str(HERE / "static"))
@@ -143,8 +146,7 @@ class Dealer:
             if path.startswith("/dealer/static/"):
                 if method not in ("GET", "HEAD"):
                     raise Refused(405, _("static files are only read"), _("open the dealer page"))
-                inner = {**scope, "path": path[len("/dealer/static"):], "root_path": ""}
-                return await self.static(inner, receive, send)
+                return await self.static_file(scope, receive, send)
             if path == "/dealer" and method in ("GET", "HEAD"):
                 query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
                 self.check_token(query.get("dealer", [""])[0])
@@ -169,6 +171,17 @@ class Dealer:
             logging.getLogger("uvicorn.error").exception("a bug answering the dealer's %s %s", method, path)
             response = self.refusal(500, _("something went wrong; nothing was recorded"), _("tap again"))
         await response(scope, receive, send)
+
+    async def static_file(self, scope, receive, send) -> None:
+        """A file of the page (its script, its style): one that is not there, or a path that leads
+        out of the folder (``..``, ``%2e%2e``, ``%2f``, a NUL, a name too long), is a client's 404,
+        never a bug."""
+        inner = {**scope, "path": scope["path"][len("/dealer/static"):], "root_path": ""}
+        try:
+            response = await self.static.get_response(self.static.get_path(inner), inner)
+        except (HTTPException, OSError, ValueError):
+            raise Refused(404, _("Not found"), _("the dealer's page is at /dealer")) from None
+        await response(inner, receive, send)
 
     async def body(self, headers: dict[str, str], receive) -> dict:
         length = headers.get("content-length", "")
@@ -285,8 +298,9 @@ class DealerGate:
         return await self.app(scope, receive, send)
 
 
-def with_dealer(players_app, db_path, session: str | None, players_token: str, dealer_token: str) -> DealerGate:
+def with_dealer(players_app, db_path, session: str | None, players_token: str, dealer_token: str,
+                secret: bytes | None = None) -> DealerGate:
     if secrets.compare_digest(players_token.encode(), dealer_token.encode()):
         raise InputError(_("the dealer's token must differ from the players' token"),
                          _("leave --token out, or change it"))
-    return DealerGate(players_app, Dealer(db_path, session, players_token, dealer_token))
+    return DealerGate(players_app, Dealer(db_path, session, players_token, dealer_token, secret=secret))

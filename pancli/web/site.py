@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -228,7 +228,7 @@ class Site:
                     "chip_games": ", ".join(dict.fromkeys(_(game(n["game"]).title) for n in nights))}
 
         return self.page(request, "player.html", N_("{player} · player"), build, s, live="any",
-                         path=f"/player/{name}", title_names={"player": name})
+                         path="/player/" + quote(name, safe=""), title_names={"player": name})  # links: #, ? and % quoted
 
     def sessions(self, request: Request) -> Response:
         reader = self.reader
