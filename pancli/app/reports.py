@@ -43,7 +43,12 @@ def session_report(store: Store, session: Session) -> JsonObject:
         tallies = store.log.tallies(sid)
         last_hand = store.queries.hands_played(sid)
     cond = {p: t["condition_chips"] for p, t in tallies.items() if t.get("condition_chips")}
-    return build_report(session, deltas, tallies, cond, last_hand)
+    report = build_report(session, deltas, tallies, cond, last_hand)
+    g = GAMES.get(session.game)
+    if g is None or g.in_chips:
+        return report
+    sheet = g.sheet(Recorder(store, session).state()) if g.sheet_shows != "chips" else None
+    return in_own_terms(report, g, session, sheet)
 
 
 def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: dict[str, dict[str, int]],
@@ -95,6 +100,27 @@ def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: 
             "largest_hand": biggest,
             "sum": sum(r["net"] for r in rows) + sum(pool_out.values()),
             **({"currency": session.currency} if session.currency is not None else {})}
+
+
+def in_own_terms(report: JsonObject, g: Game[Any, Any], session: Session, sheet: JsonObject | None) -> JsonObject:
+    """The report of a night of a game not played for chips (``Game.in_chips`` false), as its
+    standings and its score sheet say it (pure): the players ranked and placed by the game's own
+    score, the columns its standings show (``columns``), each player's running score deal by
+    deal (``running``: points, or the letters held), the deals scored and the result."""
+    seats = {name: i for i, name in enumerate(session.players)}  # a tie in seating order, as the standings
+    rows = sorted((dict(r) for r in report["players"]), key=lambda r: seats.get(r["name"], len(seats)))
+    ranked = g.standings(session.rules, rows) if rows else None
+    rows, columns = ranked if ranked else (sorted(rows, key=lambda r: r["name"].lower()), list(g.tallies))
+    deals = report["hands"]
+    if sheet is not None:
+        deals = len(sheet["rows"])
+        seat = {name: i for i, name in enumerate(sheet["players"])}
+        for r in rows:
+            i = seat.get(r["name"])
+            r["running"] = [] if i is None else [row["running"][i] for row in sheet["rows"] if row["running"]]
+    return {**report, "players": rows, "columns": columns, "deals": deals,
+            "round": sheet["round"] if sheet else "deal", "unit": sheet["unit"] if sheet else None,
+            "result": sheet["result"] if sheet else None}
 
 
 # -- the night's score sheet -------------------------------------------------------------
@@ -389,7 +415,41 @@ def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats
         "favourite_condition": {"condition": favourites[0][0], "times": favourites[0][1]} if favourites else None,
         "conditions_laid": dict(favourites),
         "nights": rows,
+        "games": career_by_game(rows),
     }
+
+
+def career_by_game(nights: Sequence[JsonObject]) -> list[JsonObject]:
+    """A career game by game (pure), in the order the games are registered: each game's nights
+    with the counts it declares (``columns``) and its own running total; a game played for chips
+    (``Game.in_chips``) adds its net, money, hands won and dropped and its best night, a game
+    scored in points or letters none of them."""
+    out: list[JsonObject] = []
+    order = {name: i for i, name in enumerate(GAMES)}
+    for game_name in sorted(dict.fromkeys(r["game"] for r in nights), key=lambda n: (order.get(n, len(order)), n)):
+        g = GAMES.get(game_name)
+        rows = [dict(r) for r in nights if r["game"] == game_name]
+        entry: JsonObject = {"game": game_name, "in_chips": g is None or g.in_chips, "sessions": len(rows),
+                             "columns": list(tallies_of(game_name))}
+        if entry["in_chips"]:
+            for r, running in zip(rows, accumulate(r["net"] for r in rows)):
+                r["running"] = running
+            counted = [stat for stat in ("hands", *RATES) if stat in entry["columns"]]
+            totals = {stat: sum(r.get(stat, 0) for r in rows) for stat in counted}
+            hands = totals.get("hands", 0)
+            moneys = [r["money"] for r in rows if r["money"] is not None]
+            best = max(rows, key=lambda r: (r["net"], r["date"]))
+            entry.update(totals, **{rate: round(totals[stat] / hands, 4) if hands else None
+                                    for stat, rate in RATES.items() if stat in totals and "hands" in totals},
+                         net=sum(r["net"] for r in rows), money=round(sum(moneys), 2) if moneys else None,
+                         best_night={"session": best["session"], "date": best["date"], "net": best["net"]})
+        else:
+            for r in rows:
+                for key in ("net", "money", "running"):
+                    r.pop(key, None)
+        entry["nights"] = rows
+        out.append(entry)
+    return out
 
 
 # -- charts ------------------------------------------------------------------------------
