@@ -205,3 +205,18 @@ def test_the_new_lines_read_in_polish_and_russian(tmp_path, lang):
     assert pan(f"--lang {lang} player ana").stdout.startswith(words["player"] + "\n")
     page = pages(pan.db, "friday", "/settle", lang=lang)["/settle"]
     assert words["polish"] in page
+
+
+def test_the_players_page_shows_each_other_game_in_its_own_columns(tmp_path):
+    pan = night(tmp_path, CONTRACT, POLISH, PANGUINGUE)
+    got = pages(pan.db, "sat", "/player/Ana", "/player/Ola")
+    ana = got["/player/Ana"]
+    others = ana[ana.index("Other games"):]
+    assert "Contract rummy (five deals) date session points deals played deals won" in others
+    assert re.search(r"tuesday -10 2 1 Polish Pan date session letters deals played deals lost games lost "
+                     r"\S+ friday 1 4 1 0", others)
+    assert not speaks_of_chips(others.replace("not in chips", ""))
+    ola = got["/player/Ola"]  # Polish Pan alone: no career in chips at 0
+    career = ola[ola.index("Career"):]
+    assert "in chips" not in career.replace("not in chips", "") and " net " not in career
+    assert "Polish Pan date session letters" in career

@@ -406,7 +406,7 @@ def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats
     in_chips = [r for r in rows if r["game"] in GAMES and GAMES[r["game"]].in_chips]  # a contract or Polish night moves no chips
     best = max(in_chips, key=lambda r: (r["net"], r["date"]), default=None)
     worst = min(in_chips, key=lambda r: (r["net"], r["date"]), default=None)
-    moneys = [r["money"] for r in rows if r["money"] is not None]
+    moneys = [r["money"] for r in in_chips if r["money"] is not None]  # a night in points or letters wins none
     return {
         "player": name, "sessions": len(rows), **totals, **rates,
         "net": sum(r["net"] for r in rows), "money": round(sum(moneys), 2) if moneys else None,

@@ -221,11 +221,11 @@ class Site:
             who = tonight["name"] if tonight else career["player"]
             recent = event_lines(pick_events(reader.recent(s, PLAYER_WINDOW)["events"], who))
             nights = [n for n in career["nights"] if game(n["game"]).in_chips]
-            others = [{**n, "game_title": _(game(n["game"]).title)} for n in career["nights"]
-                      if not game(n["game"]).in_chips]
+            others = [{"title": _(game(g["game"]).title), "columns": g["columns"], "nights": g["nights"]}
+                      for g in career["games"] if not g["in_chips"]]  # each in its own columns
             columns = career_columns(nights)  # the counts of the chip games the player played
             return {"session": s, "career": career, "tonight": tonight, "standings": standings, "seat": seat,
-                    "board": board, "recent": list(reversed(recent))[:6], "nights": nights, "others": others,
+                    "board": board, "recent": list(reversed(recent))[:6], "nights": nights, "other_games": others,
                     "points": night_points(nights), "counts": game(s.game).tallies, "columns": columns,
                     "per_hand": "hands" in columns and "won" in columns,
                     "chip_games": ", ".join(dict.fromkeys(_(game(n["game"]).title) for n in nights))}
