@@ -220,3 +220,23 @@ def test_the_players_page_shows_each_other_game_in_its_own_columns(tmp_path):
     career = ola[ola.index("Career"):]
     assert "in chips" not in career.replace("not in chips", "") and " net " not in career
     assert "Polish Pan date session letters" in career
+
+
+# -- a game played in deals lists deals, not hands (``Game.round_word``) ----------------------------
+
+def test_the_history_of_a_game_played_in_deals_names_deals(tmp_path):
+    pan = night(tmp_path, CONTRACT)
+    lines = pan("history").stdout.splitlines()
+    assert lines[0].startswith("#1    deal 1   Ana goes out") and lines[1].startswith("#2    deal 2   Ben goes out")
+    assert pan("--lang pl history").stdout.startswith("#1    rozdanie 1   Ana")
+    got = pages(pan.db, "tuesday", "/", "/history")
+    assert "#2 deal 2 Ben goes out" in got["/"] and "The whole night, deal by deal →" in got["/"]
+    assert "Deal 2" in got["/history"] and "Deal 1" in got["/history"] and "Hand" not in got["/history"]
+    assert " hand " not in got["/"].lower()
+
+
+def test_a_panguingue_history_still_names_hands(tmp_path):
+    pan = night(tmp_path, PANGUINGUE)
+    assert pan("history").stdout.startswith("#1    hand 1   ")
+    got = pages(pan.db, "sat", "/", "/history")
+    assert "hand by hand →" in got["/"] and "Hand 1" in got["/history"]

@@ -223,6 +223,10 @@ class Table(Protocol[S_in]):
         """Scored in chips: a night's net is what it won (best and worst nights, the chip columns)."""
 
     @property
+    def round_word(self) -> str:
+        """What one round of its play is called where its events are listed: "hand", or "deal"."""
+
+    @property
     def tallies(self) -> tuple[str, ...]:
         """The counts each player's row of the standings shows, 0 when none (others only when had)."""
 
@@ -268,6 +272,7 @@ class GameBase(Generic[R, S]):
     sheet_shows = "chips"
     payloads: Payloads = NO_PAYLOADS
     in_chips = True
+    round_word = "hand"
     tallies: tuple[str, ...] = ()  # a game shows the counts it declares, none of another game's
 
     @property
