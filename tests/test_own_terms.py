@@ -29,6 +29,7 @@ def speaks_of_chips(text: str) -> bool:
 
 
 def night(tmp_path, *scripts: list[str]) -> Pan:
+    tmp_path.mkdir(exist_ok=True)
     pan = Pan(tmp_path / "pan.db")
     for script in scripts:
         for line in script:
@@ -137,6 +138,8 @@ def test_a_career_of_panguingue_alone_reads_as_before(tmp_path):
     out = pan("player ben").stdout
     assert out.startswith("Ben: 1 session, 1 hand, won 0 (0%), dropped 0 (0%), net +4 (+1.00).\n")
     assert "Panguingue" not in out
+    fresh = night(tmp_path / "fresh", [PANGUINGUE[0]])  # seated, nothing recorded yet
+    assert fresh("player ana").stdout == "Ana: 0 sessions, 0 hands, won 0 (-), dropped 0 (-), net 0.\n"
 
 
 # -- the pages: settle-up, the printed sheet, the TV ------------------------------------------------
@@ -160,8 +163,9 @@ def test_polish_pans_settle_page_and_tv_speak_no_chips(tmp_path):
 
 def test_a_panguingue_settle_page_and_tv_keep_their_chips(tmp_path):
     pan = night(tmp_path, [PANGUINGUE[0]])
-    got = pages(pan.db, "sat", "/settle", "/tv")
+    got = pages(pan.db, "sat", "/settle", "/tv", "/player/Ana")
     assert "Nobody owes anything." in got["/settle"] and "Balances" in got["/settle"]
+    assert "Career in chips net 0" in got["/player/Ana"]  # a player new to Panguingue: as before
     pan("deal")
     assert "No chips change hands." in pages(pan.db, "sat", "/tv")["/tv"]
 

@@ -301,7 +301,7 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
         return
     out = console()
     games = data["games"]
-    if len(games) == 1 and games[0]["in_chips"]:  # one game played for chips: as pancli always showed it
+    if not games or (len(games) == 1 and games[0]["in_chips"]):  # one game played for chips: as always shown
         _print_career_in_chips(out, data["player"], data, data["nights"], data["favourite_condition"])
         return
     # several games, or one in points or letters: game by game, each in its own terms and columns
