@@ -15,7 +15,8 @@ a game against them:
 * ``Completions[S]``: what the shell offers for a word of a kind ("card", "meld", "preset").
 * ``Cards[R]``: reading the cards of the game's own top-level commands (optional).
 * ``Table``: what the table records, declared once (``actions``: pancli/games/actions.py), the
-  pack a card picker lays out, whether it is scored in chips, and what is still to record.
+  pack a card picker lays out, whether it is scored in chips, what a round of its play is called
+  (a hand or a deal), and what is still to record.
 
 ``Game[R, S]`` is all of them, with its name and the hook that adds its commands to `pan`.
 A game is pure: it turns events into states and payments, and states into plain data.
