@@ -244,3 +244,15 @@ def test_a_panguingue_history_still_names_hands(tmp_path):
     assert pan("history").stdout.startswith("#1    hand 1   ")
     got = pages(pan.db, "sat", "/", "/history")
     assert "hand by hand →" in got["/"] and "Hand 1" in got["/history"]
+
+
+def test_the_list_of_sessions_names_each_games_leader_in_its_own_terms(tmp_path):
+    pan = night(tmp_path, CONTRACT, POLISH, PANGUINGUE)
+    rows = {r["name"]: r for r in pan.json("sessions")}
+    assert rows["tuesday"]["leader"] == {"name": "Ben", "place": 1, "columns": ["points", "deals_played", "deals_won"],
+                                         "points": 2, "deals_played": 2, "deals_won": 1}
+    assert rows["friday"]["leader"]["name"] == "Zosia" and rows["friday"]["leader"]["word"] == ""
+    assert "leader" not in rows["sat"] and rows["sat"]["biggest_winner"] == {"name": "Ben", "net": 4}
+    out = pan("sessions").stdout
+    assert re.search(r"│ tuesday .*│ Ben \+2 points +│", out) and re.search(r"│ sat .*│ Ben \+4 +│", out)
+    assert re.search(r"│ friday .*│ Zosia no +│", out)

@@ -56,7 +56,7 @@ OTHER_REPORTS = {"bank": ["settle", "settle --chip-value 1", "sessions", "sessio
                               "standings --season all --game contract"],
                  "polish": ["polish status", "standings", "history", "report", "settle",
                             "standings --season all --game polish"],
-                 "mixed": ["player ana", "player 王芳", "player ben", "settle tuesday", "report tuesday"]}
+                 "mixed": ["player ana", "player 王芳", "player ben", "settle tuesday", "report tuesday", "sessions"]}
 NOT_WRAPPED = {"history", "history --hand 2"}  # piped, one event (or payment) per line, for grep
 
 _SPLIT = re.compile(r"[\s\u2500-\u257f]+")  # spaces and box-drawing rules

@@ -223,6 +223,12 @@ def sessions_overview(store: Store) -> list[JsonObject]:
         current = store.setting("current_session")
         me = store.sync.device_id()
         labels = {d["id"]: d["label"] for d in store.sync.devices()}
+        own = [s.id for s in sessions if s.game in GAMES and not GAMES[s.game].in_chips]
+        counts: dict[int, dict[str, dict[str, Any]]] = defaultdict(dict)
+        if own:  # a game scored in points or letters: its leader from its counts, never a replay
+            for sid, player, stat, total in store.queries.totals_of_all_sessions():
+                if sid in own and player not in POOLS and stat != NET:
+                    counts[sid].setdefault(player, {"name": player})[stat] = total
     out = []
     for s in sessions:
         players = {p: v for p, v in nets[s.id].items() if p not in POOLS}
@@ -232,8 +238,21 @@ def sessions_overview(store: Store) -> list[JsonObject]:
                     "biggest_winner": {"name": winner[0], "net": winner[1]} if winner and winner[1] > 0 else None,
                     "closed": bool(s.closed_at), "current": str(s.id) == current,
                     "imported": bool(s.origin), "device": s.device,
-                    "device_label": labels.get(s.device), "recorded_here": s.device == me})
+                    "device_label": labels.get(s.device), "recorded_here": s.device == me,
+                    **({"leader": leader_of(GAMES[s.game], s, counts[s.id])} if s.id in own else {})})
     return out
+
+
+def leader_of(g: Game[Any, Any], session: Session, counts: dict[str, dict[str, Any]]) -> JsonObject | None:
+    """The first in the standings of a night scored in points or letters (pure): the name, the
+    place and the counts its standings show (``columns``), or None before anything is counted."""
+    seats = {name: i for i, name in enumerate(session.players)}
+    rows = sorted((dict(counts[p]) for p in counts), key=lambda r: seats.get(r["name"], len(seats)))
+    ranked = g.standings(session.rules, rows) if rows else None
+    if not ranked or not ranked[0]:
+        return None
+    first, columns = ranked[0][0], ranked[1]
+    return {"name": first["name"], "place": first["place"], "columns": columns, **{c: first[c] for c in columns}}
 
 
 # -- a season -------------------------------------------------------------------------------

@@ -7,8 +7,8 @@ So the phone and the terminal always show the same objects.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from pancli.core.errors import InputError, PanError
 from pancli.core.i18n import _, ngettext
@@ -232,9 +232,10 @@ def no_chips_words(session: Session, standings: StandingsJson, result: str | Non
     return lines
 
 
-def standing_words(standings: StandingsJson) -> list[str]:
+def standing_words(standings: Mapping[str, Any]) -> list[str]:
     """A game scored in its own terms, player by player in their places: 'Ana 12 points',
-    'Piotr PO' (the letters of the Polish word), 'Ola no letters'."""
+    'Piotr PO' (the letters of the Polish word), 'Ola no letters' (``standings``: a StandingsJson,
+    or its columns and the players to say)."""
     columns = standings.get("columns") or []
     out = []
     for r in standings["players"]:

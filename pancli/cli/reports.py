@@ -389,6 +389,7 @@ def sessions_cmd(as_json: bool = JSON):
     from rich.table import Table
 
     from pancli.app.reports import sessions_overview
+    from pancli.app.views import standing_words
     from pancli.core.numbers import date_text
 
     store = app_context().open_store(create=False)
@@ -409,8 +410,12 @@ def sessions_cmd(as_json: bool = JSON):
         name = r["name"] + (" " + _("(closed)") if r["closed"] else "")
         if not r["recorded_here"]:
             name += " " + _("(read-only, from {device})").format(device=r["device_label"] or r["device"][:8])
+        if r.get("leader"):  # a game scored in points or letters: its leader in its own terms
+            best = standing_words({"players": [r["leader"]], "columns": r["leader"]["columns"]})[0]
+        else:
+            best = f"{w['name']} {signed(w['net'])}" if w else "-"
         table.add_row(mark, date_text(r["date"]), name, *([r["game"]] if games else []), ", ".join(r["players"]),
-                      str(r["hands"]), f"{w['name']} {signed(w['net'])}" if w else "-")
+                      str(r["hands"]), best)
     out = console()
     out.print(table)
     for line in _sessions_legend(rows):
