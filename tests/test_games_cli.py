@@ -88,8 +88,9 @@ def test_a_whole_five_deal_game(contract):
     report = pan.json("report")
     assert {r["name"]: r["points"] for r in report["players"]} == {p["name"]: p["points"] for p in standings["players"]}
     assert "conditions" not in report["players"][0] and "condition_chips" not in report["players"][0]
-    assert pan("report").stdout.splitlines()[1].split() == ["player", "net", "points", "deals", "played", "deals",
-                                                            "won", "best"]
+    # in its own terms: placed by points, no net, money or best hand in chips
+    assert pan("report").stdout.splitlines()[1].split() == ["place", "player", "points", "deals", "played", "deals",
+                                                            "won"]
     status = pan.json("contract status")
     assert status["over"] and status["winners"] == ["Ana"]
     assert status["totals"] == dict(zip(PLAYERS, core.totals))

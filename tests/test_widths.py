@@ -45,10 +45,18 @@ OTHER_GAMES = {
                  'contract deal --out ben --left "Ana=AH AD" --left Cruz=12 --left "王芳=2C 3C"'],
     "polish": ["session new friday --game polish --players Ola,Piotr,Zosia", "polish lost piotr", "polish nolose",
                "polish lost ola"],
+    # a player's career over the three games: a table per game, each in its own columns
+    "mixed": ["session new tuesday --game contract --players Ana,Ben,王芳 --dealer 王芳",
+              'contract deal --out ana --left "Ben=9C 9D" --left 王芳=12',
+              "session new friday --game polish --players Ana,Piotr,王芳", "polish lost piotr", "polish lost ana",
+              "session new night --players Ana,Ben,王芳 --chip-value 0.5", "deal", "drop ben", "meld ana 5S 5S 5S"],
 }
 OTHER_REPORTS = {"bank": ["settle", "settle --chip-value 1", "sessions", "session list"],
-                 "contract": ["contract status", "standings", "history", "report", "standings --season all --game contract"],
-                 "polish": ["polish status", "standings", "history", "report", "standings --season all --game polish"]}
+                 "contract": ["contract status", "standings", "history", "report", "settle",
+                              "standings --season all --game contract"],
+                 "polish": ["polish status", "standings", "history", "report", "settle",
+                            "standings --season all --game polish"],
+                 "mixed": ["player ana", "player 王芳", "player ben", "settle tuesday", "report tuesday", "sessions"]}
 NOT_WRAPPED = {"history", "history --hand 2"}  # piped, one event (or payment) per line, for grep
 
 _SPLIT = re.compile(r"[\s\u2500-\u257f]+")  # spaces and box-drawing rules

@@ -44,7 +44,12 @@ def session_report(store: Store, session: Session) -> JsonObject:
         tallies = store.log.tallies(sid)
         last_hand = store.queries.hands_played(sid)
     cond = {p: t["condition_chips"] for p, t in tallies.items() if t.get("condition_chips")}
-    return build_report(session, deltas, tallies, cond, last_hand)
+    report = build_report(session, deltas, tallies, cond, last_hand)
+    g = GAMES.get(session.game)
+    if g is None or g.in_chips:
+        return report
+    sheet = g.sheet(Recorder(store, session).state()) if g.sheet_shows != "chips" else None
+    return in_own_terms(report, g, session, sheet)
 
 
 def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: dict[str, dict[str, int]],
@@ -96,6 +101,27 @@ def build_report(session: Session, deltas: dict[tuple[int, str], int], tallies: 
             "largest_hand": biggest,
             "sum": sum(r["net"] for r in rows) + sum(pool_out.values()),
             **({"currency": session.currency} if session.currency is not None else {})}
+
+
+def in_own_terms(report: JsonObject, g: Game[Any, Any], session: Session, sheet: JsonObject | None) -> JsonObject:
+    """The report of a night of a game not played for chips (``Game.in_chips`` false), as its
+    standings and its score sheet say it (pure): the players ranked and placed by the game's own
+    score, the columns its standings show (``columns``), each player's running score deal by
+    deal (``running``: points, or the letters held), the deals scored and the result."""
+    seats = {name: i for i, name in enumerate(session.players)}  # a tie in seating order, as the standings
+    rows = sorted((dict(r) for r in report["players"]), key=lambda r: seats.get(r["name"], len(seats)))
+    ranked = g.standings(session.rules, rows) if rows else None
+    rows, columns = ranked if ranked else (sorted(rows, key=lambda r: r["name"].lower()), list(g.tallies))
+    deals = report["hands"]
+    if sheet is not None:
+        deals = len(sheet["rows"])
+        seat = {name: i for i, name in enumerate(sheet["players"])}
+        for r in rows:
+            i = seat.get(r["name"])
+            r["running"] = [] if i is None else [row["running"][i] for row in sheet["rows"] if row["running"]]
+    return {**report, "players": rows, "columns": columns, "deals": deals,
+            "round": sheet["round"] if sheet else "deal", "unit": sheet["unit"] if sheet else None,
+            "result": sheet["result"] if sheet else None}
 
 
 # -- the night's score sheet -------------------------------------------------------------
@@ -189,6 +215,12 @@ def sessions_overview(store: Store) -> list[JsonObject]:
         current = store.setting("current_session")
         me = store.sync.device_id()
         labels = {d["id"]: d["label"] for d in store.sync.devices()}
+        own = [s.id for s in sessions if s.game in GAMES and not GAMES[s.game].in_chips]
+        counts: dict[int, dict[str, dict[str, Any]]] = defaultdict(dict)
+        if own:  # a game scored in points or letters: its leader from its counts, never a replay
+            for sid, player, stat, total in store.queries.totals_of_all_sessions():
+                if sid in own and player not in POOLS and stat != NET:
+                    counts[sid].setdefault(player, {"name": player})[stat] = total
     out = []
     for s in sessions:
         players = {p: v for p, v in nets[s.id].items() if p not in POOLS}
@@ -198,8 +230,21 @@ def sessions_overview(store: Store) -> list[JsonObject]:
                     "biggest_winner": {"name": winner[0], "net": winner[1]} if winner and winner[1] > 0 else None,
                     "closed": bool(s.closed_at), "current": str(s.id) == current,
                     "imported": bool(s.origin), "device": s.device,
-                    "device_label": labels.get(s.device), "recorded_here": s.device == me})
+                    "device_label": labels.get(s.device), "recorded_here": s.device == me,
+                    **({"leader": leader_of(GAMES[s.game], s, counts[s.id])} if s.id in own else {})})
     return out
+
+
+def leader_of(g: Game[Any, Any], session: Session, counts: dict[str, dict[str, Any]]) -> JsonObject | None:
+    """The first in the standings of a night scored in points or letters (pure): the name, the
+    place and the counts its standings show (``columns``), or None before anything is counted."""
+    seats = {name: i for i, name in enumerate(session.players)}
+    rows = sorted((dict(counts[p]) for p in counts), key=lambda r: seats.get(r["name"], len(seats)))
+    ranked = g.standings(session.rules, rows) if rows else None
+    if not ranked or not ranked[0]:
+        return None
+    first, columns = ranked[0][0], ranked[1]
+    return {"name": first["name"], "place": first["place"], "columns": columns, **{c: first[c] for c in columns}}
 
 
 # -- a season -------------------------------------------------------------------------------
@@ -372,20 +417,60 @@ def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats
     in_chips = [r for r in rows if r["game"] in GAMES and GAMES[r["game"]].in_chips]  # a contract or Polish night moves no chips
     best = max(in_chips, key=lambda r: (r["net"], r["date"]), default=None)
     worst = min(in_chips, key=lambda r: (r["net"], r["date"]), default=None)
-    moneys = [r["money"] for r in rows if r["money"] is not None]
-    # Money adds up within one currency: nights in złoty and in dollars have no total.
-    currencies = {r["currency"] for r in rows if r["money"] is not None}
-    currency = next(iter(currencies)) if len(currencies) == 1 else None
+    money, currency = money_total(in_chips)  # a night in points or letters wins none
     return {
         "player": name, "sessions": len(rows), **totals, **rates,
-        "net": sum(r["net"] for r in rows), "money": sum(moneys) if moneys and len(currencies) == 1 else None,
-        "currency": currency,
+        "net": sum(r["net"] for r in rows), "money": money, "currency": currency,
         "best_night": {"session": best["session"], "date": best["date"], "net": best["net"]} if best else None,
         "worst_night": {"session": worst["session"], "date": worst["date"], "net": worst["net"]} if worst else None,
         "favourite_condition": {"condition": favourites[0][0], "times": favourites[0][1]} if favourites else None,
         "conditions_laid": dict(favourites),
         "nights": rows,
+        "games": career_by_game(rows),
     }
+
+
+def money_total(nights: Sequence[JsonObject]) -> tuple[Decimal | None, str | None]:
+    """The money of these nights and its currency: added up only within one currency (nights in
+    złoty and in dollars have no total), None without any."""
+    moneys = [r["money"] for r in nights if r["money"] is not None]
+    currencies = {r["currency"] for r in nights if r["money"] is not None}
+    if not moneys or len(currencies) != 1:
+        return None, None
+    return sum(moneys), next(iter(currencies))
+
+
+def career_by_game(nights: Sequence[JsonObject]) -> list[JsonObject]:
+    """A career game by game (pure), in the order the games are registered: each game's nights
+    with the counts it declares (``columns``) and its own running total; a game played for chips
+    (``Game.in_chips``) adds its net, money, hands won and dropped and its best night, a game
+    scored in points or letters none of them."""
+    out: list[JsonObject] = []
+    order = {name: i for i, name in enumerate(GAMES)}
+    for game_name in sorted(dict.fromkeys(r["game"] for r in nights), key=lambda n: (order.get(n, len(order)), n)):
+        g = GAMES.get(game_name)
+        rows = [dict(r) for r in nights if r["game"] == game_name]
+        entry: JsonObject = {"game": game_name, "in_chips": g is None or g.in_chips, "sessions": len(rows),
+                             "columns": list(tallies_of(game_name))}
+        if entry["in_chips"]:
+            for r, running in zip(rows, accumulate(r["net"] for r in rows)):
+                r["running"] = running
+            counted = [stat for stat in ("hands", *RATES) if stat in entry["columns"]]
+            totals = {stat: sum(r.get(stat, 0) for r in rows) for stat in counted}
+            hands = totals.get("hands", 0)
+            money, currency = money_total(rows)
+            best = max(rows, key=lambda r: (r["net"], r["date"]))
+            entry.update(totals, **{rate: round(totals[stat] / hands, 4) if hands else None
+                                    for stat, rate in RATES.items() if stat in totals and "hands" in totals},
+                         net=sum(r["net"] for r in rows), money=money, currency=currency,
+                         best_night={"session": best["session"], "date": best["date"], "net": best["net"]})
+        else:
+            for r in rows:
+                for key in ("net", "money", "currency", "running"):
+                    r.pop(key, None)
+        entry["nights"] = rows
+        out.append(entry)
+    return out
 
 
 # -- charts ------------------------------------------------------------------------------

@@ -7,13 +7,14 @@ So the phone and the terminal always show the same objects.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from pancli.core.errors import InputError, PanError
-from pancli.core.i18n import _
+from pancli.core.i18n import _, ngettext
 from pancli.core.ledger import POOLS, Payment
 from pancli.core.rows import LoggedEvent, Session
+from pancli.core.words import signed
 from pancli.games import GAMES, game
 from pancli.games.protocol import TALLIES
 
@@ -207,3 +208,44 @@ def settle_json(session: Session, s: Settlement) -> SettleJson:
     from pancli.core import settle as st  # noqa: PLC0415 start-up: decimal, only for settling up
 
     return {"session": session.name, **st.to_json(s)}
+
+
+def chips_to_settle(session: Session, s: Settlement) -> bool:
+    """Whether settle-up has chips to settle: a game played for chips (``Game.in_chips``), or a
+    game scored in points or letters where chips were bought at the bank or changed hands."""
+    g = GAMES.get(session.game)
+    return g is None or g.in_chips or s.banked or any(p.balance for p in s.parties)
+
+
+def no_chips_words(session: Session, standings: StandingsJson, result: str | None) -> list[str]:
+    """What settle-up says of a night with no chips to settle (``chips_to_settle``): that, once,
+    and the night in the game's own terms: each player's score in place order, and the result."""
+    g = game(session.game)
+    # Translators: {game} is a game's title ("Polish Pan"); settle-up of a game scored in points or letters
+    lines = [_("{game} is not played for chips: nothing to settle.").format(game=_(g.title))]
+    said = standing_words(standings)
+    if said:
+        # Translators: followed by each player's score in place order: "Ana +23 points, Cruz -24 points"
+        lines.append(_("Standings: {players}.").format(players=", ".join(said)))
+    if result:
+        lines.append(result)
+    return lines
+
+
+def standing_words(standings: Mapping[str, Any]) -> list[str]:
+    """A game scored in its own terms, player by player in their places: 'Ana 12 points',
+    'Piotr PO' (the letters of the Polish word), 'Ola no letters' (``standings``: a StandingsJson,
+    or its columns and the players to say)."""
+    columns = standings.get("columns") or []
+    out = []
+    for r in standings["players"]:
+        if "word" in columns and r["word"]:
+            out.append(_("{player} {letters}").format(player=r["name"], letters=r["word"]))
+        elif "word" in columns:
+            out.append(_("{player} no letters").format(player=r["name"]))
+        elif "points" in columns:
+            out.append(ngettext("{player} {points} point", "{player} {points} points", abs(r["points"])).format(
+                player=r["name"], points=signed(r["points"])))
+        else:
+            out.append(f"{r['name']} {signed(r['net'])}")
+    return out

@@ -317,10 +317,13 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
     if not out.is_terminal:
         out.soft_wrap = True  # one line an event, one a payment: grep finds them whole
     lines = []
+    deals = recorder.game.round_word == "deal"  # the contract game and Polish Pan are played in deals
+    # Translators: a line of the history of a game played in deals (the contract game, Polish Pan)
+    deal_head = _("#{seq} deal {hand} {event}")
     for e in data["events"]:
         mark = (" " + _("(undone)"), "dim") if e["voided"] else ""
-        head = _("#{seq} hand {hand} {event}").format(seq=f"{e['seq']:<4}", hand=f"{e['hand'] or '-':<3}",
-                                                      event=e["text"])
+        said = deal_head if deals else _("#{seq} hand {hand} {event}")
+        head = said.format(seq=f"{e['seq']:<4}", hand=f"{e['hand'] or '-':<3}", event=e["text"])
         lines.append(styled(head, mark))
         for line in payment_lines(e["payments"]):
             lines.append(styled((f"        {line}", "dim" if e["voided"] else None)))

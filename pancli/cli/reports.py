@@ -83,6 +83,8 @@ def _report_renderables(data: dict, width: int) -> list:
     from pancli.app.reports import sample, sparkline, tallies_of
     from pancli.core.numbers import date_text, decimal_text
 
+    if "columns" in data:  # a game not played for chips: in its own terms
+        return _own_report_renderables(data, width)
     out: list = []
     cv = data["chip_value"]
     title = ngettext("{session} · {game} · {date} · {n} hand", "{session} · {game} · {date} · {n} hands",
@@ -146,6 +148,57 @@ def _report_renderables(data: dict, width: int) -> list:
     if data["sum"] != 0:
         out.append(Text(_("Warning: the ledger sums to {sum}, not 0; run `pan db check`.").format(sum=data["sum"]),
                         style="red"))
+    return out
+
+
+def _own_report_renderables(data: dict, width: int) -> list:
+    """The report of a game scored in points or letters: its standings' columns in place order,
+    the running points deal by deal (a game scored in letters has no chart) and the result; no
+    chips, money or best hand, unless chips were bought at the bank."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from pancli.app.reports import sample, sparkline
+    from pancli.core.numbers import date_text
+
+    out: list = []
+    title = ngettext("{session} · {game} · {date} · {n} deal", "{session} · {game} · {date} · {n} deals",
+                     data["deals"]).format(session=data["session"], game=data["game"], date=date_text(data["date"]),
+                                           n=data["deals"])
+    title += " · " + pgettext("session", "closed") if data["closed"] else ""
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    banked = any(r["buyin"] or r["cashout"] for r in data["players"])
+    cols = ["place", "player", *data["columns"], *(["bought", "cashed"] if banked else [])]
+    for col in cols:
+        header = column(col)
+        table.add_column(header, justify="left" if col == "player" else "right", no_wrap=True,
+                         min_width=max(cell_width(header), 4))
+    for r in data["players"]:
+        cells = [count_cell(c, r.get(c, 0)) if r.get(c, 0) != "" else "-" for c in data["columns"]]
+        table.add_row(str(r.get("place", "")), r["name"], *cells,
+                      *([str(r["buyin"]), str(r["cashout"])] if banked else []))
+    out.append(table)
+    if banked:
+        # Translators: bought and cashed are the columns' headers
+        out.append(Text(_("bought/cashed: chips from and to the bank."), style="dim"))
+    runs = [r["running"] for r in data["players"]]
+    if data["deals"] and runs and all(v and all(isinstance(x, int) for x in v) for v in runs):
+        name_w = max(cell_width(r["name"]) for r in data["players"])
+        chart_w = max(10, min(data["deals"], width - name_w - 12))
+        series = {r["name"]: sample(r["running"], chart_w) for r in data["players"]}
+        lo = min(0, *(min(v) for v in series.values()))
+        hi = max(0, *(max(v) for v in series.values()))
+        out.append(Text("\n" + _("Points, deal by deal (from {low} to {high}):").format(low=signed(lo), high=signed(hi))))
+        for r in data["players"]:
+            total = r["running"][-1]
+            line = styled(f"{pad(r['name'], name_w)}  ")
+            line.append(sparkline(series[r["name"]], lo, hi),
+                        style="green" if total > 0 else ("red" if total < 0 else None))
+            line.append(f"  {signed(total)}")
+            out.append(line)
+    if data["result"]:
+        out.append(Text("\n" + data["result"]))
     return out
 
 
@@ -216,7 +269,7 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
 def _sheet(store, session, kind: str, bom: bool) -> str:
     """The score sheet as an HTML page (pancli.web.sheet) or CSV."""
     from pancli.app.reports import sheet_csv, sheet_grid
-    from pancli.app.views import settle_json, settle_result
+    from pancli.app.views import chips_to_settle, settle_json, settle_result
     from pancli.games import game
 
     sheet = sheet_grid(store, session)
@@ -225,7 +278,8 @@ def _sheet(store, session, kind: str, bom: bool) -> str:
     from pancli.web.sheet import sheet_html
 
     settled, _value = settle_result(store, session)
-    return sheet_html(sheet | {"settle": settle_json(session, settled)}, _(game(session.game).title))
+    settle = settle_json(session, settled) if chips_to_settle(session, settled) else None  # none of a chipless game
+    return sheet_html(sheet | {"settle": settle}, _(game(session.game).title))
 
 
 # -- careers and the list of sessions ------------------------------------------------------
@@ -238,10 +292,7 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
 
     Example: pan player ana
     """
-    from rich.table import Table
-
-    from pancli.app.reports import RATES, career_columns, player_career, sparkline
-    from pancli.core.numbers import date_text
+    from pancli.app.reports import player_career
 
     store = app_context().open_store(create=False)
     data = english_for_json(as_json, lambda: player_career(store, name))
@@ -249,6 +300,36 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
         print_json(data)
         return
     out = console()
+    games = data["games"]
+    if not games or (len(games) == 1 and games[0]["in_chips"]):  # one game played for chips: as always shown
+        _print_career_in_chips(out, data["player"], data, data["nights"], data["favourite_condition"])
+        return
+    # several games, or one in points or letters: game by game, each in its own terms and columns
+    sessions = ngettext("{n} session", "{n} sessions", data["sessions"]).format(n=data["sessions"])
+    # Translators: a player or a game, then what it counts: "Ana: 3 sessions."
+    out.print(_("{name}: {counts}.").format(name=data["player"], counts=sessions))
+    favourite = data["favourite_condition"]
+    from pancli.games import GAMES
+
+    for g in games:
+        out.print()
+        known = GAMES.get(g["game"])
+        title = _(known.title) if known is not None else g["game"]
+        if g["in_chips"]:
+            _print_career_in_chips(out, title, g, g["nights"], favourite)
+            favourite = None  # said once, with the first game played for chips
+            continue
+        n = g["sessions"]
+        out.print(_("{name}: {counts}.").format(name=title, counts=ngettext("{n} session", "{n} sessions", n).format(n=n)))
+        out.print(_career_table(g["nights"], g["columns"], chips=False))
+
+
+def _print_career_in_chips(out, name: str, data: Mapping[str, Any], nights: list, favourite) -> None:
+    """A career (or a game of it) played for chips: counts and net, the best night, the favourite
+    condition, the net over time and a row per night."""
+    from pancli.app.reports import RATES, sparkline
+    from pancli.core.numbers import date_text
+
     pct = lambda x: "-" if x is None else f"{x * 100:.0f}%"  # noqa: E731
     counts = [ngettext("{n} session", "{n} sessions", data["sessions"]).format(n=data["sessions"])]
     if "hands" in data:
@@ -259,32 +340,44 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
             counts.append(counted + (f" ({pct(data[rate])})" if rate in data else ""))
     if data["money"] is not None:
         out.print(_("{player}: {counts}, net {net} ({money}).").format(
-            player=data["player"], counts=", ".join(counts), net=signed(data["net"]),
+            player=name, counts=", ".join(counts), net=signed(data["net"]),
             money=signed_money(data["money"], zero="+0.00", currency=data.get("currency"))))
     else:
-        out.print(_("{player}: {counts}, net {net}.").format(player=data["player"], counts=", ".join(counts),
+        out.print(_("{player}: {counts}, net {net}.").format(player=name, counts=", ".join(counts),
                                                              net=signed(data["net"])))
     if data["best_night"]:
         b = data["best_night"]
         out.print(_("Best night: {session} ({date}) {net}.").format(session=b["session"], date=date_text(b["date"]),
                                                                     net=signed(b["net"])))
-    if data["favourite_condition"]:
-        f = data["favourite_condition"]
+    if favourite:
         out.print(ngettext("Favourite condition: {condition} ({n} time).",
-                           "Favourite condition: {condition} ({n} times).", f["times"]).format(
-            condition=f["condition"], n=f["times"]))
-    if data["nights"]:
-        running = [r["running"] for r in data["nights"]]
+                           "Favourite condition: {condition} ({n} times).", favourite["times"]).format(
+            condition=favourite["condition"], n=favourite["times"]))
+    if nights:
+        running = [r["running"] for r in nights]
         out.print(_("Net over time: {chart} {net}").format(
             chart=sparkline(running, min(running + [0]), max(running + [0])), net=signed(running[-1])))
-        columns = career_columns(data["nights"])
-        table = Table(title_justify="left")
-        for col in ("date", "session", "net", *columns, "running"):
-            table.add_column(column(col), justify="left" if col in ("date", "session") else "right")
-        for r in data["nights"]:
-            table.add_row(date_text(r["date"]), r["session"], _colored(r["net"]), *(str(r.get(c, "-")) for c in columns),
-                          signed(r["running"]))
-        out.print(table)
+        from pancli.app.reports import career_columns
+
+        out.print(_career_table(nights, career_columns(nights), chips=True))
+
+
+def _career_table(nights: list, columns, chips: bool):
+    """A row per night: date, session, (net,) the counts of its game (, running net)."""
+    from rich.table import Table
+
+    from pancli.core.numbers import date_text
+
+    table = Table(title_justify="left")
+    for col in ("date", "session", *(["net"] if chips else []), *columns, *(["running"] if chips else [])):
+        table.add_column(column(col), justify="left" if col in ("date", "session") else "right")
+    for r in nights:
+        counts = [str(r.get(c, "-")) if chips else count_cell(c, r.get(c, 0)) for c in columns]
+        if chips:
+            table.add_row(date_text(r["date"]), r["session"], _colored(r["net"]), *counts, signed(r["running"]))
+        else:
+            table.add_row(date_text(r["date"]), r["session"], *counts)
+    return table
 
 
 @commands.command("sessions")
@@ -296,6 +389,7 @@ def sessions_cmd(as_json: bool = JSON):
     from rich.table import Table
 
     from pancli.app.reports import sessions_overview
+    from pancli.app.views import standing_words
     from pancli.core.numbers import date_text
 
     store = app_context().open_store(create=False)
@@ -316,8 +410,12 @@ def sessions_cmd(as_json: bool = JSON):
         name = r["name"] + (" " + _("(closed)") if r["closed"] else "")
         if not r["recorded_here"]:
             name += " " + _("(read-only, from {device})").format(device=r["device_label"] or r["device"][:8])
+        if r.get("leader"):  # a game scored in points or letters: its leader in its own terms
+            best = standing_words({"players": [r["leader"]], "columns": r["leader"]["columns"]})[0]
+        else:
+            best = f"{w['name']} {signed(w['net'])}" if w else "-"
         table.add_row(mark, date_text(r["date"]), name, *([r["game"]] if games else []), ", ".join(r["players"]),
-                      str(r["hands"]), f"{w['name']} {signed(w['net'])}" if w else "-")
+                      str(r["hands"]), best)
     out = console()
     out.print(table)
     for line in _sessions_legend(rows):
@@ -355,7 +453,7 @@ def settle(name: str | None = SESSION,
 
     Example: pan settle friday --chip-value 0.25
     """
-    from pancli.app.views import settle_json, settle_result
+    from pancli.app.views import chips_to_settle, settle_json, settle_result
     from pancli.core import money as mo
 
     value = mo.chip_value(chip_value) if chip_value is not None else None
@@ -364,7 +462,24 @@ def settle(name: str | None = SESSION,
         print_json(english_for_json(True, lambda: settle_json(session, settle_result(store, session, chip_value)[0])))
         return
     s, value = settle_result(store, session, chip_value)
+    if not chips_to_settle(session, s):  # a game in points or letters: its result, not an empty settle-up
+        _print_no_chips(console(), store, session)
+        return
     _print_settlement(console(), session.name, s, value)
+
+
+def _print_no_chips(out, store, session) -> None:
+    """Settle-up of a game scored in points or letters where no chip changed hands: that said
+    once, then each player's score and the result, in the game's own terms."""
+    from pancli.app.recorder import Recorder
+    from pancli.app.reports import sheet_grid
+    from pancli.app.views import no_chips_words, standings_data
+    from pancli.core.text import wrap_words
+
+    out.print(_("Settle-up · {session}").format(session=session.name))
+    for line in no_chips_words(session, standings_data(Recorder(store, session)), sheet_grid(store, session)["result"]):
+        for part in wrap_words(line, out.width):
+            out.print(part, soft_wrap=True)
 
 
 def _print_settlement(out, session_name: str, s, value) -> None:

@@ -15,7 +15,8 @@ a game against them:
 * ``Completions[S]``: what the shell offers for a word of a kind ("card", "meld", "preset").
 * ``Cards[R]``: reading the cards of the game's own top-level commands (optional).
 * ``Table``: what the table records, declared once (``actions``: pancli/games/actions.py), the
-  pack a card picker lays out, whether it is scored in chips, and what is still to record.
+  pack a card picker lays out, whether it is scored in chips, what a round of its play is called
+  (a hand or a deal), and what is still to record.
 
 ``Game[R, S]`` is all of them, with its name and the hook that adds its commands to `pan`.
 A game is pure: it turns events into states and payments, and states into plain data.
@@ -223,6 +224,10 @@ class Table(Protocol[S_in]):
         """Scored in chips: a night's net is what it won (best and worst nights, the chip columns)."""
 
     @property
+    def round_word(self) -> str:
+        """What one round of its play is called where its events are listed: "hand", or "deal"."""
+
+    @property
     def tallies(self) -> tuple[str, ...]:
         """The counts each player's row of the standings shows, 0 when none (others only when had)."""
 
@@ -268,6 +273,7 @@ class GameBase(Generic[R, S]):
     sheet_shows = "chips"
     payloads: Payloads = NO_PAYLOADS
     in_chips = True
+    round_word = "hand"
     tallies: tuple[str, ...] = ()  # a game shows the counts it declares, none of another game's
 
     @property

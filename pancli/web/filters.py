@@ -157,6 +157,14 @@ def game_title(code: str) -> str:
         return code
 
 
+def round_of(code: str) -> str:
+    """What a game calls a round of its play (``Game.round_word``): "hand", or "deal"."""
+    try:
+        return game(code).round_word
+    except InputError:
+        return "hand"
+
+
 @cache
 def templates() -> Environment:
     """The pages' Jinja2 environment, with the filters the templates use: one for every page."""
@@ -166,6 +174,6 @@ def templates() -> Environment:
     env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=True, pgettext=pgettext)  # type: ignore[attr-defined]
     env.filters.update(cards=cards_html, card=card_html, shown=shown_html, signed=signed, tone=tone,
                        money=money, amount=amount, chip_price=chip_price, day=day, meld_words=meld_words, party=party, column=column, seat_status=seat_status,
-                       round_words=round_words, hand_result=hand_result, game_title=game_title, urlpart=lambda s: quote(str(s), safe=""))
+                       round_words=round_words, hand_result=hand_result, game_title=game_title, round_of=round_of, urlpart=lambda s: quote(str(s), safe=""))
     env.globals.update(chart=running_chart, language=language, languages=language_names)  # read at each page: the catalogs found
     return env

@@ -15,7 +15,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from pancli.app.reports import career_columns
-from pancli.app.views import pick_events
+from pancli.app.views import chips_to_settle, no_chips_words, pick_events, standing_words
 from pancli.core.errors import PanError
 from pancli.core.i18n import N_, _
 from pancli.core.rows import Session
@@ -34,7 +34,6 @@ from pancli.web.views import (
     hand_template,
     night_points,
     seat_of,
-    standing_words,
     table_template,
 )
 
@@ -172,7 +171,8 @@ class Site:
             standings = reader.standings(s)
             events = [e for e in event_lines(reader.recent(s)["events"]) if not e["voided"]]
             context = {"session": s, "board": board, "standings": standings, "hand_template": hand,
-                       "last": events[-1] if events else None, "before": list(reversed(events[-4:-1]))}
+                       "last": events[-1] if events else None, "before": list(reversed(events[-4:-1])),
+                       "in_chips": g.in_chips}  # a game in points or letters never says "no chips"
             if hand == GENERIC_HAND:
                 context.update(game_title=_(g.title), sections=generic.sections(board),
                                columns=generic.standing_columns(standings))
@@ -199,8 +199,11 @@ class Site:
         reader, s = self.reader, self.session_of(request)
 
         def build():
-            _, data = reader.settle(s)
-            return {"session": s, "settle": data, "standings": reader.standings(s), "sheet": reader.sheet(s)}
+            settled, data = reader.settle(s)
+            standings, sheet = reader.standings(s), reader.sheet(s)
+            chips = chips_to_settle(s, settled)  # a game in points or letters: no empty settle-up
+            return {"session": s, "settle": data, "standings": standings, "sheet": sheet, "chips": chips,
+                    "no_chips": [] if chips else no_chips_words(s, standings, None)}  # the sheet says who won
 
         return self.page(request, "settle.html", N_("{session} · settle-up"), build, s,
                          title_names={"session": s.name})
@@ -218,11 +221,11 @@ class Site:
             who = tonight["name"] if tonight else career["player"]
             recent = event_lines(pick_events(reader.recent(s, PLAYER_WINDOW)["events"], who))
             nights = [n for n in career["nights"] if game(n["game"]).in_chips]
-            others = [{**n, "game_title": _(game(n["game"]).title)} for n in career["nights"]
-                      if not game(n["game"]).in_chips]
+            others = [{"title": _(game(g["game"]).title), "columns": g["columns"], "nights": g["nights"]}
+                      for g in career["games"] if not g["in_chips"]]  # each in its own columns
             columns = career_columns(nights)  # the counts of the chip games the player played
             return {"session": s, "career": career, "tonight": tonight, "standings": standings, "seat": seat,
-                    "board": board, "recent": list(reversed(recent))[:6], "nights": nights, "others": others,
+                    "board": board, "recent": list(reversed(recent))[:6], "nights": nights, "other_games": others,
                     "points": night_points(nights), "counts": game(s.game).tallies, "columns": columns,
                     "per_hand": "hands" in columns and "won" in columns,
                     "chip_games": ", ".join(dict.fromkeys(_(game(n["game"]).title) for n in nights))}

@@ -5,13 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from pancli.core.i18n import _, ngettext
 from pancli.core.text import payment_lines
 from pancli.games.protocol import Game
-from pancli.web.filters import signed
 
 if TYPE_CHECKING:
-    from pancli.app.view_types import EventJson, StandingsJson
+    from pancli.app.view_types import EventJson
 
 GENERIC_TABLE = "table.html"  # the table page of a game without a template of its own
 GENERIC_HAND = "_hand.html"    # and its hand in play, which the TV board shows too
@@ -35,24 +33,6 @@ def event_lines(events: list[EventJson]) -> list[EventLine]:
              "payments": payment_lines(e["payments"]), "voided": e["voided"],
              "people": {e["payload"].get("player")} | {p["payer"] for p in e["payments"]}
              | {p["payee"] for p in e["payments"]}} for e in events]
-
-
-def standing_words(standings: StandingsJson) -> list[str]:
-    """A game scored in its own terms, player by player in their places: 'Ana 12 points',
-    'Piotr PO' (the letters of the Polish word), 'Ola no letters'."""
-    columns = standings.get("columns") or []
-    out = []
-    for r in standings["players"]:
-        if "word" in columns and r["word"]:
-            out.append(_("{player} {letters}").format(player=r["name"], letters=r["word"]))
-        elif "word" in columns:
-            out.append(_("{player} no letters").format(player=r["name"]))
-        elif "points" in columns:
-            out.append(ngettext("{player} {points} point", "{player} {points} points", abs(r["points"])).format(
-                player=r["name"], points=signed(r["points"])))
-        else:
-            out.append(f"{r['name']} {signed(r['net'])}")
-    return out
 
 
 def night_points(nights: list[dict]) -> list[tuple[str, int]]:

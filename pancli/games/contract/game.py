@@ -49,6 +49,7 @@ class Contract(GameBase["ContractRules", "GameState"]):
     sheet_shows = "points"
     payloads = PAYLOADS
     in_chips = False  # points per deal, not chips
+    round_word = "deal"  # its history lists deals, not hands
     tallies = ("points", "deals_played", "deals_won")  # what its engine counts per player
 
     declarations = "pancli.games.contract.actions"  # its ACTIONS and PACK

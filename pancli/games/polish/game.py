@@ -33,6 +33,7 @@ class Polish(GameBase["PolishRules", "GameState"]):
     sheet_shows = "letters"
     payloads = PAYLOADS
     in_chips = False  # letters of P-A-N, not chips
+    round_word = "deal"  # its history lists deals, not hands
     tallies = ("letters", "deals_played", "deals_lost", "games_lost")  # what its engine counts per player
 
     declarations = "pancli.games.polish.actions"  # its ACTIONS and PACK
