@@ -5,14 +5,18 @@ chips (``Game.in_chips``), unless chips were bought at the bank; `pan player` ga
 from __future__ import annotations
 
 import re
+import warnings
 from html import unescape
 
 import pytest
-from starlette.testclient import TestClient
 
 from pancli.web.app import create_app
 
 from helpers import Pan
+
+with warnings.catch_warnings():  # starlette suggests httpx2 for its test client; httpx serves as well
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 CONTRACT = ["session new tuesday --game contract --players Ana,Ben,Cruz,Dee --dealer Dee",
             'contract deal --out ana --left "Ben=9C 9D" --left Cruz=25 --left "Dee=2C 3C"',
