@@ -38,7 +38,15 @@ def headers(client):
     return {"X-Pan-Dealer": DEALER_TOKEN, "X-Pan-CSRF": csrf, "Origin": ORIGIN}
 
 
+def seen(client, headers):
+    """The session the page shows, as the New game form has it."""
+    return client.get("/dealer/api/new-game", headers=headers).json()["session_uid"]
+
+
 def start(client, headers, key="newgame-0001", **body):
+    """A tap on Start the game, from a page that shows the table as it is now (unless ``session`` says)."""
+    if "session" not in body:
+        body["session"] = seen(client, headers)
     return client.post("/dealer/api/new-game", json={"key": key, **body}, headers=headers)
 
 
@@ -70,18 +78,19 @@ def test_a_new_game_is_created_and_current_as_at_the_keyboard(client, headers, d
 
 
 def test_a_double_tap_makes_one_session(client, headers, db):
-    first = start(client, headers, **CONTRACT)
-    again = start(client, headers, **CONTRACT)
+    page = seen(client, headers)
+    first = start(client, headers, session=page, **CONTRACT)
+    again = start(client, headers, session=page, **CONTRACT)  # the table has moved on: to this very tap's game
     assert again.status_code == 200 and again.json()["replayed"] is True
     assert again.json()["lines"] == first.json()["lines"]
     assert sql_value(db, "SELECT COUNT(*) FROM sessions") == 2
-    other = start(client, headers, **{**CONTRACT, "name": "another"})
+    other = start(client, headers, session=page, **{**CONTRACT, "name": "another"})
     assert other.status_code == 409 and sql_value(db, "SELECT COUNT(*) FROM sessions") == 2
 
 
 def test_the_players_token_cannot_start_a_game(client, headers, db):
     before = db_dump(db)
-    r = start(client, {**headers, "X-Pan-Dealer": PLAYERS_TOKEN}, **CONTRACT)
+    r = start(client, {**headers, "X-Pan-Dealer": PLAYERS_TOKEN}, session=seen(client, headers), **CONTRACT)
     assert r.status_code == 403 and r.json()["error"] == "the players' address is read-only"
     assert db_dump(db) == before
 
@@ -132,3 +141,100 @@ def test_a_fourth_game_is_offered_and_started_with_its_own_preset(client, header
         assert sql_value(db, "SELECT game FROM sessions WHERE name = 'hc'") == "highcard"
     finally:
         GAMES.pop("highcard")
+
+
+# -- a New game inherits the night: its money, its currency and its house language ---------------
+
+@pytest.fixture
+def polish_db(tmp_path):
+    db = tmp_path / "pan.db"
+    Pan(db)("session new piatek --players Ana,Ben,Cruz,Dee --dealer Dee --chip-value 0.5 --currency PLN "
+            "--house-language pl")
+    return db
+
+
+@pytest.fixture
+def polish(polish_db):
+    """A client of a Polish-speaking night in złoty, and the dealer page's headers (the phone asks
+    for no language: the house language speaks)."""
+    with TestClient(create_app(polish_db, PLAYERS_TOKEN, dealer_token=DEALER_TOKEN), base_url=ORIGIN) as c:
+        page = c.get("/dealer", params={"dealer": DEALER_TOKEN})
+        csrf = re.search(r'name="pan-csrf" content="([^"]+)"', page.text).group(1)
+        yield c, {"X-Pan-Dealer": DEALER_TOKEN, "X-Pan-CSRF": csrf, "Origin": ORIGIN}
+
+
+def session_row(db, name):
+    return tuple(sql_value(db, f"SELECT {column} FROM sessions WHERE name = '{name}'")
+                 for column in ("currency", "language", "chip_value"))
+
+
+PAN = {"game": "panguingue", "name": "drugi", "players": ["Ana", "Ben", "Cruz", "Dee"], "dealer": "Ana"}
+
+
+# -- refused while anything is in play --------------------------------------------------------------
+
+@pytest.mark.parametrize("setup, play, error, finish", [
+    ("session new fri-c --game contract --players Ana,Ben,Cruz --dealer Ana",
+     ["contract lay ana 7S 7H 7D / QC QD QS"], "Contract rummy (five deals): deal 1 is still in play",
+     ["contract out ana --discard QH", "contract left ben KC KD 4S", "contract left cruz --points 12"]),
+    ("session new fri-p --players Ana,Ben,Cruz,Dee --dealer Ana",
+     ["deal"], "Panguingue: hand 1 is still in play", ["void"]),
+])
+def test_refused_while_a_hand_or_deal_of_any_game_is_in_play(client, headers, db, setup, play, error, finish):
+    pan = Pan(db)
+    pan(setup)
+    for line in play:
+        pan(line)
+    before = db_dump(db)
+    r = start(client, headers, **CONTRACT)
+    assert r.status_code == 400 and r.json()["error"] == error, r.text
+    assert r.json()["hint"] == "finish it, or undo it, before a new game"
+    assert db_dump(db) == before
+    for line in finish:
+        pan(line)
+    assert start(client, headers, key="newgame-0002", **CONTRACT).status_code == 200
+
+
+def test_polish_pan_records_a_deal_once_over_so_a_new_game_follows_any_deal(client, headers, db):
+    pan = Pan(db)
+    pan("session new fri-pl --game polish --players Ana,Ben,Cruz --dealer Ana")
+    pan("polish lost ben")
+    r = start(client, headers, **CONTRACT)
+    assert r.status_code == 200, r.text
+
+
+# -- a session's name is looked up exactly -----------------------------------------------------------
+
+def test_a_new_name_that_starts_an_existing_sessions_name_is_not_a_duplicate(polish, polish_db):
+    client, headers = polish
+    db = polish_db
+    Pan(db)("session new 'Friday night' --players Ana,Ben,Cruz,Dee")
+    r = start(client, headers, **{**CONTRACT, "name": "Friday"})
+    assert r.status_code == 200, r.text
+    assert sql_value(db, "SELECT COUNT(*) FROM sessions WHERE name IN ('Friday', 'Friday night')") == 2
+    r = start(client, headers, key="newgame-0002", **{**CONTRACT, "name": "FRIDAY NIGHT"})
+    assert r.status_code == 400 and r.json()["error"] == "a session named 'FRIDAY NIGHT' exists already"
+
+
+# -- refused if the table moved on since the page showed it ------------------------------------------
+
+def test_a_new_game_is_refused_when_the_table_moved_on_meanwhile(client, headers, db):
+    page = seen(client, headers)
+    Pan(db)("session new keyboard --players Ana,Ben")  # the keyboard starts a game meanwhile
+    before = db_dump(db)
+    r = start(client, headers, session=page, **CONTRACT)
+    assert r.status_code == 409, r.text
+    assert r.json()["code"] == "moved_on"
+    assert r.json()["error"] == "the table moved on since the page showed it (now: keyboard)"
+    assert "\n" not in r.json()["error"] + r.json()["hint"]
+    assert db_dump(db) == before
+    assert start(client, headers, key="newgame-0002", **CONTRACT).status_code == 200  # from the page as it is now
+
+
+def test_a_new_game_that_names_no_session_is_refused(client, headers, db):
+    before = db_dump(db)
+    r = client.post("/dealer/api/new-game", json={"key": "newgame-0001", **CONTRACT}, headers=headers)
+    assert r.status_code == 400 and "code" not in r.json()
+    assert r.json()["hint"] == "reload the dealer page and tap again"
+    assert db_dump(db) == before
+

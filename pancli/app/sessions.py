@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from pancli.app.recorder import Recorder, resolve_player
 from pancli.app.rulesfile import resolve as resolve_rules
-from pancli.core.errors import InputError, PanError
+from pancli.core.errors import InputError, PanError, RuleError
 from pancli.core.i18n import N_, _
 from pancli.core.money import chip_value as money_per_chip, chip_value_in, currency as currency_code, shown_chip_value
 from pancli.core.names import clean_name, clean_players
@@ -80,7 +80,8 @@ MAX_TEXT = 200     # characters of one field: a name is at most 40 (core/names)
 def new_game_choices(store: Store, session: str | None, today: str) -> dict:
     """What the form proposes: every game with its presets, a name (today's date and the game),
     the players of the session in view in their seats, its chip value, its currency and house
-    language ("" for none)."""
+    language ("" for none). ``session_uid`` names the session in view, for the start to be
+    refused if the table has moved on meanwhile."""
     try:
         s = store.session(session)
     except PanError:  # no session yet: the form starts empty
@@ -92,7 +93,7 @@ def new_game_choices(store: Store, session: str | None, today: str) -> dict:
               "preset": g.schema.default_preset, "proposed": f"{today}-{g.name}"}
              for g in GAMES.values()]
     return {"games": games, "players": players, "chip_value": str(value) if value is not None else "",
-            "game": s.game if s else games[0]["name"],
+            "game": s.game if s else games[0]["name"], "session_uid": (s.uid or "") if s else "",
             "currency": (s.currency if s else None) or "", "language": (s.language if s else None) or ""}
 
 
@@ -122,15 +123,43 @@ def _text(body: dict, name: str, *, required: bool = True) -> str | None:
 
 
 def _between_hands(store: Store, session: str | None) -> None:
+    """Refused while the session in view has a hand or a deal in play, by its game's own
+    notion of it (Game.hand_open): the game is named, and what to finish first."""
     try:
         rec = Recorder(store, store.session(session))
     except PanError:  # no session yet: nothing is in play
         return
     state = rec.state()
     if not rec.session.closed_at and rec.game.hand_open(state):
-        # Translators: {hand} is the game's own words for the hand, such as "Hand 3"
-        raise InputError(_("{hand} is still in play").format(hand=rec.game.status(state)),
-                         _("finish it or undo the deal before a new game"))
+        # Translators: {game} is the game's title; {hand} its words for the hand or deal in play ("deal 2")
+        raise InputError(_("{game}: {hand} is still in play").format(game=_(rec.game.title),
+                                                                     hand=rec.game.status(state)),
+                         _("finish it, or undo it, before a new game"))
+
+
+class MovedOn(RuleError):
+    """The table is at another session than the one the page showed when the dealer tapped."""
+
+    code = "moved_on"
+
+
+def _still_at(store: Store, session: str | None, seen: object) -> None:
+    """Refused (MovedOn) unless the table is still at the session the page saw (its uid, "" for
+    none): another phone or the keyboard may have started a game meanwhile."""
+    if not isinstance(seen, str):
+        raise InputError(_("the new game does not say which game the page showed"),
+                         _("reload the dealer page and tap again"))
+    try:
+        now = store.session(None)
+    except PanError:  # no current session: the one in view, if any
+        try:
+            now = store.session(session)
+        except PanError:
+            now = None
+    if ((now.uid or "") if now else "") != seen:
+        raise MovedOn(_("the table moved on since the page showed it (now: {session})").format(
+                          session=now.name if now else "-"),
+                      _("look at the table, then start the new game again"))
 
 
 def known_language(code: str, where: str = "--house-language") -> str:
@@ -154,9 +183,10 @@ _FIELDS.update({
 def start_from_phone(store: Store, session: str | None, body: dict) -> dict:
     """Start a session from the dealer's page, once: a retry of the same tap answers with the
     words of the first time; the same key sent with another request is refused. Refused while
-    the session in view has a hand in play: the table starts the next game between hands. The
-    new game plays for the currency and speaks the house language the form sends (the session
-    in view's, as new_game_choices proposes them)."""
+    the session in view has a hand or a deal in play: the table starts the next game between
+    hands. Refused if the table moved on since the page showed it (``session``: the uid of the
+    session it showed). The new game plays for the currency and speaks the house language the
+    form sends (the session in view's, as new_game_choices proposes them)."""
     from pancli.app.actions import answered_before, check_key, digest  # noqa: PLC0415 the dealer's keys: not for `pan session new`
 
     key = check_key(body.get("key"))
@@ -164,6 +194,7 @@ def start_from_phone(store: Store, session: str | None, body: dict) -> dict:
     with store.lock():
         if (first := answered_before(store, key, wanted)) is not None:
             return first
+        _still_at(store, session, body.get("session"))
         _between_hands(store, session)
         players = body.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
@@ -171,11 +202,7 @@ def start_from_phone(store: Store, session: str | None, body: dict) -> dict:
         if len(players) > MAX_PLAYERS or any(len(p) > MAX_TEXT for p in players):
             raise InputError(_("the new game has more than {n} players").format(n=MAX_PLAYERS), _("remove some"))
         name = _text(body, "name")
-        try:
-            store.session(clean_name(name, "session"))
-        except PanError:
-            pass
-        else:
+        if store.session_named(clean_name(name or "", "session")) is not None:  # exactly this name, never its start
             raise InputError(_("a session named '{name}' exists already").format(name=name), _("type another name"))
         made = new_session(lambda: store, name or "", players, game=_text(body, "game") or "",
                            dealer=_text(body, "dealer", required=False),

@@ -180,9 +180,11 @@ def session_close(name: str | None = typer.Argument(None, click_type=SESSION, he
     recorder = app_context().open_recorder(name)
     recorder.check_writable()
     state = recorder.state()
-    if recorder.game.hand_open(state):
+    if recorder.game.hand_open(state):  # a hand of Panguingue, a deal of the contract game
+        voids = any(a.name == "void" for a in recorder.game.actions)
         raise InputError(_("{hand} is still in play").format(hand=recorder.game.status(state)),
-                         _("finish it (`pan out`), void it (`pan void`), or undo the deal first"))
+                         _("finish it (`pan out`), void it (`pan void`), or undo the deal first") if voids
+                         else _("finish it, or undo what was recorded of it (`pan undo`), first"))
     store = recorder.store
     with store.lock():
         store.close_session(recorder.session.id)

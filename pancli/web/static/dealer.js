@@ -422,9 +422,11 @@
     if (!name) { say([t("Type the player's name, then tap Add.")], true); return; }
     ngSeats.push(name); input.value = ""; ngRenderSeats();
   }
+  // The session the page shows goes with the tap: the server refuses it if the table moved on.
   function ngBody() {
     var g = ngGame(), body = { game: g.name, name: $("ng-name").value.trim(), players: ngSeats.slice(),
-      dealer: $("ng-dealer").value, preset: $("ng-preset").value };
+      dealer: $("ng-dealer").value, preset: $("ng-preset").value,
+      session: table.session_uid || ng.session_uid || "" };
     if (g.chips && $("ng-chips").value.trim()) body.chip_value = $("ng-chips").value.trim();
     return body;
   }
@@ -438,7 +440,14 @@
       body: JSON.stringify(Object.assign({ key: key }, body)) })
       .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, d: d }; }); })
       .then(function (res) {
-        if (!res.ok) { say([res.d.error + (res.d.hint ? ": " + res.d.hint : "")], true); return; }
+        if (!res.ok) {
+          say([res.d.error + (res.d.hint ? ": " + res.d.hint : "")], true);
+          if (res.d.code === "moved_on") {  // another phone or the keyboard started a game: show it
+            $("ng").hidden = true; $("ng-open").hidden = false;
+            return load().catch(function () {});
+          }
+          return;
+        }
         say(res.d.lines);
         $("ng").hidden = true; $("ng-open").hidden = false;
         cleared(); who = null;
