@@ -171,6 +171,57 @@ def session_row(db, name):
 PAN = {"game": "panguingue", "name": "drugi", "players": ["Ana", "Ben", "Cruz", "Dee"], "dealer": "Ana"}
 
 
+def test_the_form_offers_the_nights_money_and_language_as_the_page_writes_them(polish):
+    client, headers = polish
+    data = client.get("/dealer/api/new-game", headers=headers).json()
+    assert (data["currency"], data["language"], data["chip_value"]) == ("PLN", "pl", "0,5")
+    currencies = {c["value"]: c["label"] for c in data["currencies"]}
+    assert currencies[""] and currencies["PLN"] == "PLN · złoty polski" and "EUR" in currencies
+    assert "XAU" not in currencies and "DEM" not in currencies  # gold, and a money no one pays with now
+    assert [lang["value"] for lang in data["languages"]] == ["", "en", "pl", "ru"]
+    assert {lang["value"]: lang["label"] for lang in data["languages"]}["pl"] == "Polski"
+    assert re.fullmatch(r"[0-9a-f]{32}", data["session_uid"])
+
+
+def test_a_new_game_from_the_phone_keeps_the_nights_currency_language_and_chip_value(polish, polish_db):
+    client, headers = polish
+    r = start(client, headers, **PAN)  # as the page sent it before it had these fields: none of them
+    assert r.status_code == 200, r.text
+    assert session_row(polish_db, "drugi") == ("PLN", "pl", 0.5)
+    table = client.get("/dealer/api/table", headers={**headers, "X-Pan-Follow": "1"}).json()
+    assert table["session"] == "drugi" and table["title"] == "Panguingue"  # the next game speaks Polish too
+    assert "Sesja" in r.json()["lines"][0]
+
+
+def test_the_dealer_changes_them_on_the_form_typing_the_amount_as_the_page_writes_it(polish, polish_db):
+    client, headers = polish
+    r = start(client, headers, **PAN, chip_value="0,25", currency="EUR", language="ru")
+    assert r.status_code == 200, r.text
+    assert session_row(polish_db, "drugi") == ("EUR", "ru", 0.25)
+    r = start(client, headers, key="newgame-0002", **{**PAN, "name": "trzeci"}, chip_value="1 000,5",
+              currency="", language="")
+    assert r.status_code == 200, r.text
+    assert session_row(polish_db, "trzeci") == (None, None, 1000.5)  # none chosen: none kept
+
+
+@pytest.mark.parametrize("fields, error", [
+    ({"chip_value": "abc"}, "Money per chip: 'abc' is not an amount of money"),
+    ({"chip_value": "0.33333"}, "Money per chip: 0.33333 has more than 4 decimal places"),
+    ({"chip_value": "0.125"}, "Money per chip: 0.125 is not a whole number of PLN's smallest unit"),
+    ({"currency": "XYZ"}, "Currency: XYZ is not a currency code"),
+    ({"language": "xx"}, "House language: xx is not a language pancli speaks"),
+])
+def test_a_refused_field_is_named_as_the_form_names_it_never_as_an_option(client, headers, db, fields, error):
+    before = db_dump(db)
+    r = start(client, headers, **{**PAN, "currency": "PLN", **fields})
+    assert r.status_code == 400, r.text
+    said = r.json()["error"] + " " + r.json()["hint"]
+    assert r.json()["error"] == error, said
+    for option in ("--chip-value", "--currency", "--house-language", "--"):
+        assert option not in said
+    assert db_dump(db) == before
+
+
 # -- refused while anything is in play --------------------------------------------------------------
 
 @pytest.mark.parametrize("setup, play, error, finish", [
@@ -238,3 +289,18 @@ def test_a_new_game_that_names_no_session_is_refused(client, headers, db):
     assert r.json()["hint"] == "reload the dealer page and tap again"
     assert db_dump(db) == before
 
+
+def test_the_phones_refusals_of_points_say_the_points_field_never_the_option(client, headers, db):
+    Pan(db)("session new fri-c --game contract --players Ana,Ben,Cruz --dealer Ana")
+    Pan(db)("contract lay ana 7S 7H 7D / QC QD QS")
+    Pan(db)("contract out ana --discard QH")
+    before = db_dump(db)
+    said = []
+    for body in ({"player": "ben"}, {"player": "ben", "cards": "KC KD", "points": 12}):
+        r = client.post("/dealer/api/action", json={"key": f"tap-left-{len(said):04}", "action": "left", **body},
+                        headers=headers)
+        assert r.status_code == 400, r.text
+        said.append(r.json()["error"] + ": " + r.json()["hint"])
+    assert said == ["no cards given for Ben: choose the cards, or type the points (0 for none)",
+                    "choose the cards or type the points, not both: choose the cards left, e.g. KC KD 4S"]
+    assert db_dump(db) == before

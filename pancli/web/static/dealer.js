@@ -411,7 +411,9 @@
         ng = d; ngSeats = (d.players || []).slice(); ngProposed = ""; $("ng-name").value = "";
         fillSelect($("ng-game"), d.games.map(function (g) { return { value: g.name, label: g.title }; }), d.game);
         ngGameChosen();
-        $("ng-chips").value = d.chip_value || "";
+        $("ng-chips").value = d.chip_value || "";  // the night's, as the page's language writes it
+        fillSelect($("ng-currency"), d.currencies || [], d.currency || "");  // the night's, unless changed
+        fillSelect($("ng-language"), d.languages || [], d.language || "");
         $("ng-dealer").value = "";
         ngRenderSeats();
         $("ng").hidden = false; $("ng-open").hidden = true;
@@ -423,11 +425,13 @@
     ngSeats.push(name); input.value = ""; ngRenderSeats();
   }
   // The session the page shows goes with the tap: the server refuses it if the table moved on.
+  // A game without chips sends no chip value: it keeps the night's for the games after it.
   function ngBody() {
     var g = ngGame(), body = { game: g.name, name: $("ng-name").value.trim(), players: ngSeats.slice(),
       dealer: $("ng-dealer").value, preset: $("ng-preset").value,
+      currency: $("ng-currency").value, language: $("ng-language").value,
       session: table.session_uid || ng.session_uid || "" };
-    if (g.chips && $("ng-chips").value.trim()) body.chip_value = $("ng-chips").value.trim();
+    if (g.chips) body.chip_value = $("ng-chips").value.trim();
     return body;
   }
   function ngStart() {
