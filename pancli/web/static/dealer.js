@@ -424,13 +424,14 @@
     if (!name) { say([t("Type the player's name, then tap Add.")], true); return; }
     ngSeats.push(name); input.value = ""; ngRenderSeats();
   }
-  // The session the page shows goes with the tap: the server refuses it if the table moved on.
+  // The session the form was filled from goes with the tap: the server refuses it if the table
+  // moved on since (the page may follow the table there while the form is open).
   // A game without chips sends no chip value: it keeps the night's for the games after it.
   function ngBody() {
     var g = ngGame(), body = { game: g.name, name: $("ng-name").value.trim(), players: ngSeats.slice(),
       dealer: $("ng-dealer").value, preset: $("ng-preset").value,
       currency: $("ng-currency").value, language: $("ng-language").value,
-      session: table.session_uid || ng.session_uid || "" };
+      session: typeof ng.session_uid === "string" ? ng.session_uid : (table.session_uid || "") };
     if (g.chips) body.chip_value = $("ng-chips").value.trim();
     return body;
   }
