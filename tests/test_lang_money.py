@@ -128,3 +128,18 @@ def test_a_language_without_cldr_data_writes_numbers_as_english():
         assert numbers.money_text(Decimal("1234.5")) == "$1,234.50"
         assert words.signed_money(Decimal("-3.25")) == "-3.25" and words.signed(-12345) == "-12345"
         assert numbers.date_text("2026-12-02T01:41:30+00:00") == "2026-12-02"
+
+
+@pytest.mark.parametrize("typed, lang, stored", [("0,50", "pl", 0.5), ("1 000,5", "ru", 1000.5), ("0.25", "pl", 0.25),
+                                                 ("0.25", "en", 0.25)])
+def test_a_chip_value_is_read_as_the_language_writes_it(tmp_path, typed, lang, stored):
+    from helpers import sql_value
+
+    db = tmp_path / "pan.db"
+    Pan(db)(f"--lang {lang} session new s --players Ana,Ben --chip-value '{typed}'")
+    assert sql_value(db, "SELECT chip_value FROM sessions") == stored
+
+
+def test_english_takes_no_decimal_comma(tmp_path):
+    out = Pan(tmp_path / "pan.db")("session new s --players Ana,Ben --chip-value 0,50", code=2).output
+    assert "--chip-value '0,50' is not an amount of money" in out

@@ -226,3 +226,14 @@ def test_a_borrow_without_hand_cards_is_a_split_and_is_refused(pan, tmp_path, kn
     assert "cards from Ana's hand" in result.output and "pan split" in result.output
     assert pan.nets() == before
     assert [e["kind"] for e in pan.json("history")["events"]][-1] == "meld"
+
+
+def test_a_contract_session_is_not_closed_while_a_deal_is_in_play(pan):
+    pan("session new c --game contract --players Ana,Ben,Cruz --dealer Ana")
+    pan("contract lay ana 7S 7H 7D / QC QD QS")
+    out = pan("session close", code=2).output
+    assert "deal 1 is still in play" in out and "pan undo" in out and "pan void" not in out
+    pan("contract out ana --discard QH")
+    pan("contract left ben KC KD 4S")
+    pan("contract left cruz --points 12")
+    pan("session close")

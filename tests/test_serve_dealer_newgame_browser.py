@@ -8,7 +8,7 @@ import pytest
 from test_serve_dealer_browser import Dealer, button, choose, recorded, small_targets
 
 from cdp import Browser, chromium_path
-from helpers import Pan, start_server, stop_server
+from helpers import Pan, sql_value, start_server, stop_server
 
 if chromium_path() is None:
     if os.environ.get("CI"):
@@ -115,3 +115,78 @@ def test_a_night_of_two_games_from_one_dealer_phone(tmp_path):
     assert [e["payload"] for e in pan.json("history")["events"]] == \
         [e["payload"] for e in cli.json("history")["events"]]
     assert pan("db check").exit_code == 0
+
+
+def test_a_polish_night_in_zloty_started_from_the_phone_keeps_pln_and_polish(tmp_path):
+    """A phone that asks for no language pancli speaks (German) is spoken to in the house language;
+    the next game started from it plays for złoty too, still speaks Polish, and takes the money
+    per chip as a Polish page writes it."""
+    db = tmp_path / "pan.db"
+    Pan(db)("session new piatek --players Ana,Ben,Cruz,Dee --dealer Dee --chip-value 0.25 --currency PLN "
+            "--house-language pl")
+    proc, _ = start_server(db, "--no-qr", "--dealer")
+    try:
+        proc.stdout.readline()
+        dealer_url = proc.stdout.readline().strip()
+        with Browser(390, 844) as b:
+            agent = b.call("Browser.getVersion")["userAgent"]
+            b.call("Network.setUserAgentOverride", userAgent=agent, acceptLanguage="de-DE,de")
+            b.goto(dealer_url)
+            b.wait_for("document.querySelectorAll('#seats .seat').length === 4")
+            assert b.evaluate("document.documentElement.lang") == "pl"
+            d = Dealer(b)
+            b.wait_for("!document.getElementById('newgame-box').hidden")
+            b.tap("document.getElementById('ng-open')")
+            b.wait_for("!document.getElementById('ng').hidden")
+            # The night's money and words, offered as the form's own choices.
+            assert b.evaluate("document.getElementById('ng-currency').value") == "PLN"
+            assert b.evaluate("document.getElementById('ng-language').value") == "pl"
+            assert b.evaluate("document.getElementById('ng-chips').value") == "0,25"
+            assert b.evaluate("document.getElementById('ng-currency').selectedOptions[0].textContent") == \
+                "PLN · złoty polski"
+            assert b.evaluate("document.documentElement.scrollWidth") <= 390
+            assert small_targets(b) == []
+            b.evaluate("document.getElementById('ng-chips').value = '0,50'")
+            b.evaluate("document.getElementById('ng-name').value = 'drugi'")
+            said = d.act("document.getElementById('ng-start')")
+            assert said.startswith("Sesja drugi (Panguingue): Ana, Ben, Cruz, Dee."), said
+            assert not b.evaluate("document.getElementById('said').classList.contains('bad')")
+            b.wait_for("document.getElementById('where').textContent.startsWith('drugi')")
+            # The next game speaks Polish to the phone that asks for no language of pancli's.
+            b.goto(dealer_url)
+            b.wait_for("document.querySelectorAll('#seats .seat').length === 4")
+            assert b.evaluate("document.documentElement.lang") == "pl"
+            assert b.evaluate("document.getElementById('where').textContent").startswith("drugi")
+    finally:
+        rc, out, err = stop_server(proc)
+    assert rc == 0 and "Traceback" not in err, err
+    row = [sql_value(db, f"SELECT {c} FROM sessions WHERE name = 'drugi'") for c in ("currency", "language", "chip_value")]
+    assert row == ["PLN", "pl", 0.5]
+
+
+def test_start_is_refused_when_the_keyboard_started_a_game_while_the_form_was_open(tmp_path):
+    db = tmp_path / "pan.db"
+    pan = Pan(db)
+    pan("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee")
+    proc, _ = start_server(db, "--no-qr", "--dealer")
+    try:
+        proc.stdout.readline()
+        dealer_url = proc.stdout.readline().strip()
+        with Browser(390, 844) as b:
+            b.goto(dealer_url)
+            b.wait_for("document.querySelectorAll('#seats .seat').length === 4")
+            d = Dealer(b)
+            b.tap("document.getElementById('ng-open')")
+            b.wait_for("!document.getElementById('ng').hidden")
+            b.evaluate("document.getElementById('ng-name').value = 'from-the-phone'")
+            pan("session new keyboard --players Ana,Ben")  # meanwhile, at the keyboard
+            b.wait_for("document.getElementById('where').textContent.startsWith('keyboard')")  # the page follows
+            said = d.act("document.getElementById('ng-start')")
+            assert said == "the table moved on since the page showed it (now: keyboard): " \
+                           "look at the table, then start the new game again", said
+            assert b.evaluate("document.getElementById('said').classList.contains('bad')")
+            b.wait_for("document.getElementById('ng').hidden && !document.getElementById('ng-open').hidden")
+    finally:
+        rc, out, err = stop_server(proc)
+    assert rc == 0 and "Traceback" not in err, err
+    assert sql_value(db, "SELECT COUNT(*) FROM sessions WHERE name = 'from-the-phone'") == 0

@@ -69,10 +69,22 @@ _COMMAND = re.compile(r"`pan ([^`]*)`")
 _OPTION = re.compile(r" with --[a-z-]+(?:,? e\.g\. --[a-z-]+ \S+)?")  # "say which with --to, e.g. --to 2"
 
 
+# A sentence of the command line that names an option, and the phone's own words for it: two
+# messages, one per face (the phone's number field is the picker's Points).
+_PHONE_SENTENCES = (
+    (N_("give the cards or --points, not both"), N_("choose the cards or type the points, not both")),
+    (N_("list the cards, or --points N (--points 0 for none)"), N_("choose the cards, or type the points (0 for none)")),
+    (N_("e.g. pan contract left ben KC KD 4S"), N_("choose the cards left, e.g. KC KD 4S")),
+)
+
+
 def tap_words(text: str | None) -> str | None:
     """The CLI's sentence as the dealer's phone says it: of taps, never of commands."""
     if not text:
         return text
+    for cli, phone in _PHONE_SENTENCES:
+        if text == _(cli):
+            return _(phone)
     text = _COMMAND_ASIDE.sub("", text)
     text = _ON_COMMAND.sub("on the table", text)
     text = _UNDO.sub("undo", text)  # "(or undo the deal)": the Undo button

@@ -157,7 +157,8 @@ def session_show(name: str | None = typer.Argument(None, click_type=SESSION, hel
     if data["chip_value"]:
         out.print(_("Chip value: {value}").format(value=chip_price(data["chip_value"], s.currency)))
     if s.currency:
-        out.print(_("Currency: {currency}").format(currency=currency_name(s.currency)))
+        # Translators: {name} is the currency's name in your language (złoty polski), {code} its ISO code
+        out.print(_("Currency: {name} ({code})").format(name=currency_name(s.currency), code=s.currency))
     if s.language:
         # Translators: {language} is the language's own name (polski, русский): the phones' default
         out.print(_("The phones' language: {language}").format(language=language_names().get(s.language, s.language)))
@@ -186,9 +187,11 @@ def session_close(name: str | None = typer.Argument(None, click_type=SESSION, he
     recorder = app_context().open_recorder(name)
     recorder.check_writable()
     state = recorder.state()
-    if recorder.game.hand_open(state):
+    if recorder.game.hand_open(state):  # a hand of Panguingue, a deal of the contract game
+        voids = any(a.name == "void" for a in recorder.game.actions)
         raise InputError(_("{hand} is still in play").format(hand=recorder.game.status(state)),
-                         _("finish it (`pan out`), void it (`pan void`), or undo the deal first"))
+                         _("finish it (`pan out`), void it (`pan void`), or undo the deal first") if voids
+                         else _("finish it, or undo what was recorded of it (`pan undo`), first"))
     store = recorder.store
     with store.lock():
         store.close_session(recorder.session.id)

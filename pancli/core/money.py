@@ -18,6 +18,7 @@ Pure functions only.
 from __future__ import annotations
 
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from functools import lru_cache
 
 from pancli.core.errors import InputError
 from pancli.core.i18n import N_, _, ngettext
@@ -35,6 +36,17 @@ NOT_MONEY = frozenset({"XXX", "XTS", "XAU", "XAG", "XPT", "XPD", "XDR", "XBA", "
                        "XSU", "XUA", "XFU", "XFO", "XRE"})
 
 
+class Field(str):
+    """The name of a form's field (the dealer's phone's New game), given as ``where``: a refusal
+    then names the field in words of its own ("Currency: XYZ is not a currency code"), where the
+    command line's names its option ("--currency XYZ is not a currency code")."""
+
+
+def _said(where: str, option_words: str, field_words: str) -> str:
+    """The refusal's words for ``where``: a field of a form, or an option (or a rules key)."""
+    return _(field_words) if isinstance(where, Field) else _(option_words)
+
+
 def currency(value: object, where: str = "--currency") -> str:
     """An ISO 4217 code CLDR knows (``PLN``, ``rub`` -> ``RUB``), or InputError in one line."""
     from babel.numbers import list_currencies  # noqa: PLC0415 start-up: CLDR's list, only for a currency
@@ -42,9 +54,21 @@ def currency(value: object, where: str = "--currency") -> str:
     text = str(value).strip().upper() if isinstance(value, str) else ""
     if len(text) != 3 or not text.isascii() or not text.isalpha() or text in NOT_MONEY \
             or text not in list_currencies():
-        raise InputError(_("{where} {value} is not a currency code").format(where=where, value=str(value)[:40]),
+        raise InputError(_said(where, N_("{where} {value} is not a currency code"),
+                               # Translators: {where} is a field of the phone's New game form ("Currency")
+                               N_("{where}: {value} is not a currency code")).format(where=where, value=str(value)[:40]),
                          _("give an ISO 4217 code such as PLN, RUB, EUR or USD"))
     return text
+
+
+@lru_cache(maxsize=1)
+def currencies_in_use() -> tuple[str, ...]:
+    """The ISO 4217 codes some country pays with today (CLDR), sorted: what a form offers."""
+    from babel.core import get_global  # noqa: PLC0415 start-up: CLDR data, only for a form
+
+    codes = {code for territory in get_global("territory_currencies").values()
+             for code, _start, end, tender in territory if end is None and tender}
+    return tuple(sorted(codes - NOT_MONEY))
 
 
 def minor_places(code: str | None) -> int:
@@ -79,7 +103,8 @@ def chip_value_in(value: Decimal, code: str | None, where: str | None = "--chip-
         hint = ngettext("{currency} has {n} decimal place: give e.g. {example}",
                         "{currency} has {n} decimal places: give e.g. {example}", places).format(
             currency=code, n=places, example=format(value.quantize(unit), "f") if value >= unit else format(unit, "f"))
-    raise InputError(_("{where} {value} is not a whole number of {currency}'s smallest unit").format(
+    raise InputError(_said(where, N_("{where} {value} is not a whole number of {currency}'s smallest unit"),
+                           N_("{where}: {value} is not a whole number of {currency}'s smallest unit")).format(
         where=where, value=format(value, "f"), currency=code), hint)
 
 
@@ -87,7 +112,9 @@ def chip_value(value: object, where: str = "--chip-value") -> Decimal:
     """A chip value as an exact Decimal, or InputError in one line."""
     hint = _("give an amount above 0 and at most {most}, e.g. 0.25").format(most=grouped(int(MAX_CHIP_VALUE)))
     # Translators: {where} is an option (--chip-value) or a rules key; {value} is what was typed
-    not_money = _("{where} {value} is not an amount of money")
+    not_money = _said(where, N_("{where} {value} is not an amount of money"),
+                      # Translators: {where} is a field of the phone's New game form ("Money per chip")
+                      N_("{where}: {value} is not an amount of money"))
     if isinstance(value, bool) or value is None:
         raise InputError(not_money.format(where=where, value=repr(value)), hint)
     try:
@@ -98,8 +125,12 @@ def chip_value(value: object, where: str = "--chip-value") -> Decimal:
         raise InputError(not_money.format(where=where, value=str(value)[:40]), hint)
     places = Decimal(1).scaleb(-CHIP_VALUE_PLACES)
     if d.quantize(places) != d:
-        raise InputError(ngettext("{where} {value} has more than {n} decimal place",
-                                  "{where} {value} has more than {n} decimal places", CHIP_VALUE_PLACES).format(
+        more = ngettext("{where}: {value} has more than {n} decimal place",
+                        "{where}: {value} has more than {n} decimal places", CHIP_VALUE_PLACES) \
+            if isinstance(where, Field) else \
+            ngettext("{where} {value} has more than {n} decimal place",
+                     "{where} {value} has more than {n} decimal places", CHIP_VALUE_PLACES)
+        raise InputError(more.format(
             where=where, value=str(value)[:40], n=CHIP_VALUE_PLACES), hint)
     return Decimal(format(d.quantize(places).normalize(), "f"))  # 0.2500 -> 0.25, 1E+2 -> 100
 

@@ -143,15 +143,33 @@ def chip_price(value: Decimal, currency: str | None = None) -> str:
     return _plain(_babel_numbers().format_decimal(value, format="#,##0.00##", locale=_locale()))
 
 
-def currency_name(code: str) -> str:
-    """A currency as the language names it, with its code: ``Polish zloty (PLN)``, ``złoty polski (PLN)``."""
-    loc = "en" if _english() else _locale()
-    return f"{_babel_numbers().get_currency_name(code, locale=loc)} ({code})"
-
-
 def minor_text(units: int, currency: str | None = None) -> str:
     """Money counted in whole minor units (cents, grosze, kopecks; yen for JPY)."""
     return money_text(Decimal(units).scaleb(-minor_digits(currency)), currency)
+
+
+def typed_decimal(text: str) -> str:
+    """An amount a person typed, as the language in force writes it, in the plain form Decimal
+    reads: ``0,50`` and ``1 000,50`` in Polish or Russian are ``0.50`` and ``1000.50``; a plain
+    ``0.50`` is read as it is wherever the language does not group with a point. English, and
+    anything that is no amount, is given back as typed, for the caller to refuse in its words.
+    The one reader of typed amounts (a chip value at the keyboard or on the phone)."""
+    s = text.strip()
+    if _english():
+        return s
+    b = _babel_numbers()
+    decimal, group = b.get_decimal_symbol(_locale()), b.get_group_symbol(_locale()).translate(_HARD_SPACES)
+    s = s.translate(_HARD_SPACES)
+    if group == " ":
+        s = s.replace(" ", "")
+    if decimal != "." and decimal in s and "." not in s and group != decimal:
+        s = s.replace(decimal, ".")
+    return s
+
+
+def currency_name(code: str) -> str:
+    """A currency's name in the language in force (CLDR): ``złoty polski``, ``Polish Zloty``."""
+    return str(_babel_numbers().get_currency_name(code, locale="en" if _english() else _locale()))
 
 
 def signed_number(n: int, zero: str = "0") -> str:

@@ -165,7 +165,8 @@ class Dealer:
         except Refused as e:
             response = self.refusal(e.status, e.message, e.hint or "")
         except PanError as e:
-            response = self.refusal(409 if isinstance(e, actions.KeyReused) else 400, e.message, e.hint or "")
+            conflict = isinstance(e, (actions.KeyReused, sessions.MovedOn))
+            response = self.refusal(409 if conflict else 400, e.message, e.hint or "", getattr(e, "code", None))
         except Exception:  # a bug: its transaction was rolled back, so the phone may simply retry
             # one line to the phone; the traceback to the terminal `pan serve` logs to
             logging.getLogger("uvicorn.error").exception("a bug answering the dealer's %s %s", method, path)
@@ -211,9 +212,11 @@ class Dealer:
             raise Refused(400, _("the action is not a JSON object"), _("send it from the dealer page"))
         return data
 
-    def refusal(self, status: int, message: str, hint: str) -> Response:
+    def refusal(self, status: int, message: str, hint: str, code: str | None = None) -> Response:
+        """One line and its hint; ``code`` says what kind of refusal it is ("moved_on") for the page."""
         return JSONResponse({"error": one_line(actions.tap_words(message) or ""),
-                             "hint": one_line(actions.tap_words(hint) or ""), "status": status},
+                             "hint": one_line(actions.tap_words(hint) or ""), "status": status,
+                             **({"code": code} if code else {})},
                             status_code=status, headers=HEADERS)
 
     # -- the routes ---------------------------------------------------------------------------

@@ -90,6 +90,11 @@ class Contract(GameBase["ContractRules", "GameState"]):
             return len(state.history) or None
         return state.deal
 
+    def hand_open(self, state: GameState) -> bool:
+        """A deal is in play once anything of it is recorded (a contract laid, a lay-off, who went
+        out, cards left), until its last player's cards left score it."""
+        return not state.over and bool(state.down or state.table or state.out or state.leftovers)
+
     def event_words(self, event: Event, undone: Event | None = None) -> str:
         from pancli.games.contract.words import event_words  # adapter: the game's modules load on first use
 

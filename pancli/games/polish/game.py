@@ -65,6 +65,11 @@ class Polish(GameBase["PolishRules", "GameState"]):
     def hand_number(self, state: GameState) -> int | None:
         return len(state.deals) or None
 
+    def hand_open(self, state: GameState) -> bool:
+        """Never: a deal of Polish Pan is recorded in one event once it is over (its loser, or
+        none), so between two events no deal of it is in play."""
+        return False
+
     def event_words(self, event: Event, undone: Event | None = None) -> str:
         from pancli.games.polish.words import event_words  # adapter: the game's modules load on first use
 

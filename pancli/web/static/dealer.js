@@ -411,7 +411,9 @@
         ng = d; ngSeats = (d.players || []).slice(); ngProposed = ""; $("ng-name").value = "";
         fillSelect($("ng-game"), d.games.map(function (g) { return { value: g.name, label: g.title }; }), d.game);
         ngGameChosen();
-        $("ng-chips").value = d.chip_value || "";
+        $("ng-chips").value = d.chip_value || "";  // the night's, as the page's language writes it
+        fillSelect($("ng-currency"), d.currencies || [], d.currency || "");  // the night's, unless changed
+        fillSelect($("ng-language"), d.languages || [], d.language || "");
         $("ng-dealer").value = "";
         ngRenderSeats();
         $("ng").hidden = false; $("ng-open").hidden = true;
@@ -422,10 +424,15 @@
     if (!name) { say([t("Type the player's name, then tap Add.")], true); return; }
     ngSeats.push(name); input.value = ""; ngRenderSeats();
   }
+  // The session the form was filled from goes with the tap: the server refuses it if the table
+  // moved on since (the page may follow the table there while the form is open).
+  // A game without chips sends no chip value: it keeps the night's for the games after it.
   function ngBody() {
     var g = ngGame(), body = { game: g.name, name: $("ng-name").value.trim(), players: ngSeats.slice(),
-      dealer: $("ng-dealer").value, preset: $("ng-preset").value };
-    if (g.chips && $("ng-chips").value.trim()) body.chip_value = $("ng-chips").value.trim();
+      dealer: $("ng-dealer").value, preset: $("ng-preset").value,
+      currency: $("ng-currency").value, language: $("ng-language").value,
+      session: typeof ng.session_uid === "string" ? ng.session_uid : (table.session_uid || "") };
+    if (g.chips) body.chip_value = $("ng-chips").value.trim();
     return body;
   }
   function ngStart() {
@@ -438,7 +445,14 @@
       body: JSON.stringify(Object.assign({ key: key }, body)) })
       .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, d: d }; }); })
       .then(function (res) {
-        if (!res.ok) { say([res.d.error + (res.d.hint ? ": " + res.d.hint : "")], true); return; }
+        if (!res.ok) {
+          say([res.d.error + (res.d.hint ? ": " + res.d.hint : "")], true);
+          if (res.d.code === "moved_on") {  // another phone or the keyboard started a game: show it
+            $("ng").hidden = true; $("ng-open").hidden = false;
+            return load().catch(function () {});
+          }
+          return;
+        }
         say(res.d.lines);
         $("ng").hidden = true; $("ng-open").hidden = false;
         cleared(); who = null;
