@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from decimal import Decimal
 from itertools import accumulate
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -131,18 +132,32 @@ def build_sheet(session: Session, deltas: dict[tuple[int, str], int], last_hand:
             "unit": "chips", "round": "hand", "signed": True, "note_label": None,
             "caption": _("chips won (+) and lost (-) by each player"), "result": None,
             "players": names, "rows": rows, "outside": outside if any(outside) else None, "totals": totals,
-            "money": [amount(t, chip_value) for t in totals] if chip_value else None, "chip_value": chip_value}
+            "money": [amount(t, chip_value, session.currency) for t in totals] if chip_value else None,
+            "chip_value": chip_value, "currency": session.currency}
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
 
 
+def money_cell(money: Decimal) -> str:
+    """An amount of money as a number that a spreadsheet reads as a number in every language:
+    a whole amount as its digits (``-25``), any other as its digits times a power of ten
+    (``-1250E-2`` for -12.50). A decimal sign is not one: a spreadsheet in Polish or Russian
+    reads ``-12.50`` as text (or ``12.10`` as a date), one in English reads ``-12,50`` as text."""
+    d = Decimal(money)
+    if d == d.to_integral_value():
+        return str(int(d))
+    sign, digits, exponent = d.as_tuple()
+    return ("-" if sign else "") + "".join(map(str, digits)) + f"E{exponent}"
+
+
 def sheet_csv(sheet: JsonObject, bom: bool = False) -> str:
     """The grid for a spreadsheet: a header of players, a row per hand (or deal), the totals (and
-    money); a game scored in its own way adds what each deal was played for, each player's running
-    total in columns of its own, and who won. Numbers as plain ASCII; a text that a spreadsheet
-    would take for a formula is quoted with a leading apostrophe; ``bom``: UTF-8 with a byte order
-    mark, which Excel needs to read accents."""
+    money, in the session's currency, named in its row's label); a game scored in its own way adds
+    what each deal was played for, each player's running total in columns of its own, and who won.
+    Numbers as plain ASCII, money as ``money_cell`` writes it; a text that a spreadsheet would take
+    for a formula is quoted with a leading apostrophe; ``bom``: UTF-8 with a byte order mark,
+    from which Excel and LibreOffice's Text Import take the encoding."""
     import csv  # noqa: PLC0415 start-up: only `pan report --csv` writes CSV
     import io  # noqa: PLC0415
 
@@ -179,7 +194,9 @@ def sheet_csv(sheet: JsonObject, bom: bool = False) -> str:
         w.writerow([pgettext("sheet", "outside hands"), *pad, *sheet["outside"]])
     w.writerow([label("total"), *pad, *cells(sheet["totals"])])
     if sheet["money"]:
-        w.writerow([pgettext("sheet", "money"), *pad, *(f"{m:.2f}" for m in sheet["money"])])
+        currency = sheet.get("currency")
+        money = pgettext("sheet", "money ({currency})").format(currency=currency) if currency else pgettext("sheet", "money")
+        w.writerow([money, *pad, *(money_cell(m) for m in sheet["money"])])
     if sheet["result"]:
         w.writerow([pgettext("sheet", "result"), text(sheet["result"])])
     return ("\ufeff" if bom else "") + buf.getvalue()
