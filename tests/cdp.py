@@ -35,7 +35,8 @@ def chromium_path() -> str | None:
 class Browser:
     """One headless Chromium with one page (a tab) to drive."""
 
-    def __init__(self, width: int = 390, height: int = 844):
+    def __init__(self, width: int = 390, height: int = 844, flags: tuple[str, ...] = ()):
+        """``flags``: more of Chromium's command-line switches (``--host-resolver-rules=…``)."""
         exe = chromium_path()
         if exe is None:
             raise RuntimeError("chromium is not installed (apt-get install chromium)")
@@ -45,7 +46,7 @@ class Browser:
              "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
              "--disable-component-update", "--disable-sync", "--metrics-recording-only", "--hide-scrollbars",
              "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
-             f"--user-data-dir={self.profile}", f"--window-size={width},{height}", "about:blank"],
+             f"--user-data-dir={self.profile}", f"--window-size={width},{height}", *flags, "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         port = None
         deadline = time.monotonic() + HANG

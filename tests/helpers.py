@@ -252,15 +252,15 @@ def as_on_windows(monkeypatch) -> None:
 
 # -- `pan serve` as a process -------------------------------------------------------------
 
-def start_server(db, *args, **popen):
-    """`pan serve` on a free port of 127.0.0.1, and the address it printed first. ``popen``: more
-    for subprocess.Popen (a preexec_fn that lowers a limit)."""
+def start_server(db, *args, host: str = "127.0.0.1", **popen):
+    """`pan serve` on a free port of ``host`` (127.0.0.1), and the address it printed first.
+    ``popen``: more for subprocess.Popen (a preexec_fn that lowers a limit)."""
     env = dict(os.environ, PANCLI_DB=str(db), PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "pancli", "serve", "--host", "127.0.0.1", "--port", "0", *args],
+    proc = subprocess.Popen([sys.executable, "-m", "pancli", "serve", "--host", host, "--port", "0", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             cwd=Path(__file__).resolve().parent.parent, **popen)
     first = proc.stdout.readline().strip()
-    assert first.startswith("http://127.0.0.1:"), (first, proc.stderr.read() if proc.poll() is not None else "")
+    assert first.startswith(f"http://{host}:"), (first, proc.stderr.read() if proc.poll() is not None else "")
     return proc, first
 
 

@@ -218,7 +218,7 @@ def _db_files(db) -> dict:
     return {p.name: p.read_bytes() for p in db.parent.iterdir() if p.name.startswith(db.name)}
 
 
-@pytest.mark.parametrize("writer", WRITERS + ["db backup {}"])
+@pytest.mark.parametrize("writer", WRITERS + ["report --xlsx {}", "db backup {}"])
 def test_no_command_writes_over_the_database_however_it_is_named(pan, tmp_path, monkeypatch, writer):
     import os
 
@@ -239,7 +239,7 @@ def test_no_command_writes_over_the_database_however_it_is_named(pan, tmp_path, 
     assert "OK" in pan("db check").output
 
 
-@pytest.mark.parametrize("writer", WRITERS + ["db backup {}"])
+@pytest.mark.parametrize("writer", WRITERS + ["report --xlsx {}", "db backup {}"])
 def test_an_existing_file_is_replaced_only_with_force(pan, tmp_path, writer):
     played(pan)
     target = tmp_path / "keep.txt"
@@ -247,10 +247,10 @@ def test_an_existing_file_is_replaced_only_with_force(pan, tmp_path, writer):
     assert "already exists" in one_line_error(pan(writer.format(target), code=2))
     assert target.read_text() == "precious"
     pan(writer.format(target) + " --force")
-    assert target.read_text() != "precious" if "backup" not in writer else target.read_bytes()[:6] == b"SQLite"
+    assert target.read_bytes() != b"precious" if "backup" not in writer else target.read_bytes()[:6] == b"SQLite"
 
 
-@pytest.mark.parametrize("writer", WRITERS + ["report --csv {}", "db backup {}"])
+@pytest.mark.parametrize("writer", WRITERS + ["report --csv {}", "report --xlsx {}", "db backup {}"])
 def test_a_path_that_is_not_a_regular_file_is_refused_even_with_force(pan, tmp_path, writer):
     """Renaming a file over a device, a pipe or a socket replaces it (as root, even /dev/full):
     every command that writes a file refuses such a path in one line, --force or not."""

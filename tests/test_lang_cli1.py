@@ -99,7 +99,7 @@ def test_the_score_sheet_for_a_spreadsheet_is_labelled_in_the_language_english_a
     for lang in ("en", "pl", "ru"):
         path = tmp_path / f"sheet-{lang}.csv"
         night(f"report --csv {path}", lang)
-        sheets[lang] = path.read_text(encoding="utf-8").splitlines()
+        sheets[lang] = path.read_text(encoding="utf-8-sig").splitlines()  # after its byte order mark
     assert sheets["en"][0] == "hand,Ana,Ben,Cruz,Dee" and sheets["en"][-2].startswith("total,")
     assert sheets["pl"][0] == "rozdanie,Ana,Ben,Cruz,Dee" and sheets["pl"][-2].startswith("razem,")
     assert sheets["ru"][0] == "сдача,Ana,Ben,Cruz,Dee" and sheets["ru"][-1].startswith("деньги,")

@@ -1,5 +1,6 @@
 """The score sheet as CSV (`pan report --csv`): hands x players, totals and money, that Excel and
-LibreOffice open as it is: UTF-8 (with a byte order mark on --bom), plain numbers, quoted names,
+LibreOffice open as it is: UTF-8 with a byte order mark (without one on --no-bom), plain numbers
+(money as a number in every language: 4050E-2), quoted names,
 nothing a spreadsheet would run as a formula. Each game's sheet shows what the game declares
 (``Game.sheet_shows``): chips per hand, the contract game's points per deal, Polish Pan's letters. The payments CSV of `pan export` is unchanged."""
 
@@ -21,17 +22,20 @@ def test_the_csv_sheet_is_hands_by_players_with_totals(tmp_path):
     for _ in range(3):
         for line in CYCLE:
             pan(line.replace(" a ", " zoë "))
-    plain, bom = tmp_path / "plain.csv", tmp_path / "excel.csv"
-    pan(f"report --csv {plain}")
+    plain, bom, default = tmp_path / "plain.csv", tmp_path / "excel.csv", tmp_path / "default.csv"
+    pan(f"report --csv {plain} --no-bom")
     pan(f"report --csv {bom} --bom")
+    pan(f"report --csv {default}")
     raw = plain.read_bytes()
     assert not raw.startswith(b"\xef\xbb\xbf") and bom.read_bytes() == b"\xef\xbb\xbf" + raw
+    assert default.read_bytes() == bom.read_bytes()  # the byte order mark by default
     rows = list(csv.reader(io.StringIO(bom.read_text(encoding="utf-8-sig"), newline="")))
     assert rows[0] == ["hand", "Zoë", "Ben", "Cruz", "Dee", "Eve", "Fay"]
     assert [r[0] for r in rows[1:]] == ["1", "2", "3", "total", "money"]
     assert rows[1] == ["1", "54", "-13", "-13", "-13", "-13", "-2"]  # ASCII minus: a number to a spreadsheet
     assert rows[4] == ["total", "162", "-39", "-39", "-39", "-39", "-6"]
-    assert rows[5][1] == "40.50" and rows[5][2] == "-9.75"
+    assert rows[5][1] == "4050E-2" and rows[5][2] == "-975E-2"  # 40.50 and -9.75, read as numbers everywhere
+    assert float(rows[5][1]) == 40.5 and float(rows[5][2]) == -9.75
     assert b"\r\n" in raw and raw.count(b"\r\n") == 6
     export = pan("export --format csv").stdout
     assert export.startswith("seq,hand,kind,payer,payee,chips,reason,created_at\n")  # as it was
@@ -68,7 +72,7 @@ def test_export_csv_keeps_a_name_a_spreadsheet_would_run_as_text_as_the_sheet_do
     rows = list(csv.DictReader(io.StringIO(standings)))
     assert [r["player"] for r in rows] == ["Ana", *(f"'{n}" for n in HOSTILE)]
     assert [r["net"] for r in rows] == ["16", "-4", "-4", "-4", "-4"]
-    assert [r["money"] for r in rows] == ["4.00", "-1.00", "-1.00", "-1.00", "-1.00"]
+    assert [r["money"] for r in rows] == ["4", "-1", "-1", "-1", "-1"]  # a number in every language (spreadsheet_number)
     sheet = tmp_path / "sheet.csv"
     pan(f"report --csv {sheet}")
     header = next(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8"), newline="")))
@@ -79,8 +83,9 @@ def test_bom_without_csv_is_refused_in_one_line(tmp_path):
     db = tmp_path / "pan.db"
     pan = Pan(db)
     pan("session new night --players Ana,Ben,Cruz")
-    r = pan("report --bom", ok=False)
-    assert r.exit_code != 0 and "--bom is for the CSV sheet" in r.output and "Traceback" not in r.output
+    for option in ("--bom", "--no-bom"):
+        r = pan(f"report {option}", ok=False)
+        assert r.exit_code != 0 and "--bom is for the CSV sheet" in r.output and "Traceback" not in r.output
 
 
 # -- every game's own sheet: what ``Game.sheet_shows`` declares ------------------------------------
@@ -208,3 +213,19 @@ def test_the_polish_sheet_adds_up_to_the_letters_held(plays, word, timeout_loses
             assert row["running"][seat] == taken and word.startswith(taken)
         assert taken == state.letters_of(player) == sheet["totals"][seat]
     assert (sheet["result"] is not None) == state.over
+
+
+def test_money_in_the_csv_is_a_number_without_a_decimal_sign_and_names_its_currency():
+    from decimal import Decimal
+
+    from pancli.core.rows import Session
+    from pancli.core.text import spreadsheet_number as money_cell
+
+    assert [money_cell(Decimal(x)) for x in ("25.00", "-25.00", "-12.50", "0.05", "-0.125", "1234.5", "0")] == [
+        "25", "-25", "-1250E-2", "5E-2", "-125E-3", "12345E-1", "0"]
+    assert all(float(money_cell(Decimal(x))) == float(x) for x in ("-12.50", "0.05", "1234.5"))
+    session = Session(id=1, name="s", game="panguingue", created_at="2026-01-01T00:00:00+00:00",
+                      players=("Ana", "Ben"), dealer=None, rules={}, chip_value=0.25, closed_at=None, origin=None,
+                      device=None, uid=None, currency="PLN")
+    rows = list(csv.reader(io.StringIO(sheet_csv(build_sheet(session, {(1, "Ana"): 5, (1, "Ben"): -5}, 1)))))
+    assert rows[-1] == ["money (PLN)", "125E-2", "-125E-2"]

@@ -49,7 +49,7 @@ def _same(a: Path, b: Path) -> bool:
 # with (a noun the translator can put where the sentence needs it).
 _WHATS = {"file": N_("file"), "backup": N_("backup"), "database": N_("database"), "rules file": N_("rules file"),
           "archive": N_("archive"), "svg report": N_("svg report"), "html report": N_("html report"),
-          "csv report": N_("csv report")}
+          "csv report": N_("csv report"), "xlsx report": N_("xlsx report")}
 
 
 def check_target(path: str | os.PathLike[str], force: bool = False, db_path: str | os.PathLike[str] | None = None,

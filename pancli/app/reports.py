@@ -159,15 +159,17 @@ def build_sheet(session: Session, deltas: dict[tuple[int, str], int], last_hand:
             "caption": _("chips won (+) and lost (-) by each player"), "result": None,
             "players": names, "rows": rows, "outside": outside if any(outside) else None, "totals": totals,
             "money": [amount(t, chip_value, session.currency) for t in totals] if chip_value else None,
-            "chip_value": chip_value}
+            "chip_value": chip_value, "currency": session.currency}
 
 
 def sheet_csv(sheet: JsonObject, bom: bool = False) -> str:
     """The grid for a spreadsheet: a header of players, a row per hand (or deal), the totals (and
-    money); a game scored in its own way adds what each deal was played for, each player's running
-    total in columns of its own, and who won. Numbers as plain ASCII; a text that a spreadsheet
-    would take for a formula is quoted with a leading apostrophe (core.text.SpreadsheetWriter, the
-    one writer of every CSV); ``bom``: UTF-8 with a byte order mark, which Excel needs to read accents."""
+    money, in the session's currency, named in its row's label); a game scored in its own way adds
+    what each deal was played for, each player's running total in columns of its own, and who won.
+    Through core.text.SpreadsheetWriter, the one writer of every CSV: numbers as plain ASCII, money
+    as a spreadsheet reads a number in every language, and a text that it would take for a formula
+    with a leading apostrophe; ``bom``: UTF-8 with a byte order mark, from which Excel and
+    LibreOffice's Text Import take the encoding."""
     import io  # noqa: PLC0415 start-up: only `pan report --csv` writes CSV
 
     # A score sheet for people: its labels in the language in force (the sheet's codes are English).
@@ -197,7 +199,9 @@ def sheet_csv(sheet: JsonObject, bom: bool = False) -> str:
         w.writerow([pgettext("sheet", "outside hands"), *pad, *sheet["outside"]])
     w.writerow([label("total"), *pad, *sheet["totals"]])
     if sheet["money"]:
-        w.writerow([pgettext("sheet", "money"), *pad, *(Decimal(f"{m:.2f}") for m in sheet["money"])])
+        currency = sheet.get("currency")
+        money = pgettext("sheet", "money ({currency})").format(currency=currency) if currency else pgettext("sheet", "money")
+        w.writerow([money, *pad, *(Decimal(m) for m in sheet["money"])])
     if sheet["result"]:
         w.writerow([pgettext("sheet", "result"), sheet["result"]])
     return ("\ufeff" if bom else "") + buf.getvalue()

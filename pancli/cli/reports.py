@@ -222,28 +222,50 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
                                            help="Also save the night's score sheet as an HTML page that prints on one sheet."),
            csv: str | None = typer.Option(None, "--csv", metavar="FILE",
                                           help="Also save the score sheet, hands x players, as CSV for a spreadsheet."),
-           bom: bool = typer.Option(False, "--bom", help="With --csv: UTF-8 with a byte order mark, for Excel."),
+           bom: bool | None = typer.Option(None, "--bom/--no-bom",
+                                           help="With --csv: a byte order mark first, from which a spreadsheet "
+                                                "knows the file is UTF-8 (the default)."),
+           xlsx: str | None = typer.Option(None, "--xlsx", metavar="FILE",
+                                           help="Also save the report as a spreadsheet (.xlsx): standings, "
+                                                "settle-up and hand by hand, numbers as numbers."),
+           as_text: bool = typer.Option(False, "--text",
+                                        help="Print the night in a few lines to paste into a group chat."),
            force: bool = FORCE):
     """The evening at a glance: nets, money, hands won and dropped, conditions, largest hand, a chart.
 
     --html writes the night's score sheet (each hand's chips for each player, or the game's own
     score deal by deal, the totals and the settle-up), made to print on one A4 or Letter page;
-    --csv the same grid for a spreadsheet.
+    --csv the same grid for a spreadsheet; --xlsx a workbook with a sheet for the standings, one
+    for the settle-up and one for the night hand by hand; --text prints the night for a chat: the
+    winner, each player's result and who pays whom.
 
     Example: pan report friday --svg friday.svg
+
+    Example: pan report --xlsx friday.xlsx
+
+    Example: pan report --text
     """
     from pancli.app.reports import session_report
 
-    if bom and not csv:
+    if bom is not None and not csv:
         raise InputError(_("--bom is for the CSV sheet"), _("add --csv FILE, or leave --bom out"))
+    if as_text and as_json:
+        raise InputError(_("--text and --json are two ways to print the report"), _("choose one of them"))
     targets = [(_target(path, force, f"{kind} report"), kind)
-               for path, kind in ((svg, "svg"), (html, "html"), (csv, "csv")) if path]
+               for path, kind in ((svg, "svg"), (html, "html"), (csv, "csv"), (xlsx, "xlsx")) if path]
     if len({t.resolve() for t, _kind in targets}) < len(targets):
-        raise InputError(_("--svg, --html and --csv name the same file"), _("give them different names"))
+        raise InputError(_("--svg, --html, --csv and --xlsx name the same file"), _("give them different names"))
     store, session = _session(name)
+    quiet = as_json or as_text  # what goes to standard output is only the JSON, or only the summary
     data = english_for_json(as_json, lambda: session_report(store, session))
     if as_json:
         print_json(data)
+    elif as_text:
+        from pancli.app.summary import night_summary
+        from pancli.cli.output import echo
+
+        for line in night_summary(store, session):
+            echo(line)
     else:
         out = console()
         for r in _report_renderables(data, out.width):
@@ -258,11 +280,15 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
             rec = console(record=True, width=100, file=io.StringIO())
             for r in _report_renderables(data, 100):
                 rec.print(r)
-            text = rec.export_svg(title=f"pan report {inert(data['session'])}")
+            text: str | bytes = rec.export_svg(title=f"pan report {inert(data['session'])}")
+        elif kind == "xlsx":
+            from pancli.app.workbook import night_workbook
+
+            text = night_workbook(store, session)
         else:
-            text = _sheet(store, session, kind, bom)
+            text = _sheet(store, session, kind, bom is not False)
         write_atomic(path, text)
-        if not as_json:
+        if not quiet:
             console().print(_("Saved the report to {path}.").format(path=path))
 
 

@@ -13,6 +13,8 @@ from pancli.core.names import inert
 from pancli.core.reasons import shown_reason
 
 if TYPE_CHECKING:
+    from decimal import Decimal
+
     from pancli.core.ledger import Payment
 
 
@@ -133,7 +135,7 @@ def json_text(data: Any) -> str:
 # Every CSV pancli writes (`pan report --csv`, `pan export --format csv`) goes through this one
 # writer: a text a spreadsheet would run as a formula (=, +, -, @, or a tab or carriage return first)
 # is written with a leading apostrophe, so a name like `=HYPERLINK(…)` or `-2+3` stays text; numbers
-# (int, Decimal) are written as numbers.
+# (int, Decimal) are written as numbers that a spreadsheet reads as numbers in every language.
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -144,10 +146,24 @@ def spreadsheet_text(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
+def spreadsheet_number(value: Decimal) -> str:
+    """An amount (money) as a number that a spreadsheet reads as a number in every language: a
+    whole amount as its digits (``-25``), any other as its digits times a power of ten
+    (``-1250E-2`` for -12.50). A decimal sign is not one: a spreadsheet in Polish or Russian
+    reads ``-12.50`` as text (or ``12.10`` as a date), one in English reads ``-12,50`` as text."""
+    if value == value.to_integral_value():
+        return str(int(value))
+    sign, digits, exponent = value.as_tuple()
+    return ("-" if sign else "") + "".join(map(str, digits)) + f"E{exponent}"
+
+
 def spreadsheet_row(values: Iterable[Any]) -> list[Any]:
-    """A row of a CSV for a spreadsheet: every text through ``spreadsheet_text``, numbers as they
-    are (write money as a Decimal, never as a text)."""
-    return [spreadsheet_text(v) if isinstance(v, str) else v for v in values]
+    """A row of a CSV for a spreadsheet: every text through ``spreadsheet_text``, money (a
+    Decimal, never a text) through ``spreadsheet_number``, whole numbers as they are."""
+    from decimal import Decimal  # noqa: PLC0415 start-up: only the commands that write CSV
+
+    return [spreadsheet_text(v) if isinstance(v, str) else spreadsheet_number(v) if isinstance(v, Decimal) else v
+            for v in values]
 
 
 class SpreadsheetWriter:

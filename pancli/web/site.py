@@ -199,11 +199,18 @@ class Site:
         reader, s = self.reader, self.session_of(request)
 
         def build():
+            from pancli.app.summary import summary_lines  # noqa: PLC0415 start-up: only this page shares the night
+
             settled, data = reader.settle(s)
             standings, sheet = reader.standings(s), reader.sheet(s)
             chips = chips_to_settle(s, settled)  # a game in points or letters: no empty settle-up
+            g = game(s.game)
+            over = None if g.in_chips else reader.board(s).get("over")
+            summary = summary_lines(s, standings, data, (sheet or {}).get("result") if not g.in_chips else None,
+                                    over=None if over is None else bool(over))
             return {"session": s, "settle": data, "standings": standings, "sheet": sheet, "chips": chips,
-                    "no_chips": [] if chips else no_chips_words(s, standings, None)}  # the sheet says who won
+                    "no_chips": [] if chips else no_chips_words(s, standings, None),  # the sheet says who won
+                    "summary": "\n".join(summary)}
 
         return self.page(request, "settle.html", N_("{session} · settle-up"), build, s,
                          title_names={"session": s.name})
