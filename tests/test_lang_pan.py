@@ -98,9 +98,9 @@ def test_history_of_an_english_night_in_both_languages(night):
         pan(night, line)
     english = pan(night, "history")
     assert "Ana deals hand 1" in english and "Ana melds 5♠ 5♠ 5♠" in english
-    assert "Ana rozdaje (rozdanie 1)" in pan(night, "history", "pl")
+    assert "rozdanie 1: rozdaje Ana" in pan(night, "history", "pl")
     russian = pan(night, "history", "ru")
-    assert "Ana сдаёт сдачу 1" in russian and "Cruz пасует" in russian and "Ana выкладывает 5♠ 5♠ 5♠" in russian
+    assert "сдача 1: сдаёт Ana" in russian and "Cruz пасует" in russian and "Ana выкладывает 5♠ 5♠ 5♠" in russian
 
 
 def test_rulings_are_kept_per_language():

@@ -28,10 +28,11 @@ from starlette.staticfiles import StaticFiles
 
 from pancli.app import actions, sessions
 from pancli.core.errors import InputError, PanError
+from pancli.core.hints import PHONE, speaking_face
 from pancli.core.i18n import _
 from pancli.core.text import one_line
 from pancli.storage.store import Store
-from pancli.web import language
+from pancli.web import language, taps  # noqa: F401 taps: the phone's words for the games' hints
 from pancli.web.filters import templates
 from pancli.web.script_words import words_json
 
@@ -199,8 +200,7 @@ class Dealer:
         return data
 
     def refusal(self, status: int, message: str, hint: str) -> Response:
-        return JSONResponse({"error": one_line(actions.tap_words(message) or ""),
-                             "hint": one_line(actions.tap_words(hint) or ""), "status": status},
+        return JSONResponse({"error": one_line(message), "hint": one_line(hint), "status": status},
                             status_code=status, headers=HEADERS)
 
     # -- the routes ---------------------------------------------------------------------------
@@ -213,7 +213,7 @@ class Dealer:
     def _with_store(self, session: str | None, fn, *args):
         store = Store(self.path, create=False)
         try:
-            with language.speaking_for(self._house(store, session)):
+            with language.speaking_for(self._house(store, session)), speaking_face(PHONE):
                 return fn(store, session, *args)
         finally:
             store.close()
