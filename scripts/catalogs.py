@@ -229,9 +229,74 @@ def placeholders(text: str) -> set[str]:
     return set(BRACE.findall(text)) | {f"%({n})" for n in PERCENT.findall(text)}
 
 
+# Messages that name a person where Polish or Russian would decline the name ("płaci Kasia",
+# "czy chodzi o Łukasz?", "садится после Olga"): their translations keep every name where it takes
+# no case ending, at the start of the sentence or after a colon, a semicolon, a dash, an opening
+# bracket or a quote (or after "może"/"может быть,", which ask with the name as it is). A message
+# joins this list when a translation of it once declined a name, so that it cannot come back.
+NOMINATIVE = (
+    "{payer} pays {payee} {chips}: {reason}",
+    "{payers} pay {payee} {chips} each: {reason}",
+    "{payer} pays (tops) {chips}: {reason}",
+    "{payers} pay (tops) {chips} each: {reason}",
+    "{payer} pays (house) {chips}: {reason}",
+    "{payers} pay (house) {chips} each: {reason}",
+    "{payer} pays {payee} {amount} — {why}",
+    "'{payer} pays {payee} {chips}: {what}'",
+    "did you mean {player}? ({players})",
+    "{player} went out; cards left recorded for: {players}",
+    "{player} went out; cards left recorded for: nobody yet",
+    "{player} went out and holds no cards",
+    "{player} has already gone out of deal {deal}",
+    "{player} takes a seat after {after}",
+    "{player} takes a seat after {after}; seats: {seats}",
+    "give one card for {player}, not {n}",
+    "only {players} give permission to {asker}",
+    "Deal decided: {player} is left holding cards; record it with `pan polish lost {player}` (or `pan polish nolose`).",
+    "{player} dropped this hand and cannot drop",
+    "{player} dropped this hand and cannot stay",
+    "{player} dropped this hand and cannot meld",
+    "{player} dropped this hand and cannot add to a meld",
+    "{player} dropped this hand and cannot split a meld",
+    "{player} dropped this hand and cannot borrow",
+    "{player} dropped this hand and cannot spread",
+    "{player} dropped this hand and cannot go out",
+    "{player}'s time has run out.",
+    "{player}'s time runs out",
+    "{player}' time runs out",
+    "{player}'s time has run out; this clock is finished",
+    "The table has moved on to {name}.",
+    "move {name} up",
+    "move {name} down",
+    "remove {name}",
+    "'{name}' looks the same as '{other}', seated already",
+    "Still to record: the cards left of {players}.",
+    "Still to record ({button}): the cards left of {players}.",
+    "not chosen yet: {what}",
+    "choose it, then tap again: {action}",
+)
+NAME = re.compile(r"\{(player|players|payer|payee|payers|receiver|name|winner|dealer|eldest|owner|asker|after|other|what|action)\}")
+NAME_SLOT = re.compile(r"(?:^|[:;(—'„«]\s*|\bmoże\s|может быть,\s)$")
+
+
+def declined(m: Message) -> list[str]:
+    """The names a translation of a NOMINATIVE message puts where the language would decline them
+    (a name inside a command's backticks is typed as it is)."""
+    ids = m.id if isinstance(m.id, tuple) else (m.id,)
+    if ids[0] not in NOMINATIVE:
+        return []
+    found = []
+    for s in m.string if isinstance(m.string, tuple) else (m.string,):
+        for name in NAME.finditer(s or ""):
+            before = s[:name.start()]
+            if before.count("`") % 2 == 0 and not NAME_SLOT.search(before):
+                found.append(f"{name.group(0)} where it would be declined ({before[-20:]!r}): {ids[0][:60]!r}")
+    return found
+
+
 def problems(catalog: Catalog) -> list[str]:
     """What is wrong with a language's catalog: untranslated or fuzzy, placeholders that differ,
-    the wrong number of plural forms."""
+    the wrong number of plural forms, a name where the language would decline it."""
     found = []
     for m in catalog:
         if not m.id:
@@ -253,6 +318,7 @@ def problems(catalog: Catalog) -> list[str]:
             missing = placeholders(ids[0]) - placeholders(s) - ({"n", "count"} if len(ids) > 1 else set())
             if extra or missing:
                 found.append(f"placeholders {sorted(extra | missing)} differ: {name!r}")
+        found += declined(m)
     return found
 
 

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -286,3 +287,33 @@ def test_the_default_game_check_finds_what_it_looks_for(tmp_path):
                       "def fine(s):\n    return default_game().in_chips and s.game_option() == ''\n",
                       encoding="utf-8")
     assert len(compares_with_default_game(sample)) == 9
+
+
+# -- a game's words name no face's commands ------------------------------------------------------
+
+GETTEXT = {"_", "N_", "ngettext", "pgettext", "npgettext"}
+COMMAND_WORDS = re.compile(r"`pan |\bpan [a-z]+ |`[a-z]+`|(?<![\w-])--[a-z]")
+
+
+def messages_naming_commands(source: str) -> list[str]:
+    """The messages of a module (its gettext calls' strings) that name a command or an option."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in GETTEXT:
+            found += [arg.value for arg in node.args
+                      if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and COMMAND_WORDS.search(arg.value)]
+    return found
+
+
+@pytest.mark.parametrize("path", modules("games"), ids=rel)
+def test_no_game_message_names_a_command_or_an_option(path):
+    """A hint is a code each face words (pancli/core/hints.py): the CLI names its commands
+    (cli/hints.py), the phone its buttons (web/taps.py); what a game says names neither."""
+    assert messages_naming_commands(path.read_text(encoding="utf-8")) == []
+
+
+def test_the_command_words_check_finds_what_it_looks_for():
+    source = ('_("start one with `pan deal`")\nN_("say which with --to")\nngettext("pan out takes", "x", 2)\n'
+              '_("type `deal` to start it")\n_("e.g. 5S")\n_("AS 2S 3S / 5S")\n_("a 24-card pack")\n')
+    assert messages_naming_commands(source) == ["start one with `pan deal`", "say which with --to", "pan out takes",
+                                                "type `deal` to start it"]

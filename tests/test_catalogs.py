@@ -44,3 +44,31 @@ def test_the_check_finds_a_plural_with_too_few_forms():
     catalog = Catalog(locale="ru", domain="pancli")
     catalog.add(("{n} chip", "{n} chips"), ("{n} фишка", "{n} фишки"))
     assert any("plural forms" in p for p in c.problems(catalog))
+
+
+@pytest.mark.parametrize("lang, msgid, msgstr", [
+    ("pl", "{payer} pays {payee} {chips}: {reason}", "{payer} płaci {payee} {chips}: {reason}"),
+    ("pl", "did you mean {player}? ({players})", "czy chodzi o {player}? ({players})"),
+    ("ru", "{player} takes a seat after {after}", "{player} садится после {after}"),
+    ("ru", "{payers} pay {payee} {chips} each: {reason}", "{payers} платят {payee} по {chips}: {reason}"),
+])
+def test_the_check_finds_a_name_where_the_language_would_decline_it(lang, msgid, msgstr):
+    """"Yuki płaci Kasia 6,50 zł": Kasia would be "Kasi" there. A name of these messages stays at
+    the start or after a colon ("Kasia dostaje 6,50 zł od: Yuki"), so no name is ever declined."""
+    from babel.messages.catalog import Catalog
+
+    c = catalog_tool()
+    catalog = Catalog(locale=lang, domain="pancli")
+    catalog.add(msgid, msgstr)
+    assert any("would be declined" in p for p in c.problems(catalog))
+    good = Catalog(locale=lang, domain="pancli")
+    good.add(msgid, {m.id: m.string for m in c._read_po(c.po_path(lang))}[msgid])  # as shipped
+    assert not any("would be declined" in p for p in c.problems(good))
+
+
+def test_every_message_that_names_a_person_in_a_declined_slot_is_in_the_catalog():
+    """The list of messages the check holds names real messages (a message reworded in English
+    must be reworded in the list too)."""
+    c = catalog_tool()
+    template = {m.id if isinstance(m.id, str) else m.id[0] for m in c._read_po(c.POT) if m.id}
+    assert [m for m in c.NOMINATIVE if m not in template] == []

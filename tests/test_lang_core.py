@@ -95,9 +95,10 @@ def test_settle_up_in_polish():
     with catalogs.speaking("pl"):
         assert stl.bank_line(s) == "Bank sprzedał 26 żetonów, więc oddaje 6,50 (26 żetonów)."
         line = stl.transfer_line(s.transfers[0], s)
-        assert line == "Bank płaci Ana 6,50 (26 żetonów) — bank musi oddać 26 żetonów, Ana ma 28 żetonów"
+        # the receiver first, the payer after a colon: no name needs a case ending
+        assert line == "Ana dostaje 6,50 (26 żetonów) od: bank — bank musi oddać 26 żetonów, Ana ma 28 żetonów"
         assert stl.transfer_line(s.transfers[1], s) == \
-            "Ben płaci Ana 0,50 (2 żetony) — Ben: brakuje 2 żetonów, Ana ma 28 żetonów"
+            "Ana dostaje 0,50 (2 żetony) od: Ben — Ben: brakuje 2 żetonów, Ana ma 28 żetonów"
         assert stl.settles(s.parties[1], s) == "płaci 0,50"
         assert stl.mode_line(s).startswith("Tryb banku:")
 
@@ -107,7 +108,7 @@ def test_settle_up_in_russian():
     with catalogs.speaking("ru"):
         assert stl.bank_line(s) == "Банк продал 26 фишек, поэтому возвращает 6,50 (26 фишек)."
         line = stl.transfer_line(s.transfers[0], s)
-        assert line == "Банк платит Ana 6,50 (26 фишек) — банк должен вернуть 26 фишек, Ana: на руках 28 фишек"
+        assert line == "Ana получает 6,50 (26 фишек) от: банк — банк должен вернуть 26 фишек, Ana: на руках 28 фишек"
         assert stl.to_json(s)["parties"][1]["line"] == "Ben: куплена 1 фишка, в игре -3, на руках -2: Ben платит 0,50."
         assert stl.party_name(stl.BANK) == "банк" and stl.party_name("Ana") == "Ana"
 
@@ -121,9 +122,9 @@ def test_a_night_recorded_in_english_settles_in_polish_and_russian(tmp_path):
     english = pan(db, "settle", "--chip-value", "0.25").output
     assert "The bank pays Ana $5.00 (20 chips)" in english
     polish = pan(db, "settle", "--chip-value", "0.25", lang="pl").output
-    assert "Bank płaci Ana 5,00 (20 żetonów)" in polish and "Bank sprzedał 24 żetony" in polish
+    assert "Ana dostaje 5,00 (20 żetonów) od: bank" in polish and "Bank sprzedał 24 żetony" in polish
     russian = pan(db, "settle", "--chip-value", "0.25", lang="ru").output
-    assert "Банк платит Ana 5,00 (20 фишек)" in russian and "Банк продал 24 фишки" in russian
+    assert "Ana получает 5,00 (20 фишек) от: банк" in russian and "Банк продал 24 фишки" in russian
     assert pan(db, "undo", lang="ru").output.strip() == "Отменено #3: Cruz покупает 1 фишку"
     # the same database still reads in English: nothing stored was translated
     after = pan(db, "settle", "--chip-value", "0.25").output
@@ -151,7 +152,7 @@ def test_database_refusals_are_one_line_in_each_language(tmp_path):
 def test_name_refusals_in_russian_and_polish():
     with catalogs.speaking("ru"), pytest.raises(InputError) as e:
         check_new_player("ana", ["Ana"])
-    assert e.value.message == "'ana' выглядит так же, как 'Ana', уже сидящий за столом"
+    assert e.value.message == "'ana' выглядит так же, как 'Ana' (уже за столом)"
     with catalogs.speaking("pl"), pytest.raises(InputError) as e:
         clean_name("", "session")
     assert e.value.message == "nazwa sesji nie może być pusta" and e.value.hint == "wpisz nazwę"
@@ -206,9 +207,9 @@ def test_payment_lines_name_the_pools_in_each_language():
             Payment(HOUSE, "Cruz", 1, None, said="x")]
     assert payment_lines(pays) == ["Ana, Ben pay (tops) 2 each: drops", "(house) pays Cruz 1: x"]
     with catalogs.speaking("pl"):
-        assert payment_lines(pays) == ["Ana, Ben płacą na górę po 2: drops", "(kasyno) płaci Cruz 1: x"]
+        assert payment_lines(pays) == ["na górę idzie po 2 od: Ana, Ben; drops", "Cruz dostaje 1 od: (kasyno); x"]
     with catalogs.speaking("ru"):
-        assert payment_lines(pays) == ["Ana, Ben платят на верхушки по 2: drops", "(заведение) платит Cruz 1: x"]
+        assert payment_lines(pays) == ["на верхушки идёт по 2 от: Ana, Ben; drops", "Cruz получает 1 от: (заведение); x"]
 
 
 def test_game_titles_of_the_rules():

@@ -69,7 +69,7 @@ def test_a_deal_recorded_in_english_reads_in_polish_and_russian(night):
 
 def test_scoring_a_deal_in_polish_and_russian(tmp_path):
     for lang, expected in (
-        ("pl", ["Rozdanie 1: Ana +20 za zakończenie", "Rozdanie 1: Ben -18, karty w ręce: 9♣ 9♦",
+        ("pl", ["Rozdanie 1: Ana +20 za wyjście", "Rozdanie 1: Ben -18, karty w ręce: 9♣ 9♦",
                 "Rozdanie 1: Cruz +0, bez kart w ręce", "Suma po rozdaniu 1: Ana +20, Ben -18, Cruz +0"]),
         ("ru", ["Розыгрыш 1: Ana +20 за выход", "Розыгрыш 1: Ben -18, карты на руке: 9♣ 9♦",
                 "Розыгрыш 1: Cruz +0, карт на руке нет", "Итог после розыгрыша 1: Ana +20, Ben -18, Cruz +0"]),
@@ -84,9 +84,9 @@ def test_scoring_a_deal_in_polish_and_russian(tmp_path):
 
 def test_refusals_are_one_line_in_the_tables_language(night):
     out = night("contract left ana 5S", "pl", code=1)
-    assert lines(out) == ["Błąd: gracz Ana już wyszedł i nie ma kart: zapisz ręce pozostałych graczy"]
+    assert lines(out) == ["Błąd: wyjście: Ana; bez kart w ręce: zapisz ręce pozostałych graczy"]
     out = night("contract layoff cruz 1 7C", "ru", code=1)
-    assert lines(out) == ["Ошибка: игрок Ana уже вышел в розыгрыше 1: вместо докладывания запишите карты "
+    assert lines(out) == ["Ошибка: в розыгрыше 1 уже был выход: Ana: вместо докладывания запишите карты "
                           "на руках у остальных"]
 
 
@@ -145,7 +145,7 @@ def test_the_score_sheet_and_the_clock_words_translate():
         polish = sheet(state)
         assert polish["note_label"] == "kontrakt" and polish["rows"][0]["note"] == "dwa komplety"
         assert polish["result"] == "Następne rozdanie 2 z 5: komplet i sekwens."
-        assert event_words({"kind": "clock_flag", "player": "Ana"}) == "graczowi Ana kończy się czas"
+        assert event_words({"kind": "clock_flag", "player": "Ana"}) == "koniec czasu: Ana"
     with catalogs.speaking("ru"):
         assert sheet(state)["caption"] == "очки за каждый розыгрыш, ниже нарастающий итог (побеждает наибольший)"
     english = sheet(state)

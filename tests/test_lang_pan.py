@@ -1,6 +1,7 @@
 """The Panguingue engine in Polish and Russian: rulings, conditions, event lines and errors read
 from the shipped catalogs (pancli/locale), while what is stored stays English."""
 
+import re
 import shlex
 import sqlite3
 from pathlib import Path
@@ -98,9 +99,9 @@ def test_history_of_an_english_night_in_both_languages(night):
         pan(night, line)
     english = pan(night, "history")
     assert "Ana deals hand 1" in english and "Ana melds 5♠ 5♠ 5♠" in english
-    assert "Ana rozdaje (rozdanie 1)" in pan(night, "history", "pl")
+    assert "rozdanie 1: rozdaje Ana" in pan(night, "history", "pl")
     russian = pan(night, "history", "ru")
-    assert "Ana сдаёт сдачу 1" in russian and "Cruz пасует" in russian and "Ana выкладывает 5♠ 5♠ 5♠" in russian
+    assert "сдача 1: сдаёт Ana" in russian and "Cruz пасует" in russian and "Ana выкладывает 5♠ 5♠ 5♠" in russian
 
 
 def test_rulings_are_kept_per_language():
@@ -123,3 +124,35 @@ def test_payment_reasons_are_shown_in_the_language_and_stored_in_english():
         assert Panguingue().payment_words("condition", params) == "5♠ 5♠ 5♠, jednokolorowy komplet valle w pikach"
         assert Panguingue().payment_words("no such code", {}) is None
     assert Panguingue().payment_words("drop", {}) == "drops (goes on top)"
+
+
+# What a Polish or Russian table says of a payment, its receiver a name that needs no case ending
+# ("Kasia dostaje po 4 od: Łukasz, Yuki"), never after a verb that would decline it ("płaci Kasia").
+SEATS = ["Łukasz", "Kasia", "Dima", "Yuki"]
+NAME = "|".join(SEATS)
+NAMES = rf"(?:{NAME}|\(góra\)|\(верхушки\))(?:, (?:{NAME}))*"
+RECEIVES = {"pl": rf"(?:(?:{NAME}) dostaje|na górę idzie|dla kasyna) (?:po )?\S+(?: \(\d+ żeton\w*\))? od: {NAMES}(?:;| —) .+",
+            "ru": rf"(?:(?:{NAME}) получает|на верхушки идёт|заведению идёт) (?:по )?\S+(?: \(\d+ фиш\w*\))? от: {NAMES}(?:;| —) .+"}
+
+
+def test_every_payment_of_an_english_night_names_its_receiver_where_no_case_is_needed(tmp_path):
+    db = tmp_path / "pan.db"
+    pan(db, "session new friday --players Łukasz,Kasia,Dima,Yuki --dealer Yuki --chip-value 0.5")
+    for line in ["deal", "drop dima", "meld kasia 5S 5S 5S", "add kasia 5S", "meld łukasz JH QH KH",
+                 "meld kasia 2C 3C 4C 5C", "out kasia 6D 6H 6C", "deal", "meld yuki 3H 3H 3H"]:
+        pan(db, line)
+    for lang in ("pl", "ru"):
+        history = [line.strip() for line in pan(db, "history", lang).splitlines() if line.startswith("        ")]
+        settled = pan(db, "settle", lang).replace("\n    ", " ").splitlines()
+        start = next(i for i, line in enumerate(settled) if line[:1].isdigit() and line.rstrip().endswith(":"))
+        paid = [line for line in settled[start + 1:]]
+        paid = paid[:next((i for i, line in enumerate(paid) if not line.startswith("  ")), len(paid))]
+        payments = history + [line.strip() for line in paid]
+        assert len(payments) >= 10, payments
+        for line in payments:
+            assert re.fullmatch(RECEIVES[lang], line), (lang, line)
+        # and no verb in the past agrees with a name ("Kasia wyszedł", "Olga спасовал")
+        past = {"pl": r"\w+(?:ł|ła|łby|łaby)", "ru": r"\w+(?:л|ла)"}[lang]
+        for command in ("history", "standings", "report", "settle", "board"):
+            said = pan(db, command, lang)
+            assert not re.search(rf"\b(?:{NAME})\s+(?:już\s+|уже\s+)?{past}\b", said), (lang, command, said)

@@ -292,3 +292,103 @@ def test_the_language_switch_of_a_players_page_keeps_a_name_with_hash_question_m
             r = c.get(href)
             assert r.status_code == 200, (href, r.text[:200])
             assert f'<html lang="{code}">' in r.text and html.escape(name) in r.text
+# -- the dealer's phone: refusals and the end of a hand in the page's language --------------------
+
+DEALER = "lang-dealer-token"
+NAMES = {"Ana", "Ben", "Cruz", "Dee", "zed"}
+
+
+def dealer_post(path, body: dict, lang: str) -> dict:
+    """One tap of the dealer's page with the phone in ``lang``: its answer."""
+    with TestClient(create_app(path, TOKEN, dealer_token=DEALER), base_url="http://testserver") as c:
+        page = c.get("/dealer", params={"dealer": DEALER})
+        csrf = re.search(r'name="pan-csrf" content="([^"]+)"', page.text).group(1)
+        headers = {"X-Pan-Dealer": DEALER, "X-Pan-CSRF": csrf, "Origin": "http://testserver",
+                   "Accept-Language": lang}
+        key = f"tap-{lang}-{abs(hash(json.dumps(body, sort_keys=True))):016d}"
+        return c.post("/dealer/api/action", json={"key": key, **body}, headers=headers).json()
+
+
+def dealer_table(path, lang: str) -> dict:
+    with TestClient(create_app(path, TOKEN, dealer_token=DEALER), base_url="http://testserver") as c:
+        r = c.get("/dealer/api/table", headers={"X-Pan-Dealer": DEALER, "Accept-Language": lang})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+@pytest.fixture
+def tables(tmp_path):
+    """A Panguingue hand in play (Ben's meld 1 down, Cruz dropped) and a contract deal Ana went out of."""
+    pan_db, contract_db = tmp_path / "pan.db", tmp_path / "contract.db"
+    for line in ["session new friday --players Ana,Ben,Cruz,Dee --dealer Dee", "deal", "drop cruz",
+                 "meld ben 5S 5S 5S"]:
+        pan(pan_db, line)
+    for line in ["session new rummy --game contract --players Ana,Ben,Cruz --dealer Cruz",
+                 'contract lay ana "7S 7H 7D + QC QD QS"', "contract out ana --discard 2H"]:
+        pan(contract_db, line)
+    return {"pan": pan_db, "contract": contract_db}
+
+
+# Every refusal a dealer can get from a tap: a wrong card, an unknown player, an illegal meld, a
+# missing choice, a bad amount, and a move the hand does not allow now.
+TAPS = [
+    ("pan", {"action": "meld", "player": "ben", "cards": "5S XX 7D"}),       # not a card
+    ("pan", {"action": "meld", "player": "zed", "cards": "5S 5S 5S"}),       # no such player
+    ("pan", {"action": "meld", "player": "ana", "cards": "5S 6H 7D"}),       # an illegal meld
+    ("pan", {"action": "meld", "player": "ana"}),                            # no cards chosen
+    ("pan", {"action": "borrow", "player": "ben", "from": 1, "cards": "5S"}),  # nothing from the hand
+    ("pan", {"action": "add", "player": "ana", "cards": "5S"}),              # no meld to add to
+    ("pan", {"action": "add", "player": "ben", "cards": "5S", "to": 9}),     # no such meld
+    ("pan", {"action": "drop", "player": "cruz"}),                           # dropped already
+    ("pan", {"action": "deal"}),                                             # the hand is in play
+    ("pan", {"action": "split", "player": "ben", "meld": 1, "into": "5S 5S"}),  # one part
+    ("pan", {"action": "out", "player": "ana", "cards": "4H 4D 4C"}),        # too few cards to go out
+    ("pan", {"action": "foul", "player": "ben"}),                            # which meld?
+    ("pan", {"action": "join", "player": "Eve"}),                            # seated only between hands
+    ("contract", {"action": "left", "player": "ben", "points": "abc"}),      # a bad amount
+    ("contract", {"action": "left", "player": "ben", "points": -3}),         # a bad amount
+    ("contract", {"action": "left", "player": "ben"}),                       # neither cards nor points
+    ("contract", {"action": "left", "player": "ben", "cards": "KC", "points": 3}),  # both
+]
+COMMAND_WORDS = re.compile(r"`|--[a-z]|\bpan [a-z]|\b(type|record) `?[a-z]+`")
+
+
+def ascii_words(text: str) -> set[str]:
+    """The words of Latin letters in a line, but card codes (5S, KH, XX) and single letters."""
+    return {w for w in re.findall(r"[A-Za-z]{2,}", text) if not re.fullmatch(r"[A-Z]{1,2}", w)}
+
+
+@pytest.mark.parametrize("table, tap", TAPS, ids=[f"{t}-{b['action']}-{i}" for i, (t, b) in enumerate(TAPS)])
+def test_a_refusal_on_the_phone_names_no_command_option_or_parameter_and_no_english(tables, table, tap):
+    said = {lang: dealer_post(tables[table], tap, lang) for lang in ("en", "pl", "ru")}
+    english = " ".join([said["en"]["error"], said["en"]["hint"]])
+    assert said["en"]["status"] == 400 and said["en"]["error"], said
+    # the parameters' names that are no noun of the table (cards, player, points are)
+    params = {"with", "from", "into", "to", "after_discard", "onto"}
+    for lang, answer in said.items():
+        line = f"{answer['error']}: {answer['hint']}"
+        assert not COMMAND_WORDS.search(line), (lang, line)
+        # a parameter's own name, as the old "the action has no with: choose the with first" said it
+        assert not re.search(r"(?:no|:|choose the)\s+(?:" + "|".join(sorted(params)) + r")\b", line), (lang, line)
+        if lang == "en":
+            continue
+        given = {str(v) for v in tap.values()} | NAMES | {"abc"}
+        foreign = ascii_words(line) - given - {w for v in given for w in re.findall(r"[A-Za-z]+", v)}
+        if lang == "ru":  # Russian is written in Cyrillic: a Latin word is an English one left over
+            assert foreign == set(), (line, english)
+        else:  # Polish shares the alphabet: no word of the English line may be left in it ("to", "do"
+            # and "nie" are Polish words too: three letters and more)
+            assert {w for w in foreign & ascii_words(english) if len(w) > 2} == set(), (line, english)
+
+
+def test_the_end_of_a_hand_on_the_dealers_page_is_in_the_pages_language(tables):
+    for line in ["add ben 5S", "meld ana JH QH KH", "meld ben 2C 3C 4C 5C", "out ben 6D 6H 6C"]:
+        pan(tables["pan"], line)
+    assert dealer_table(tables["pan"], "en")["result"] == "won by Ben"
+    assert dealer_table(tables["pan"], "pl")["result"] == "wygrana: Ben"
+    assert dealer_table(tables["pan"], "ru")["result"] == "победа: Ben"
+    # and what is still to record names the phone's button, never the command
+    still = {lang: dealer_table(tables["contract"], lang)["still_to_record"] for lang in ("en", "pl", "ru")}
+    assert still == {"en": "Still to record (Cards left): the cards left of Ben, Cruz.",
+                     "pl": "Do zapisania (Karty w ręce) zostały karty w ręce: Ben, Cruz.",
+                     "ru": "Осталось записать (Карты на руке) карты на руке: Ben, Cruz."}

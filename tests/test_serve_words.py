@@ -196,3 +196,15 @@ def test_the_settle_page_lays_out_the_night_hand_by_hand_up_to_a_sheets_worth(tm
         assert "Hand by hand" not in text_of(page(db, "/settle"))  # more hands than a sheet holds
     finally:
         data.SHEET_HANDS = limit
+
+
+def test_the_contract_games_pages_say_its_deals_in_one_word(tmp_path):
+    """Russian says розыгрыш for a deal of the contract game and сдача for a hand of Panguingue:
+    the contract game's table and settle-up never call its deals hands."""
+    db = tmp_path / "c.db"
+    contract_deal(db)
+    seen = lambda path: text_of(re.sub(r"(?s)<script.*?</script>", "", page(db, path, lang="ru")))  # noqa: E731
+    table, settle = seen("/"), seen("/settle")
+    assert "#2 розыгрыш 1 Ana выходит" in table and "Весь вечер, розыгрыш за розыгрышем" in table
+    assert "Розыгрыш за розыгрышем" in settle
+    assert "сдача" not in (table + settle).lower(), (table, settle)

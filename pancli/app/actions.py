@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pancli.app.parameters import SessionTable, missing, read_values
 from pancli.app.recorder import Recorder
 from pancli.core.errors import InputError, PanError, RuleError
+from pancli.core.hints import worded
 from pancli.core.i18n import N_, _, ngettext
 from pancli.core.text import one_line, payment_lines
 from pancli.core.words import signed
@@ -61,43 +62,10 @@ def _cards(rec: Recorder, body: dict, name: str) -> list[str]:
     return read(Param(name, CARDS, ""), value, SessionTable(rec))
 
 
-# Phone pages speak of taps: the CLI's words name commands, which the phone has none of.
-_COMMAND_ASIDE = re.compile(r"\s*\(`pan [^`]*`\)")          # "(`pan contract left NAME CARDS`)"
-_ON_COMMAND = re.compile(r"\bon `pan [^`]*`")                  # "the meld's number on `pan board`"
-_UNDO = re.compile(r"`pan undo`|`undo`")
-_COMMAND = re.compile(r"`pan ([^`]*)`")
-_OPTION = re.compile(r" with --[a-z-]+(?:,? e\.g\. --[a-z-]+ \S+)?")  # "say which with --to, e.g. --to 2"
-
-
-# A sentence of the command line that names an option, and the phone's own words for it: two
-# messages, one per face (the phone's number field is the picker's Points).
-_PHONE_SENTENCES = (
-    (N_("give the cards or --points, not both"), N_("choose the cards or type the points, not both")),
-    (N_("list the cards, or --points N (--points 0 for none)"), N_("choose the cards, or type the points (0 for none)")),
-    (N_("e.g. pan contract left ben KC KD 4S"), N_("choose the cards left, e.g. KC KD 4S")),
-)
-
-
-def tap_words(text: str | None) -> str | None:
-    """The CLI's sentence as the dealer's phone says it: of taps, never of commands."""
-    if not text:
-        return text
-    for cli, phone in _PHONE_SENTENCES:
-        if text == _(cli):
-            return _(phone)
-    text = _COMMAND_ASIDE.sub("", text)
-    text = _ON_COMMAND.sub("on the table", text)
-    text = _UNDO.sub("undo", text)  # "(or undo the deal)": the Undo button
-    text = _OPTION.sub(": tap its meld", text)
-    return _COMMAND.sub(r"\1", text).replace("`", "")
-
-
 def described(action: Action) -> dict:
-    """An action's declaration for the page, its help in the phone's words."""
-    d = action.describe()
-    d["help"] = tap_words(d.get("help"))
-    d["params"] = [{**p, "help": tap_words(p.get("help"))} for p in d.get("params", [])]
-    return d
+    """An action's declaration for the page, in the words of the face in force (the phone's:
+    pancli/core/hints.py)."""
+    return action.describe()
 
 
 def actions_of(rec: Recorder) -> dict[str, Action]:
@@ -160,7 +128,7 @@ def perform(store: Store, session: str | None, body: dict) -> dict:
                                  _("the actions are: {actions}").format(actions=known))
             steps = rec.record_many(action.build(values_of(rec, action, body)))
             lines = step_lines(steps)
-            note = tap_words(rec.game.still_to_record(steps[-1].state))
+            note = worded(rec.game.still_to_record(steps[-1].state))
             if note:
                 lines.append(note)
         result = {"action": name, "lines": lines}
@@ -268,7 +236,7 @@ def dealer_table(store: Store, session: str | None) -> dict:
             "in_hand": list(rec.game.active_players(state)), "hand_open": bool(rec.game.hand_open(state)),
             "hand": hand, "actions": [described(a) for a in rec.game.actions],
             "pack": list(rec.game.pack), "checks_cards": getattr(rec.game, "verdict", None) is not None,
-            "still_to_record": tap_words(rec.game.still_to_record(state)), "undo": undo_preview(store, session),
+            "still_to_record": worded(rec.game.still_to_record(state)) or None, "undo": undo_preview(store, session),
             "redo": redo_preview(store, session), "current": _current_name(store)}
 
 
@@ -301,7 +269,7 @@ def in_view(rec: Recorder, state: object, board: Mapping[str, Any], hand: dict |
     return {"standings": rows, "chips": chips, "order": order,
             "tops": hand.get("tops") if hand else (table.get("pools") or {}).get("tops"),
             "deals": _who_deals(rec, state, board, hand),
-            "winner": ended.get("winner"), "result": ended.get("result")}
+            "winner": ended.get("winner"), "result": rec.game.result_words(ended["result"]) if ended.get("result") else None}
 
 
 # A game's own standings column with its value, as the dealer's page shows it ("points 12").

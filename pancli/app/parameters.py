@@ -39,10 +39,10 @@ def read_values(rec: Recorder, action: Action, given: Mapping[str, Any]) -> dict
         if missing(value):
             if p.required and p.kind in (PLAYER, IN_HAND):
                 raise InputError(_("the action names no player"), _("choose the players first"))
-            if p.required:
-                # Translators: {name} is the name of what the action takes, such as cards or contract
-                raise InputError(_("the action has no {name}").format(name=p.name),
-                                 _("choose the {name} first").format(name=p.name))
+            if p.required:  # said by the field's own words, never the parameter's name
+                what = p.help_words().rstrip(".")
+                raise InputError(_("not chosen yet: {what}").format(what=what),
+                                 _("choose it, then tap again: {action}").format(action=_(action.label)))
             continue
         values[p.name] = read(p, value, table)
     return values

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 from pancli.app.rescore import Replay
 from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, RuleError
-from pancli.core.i18n import _
+from pancli.core.hints import Hint
+from pancli.core.i18n import N_, _
 from pancli.core.ledger import Payment
 from pancli.core.names import check_new_player, typed_key
 from pancli.core.payloads import BANK_PAYLOADS
@@ -130,7 +131,7 @@ class Recorder:
             label = {d["id"]: d["label"] for d in self.store.sync.devices()}.get(device) or device[:8]
             raise RuleError(_("session '{name}' is recorded on {device}; here it is read-only").format(
                                 name=self.session.name, device=label),
-                            _("record on that device; `pan sync` brings its events here"))
+                            Hint("session.other_device", N_("record on that device; the next sync brings its events here")))
         self._writable = True
 
     def _check_open(self) -> tuple[int, int]:
@@ -140,7 +141,7 @@ class Recorder:
         closed, last_id, last_seq = self.store.session_tail(self.session.id)
         if closed:
             raise RuleError(_("session '{name}' is closed").format(name=self.session.name),
-                            _("start a new one with `pan session new`"))
+                            Hint("session.closed", N_("start a new session")))
         return last_id, last_seq
 
     def record(self, event: dict) -> Step[Any]:

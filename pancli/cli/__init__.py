@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from pancli.cli import hints as _hints  # noqa: F401 the command line words the games' hints (pancli/core/hints.py)
 from pancli.cli.context import AppContext
 from pancli.cli.registry import app
 

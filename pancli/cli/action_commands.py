@@ -22,6 +22,7 @@ import typer
 
 from pancli.cli import params as types
 from pancli.cli.groups import new_app
+from pancli.core.hints import CLI, wording
 from pancli.games.actions import CARD_EACH, CARDS, COUNT, FLAG, IN_HAND, MELD, MELDS, PLAYER, Action, Param
 
 # What a command does with its words: (the action, its words by the parameters' names).
@@ -52,7 +53,8 @@ def annotation(p: Param) -> Any:
 
 def parameter(p: Param, at_top: bool) -> inspect.Parameter:
     """The Typer parameter of ``p``, as a written command would declare it."""
-    given: dict[str, Any] = {"help": p.help}
+    # a help that names a command is the command line's own wording of its code (cli/hints.py)
+    given: dict[str, Any] = {"help": p.help if isinstance(p.help, str) else str(wording(p.help, CLI))}
     kind = click_type(p, at_top)
     if kind is not None:
         given["click_type"] = kind

@@ -61,7 +61,7 @@ def _contract_record(event: dict):
     step = record_game_event("contract", event)
     note = get_game("contract").still_to_record(step.state)
     if note:
-        say(note)
+        say(str(note))
     return step
 
 

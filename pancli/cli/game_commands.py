@@ -62,7 +62,7 @@ def record_action(game: str, name: str, **words):
     assert step is not None  # every action records an event
     note = recorder.game.still_to_record(step.state)
     if note:
-        say(note)
+        say(str(note))
     return step
 
 

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 from typer.core import TyperCommand
 
-from pancli.core.i18n import ENGLISH, _, language
+from pancli.core.i18n import ENGLISH, _, language, pgettext
 
 _HELP_ATTRS = ("help", "short_help", "epilog", "options_metavar", "subcommand_metavar")
 PSEUDO = "qps"  # the pseudo-language of scripts/catalogs.py, which wraps every message in ⟦…⟧
@@ -40,7 +40,8 @@ def help_in_language(command, ctx) -> Iterator[None]:
             if param.metavar is not None:
                 put(param, "metavar")
             elif shown is not None and param.param_type_name == "argument":
-                put(param, "name")  # click shows an argument by its name
+                saved.append((param, "name", param.name))  # click shows an argument by its name
+                param.name = argument_name(param, ctx)
             elif shown is not None:
                 saved.append((param, "metavar", None))
                 param.metavar = f"<{_(shown)}>" + ("..." if param.nargs != 1 else "")
@@ -49,6 +50,17 @@ def help_in_language(command, ctx) -> Iterator[None]:
     finally:
         for obj, attr, text in reversed(saved):
             setattr(obj, attr, text)
+
+
+def argument_name(param, ctx) -> str:
+    """An argument's name in the language in force: a session's name is not a person's (Polish
+    says "nazwa" of the one, "imię" of the other)."""
+    text = str(param.name)
+    parent = getattr(ctx, "parent", None)
+    if text == "name" and (getattr(param.type, "name", "") == "session"
+                           or getattr(parent, "info_name", None) == "session"):
+        return pgettext("session", "name")
+    return _(text)
 
 
 def shown_name(param, ctx) -> str | None:

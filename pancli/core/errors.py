@@ -1,8 +1,13 @@
 """One exception hierarchy for everything a user can get wrong.
 
 The CLI turns any PanError into one line on stderr and its exit code; anything
-else is a bug and is allowed to show a traceback.
+else is a bug and is allowed to show a traceback. What to do about it (the hint, and a message
+that tells the person what to do) may be a ``Hint``, a code with parameters: it is worded when
+raised, by the face in force (the command line names its commands, the phone its buttons), and
+kept as raised in ``said``.
 """
+
+from pancli.core.hints import Hint, worded
 
 
 class PanError(Exception):
@@ -10,10 +15,11 @@ class PanError(Exception):
 
     exit_code = 2
 
-    def __init__(self, message: str, hint: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
+    def __init__(self, message: str | Hint, hint: str | Hint | None = None):
+        self.said = (message, hint)
+        self.message = worded(message)
+        self.hint = None if hint is None else worded(hint)
+        super().__init__(self.message)
 
     def __str__(self) -> str:
         return f"{self.message}: {self.hint}" if self.hint else self.message

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, cast
 
 from pancli.core.errors import InputError
 from pancli.core.grouping import meld_texts
+from pancli.core.hints import Hint, worded
 from pancli.core.i18n import N_, _
 from pancli.core.ledger import MAX_CHIPS
 
@@ -68,7 +69,7 @@ class Param:
     __slots__ = ("name", "kind", "help", "required", "many", "option", "arg", "noun", "onto", "low", "high",
                  "metavar", "short", "multiword", "read_as")
 
-    def __init__(self, name: str, kind: str, help: str, required: bool = True, many: bool = False,
+    def __init__(self, name: str, kind: str, help: str | Hint, required: bool = True, many: bool = False,
                  option: str | None = None, arg: str = "", noun: str = "", onto: str = "", low: int = 1,
                  high: int = MAX_CHIPS, metavar: str = "", short: str = "", multiword: bool = False,
                  read_as: str = "") -> None:
@@ -83,6 +84,11 @@ class Param:
 
     def __repr__(self) -> str:
         return f"Param({self.name!r}, {self.kind!r})"
+
+    def help_words(self) -> str:
+        """Its help in the language in force, as the face in force says it (a ``Hint`` when the
+        command line names a command there and the phone does not)."""
+        return worded(self.help) if isinstance(self.help, Hint) else _(self.help)
 
 
 class Action:
@@ -143,7 +149,7 @@ class Action:
         """The action as the dealer's page builds it: JSON, its label and help in the language in
         force (they are marked N_ where each game declares them)."""
         return {"name": self.name, "label": _(self.label), "help": _(self.help), "when": self.when, "face": self.face(),
-                "params": [{"name": p.name, "kind": p.kind, "help": _(p.help), "required": p.required,
+                "params": [{"name": p.name, "kind": p.kind, "help": p.help_words(), "required": p.required,
                             "many": p.many, "onto": p.onto} for p in self.params]}
 
 
@@ -194,7 +200,7 @@ def read_meld_number(value: Any, option: str = "the meld") -> int:
         n = None
     if n is None or not 1 <= n <= 100_000:
         raise InputError(_("{option} takes a meld number, not '{value}'").format(option=option, value=str(value)[:40]),
-                         _("see the numbers with `pan board`")) from None
+                         Hint("meld.numbers", N_("the board shows the melds' numbers"))) from None
     return n
 
 

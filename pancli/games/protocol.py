@@ -30,7 +30,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from pancli.core.errors import InputError
-from pancli.core.i18n import _
+from pancli.core.hints import Hint
+from pancli.core.i18n import N_, _
 from pancli.core.ledger import Step
 from pancli.core.payloads import NO_PAYLOADS, Payloads
 from pancli.core.rows import Session
@@ -160,6 +161,10 @@ class Views(Protocol[S_in]):
     def hand_over_lines(self, before: S_in | None, after: S_in) -> list[str]:
         """What to say when the events between two states ended a hand: who won, who deals next."""
 
+    def result_words(self, result: str) -> str:
+        """How a hand ended (the board's ``result``, English data as in --json) in the language in
+        force."""
+
     def meld_words(self, meld: Mapping[str, Any]) -> str:
         """The words for one meld of the board: what it is worth and why ("" if nothing to say)."""
 
@@ -236,7 +241,7 @@ class Table(Protocol[S_in]):
         """The counts a season's row adds up over the nights of the game (``tallies`` unless the
         game says fewer); a game not in chips ranks its season by the first, as its ``standings``."""
 
-    def still_to_record(self, state: S_in) -> str | None:
+    def still_to_record(self, state: S_in) -> str | Hint | None:
         """What the table has yet to tell pancli before the state is complete, in a sentence, or None."""
 
 
@@ -303,7 +308,7 @@ class GameBase(Generic[R, S]):
 
         return self._declared("ACTIONS", ()) + BANK_ACTIONS
 
-    def still_to_record(self, state: S) -> str | None:
+    def still_to_record(self, state: S) -> str | Hint | None:
         return None
 
     # -- house rules ------------------------------------------------------------------------
@@ -372,6 +377,9 @@ class GameBase(Generic[R, S]):
     def hand_over_lines(self, before: S | None, after: S) -> list[str]:
         return []
 
+    def result_words(self, result: str) -> str:
+        return result
+
     def meld_words(self, meld: Mapping[str, Any]) -> str:
         return ""
 
@@ -406,7 +414,7 @@ class GameBase(Generic[R, S]):
 
     def read_cards(self, text: str, rules: R) -> tuple[str, ...]:
         raise InputError(_("{game} has no cards to read here").format(game=self.title),
-                         _("see `pan {name} --help`").format(name=self.name))
+                         Hint("cards.none", N_("this game's actions take no cards"), name=self.name))
 
 
 def starting(word: str, names: Sequence[str] | Mapping[str, Any]) -> list[str]:

@@ -29,10 +29,11 @@ from starlette.staticfiles import StaticFiles
 
 from pancli.app import actions, sessions
 from pancli.core.errors import InputError, PanError
+from pancli.core.hints import PHONE, speaking_face
 from pancli.core.i18n import _
 from pancli.core.text import one_line
 from pancli.storage.store import Store
-from pancli.web import language
+from pancli.web import language, taps  # noqa: F401 taps: the phone's words for the games' hints
 from pancli.web.filters import templates
 from pancli.web.script_words import words_json
 
@@ -214,8 +215,7 @@ class Dealer:
 
     def refusal(self, status: int, message: str, hint: str, code: str | None = None) -> Response:
         """One line and its hint; ``code`` says what kind of refusal it is ("moved_on") for the page."""
-        return JSONResponse({"error": one_line(actions.tap_words(message) or ""),
-                             "hint": one_line(actions.tap_words(hint) or ""), "status": status,
+        return JSONResponse({"error": one_line(message), "hint": one_line(hint), "status": status,
                              **({"code": code} if code else {})},
                             status_code=status, headers=HEADERS)
 
@@ -229,7 +229,7 @@ class Dealer:
     def _with_store(self, session: str | None, fn, *args):
         store = Store(self.path, create=False)
         try:
-            with language.speaking_for(self._house(store, session)):
+            with language.speaking_for(self._house(store, session)), speaking_face(PHONE):
                 return fn(store, session, *args)
         finally:
             store.close()

@@ -15,6 +15,7 @@ from contextvars import ContextVar
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
+from pancli.core.hints import TV, speaking_face
 from pancli.core.i18n import ENGLISH, accepted_language, language_code
 from pancli.storage import catalogs
 
@@ -118,7 +119,7 @@ class Speaking:
 
         token = _asked.set(code)
         try:
-            with catalogs.speaking(code or ENGLISH):
+            with catalogs.speaking(code or ENGLISH), speaking_face(TV):  # a page names no command
                 return await self.app(scope, receive, sending)
         finally:
             _asked.reset(token)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import InputError
+from pancli.core.hints import Hint
 from pancli.core.i18n import N_, _
 from pancli.games.actions import CARD, CARDS, COUNT, MELDS, PLAYER, Action, Param, Table
 
@@ -22,6 +23,12 @@ def _lay(v: Values) -> list[ContractEvent]:
     return [{"kind": "contract", "player": v["player"], "melds": [list(m) for m in v["melds"]]}]
 
 
+# The cards and the points of a hand together: said without the command's options (each face
+# words the code, pancli/core/hints.py).
+_BOTH = Hint("left.both", N_("give the cards or the points, not both"))
+_LEFT_EXAMPLE = Hint("left.example", N_("e.g. the cards KC KD 4S"))
+
+
 def _layoff(v: Values) -> list[LayOffEvent]:
     return [{"kind": "lay_off", "player": v["player"], "meld": v["meld"], "cards": list(v["cards"])}]
 
@@ -33,12 +40,12 @@ def _out(v: Values) -> list[ContractOutEvent]:
 def _left(v: Values) -> list[HandEvent]:
     who, cards, points = v["player"], v.get("cards"), v.get("points")
     if cards and points is not None:
-        raise InputError(_("give the cards or --points, not both"), _("e.g. pan contract left ben KC KD 4S"))
+        raise InputError(_BOTH, _LEFT_EXAMPLE)
     if points is not None:
         return [{"kind": "hand", "player": who, "points": points}]
     if not cards:
         raise InputError(_("no cards given for {player}").format(player=who),
-                         _("list the cards, or --points N (--points 0 for none)"))
+                         Hint("left.none", N_("list the cards, or their points (0 for none)")))
     return [{"kind": "hand", "player": who, "cards": list(cards)}]
 
 
@@ -47,7 +54,7 @@ def _left_words(w: Values, table: Table) -> dict[str, Any]:
     not one would hide the real mistake), once the player is known."""
     if w.get("cards") and w.get("points") is not None:
         table.player(w["player"])
-        raise InputError(_("give the cards or --points, not both"), _("e.g. pan contract left ben KC KD 4S"))
+        raise InputError(_BOTH, _LEFT_EXAMPLE)
     return dict(w)
 
 
@@ -61,7 +68,7 @@ ACTIONS = (
            _lay, ("contract",), when="any", example="pan contract lay ana 7S 7H 7D / QC QD QS"),
     Action("layoff", ("contract", "layoff"), N_("Lay off cards onto a meld on the table, one's own or an opponent's."),
            N_("Lay off"), (Param("player", PLAYER, N_("Who lays off."), arg="name"),
-                           Param("meld", COUNT, N_("The meld's number on `pan contract status`."),
+                           Param("meld", COUNT, Hint("help.contract_meld", N_("The meld's number on the table.")),
                                  noun=N_("a meld number"), high=100_000, onto="any"),
                            Param("cards", CARDS, N_("The cards laid off."), many=True)),
            _layoff, ("lay_off",), when="any", example="pan contract layoff ana 3 8D"),
@@ -85,13 +92,12 @@ PACK = tuple(rank + suit for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9
              for suit in "SHDC")
 
 
-def still_to_record(state: Any) -> str | None:
+def still_to_record(state: Any) -> Hint | None:
     """What the table still has to tell pancli about the deal in play (after `out`)."""
     if state.over or state.out is None:
         return None
     done = {x.player for x in state.leftovers}
     missing = [p for p in state.players if p != state.out and p not in done]
     if missing:
-        return _("Still to record: the cards left of {players} (`pan contract left NAME CARDS`).").format(
-            players=", ".join(missing))
+        return Hint("left.still", N_("Still to record: the cards left of {players}."), players=", ".join(missing))
     return None

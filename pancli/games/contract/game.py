@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from pancli.core.hints import Hint
 from pancli.core.i18n import N_, _
 from pancli.core.ledger import Step
 from pancli.core.payloads import LIST, TABLE, TEXT, TEXTS, WHOLE, Field, Payloads
@@ -54,7 +55,7 @@ class Contract(GameBase["ContractRules", "GameState"]):
 
     declarations = "pancli.games.contract.actions"  # its ACTIONS and PACK
 
-    def still_to_record(self, state: GameState) -> str | None:
+    def still_to_record(self, state: GameState) -> Hint | None:
         from pancli.games.contract.actions import still_to_record  # adapter: the game's modules load on first use
 
         return still_to_record(state)

@@ -22,6 +22,8 @@ def sheet(state: GameState) -> dict[str, Any]:
                else _("points each deal, the running total below (lowest wins)"))
     return {"unit": "points", "round": "deal", "signed": signed, "note_label": pgettext("sheet column", "contract"),
             "caption": caption,
+            # the contract game's own word for its rounds (Russian says розыгрыш, not a hand's сдача)
+            "round_by": pgettext("contract game", "Deal by deal"), "round_one": pgettext("contract game", "deal"),
             "players": list(state.players), "rows": rows, "totals": list(state.totals),
             "result": _result(state, signed)}
 

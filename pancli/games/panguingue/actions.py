@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import InputError
 from pancli.core.grouping import write_melds
-from pancli.core.i18n import N_, _, ngettext
+from pancli.core.hints import Hint
+from pancli.core.i18n import N_, _
 from pancli.games.actions import (
     CARDS,
     FLAG,
@@ -103,8 +104,8 @@ def _borrow_words(w: Values, table: Table) -> dict[str, Any]:
     """`--from 1 KH`: the lending meld's number, then the cards it lends, in one option."""
     lent = w.get("from")
     if lent is None or not lent.strip():
-        raise InputError(_("say which meld lends the cards with --from N"),
-                         _("e.g. pan borrow ana --from 1 KH --with KD KC"))
+        raise InputError(Hint("borrow.from", N_("say which meld lends the cards")),
+                         Hint("borrow.example", N_("e.g. meld 1 lends KH, the hand gives KD KC")))
     number, _sep, taken = lent.strip().partition(" ")
     source = read_meld_number(number, "--from")
     return {"player": w["player"], "from": source, "cards": list(table.read_cards(taken)),
@@ -115,11 +116,10 @@ def _out_words(w: Values, table: Table) -> dict[str, Any]:
     """The final cards are one meld: several are a whole layout, `pan spread`'s."""
     final = read_melds(list(w.get("cards") or ()), table.read_cards)
     if len(final) > 1:
-        raise InputError(ngettext("pan out takes the final cards of one meld, not {n} melds",
-                                  "pan out takes the final cards of one meld, not {n} melds",
-                                  len(final)).format(n=len(final)),
-                         _("name the whole layout with `pan spread {player}`: the melds already "
-                           "down and these, separated by /").format(player=w["player"].lower()))
+        raise InputError(Hint("out.one_meld", N_("going out takes the final cards of one meld, not {n} melds"),
+                              n=len(final)),
+                         Hint("out.spread", N_("record the whole layout as a spread: the melds already down and "
+                                               "these, separated by /"), player=w["player"].lower()))
     return {"player": w["player"], "cards": final[0] if final else [], "to": w.get("to")}
 
 
@@ -152,7 +152,7 @@ def _leave(v: Values) -> list[SeatRemoveEvent]:
     return [{"kind": "seat_remove", "player": v["player"]}]
 
 
-_BOARD_NUMBER = N_("The meld's number on `pan board`.")
+_BOARD_NUMBER = Hint("help.board_number", N_("The meld's number on the board."))
 
 ACTIONS = (
     Action("deal", ("deal",),
@@ -171,7 +171,7 @@ ACTIONS = (
            example="pan meld ben 5S 5S 5S"),
     Action("add", ("add",), N_("Add cards to one of the player's own melds."), N_("Add to meld"),
            (Param(_WHO, IN_HAND, N_("Who adds."), arg="name"), Param("cards", CARDS, N_("The cards added."), many=True),
-            Param("to", MELD, N_("Number of the meld on `pan board` (needed only if several fit)."), required=False,
+            Param("to", MELD, Hint("help.add_to", N_("The meld's number on the board (needed only if several fit).")), required=False,
                   option="--to")), _add, ("add",), when="hand", example="pan add ben 5S --to 1"),
     Action("split", ("split",), N_("Split a meld into two or more legal melds; a part that becomes a condition pays."),
            N_("Split"), (Param(_WHO, IN_HAND, N_("Whose meld."), arg="name"),
@@ -184,7 +184,7 @@ ACTIONS = (
     Action("borrow", ("borrow",),
            N_("Borrow cards from one of the player's melds to make a new meld with cards from the hand."), N_("Borrow"),
            (Param(_WHO, IN_HAND, N_("Who borrows."), arg="name"),
-            Param("from", MELD, N_("The meld that lends (its number on `pan board`) and the cards it lends."),
+            Param("from", MELD, Hint("help.borrow_from", N_("The meld that lends (its number on the board) and the cards it lends.")),
                   option="--from", arg="lent", short="-f", metavar="N CARD...", multiword=True),
             Param("cards", CARDS, N_("The cards the meld lends."), arg="lent"),
             Param("with", CARDS, N_("The cards from the hand."), option="--with", arg="with_cards", short="-w",

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, TypeVar
 
 from pancli.core.errors import InputError, RuleError
+from pancli.core.hints import Hint
 from pancli.core.i18n import N_, _, ngettext, pgettext
 from pancli.core.ledger import HOUSE, TOPS, Params, Payment, Step, Tally
 from pancli.games.panguingue import conditions, reasons
@@ -206,9 +207,13 @@ def _and_list(items: list[str]) -> str:
     return pgettext("numbers", " and ").join(items)
 
 
+# Where a meld's number is seen: each face says it its own way (pancli/core/hints.py).
+MELD_NUMBERS = Hint("meld.numbers", N_("the board shows the melds' numbers"))
+
+
 def _check_names(players: list[str], rules: HouseRules) -> None:
     if len(players) < 2:
-        raise RuleError(_("a Pan table needs at least 2 players"), _("list them with --players Ana,Ben,Cruz"))
+        raise RuleError(_("a Pan table needs at least 2 players"), Hint("players.list", N_("list at least two players, e.g. Ana, Ben, Cruz")))
     if len(players) > rules.max_players:
         raise RuleError(_("{n} players is more than this table's {most}").format(n=len(players), most=rules.max_players),
                         _("raise max_players in the house rules, or seat fewer"))
@@ -244,9 +249,9 @@ def apply(state: PanState, event: dict, worded: bool = True, own: bool = False) 
 
 # The hint of a move made during a hand that is made only between hands, by move.
 _BETWEEN_HANDS = {
-    "seat": N_("seat players between hands: finish the hand first (or `pan undo` the deal)"),
-    "leave": N_("players leave between hands: finish the hand first (or `pan undo` the deal)"),
-    "deal": N_("deal the next hand between hands: finish the hand first (or `pan undo` the deal)"),
+    "seat": N_("seat players between hands: finish the hand first (or undo the deal)"),
+    "leave": N_("players leave between hands: finish the hand first (or undo the deal)"),
+    "deal": N_("deal the next hand between hands: finish the hand first (or undo the deal)"),
 }
 
 
@@ -254,7 +259,7 @@ def _between_hands(state: PanState, what: str) -> None:
     hand = state.hand
     if hand is not None and not hand.over:
         raise RuleError(_("hand {number} is still being played").format(number=hand.number),
-                        _(_BETWEEN_HANDS[what]))
+                        Hint(f"between.{what}", _BETWEEN_HANDS[what]))
 
 
 def _seat_add(state: PanState, ev: SeatAddEvent, step: Step) -> None:
@@ -273,7 +278,7 @@ def _seat_remove(state: PanState, ev: SeatRemoveEvent, step: Step) -> None:
     _between_hands(state, "leave")
     name = ev["player"]
     if name not in state.seats:
-        raise InputError(_("{player} has no seat").format(player=name), _("see the seats with `pan session show`"))
+        raise InputError(_("{player} has no seat").format(player=name), Hint("seats.list", N_("check the name against the seated players")))
     if len(state.seats) <= 2:
         raise RuleError(_("a Pan table needs at least 2 players"), _("seat someone else first"))
     i = state.seats.index(name)
@@ -324,11 +329,11 @@ def _deal(state: PanState, ev: PanDealEvent, step: Step) -> None:
 
 def _open_hand(state: PanState) -> Hand:
     if state.hand is None:
-        raise RuleError(_("no hand has been dealt yet"), _("start one with `pan deal`"))
+        raise RuleError(_("no hand has been dealt yet"), Hint("deal.first", N_("deal the first hand")))
     if state.hand.over:
         raise RuleError(_("hand {number} is over ({result})").format(number=state.hand.number,
                                                                      result=result_words(state.hand.result)),
-                        _("start the next with `pan deal`"))
+                        Hint("deal.next", N_("deal the next hand")))
     return state.hand
 
 
@@ -387,14 +392,12 @@ def _in_hand(hand: Hand, player: str, doing: str) -> None:
                         _("a dead hand only pays until the next deal"))
 
 
-def _undo_the_drop(hand: Hand, player: str) -> str:
+def _undo_the_drop(hand: Hand, player: str) -> Hint:
     """The hint for a dropped player's move: what `undo` takes back before it reaches the drop."""
     since = hand.events - hand.dropped_at.get(player, hand.events)
     if since <= 0:
-        return _("if the drop was a mistake, `pan undo` takes it back")
-    return ngettext("`pan undo` takes back the last event first: the drop is {n} undos back (see `pan history`)",
-                    "`pan undo` takes back the last event first: the drop is {n} undos back (see `pan history`)",
-                    since + 1).format(n=since + 1)
+        return Hint("drop.undo", N_("if the drop was a mistake, undo takes it back"))
+    return Hint("drop.undo_back", N_("undo takes back the last event first: the drop is {n} undos back"), n=since + 1)
 
 
 def _drop(state: PanState, ev: DropEvent, step: Step) -> None:
@@ -553,19 +556,19 @@ def addition_targets(state: PanState, player: str, cards: tuple[str, ...]) -> li
 
 def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], to: int | None, step: Step) -> None:
     if not cards:
-        raise InputError(_("no cards to add"), _("name the cards, e.g. `pan add Ana 5S`"))
+        raise InputError(_("no cards to add"), Hint("add.cards", N_("name the cards, e.g. 5S")))
     if to is not None:
         meld = hand.melds.get(to)
         if meld is None:
             raise InputError(_("there is no meld {number} on the board").format(number=to),
-                             _("see the numbers with `pan board`"))
+                             MELD_NUMBERS)
         if meld.owner != player:
             raise RuleError(_("meld {number} is {owner}'s, not {player}'s").format(number=to, owner=meld.owner, player=player),
                             _("players add only to their own melds"))
     else:
         own = hand.melds_of(player)
         if not own:
-            raise RuleError(_("{player} has no melds to add to").format(player=player), _("lay a new meld with `pan meld`"))
+            raise RuleError(_("{player} has no melds to add to").format(player=player), Hint("meld.new", N_("lay them as a new meld")))
         fits = addition_targets(state, player, cards)
         if not fits:
             if len(own) == 1:
@@ -578,7 +581,7 @@ def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...],
             numbers = [str(m.number) for m in fits]
             raise InputError(_("{cards} fits {player}'s melds {numbers}").format(
                 cards=format_cards(cards), player=player, numbers=_and_list(numbers)),
-                _("say which with --to, e.g. --to {number}").format(number=fits[0].number))
+                Hint("add.which", N_("say which meld, e.g. meld {number}"), number=fits[0].number))
         meld = fits[0]
     ruling = judge_addition(meld.cards, meld.tag, cards, state.rules)
     if not ruling.legal:
@@ -608,7 +611,7 @@ def _own_meld(hand: Hand, player: str, number: int | None) -> Meld:
     meld = hand.melds.get(number) if number is not None else None  # None: the event names no meld
     if meld is None:
         raise InputError(_("there is no meld {number} on the board").format(number=number),
-                         _("see the numbers with `pan board`"))
+                         MELD_NUMBERS)
     if meld.owner != player:
         raise RuleError(_("meld {number} is {owner}'s, not {player}'s").format(number=number, owner=meld.owner, player=player),
                         _("players rearrange only their own melds"))
@@ -657,11 +660,11 @@ def _split(state: PanState, ev: SplitEvent, step: Step) -> None:
     meld = _own_meld(hand, player, ev.get("meld"))
     parts = [parse_cards(p) for p in ev.get("into", [])]
     if len(parts) < 2:
-        raise InputError(_("a split needs at least two parts"), _('e.g. --into "AD 2D 3D" "4D 5D 6D"'))
+        raise InputError(_("a split needs at least two parts"), Hint("split.parts", N_("e.g. the parts AD 2D 3D / 4D 5D 6D")))
     if Counter(c for p in parts for c in p) != Counter(meld.cards):
         raise RuleError(_("the parts do not hold exactly the cards of meld {number} ({cards})").format(
             number=meld.number, cards=meld.shown()),
-            _("a split divides one meld; add cards from the hand with `pan add` first"))
+            Hint("split.add_first", N_("a split divides one meld; add cards from the hand to it first")))
     _apply_rearrangement(state, hand, player, [meld], [Part(p, (0,) * len(p)) for p in parts], step,
                          borrow=False, what="split", said={"number": meld.number})
     _maybe_out(state, hand, player, step)
@@ -677,12 +680,12 @@ def _borrow(state: PanState, ev: BorrowEvent, step: Step) -> None:
     taken = parse_cards(ev.get("cards", []))
     with_cards = parse_cards(ev.get("with", []))
     if not taken:
-        raise InputError(_("name the cards to borrow"), _("e.g. `pan borrow Ana --from 2 7C --with 7H 7D`"))
+        raise InputError(_("name the cards to borrow"), Hint("borrow.cards", N_("e.g. meld 2 lends 7C, the hand gives 7H 7D")))
     if not with_cards:  # spec §5.6: a meld's own cards rearranged with no hand card is a split
         raise RuleError(_("a borrow completes a new meld with cards from {player}'s hand, and none were named").format(
             player=player),
-            _("name them with --with, or rearrange meld {number} with `pan split` (the split rules apply)").format(
-                number=meld.number))
+            Hint("borrow.with", N_("name the cards from the hand, or split meld {number} instead (the split rules apply)"),
+                 number=meld.number))
     rest = Counter(meld.cards)
     rest.subtract(Counter(taken))
     if any(n < 0 for n in rest.values()):
@@ -714,7 +717,7 @@ def _spread(state: PanState, ev: SpreadEvent, step: Step) -> None:
     _in_hand(hand, player, "spread")
     layout = [parse_cards(m) for m in ev.get("melds", [])]
     if not layout:
-        raise InputError(_("the spread names no melds"), _('e.g. `pan spread Ana "AS 2S 3S | 5S 5S 5S"`'))
+        raise InputError(_("the spread names no melds"), Hint("spread.example", N_("e.g. AS 2S 3S / 5S 5S 5S")))
     for m in layout:
         check = check_meld(m, state.rules.mixed_set_additions, state.rules.max_meld_size)
         if not check.valid:
@@ -759,7 +762,7 @@ def _out(state: PanState, ev: PanOutEvent, step: Step) -> None:
 
 def _short_out(player: str, before: int, cards: Sequence[str], melded: int) -> RuleError:
     """A `pan out` that leaves fewer than 11 cards melded, explained for the situation it was typed in."""
-    spread = _("lay the whole hand at once with `pan spread {name} CARDS / CARDS / CARDS`").format(name=player.lower())
+    spread = Hint("out.spread_all", N_("lay the whole hand at once as a spread: CARDS / CARDS / CARDS"), name=player.lower())
     if before == 0 and not cards:
         return RuleError(_("{player} has no melds yet; going out needs 11 cards melded").format(player=player), spread)
     if before == 0:
@@ -770,12 +773,11 @@ def _short_out(player: str, before: int, cards: Sequence[str], melded: int) -> R
             ngettext("with {cards} {player} would have {n} cards melded; going out needs 11",
                      "with {cards} {player} would have {n} cards melded; going out needs 11", melded).format(
                 cards=format_cards(cards), player=player, n=melded),
-            ngettext("{n} more: record their other melds first (`pan meld`, `pan add`), then go out with the last cards",
-                     "{n} more: record their other melds first (`pan meld`, `pan add`), then go out with the last cards",
-                     11 - melded).format(n=11 - melded))
+            Hint("out.more", N_("record their other melds first ({n} more cards), then go out with the last cards"),
+                 n=11 - melded))
     return RuleError(ngettext("{player} has {n} cards melded; going out needs 11",
                               "{player} has {n} cards melded; going out needs 11", melded).format(player=player, n=melded),
-                     _("name the final cards: `pan out {name} CARD...`").format(name=player.lower()))
+                     Hint("out.final", N_("name the final cards"), name=player.lower()))
 
 
 def _maybe_out(state: PanState, hand: Hand, player: str, step: Step) -> None:
@@ -875,7 +877,7 @@ def _dead(state: PanState, ev: DeadEvent | _DeadAfterFoul, step: Step) -> None:
     alive = [p for p in hand.order if hand.status[p] == IN]
     if not alive:
         if step.worded:
-            step.lines.append(_("No live hand is left: record `pan void` to end the hand."))
+            step.lines.append(str(Hint("void.now", N_("No live hand is left: void the hand to end it."))))
 
 
 def _foul(state: PanState, ev: FoulEvent, step: Step) -> None:
@@ -887,7 +889,7 @@ def _foul(state: PanState, ev: FoulEvent, step: Step) -> None:
     _in_hand(hand, player, "be called for a foul")
     number = ev.get("meld")
     if number is None:
-        raise InputError(_("say which meld is foul with --meld N, or --after-discard"),
+        raise InputError(Hint("foul.which", N_("say which meld is foul, or that it was found after the discard")),
                          _("a foul found before the discard costs only that meld's chips"))
     meld = _own_meld(hand, player, number)
     returned = 0

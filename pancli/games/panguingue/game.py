@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import PanError
+from pancli.core.hints import Hint
 from pancli.core.i18n import N_, _
 from pancli.core.ledger import Step
 from pancli.core.payloads import LIST, TEXT, TEXTS, WHOLE, YES_NO, Field, Payloads
@@ -249,9 +250,14 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
         except Exception:
             return lines
         if nxt is not None:
-            lines.append(_("Next hand: {dealer} deals, {eldest} is eldest; type `deal` to start it.").format(
-                dealer=nxt.dealer, eldest=nxt.eldest))
+            lines.append(str(Hint("deal.next_line", N_("Next hand: {dealer} deals, {eldest} is eldest."),
+                                  dealer=nxt.dealer, eldest=nxt.eldest)))
         return lines
+
+    def result_words(self, result: str) -> str:
+        from pancli.games.panguingue.engine import result_words  # adapter: the game's modules load on first use
+
+        return result_words(result)
 
     def meld_words(self, meld: Mapping[str, Any]) -> str:
         from pancli.games.panguingue import conditions  # adapter: the game's modules load on first use
