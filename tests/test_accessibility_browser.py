@@ -40,10 +40,10 @@ if chromium_path() is None or AXE is None:
 LANGS = ("en", "pl", "ru")
 GAMES = ("panguingue", "contract", "polish")
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-# the WCAG rules, and the best practice the dealer's page once missed: a page has one <h1>
-RUN = ("axe.run(document, {runOnly: {type: 'tag', values: %s}, rules: RULES}).then(r => r.violations"
+# the WCAG rules (and, in HEADING, the best practice the dealer's page once missed: one <h1>)
+RUN = ("axe.run(document, {runOnly: {type: 'tag', values: TAGS}, rules: RULES}).then(r => r.violations"
        ".map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(' ') + ': '"
-       " + (n.failureSummary || '').replace(/\\s+/g, ' '))})))") % json.dumps(TAGS)
+       " + (n.failureSummary || '').replace(/\\s+/g, ' '))})))")
 # The dealer's page keeps its answer, Undo and Redo docked under the thumb, over whatever scrolls
 # beneath it: axe's target-size counts a button passing under the dock as too small where it is
 # covered. Its tap targets are held to 44x44 px instead, each (test_every_tap_target_…).
@@ -55,7 +55,7 @@ HEADING = ("axe.run(document, {runOnly: {type: 'rule', values: ['page-has-headin
 def violations(b, rules: dict | None = None) -> list[dict]:
     if not b.evaluate("typeof window.axe === 'object'"):
         b.evaluate(AXE)
-    b.evaluate(f"window.RULES = {json.dumps(rules or {})}")
+    b.evaluate(f"window.TAGS = {json.dumps(TAGS)}; window.RULES = {json.dumps(rules or {})}")
     found = []
     for script in (RUN, HEADING):
         result = b.call("Runtime.evaluate", expression=script, awaitPromise=True, returnByValue=True)
@@ -127,6 +127,6 @@ def test_every_tap_target_of_the_dealers_page_is_44_px(night, game):
     Pan(night["db"])(f"session use {night['sessions'][game]}")
     b.goto(f"{night['dealer']}&lang=ru")  # the longest words
     b.wait_for("document.querySelectorAll('#seats .seat').length === 6")
-    b.tap(f"document.querySelector('#whoes button') || document.body")
+    b.tap("document.querySelector('#whoes button') || document.body")
     assert b.evaluate("document.querySelectorAll('button, a[href], input, select').length") > 10
     assert b.evaluate(TARGETS) == []
