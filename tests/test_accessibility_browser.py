@@ -130,3 +130,25 @@ def test_every_tap_target_of_the_dealers_page_is_44_px(night, game):
     b.tap("document.querySelector('#whoes button') || document.body")
     assert b.evaluate("document.querySelectorAll('button, a[href], input, select').length") > 10
     assert b.evaluate(TARGETS) == []
+
+
+# Every control of the dealer's page, focused as the keyboard focuses it, in view above the dock
+# (WCAG 2.4.11 Focus Not Obscured): the ones the dock covers where they are.
+UNDER_DOCK = """(() => { const dock = document.getElementById('dock'), hidden = [];
+  for (const e of document.querySelectorAll('main button, main a[href], main input, main select')) {
+    if (e.offsetParent === null || e.disabled || dock.contains(e)) continue;
+    window.scrollTo(0, 0); e.focus();
+    const r = e.getBoundingClientRect(), d = dock.getBoundingClientRect();
+    if (r.bottom > d.top + 1 || r.top < 0) hidden.push(e.id || e.textContent.trim().slice(0, 30));
+  }
+  return hidden; })()"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_focused_control_of_the_dealers_page_is_never_under_the_dock(night, lang):
+    b = night["browser"]
+    Pan(night["db"])(f"session use {night['sessions']['panguingue']}")
+    b.goto(f"{night['dealer']}&lang={lang}")
+    b.wait_for("document.querySelectorAll('#seats .seat').length === 6")
+    assert b.evaluate("document.querySelectorAll('main button').length") > 40
+    assert b.evaluate(UNDER_DOCK) == []
