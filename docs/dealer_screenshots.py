@@ -4,7 +4,9 @@
 
 The demo night of docs/screenshots.py, served with --dealer; headless Chromium (Debian's `chromium`)
 opens the dealer's page 390 px wide, taps Ana and a card to add to her meld, and captures the page;
-then the page of a contract deal (its contract, its 52-card picker, Ana's discard chosen to go out).
+then two new melds with "/ next meld" between them, each judged by the live verdict;
+then the page of a contract deal (its contract, its 52-card picker, Ana's discard chosen to go out),
+and the page of a Polish Pan game (a seat's "Lost the deal", no card picker: it has no action for one).
 It also prints every tap target smaller than 44 px (there should be none).
 """
 
@@ -46,11 +48,23 @@ def main() -> None:
                 out = ROOT / "docs" / "dealer-picker.png"
                 b.screenshot(out, full_page=False)
                 print(f"wrote {out.relative_to(ROOT)}")
+                b.tap("document.getElementById('clear')")  # two new melds, judged one by one
+                b.tap(button(who="Ana"))
+                chosen = []
+                for card in "2C 3C 4C / 5H 5D 5S".split():
+                    b.tap("document.getElementById('separate')" if card == "/" else button(card=card))
+                    chosen.append(card)
+                    b.wait_for(f"document.getElementById('verdict').dataset.cards === '{' '.join(chosen)}'")
+                b.evaluate("document.getElementById('picker-box').scrollIntoView()")
+                out = ROOT / "docs" / "dealer-melds.png"
+                b.screenshot(out, full_page=False)
+                print(f"wrote {out.relative_to(ROOT)}")
                 for target in small_targets(b):
                     print(f"smaller than 44 px: {target}")
         finally:
             stop_server(proc)
         contract(Path(tmp) / "contract.db")
+        polish(Path(tmp) / "polish.db")
 
 
 def contract(db: Path) -> None:
@@ -68,6 +82,27 @@ def contract(db: Path) -> None:
             b.evaluate("document.getElementById('picker-box').scrollIntoView()")
             out = ROOT / "docs" / "dealer-contract.png"
             b.screenshot(out, full_page=False)
+            print(f"wrote {out.relative_to(ROOT)}")
+            for target in small_targets(b):
+                print(f"smaller than 44 px: {target}")
+    finally:
+        stop_server(proc)
+
+
+def polish(db: Path) -> None:
+    pan = Pan(db)
+    pan("session new sunday --game polish --players Ola,Piotr,Zosia,Marek")
+    for loser in ("piotr", "ola"):
+        pan(f"polish lost {loser}")
+    proc, _ = start_server(db, "--no-qr", "--dealer")
+    try:
+        proc.stdout.readline()
+        dealer_url = proc.stdout.readline().strip()
+        with Browser(390, 844) as b:
+            b.goto(dealer_url)
+            b.wait_for("document.querySelectorAll('#seats .seat').length > 0")
+            out = ROOT / "docs" / "dealer-polish.png"
+            b.screenshot(out)
             print(f"wrote {out.relative_to(ROOT)}")
             for target in small_targets(b):
                 print(f"smaller than 44 px: {target}")

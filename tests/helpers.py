@@ -301,3 +301,29 @@ class Table:
             raise result.exception
         assert result.exit_code == code, f"`pan {line}` exited {result.exit_code}: {result.output}"
         return result.output
+
+
+# -- a night of each game, six players with long names (the phone pages' widths) ----------------
+
+TWELVE = ["Konstantinos", "Maximilianus", "Władysławowa", "Christabella", "Aleksandrina", "Łukaszewicza"]
+FORTY = ["Konstantinos Papadopoulos-Wiśniewski Jr.", "Maximilianus Augustinus von Habsburg-Lot",
+         "Władysławowa Brzęczyszczykiewiczówna-Kos", "Christabella Montgomery-Fitzwilliam III",
+         "Aleksandrina Konstantinowna Rimska-Korsa", "Łukaszewiczówna-Brzęczyszczykiewiczówna1"]
+
+
+def three_games(db, names: list[str]) -> dict[str, str]:
+    """Six players with these names at a contract game (a lay-down), a Polish Pan game (a deal
+    lost) and a Panguingue hand in play (a drop, two melds, an undone meld): the session of each
+    game by its game's name. The Panguingue session is left current."""
+    pan = Pan(db)
+    word = {n: n.split()[0].split("-")[0].lower() for n in names}  # a unique start of each name
+    seated = ",".join(names)
+    pan(f'session new cards --game contract --players "{seated}"')
+    pan(f"contract lay {word[names[0]]} 7S 7H 7D / QC QD QS")
+    pan(f'session new polski --game polish --players "{seated}"')
+    pan(f"polish lost {word[names[1]]}")
+    pan(f'session new pan --players "{seated}" --dealer "{names[5]}"')
+    for line in ["deal", f"drop {word[names[3]]}", f"meld {word[names[0]]} 5S 5S 5S", f"meld {word[names[1]]} AH 2H 3H",
+                 f"meld {word[names[2]]} KC KC KC", "undo"]:
+        pan(line)
+    return {"panguingue": "pan", "contract": "cards", "polish": "polski"}

@@ -19,17 +19,20 @@ from typing import TYPE_CHECKING, Any
 
 from pancli.app.parameters import SessionTable, missing, read_values
 from pancli.app.recorder import Recorder
+from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, PanError, RuleError
+from pancli.core.grouping import has_separator
 from pancli.core.hints import worded
 from pancli.core.i18n import N_, _, ngettext
 from pancli.core.text import one_line, payment_lines
 from pancli.core.words import signed
 from pancli.games import game
-from pancli.games.actions import CARDS, IN_HAND, PLAYER, Action, Param, by_name, read, read_count
+from pancli.games.actions import BANK_ACTIONS, CARDS, IN_HAND, MELDS, PLAYER, Action, Param, by_name, read, read_count
 from pancli.storage.store import Store
 
 if TYPE_CHECKING:
     from pancli.core.ledger import Step
+    from pancli.games.protocol import Game
 
 KEY = re.compile(r"[A-Za-z0-9_-]{8,80}")
 
@@ -68,8 +71,14 @@ def described(action: Action) -> dict:
     return action.describe()
 
 
+def on_phone(game: Game[Any, Any]) -> tuple[Action, ...]:
+    """The actions the dealer's phone offers and records for a game: its declared ones, and the
+    bank's chips bought and cashed only where the game is scored in chips (``Game.in_chips``)."""
+    return tuple(a for a in game.actions if game.in_chips or a not in BANK_ACTIONS)
+
+
 def actions_of(rec: Recorder) -> dict[str, Action]:
-    return by_name(rec.game.actions)
+    return by_name(on_phone(rec.game))
 
 
 # -- doing one -----------------------------------------------------------------------------------
@@ -234,8 +243,9 @@ def dealer_table(store: Store, session: str | None) -> dict:
             "status": rec.game.status(state), "contract": board.get("contract"), "melds": melds,
             "seats": rec.game.players(state), "players": rec.game.players(state),
             "in_hand": list(rec.game.active_players(state)), "hand_open": bool(rec.game.hand_open(state)),
-            "hand": hand, "actions": [described(a) for a in rec.game.actions],
+            "hand": hand, "actions": [described(a) for a in on_phone(rec.game)],
             "pack": list(rec.game.pack), "checks_cards": getattr(rec.game, "verdict", None) is not None,
+            "checks_melds": melds_judged(rec.game),
             "still_to_record": worded(rec.game.still_to_record(state)) or None, "undo": undo_preview(store, session),
             "redo": redo_preview(store, session), "current": _current_name(store)}
 
@@ -305,19 +315,84 @@ def judge_cards(store: Store, session: str | None, body: dict) -> dict:
     """`pan check` for the cards on the picker, under the session's house rules: legal or not,
     and what it pays; with ``onto`` (a meld's cards) the addition to it. Records nothing."""
     rec = Recorder(store, store.session(session))
+    if missing(body.get("cards")):
+        raise InputError(_("the action has no cards"), _("choose the cards first"))
+    if isinstance(body.get("cards"), str) and has_separator([body["cards"]]):
+        return _judge_melds(rec, body)
     judged = getattr(rec.game, "verdict", None)
     if judged is None:
         raise InputError(_("{game} has no card check here").format(game=rec.game.title),
                          _("choose the cards and tap the action: recording it checks them"))
     onto = _cards(rec, body, "onto")
-    if missing(body.get("cards")):
-        raise InputError(_("the action has no cards"), _("choose the cards first"))
     cards = tuple(_cards(rec, body, "cards"))
     said = judged(cards, rec.rules, tuple(onto) or None)
     player = body.get("player")
     if onto or said.get("valid") or not isinstance(player, str):
         return said
     return _as_addition(rec, judged, cards, player) or said
+
+
+def melds_judged(game: Game[Any, Any]) -> bool:
+    """Whether the dealer's page can have melds with / between them judged live: the game has a
+    picker action that takes several melds (a split, a contract's lay, going out with new melds)."""
+    return any(_takes_melds(a) for a in on_phone(game))
+
+
+def _takes_melds(action: Action) -> bool:
+    return action.face() == "picker" and any(p.kind == MELDS for p in action.params)
+
+
+def _judge_melds(rec: Recorder, body: dict) -> dict:
+    """Several melds on the picker (``/`` between them), judged before anything is recorded: onto a
+    chosen meld (``meld``), what the action that rearranges it would do (a split); otherwise each
+    new meld by the game's own check, or, for a game without one, what its action that takes
+    several melds would do (the contract game's lay). Records nothing."""
+    melds = read(Param("cards", MELDS, ""), body["cards"], SessionTable(rec))
+    if not melds:
+        raise InputError(_("the action has no cards"), _("choose the cards first"))
+    onto = body.get("meld") is not None
+    fitting = [a for a in on_phone(rec.game) if _takes_melds(a)
+               and any(p.onto and p.required for p in a.params) == onto]
+    judged = getattr(rec.game, "verdict", None)
+    if not onto and judged is not None:
+        said = [judged(tuple(m), rec.rules, None) for m in melds]
+        # Translators: {number} counts the new melds on the card picker, 1, 2, 3; {verdict} is the check's sentence
+        text = "\n".join(_("new meld {number}: {verdict}").format(number=i, verdict=v["text"])
+                          for i, v in enumerate(said, 1))
+        return {"valid": all(v.get("valid") for v in said), "text": text,
+                "pays": sum(int(v.get("pays") or 0) for v in said)}
+    if not fitting:
+        raise InputError(_("{game} has no card check here").format(game=_(rec.game.title)),
+                         _("choose the cards and tap the action: recording it checks them"))
+    return _dry_run(rec, fitting[0], body)
+
+
+def _dry_run(rec: Recorder, action: Action, body: dict) -> dict:
+    """What the action would record with the picker's player, melds and meld, applied to the table
+    as it is now and kept nowhere: ``valid`` and the words `pan` would print, or why it is refused."""
+    given: dict[str, Any] = {}
+    for i, p in enumerate(action.params):
+        if i == 0 and p.kind in (PLAYER, IN_HAND):
+            given[p.name] = body.get("player")
+        elif p.kind == MELDS:
+            given[p.name] = body.get("cards")
+        elif p.onto:
+            given[p.name] = body.get("meld")
+    try:
+        if missing(given.get(action.params[0].name)):
+            raise InputError(_("choose who first: tap a name above the cards"), "")
+        state = rec.state()
+        lines: list[str] = []
+        for event in action.build(values_of(rec, action, given)):
+            step = apply_event(rec.game, state, event)
+            state = step.state
+            lines += step_lines([step])
+    except PanError as e:
+        return {"valid": False, "text": _("not legal: {reason}").format(reason=one_line(e.message)),
+                "pays": 0}
+    # Translators: {lines} is what recording the tap would say, e.g. "Ana lays down the contract: …"
+    return {"valid": True, "text": _("legal: {lines}").format(lines=" ".join(line.strip() for line in lines)),
+            "pays": 0}
 
 
 def _as_addition(rec: Recorder, judged: Callable[..., dict[str, Any]], cards: tuple[str, ...],

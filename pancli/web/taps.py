@@ -38,6 +38,7 @@ WORDS: dict[str, Wording] = {
     "session.closed": lambda p: _("start a new one with {button}").format(button=_("New game")),
     "add.which": N_("tap the meld to add them to, e.g. meld {number}"),
     "add.cards": N_("choose the cards first"),
+    "out.onto_melds": N_("tap the new melds without a meld chosen, or add to the meld first"),
     # the picker's number field is its Points
     "left.both": N_("choose the cards or type the points, not both"),
     "left.none": N_("choose the cards, or type the points (0 for none)"),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from pancli.core.errors import InputError
 from pancli.core.grouping import write_melds
 from pancli.core.hints import Hint
-from pancli.core.i18n import N_, _
+from pancli.core.i18n import N_, _, ngettext
 from pancli.games.actions import (
     CARDS,
     FLAG,
@@ -127,8 +127,19 @@ def _spread(v: Values) -> list[SpreadEvent]:
     return [{"kind": "spread", "player": v["player"], "melds": [" ".join(m) for m in v["melds"]]}]
 
 
-def _out(v: Values) -> list[PanOutEvent]:
-    return [{"kind": "out", "player": v["player"], "cards": list(v.get("cards") or []), "to": v.get("to")}]
+def _out(v: Values) -> list[MeldEvent | PanOutEvent]:
+    """Going out with the final cards; with several new melds (the dealer's picker, / between
+    them), each but the last laid as a meld, then out with the last: recorded together or not at all."""
+    cards = list(v.get("cards") or [])
+    melds = [list(m) for m in cards if m] if cards and not isinstance(cards[0], str) else [cards] if cards else []
+    if len(melds) > 1 and v.get("to") is not None:
+        raise InputError(ngettext("going out onto a meld takes the cards of one addition, not {n} melds",
+                                  "going out onto a meld takes the cards of one addition, not {n} melds",
+                                  len(melds)).format(n=len(melds)),
+                         Hint("out.onto_melds", N_("lay the new melds with no meld chosen, or add to the meld first")))
+    laid: list[MeldEvent | PanOutEvent] = [{"kind": "meld", "player": v["player"], "cards": m} for m in melds[:-1]]
+    laid.append({"kind": "out", "player": v["player"], "cards": melds[-1] if melds else [], "to": v.get("to")})
+    return laid
 
 
 def _foul(v: Values) -> list[FoulEvent]:
@@ -197,10 +208,10 @@ ACTIONS = (
            _spread, ("spread",), when="hand", example="pan spread ana AS 2S 3S 4S / 5S 5S 5S / KH KH KC KD"),
     Action("out", ("out",), N_("Go out: checks the 11-card layout and pays the settlement (base, conditions again, tops)."),
            N_("Go out"), (Param(_WHO, IN_HAND, N_("Who goes out."), arg="name"),
-                      Param("cards", CARDS, N_("The final cards: a new meld, or an addition."), required=False, many=True,
-                            metavar="CARD...", read_as=MELDS),
+                      Param("cards", MELDS, N_("The final cards: a new meld, or an addition."), required=False, many=True,
+                            metavar="CARD..."),
                       Param("to", MELD, N_("Add the final cards to this meld."), required=False, option="--to")),
-           _out, ("out",), when="hand", example="pan out ana 4H 4D 4C", words=_out_words,
+           _out, ("meld", "out"), when="hand", example="pan out ana 4H 4D 4C", words=_out_words,
            more="The final cards make one meld (or one addition); to lay several melds at once, name the\n"
                 "whole layout with `pan spread` (melds separated by /): it goes out when it reaches 11 cards."),
     Action("foul", ("foul",), N_("A foul meld: before the discard the meld's chips go back; after it the hand is dead."),

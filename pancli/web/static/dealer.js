@@ -132,7 +132,7 @@
 
   function renderPicker() {
     var acts = pickerActs(), box = $("picker-box");
-    box.hidden = !acts.length && !(table.pack || []).length;
+    box.hidden = !acts.length;  // a pack with no action to take its cards is no picker
     var names = pickerPlayers(), whoes = $("whoes"); whoes.textContent = "";
     names.forEach(function (name) {
       var b = el("button", "", name); b.type = "button"; b.dataset.who = name;
@@ -180,11 +180,15 @@
 
   function check() {
     var v = $("verdict");
-    if (!chosen.length || !table.checks_cards || chosen.indexOf(SEP) >= 0) {
+    // Several melds (/ between them: new melds, a split of the chosen meld, a contract's lay) are
+    // judged as the action that takes them would record them; one meld by the game's own check.
+    var several = chosen.indexOf(SEP) >= 0;
+    if (!chosen.length || !(several ? table.checks_melds : table.checks_cards)) {
       v.textContent = ""; v.className = "verdict"; delete v.dataset.cards; return;
     }
     var n = ++checkNo, body = { cards: chosenText() }, base = onto !== null ? ontoCards() : null;
-    if (base) body.onto = base;
+    if (several) { if (who) body.player = who; if (onto !== null) body.meld = onto; }
+    else if (base) body.onto = base;
     else if (who) body.player = who;  // no meld chosen: Add finds the one of theirs the cards fit
     fetch("/dealer/api/check", { method: "POST", headers: headers(), body: JSON.stringify(body) })
       .then(function (r) { return r.json(); })
