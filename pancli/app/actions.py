@@ -21,6 +21,7 @@ from pancli.app.parameters import SessionTable, missing, read_values
 from pancli.app.recorder import Recorder
 from pancli.core.errors import InputError, PanError, RuleError
 from pancli.core.i18n import N_, _, ngettext
+from pancli.core.rows import Session
 from pancli.core.text import one_line, payment_lines
 from pancli.core.words import signed
 from pancli.games import game
@@ -35,6 +36,38 @@ KEY = re.compile(r"[A-Za-z0-9_-]{8,80}")
 
 class KeyReused(RuleError):
     """The key of an action already recorded, sent with another request."""
+
+
+class MovedOn(RuleError):
+    """A tap made on a session that is no longer the one the page records into (the table moved
+    on to another game meanwhile), or a tap that does not say which session it was made on."""
+
+    def __init__(self, message: str, hint: str, code: str | None = None):
+        super().__init__(message, hint)
+        self.code = code
+
+
+def session_mark(s: Session) -> str:
+    """The session's mark a tap carries (its global ``uid``; a session without one, never seen in
+    a database of this version, by its row id)."""
+    return s.uid or f"id:{s.id}"
+
+
+def check_session(store: Store, here: Session, body: dict) -> None:
+    """Refuses a tap whose ``session`` is not the session ``here`` it would be recorded into."""
+    given = body.get("session")
+    if not isinstance(given, str) or not given:
+        raise MovedOn(_("this tap does not say which game it was made on"),
+                      _("reload the dealer page and tap again"))
+    if given == session_mark(here):
+        return
+    made_on = next((s.name for s in store.sessions() if session_mark(s) == given), None)
+    # Translators: the names come after colons, where no case ending is needed
+    said = _("the table moved on to another game and nothing was recorded; this tap's game: {session}; "
+             "the table's game now: {current}").format(session=made_on, current=here.name) if made_on else \
+        _("the table moved on to another game and nothing was recorded; the table's game now: {current}").format(
+            current=here.name)
+    raise MovedOn(said, _("go to the new game, look, and tap again there"), "moved_on")
 
 
 # -- reading what the phone sent: each parameter by the reader of its kind (app/parameters.py) --
@@ -133,7 +166,9 @@ def perform(store: Store, session: str | None, body: dict) -> dict:
     with store.lock():
         if (first := answered_before(store, key, wanted)) is not None:
             return first
-        rec = Recorder(store, store.session(session))
+        here = store.session(session)
+        check_session(store, here, body)  # never into another game than the one the tap was made on
+        rec = Recorder(store, here)
         if name == "undo":
             lines = _undo(rec, body)
         elif name == "redo":
@@ -250,7 +285,7 @@ def dealer_table(store: Store, session: str | None) -> dict:
     hand = board.get("hand") if isinstance(board.get("hand"), dict) else None
     melds = melds_of(board)
     return {**in_view(rec, state, board, hand),
-            "session": rec.session.name, "game": rec.session.game, "title": _(rec.game.title),
+            "session": rec.session.name, "session_uid": session_mark(rec.session), "game": rec.session.game, "title": _(rec.game.title),
             "status": rec.game.status(state), "contract": board.get("contract"), "melds": melds,
             "seats": rec.game.players(state), "players": rec.game.players(state),
             "in_hand": list(rec.game.active_players(state)), "hand_open": bool(rec.game.hand_open(state)),
@@ -370,4 +405,4 @@ def _as_addition(rec: Recorder, judged: Callable[..., dict[str, Any]], cards: tu
     return None
 
 
-__all__ = ["KeyReused", "PanError", "perform", "undo_preview", "dealer_table", "judge_cards"]
+__all__ = ["KeyReused", "MovedOn", "PanError", "perform", "undo_preview", "dealer_table", "judge_cards"]
