@@ -15,10 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_serve_dealer_browser import Dealer, button, choose
 
 from cdp import Browser, chromium_path
 from helpers import HANG, Pan
-from test_serve_dealer_browser import Dealer, button, choose
 
 ROOT = Path(__file__).resolve().parent.parent
 
