@@ -405,13 +405,13 @@ def test_serve_prints_the_url_first_then_a_qr_code_and_stops_cleanly(night):
     assert db_dump(night) == before  # read-only: not one row changed
 
 
-def test_a_fresh_token_each_time(night):
+def test_the_token_is_kept_from_one_start_to_the_next_and_new_token_replaces_it(night):
     urls = []
-    for _ in range(2):
-        proc, url = start_server(night, "--no-qr")
-        urls.append(url)
+    for args in ((), (), ("--new-token",), ()):
+        proc, url = start_server(night, "--no-qr", *args)
+        urls.append(url.split("token=")[1])
         stop_server(proc)
-    assert urls[0].split("token=")[1] != urls[1].split("token=")[1]
+    assert urls[0] == urls[1] != urls[2] == urls[3]
 
 
 def test_serve_refuses_an_unknown_session_and_a_busy_port(night):

@@ -27,14 +27,8 @@ if chromium_path() is None:
         raise RuntimeError("the browser test needs chromium in CI: apt-get install chromium")
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
-PLAYERS_TOKEN = "players-restart-0001"
-# The dealer's key and the page's check values must be the same after the restart, as `pan serve`
-# will keep them with the database. Until it does, the server runs with both fixed.
-SERVE = ("import sys, pancli.web.app as app, pancli.web.dealer as dealer; "
-         "app.new_token = lambda: 'dealer-restart-0001'; "
-         "first = dealer.Dealer.__init__; "
-         "dealer.Dealer.__init__ = lambda self, *a, **k: (first(self, *a, **k), setattr(self, 'secret', b'k' * 32))[0]; "
-         "from pancli.cli import main; sys.argv = ['pan'] + sys.argv[1:]; main()")
+# `pan serve` keeps the players' token and the dealer's key beside the database, and the page's
+# check values with the dealer's key: the same command line gives the same addresses after a restart.
 
 
 def free_port() -> int:
@@ -52,8 +46,8 @@ class Server:
     def start(self) -> str:
         """Starts it; the dealer's address."""
         env = dict(os.environ, PANCLI_DB=str(self.db), PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen([sys.executable, "-c", SERVE, "serve", "--host", "127.0.0.1",
-                                      "--port", str(self.port), "--no-qr", "--token", PLAYERS_TOKEN, "--dealer"],
+        self.proc = subprocess.Popen([sys.executable, "-m", "pancli", "serve", "--host", "127.0.0.1",
+                                      "--port", str(self.port), "--no-qr", "--dealer"],
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=ROOT)
         assert self.proc.stdout.readline().startswith(f"http://127.0.0.1:{self.port}/")
         self.proc.stdout.readline()  # "The dealer's address…"

@@ -115,11 +115,15 @@ def serve(
     port: int = typer.Option(DEFAULT_PORT, "--port", "-p", help="Port to listen on (0: any free port)."),
     session: str | None = typer.Option(None, "--session", help="Session to show (default: the current one, "
                                                                   "following `pan session use`)."),
-    token: str | None = typer.Option(None, "--token", help="Use this token instead of a fresh random one "
-                                                              "(to keep the same QR code from one night to the next)."),
+    token: str | None = typer.Option(None, "--token", help="Use this token for the players' address instead of the "
+                                                              "one kept with the database."),
+    new_token: bool = typer.Option(False, "--new-token", help="Replace the players' kept token: the old address and "
+                                                                "QR code stop working."),
     no_qr: bool = typer.Option(False, "--no-qr", help="Print only the address, no QR code."),
     dealer: bool = typer.Option(False, "--dealer", help="Also serve the dealer's page, which records from a phone: "
                                                           "prints a second address and QR code, for the dealer only."),
+    new_dealer_key: bool = typer.Option(False, "--new-dealer-key", help="With --dealer: replace the dealer's kept key, "
+                                                                          "so the old dealer's phone is cut off."),
 ):
     """Serve the table read-only on the local network: every player follows it live on a phone.
 
@@ -132,13 +136,20 @@ def serve(
     the table by tapping, through the same recorder, each tap once. Type tv or dealer and
     Enter to show that QR code instead: one at a time, each fits a small terminal. Ctrl-C stops it.
 
-    Example: pan serve --host 127.0.0.1 --port 8765
+    The players' token and the dealer's key are kept beside the database (pan.db-players.key,
+    pan.db-dealer.key; never in its archives or replicas), so a restart, or pan serve tomorrow,
+    keeps both addresses and QR codes, and the open pages carry on by themselves.
+    --new-token and --new-dealer-key replace them: the old address is refused at once.
+
+    Example: pan serve --dealer --new-dealer-key
     """
     import signal
     import socket
 
     from pancli.storage.paths import resolve_path
-    from pancli.web.app import create_app, new_token
+    from pancli.storage.store import Store
+    from pancli.web.app import create_app
+    from pancli.web.serve_keys import DEALER, PLAYERS, serve_key
     from pancli.web.server import make_server
 
     if not 0 <= port <= 65535:
@@ -146,11 +157,21 @@ def serve(
                          _("choose another, or --port 0 for any free one"))
     if token is not None and (len(token) < 8 or not token.isprintable() or " " in token):
         raise InputError(_("--token must be at least 8 characters, with no spaces"),
-                         _("or leave it out for a fresh one"))
-    token = token or new_token()
+                         _("or leave it out for the one kept with the database"))
+    if token is not None and new_token:
+        raise InputError(_("--token and --new-token cannot go together"),
+                         _("give --token to choose the players' token, or --new-token for a fresh one"))
+    if new_dealer_key and not dealer:
+        raise InputError(_("--new-dealer-key replaces the dealer's key: it goes with --dealer"),
+                         _("add --dealer"))
     path = resolve_path(app_context().db)
-    dealer_token = new_token() if dealer else None
-    web = create_app(path, token, session, dealer_token=dealer_token)  # refuses a missing or foreign database before listening
+    Store(path, readonly=True).close()  # a missing or foreign database is refused before a key is made beside it
+    if token is None:
+        token = serve_key(path, PLAYERS, new=new_token).token
+    dealer_key = serve_key(path, DEALER, new=new_dealer_key) if dealer else None
+    dealer_token = dealer_key.token if dealer_key else None
+    web = create_app(path, token, session, dealer_token=dealer_token,
+                     dealer_secret=dealer_key.csrf_secret if dealer_key else None)  # refuses before listening
     reader = web.state.reader
     shown = reader.session(None) if session or reader.store().setting("current_session") else None
     sock = _bind(host, port)

@@ -43,11 +43,12 @@ class Compressed:
 
 
 def create_app(db_path, token: str, session: str | None = None, poll_interval: float = POLL_SECONDS,
-               hub: Hub | None = None, dealer_token: str | None = None):
+               hub: Hub | None = None, dealer_token: str | None = None, dealer_secret: bytes | None = None):
     """The `pan serve` application of one database: the site's routes behind the token guard,
     with the one poller started and stopped by the server's lifespan; with a dealer token, the
     dealer's page and write routes (pancli.web.dealer) in front of them; every answer in the
-    language its request asks for (pancli.web.language)."""
+    language its request asks for (pancli.web.language). ``dealer_secret`` signs the dealer's
+    page's CSRF values (pancli.web.serve_keys: kept with the database, so they survive a restart)."""
     if dealer_token is not None:
         from pancli.web.dealer import prepare  # noqa: PLC0415 only with --dealer
 
@@ -72,7 +73,7 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
         return Compressed(Speaking(guard))
     from pancli.web.dealer import with_dealer  # noqa: PLC0415 only with --dealer
 
-    return Compressed(Speaking(with_dealer(guard, db_path, session, token, dealer_token)))
+    return Compressed(Speaking(with_dealer(guard, db_path, session, token, dealer_token, dealer_secret)))
 
 
 __all__ = ["create_app", "new_token", "Hub", "Site", "seat_of", "table_template", "token_given"]

@@ -92,10 +92,12 @@ class Dealer:
     """The dealer's routes of one database and session."""
 
     def __init__(self, db_path, session: str | None, players_token: str, dealer_token: str,
-                 rate: RateLimit | None = None):
+                 rate: RateLimit | None = None, secret: bytes | None = None):
         self.path, self.session = db_path, session
         self.players_token, self.token = players_token, dealer_token
-        self.secret = secrets.token_bytes(32)  # CSRF values are good until the server stops
+        # CSRF values are good as long as the secret: the dealer's kept key's (pancli.web.serve_keys)
+        # survives a restart; without one, until the server stops
+        self.secret = secret or secrets.token_bytes(32)
         self.rate = rate or RateLimit()
         self.env = templates()  # the one environment of every page
         self.static = Static(directory=str(HERE / "static"))
@@ -315,8 +317,9 @@ class DealerGate:
         return await self.app(scope, receive, send)
 
 
-def with_dealer(players_app, db_path, session: str | None, players_token: str, dealer_token: str) -> DealerGate:
+def with_dealer(players_app, db_path, session: str | None, players_token: str, dealer_token: str,
+                secret: bytes | None = None) -> DealerGate:
     if secrets.compare_digest(players_token.encode(), dealer_token.encode()):
         raise InputError(_("the dealer's token must differ from the players' token"),
                          _("leave --token out, or change it"))
-    return DealerGate(players_app, Dealer(db_path, session, players_token, dealer_token))
+    return DealerGate(players_app, Dealer(db_path, session, players_token, dealer_token, secret=secret))
