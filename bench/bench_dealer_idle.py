@@ -26,9 +26,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from bench_serve import start, stop  # noqa: E402
-from cdp import Browser  # noqa: E402
 
 from pancli.web.live import KEEPALIVE_SECONDS  # noqa: E402
+
+from cdp import Browser  # noqa: E402
 
 PING = len("event: ping\ndata: {}\n\n") + len("17\r\n\r\n")  # one keep-alive, in its HTTP chunk
 
