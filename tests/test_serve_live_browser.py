@@ -12,12 +12,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from cdp import Browser, chromium_path
-from helpers import HANG, Pan
 from test_serve_network import limit_files, port_of, token_of
 
 from pancli.web.server import limits_for
+
+from cdp import Browser, chromium_path
+from helpers import HANG, Pan
 
 ROOT = Path(__file__).resolve().parent.parent
 
