@@ -339,7 +339,8 @@
     var telling = tapFailed || !streamUp || !!stopped;
     if (n && telling) lines.push(tn("{n} tap waiting", "{n} taps waiting", n, { n: n }));
     net.hidden = !lines.length;
-    $("net-text").textContent = lines.join(" ");
+    var text = lines.join(" ");
+    if ($("net-text").textContent !== text) $("net-text").textContent = text;  // a status region: said when it changes
     document.body.dataset.waiting = String(n);
     $("stop").hidden = !stopped;
     $("stop-go").hidden = !(stopped && stopped.d && stopped.d.code === "moved_on");
