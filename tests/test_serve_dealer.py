@@ -502,3 +502,17 @@ def test_a_tap_recorded_before_the_session_changed_is_answered_again_never_recor
     again = act(client, headers, key="tap-recorded-01", action="deal", session=friday)  # its answer was lost
     assert again.status_code == 200 and again.json() == {**first, "replayed": True}
     assert db_dump(db) == before
+
+
+def test_the_dealer_pages_files_are_compressed_and_kept_by_their_versioned_address(client, headers):
+    page = client.get("/dealer", params={"dealer": DEALER_TOKEN}, headers={"Accept-Encoding": "gzip"})
+    assert page.headers["content-encoding"] == "gzip" and page.headers["cache-control"] == "no-store"
+    for name in ("dealer.css", "dealer.js", "words.js"):
+        linked = re.search(rf'"(/dealer/static/{re.escape(name)}\?v=[0-9a-f]+)"', page.text).group(1)
+        r = client.get(linked, headers={"Accept-Encoding": "gzip"})
+        assert r.status_code == 200 and r.headers["content-encoding"] == "gzip", name
+        assert r.headers["cache-control"].startswith("private, max-age=") and r.headers["x-content-type-options"] == "nosniff"
+    # the slow safety look: the same table again is answered in a few bytes
+    first = client.get("/dealer/api/table", headers=headers)
+    again = client.get("/dealer/api/table", headers={**headers, "If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
