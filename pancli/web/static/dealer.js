@@ -386,7 +386,7 @@
         if (res.ok) {
           forget([p.key]);
           say(res.d.lines && res.d.lines.length ? res.d.lines : [t("Recorded.")]);
-          if (afters[p.key]) afters[p.key]();
+          if (afters[p.key]) { afters[p.key](); render(); }  // the picker cleared, even if the table is the same
         } else if (outbox().length > 1 || p.waited || res.d.code === "moved_on") {
           stopped = { item: p, d: res.d };  // the rest waits: rulings depend on the order of taps
           say([refusedWords(p, res.d)], true);
