@@ -114,7 +114,7 @@ def test_the_new_verb_is_a_button_of_the_dealers_page(pan, highcard):
         assert concede["face"] == "seat" and concede["label"] == "Concede"  # a button on each seat
         assert [(p["name"], p["kind"], p["required"]) for p in concede["params"]] == [("player", PLAYER, True)]
         r = client.post("/dealer/api/action", headers=headers,
-                        json={"key": "toy-key-0002", "action": "concede", "player": "ana"})
+                        json={"key": "toy-key-0002", "action": "concede", "player": "ana", "session": table["session_uid"]})
         assert r.status_code == 200, r.text
         assert r.json()["lines"][0] == "Deal 1: Ana concedes."
     assert nets(pan) == {"Ana": -10, "Ben": 5, "Cruz": 5}

@@ -552,10 +552,51 @@ def test_a_player_named_with_a_slash_has_a_player_page(tmp_path):
         assert get(c, "/api/player/Ana%2F2").json()["player"] == "Ana/2"
 
 
-def test_static_files_carry_the_same_headers_as_the_pages(client):
+def test_static_files_carry_the_pages_headers_and_are_kept_by_their_versioned_address(client):
+    page = get(client, "/").text
     for path in ("/static/pan.css", "/static/live.js"):
-        r = get(client, path)
-        assert r.headers["x-content-type-options"] == "nosniff" and r.headers["cache-control"] == "no-store"
+        linked = re.search(re.escape(path) + r'\?[^"]*', page).group(0).replace("&amp;", "&")
+        assert "v=" in linked  # a new pancli's files are new addresses
+        r = client.get(linked)
+        assert r.status_code == 200 and r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["cache-control"].startswith("private, max-age=") and "no-store" not in r.headers["cache-control"]
+        assert r.headers.get("etag")
+
+
+def test_pages_json_and_static_files_are_compressed_but_never_the_stream(client):
+    for path in ("/", "/history", "/api/board", "/static/pan.css"):
+        r = client.get(path, params={"token": TOKEN}, headers={"Accept-Encoding": "gzip"})
+        assert r.status_code == 200 and r.headers.get("content-encoding") == "gzip", path
+
+
+def hello_of(url: str, **headers) -> tuple[dict, httpx.Headers]:
+    """The stream's first message (hello) and the stream's headers."""
+    with httpx.stream("GET", url.replace("/?", "/events?"), timeout=HANG, headers=headers) as r:
+        for line in r.iter_lines():
+            if line.startswith("data: "):
+                return json.loads(line[6:]), r.headers
+    raise AssertionError("the stream said nothing")
+
+
+def test_each_server_start_is_told_apart_and_its_stream_is_never_compressed(tmp_path):
+    """Two starts of the same server on the same database: both count their changes from 0, so
+    only the hello's instance tells a page that the server it follows is a new one."""
+    db = tmp_path / "pan.db"
+    Pan(db)("session new friday --players Ana,Ben,Cruz --dealer Cruz")
+    starts = []
+    for _ in range(2):
+        proc, url = start_server(db, "--no-qr")
+        try:
+            hello, headers = hello_of(url, **{"Accept-Encoding": "gzip"})
+            page = httpx.get(url, timeout=HANG).text
+        finally:
+            rc, _out, err = stop_server(proc)
+        assert rc == 0, err
+        assert headers.get("content-encoding") is None and headers["content-type"].startswith("text/event-stream")
+        assert re.fullmatch(r"[0-9a-f]{16}", hello["instance"]) and hello["generation"] == 0
+        assert f'data-instance="{hello["instance"]}"' in page  # the page knows the server it came from
+        starts.append(hello["instance"])
+    assert starts[0] != starts[1]
 
 
 # -- the page cache: keyed by what changes the answer, bounded in bytes ------------------------

@@ -48,8 +48,19 @@ def headers(client):
 KEYS = iter(range(10**6))
 
 
+def session_uid(client, headers) -> str:
+    """The session the dealer's page shows now, as a tap names it."""
+    return client.get("/dealer/api/table", headers=headers).json()["session_uid"]
+
+
 def act(client, headers, key=None, **body):
+    """A tap, made on the session the page shows now unless ``session`` says otherwise (None: a
+    tap that names none, as a page from before the sessions were named)."""
     key = key or f"key-{next(KEYS):08d}"
+    if "session" not in body:
+        body["session"] = session_uid(client, headers)
+    elif body["session"] is None:
+        del body["session"]
     return client.post("/dealer/api/action", json={"key": key, **body}, headers=headers)
 
 
@@ -291,7 +302,8 @@ def test_a_body_nested_too_deep_or_a_number_in_other_digits_is_one_line_400(clie
     assert said["error"] == "the action is nested too deep" and "\n" not in said["error"] + said["hint"]
     for chips in ("²", "٣", "1" * 5000):
         said = refused(client, db, 400, json={"key": f"k-{len(chips):04d}{ord(chips[0])}", "action": "buyin",
-                                              "player": "ana", "chips": chips}, headers=headers)
+                                              "player": "ana", "chips": chips,
+                                              "session": session_uid(client, headers)}, headers=headers)
         assert "chips" in said["error"] and "\n" not in said["error"]
 
 
@@ -348,7 +360,8 @@ def test_serve_dealer_prints_a_second_address_that_records(db):
         token = dealer_url.split("dealer=")[1]
         csrf = re.search(r'name="pan-csrf" content="([^"]+)"', page.text).group(1)
         origin = url.split("/?")[0]
-        r = httpx.post(origin + "/dealer/api/action", json={"key": "serve-00000001", "action": "deal"},
+        uid = re.search(r'"session_uid":"([^"]+)"', page.text).group(1)  # the table comes with the page
+        r = httpx.post(origin + "/dealer/api/action", json={"key": "serve-00000001", "action": "deal", "session": uid},
                        headers={"X-Pan-Dealer": token, "X-Pan-CSRF": csrf, "Origin": origin})
         assert r.status_code == 200 and r.json()["lines"][0].startswith("Hand 1: Dee deals")
         assert token not in httpx.get(url).text
@@ -467,3 +480,87 @@ def test_a_static_file_that_is_not_there_leaves_the_hosts_terminal_quiet(db):
     finally:
         rc, out, err = stop_server(proc)
     assert rc == 0 and err == "", err  # no notice of a request that could not be answered
+# -- every tap names its session: never recorded into another game ---------------------------------
+
+def keyboard(db, line: str) -> None:
+    """`pan` at the host's keyboard: a process of its own, as the host types it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    subprocess.run([sys.executable, "-m", "pancli", "--db", str(db), *line.split()], check=True, capture_output=True,
+                   cwd=Path(__file__).resolve().parent.parent)
+
+
+def test_the_table_names_its_session_by_its_uid(client, headers, db):
+    table = client.get("/dealer/api/table", headers=headers).json()
+    assert table["session_uid"] == sql_value(db, "SELECT uid FROM sessions WHERE name = 'friday'")
+    assert re.fullmatch(r"[0-9a-f]{32}", table["session_uid"])
+    page = client.get("/dealer", params={"dealer": DEALER_TOKEN}).text  # the first table comes with the page
+    embedded = json.loads(re.search(r'<script type="application/json" id="pan-table">(.*?)</script>', page, re.S).group(1))
+    assert embedded["session_uid"] == table["session_uid"] and embedded["seats"] == table["seats"]
+
+
+def test_a_tap_that_names_no_session_is_refused_and_records_nothing(client, headers, db):
+    before = db_dump(db)
+    r = act(client, headers, action="deal", session=None)
+    assert r.status_code == 400 and "which game" in r.json()["error"] and "reload" in r.json()["hint"]
+    assert set(r.json()) == {"error", "hint", "status"}  # not "moved on": the page is only old
+    assert db_dump(db) == before
+
+
+def test_a_tap_made_on_the_game_before_a_session_change_is_refused_as_moved_on(client, headers, db):
+    friday = session_uid(client, headers)
+    assert act(client, headers, action="deal").status_code == 200
+    keyboard(db, "session new saturday --players Ana,Ben,Cruz --dealer Cruz")  # while a tap waits on the phone
+    before = db_dump(db)
+    r = act(client, headers, key="tap-waiting-001", action="drop", player="cruz", session=friday)
+    said = r.json()
+    assert r.status_code == 409 and said["code"] == "moved_on" and said["status"] == 409
+    assert "moved on" in said["error"] and "friday" in said["error"] and "saturday" in said["error"]
+    assert said["hint"] and "\n" not in said["error"] + said["hint"]
+    assert db_dump(db) == before  # nothing recorded, in either game, and the key not kept
+    # The same tap made on the new game records there, once.
+    assert act(client, headers, action="deal").status_code == 200
+    assert sql_value(db, "SELECT count(*) FROM events e JOIN sessions s ON s.id = e.session_id "
+                         "WHERE s.name = 'saturday'") == 1
+
+
+def test_an_undo_for_the_old_game_never_voids_the_new_games_event(client, headers, db):
+    friday = session_uid(client, headers)
+    act(client, headers, action="deal")
+    act(client, headers, action="drop", player="cruz")
+    keyboard(db, "session new saturday --players Ana,Ben,Cruz --dealer Cruz")
+    keyboard(db, "deal")
+    keyboard(db, "drop ana")  # #2 in the new game, as #2 in the old one
+    before = db_dump(db)
+    for action in ("undo", "redo"):
+        r = act(client, headers, action=action, seq=2, session=friday)
+        assert r.status_code == 409 and r.json()["code"] == "moved_on", r.text
+    assert db_dump(db) == before
+    assert Pan(db).json("history")["events"][-1]["kind"] == "drop"  # saturday's drop stands
+    assert sql_value(db, "SELECT count(*) FROM events WHERE undo_of IS NOT NULL") == 0
+
+
+def test_a_tap_recorded_before_the_session_changed_is_answered_again_never_recorded_twice(client, headers, db):
+    friday = session_uid(client, headers)
+    first = act(client, headers, key="tap-recorded-01", action="deal", session=friday).json()
+    keyboard(db, "session new saturday --players Ana,Ben,Cruz --dealer Cruz")
+    before = db_dump(db)
+    again = act(client, headers, key="tap-recorded-01", action="deal", session=friday)  # its answer was lost
+    assert again.status_code == 200 and again.json() == {**first, "replayed": True}
+    assert db_dump(db) == before
+
+
+def test_the_dealer_pages_files_are_compressed_and_kept_by_their_versioned_address(client, headers):
+    page = client.get("/dealer", params={"dealer": DEALER_TOKEN}, headers={"Accept-Encoding": "gzip"})
+    assert page.headers["content-encoding"] == "gzip" and page.headers["cache-control"] == "no-store"
+    for name in ("dealer.css", "dealer.js", "words.js"):
+        linked = re.search(rf'"(/dealer/static/{re.escape(name)}\?v=[0-9a-f]+)"', page.text).group(1)
+        r = client.get(linked, headers={"Accept-Encoding": "gzip"})
+        assert r.status_code == 200 and r.headers["content-encoding"] == "gzip", name
+        assert r.headers["cache-control"].startswith("private, max-age=") and r.headers["x-content-type-options"] == "nosniff"
+    # the slow safety look: the same table again is answered in a few bytes
+    first = client.get("/dealer/api/table", headers=headers)
+    again = client.get("/dealer/api/table", headers={**headers, "If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""

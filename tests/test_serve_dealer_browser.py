@@ -145,8 +145,9 @@ def test_a_dropped_answer_is_retried_and_a_double_tap_recorded_once(tmp_path):
         assert "connection dropped" in b.text("#net")
         assert pan.json("history")["events"][-1]["kind"] == "drop"  # it was recorded before the drop
 
-        said = d.act("document.getElementById('retry')")
-        assert said.startswith("Cruz drops") and b.evaluate("document.getElementById('net').hidden")
+        # The tap waits in the outbox and goes again by itself, with its key: answered, recorded once.
+        b.wait_for("document.getElementById('net').hidden && document.body.dataset.waiting === '0'")
+        assert b.text("#said").startswith("Cruz drops")
 
         # A double tap on a meld: two taps, one meld.
         d.pick("Ben", "5S 5S 5S")

@@ -35,8 +35,9 @@ def poster(client):
     headers = {"X-Pan-Dealer": DEALER_TOKEN, "X-Pan-CSRF": csrf, "Origin": ORIGIN}
 
     def post(route, **body):
-        if route == "action":
-            body = {"key": f"key-{next(KEYS):08d}", **body}
+        if route == "action":  # a tap names the session the page shows
+            seen = client.get("/dealer/api/table", headers=headers).json()["session_uid"]
+            body = {"key": f"key-{next(KEYS):08d}", "session": seen, **body}
         return client.post(f"/dealer/api/{route}", json=body, headers=headers)
 
     return post

@@ -296,9 +296,10 @@ def test_the_phones_refusals_of_points_say_the_points_field_never_the_option(cli
     Pan(db)("contract out ana --discard QH")
     before = db_dump(db)
     said = []
+    uid = seen(client, headers)
     for body in ({"player": "ben"}, {"player": "ben", "cards": "KC KD", "points": 12}):
-        r = client.post("/dealer/api/action", json={"key": f"tap-left-{len(said):04}", "action": "left", **body},
-                        headers=headers)
+        r = client.post("/dealer/api/action", json={"key": f"tap-left-{len(said):04}", "action": "left",
+                                                    "session": uid, **body}, headers=headers)
         assert r.status_code == 400, r.text
         said.append(r.json()["error"] + ": " + r.json()["hint"])
     assert said == ["no cards given for Ben: choose the cards, or type the points (0 for none)",

@@ -32,7 +32,12 @@ def stopped(proc) -> str:
 
 
 def tap(url: str, dealer_url: str, csrf: str, key: str, **body) -> httpx.Response:
+    """A tap, made on the session the dealer's page shows (as every tap names its session)."""
     origin = url.split("/?")[0]
+    if "session" not in body:
+        page = httpx.get(dealer_url, timeout=HANG)
+        found = re.search(r'"session_uid":"([^"]+)"', page.text)
+        body["session"] = found.group(1) if found else "none"
     return httpx.post(origin + "/dealer/api/action", json={"key": key, **body},
                       headers={"X-Pan-Dealer": dealer_url.split("dealer=")[1], "X-Pan-CSRF": csrf, "Origin": origin})
 

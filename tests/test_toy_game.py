@@ -342,7 +342,8 @@ def test_the_dealer_records_the_toy_games_own_action_with_its_pack(pan, highcard
         assert [(a["name"], a["face"]) for a in table["actions"]] == [("deal", "form"), ("buyin", "form"),
                                                                       ("cashout", "form")]
         r = client.post("/dealer/api/action", headers=headers,
-                        json={"key": "toy-key-0001", "action": "deal", "cards": {"ana": "ks", "Ben": "2H", "cruz": "7D"}})
+                        json={"key": "toy-key-0001", "action": "deal", "cards": {"ana": "ks", "Ben": "2H", "cruz": "7D"},
+                              "session": table["session_uid"]})
         assert r.status_code == 200, r.text
         assert r.json()["lines"][0] == "Deal 1: Ana wins with KS."
     assert nets(pan) == {"Ana": 10, "Ben": -5, "Cruz": -5}

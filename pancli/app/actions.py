@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 from pancli.app.parameters import SessionTable, missing, read_values
 from pancli.app.recorder import Recorder
 from pancli.core.bank import apply_event
-from pancli.core.errors import InputError, PanError, RuleError
+from pancli.core.errors import InputError, MovedOn, PanError, RuleError
 from pancli.core.grouping import has_separator
 from pancli.core.hints import worded
 from pancli.core.i18n import N_, _, ngettext
+from pancli.core.rows import Session
 from pancli.core.text import one_line, payment_lines
 from pancli.core.words import signed
 from pancli.games import game
@@ -39,6 +40,23 @@ KEY = re.compile(r"[A-Za-z0-9_-]{8,80}")
 
 class KeyReused(RuleError):
     """The key of an action already recorded, sent with another request."""
+
+
+def check_session(store: Store, here: Session, body: dict) -> None:
+    """Refuses a tap whose ``session`` is not the session ``here`` it would be recorded into."""
+    given = body.get("session")
+    if not isinstance(given, str) or not given:
+        raise InputError(_("this tap does not say which game it was made on"),  # a page from before the upgrade
+                         _("reload the dealer page and tap again"))
+    if given == here.mark:
+        return
+    made_on = next((s.name for s in store.sessions() if s.mark == given), None)
+    # Translators: the names come after colons, where no case ending is needed
+    said = _("the table moved on to another game and nothing was recorded; this tap's game: {session}; "
+             "the table's game now: {current}").format(session=made_on, current=here.name) if made_on else \
+        _("the table moved on to another game and nothing was recorded; the table's game now: {current}").format(
+            current=here.name)
+    raise MovedOn(said, _("go to the new game, look, and tap again there"))
 
 
 # -- reading what the phone sent: each parameter by the reader of its kind (app/parameters.py) --
@@ -122,7 +140,9 @@ def perform(store: Store, session: str | None, body: dict) -> dict:
     with store.lock():
         if (first := answered_before(store, key, wanted)) is not None:
             return first
-        rec = Recorder(store, store.session(session))
+        here = store.session(session)
+        check_session(store, here, body)  # never into another game than the one the tap was made on
+        rec = Recorder(store, here)
         if name == "undo":
             lines = _undo(rec, body)
         elif name == "redo":
@@ -239,7 +259,7 @@ def dealer_table(store: Store, session: str | None) -> dict:
     hand = board.get("hand") if isinstance(board.get("hand"), dict) else None
     melds = melds_of(board)
     return {**in_view(rec, state, board, hand),
-            "session": rec.session.name, "game": rec.session.game, "title": _(rec.game.title),
+            "session": rec.session.name, "session_uid": rec.session.mark, "game": rec.session.game, "title": _(rec.game.title),
             "status": rec.game.status(state), "contract": board.get("contract"), "melds": melds,
             "seats": rec.game.players(state), "players": rec.game.players(state),
             "in_hand": list(rec.game.active_players(state)), "hand_open": bool(rec.game.hand_open(state)),
@@ -425,4 +445,4 @@ def _as_addition(rec: Recorder, judged: Callable[..., dict[str, Any]], cards: tu
     return None
 
 
-__all__ = ["KeyReused", "PanError", "perform", "undo_preview", "dealer_table", "judge_cards"]
+__all__ = ["KeyReused", "MovedOn", "PanError", "perform", "undo_preview", "dealer_table", "judge_cards"]

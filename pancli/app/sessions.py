@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from pancli.app.recorder import Recorder, resolve_player
 from pancli.app.rulesfile import resolve as resolve_rules
-from pancli.core.errors import InputError, PanError, RuleError
+from pancli.core.errors import InputError, MovedOn, PanError
 from pancli.core.i18n import N_, _
 from pancli.core.money import (
     Field,
@@ -113,7 +113,7 @@ def new_game_choices(store: Store, session: str | None, today: str) -> dict:
     language = (s.language if s else None) or ""
     codes = sorted({*currencies_in_use(), *([currency] if currency else [])})
     return {"games": games, "players": players, "chip_value": decimal_text(value) if value is not None else "",
-            "game": s.game if s else games[0]["name"], "session_uid": (s.uid or "") if s else "",
+            "game": s.game if s else games[0]["name"], "session_uid": s.mark if s else "",
             "currency": currency, "language": language,
             # Translators: the choice of no currency (or no house language) on the New game form
             "currencies": [{"value": "", "label": _("none")}] +
@@ -162,12 +162,6 @@ def _between_hands(store: Store, session: str | None) -> None:
                          _("finish it, or undo it, before a new game"))
 
 
-class MovedOn(RuleError):
-    """The table is at another session than the one the page showed when the dealer tapped."""
-
-    code = "moved_on"
-
-
 def _still_at(store: Store, session: str | None, seen: object) -> None:
     """Refused (MovedOn) unless the table is still at the session the page saw (its uid, "" for
     none): another phone or the keyboard may have started a game meanwhile."""
@@ -181,7 +175,7 @@ def _still_at(store: Store, session: str | None, seen: object) -> None:
             now = store.session(session)
         except PanError:
             now = None
-    if ((now.uid or "") if now else "") != seen:
+    if (now.mark if now else "") != seen:
         raise MovedOn(_("the table moved on since the page showed it (now: {session})").format(
                           session=now.name if now else "-"),
                       _("look at the table, then start the new game again"))

@@ -37,6 +37,14 @@ class RuleError(PanError):
     exit_code = 1
 
 
+class MovedOn(RuleError):
+    """A tap of the dealer's phone made on a session the table is no longer at: another phone or
+    the keyboard moved it on to another game meanwhile. Its ``code`` tells the page to offer the
+    table's game now."""
+
+    code = "moved_on"
+
+
 class StoreError(PanError):
     """The database cannot be used as asked: missing, not SQLite, read-only, from a newer pancli."""
 

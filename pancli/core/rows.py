@@ -32,6 +32,12 @@ class Session:
     currency: str | None = None   # ISO 4217, when the host gave one: the chip value is in its minor units
     language: str | None = None   # the house language of the phone pages (a code of pancli.storage.catalogs.available())
 
+    @property
+    def mark(self) -> str:
+        """What a tap of the dealer's phone names the session by: its global ``uid`` (a session
+        without one, never seen in a database of this version, by its row id)."""
+        return self.uid or f"id:{self.id}"
+
 
 class LoggedEvent(NamedTuple):
     """One event of a session's log, undos and voided events included: as storage gives it back

@@ -14,6 +14,7 @@ import secrets
 from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
+from starlette.middleware.gzip import GZipMiddleware
 
 from pancli.web.data import Reader
 from pancli.web.guard import Guard, token_given
@@ -25,6 +26,20 @@ from pancli.web.views import seat_of, table_template
 
 def new_token() -> str:
     return secrets.token_urlsafe(12)
+
+
+class Compressed:
+    """Pages, JSON and static files gzip-compressed for the phones that ask for it; never the live
+    stream, whose few bytes must reach the page the moment they are sent."""
+
+    def __init__(self, app):
+        self.app, self.gzip = app, GZipMiddleware(app, minimum_size=500)
+        self.state = getattr(app, "state", None)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope.get("path") != "/events":
+            return await self.gzip(scope, receive, send)
+        return await self.app(scope, receive, send)
 
 
 def create_app(db_path, token: str, session: str | None = None, poll_interval: float = POLL_SECONDS,
@@ -55,10 +70,10 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
     app.state.reader, app.state.hub, app.state.poller, app.state.site = site.reader, site.hub, poller, site
     guard = Guard(app, token, site.error_response, dealer_token)
     if dealer_token is None:
-        return Speaking(guard)
+        return Compressed(Speaking(guard))
     from pancli.web.dealer import with_dealer  # noqa: PLC0415 only with --dealer
 
-    return Speaking(with_dealer(guard, db_path, session, token, dealer_token, dealer_secret))
+    return Compressed(Speaking(with_dealer(guard, db_path, session, token, dealer_token, dealer_secret)))
 
 
 __all__ = ["create_app", "new_token", "Hub", "Site", "seat_of", "table_template", "token_given"]

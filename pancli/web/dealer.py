@@ -22,20 +22,22 @@ import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.staticfiles import StaticFiles
 
 from pancli.app import actions, sessions
-from pancli.core.errors import InputError, PanError
+from pancli.core.errors import InputError, MovedOn, PanError
 from pancli.core.hints import PHONE, speaking_face
 from pancli.core.i18n import _
 from pancli.core.text import one_line
 from pancli.storage.store import Store
 from pancli.web import language, taps  # noqa: F401 taps: the phone's words for the games' hints
 from pancli.web.filters import templates
+from pancli.web.live import KEEPALIVE_SECONDS
 from pancli.web.script_words import words_json
+from pancli.web.site import Static
 
 HERE = Path(__file__).resolve().parent
 POLL_SECONDS = 0.05         # the poller's look at the database: a tap shows on the players' pages sooner
@@ -100,7 +102,9 @@ class Dealer:
         self.secret = secret or secrets.token_bytes(32)
         self.rate = rate or RateLimit()
         self.env = templates()  # the one environment of every page
-        self.static = StaticFiles(directory=str(HERE / "static"))
+        self.static = Static(directory=str(HERE / "static"))
+        self.instance = ""  # the server's start (Site.instance), told to the page as the stream tells it
+        self.reader = None  # the players' site's reader: its count of changes, which the stream tells too
 
     # -- checks -------------------------------------------------------------------------------
 
@@ -155,7 +159,7 @@ class Dealer:
                                                    query.get("dealer", [""])[0])
             elif path.startswith("/dealer/api/") and method in ("GET", "HEAD"):
                 self.check_token(headers.get("x-pan-dealer", ""))
-                response = await self.read(path, self.session_of(headers))
+                response = await self.read(path, self.session_of(headers), headers.get("if-none-match", ""))
             elif path.startswith("/dealer/api/") and method == "POST":
                 self.check_write(scope, headers)
                 body = await self.body(headers, receive)
@@ -166,7 +170,7 @@ class Dealer:
         except Refused as e:
             response = self.refusal(e.status, e.message, e.hint or "")
         except PanError as e:
-            conflict = isinstance(e, (actions.KeyReused, sessions.MovedOn))
+            conflict = isinstance(e, (actions.KeyReused, MovedOn))
             response = self.refusal(409 if conflict else 400, e.message, e.hint or "", getattr(e, "code", None))
         except Exception:  # a bug: its transaction was rolled back, so the phone may simply retry
             # one line to the phone; the traceback to the terminal `pan serve` logs to
@@ -246,10 +250,13 @@ class Dealer:
 
     def page(self, follow: bool = False, given: str = "") -> Response:
         def build(store, session):
+            generation = self.reader.generation if self.reader is not None else 0  # before the table: never newer
             table = actions.dealer_table(store, session)
             switch = {"dealer": given, **({"follow": "1"} if follow else {})}
             return self.env.get_template("dealer.html").render(
-                table=table, token=self.token, csrf=self.csrf_value(), suits=SUIT_SYMBOLS,
+                table=table, table_json=script_json(table), instance=self.instance, keepalive=KEEPALIVE_SECONDS,
+                generation=generation,
+                token=self.token, csrf=self.csrf_value(), suits=SUIT_SYMBOLS,
                 follow=follow or self.session is None, named=not follow and self.session is not None,
                 title=_("{session} · the dealer").format(session=table["session"]), words=words_json(),
                 url=lambda path, keep_session=True: path,
@@ -257,9 +264,15 @@ class Dealer:
 
         return HTMLResponse(self._with_store(None if follow else self.session, build), headers=HEADERS)
 
-    async def read(self, path: str, session: str | None) -> Response:
+    async def read(self, path: str, session: str | None, seen: str = "") -> Response:
         if path == "/dealer/api/table":
             data = await run_in_threadpool(self._with_store, session, actions.dealer_table)
+            # The page's slow safety look: the same table again is a few bytes, not the whole of it.
+            body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+            tag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+            if seen == tag:
+                return Response(status_code=304, headers={**HEADERS, "ETag": tag})
+            return Response(body, media_type="application/json", headers={**HEADERS, "ETag": tag})
         elif path == "/dealer/api/undo":
             data = await run_in_threadpool(self._with_store, session, actions.undo_preview)
         elif path == "/dealer/api/new-game":
@@ -282,6 +295,15 @@ class Dealer:
         return JSONResponse(data, headers=HEADERS)
 
 
+def script_json(data) -> Markup:
+    """JSON safe inside a <script type="application/json"> element: no "</script>", no "<!--"."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for char, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+                          ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(char, escaped)
+    return Markup(text)
+
+
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}  # the picker lays out the game's own pack (Game.pack)
 
 
@@ -292,6 +314,9 @@ class DealerGate:
         self.app, self.dealer = players_app, dealer
         self.state = players_app.state
         self.state.dealer = dealer
+        site = getattr(self.state, "site", None)
+        dealer.instance = site.instance if site is not None else ""
+        dealer.reader = site.reader if site is not None else None
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http":

@@ -6,6 +6,7 @@ environment, built once, so the templates and filters are the same everywhere.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from decimal import Decimal
 from functools import cache
@@ -166,6 +167,16 @@ def round_of(code: str) -> str:
 
 
 @cache
+def static_version() -> str:
+    """The static files' version, for their addresses (``?v=``): a phone keeps a style sheet or a
+    script as long as it likes, and a new pancli's files have new addresses, fetched at once."""
+    digest = hashlib.sha256()
+    for path in sorted((HERE / "static").iterdir()):
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def templates() -> Environment:
     """The pages' Jinja2 environment, with the filters the templates use: one for every page."""
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"]),
@@ -175,5 +186,6 @@ def templates() -> Environment:
     env.filters.update(cards=cards_html, card=card_html, shown=shown_html, signed=signed, tone=tone,
                        money=money, amount=amount, chip_price=chip_price, day=day, meld_words=meld_words, party=party, column=column, seat_status=seat_status,
                        round_words=round_words, hand_result=hand_result, game_title=game_title, round_of=round_of, urlpart=lambda s: quote(str(s), safe=""))
-    env.globals.update(chart=running_chart, language=language, languages=language_names)  # read at each page: the catalogs found
+    env.globals.update(chart=running_chart, language=language, languages=language_names,
+                       static_version=static_version)  # read at each page: the catalogs found
     return env

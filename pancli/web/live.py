@@ -16,7 +16,7 @@ from pancli.storage.store import Store
 from pancli.web.data import Reader, file_identity
 
 POLL_SECONDS = 0.2
-KEEPALIVE_SECONDS = 15
+KEEPALIVE_SECONDS = 5   # a ping this often when nothing happens: two missed and a page says it is not live
 
 
 class Hub:

@@ -51,6 +51,14 @@ WORDS = (
     N_("The connection dropped: tap New game again."),
     N_("Type the player's name, then tap Add."),
     N_("The connection dropped: tap Start the game again, and it is started once."),
+    # dealer.js: the outbox of taps (a tap in its own words, e.g. "Meld for Ana: 7♠ 7♥ 7♦")
+    N_("Undo"),
+    N_("Redo"),
+    # Translators: {action} is a button's label, such as Meld; {player} a player's name
+    N_("{action} for {player}"),
+    # Translators: {tap} is a tap in its own words, such as "Meld for Ana: 7♠ 7♥ 7♦"; {why} the refusal
+    N_("{tap} was refused: {why}"),
+    N_("Dropped: {tap}"),
 )
 
 # The counted messages of the scripts (singular, plural), found by the catalog tool in the
@@ -58,6 +66,8 @@ WORDS = (
 COUNTED = (
     ("{chips} chip", "{chips} chips"),
     ("Tops: {n} chip.", "Tops: {n} chips."),
+    ("{n} tap waiting", "{n} taps waiting"),
+    ("{n} tap of that game dropped.", "{n} taps of that game dropped."),
 )
 
 PLURAL_TABLE = 200  # the plural form of 0..199 given; a larger n has the form of 100 + n % 100

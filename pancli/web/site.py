@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
@@ -49,13 +50,18 @@ SECURITY_HEADERS = {
 ERROR_HEADERS = {**SECURITY_HEADERS, "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"}
 
 
+STATIC_SECONDS = 7 * 86400  # a phone keeps a style sheet or a script a week: its address has its version
+
+
 class Static(StaticFiles):
-    """The style sheet and the live script, with the pages' headers: never sniffed as another
-    type, never kept by the phone (a new pancli's script is fetched at once)."""
+    """The style sheets and scripts, with the pages' headers: never sniffed as another type, kept
+    by the phone (their addresses carry their version, ``?v=``: a new pancli's are new addresses)."""
 
     async def get_response(self, path: str, scope) -> Response:
         response = await super().get_response(path, scope)
         response.headers.update(SECURITY_HEADERS)
+        if response.status_code in (200, 304):
+            response.headers["Cache-Control"] = f"private, max-age={STATIC_SECONDS}"
         return response
 
 
@@ -67,6 +73,9 @@ class Site:
         self.reader, self.token = reader, token
         self.hub = hub or Hub()
         self.env = templates()
+        # This server's start: a page that hears another in the stream's hello reads the table afresh
+        # (a restarted server counts its changes from 0 again, so the count alone cannot tell).
+        self.instance = secrets.token_hex(8)
 
     # -- plumbing --------------------------------------------------------------------------
 
@@ -118,6 +127,7 @@ class Site:
                     title=_(title).format(**(title_names or {})), fragment=fragment, live=live,
                     generation=generation, sessions=sessions, follow=named is None, keepalive=KEEPALIVE_SECONDS,
                     current=self.reader.current, url=lambda to, **kw: self.link(named, to, **kw), token=self.token,
+                    instance=self.instance,
                     path=path, words=words_json(), **context)
 
         return HTMLResponse(self.reader.cached(key, render), headers=SECURITY_HEADERS)
@@ -295,7 +305,8 @@ class Site:
 
         async def stream():
             try:
-                hello = json.dumps({"generation": reader.generation, "current": reader.current})
+                hello = json.dumps({"generation": reader.generation, "current": reader.current,
+                                    "instance": self.instance})
                 yield f"retry: 1000\nevent: hello\ndata: {hello}\n\n"
                 while not hub.closed:
                     try:

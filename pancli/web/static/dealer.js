@@ -10,7 +10,7 @@
   var SUIT = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
   var PLAYERS = ["player", "player in hand"], CARDISH = ["cards", "card", "melds"];
   var SEP = "/";
-  var table = null, chosen = [], who = null, onto = null, pending = null, checkNo = 0, formFor = null;
+  var table = null, chosen = [], who = null, onto = null, checkNo = 0, formFor = null;
   var $ = function (id) { return document.getElementById(id); };
   var t = window.panT, tn = window.panTn;  // the page's words (words.js)
 
@@ -41,10 +41,22 @@
     return a.when === "hand" ? !!table.hand_open : a.when === "between" ? !table.hand_open : true;
   }
 
+  // The table, read afresh: one read at a time (a read asked for meanwhile goes once after it),
+  // and the same table again answered by the server in a few bytes (its ETag).
+  var etag = "", loading = null, loadAgain = false;
   function load() {
-    return fetch("/dealer/api/table", { headers: headers(), cache: "no-store" })
-      .then(function (r) { return r.json(); })
-      .then(function (t) { table = t; render(); });
+    if (loading) { loadAgain = true; return loading; }
+    var h = headers(); if (etag) h["If-None-Match"] = etag;
+    loading = fetch("/dealer/api/table", { headers: h, cache: "no-store" })
+      .then(function (r) {
+        if (r.status === 304) return;
+        if (!r.ok) return Promise.reject(r.status);  // kept as it was: the refusal is the tap's to say
+        etag = r.headers.get("ETag") || "";
+        return r.json().then(function (d) { table = d; render(); });
+      })
+      .then(function () { loading = null; if (loadAgain) { loadAgain = false; return load(); } },
+            function (e) { loading = null; loadAgain = false; return Promise.reject(e); });
+    return loading;
   }
 
   // -- the table: where the game is, its buttons, a row of buttons for each seat ------------------
@@ -280,64 +292,153 @@
     return body;
   }
 
-  // One action at a time, in the order tapped. The same tap again (a double tap, or the same
+  // -- the outbox: every tap kept in the browser's storage until the server has answered it -------
+  // A tap is queued with a key made now and the session it was made on, then sent one at a time,
+  // in the order tapped. A tap that cannot reach the server (the Wi-Fi, a stopped server) waits
+  // there: a reload, a closed browser or a restarted server loses nothing, and it goes again by
+  // itself with the same key, so the server records it once. A refusal stops the rest until the
+  // dealer sends the refused tap again or drops it. The same tap again (a double tap, or the same
   // button while its answer is awaited or shortly after) goes with the same key, so the server
   // answers it with the first answer instead of recording it twice.
-  var queue = [], last = null, DOUBLE_TAP_MS = 2000;
+  var OUTBOX = "pan-dealer-outbox", DOUBLE_TAP_MS = 2000, MAX_DELAY_MS = 15000;
+  var last = null, inflight = null, stopped = null, afters = {}, timer = null, delay = 0;
+  var streamUp = true, tapFailed = false, stored = true, memory = [];
+
+  function outbox() {
+    if (!stored) return memory.slice();
+    try { var v = JSON.parse(localStorage.getItem(OUTBOX) || "[]"); return Array.isArray(v) ? v : []; }
+    catch (e) { stored = false; return memory.slice(); }
+  }
+  function keep(items) {
+    memory = items.slice();
+    if (!stored) return;
+    try { localStorage.setItem(OUTBOX, JSON.stringify(items)); } catch (e) { stored = false; }  // this page only
+  }
+  function forget(keys) {
+    keep(outbox().filter(function (q) { return keys.indexOf(q.key) < 0; }));
+  }
+
+  // The tap in its own words, as the dock names it: "Meld for Ana: 7♠ 7♥ 7♦".
+  function tapWords(body) {
+    if (body.action === "undo") return t("Undo");
+    if (body.action === "redo") return t("Redo");
+    var a = named(body.action), words = a ? a.label : String(body.action);
+    var first = a && a.params[0], player = first && isPlayer(first) ? body[first.name] : null;
+    if (player) words = t("{action} for {player}", { action: words, player: player });
+    var cards = a ? a.params.filter(function (p) { return CARDISH.indexOf(p.kind) >= 0 && typeof body[p.name] === "string"; })
+      .map(function (p) { return body[p.name].split(/\s+/).filter(Boolean).map(face).join(" "); }) : [];
+    return cards.length ? words + ": " + cards.join(" ") : words;
+  }
+  function refusedWords(item, d) {
+    var why = (d && d.error ? d.error : String(d && d.status || "")) + (d && d.hint ? ": " + d.hint : "");
+    return t("{tap} was refused: {why}", { tap: item.words, why: why });
+  }
+
+  // The dock's notice: not live, a tap that did not arrive, how many wait.
+  function shown() {
+    var n = outbox().length, net = $("net"), lines = [];
+    if (tapFailed) lines.push(t("The connection dropped: the last tap may not have arrived. " +
+      "Retry sends the same tap again, and it is recorded once."));
+    else if (!streamUp) lines.push(t("not live · reconnecting…"));
+    var telling = tapFailed || !streamUp || !!stopped;
+    if (n && telling) lines.push(tn("{n} tap waiting", "{n} taps waiting", n, { n: n }));
+    net.hidden = !lines.length;
+    var text = lines.join(" ");
+    if ($("net-text").textContent !== text) $("net-text").textContent = text;  // a status region: said when it changes
+    document.body.dataset.waiting = String(n);
+    $("stop").hidden = !stopped;
+    $("stop-go").hidden = !(stopped && stopped.d && stopped.d.code === "moved_on");
+    document.body.classList.toggle("busy", !!inflight || (n > 0 && !stopped && !tapFailed));
+  }
 
   function send(body, after) {
-    var sig = JSON.stringify(body);
-    if (pending && pending.sig === sig) { if (pending.failed) post(); return; }
-    if (queue.some(function (q) { return q.sig === sig; })) return;
+    body = Object.assign({}, body, { session: table.session_uid });  // the game the tap was made on
+    var sig = JSON.stringify(body), items = outbox();
+    if (items.some(function (q) { return q.sig === sig; })) { flush(true); return; }  // already waiting: sent once
     var again = last && last.sig === sig && Date.now() - last.at < DOUBLE_TAP_MS;
-    queue.push({ key: again ? last.key : newKey(), body: body, sig: sig, after: after });
-    if (!pending) next();
+    var item = { key: again ? last.key : newKey(), body: body, sig: sig, words: tapWords(body), at: Date.now() };
+    items.push(item); keep(items);
+    if (after) afters[item.key] = after;
+    flush(true);
   }
 
-  function next() {
-    pending = queue.shift() || null;
-    if (pending) post();
+  function later() {
+    clearTimeout(timer);
+    delay = Math.min(MAX_DELAY_MS, delay ? delay * 2 : 1000);
+    timer = setTimeout(function () { timer = null; flush(); }, delay);
   }
 
-  function post() {
-    var p = pending, data = Object.assign({ key: p.key }, p.body);
-    p.failed = false;
-    $("net").hidden = true;
-    document.body.classList.add("busy");
-    return fetch("/dealer/api/action", { method: "POST", headers: headers(), body: JSON.stringify(data) })
-      .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, d: d }; }); })
+  function answered() {
+    document.body.dataset.answered = String(Number(document.body.dataset.answered || 0) + 1);
+  }
+
+  function flush(now) {
+    if (now) { delay = 0; clearTimeout(timer); timer = null; }
+    if (inflight || stopped) { shown(); return; }
+    var items = outbox();
+    if (!items.length) { shown(); return; }
+    var p = inflight = items[0];
+    shown();
+    fetch("/dealer/api/action", { method: "POST", headers: headers(), body: JSON.stringify(Object.assign({ key: p.key }, p.body)) })
+      .then(function (r) { return r.json().then(function (d) { return { ok: r.ok, status: r.status, d: d }; }); })
       .then(function (res) {
+        tapFailed = false; delay = 0;
+        if (res.status === 429 || res.status === 502 || res.status === 503 || res.status === 504) {
+          inflight = null; later(); shown(); answered(); return;  // not now: the same tap in a moment
+        }
         last = { key: p.key, sig: p.sig, body: p.body, at: Date.now() };
         if (res.ok) {
+          forget([p.key]);
           say(res.d.lines && res.d.lines.length ? res.d.lines : [t("Recorded.")]);
-          if (p.after) p.after();
+          if (afters[p.key]) { afters[p.key](); render(); }  // the picker cleared, even if the table is the same
+        } else if (outbox().length > 1 || p.waited || res.d.code === "moved_on") {
+          stopped = { item: p, d: res.d };  // the rest waits: rulings depend on the order of taps
+          say([refusedWords(p, res.d)], true);
         } else {
-          say([res.d.error + (res.d.hint ? ": " + res.d.hint : "")], true);
+          forget([p.key]);  // tapped just now, nothing behind it: said, and gone
+          say([refusedWords(p, res.d)], true);
         }
-        // The tap stays pending until the page shows the table after its answer (a tap meanwhile
+        delete afters[p.key];
+        // The tap stays in flight until the page shows the table after its answer (a tap meanwhile
         // waits its turn), and the double-tap window runs from then.
         return load().catch(function () {}).then(function () {
           if (last && last.key === p.key) last.at = Date.now();
-          pending = null;
-          next();
+          inflight = null; answered(); flush();
         });
       }, function () {
-        p.failed = true;
-        $("net-text").textContent = t("The connection dropped: the last tap may not have arrived. " +
-          "Retry sends the same tap again, and it is recorded once.");
-        $("net").hidden = false;
-      })
-      .then(function () {
-        if (!pending && !queue.length) document.body.classList.remove("busy");  // busy while any tap waits
-        document.body.dataset.answered = String(Number(document.body.dataset.answered || 0) + 1);
+        // Not answered: it waits, marked so, and goes again by itself. The picker is free for the next tap.
+        inflight = null; tapFailed = true;
+        keep(outbox().map(function (q) { q.waited = true; return q; }));
+        if (afters[p.key]) { afters[p.key](); delete afters[p.key]; render(); }
+        later(); shown(); answered();
       });
+  }
+
+  function dropStopped() {
+    if (!stopped) return 0;
+    var gone = stopped.item, all = stopped.d && stopped.d.code === "moved_on";
+    // the table moved on: every tap of that game waits in vain, so all of them go
+    var keys = outbox().filter(function (q) { return q.key === gone.key || (all && q.body.session === gone.body.session); })
+      .map(function (q) { return q.key; });
+    forget(keys); stopped = null;
+    say([keys.length > 1 ? tn("{n} tap of that game dropped.", "{n} taps of that game dropped.", keys.length, { n: keys.length })
+      : t("Dropped: {tap}", { tap: gone.words })]);
+    return keys.length;
   }
 
   function cleared() { chosen = []; onto = null; $("number").value = ""; }
 
   document.addEventListener("click", function (e) {
     var t = e.target.closest("button"); if (!t) return;
-    if (t.id === "retry") { if (pending && pending.failed) post(); return; }
+    if (t.id === "retry") { if (!streamUp) connect(); flush(true); return; }
+    if (t.id === "stop-again") { stopped = null; flush(true); return; }
+    if (t.id === "stop-drop") { dropStopped(); flush(true); return; }
+    if (t.id === "stop-go") {
+      dropStopped();
+      if (NAMED) { location.href = $("moved-link").href; return; }  // this page kept to one session
+      load().catch(function () {}).then(function () { flush(true); });
+      return;
+    }
     if (t.id === "clear") { cleared(); render(); return; }
     if (t.id === "separate") { if (chosen.length && chosen[chosen.length - 1] !== SEP) chosen.push(SEP); renderChosen(); return; }
     if (t.dataset.card) { chosen.push(t.dataset.card); renderChosen(); return; }
@@ -486,15 +587,51 @@
   });
   $("ng").addEventListener("submit", function (e) { e.preventDefault(); ngStart(); });
 
-  // The table can change from another dealer (at the keyboard) or move to another session:
-  // the players' stream says when (the dealer's address opens it too), and a look every second
-  // catches anything it missed.
-  function refresh() { if (!pending) load().catch(function () {}); }
-  if (window.EventSource) {
-    var stream = new EventSource("/events?dealer=" + encodeURIComponent(TOKEN));
-    stream.addEventListener("change", refresh);
-    stream.addEventListener("hello", refresh);
+  // The table can change from another dealer (at the keyboard) or move to another session: the
+  // players' stream says when (the dealer's address opens it too), and a slow look catches
+  // anything it missed. The stream's hello names the server's start: another start (a restarted
+  // server) or another count of changes than the page was made at, and the table is read afresh.
+  var instance = meta("pan-instance"), generation = Number(meta("pan-generation") || 0);
+  var quiet = (Number(meta("pan-keepalive") || 15) * 2 + 2) * 1000;  // two keep-alives missed: gone
+  var SAFETY_MS = 45000, stream = null, watchdog = null;
+  function refresh() { load().catch(function () {}); }
+  function heard() {
+    clearTimeout(watchdog);
+    watchdog = setTimeout(function () { streamUp = false; shown(); connect(); }, quiet);
   }
-  setInterval(refresh, 1000);
-  load();
+  function connect() {
+    if (!window.EventSource) return;
+    if (stream) stream.close();
+    stream = new EventSource("/events?dealer=" + encodeURIComponent(TOKEN));
+    stream.addEventListener("hello", function (e) {
+      heard(); streamUp = true;
+      var msg = {}; try { msg = JSON.parse(e.data); } catch (x) { /* an old server: read afresh */ }
+      if (msg.instance !== instance || msg.generation !== generation) refresh();
+      instance = msg.instance; generation = msg.generation;
+      flush(true);  // the server answers again: the waiting taps go now
+    });
+    stream.addEventListener("change", function (e) {
+      heard();
+      try { generation = JSON.parse(e.data).generation; } catch (x) { /* read afresh all the same */ }
+      refresh();
+    });
+    stream.addEventListener("ping", heard);
+    stream.onerror = function () {
+      streamUp = false; shown();
+      if (stream.readyState === EventSource.CLOSED) setTimeout(connect, 2000);  // refused: the browser will not retry
+    };
+  }
+  window.addEventListener("online", function () { connect(); flush(true); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { flush(true); refresh(); }
+  });
+  window.addEventListener("storage", function (e) { if (e.key === OUTBOX) shown(); });  // another tab's taps
+  setInterval(function () { if (document.visibilityState !== "hidden") refresh(); }, SAFETY_MS);
+
+  // The first table comes with the page; taps kept from before (a reload, a closed browser) go first.
+  table = JSON.parse($("pan-table").textContent);
+  render();
+  keep(outbox().map(function (q) { q.waited = true; return q; }));
+  connect();
+  flush(true);
 })();

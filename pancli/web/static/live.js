@@ -2,7 +2,8 @@
 // changes, fetches this page's fresh content once and swaps it in. A page opened for "the
 // current session" follows the table to a new session (header, game and all); a page opened
 // for a named one stays on it and says the table has moved on. "live" shows only while the
-// stream is open and heard from; otherwise the page says so and connects again.
+// stream is open and heard from; otherwise the page says so and connects again. The stream's
+// hello names the server's start, so a page knows a restarted server and reads the table afresh.
 // Without JavaScript the page still works; it just does not update by itself.
 (function () {
   "use strict";
@@ -13,7 +14,8 @@
   var follow = body.dataset.follow === "1";
   var opened = Number(body.dataset.current || 0);  // where the table was when this page was made
   var generation = Number(body.dataset.generation || 0);
-  var quiet = (Number(body.dataset.keepalive || 15) * 2 + 5) * 1000;  // two keep-alives missed: gone
+  var instance = body.dataset.instance || "";  // the server's start: another one (a restart) is read afresh
+  var quiet = (Number(body.dataset.keepalive || 15) * 2 + 2) * 1000;  // two keep-alives missed: gone
   var busy = false, again = false, whole = false, source = null, watchdog = null;
 
   function status(on) {
@@ -100,8 +102,10 @@
       status(true);
       heard();
       var msg = JSON.parse(e.data);
+      var restarted = msg.instance !== instance;  // a new server counts its changes from 0 again
+      instance = msg.instance;
       if (followed(msg.current)) { generation = msg.generation; return; }
-      if (msg.generation !== generation) { generation = msg.generation; refresh(); }  // missed while away
+      if (restarted || msg.generation !== generation) { generation = msg.generation; refresh(); }  // missed while away
     });
     source.addEventListener("change", function (e) {
       heard();
