@@ -238,3 +238,28 @@ def test_a_career_adds_money_up_only_within_one_currency(tmp_path):
     both = pan.json("player Ana")
     assert both["money"] is None and both["currency"] is None  # no total of złoty and dollars
     assert {n["currency"] for n in both["nights"]} == {"PLN", "USD"}
+
+
+def test_the_dealers_tonight_box_says_the_money_in_the_sessions_currency(tmp_path):
+    from pancli.app.actions import dealer_table
+    from pancli.storage.catalogs import speaking
+    from pancli.storage.store import Store
+
+    pan = Pan(tmp_path / "p.db")
+    pan("session new fri --players Ana,Ben,Cruz --dealer Cruz --currency PLN --chip-value 0.50")
+    pan("deal")
+    pan("drop Ana")
+    store = Store(pan.db, create=False)
+    try:
+        with speaking("pl"):
+            rows = {r["name"]: r for r in dealer_table(store, None)["standings"]}
+    finally:
+        store.close()
+    assert rows["Ana"]["chips"] < 0 and rows["Ana"]["money"].endswith(" zł") and rows["Ana"]["money"].startswith("-")
+    plain = Pan(tmp_path / "q.db")
+    plain("session new sat --players Ana,Ben")
+    store = Store(plain.db, create=False)
+    try:
+        assert all(r["money"] is None for r in dealer_table(store, None)["standings"])  # no chip value: chips alone
+    finally:
+        store.close()

@@ -26,7 +26,7 @@ from pancli.core.hints import worded
 from pancli.core.i18n import N_, _, ngettext
 from pancli.core.rows import Session
 from pancli.core.text import one_line, payment_lines
-from pancli.core.words import signed
+from pancli.core.words import signed, signed_money
 from pancli.games import game
 from pancli.games.actions import BANK_ACTIONS, CARDS, IN_HAND, MELDS, PLAYER, Action, Param, by_name, read, read_count
 from pancli.storage.store import Store
@@ -286,9 +286,13 @@ def in_view(rec: Recorder, state: object, board: Mapping[str, Any], hand: dict |
     table = standings_data(rec)
     columns = [c for c in table.get("columns") or [] if c != "place"]
     chips = rec.game.in_chips and not columns
+    currency = table.get("currency")
     rows = [{"name": r["name"], "chips": r["net"] if chips else None,
              "text": signed(r["net"]) if chips else " · ".join(
-                 _column(c).format(value=r.get(c) if r.get(c) not in ("", None) else "-") for c in columns)}
+                 _column(c).format(value=r.get(c) if r.get(c) not in ("", None) else "-") for c in columns),
+             # the money too, in the session's currency, as every face writes it
+             "money": signed_money(r["money"], zero="+0.00", currency=currency)
+             if chips and r.get("money") is not None else None}
             for r in table.get("players", [])]
     seats = rec.game.players(state)
     order = list(seats)

@@ -27,6 +27,8 @@ WORDS = (
     # dealer.js
     N_("{session} · the dealer"),
     N_("Hand over: {result}."),
+    # Translators: a player's chips tonight, then the money they make: "+12 chips (+PLN6.00)"
+    N_("{chips} ({money})"),
     N_("The table has moved on to {current}; this page still records {session}."),
     N_("won the hand"),
     N_("{status} (stays)"),

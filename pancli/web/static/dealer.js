@@ -80,9 +80,10 @@
     var list = $("standings"); list.textContent = "";
     (table.standings || []).forEach(function (r) {
       var li = el("li"); li.appendChild(el("span", "name", r.name));
-      li.appendChild(el("span", "value" + (r.chips > 0 ? " up" : r.chips < 0 ? " down" : ""),
-        r.chips !== null && r.chips !== undefined ?
-          tn("{chips} chip", "{chips} chips", Math.abs(r.chips), { chips: r.text }) : r.text));
+      var said = r.chips !== null && r.chips !== undefined ?
+        tn("{chips} chip", "{chips} chips", Math.abs(r.chips), { chips: r.text }) : r.text;
+      if (r.money) said = t("{chips} ({money})", { chips: said, money: r.money });  // the money in the session's currency
+      li.appendChild(el("span", "value" + (r.chips > 0 ? " up" : r.chips < 0 ? " down" : ""), said));
       list.appendChild(li);
     });
     var tops = $("tops");
