@@ -56,18 +56,24 @@ def test_the_answer_is_announced_once_per_tap_never_on_a_refresh(tmp_path):
         with Browser(390, 844) as b:
             d = opened(b, url)
             assert b.evaluate("document.getElementById('said').getAttribute('aria-live')") == "polite"
+            assert b.evaluate("document.getElementById('heard').getAttribute('aria-live')") == "polite"
             b.evaluate("window.said = 0; new MutationObserver(m => { window.said += 1; })"
                        ".observe(document.getElementById('said'), {childList: true, characterData: true, subtree: true})")
+            b.evaluate("window.heard = []; new MutationObserver(m => { window.heard.push("
+                       "document.getElementById('heard').textContent); })"
+                       ".observe(document.getElementById('heard'), {childList: true, characterData: true, subtree: true})")
             assert d.act(button(act="deal")).startswith("Hand 1: Dee deals")
             b.wait_for("!document.body.classList.contains('busy')")
-            assert b.evaluate("window.said") == 1
-            # another dealer at the keyboard: the table is read afresh, and nothing is said
+            assert b.evaluate("window.said") == 1 and b.evaluate("window.heard") == []  # its own tap: said once
+            # another dealer at the keyboard: the table is read afresh, nothing is said in the answer's
+            # place, and the event is announced to a screen reader in the page's words
             subprocess.run([sys.executable, "-m", "pancli", "--db", str(server.db), "drop", "cruz"], check=True,
                            capture_output=True, cwd=ROOT)
             b.wait_for("document.getElementById('undo-preview').textContent.includes('Cruz')")
-            assert b.evaluate("window.said") == 1
+            b.wait_for("window.heard.length > 0")
+            assert b.evaluate("window.said") == 1 and "Cruz" in b.evaluate("window.heard")[-1]
             d.act(button(act="stay", player="Ana"))
             b.wait_for("!document.body.classList.contains('busy')")
-            assert b.evaluate("window.said") == 2
+            assert b.evaluate("window.said") == 2 and len(b.evaluate("window.heard")) == 1
     finally:
         server.stop()

@@ -160,7 +160,8 @@ def perform(store: Store, session: str | None, body: dict) -> dict:
             note = worded(rec.game.still_to_record(steps[-1].state))
             if note:
                 lines.append(note)
-        result = {"action": name, "lines": lines}
+        # "seq": the tap's last event, so the page does not announce it twice (``last_event``)
+        result = {"action": name, "lines": lines, "seq": store.log.last_seq(rec.session.id)}
         store.actions.put(key, rec.session.id, wanted, result)
     return {**result, "replayed": False}
 
@@ -228,6 +229,20 @@ def undo_preview(store: Store, session: str | None) -> dict:
             "payments": payment_lines(last.payments or ())}
 
 
+def last_event(store: Store, s: Session) -> dict | None:
+    """The session's last event, whoever recorded it (an undo too), in words: what the dealer's
+    page announces to a screen reader when it was recorded elsewhere (the keyboard, another phone)."""
+    seq = store.log.last_seq(s.id)
+    if not seq:
+        return None
+    g = game(s.game)
+    event = store.log.session_log(s.id, seq, seq)[0]
+    if event.undo_of is None:
+        return {"seq": seq, "text": g.event_words(event.payload)}
+    undone = store.log.session_log(s.id, event.undo_of, event.undo_of)[0]
+    return {"seq": seq, "text": g.event_words({"kind": "undo", "undid": undone.kind, "seq": undone.seq}, undone.payload)}
+
+
 def melds_of(board: Mapping[str, Any]) -> list[dict]:
     """The melds on the table by number, each with its owner (`pan board --json`)."""
     hand = board.get("hand") if isinstance(board.get("hand"), dict) else None
@@ -267,7 +282,7 @@ def dealer_table(store: Store, session: str | None) -> dict:
             "pack": list(rec.game.pack), "checks_cards": getattr(rec.game, "verdict", None) is not None,
             "checks_melds": melds_judged(rec.game),
             "still_to_record": worded(rec.game.still_to_record(state)) or None, "undo": undo_preview(store, session),
-            "redo": redo_preview(store, session), "current": _current_name(store)}
+            "redo": redo_preview(store, session), "last": last_event(store, rec.session), "current": _current_name(store)}
 
 
 def _current_name(store: Store) -> str | None:

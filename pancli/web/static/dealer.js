@@ -95,7 +95,20 @@
       { current: table.current, session: table.session }) : "";
   }
 
+  // An event recorded elsewhere (the keyboard, another phone) is announced to a screen reader in
+  // the page's words; the page's own taps are said by their answer. While a tap of this page waits
+  // for its answer, the event may be its own: decided once the answer has come.
+  var heardAt = null, ours = {};
+  function announce() {
+    var l = table.last, at = l ? table.session_uid + ":" + l.seq : "";
+    if (heardAt === null || at === heardAt) { heardAt = at; return; }  // the page's first table: nothing new
+    if (inflight) return;
+    heardAt = at;
+    if (l && !ours[at]) $("heard").textContent = l.text;
+  }
+
   function render() {
+    announce();
     $("where").textContent = t("{session} \u00b7 the dealer", { session: table.session });
     document.title = t("{session} \u00b7 the dealer", { session: table.session });
     renderPack();
@@ -390,6 +403,7 @@
         last = { key: p.key, sig: p.sig, body: p.body, at: Date.now() };
         if (res.ok) {
           forget([p.key]);
+          if (res.d.seq) ours[p.body.session + ":" + res.d.seq] = true;  // said in the answer: not announced again
           say(res.d.lines && res.d.lines.length ? res.d.lines : [t("Recorded.")]);
           if (afters[p.key]) { afters[p.key](); render(); }  // the picker cleared, even if the table is the same
         } else if (outbox().length > 1 || p.waited || res.d.code === "moved_on") {
@@ -404,7 +418,7 @@
         // waits its turn), and the double-tap window runs from then.
         return load().catch(function () {}).then(function () {
           if (last && last.key === p.key) last.at = Date.now();
-          inflight = null; answered(); flush();
+          inflight = null; announce(); answered(); flush();
         });
       }, function () {
         // Not answered: it waits, marked so, and goes again by itself. The picker is free for the next tap.
