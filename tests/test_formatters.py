@@ -95,3 +95,28 @@ def test_a_chip_of_an_eighth_and_a_night_over_a_thousand_read_alike_on_every_fac
 
     assert chip_price(Decimal("0.125")) == page_price(0.125) == "$0.125"
     assert cents_text(123450) == amount(1234.5) == "$1,234.50"
+
+
+# A thousands separator written by hand ("{n:,}", f"{x:,.2f}"): English's comma in every language.
+_OWN_GROUPING = re.compile(r"""\{[^{}]*:,[^{}]*\}""")
+
+
+def test_large_numbers_are_grouped_by_core_numbers_alone():
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "numbers.py":
+            continue
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if _OWN_GROUPING.search(line):
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{i}: {line.strip()}")
+    assert not found, "group digits with pancli.core.numbers.grouped:\n" + "\n".join(found)
+
+
+def test_a_refused_count_says_its_bound_as_the_language_groups_digits(tmp_path):
+    from helpers import Pan
+
+    pan = Pan(tmp_path / "p.db")
+    pan("session new fri --players Ana,Ben")
+    assert "1,000,000,000" in pan("buyin Ana 0", ok=False).output
+    assert "1 000 000 000" in pan("--lang pl buyin Ana 0", ok=False).output
+    assert "1 000 000 000" in pan("--lang ru buyin Ana 0", ok=False).output

@@ -21,6 +21,7 @@ from pancli.core.errors import InputError
 from pancli.core.i18n import N_, _, ngettext
 from pancli.core.money import MAX_CHIPS, chip_value
 from pancli.core.names import MAX_PLAYER_NAME, MAX_SESSION_NAME, clean_name, clean_players, inert
+from pancli.core.numbers import grouped
 from pancli.core.payloads import BANK_PAYLOADS, LIST, TABLE, TEXT, TEXTS, WHOLE, YES_NO, Field, first_problem, has_type
 from pancli.games import DEFAULT_GAME, GAMES
 
@@ -133,7 +134,7 @@ def _plain(value: Any, where: str, depth: int = 0) -> None:
     if isinstance(value, int):
         if abs(value) > MAX_NUMBER:
             raise _bad(where, _("the number {number} is out of range (at most {most})").format(
-                number=str(value)[:30], most=f"{MAX_NUMBER:,}"))
+                number=str(value)[:30], most=grouped(MAX_NUMBER)))
         return
     if isinstance(value, str):
         if len(value) > MAX_TEXT:
@@ -202,7 +203,7 @@ def _field(d: dict, key: str, kind: str, where: str, optional: bool = False, lim
         raise _bad(where, _("'{key}' = {value} is out of range").format(key=key, value=str(d[key])[:30]))
     if kind == _STR and len(d[key]) > limit:
         raise _bad(where, ngettext("'{key}' is longer than {n} character", "'{key}' is longer than {n} characters",
-                                   limit).format(key=key, n=f"{limit:,}"))
+                                   limit).format(key=key, n=grouped(limit)))
     return d[key]
 
 

@@ -34,6 +34,7 @@ from pancli.core import signing
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
 from pancli.core.names import clean_name
+from pancli.core.numbers import grouped
 
 DEVICE_FORMAT = "pancli-device"
 MANIFEST = "device.json"
@@ -74,7 +75,7 @@ def read_with_stat(path: Path, limit: int = MAX_BYTES) -> tuple[bytes, os.stat_r
         st = os.fstat(f.fileno())
         raw = f.read(limit + 1)
     if len(raw) > limit:
-        raise ValueError(_("larger than {kb} KB").format(kb=f"{limit // 2**10:,}"))
+        raise ValueError(_("larger than {kb} KB").format(kb=grouped(limit // 2**10)))
     if b"\x00" in raw:
         raise ValueError(_("a binary file"))
     return raw, st

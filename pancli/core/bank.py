@@ -30,8 +30,10 @@ class _Core(Protocol[StateT]):
 def apply_bank(state: StateT, event: JsonObject) -> Step[StateT]:
     chips = event.get("chips")
     if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips <= MAX_CHIPS:
+        from pancli.core.numbers import grouped  # noqa: PLC0415 start-up: only a refusal writes the bound
+
         raise InputError(_("{chips} is not a number of chips").format(chips=repr(chips)),
-                         _("give a whole number above 0 and at most {most}").format(most=f"{MAX_CHIPS:,}"))
+                         _("give a whole number above 0 and at most {most}").format(most=grouped(MAX_CHIPS)))
     said = (ngettext("{player} buys {n} chip.", "{player} buys {n} chips.", chips) if event["kind"] == "buyin" else
             ngettext("{player} cashes out {n} chip.", "{player} cashes out {n} chips.", chips))
     return Step(state, tallies=[Tally(event["player"], event["kind"], chips)],

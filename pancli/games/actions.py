@@ -182,9 +182,11 @@ def read_count(value: Any, noun: str, low: int = 1, high: int = MAX_CHIPS) -> in
         except ValueError:
             n = None
     if n is None or not low <= n <= high:
+        from pancli.core.numbers import grouped  # noqa: PLC0415 start-up: only a refusal writes the bound
+
         shown = str(value)[:40]
         hint = (_("give a whole number above 0 and at most {high}") if low == 1 else
-                _("give a whole number from {low} to {high}")).format(low=low, high=f"{high:,}")
+                _("give a whole number from {low} to {high}")).format(low=low, high=grouped(high))
         # Translators: {noun} is what the number counts, e.g. "a number of chips"
         raise InputError(_("{value} is not {noun}").format(value=shown, noun=_(noun)), hint)
     return n
