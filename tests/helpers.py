@@ -9,6 +9,7 @@ import json
 import os
 import shlex
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -251,6 +252,13 @@ def as_on_windows(monkeypatch) -> None:
 
 
 # -- `pan serve` as a process -------------------------------------------------------------
+
+def free_port() -> int:
+    """A port of this machine nobody listens on now: a server restarted on it keeps its address."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
 
 def start_server(db, *args, host: str = "127.0.0.1", **popen):
     """`pan serve` on a free port of ``host`` (127.0.0.1), and the address it printed first.

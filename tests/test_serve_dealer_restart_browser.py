@@ -8,7 +8,6 @@ session change is refused as moved on and recorded nowhere."""
 import json
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -18,7 +17,7 @@ import pytest
 from test_serve_dealer_browser import Dealer, button, choose
 
 from cdp import Browser, chromium_path
-from helpers import HANG, Pan
+from helpers import HANG, Pan, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,12 +28,6 @@ if chromium_path() is None:
 
 # `pan serve` keeps the players' token and the dealer's key beside the database, and the page's
 # check values with the dealer's key: the same command line gives the same addresses after a restart.
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:

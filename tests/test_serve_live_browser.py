@@ -17,7 +17,7 @@ from test_serve_network import limit_files, port_of, token_of
 from pancli.web.server import limits_for
 
 from cdp import Browser, chromium_path
-from helpers import HANG, Pan
+from helpers import HANG, Pan, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,12 +25,6 @@ if chromium_path() is None:
     if os.environ.get("CI"):
         raise RuntimeError("the browser test needs chromium in CI: apt-get install chromium")
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def serve(db: Path, port: int, *args: str, **popen) -> tuple[subprocess.Popen, str]:
