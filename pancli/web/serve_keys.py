@@ -3,7 +3,7 @@ addresses and QR codes, and the dealer's open page its check values.
 
 Each is a secret file beside the database (pancli.storage.secret_file), never inside it, so no
 archive, sync folder or replica of the database carries it: ``pan.db-players.key`` (the players'
-token) and ``pan.db-dealer.key`` (the dealer's token and the secret of his page's CSRF values).
+token) and ``pan.db-dealer.key`` (the dealer's token and the secret of the dealer page's CSRF values).
 The token and the secret are derived from the key by HMAC, each for its own purpose. A key is
 replaced only on purpose (`pan serve --new-token`, `--new-dealer-key`): the old address stops
 working at once.
