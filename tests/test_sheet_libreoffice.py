@@ -67,14 +67,14 @@ def cells(xlsx) -> dict[tuple[int, int], tuple[str, object]]:
 
 
 def expected(text: str) -> dict[tuple[int, int], tuple[str, object]]:
-    """What each cell of our CSV must be in the spreadsheet: a number where we wrote one, else the
+    """What each cell of our CSV must be in the spreadsheet (read in English): a number where we wrote one, else the
     very text (a leading apostrophe stays: it is what keeps a formula from running)."""
     want = {}
     for r, row in enumerate(csv.reader(io.StringIO(text.lstrip("\ufeff"), newline="")), 1):
         for c, cell in enumerate(row, 1):
             if cell == "":
                 continue
-            want[(r, c)] = ("n", float(cell)) if re.fullmatch(r"-?\d+(E-\d+)?", cell) else ("s", cell)
+            want[(r, c)] = ("n", float(cell)) if re.fullmatch(r"-?\d+(\.\d+)?(E-\d+)?", cell) else ("s", cell)
     return want
 
 

@@ -174,7 +174,7 @@ def sheet_csv(sheet: JsonObject, bom: bool = False) -> str:
 
     # A score sheet for people: its labels in the language in force (the sheet's codes are English).
     from pancli.core.i18n import pgettext  # noqa: PLC0415
-    from pancli.core.text import SpreadsheetWriter  # noqa: PLC0415
+    from pancli.core.text import SpreadsheetWriter, spreadsheet_number  # noqa: PLC0415
 
     # (A game's own note column comes named by the game.)
     words = {"hand": pgettext("sheet", "hand"), "deal": pgettext("sheet", "deal"),
@@ -201,7 +201,7 @@ def sheet_csv(sheet: JsonObject, bom: bool = False) -> str:
     if sheet["money"]:
         currency = sheet.get("currency")
         money = pgettext("sheet", "money ({currency})").format(currency=currency) if currency else pgettext("sheet", "money")
-        w.writerow([money, *pad, *(Decimal(m) for m in sheet["money"])])
+        w.writerow([money, *pad, *(spreadsheet_number(Decimal(m)) for m in sheet["money"])])
     if sheet["result"]:
         w.writerow([pgettext("sheet", "result"), sheet["result"]])
     return ("\ufeff" if bom else "") + buf.getvalue()

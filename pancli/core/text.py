@@ -135,7 +135,8 @@ def json_text(data: Any) -> str:
 # Every CSV pancli writes (`pan report --csv`, `pan export --format csv`) goes through this one
 # writer: a text a spreadsheet would run as a formula (=, +, -, @, or a tab or carriage return first)
 # is written with a leading apostrophe, so a name like `=HYPERLINK(…)` or `-2+3` stays text; numbers
-# (int, Decimal) are written as numbers that a spreadsheet reads as numbers in every language.
+# (int, Decimal) are written as numbers; `pan report --csv` writes its money so that a spreadsheet in
+# any language reads a number (``spreadsheet_number``), while `pan export` keeps the bytes it always wrote.
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -146,24 +147,25 @@ def spreadsheet_text(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def spreadsheet_number(value: Decimal) -> str:
+class SpreadsheetNumber(str):
+    """A number already written as a spreadsheet reads one (``spreadsheet_number``): never guarded."""
+
+
+def spreadsheet_number(value: Decimal) -> SpreadsheetNumber:
     """An amount (money) as a number that a spreadsheet reads as a number in every language: a
     whole amount as its digits (``-25``), any other as its digits times a power of ten
     (``-1250E-2`` for -12.50). A decimal sign is not one: a spreadsheet in Polish or Russian
     reads ``-12.50`` as text (or ``12.10`` as a date), one in English reads ``-12,50`` as text."""
     if value == value.to_integral_value():
-        return str(int(value))
+        return SpreadsheetNumber(int(value))
     sign, digits, exponent = value.as_tuple()
-    return ("-" if sign else "") + "".join(map(str, digits)) + f"E{exponent}"
+    return SpreadsheetNumber(("-" if sign else "") + "".join(map(str, digits)) + f"E{exponent}")
 
 
 def spreadsheet_row(values: Iterable[Any]) -> list[Any]:
-    """A row of a CSV for a spreadsheet: every text through ``spreadsheet_text``, money (a
-    Decimal, never a text) through ``spreadsheet_number``, whole numbers as they are."""
-    from decimal import Decimal  # noqa: PLC0415 start-up: only the commands that write CSV
-
-    return [spreadsheet_text(v) if isinstance(v, str) else spreadsheet_number(v) if isinstance(v, Decimal) else v
-            for v in values]
+    """A row of a CSV for a spreadsheet: every text through ``spreadsheet_text``, numbers (int,
+    Decimal, a SpreadsheetNumber) as they are."""
+    return [spreadsheet_text(v) if isinstance(v, str) and not isinstance(v, SpreadsheetNumber) else v for v in values]
 
 
 class SpreadsheetWriter:
