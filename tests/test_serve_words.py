@@ -204,7 +204,8 @@ def test_the_contract_games_pages_say_its_deals_in_one_word(tmp_path):
     db = tmp_path / "c.db"
     contract_deal(db)
     seen = lambda path: text_of(re.sub(r"(?s)<script.*?</script>", "", page(db, path, lang="ru")))  # noqa: E731
-    table, settle = seen("/"), seen("/settle")
+    table, settle, history = seen("/"), seen("/settle"), seen("/history")
     assert "#2 розыгрыш 1 Ana выходит" in table and "Весь вечер, розыгрыш за розыгрышем" in table
     assert "Розыгрыш за розыгрышем" in settle
-    assert "сдача" not in (table + settle).lower(), (table, settle)
+    assert "Розыгрыш 1" in history
+    assert "сдача" not in (table + settle + history).lower(), (table, settle, history)
