@@ -239,8 +239,11 @@ def last_event(store: Store, s: Session) -> dict | None:
     event = store.log.session_log(s.id, seq, seq)[0]
     if event.undo_of is None:
         return {"seq": seq, "text": g.event_words(event.payload)}
-    undone = store.log.session_log(s.id, event.undo_of, event.undo_of)[0]
-    return {"seq": seq, "text": g.event_words({"kind": "undo", "undid": undone.kind, "seq": undone.seq}, undone.payload)}
+    undone = store.log.session_log(s.id, event.undo_of, event.undo_of)
+    if not undone:  # a damaged log: the replay says so elsewhere
+        return None
+    return {"seq": seq, "text": g.event_words({"kind": "undo", "undid": undone[0].kind, "seq": undone[0].seq},
+                                              undone[0].payload)}
 
 
 def melds_of(board: Mapping[str, Any]) -> list[dict]:
