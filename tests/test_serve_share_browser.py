@@ -6,7 +6,6 @@ the box's selected text with document.execCommand("copy")."""
 
 import json
 import os
-import socket
 
 import pytest
 
@@ -19,27 +18,6 @@ if chromium_path() is None:
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
 COPIED = {"en": "Copied", "pl": "Skopiowano", "ru": "Скопировано"}
-
-
-def lan_address() -> str | None:
-    """An IPv4 address of this machine other than loopback (what a phone on the LAN opens), if any."""
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_STREAM)
-    except OSError:
-        infos = []
-    for info in infos:
-        address = info[4][0]
-        if not address.startswith("127."):
-            return address
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("192.0.2.1", 9))  # no packet is sent: it only picks the outgoing address
-        address = probe.getsockname()[0]
-    except OSError:
-        return None
-    finally:
-        probe.close()
-    return None if address.startswith(("127.", "0.")) else address
 
 
 @pytest.fixture(scope="module")
@@ -87,15 +65,12 @@ def test_copy_on_the_settle_up_page_copies_the_nights_summary(night, lang):
 
 def test_copy_works_over_plain_http_on_the_lan(night):
     """No secure context, no navigator.clipboard: the summary is selected in its box and copied
-    with execCommand, and the page says Copied in its language. The page is served at this
-    machine's address on the LAN; on a machine with none but loopback, at a name Chromium is told
-    is 127.0.0.1 (an origin it holds insecure all the same)."""
-    address = lan_address()
-    proc, url = start_server(night, "--no-qr", host=address or "127.0.0.1")
-    flags: tuple[str, ...] = ()
-    if address is None:
-        flags = ("--host-resolver-rules=MAP pan.test 127.0.0.1",)
-        url = url.replace("127.0.0.1", "pan.test")
+    with execCommand, and the page says Copied in its language. As a phone opens a host's address
+    on the LAN: the page is served on loopback (the tests send nothing elsewhere) at a name that
+    Chromium is told is 127.0.0.1, an origin it holds insecure as it holds a LAN address."""
+    proc, url = start_server(night, "--no-qr")
+    flags = ("--host-resolver-rules=MAP pan.test 127.0.0.1",)
+    url = url.replace("127.0.0.1", "pan.test")
     try:
         with Browser(390, 844, flags=flags) as b:
             b.goto(url.replace("/?", "/settle?") + "&lang=pl")
