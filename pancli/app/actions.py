@@ -83,12 +83,6 @@ def _cards(rec: Recorder, body: dict, name: str) -> list[str]:
     return read(Param(name, CARDS, ""), value, SessionTable(rec))
 
 
-def described(action: Action) -> dict:
-    """An action's declaration for the page, in the words of the face in force (the phone's:
-    pancli/core/hints.py)."""
-    return action.describe()
-
-
 def on_phone(game: Game[Any, Any]) -> tuple[Action, ...]:
     """The actions the dealer's phone offers and records for a game: its declared ones, and the
     bank's chips bought and cashed only where the game is scored in chips (``Game.in_chips``)."""
@@ -281,7 +275,7 @@ def dealer_table(store: Store, session: str | None) -> dict:
             "status": rec.game.status(state), "contract": board.get("contract"), "melds": melds,
             "seats": rec.game.players(state), "players": rec.game.players(state),
             "in_hand": list(rec.game.active_players(state)), "hand_open": bool(rec.game.hand_open(state)),
-            "hand": hand, "actions": [described(a) for a in on_phone(rec.game)],
+            "hand": hand, "actions": [a.describe() for a in on_phone(rec.game)],
             "pack": list(rec.game.pack), "checks_cards": getattr(rec.game, "verdict", None) is not None,
             "checks_melds": melds_judged(rec.game),
             "still_to_record": worded(rec.game.still_to_record(state)) or None, "undo": undo_preview(store, session),
