@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 ARCHIVE = b"pancli-archive-signature\n"    # what each kind of signed text is prefixed with, so a
 MANIFEST = b"pancli-device-signature\n"    # signature made for one kind never passes for another
+CLUB = b"pancli-club-signature\n"          # an entry of a club's roster (pancli/core/club.py)
 KEY = re.compile(r"[0-9a-f]{64}")           # a public key as files and settings hold it: 64 hex digits
 SIGNATURE = re.compile(r"[0-9a-f]{128}")
 
@@ -37,7 +38,7 @@ def public_key(seed: bytes) -> str:
 
 
 def sign(seed: bytes, kind: bytes, message: bytes) -> str:
-    """The signature (hex) of ``message`` of one kind (ARCHIVE, MANIFEST) under the seed's key."""
+    """The signature (hex) of ``message`` of one kind (ARCHIVE, MANIFEST, CLUB) under the seed's key."""
     return _private(seed).sign(kind + message).hex()
 
 
