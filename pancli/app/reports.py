@@ -264,18 +264,27 @@ def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_
         sessions = {s.id: s for s in store.sessions()
                     if s.game == game and (year is None or s.created_at[:4] == year)}
         totals = store.queries.totals_of_all_sessions()
+        club_id = store.setting("club_id")
+    seated: dict[tuple[int, str], str] = {}
+    person_names: dict[str, str] = {}
+    if club_id:
+        from pancli.app.persons import season_keys  # noqa: PLC0415 only a club's database has persons
+
+        seated, person_names = season_keys(store, sessions)
     g = GAMES.get(game)
     counts = season_tallies_of(game)
     in_chips = g is None or g.in_chips
     # The same order on every device: a player's name is spelt as in the first session he played.
     order = {sid: (s.created_at, s.device or "", s.uid or "") for sid, s in sessions.items()}
     totals = sorted((t for t in totals if t[0] in sessions), key=lambda t: (order[t[0]], t[1], t[2]))
-    players: dict[str, dict[str, Any]] = {}
+    players: dict[object, dict[str, Any]] = {}
     for sid, player, stat, total in totals:
         if player in POOLS:
             continue
-        row = players.setdefault(name_key(player), {"name": player, **({"net": 0} if in_chips else {}),
-                                                    "nights": set(), **dict.fromkeys(counts, 0)})
+        person = seated.get((sid, player.lower()))  # a person of the club, whatever was typed at the seat
+        row = players.setdefault(("person", person) if person else name_key(player),
+                                 {"name": person_names[person] if person else player,
+                                  **({"net": 0} if in_chips else {}), "nights": set(), **dict.fromkeys(counts, 0)})
         row["nights"].add(sid)
         if stat == NET:
             if in_chips:
@@ -335,7 +344,13 @@ def resolve_known(store: Store, text: str) -> str:
 
 
 def player_career(store: Store, text: str) -> JsonObject:
-    """Career stats of one player across every session."""
+    """Career stats of one player across every session: a person of the club across every seat
+    that counts for them (pancli/app/persons.py), else a name as typed at the tables."""
+    from pancli.app import persons  # noqa: PLC0415 only a club's database has persons
+
+    named = persons.person_named(store, text)
+    if named is not None:
+        return persons.career_of(store, *named)
     kinds = sorted({k for g in GAMES.values() for k in g.career_kinds})
     takebacks = sorted({c for g in GAMES.values() for c in g.career_takebacks})
     with store.snapshot():
@@ -406,7 +421,7 @@ def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats
                  favourites: list[tuple[str, int]]) -> JsonObject:
     rows: list[JsonObject] = []
     running = 0
-    for s in sorted(sessions, key=lambda s: (s.created_at, s.id)):
+    for s in sorted(sessions, key=lambda s: (s.created_at, s.device or "", s.uid or "", s.id)):  # as every host orders them
         net = nets.get(s.id, 0)
         running += net
         t = stats.get(s.id, {})

@@ -92,16 +92,19 @@ class Outcome:
     errors: list[dict] = field(default_factory=list)       # path, why: what the file system refused
     pinned: list[dict] = field(default_factory=list)       # device, label, key: keys seen for the first time
     skipped: int = 0                                        # files unchanged since the last sync, not parsed
+    club: dict[str, Any] | None = None                      # the club's roster read again (a club's host)
 
     @property
     def ok(self) -> bool:
-        return not self.conflicts and not self.refused and not self.errors
+        return not self.conflicts and not self.refused and not self.errors \
+            and not (self.club is not None and self.club["conflicts"])
 
     def to_json(self) -> dict:
         return {"folder": self.path, "folder_shown": self.folder, "device": self.device, "label": self.label,
                 "ok": self.ok, "written": self.written, "unchanged": self.unchanged, "imported": self.imported,
                 "extended": self.extended, "conflicts": self.conflicts, "incomplete": self.incomplete,
-                "refused": self.refused, "errors": self.errors, "pinned": self.pinned, "skipped": self.skipped}
+                "refused": self.refused, "errors": self.errors, "pinned": self.pinned, "skipped": self.skipped,
+                **({"club": self.club} if self.club is not None else {})}
 
 
 # -- this device ---------------------------------------------------------------------------
@@ -248,6 +251,11 @@ def sync(store: Store, folder: str | None = None, label: str | None = None, crea
                 else:
                     conflicted.add(gid)
     write_own(store, own_dir, me, mine, seed, listing, groups, conflicted, done, out)
+    from pancli.app import club  # noqa: PLC0415 a cycle: the club reads the folder as sync finds it
+
+    if store.setting("club_id") or club.in_folder(root):  # the roster read again, so seats count for persons
+        out.club = club.after_sync(store, str(root))
+        out.refused += out.club.pop("refused")
     for found in out.conflicts:
         found["text"] = conflicts.conflict_text(found, mine, (str(root), out.folder))
     return out

@@ -20,11 +20,11 @@ COMMAND_MODULES = {
     "dead": "record", "void": "record", "chop": "record", "undo": "record", "board": "record",
     "check": "check", "turn": "turn", "rules": "rules",
     "standings": "record", "history": "record", "report": "reports", "player": "reports",
-    "sessions": "reports", "settle": "reports", "buyin": "reports", "cashout": "reports",
+    "versus": "versus", "sessions": "reports", "settle": "reports", "buyin": "reports", "cashout": "reports",
     "export": "reports", "import": "reports", "rescore": "reports",
     "clock": "clock",
     "serve": "serve",
-    "sync": "sync", "replicate": "replicate", "restore": "replicate",
+    "sync": "sync", "club": "club", "replicate": "replicate", "restore": "replicate",
     "db": "db",
 }
 
@@ -35,11 +35,11 @@ PANELS = [
     (N_("Recording a hand"), ["deal", "drop", "stay", "meld", "add", "split", "borrow", "spread", "out",
                           "foul", "dead", "void", "chop", "undo", "board"]),
     (N_("Disputes"), ["check", "turn", "rules"]),
-    (N_("After the game"), ["standings", "history", "report", "player", "sessions", "settle", "buyin",
+    (N_("After the game"), ["standings", "history", "report", "player", "versus", "sessions", "settle", "buyin",
                         "cashout", "export", "import", "rescore"]),
     (N_("The other games called Pan"), ["clock"]),  # and the games' own groups (Game.register_commands)
     (N_("The database"), ["db"]),
-    (N_("Several hosts or tables"), ["sync", "replicate", "restore"]),
+    (N_("Several hosts or tables"), ["sync", "club", "replicate", "restore"]),
 ]
 
 

@@ -125,6 +125,17 @@ def _print_outcome(out) -> None:
         say(text.format(file=f["file"], device=f.get("device_label"), id=(f.get("device") or "")[:8], why=f["why"]))
     for e in out.errors:
         say(_("Could not use {path}: {why}.").format(path=e["path"], why=e["why"]))
+    if out.club is not None:
+        if out.club["new"]:
+            n = out.club["new"]
+            say(ngettext("The club's roster: {n} new entry read.", "The club's roster: {n} new entries read.",
+                         n).format(n=n))
+        for text in out.club["conflicts"]:
+            say(text)
+        if out.club["pending"]:
+            n = out.club["pending"]
+            say(ngettext("{n} roster entry waits for entries it follows (sync again later).",
+                         "{n} roster entries wait for entries they follow (sync again later).", n).format(n=n))
     width = (output_width() or console().width) if out.conflicts else 0  # rich loads only to lay them out
     for c in out.conflicts:
         head, *more = c["text"]

@@ -257,7 +257,7 @@ class Roster:
     pending: list[str] = field(default_factory=list)                     # entry ids waiting for what they follow
     conflicts: list[Conflict] = field(default_factory=list)
     limits: dict[str, int] = field(default_factory=dict)                 # device -> last entry that counts
-    clubs: list[str] = field(default_factory=list)                       # several clubs found and none pinned
+    clubs: dict[str, str] = field(default_factory=dict)                  # several clubs found, none pinned: id -> name
     _leader: dict[str, str] = field(default_factory=dict)
 
     # -- who is who ------------------------------------------------------------------------------
@@ -303,17 +303,25 @@ class Roster:
 
     def find(self, ref: str) -> list[str]:
         """The persons ``ref`` may mean: an id or its first 6+ characters, a name or an alias."""
-        ref = ref.strip()
-        if PERSON.fullmatch(ref) and ref in self.persons:
-            return [self.leader(ref)]
-        if re.fullmatch(r"[0-9a-f]{6,31}", ref):
-            hits = {self.leader(p) for p in self.persons if p.startswith(ref)}
-            if hits:
-                return sorted(hits)
-        folded = folded_name(ref)
-        hits = {self.leader(p.id) for p in self.persons.values() if folded_name(p.name) == folded}
-        hits |= {self.leader(p) for n, p, _by, _given in self.aliases if n == folded}
-        return sorted(hits)
+        return find_in([(p.id, self.leader(p.id), [p.name, *(given for _n, q, _by, given in self.aliases if q == p.id)])
+                        for p in self.persons.values()], ref)
+
+
+def find_in(persons: Iterable[tuple[str, str, Iterable[str]]], ref: str) -> list[str]:
+    """The persons (leaders) ``ref`` may mean among (id, leader, names): a whole id, the first 6 or
+    more digits of one, or one of their names or aliases (compared as ``folded_name`` does)."""
+    ref = ref.strip()
+    rows = list(persons)
+    if PERSON.fullmatch(ref):
+        hits = {lead for p, lead, _names in rows if p == ref}
+        if hits:
+            return sorted(hits)
+    if re.fullmatch(r"[0-9a-f]{6,31}", ref):
+        hits = {lead for p, lead, _names in rows if p.startswith(ref)}
+        if hits:
+            return sorted(hits)
+    folded = folded_name(ref)
+    return sorted({lead for _p, lead, names in rows if any(folded_name(n) == folded for n in names)})
 
 
 def fold(entries: Iterable[Entry], pinned_club: str | None = None) -> Roster:
@@ -347,9 +355,9 @@ def fold(entries: Iterable[Entry], pinned_club: str | None = None) -> Roster:
 def _fold(chains: Mapping[str, Mapping[int, Entry]], limits: Mapping[str, int], pinned_club: str | None) -> Roster:
     roster = Roster(club=pinned_club)
     if pinned_club is None:
-        clubs = {club_id(c[1].data) for c in chains.values() if 1 in c and c[1].kind == "create"}
+        clubs = {club_id(c[1].data): str(c[1].data["name"]) for c in chains.values() if 1 in c and c[1].kind == "create"}
         if len(clubs) > 1:  # never guessed: the host says which it belongs to (pan club join)
-            roster.clubs = sorted(clubs)
+            roster.clubs = dict(sorted(clubs.items()))
             roster.club = ""
     roster.limits = dict(limits)
     waiting = {e.id: e for chain in chains.values() for e in chain.values()}
@@ -402,7 +410,11 @@ def _apply(roster: Roster, e: Entry) -> Refusal | None:
         roster.registrars[e.by] = {"key": d["key"], "label": d["label"], "upto": None, "granted_by": e.id}
         _accept(roster, e)
         return None
-    if roster.name is None or d["club"] != roster.club:
+    if roster.club and d["club"] != roster.club:
+        return Refusal(e.id, "club.other_club", {"name": ""})
+    if roster.name is None:  # before the club began nobody had a right (a writer who saw its grant saw that)
+        return Refusal(e.id, "club.not_granted", {"device": e.by})
+    if d["club"] != roster.club:
         return Refusal(e.id, "club.other_club", {"name": ""})
     right = roster.registrars.get(e.by)
     if right is None or right["key"] != d["key"] or not e.after(roster.accepted[right["granted_by"]]) \

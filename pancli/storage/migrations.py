@@ -111,6 +111,11 @@ def m012_session_currency_language(db: Statements) -> None:
         db.execute(statement)
 
 
+@_step
+def m013_club(db: Statements) -> None:
+    db.executescript(_SCHEMA_V13)
+
+
 # The record of the steps applied, as sqlite-utils' Migrations creates it (so that it upgrades a
 # database made here as one it made itself).
 _STEPS_TABLE = ('CREATE TABLE "_sqlite_migrations" (\n   "id" INTEGER PRIMARY KEY,\n   "migration_set" TEXT,\n'
@@ -369,5 +374,19 @@ _SCHEMA_V12 = (
     "ALTER TABLE sessions ADD COLUMN currency TEXT",
     "ALTER TABLE sessions ADD COLUMN language TEXT",
 )
+
+# The club (pancli/core/club.py): what was last read of each roster file of the synced folder
+# (an unchanged file is not read or verified again: the roster's cost grows with what is new),
+# and the roster as folded, projected onto this database: each person, and who sat in each seat
+# of each session held here (a seat the club does not know has no row: its typed name stands).
+_SCHEMA_V13 = """
+CREATE TABLE club_files (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+    body BLOB, digest TEXT, refusal TEXT);
+CREATE TABLE club_persons (id TEXT PRIMARY KEY, name TEXT NOT NULL, leader TEXT NOT NULL,
+    retired INTEGER NOT NULL, names TEXT NOT NULL);
+CREATE TABLE club_seats (session_id INTEGER NOT NULL REFERENCES sessions(id), seat TEXT NOT NULL COLLATE NOCASE,
+    person TEXT, ambiguous TEXT, PRIMARY KEY (session_id, seat));
+CREATE INDEX club_seats_person ON club_seats(person, session_id) WHERE person IS NOT NULL;
+"""
 
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)

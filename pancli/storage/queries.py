@@ -92,3 +92,56 @@ class ReportQueries:
         the stat '(net)', tallies their own words."""
         return [tuple(r) for r in self.conn.execute(
             "SELECT session_id, player, stat, amount FROM totals WHERE amount != 0 ORDER BY session_id")]
+
+    # -- a person's seats (the club): the same sums over a list of (session id, seat name) ------
+
+    def seat_nets(self, seats: str) -> dict[int, int]:
+        """Net chips per session of the seats ``seats`` (JSON: [[session id, name], …])."""
+        return dict(self.conn.execute(
+            f"""WITH seats(sid, name) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]')
+                                         FROM json_each(?))
+                SELECT p.session_id, SUM(CASE WHEN p.payee = s.name COLLATE NOCASE THEN p.chips ELSE -p.chips END)
+                FROM seats s JOIN payments p ON p.session_id = s.sid
+                 AND (p.payee = s.name COLLATE NOCASE OR p.payer = s.name COLLATE NOCASE)
+                WHERE p.event_id NOT IN ({_VOIDED}) GROUP BY p.session_id""", [seats]).fetchall())
+
+    def seat_tallies(self, seats: str) -> list[tuple[int, str, int]]:
+        return [tuple(r) for r in self.conn.execute(
+            f"""WITH seats(sid, name) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]')
+                                         FROM json_each(?))
+                SELECT t.session_id, t.stat, SUM(t.amount) FROM seats s JOIN tallies t
+                 ON t.session_id = s.sid AND t.player = s.name COLLATE NOCASE
+                WHERE t.event_id NOT IN ({_VOIDED}) GROUP BY t.session_id, t.stat""", [seats])]
+
+    def seat_events(self, seats: str, kinds: Sequence[str]) -> list[tuple[int, str]]:
+        marks = ", ".join("?" * len(kinds))
+        return [tuple(r) for r in self.conn.execute(
+            f"""WITH seats(sid, name) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]')
+                                         FROM json_each(?))
+                SELECT e.session_id, e.payload FROM seats s JOIN events e ON e.session_id = s.sid
+                WHERE e.kind IN ({marks}) AND json_extract(e.payload, '$.player') = s.name COLLATE NOCASE
+                 AND e.id NOT IN ({_VOIDED})""", [seats, *kinds])]
+
+    def seat_takebacks(self, seats: str, codes: Sequence[str]) -> list[tuple[int, int, str]]:
+        marks = ", ".join("?" * len(codes))
+        return [tuple(r) for r in self.conn.execute(
+            f"""WITH seats(sid, name) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]')
+                                         FROM json_each(?))
+                SELECT DISTINCT p.session_id, p.event_id, p.params FROM seats s JOIN payments p
+                 ON p.session_id = s.sid AND p.payer = s.name COLLATE NOCASE
+                WHERE p.code IN ({marks}) AND p.params IS NOT NULL AND p.event_id NOT IN ({_VOIDED})
+                ORDER BY p.event_id""", [seats, *codes])]
+
+    def payments_between(self, seats: str, others: str) -> list[tuple[int, str, str, int, str | None]]:
+        """Every effective payment from a seat of one list to a seat of the other, either way:
+        (session id, payer, payee, chips, code)."""
+        return [tuple(r) for r in self.conn.execute(
+            f"""WITH a(sid, name) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)),
+                     b(sid, name) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))
+                SELECT p.session_id, p.payer, p.payee, p.chips, p.code FROM payments p
+                JOIN a ON a.sid = p.session_id JOIN b ON b.sid = p.session_id
+                WHERE ((p.payer = a.name COLLATE NOCASE AND p.payee = b.name COLLATE NOCASE)
+                    OR (p.payer = b.name COLLATE NOCASE AND p.payee = a.name COLLATE NOCASE))
+                  AND p.event_id NOT IN ({_VOIDED})
+                ORDER BY p.session_id, p.id""", [seats, others])]
+

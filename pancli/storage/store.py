@@ -29,6 +29,7 @@ from pancli.core.rows import Session
 from pancli.storage import dblock, log as _log
 from pancli.storage.actions import ActionLog
 from pancli.storage.care import DatabaseCare
+from pancli.storage.club import ClubQueries
 from pancli.storage.log import EventLog
 from pancli.storage.mapping import SESSION_COLUMNS, session_row
 from pancli.storage.migrations import KNOWN_MIGRATIONS, SCHEMA_SET, create_schema, schema_migrations
@@ -72,6 +73,7 @@ class Store:
         self.queries = ReportQueries(self.conn)
         self.care = DatabaseCare(self.conn)
         self.sync = SyncQueries(self.conn)
+        self.club = ClubQueries(self.conn)
         self.actions = ActionLog(self.conn)
 
     def _open(self, create: bool) -> None:

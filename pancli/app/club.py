@@ -1,0 +1,502 @@
+"""The club's roster in the synced folder: reading every registrar's entries as a stranger's,
+writing this device's next one, and the registrar's commands (`pan club …`).
+
+Each device writes its entries in its own subfolder of the folder `pan sync` shares,
+``<folder>/<device>/club/<number>.json``: one line of canonical JSON (pancli/core/club.py) and
+the signature line archives end with, ``# signature: ed25519 <hex>``, over that line. Files are
+written once, never rewritten: a new entry is a new file, made whole or not at all, refused if its
+number is taken. `pan sync` leaves the ``club`` subfolders alone, so pancli 0.3 syncs beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pancli.app import files
+from pancli.app.sync import device_label, find_device, folder_of
+from pancli.app.sync_folder import NotRegular, read_bytes, split_signature, why_not_read
+from pancli.core import club, signing
+from pancli.core.club import Entry, Refusal, Roster
+from pancli.core.errors import InputError
+from pancli.core.i18n import _
+from pancli.core.names import clean_name
+from pancli.storage.log import now
+from pancli.storage.store import Store
+
+ROSTER = "club"
+FILE = re.compile(r"[0-9]{8}(\.sync-conflict-[0-9A-Za-z-]+)?\.json")  # Syncthing keeps a conflict's other side so
+MAX_FILES = 100_000
+
+
+@dataclass
+class Folder:
+    """What one reading of the folder's rosters found."""
+
+    root: Path
+    entries: list[Entry] = field(default_factory=list)
+    refused: list[Refusal] = field(default_factory=list)     # files that are no entry (entry = the file)
+    errors: list[dict[str, str]] = field(default_factory=list)
+    read: list[tuple[str, int, int, bytes | None, str | None, str | None]] = field(default_factory=list)
+    gone: list[str] = field(default_factory=list)            # remembered files no longer there
+
+
+Cache = dict[str, dict[str, Any]]
+
+
+def read_folder(root: Path, cache: Cache | None = None) -> Folder:
+    """Every device's roster entries, each read without following a link, bounded, parsed and its
+    signature checked against the key it names (whether that key has the right is the roster's
+    to say). A file whose signed line ``cache`` remembers verified is not verified again."""
+    cache = cache or {}
+    out = Folder(root)
+    try:
+        devices = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError as e:
+        out.errors.append({"path": str(root), "why": why_not_read(e)})
+        return out
+    count = 0
+    listed: set[str] = set()
+    for device in devices:
+        if not club.DEVICE.fullmatch(device.name) or not device.is_dir(follow_symlinks=False):
+            continue
+        where = Path(device.path) / ROSTER
+        if where.is_symlink():
+            out.refused.append(Refusal(str(where), "club.link"))
+            continue
+        if not where.is_dir():
+            continue
+        try:
+            files_here = sorted(os.scandir(where), key=lambda e: e.name)
+        except OSError as e:
+            out.errors.append({"path": str(where), "why": why_not_read(e)})
+            continue
+        for f in files_here:
+            if f.name.startswith(".") or not f.name.endswith(".json"):
+                continue  # a temporary file, ours or a sync engine's
+            count += 1
+            if count > MAX_FILES:
+                out.refused.append(Refusal(str(where), "club.too_many", {"limit": MAX_FILES}))
+                return out
+            listed.add(f.path)
+            _take(out, Path(f.path), f, device.name, cache.get(f.path))
+    out.gone = sorted(set(cache) - listed)
+    return out
+
+
+def _take(out: Folder, path: Path, f: os.DirEntry[str], device: str, row: dict[str, Any] | None) -> None:
+    got = _read_entry(path, device, row)
+    if got is None:
+        return
+    try:
+        st = f.stat(follow_symlinks=False)
+    except OSError:
+        return  # gone since it was read: the next reading has what replaced it
+    if isinstance(got, Entry):
+        out.entries.append(got)
+        if row is None or row["digest"] != got.digest:
+            out.read.append((str(path), st.st_size, st.st_mtime_ns, club.canonical(got.data), got.digest, None))
+    else:
+        out.refused.append(got)
+        if row is None or row["refusal"] != got.code:
+            out.read.append((str(path), st.st_size, st.st_mtime_ns, None, None, got.code))
+
+
+def _read_entry(path: Path, device: str, row: dict[str, Any] | None = None) -> Entry | Refusal | None:
+    """The entry in a file, read whole every time (a few hundred bytes) so an edit that kept the
+    file's size and time still shows; parsed and verified only when its signed line is not the one
+    ``row`` remembers having verified (a roster's cost grows with its new entries)."""
+    if not FILE.fullmatch(path.name):
+        return Refusal(str(path), "club.file_name")
+    try:
+        raw = read_bytes(path, club.MAX_ENTRY_BYTES + 200)
+    except FileNotFoundError:
+        return None  # taken away by the sync engine since it was listed: the next reading has it
+    except ValueError:
+        return Refusal(str(path), "club.too_large", {"limit": club.MAX_ENTRY_BYTES})
+    except (NotRegular, OSError):
+        return Refusal(str(path), "club.not_a_file")
+    body, signature = split_signature(raw)
+    if signature is None or not body.endswith(b"\n"):
+        return Refusal(str(path), "club.unsigned")
+    body = body[:-1]
+    if row is not None and row["digest"] is not None and row["digest"] == club.digest(body):
+        return Entry(json.loads(row["body"]), row["digest"])
+    data = club.parse(body)
+    if isinstance(data, Refusal):
+        return Refusal(str(path), data.code, data.params)
+    if data["by"] != device or not path.name.startswith(f"{data['seq']:08d}"):
+        return Refusal(str(path), "club.misplaced")
+    if club.canonical(data) != body:
+        return Refusal(str(path), "club.not_canonical")
+    if not signing.verify(data["key"], signature, signing.CLUB, body):
+        return Refusal(str(path), "club.bad_signature")
+    return Entry(data, club.digest(body))
+
+
+def roster_of(store: Store, folder: str | None = None) -> tuple[Roster, Folder]:
+    """The club as the folder says it, for the club this database belongs to (its id is kept on
+    first sight, so a second club's entries dropped in the folder never take over); what was read
+    is remembered and the roster projected onto this database's seats."""
+    root = folder_of(store, folder)
+    with store.snapshot():
+        cache = store.club.files()
+        pinned = store.setting("club_id")
+    read = read_folder(root, cache)
+    roster = club.fold(read.entries, pinned)
+    if roster.clubs:
+        names = "; ".join(f"{name} ({cid[:8]})" for cid, name in roster.clubs.items())
+        raise InputError(_("the folder holds {n} clubs: {names}").format(n=len(roster.clubs), names=names),
+                         _("say which is this host's with `pan club join ID`"))
+    with store.lock():
+        if pinned is None and roster.club is not None:
+            store.set_setting("club_id", roster.club)
+        store.club.remember_files(read.read, read.gone)
+        if roster.name is not None:
+            project(store, roster)
+    return roster, read
+
+
+def in_folder(root: Path) -> bool:
+    """Whether any device of the folder has written a roster (a host syncing it joins the club on
+    first sight, as it pins a device's key)."""
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return False
+    return any(club.DEVICE.fullmatch(n) and (root / n / ROSTER).is_dir() for n in names)
+
+
+def join(store: Store, ref: str, folder: str | None = None) -> dict[str, Any]:
+    """This host belongs to the club ``ref`` (its id, or its first 8 digits) of the folder."""
+    root = folder_of(store, folder)
+    read = read_folder(root)
+    creates = {club.club_id(e.data): str(e.data["name"]) for e in read.entries if e.kind == "create" and e.seq == 1}
+    text = ref.strip().lower()
+    found = [cid for cid in creates if len(text) >= 8 and cid.startswith(text)]
+    if len(found) != 1:
+        names = "; ".join(f"{name} ({cid[:8]})" for cid, name in creates.items()) or _("none")
+        raise InputError(_("no club '{ref}' in the folder (clubs there: {names})").format(ref=ref, names=names),
+                         _("give the first 8 digits of its id, as `pan club show` prints it on a member's host"))
+    with store.lock():
+        store.set_setting("club_id", found[0])
+        if folder and not store.setting("sync_folder"):
+            store.set_setting("sync_folder", str(root))
+            store.set_setting("sync_folder_as_given", folder)
+    roster_of(store, folder)  # the seats held here counted for persons at once
+    return {"club": found[0], "name": creates[found[0]]}
+
+
+def after_sync(store: Store, folder: str) -> dict[str, Any]:
+    """The roster read again after a sync: what it holds, its contradictions and its refusals
+    (each ``{file, why}`` as the sync's own)."""
+    from pancli.app.club_words import refusal_text  # noqa: PLC0415 words only when said
+
+    try:
+        roster, read = roster_of(store, folder)
+    except InputError as e:
+        return {"entries": 0, "new": 0, "conflicts": [], "pending": 0, "refused": [{"file": folder, "why": str(e)}]}
+    refused = [{"file": r.entry, "why": refusal_text(r)[0]} for r in [*read.refused, *roster.refused]]
+    return {"entries": len(roster.accepted), "new": sum(1 for r in read.read if r[4] is not None),
+            "conflicts": conflict_lines(store, roster),
+            "pending": len(roster.pending), "refused": refused}
+
+
+def conflict_lines(store: Store, roster: Roster) -> list[str]:
+    """Each contradiction in one line, both sides, sessions by the names they have here."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    from pancli.app.club_words import conflict_text  # noqa: PLC0415 words only when said
+
+    place = _places(roster)
+    lines = []
+    for c in roster.conflicts:
+        device, _sep, uid = str(c.params["session"]).partition("/")
+        with store.snapshot():
+            s = store.sync.session_by_global_id(device, uid)
+        named = replace(c, params={**c.params, "session_name": s.name if s else c.params["session"]})
+        lines.append(conflict_text(named, roster.display, place))
+    return lines
+
+
+def _places(roster: Roster) -> dict[str, str]:
+    """Each entry id as a person reads it: "entry 3 of kasia"."""
+    labels = {d: r["label"] or d[:8] for d, r in roster.registrars.items()}
+    return {i: _("entry {n} of {device}").format(n=e.seq, device=labels.get(e.by, e.by[:8]))
+            for i, e in roster.accepted.items()}
+
+
+def held_roster(store: Store) -> Roster | None:
+    """The club as this database last read it (no folder read): None when it belongs to none."""
+    with store.snapshot():
+        pinned = store.setting("club_id")
+        rows = store.club.files() if pinned else {}
+    if not pinned:
+        return None
+    roster = club.fold([Entry(json.loads(r["body"]), r["digest"]) for r in rows.values() if r["digest"]], pinned)
+    return roster if roster.name is not None else None
+
+
+def project(store: Store, roster: Roster) -> None:
+    """Who sat in each seat of each session held here, as the roster says (inside the caller's
+    write transaction)."""
+    me = store.sync.device_id()
+    persons = []
+    for p in roster.persons.values():
+        names = list(dict.fromkeys([p.name, *(given for _n, q, _by, given in roster.aliases if q == p.id)]))
+        persons.append((p.id, p.name, roster.leader(p.id), p.retired, names))
+    seats: list[tuple[int, str, str | None, list[str] | None]] = []
+    for sid, device, uid, seat in store.club.seats_to_place():
+        who = roster.seat(f"{device}/{uid}", seat, me)
+        if who is not None:
+            seats.append((sid, seat, who if isinstance(who, str) else None, who if isinstance(who, list) else None))
+    store.club.project(persons, seats)
+
+
+def refresh_held(store: Store) -> None:
+    """Seats of sessions new since the roster was last read placed too (`pan session new`, an
+    import): from what this database holds, without reading the folder."""
+    roster = held_roster(store)
+    if roster is not None:
+        with store.lock():
+            project(store, roster)
+
+
+def _me(store: Store) -> tuple[str, bytes, str]:
+    with store.snapshot():
+        me, seed = store.sync.device_id(), store.sync.device_key()
+    return me, seed, signing.public_key(seed)
+
+
+def write_entry(store: Store, read: Folder, roster: Roster, kind: str, **fields: Any) -> Entry:
+    """This device's next entry, signed and written whole; refused, with nothing written, when
+    the roster would not count it (so what is written counts wherever it is read with what this
+    host read), or when another run took its number meanwhile."""
+    me, seed, key = _me(store)
+    data = club.entry_data(kind, roster, me, key, now(), **fields)
+    body = club.canonical(data)
+    parsed = club.parse(body)
+    if isinstance(parsed, Refusal):  # a name too long or not printable: said before anything is written
+        raise ClubRefusal(Refusal(f"{me}:{data['seq']}", parsed.code, parsed.params))
+    entry = Entry(data, club.digest(body))
+    trial = club.fold([*read.entries, entry], roster.club)
+    if entry.id not in trial.accepted:
+        refusal = next((r for r in trial.refused if r.entry == entry.id), Refusal(entry.id, "club.pending"))
+        raise ClubRefusal(refusal)
+    text = body + b"\n" + b"# signature: ed25519 " + signing.sign(seed, signing.CLUB, body).encode("ascii") + b"\n"
+    _write_new(read.root / me / ROSTER / f"{data['seq']:08d}.json", text)
+    return entry
+
+
+def _write_new(path: Path, text: bytes) -> None:
+    """``text`` at ``path``, whole, only if no file has that name (two runs at once: one wins)."""
+    with files.partial_file(path, mkdir=True) as partial:
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            os.write(fd, text)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(partial, path)
+        except FileExistsError:
+            raise InputError(_("another entry of this device was written at the same moment"),
+                             _("run the command again")) from None
+
+
+class ClubRefusal(InputError):
+    """An entry this device was about to write that the roster would refuse."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        from pancli.app.club_words import refusal_text  # noqa: PLC0415 words only when said
+
+        super().__init__(*refusal_text(refusal))
+        self.refusal = refusal
+
+
+# -- the registrar's commands ---------------------------------------------------------------------
+
+def init(store: Store, folder: str | None, name: str) -> dict[str, Any]:
+    roster, read = roster_of(store, folder)
+    if roster.name is not None:
+        raise InputError(_("this folder already holds the club {name}").format(name=roster.name),
+                         _("one club a folder: `pan club show` lists it"))
+    name = clean_name(name)
+    entry = write_entry(store, read, roster, "create", name=name, label=device_label(store)[:club.MAX_NAME])
+    with store.lock():
+        store.set_setting("club_id", club.club_id(entry.data))
+        if folder and not store.setting("sync_folder"):  # the club's folder is the one to sync with
+            store.set_setting("sync_folder", str(read.root))
+            store.set_setting("sync_folder_as_given", folder)
+    return {"club": club.club_id(entry.data), "name": name, "entry": entry.id}
+
+
+def _need_club(store: Store) -> tuple[Roster, Folder]:
+    roster, read = roster_of(store)
+    if roster.name is None:
+        raise InputError(_("no club in the synced folder yet"), _("start one with `pan club init NAME`"))
+    return roster, read
+
+
+def person(roster: Roster, ref: str) -> str:
+    """The one person ``ref`` names (an id, its first 6 digits, a name or an alias)."""
+    found = roster.find(ref)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise InputError(_("no person '{ref}' in the club").format(ref=ref),
+                         _("add them with `pan club add NAME`, or see `pan club show`"))
+    names = ", ".join(f"{roster.display(p)} ({p[:6]})" for p in found)
+    raise InputError(_("'{ref}' may be any of: {names}").format(ref=ref, names=names),
+                     _("give the person's id as `pan club show` lists it"))
+
+
+def grant(store: Store, device_ref: str) -> dict[str, Any]:
+    roster, read = _need_club(store)
+    device, label = find_device(store, device_ref)
+    with store.snapshot():
+        key = store.sync.pinned_keys().get(device)
+    if key is None:
+        raise InputError(_("the key of {device} is not known here yet").format(device=label or device[:8]),
+                         _("sync with the folder once that device has synced, then grant it"))
+    entry = write_entry(store, read, roster, "grant", device=device, device_key=key,
+                        label=clean_name(label or device[:8])[:club.MAX_NAME])
+    return {"device": device, "label": label or device[:8], "fingerprint": signing.key_fingerprint(key),
+            "entry": entry.id}
+
+
+def revoke(store: Store, device_ref: str) -> dict[str, Any]:
+    roster, read = _need_club(store)
+    device, label = find_device(store, device_ref)
+    if device not in roster.registrars:
+        raise InputError(_("{device} is not a registrar of the club").format(device=label or device[:8]),
+                         _("`pan club show` lists the registrars"))
+    last = roster.heads.get(device, 0)
+    entry = write_entry(store, read, roster, "revoke", device=device, upto=last)
+    return {"device": device, "label": label or device[:8], "upto": last, "entry": entry.id}
+
+
+def add(store: Store, name: str, aliases: list[str]) -> dict[str, Any]:
+    roster, read = _need_club(store)
+    name = clean_name(name)
+    also = [clean_name(a) for a in aliases]
+    pid = secrets.token_hex(16)
+    entry = write_entry(store, read, roster, "add", person=pid, name=name, aliases=also)
+    return {"person": pid, "name": name, "aliases": also, "entry": entry.id}
+
+
+def alias(store: Store, ref: str, name: str) -> dict[str, Any]:
+    roster, read = _need_club(store)
+    pid = person(roster, ref)
+    entry = write_entry(store, read, roster, "alias", person=pid, name=clean_name(name))
+    return {"person": pid, "name": roster.display(pid), "alias": clean_name(name), "entry": entry.id}
+
+
+def attribute(store: Store, ref: str, session_name: str, seat: str) -> dict[str, Any]:
+    roster, read = _need_club(store)
+    pid = person(roster, ref)
+    with store.snapshot():
+        s = store.session(session_name)
+    folded = club.folded_name(seat)
+    seated = next((p for p in s.players if club.folded_name(p) == folded), None)
+    if seated is None:
+        raise InputError(_("nobody sat as '{seat}' in {session}").format(seat=seat, session=s.name),
+                         _("the seats were: {names}").format(names=", ".join(s.players)))
+    if s.device is None or s.uid is None:
+        raise InputError(_("{session} has no global id yet").format(session=s.name), _("run `pan sync` once"))
+    entry = write_entry(store, read, roster, "attribute", person=pid, session=f"{s.device}/{s.uid}",
+                        seat=seated)
+    return {"person": pid, "name": roster.display(pid), "session": s.name, "seat": seated, "entry": entry.id}
+
+
+def merge(store: Store, ref: str, other_ref: str) -> dict[str, Any]:
+    roster, read = _need_club(store)
+    pid, other = person(roster, ref), person(roster, other_ref)
+    if pid == other:
+        raise InputError(_("{name} is already one person").format(name=roster.display(pid)),
+                         _("`pan club show` lists who is merged"))
+    together = sat_together(store, roster, pid, other)
+    if together is not None:
+        raise InputError(_("{name} and {other} sat at the same table in {session}: two people").format(
+            name=roster.display(pid), other=roster.display(other), session=together),
+            _("attribute the seat that is wrong with `pan club attribute`"))
+    entry = write_entry(store, read, roster, "merge", person=pid, other=other)
+    return {"person": pid, "name": roster.display(pid), "other": other, "other_name": roster.display(other),
+            "entry": entry.id}
+
+
+def unmerge(store: Store, ref: str, other_ref: str) -> dict[str, Any]:
+    roster, read = _need_club(store)
+    a, b = _ids(roster, ref), _ids(roster, other_ref)
+    found = [mid for mid, (p, o) in roster.merges.items() if p in a and o in b or p in b and o in a]
+    if not found:
+        raise InputError(_("no merge of {name} and {other} to undo").format(name=ref, other=other_ref),
+                         _("`pan club show` lists the merges"))
+    mid = found[-1]
+    entry = write_entry(store, read, roster, "unmerge", merge=mid)
+    p, o = roster.merges[mid]
+    return {"merge": mid, "person": p, "other": o, "name": roster.persons[p].name,
+            "other_name": roster.persons[o].name, "entry": entry.id}
+
+
+def _ids(roster: Roster, ref: str) -> set[str]:
+    """Every person id ``ref`` may name before merges (a merged-in person by its own name)."""
+    folded = club.folded_name(ref)
+    ids = {p.id for p in roster.persons.values() if club.folded_name(p.name) == folded or p.id.startswith(ref)}
+    return ids | {p for n, p, _by, _given in roster.aliases if n == folded}
+
+
+def retire(store: Store, ref: str) -> dict[str, Any]:
+    roster, read = _need_club(store)
+    pid = person(roster, ref)
+    entry = write_entry(store, read, roster, "retire", person=pid)
+    return {"person": pid, "name": roster.display(pid), "entry": entry.id}
+
+
+def sat_together(store: Store, roster: Roster, a: str, b: str) -> str | None:
+    """The name of a session of this database where ``a`` and ``b`` (persons, as they resolve
+    now) both had a seat; None if none."""
+    me = _me(store)[0]
+    with store.snapshot():
+        sessions = store.sessions()
+    want = {roster.leader(a), roster.leader(b)}
+    for s in sessions:
+        gid = f"{s.device}/{s.uid}"
+        seated = {roster.seat(gid, p, me) for p in s.players}
+        if want <= {x for x in seated if isinstance(x, str)}:
+            return s.name
+    return None
+
+
+def show(store: Store) -> dict[str, Any]:
+    """The club as this host reads it: registrars, persons with their names and merges, conflicts
+    and refused entries."""
+    roster, read = _need_club(store)
+    from pancli.app.club_words import refusal_text  # noqa: PLC0415 words only when shown
+
+    persons = []
+    for p in sorted(roster.persons.values(), key=lambda p: p.order):
+        if roster.leader(p.id) != p.id:
+            continue
+        members = roster.members(p.id)
+        names = list(dict.fromkeys(given for _n, q, _by, given in roster.aliases if q in members))
+        persons.append({"person": p.id, "name": p.name, "retired": p.retired, "aliases": names,
+                        "merged": [m for m in members if m != p.id]})
+    return {
+        "club": roster.club, "name": roster.name,
+        "registrars": [{"device": d, "label": r["label"], "fingerprint": signing.key_fingerprint(r["key"]),
+                        "revoked_after": r["upto"]} for d, r in sorted(roster.registrars.items())],
+        "persons": persons,
+        "merges": [{"merge": m, "person": p, "other": o} for m, (p, o) in roster.merges.items()],
+        "conflicts": [{"code": c.code, "first": c.first, "second": c.second, **c.params, "text": text}
+                      for c, text in zip(roster.conflicts, conflict_lines(store, roster), strict=True)],
+        "refused": [{"entry": r.entry, "code": r.code, "why": refusal_text(r)[0]}
+                    for r in [*read.refused, *roster.refused]],
+        "pending": roster.pending,
+        "entries": len(roster.accepted),
+    }

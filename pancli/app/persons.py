@@ -1,0 +1,168 @@
+"""People, not names: a person of the club across every seat they sat in (their career, a
+season's row), and head-to-head between two people in exact chips (`pan versus`).
+
+The seats come from the roster as this database last projected it (``club_seats``: pancli/app/
+club.py); with no club, a person is a name, compared case-insensitively, as it always was.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from pancli.core import club
+from pancli.core.errors import InputError
+from pancli.core.i18n import _
+from pancli.core.json_types import JsonObject
+from pancli.core.ledger import POOLS
+from pancli.storage.store import Store
+
+# What each payment code counts as in head-to-head (the rest: "other")
+KINDS = {"condition": "conditions", "addition": "conditions", "rearranged": "conditions", "carried": "conditions",
+         "going_out": "going_out", "drop": "drops", "tops": "tops", "tops_returned": "tops"}
+KIND_ORDER = ("conditions", "going_out", "drops", "tops", "other")
+REGULAR = 3  # nights together before an opponent shows in a player's record
+
+
+@dataclass(frozen=True)
+class Who:
+    """A person of the club (``person`` its id) or a name typed at tables (``person`` None)."""
+
+    name: str
+    person: str | None
+    seats: tuple[tuple[int, str], ...]  # (session id, seat name)
+
+    def seats_json(self) -> str:
+        return json.dumps([list(s) for s in self.seats], ensure_ascii=False)
+
+
+def person_named(store: Store, text: str) -> tuple[str, str] | None:
+    """(person id, name shown) of the club's person ``text`` names (a name, an alias, an id);
+    None when the database belongs to no club or no person is so named; two are said."""
+    with store.snapshot():
+        if not store.setting("club_id"):
+            return None
+        persons = store.club.persons()
+    found = club.find_in([(p["id"], p["leader"], p["names"]) for p in persons], text)
+    if not found:
+        return None
+    names = {p["id"]: p["name"] for p in persons}
+    if len(found) > 1:
+        listed = ", ".join(f"{names[p]} ({p[:6]})" for p in found)
+        raise InputError(_("'{text}' may be any of: {names}").format(text=text, names=listed),
+                         _("give the person's id as `pan club show` lists it"))
+    return found[0], names[found[0]]
+
+
+def who(store: Store, text: str) -> Who:
+    """A person of the club, else the name as typed at the tables (resolved as `pan player` does)."""
+    from pancli.app.reports import resolve_known  # noqa: PLC0415 a cycle: reports count persons too
+
+    named = person_named(store, text)
+    with store.snapshot():
+        if named is not None:
+            return Who(named[1], named[0], tuple(store.club.seats_of(named[0])))
+        name = resolve_known(store, text)
+        placed = store.club.seat_persons()
+        seats = [(sid, seat) for sid, _dev, _uid, seat in store.club.seats_to_place()
+                 if seat.lower() == name.lower() and (sid, seat.lower()) not in placed]
+    return Who(name, None, tuple(sorted(set(seats))))
+
+
+def career_of(store: Store, person: str, shown: str) -> JsonObject:
+    """A person's career across every seat that counts for them (pancli/app/reports.py's
+    ``build_career``, over seats instead of one name)."""
+    from pancli.app.reports import build_career, favourites_laid  # noqa: PLC0415 a cycle, as above
+    from pancli.games import GAMES  # noqa: PLC0415
+
+    kinds = sorted({k for g in GAMES.values() for k in g.career_kinds})
+    takebacks = sorted({c for g in GAMES.values() for c in g.career_takebacks})
+    with store.snapshot():
+        seats = json.dumps([list(s) for s in store.club.seats_of(person)], ensure_ascii=False)
+        sessions = {s.id: s for s in store.sessions()}
+        nets = store.queries.seat_nets(seats)
+        stats: dict[int, dict[str, int]] = defaultdict(dict)
+        for sid, stat, total in store.queries.seat_tallies(seats):
+            stats[sid][stat] = total
+        laid = store.queries.seat_events(seats, kinds) if kinds else []
+        given_back = store.queries.seat_takebacks(seats, takebacks) if takebacks else []
+    favourites = favourites_laid(sessions, laid, given_back)
+    career = build_career(shown, [sessions[sid] for sid in sorted(set(nets) | set(stats))], nets, stats, favourites)
+    return {**career, "person": person}
+
+
+def versus(store: Store, text: str, other_text: str) -> JsonObject:
+    """Every chip that passed between two people, from the payments themselves: in total, by
+    kind (conditions, going out, drops, tops, the rest), and night by night."""
+    a, b = who(store, text), who(store, other_text)
+    if (a.person or a.name.lower()) == (b.person or b.name.lower()):
+        raise InputError(_("{name} against themselves").format(name=a.name), _("give two different players"))
+    with store.snapshot():
+        moves = store.queries.payments_between(a.seats_json(), b.seats_json())
+        sessions = {s.id: s for s in store.sessions()}
+    a_seats = {(sid, seat.lower()) for sid, seat in a.seats}
+    b_sessions = {sid for sid, _seat in b.seats}
+    together = sorted({sid for sid, _seat in a.seats} & b_sessions,
+                      key=lambda sid: (sessions[sid].created_at, sid))
+    by_kind: Counter[str] = Counter()
+    by_night: Counter[int] = Counter()
+    for sid, payer, _payee, chips, code in moves:
+        signed = -chips if (sid, payer.lower()) in a_seats else chips  # what A took from B
+        by_kind[KINDS.get(code or "", "other")] += signed
+        by_night[sid] += signed
+    nights = [{"session": sessions[sid].name, "date": sessions[sid].created_at[:10], "game": sessions[sid].game,
+               "net": by_night.get(sid, 0)} for sid in together]
+    return {"player": _side(a), "other": _side(b), "nights": len(together), "net": sum(by_kind.values()),
+            "by_kind": {k: by_kind.get(k, 0) for k in KIND_ORDER}, "sessions": nights}
+
+
+def _side(w: Who) -> JsonObject:
+    return {"name": w.name, "person": w.person}
+
+
+def opponents(store: Store, w: Who, regular: int = REGULAR) -> list[JsonObject]:
+    """A record against each regular opponent (from ``regular`` nights together): nights and the
+    chips taken from them, most nights first."""
+    with store.snapshot():
+        seats = store.club.seats_to_place()
+        placed = store.club.seat_persons()
+        names = {p["id"]: p["name"] for p in store.club.persons()}
+        moves = store.queries.payments_between(w.seats_json(), json.dumps(
+            [[sid, seat] for sid, _d, _u, seat in seats], ensure_ascii=False))
+    mine = {(sid, seat.lower()) for sid, seat in w.seats}
+    me = w.person or w.name.lower()
+
+    def key(sid: int, seat: str) -> tuple[str, str]:
+        person = placed.get((sid, seat.lower()))
+        return (person, names[person]) if person else (seat.lower(), seat)
+
+    nights: dict[str, set[int]] = defaultdict(set)
+    shown: dict[str, str] = {}
+    my_nights = {sid for sid, _seat in w.seats}
+    for sid, _dev, _uid, seat in seats:
+        if sid in my_nights and (sid, seat.lower()) not in mine and seat not in POOLS:
+            k, name = key(sid, seat)
+            if k != me:
+                nights[k].add(sid)
+                shown.setdefault(k, name)
+    net: Counter[str] = Counter()
+    for sid, payer, payee, chips, _code in moves:
+        if (sid, payer.lower()) in mine and (sid, payee.lower()) in mine:
+            continue
+        if (sid, payer.lower()) in mine:
+            net[key(sid, payee)[0]] -= chips
+        else:
+            net[key(sid, payer)[0]] += chips
+    rows = [{"name": shown[k], "person": k if k in names else None, "nights": len(n), "net": net.get(k, 0)}
+            for k, n in nights.items() if len(n) >= regular]
+    return sorted(rows, key=lambda r: (-r["nights"], r["name"].lower()))
+
+
+def season_keys(store: Store, session_ids: Iterable[int]) -> tuple[dict[tuple[int, str], str], dict[str, str]]:
+    """For a season: (session id, seat in lower case) -> person, and each person's name shown."""
+    with store.snapshot():
+        if not store.setting("club_id"):
+            return {}, {}
+        return store.club.seat_persons(session_ids), {p["id"]: p["name"] for p in store.club.persons()}

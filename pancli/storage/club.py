@@ -1,0 +1,62 @@
+"""SQL for the club (`pan club`): what was last read of each roster file, and the roster as
+folded, projected onto this database's sessions (pancli/app/club.py decides what it means).
+
+One part of a ``Store``, over its connection.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from typing import Any
+
+
+class ClubQueries:
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn  # the Store's
+
+    def files(self) -> dict[str, dict[str, Any]]:
+        return {r[0]: {"size": r[1], "mtime_ns": r[2], "body": r[3], "digest": r[4], "refusal": r[5]}
+                for r in self.conn.execute("SELECT path, size, mtime_ns, body, digest, refusal FROM club_files")}
+
+    def remember_files(self, rows: Iterable[tuple[str, int, int, bytes | None, str | None, str | None]],
+                       gone: Iterable[str]) -> None:
+        self.conn.executemany("DELETE FROM club_files WHERE path = ?", [[p] for p in gone])
+        self.conn.executemany("INSERT OR REPLACE INTO club_files (path, size, mtime_ns, body, digest, refusal) "
+                              "VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+    def seats_to_place(self) -> list[tuple[int, str | None, str | None, str]]:
+        """Every seat of every session held here: (session id, its device, its uid, the name typed
+        there), from the seating and from whoever has a running total (a seat taken later)."""
+        return [tuple(r) for r in self.conn.execute(
+            "SELECT s.id, s.device, s.uid, p.value FROM sessions s, json_each(s.players) p "
+            "UNION SELECT s.id, s.device, s.uid, t.player FROM sessions s JOIN totals t ON t.session_id = s.id")]
+
+    def project(self, persons: Iterable[tuple[str, str, str, bool, list[str]]],
+                seats: Iterable[tuple[int, str, str | None, list[str] | None]]) -> None:
+        """The roster in force from now on: every person and every seat the club knows (replaced whole)."""
+        self.conn.execute("DELETE FROM club_persons")
+        self.conn.execute("DELETE FROM club_seats")
+        self.conn.executemany("INSERT INTO club_persons (id, name, leader, retired, names) VALUES (?, ?, ?, ?, ?)",
+                              [(p, n, lead, int(r), json.dumps(names, ensure_ascii=False))
+                               for p, n, lead, r, names in persons])
+        self.conn.executemany("INSERT OR REPLACE INTO club_seats (session_id, seat, person, ambiguous) "
+                              "VALUES (?, ?, ?, ?)",
+                              [(sid, seat, person, json.dumps(amb) if amb else None)
+                               for sid, seat, person, amb in seats])
+
+    def persons(self) -> list[dict[str, Any]]:
+        return [{"id": r[0], "name": r[1], "leader": r[2], "retired": bool(r[3]), "names": json.loads(r[4])}
+                for r in self.conn.execute("SELECT id, name, leader, retired, names FROM club_persons")]
+
+    def seats_of(self, person: str) -> list[tuple[int, str]]:
+        """(session id, seat name) of every seat that counts for a person (a leader)."""
+        return [tuple(r) for r in self.conn.execute(
+            "SELECT session_id, seat FROM club_seats WHERE person = ? ORDER BY session_id", [person])]
+
+    def seat_persons(self, session_ids: Iterable[int] | None = None) -> dict[tuple[int, str], str]:
+        """(session id, seat folded to lower case) -> the person who sat there."""
+        rows = self.conn.execute("SELECT session_id, seat, person FROM club_seats WHERE person IS NOT NULL")
+        wanted = set(session_ids) if session_ids is not None else None
+        return {(r[0], r[1].lower()): r[2] for r in rows if wanted is None or r[0] in wanted}

@@ -1,0 +1,241 @@
+"""The club across three hosts and one folder: one person whatever was typed at the seat, two
+Anas kept two, a merge and its unmerge giving back the figures from before, head-to-head equal to
+the payments in the archives, and every hostile roster file refused in one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from pancli.core import club, signing
+
+from helpers import Pan, sql_value
+
+NIGHT = ["deal", "drop {c}", "meld {a} 5S 5S 5S", "meld {b} 7H 7H 7H", "out {b} KD KD KD"]
+
+
+def night(pan: Pan, name: str, players: list[str]) -> None:
+    pan(f"session new {name} --players " + ",".join(f"'{p}'" if " " in p else p for p in players))
+    a, b, c = players[:3]
+    for line in NIGHT:
+        pan(line.format(a=f"'{a}'" if " " in a else a, b=b, c=c), ok=False)
+
+
+def sync(pan: Pan, folder: Path | None = None, code: int = 0) -> dict:
+    return json.loads(pan(f"sync {folder or ''} --json", code=code).stdout)
+
+
+def device(pan: Pan) -> str:
+    return json.loads(pan("sync --status --json").stdout)["device"]
+
+
+@pytest.fixture
+def three(tmp_path):
+    """Kasia (the club's first registrar), Ben and Cruz, each a host of their own, one folder; Ana
+    sat at each, typed "Ana", "ana" and "Anna K."."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    kasia, ben, cruz = (Pan(tmp_path / f"{n}.db") for n in ("kasia", "ben", "cruz"))
+    night(kasia, "k1", ["Ana", "Ben", "Dee"])
+    night(ben, "b1", ["ana", "Ben", "Eve"])
+    night(cruz, "c1", ["Anna K.", "Ben", "Fay"])
+    for pan, label in ((kasia, "kasia"), (ben, "ben"), (cruz, "cruz")):
+        pan(f"sync {folder} --device-name {label}")
+    kasia("club init 'Friday club'")
+    sync(kasia)
+    kasia("club grant ben")
+    sync(ben)
+    return folder, kasia, ben, cruz
+
+
+@contextmanager
+def unseen(folder: Path, pan: Pan):
+    """The host's last roster entry not yet delivered to the others (a sync engine's delay)."""
+    last = sorted((folder / device(pan) / "club").glob("*.json"))[-1]
+    away = last.with_name(".away")
+    last.rename(away)
+    try:
+        yield
+    finally:
+        away.rename(last)
+
+
+def everyone_synced(*pans: Pan) -> None:
+    for _ in range(2):
+        for pan in pans:
+            sync(pan)
+
+
+def test_three_spellings_on_three_hosts_are_one_person_in_player_season_and_versus(three):
+    folder, kasia, ben, cruz = three
+    ben("club add Ana --alias ana --alias 'Anna K.'")
+    everyone_synced(kasia, ben, cruz)
+    cruz("club join " + json.loads(kasia("club show --json").stdout)["club"][:8])
+    for pan in (kasia, ben, cruz):
+        career = pan.json("player ana")
+        assert career["person"] and career["sessions"] == 3, career
+        season = {r["name"]: r for r in pan.json("standings --season all")["players"]}
+        assert season["Ana"]["nights"] == 3 and "ana" not in season and "Anna K." not in season
+    assert kasia.json("player 'anna k.'") == ben.json("player Ana") == cruz.json("player ana")
+
+
+def test_two_anas_stay_two_and_a_merge_and_its_unmerge_give_back_the_figures(three):
+    folder, kasia, ben, cruz = three
+    kasia("club add Ana")
+    kasia("club add 'Anna K.'")
+    everyone_synced(kasia, ben, cruz)
+    before = {pan.db: (pan.json("player Ana"), pan.json("standings --season all")) for pan in (kasia, ben, cruz)}
+    assert before[kasia.db][0]["sessions"] == 2  # "Ana" and "ana"; Anna K. is another person
+    kasia("club merge Ana 'Anna K.'")
+    everyone_synced(kasia, ben, cruz)
+    assert cruz.json("player Ana")["sessions"] == 3
+    ben("club unmerge Ana 'Anna K.'")
+    everyone_synced(kasia, ben, cruz)
+    after = {pan.db: (pan.json("player Ana"), pan.json("standings --season all")) for pan in (kasia, ben, cruz)}
+    assert after == before
+
+
+def test_a_merge_of_two_people_who_sat_at_one_table_is_refused_in_one_line(three):
+    folder, kasia, ben, _cruz = three
+    kasia("club add Ana")
+    kasia("club add Dee")
+    r = kasia("club merge Ana Dee", code=2)
+    assert "sat at the same table in k1" in r.output and len(r.output.strip().splitlines()) <= 2
+
+
+def test_versus_equals_the_payments_between_the_two_in_the_archives(three):
+    folder, kasia, ben, cruz = three
+    ben("club add Ana --alias ana --alias 'Anna K.'")
+    ben("club add Ben")
+    everyone_synced(kasia, ben, cruz)
+    got = kasia.json("versus Ana Ben")
+    # independently: every archive in the folder, every effective payment between the two's seats
+    expected, nights = 0, 0
+    for path in folder.glob("*/*.toml"):
+        text = path.read_text(encoding="utf-8").split("\n# signature:")[0]
+        archive = tomllib.loads(text)
+        voided = {e["undo_of"] for e in archive["events"] if "undo_of" in e}
+        players = [p.casefold() for p in archive["session"]["seats"]]
+        if not {"ana", "anna k."} & set(players):
+            continue
+        nights += 1
+        for e in archive["events"]:
+            if e["seq"] in voided:
+                continue
+            for p in e.get("payments", []):
+                payer, payee = p["payer"].casefold(), p["payee"].casefold()
+                if payer in ("ana", "anna k.") and payee == "ben":
+                    expected -= p["chips"]
+                elif payee in ("ana", "anna k.") and payer == "ben":
+                    expected += p["chips"]
+    assert got["nights"] == nights == 3
+    assert got["net"] == expected and sum(got["by_kind"].values()) == expected
+    assert expected != 0
+
+
+def test_a_seat_typed_with_an_alias_counts_for_the_person_from_session_new(three):
+    folder, kasia, ben, _cruz = three
+    ben("club add Ana --alias Anka")
+    sync(kasia)
+    night(kasia, "k2", ["Anka", "Ben", "Dee"])
+    # k1's "Ana", b1's "ana" and k2's "Anka", no sync needed
+    assert [n["session"] for n in kasia.json("player Ana")["nights"]] == ["k1", "b1", "k2"]
+
+
+def test_two_registrars_giving_one_seat_to_two_people_is_shown_both_sides(three):
+    folder, kasia, ben, _cruz = three
+    kasia("club add Ana")
+    kasia("club add 'Ana B.'")
+    sync(ben)
+    kasia("club attribute Ana --session b1 --seat ana")
+    with unseen(folder, kasia):
+        ben("club attribute 'Ana B.' --session b1 --seat ana")
+    out = kasia(f"sync {folder}", code=1).output
+    line = next(x for x in out.splitlines() if "The seat ana of" in x)
+    assert "Ana" in line and "Ana B." in line and "entry" in line
+    shown = kasia.json("club show")
+    assert [c["code"] for c in shown["conflicts"]] == ["club.seat_twice"]
+
+
+# -- hostile roster files ------------------------------------------------------------------------
+
+def write_signed(folder: Path, data: dict, seed: bytes, name: str | None = None) -> Path:
+    body = club.canonical(data)
+    path = folder / data["by"] / "club" / (name or f"{data['seq']:08d}.json")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(body + b"\n# signature: ed25519 " + signing.sign(seed, signing.CLUB, body).encode() + b"\n")
+    return path
+
+
+def roster_now(pan: Pan) -> dict:
+    shown = pan.json("club show")
+    return {k: shown[k] for k in ("registrars", "persons", "merges")}
+
+
+def test_hostile_roster_files_are_refused_in_one_line_and_change_nothing(three):
+    folder, kasia, ben, _cruz = three
+    kasia("club add Ana")
+    before = roster_now(kasia)
+    club_id = json.loads(kasia("club show --json").stdout)["club"]
+    ben_seed = bytes.fromhex(sql_value(ben.db, "SELECT value FROM settings WHERE key = 'device_key'"))
+    ben_id = device(ben)
+    # a device never granted: its own key, its own folder
+    stranger_seed = os.urandom(32)
+    stranger_key = signing.public_key(stranger_seed)
+    stranger = signing.device_id_of(stranger_key)
+    base = {"v": 1, "club": club_id, "key": stranger_key, "by": stranger, "seq": 1, "prev": None, "seen": {},
+            "at": "2026-12-07T10:00:00Z"}
+    write_signed(folder, {**base, "kind": "add", "person": "e" * 32, "name": "Mallory"}, stranger_seed)
+    # a registrar's entry that would rewrite a session (a field no entry has), properly signed
+    ben_key = signing.public_key(ben_seed)
+    write_signed(folder, {**base, "by": ben_id, "key": ben_key, "kind": "add", "person": "f" * 32, "name": "X",
+                          "events": [{"kind": "out"}]}, ben_seed)
+    # duplicate keys, an oversized file, a link, an entry edited after it was signed
+    dup = folder / ben_id / "club" / "00000002.json"
+    dup.write_bytes(b'{"v":1,"v":1}\n# signature: ed25519 ' + b"0" * 128 + b"\n")
+    (folder / stranger / "club" / "00000002.json").write_bytes(b"{" + b" " * (club.MAX_ENTRY_BYTES + 500))
+    (folder / stranger / "club" / "00000003.json").symlink_to(dup)
+    kasia_id = device(kasia)
+    added = next(p for p in (folder / kasia_id / "club").glob("*.json") if b'"Ana"' in p.read_bytes())
+    stat = added.stat()
+    added.write_bytes(added.read_bytes().replace(b'"Ana"', b'"Eve"'))
+    os.utime(added, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # the same size and time: still seen
+    r = kasia(f"sync {folder}", code=1)
+    refused = [x for x in r.output.splitlines() if x.startswith("Refused")]
+    assert len(refused) >= 5, r.output
+    whys = " ".join(refused)
+    for said in ("never made a registrar", "a field a roster entry never has", "not a roster entry",
+                 "larger than a roster entry", "signature does not hold"):
+        assert said in whys, (said, r.output)
+    after = roster_now(kasia)
+    # the edited entry no longer counts, so Ana is gone from what the folder proves; nothing else moved
+    assert after["registrars"] == before["registrars"]
+    assert not any(p["name"] in ("Mallory", "X", "Eve") for p in after["persons"])
+
+
+def test_a_revoked_registrars_later_entries_do_not_count(three):
+    folder, kasia, ben, _cruz = three
+    ben("club add Ana")
+    sync(kasia)
+    kasia("club revoke ben")
+    with unseen(folder, kasia):
+        ben("club add Zed")  # ben has not seen the revocation yet
+    assert "had been revoked" in ben(f"sync {folder}", code=1).output  # said on ben's host too
+    out = kasia(f"sync {folder}", code=1).output
+    assert "had been revoked" in out
+    names = [p["name"] for p in kasia.json("club show")["persons"]]
+    assert names == ["Ana"]
+
+
+def test_a_host_without_a_club_reads_everything_as_before(tmp_path):
+    pan = Pan(tmp_path / "p.db")
+    night(pan, "n1", ["Ana", "Ben", "Dee"])
+    career = pan.json("player ana")
+    assert "person" not in career and career["player"] == "Ana"
+    r = pan("club show", code=2)
+    assert "no folder given" in r.output or "no club" in r.output
