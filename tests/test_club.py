@@ -15,6 +15,7 @@ import pytest
 from pancli.core import club, signing
 
 from helpers import Pan, sql_value
+from pancli.core.words import signed
 
 NIGHT = ["deal", "drop {c}", "meld {a} 5S 5S 5S", "meld {b} 7H 7H 7H", "out {b} KD KD KD"]
 
@@ -136,6 +137,24 @@ def test_versus_equals_the_payments_between_the_two_in_the_archives(three):
     assert got["nights"] == nights == 3
     assert got["net"] == expected and sum(got["by_kind"].values()) == expected
     assert expected != 0
+    # the record against each regular opponent, in `pan player`: Ben, met on three nights; Dee,
+    # Eve and Fay (one night each) not yet regulars
+    career = kasia.json("player Ana")
+    assert [(r["name"], r["nights"], r["net"]) for r in career["opponents"]] == [("Ben", 3, expected)]
+    shown = kasia("player ana").output
+    record = " ".join(shown.split()).split("Against regular opponents (from 3 nights together)")[1]
+    assert "Ben" in record and signed(expected) in record and "Eve" not in record
+    # and on the player's page, the same record
+    import warnings
+
+    from pancli.web.app import create_app
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    with TestClient(create_app(kasia.db, "tok")) as c:
+        page = c.get("/player/Ana", params={"token": "tok"}).text
+    h2h = page.split("Head-to-head")[-1]
+    assert "<td class=\"l\">Ben</td><td>3</td>" in h2h and signed(expected) in h2h and "Eve" not in h2h
 
 
 def test_a_seat_typed_with_an_alias_counts_for_the_person_from_session_new(three):

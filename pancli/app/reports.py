@@ -350,7 +350,8 @@ def player_career(store: Store, text: str) -> JsonObject:
 
     named = persons.person_named(store, text)
     if named is not None:
-        return persons.career_of(store, *named)
+        career = persons.career_of(store, *named)
+        return {**career, "opponents": persons.opponents(store, persons.who(store, text))}
     kinds = sorted({k for g in GAMES.values() for k in g.career_kinds})
     takebacks = sorted({c for g in GAMES.values() for c in g.career_takebacks})
     with store.snapshot():
@@ -363,7 +364,8 @@ def player_career(store: Store, text: str) -> JsonObject:
         laid = store.queries.career_events(name, kinds) if kinds else []
         given_back = store.queries.career_takebacks(name, takebacks) if takebacks else []
     favourites = favourites_laid(sessions, laid, given_back)
-    return build_career(name, [sessions[sid] for sid in sorted(set(nets) | set(stats))], nets, stats, favourites)
+    career = build_career(name, [sessions[sid] for sid in sorted(set(nets) | set(stats))], nets, stats, favourites)
+    return {**career, "opponents": persons.opponents(store, persons.who(store, name))}
 
 
 def favourites_laid(sessions: dict[int, Session], laid: list[tuple[int, str]],

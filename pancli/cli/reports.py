@@ -326,6 +326,13 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
         print_json(data)
         return
     out = console()
+    _print_career(out, data)
+    if data["opponents"]:
+        out.print()
+        out.print(_opponents_table(data["opponents"]))
+
+
+def _print_career(out, data: Mapping[str, Any]) -> None:
     games = data["games"]
     if not games or (len(games) == 1 and games[0]["in_chips"]):  # one game played for chips: as always shown
         _print_career_in_chips(out, data["player"], data, data["nights"], data["favourite_condition"])
@@ -386,6 +393,22 @@ def _print_career_in_chips(out, name: str, data: Mapping[str, Any], nights: list
         from pancli.app.reports import career_columns
 
         out.print(_career_table(nights, career_columns(nights), chips=True))
+
+
+def _opponents_table(rows: list):
+    """A record against each regular opponent: nights together and the chips taken from them."""
+    from rich.table import Table
+
+    from pancli.app.persons import REGULAR
+
+    table = Table(title=ngettext("Against regular opponents (from {n} night together)",
+                                 "Against regular opponents (from {n} nights together)", REGULAR).format(n=REGULAR),
+                  title_justify="left")
+    for col in ("opponent", "nights", "net"):
+        table.add_column(column(col), justify="left" if col == "opponent" else "right")
+    for r in rows:
+        table.add_row(r["name"], str(r["nights"]), signed(r["net"]))
+    return table
 
 
 def _career_table(nights: list, columns, chips: bool):

@@ -15,6 +15,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from pancli.app.persons import REGULAR
 from pancli.app.reports import career_columns
 from pancli.app.views import chips_to_settle, no_chips_words, pick_events, standing_words
 from pancli.core.errors import PanError
@@ -244,7 +245,7 @@ class Site:
             return {"session": s, "career": career, "tonight": tonight, "standings": standings, "seat": seat,
                     "board": board, "recent": list(reversed(recent))[:6], "nights": nights, "other_games": others,
                     "points": night_points(nights), "counts": game(s.game).tallies, "columns": columns,
-                    "per_hand": "hands" in columns and "won" in columns,
+                    "per_hand": "hands" in columns and "won" in columns, "regular": REGULAR,
                     "chip_games": ", ".join(dict.fromkeys(_(game(n["game"]).title) for n in nights))}
 
         return self.page(request, "player.html", N_("{player} · player"), build, s, live="any",
