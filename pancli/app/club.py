@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from pancli.app import files
-from pancli.app.sync import device_label, find_device, folder_of
+from pancli.app.club_held import project
+from pancli.app.sync import Outcome, device_label, find_device, folder_of, sync
 from pancli.app.sync_folder import NotRegular, read_bytes, split_signature, why_not_read
 from pancli.core import club, signing
 from pancli.core.club import Entry, Refusal, Roster
@@ -192,6 +193,17 @@ def join(store: Store, ref: str, folder: str | None = None) -> dict[str, Any]:
     return {"club": found[0], "name": creates[found[0]]}
 
 
+def sync_host(store: Store, folder: str | None = None, label: str | None = None, create: bool = False) -> Outcome:
+    """`pan sync`: the sessions (pancli/app/sync.py), then, on a club's host or in a club's folder,
+    the roster read again, so that the seats of the sessions just brought in count for persons."""
+    out = sync(store, folder, label, create)
+    root = folder_of(store, folder)
+    if store.setting("club_id") or in_folder(root):
+        out.club = after_sync(store, str(root))
+        out.refused += out.club.pop("refused")
+    return out
+
+
 def after_sync(store: Store, folder: str) -> dict[str, Any]:
     """The roster read again after a sync: what it holds, its contradictions and its refusals
     (each ``{file, why}`` as the sync's own)."""
@@ -229,42 +241,6 @@ def _places(roster: Roster) -> dict[str, str]:
     labels = {d: r["label"] or d[:8] for d, r in roster.registrars.items()}
     return {i: _("entry {n} of {device}").format(n=e.seq, device=labels.get(e.by, e.by[:8]))
             for i, e in roster.accepted.items()}
-
-
-def held_roster(store: Store) -> Roster | None:
-    """The club as this database last read it (no folder read): None when it belongs to none."""
-    with store.snapshot():
-        pinned = store.setting("club_id")
-        rows = store.club.files() if pinned else {}
-    if not pinned:
-        return None
-    roster = club.fold([Entry(json.loads(r["body"]), r["digest"]) for r in rows.values() if r["digest"]], pinned)
-    return roster if roster.name is not None else None
-
-
-def project(store: Store, roster: Roster) -> None:
-    """Who sat in each seat of each session held here, as the roster says (inside the caller's
-    write transaction)."""
-    me = store.sync.device_id()
-    persons = []
-    for p in roster.persons.values():
-        names = list(dict.fromkeys([p.name, *(given for _n, q, _by, given in roster.aliases if q == p.id)]))
-        persons.append((p.id, p.name, roster.leader(p.id), p.retired, names))
-    seats: list[tuple[int, str, str | None, list[str] | None]] = []
-    for sid, device, uid, seat in store.club.seats_to_place():
-        who = roster.seat(f"{device}/{uid}", seat, me)
-        if who is not None:
-            seats.append((sid, seat, who if isinstance(who, str) else None, who if isinstance(who, list) else None))
-    store.club.project(persons, seats)
-
-
-def refresh_held(store: Store) -> None:
-    """Seats of sessions new since the roster was last read placed too (`pan session new`, an
-    import): from what this database holds, without reading the folder."""
-    roster = held_roster(store)
-    if roster is not None:
-        with store.lock():
-            project(store, roster)
 
 
 def _me(store: Store) -> tuple[str, bytes, str]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pancli.core import club
@@ -69,6 +68,17 @@ def who(store: Store, text: str) -> Who:
         seats = [(sid, seat) for sid, _dev, _uid, seat in store.club.seats_to_place()
                  if seat.lower() == name.lower() and (sid, seat.lower()) not in placed]
     return Who(name, None, tuple(sorted(set(seats))))
+
+
+def player_career(store: Store, text: str) -> JsonObject:
+    """Career stats of one player across every session: a person of the club across every seat
+    that counts for them, else a name as typed at the tables; with the record against each
+    regular opponent."""
+    from pancli.app.reports import name_career, resolve_known  # noqa: PLC0415 the reports' own, loaded with them
+
+    named = person_named(store, text)
+    career = career_of(store, *named) if named is not None else name_career(store, resolve_known(store, text))
+    return {**career, "opponents": opponents(store, who(store, text))}
 
 
 def career_of(store: Store, person: str, shown: str) -> JsonObject:
@@ -158,11 +168,3 @@ def opponents(store: Store, w: Who, regular: int = REGULAR) -> list[JsonObject]:
     rows = [{"name": shown[k], "person": k if k in names else None, "nights": len(n), "net": net.get(k, 0)}
             for k, n in nights.items() if len(n) >= regular]
     return sorted(rows, key=lambda r: (-r["nights"], r["name"].lower()))
-
-
-def season_keys(store: Store, session_ids: Iterable[int]) -> tuple[dict[tuple[int, str], str], dict[str, str]]:
-    """For a season: (session id, seat in lower case) -> person, and each person's name shown."""
-    with store.snapshot():
-        if not store.setting("club_id"):
-            return {}, {}
-        return store.club.seat_persons(session_ids), {p["id"]: p["name"] for p in store.club.persons()}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from itertools import accumulate
 from operator import itemgetter
@@ -253,11 +254,25 @@ def leader_of(g: Game[Any, Any], session: Session, counts: dict[str, dict[str, A
 
 # -- a season -------------------------------------------------------------------------------
 
-def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_GAME) -> JsonObject:
-    """Every session of one game in a year (or all of them), from every device whose sessions
-    this database holds: per player (names compared case-insensitively), the nights and the
-    counts the game declares for a season (``Game.season_tallies``) summed, and the net chips of
-    a game played for chips. A game scored in points or letters is ranked as its standings rank."""
+@dataclass(frozen=True)
+class Season:
+    """The sessions of one game in a year (or all of them), in the order played on every device,
+    and who sat in each seat: a person of the club, else the name (compared as names are)."""
+
+    year: str | None
+    game: str
+    sessions: dict[int, Session]
+    totals: list[tuple[int, str, str, int]]  # (session id, seat, stat, total), in the order played
+    seated: dict[tuple[int, str], str]
+    person_names: dict[str, str]
+
+    def who(self, sid: int, seat: str) -> tuple[object, str]:
+        """The key a seat counts for (a person, else its name folded) and the name shown."""
+        person = self.seated.get((sid, seat.lower()))
+        return (("person", person), self.person_names[person]) if person else (name_key(seat), seat)
+
+
+def season_of(store: Store, year: str | None, game: str) -> Season:
     if year is not None and not (year.isdigit() and len(year) == 4):
         raise InputError(_("'{year}' is not a year").format(year=year), _("give one like 2026, or --season all"))
     with store.snapshot():
@@ -267,24 +282,32 @@ def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_
         club_id = store.setting("club_id")
     seated: dict[tuple[int, str], str] = {}
     person_names: dict[str, str] = {}
-    if club_id:
-        from pancli.app.persons import season_keys  # noqa: PLC0415 only a club's database has persons
+    if club_id:  # a seat counts for the person of the club who sat there (pancli/app/club.py placed them)
+        with store.snapshot():
+            seated = store.club.seat_persons(sessions)
+            person_names = {p["id"]: p["name"] for p in store.club.persons()}
+    # The same order on every device: a player's name is spelt as in the first session he played.
+    order = {sid: (s.created_at, s.device or "", s.uid or "") for sid, s in sessions.items()}
+    totals = sorted((t for t in totals if t[0] in sessions and t[1] not in POOLS),
+                    key=lambda t: (order[t[0]], t[1], t[2]))
+    played = dict(sorted(sessions.items(), key=lambda kv: order[kv[0]]))
+    return Season(year, game, played, totals, seated, person_names)
 
-        seated, person_names = season_keys(store, sessions)
+
+def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_GAME) -> JsonObject:
+    """Every session of one game in a year (or all of them), from every device whose sessions
+    this database holds: per player (names compared case-insensitively), the nights and the
+    counts the game declares for a season (``Game.season_tallies``) summed, and the net chips of
+    a game played for chips. A game scored in points or letters is ranked as its standings rank."""
+    season = season_of(store, year, game)
     g = GAMES.get(game)
     counts = season_tallies_of(game)
     in_chips = g is None or g.in_chips
-    # The same order on every device: a player's name is spelt as in the first session he played.
-    order = {sid: (s.created_at, s.device or "", s.uid or "") for sid, s in sessions.items()}
-    totals = sorted((t for t in totals if t[0] in sessions), key=lambda t: (order[t[0]], t[1], t[2]))
     players: dict[object, dict[str, Any]] = {}
-    for sid, player, stat, total in totals:
-        if player in POOLS:
-            continue
-        person = seated.get((sid, player.lower()))  # a person of the club, whatever was typed at the seat
-        row = players.setdefault(("person", person) if person else name_key(player),
-                                 {"name": person_names[person] if person else player,
-                                  **({"net": 0} if in_chips else {}), "nights": set(), **dict.fromkeys(counts, 0)})
+    for sid, player, stat, total in season.totals:
+        key, shown = season.who(sid, player)  # a person of the club, whatever was typed at the seat
+        row = players.setdefault(key, {"name": shown, **({"net": 0} if in_chips else {}), "nights": set(),
+                                       **dict.fromkeys(counts, 0)})
         row["nights"].add(sid)
         if stat == NET:
             if in_chips:
@@ -292,13 +315,13 @@ def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_
         elif stat in counts:
             row[stat] += total
     rows = [{**r, "nights": len(r["nights"])} for r in players.values()]
+    sessions = season.sessions
     data: JsonObject = {"season": year or "all", "game": game, "sessions": len(sessions),
                         "devices": len({s.device for s in sessions.values()} - {None})}
     if g is None or g.in_chips:
         rows.sort(key=lambda r: (-r["net"], r["name"].lower()))
         return {**data, "players": rows}
-    played = sorted(sessions.values(), key=lambda s: order[s.id])
-    return {**data, "columns": list(counts), "players": season_ranked(g, played, rows)}
+    return {**data, "columns": list(counts), "players": season_ranked(g, list(sessions.values()), rows)}
 
 
 # What a season of a game this pancli lacks adds up: what every season of released pancli did.
@@ -343,19 +366,12 @@ def resolve_known(store: Store, text: str) -> str:
     return resolve_player(names, text, anywhere=True)
 
 
-def player_career(store: Store, text: str) -> JsonObject:
-    """Career stats of one player across every session: a person of the club across every seat
-    that counts for them (pancli/app/persons.py), else a name as typed at the tables."""
-    from pancli.app import persons  # noqa: PLC0415 only a club's database has persons
-
-    named = persons.person_named(store, text)
-    if named is not None:
-        career = persons.career_of(store, *named)
-        return {**career, "opponents": persons.opponents(store, persons.who(store, text))}
+def name_career(store: Store, name: str) -> JsonObject:
+    """Career stats of one name as typed at the tables, across every session (a person of the
+    club, across every seat that counts for them: pancli/app/persons.py's ``player_career``)."""
     kinds = sorted({k for g in GAMES.values() for k in g.career_kinds})
     takebacks = sorted({c for g in GAMES.values() for c in g.career_takebacks})
     with store.snapshot():
-        name = resolve_known(store, text)
         sessions = {s.id: s for s in store.sessions()}
         nets = store.queries.career_nets(name)
         stats: dict[int, dict[str, int]] = defaultdict(dict)
@@ -364,8 +380,7 @@ def player_career(store: Store, text: str) -> JsonObject:
         laid = store.queries.career_events(name, kinds) if kinds else []
         given_back = store.queries.career_takebacks(name, takebacks) if takebacks else []
     favourites = favourites_laid(sessions, laid, given_back)
-    career = build_career(name, [sessions[sid] for sid in sorted(set(nets) | set(stats))], nets, stats, favourites)
-    return {**career, "opponents": persons.opponents(store, persons.who(store, name))}
+    return build_career(name, [sessions[sid] for sid in sorted(set(nets) | set(stats))], nets, stats, favourites)
 
 
 def favourites_laid(sessions: dict[int, Session], laid: list[tuple[int, str]],
@@ -423,7 +438,7 @@ def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats
                  favourites: list[tuple[str, int]]) -> JsonObject:
     rows: list[JsonObject] = []
     running = 0
-    for s in sorted(sessions, key=lambda s: (s.created_at, s.device or "", s.uid or "", s.id)):  # as every host orders them
+    for s in sorted(sessions, key=lambda s: (s.created_at, s.device or "", s.id)):  # as a host recorded them
         net = nets.get(s.id, 0)
         running += net
         t = stats.get(s.id, {})

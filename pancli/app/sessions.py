@@ -81,9 +81,9 @@ def new_session(store_opener: Callable[[], Store], name: str, players: Iterable[
                                    currency=code, language=house_language)
         store.set_setting("current_session", str(sid))
     if store.setting("club_id"):  # a seat typed with a person's alias counts for them at once
-        from pancli.app import club  # noqa: PLC0415 only a club's host has a roster
+        from pancli.app.club_held import refresh_held  # noqa: PLC0415 only a club's host has a roster
 
-        club.refresh_held(store)
+        refresh_held(store)
     deals = first or names[0]
     words = _("Session {name} ({game}): {players}. {dealer} deals first. It is now the current session.").format(
         name=name, game=_(g.title), players=", ".join(names), dealer=deals)

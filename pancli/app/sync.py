@@ -251,11 +251,6 @@ def sync(store: Store, folder: str | None = None, label: str | None = None, crea
                 else:
                     conflicted.add(gid)
     write_own(store, own_dir, me, mine, seed, listing, groups, conflicted, done, out)
-    from pancli.app import club  # noqa: PLC0415 a cycle: the club reads the folder as sync finds it
-
-    if store.setting("club_id") or club.in_folder(root):  # the roster read again, so seats count for persons
-        out.club = club.after_sync(store, str(root))
-        out.refused += out.club.pop("refused")
     for found in out.conflicts:
         found["text"] = conflicts.conflict_text(found, mine, (str(root), out.folder))
     return out

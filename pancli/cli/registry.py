@@ -20,7 +20,7 @@ COMMAND_MODULES = {
     "dead": "record", "void": "record", "chop": "record", "undo": "record", "board": "record",
     "check": "check", "turn": "turn", "rules": "rules",
     "standings": "record", "history": "record", "report": "reports", "player": "reports",
-    "versus": "versus", "sessions": "reports", "settle": "reports", "buyin": "reports", "cashout": "reports",
+    "versus": "versus", "ratings": "ratings", "sessions": "reports", "settle": "reports", "buyin": "reports", "cashout": "reports",
     "export": "reports", "import": "reports", "rescore": "reports",
     "clock": "clock",
     "serve": "serve",
@@ -35,7 +35,7 @@ PANELS = [
     (N_("Recording a hand"), ["deal", "drop", "stay", "meld", "add", "split", "borrow", "spread", "out",
                           "foul", "dead", "void", "chop", "undo", "board"]),
     (N_("Disputes"), ["check", "turn", "rules"]),
-    (N_("After the game"), ["standings", "history", "report", "player", "versus", "sessions", "settle", "buyin",
+    (N_("After the game"), ["standings", "history", "report", "player", "versus", "ratings", "sessions", "settle", "buyin",
                         "cashout", "export", "import", "rescore"]),
     (N_("The other games called Pan"), ["clock"]),  # and the games' own groups (Game.register_commands)
     (N_("The database"), ["db"]),

@@ -52,7 +52,7 @@ COLUMNS = {
     "rescored": N_("rescored"), "difference": N_("difference"), "bought": N_("bought"),
     "cashed": N_("cashed"), "cashed out": N_("cashed out"), "holds": N_("holds"), "settles": N_("settles"),
     "drop": N_("drop"), "conds": N_("conds"), "best": N_("best"), "cards": N_("cards"), "kind": N_("kind"),
-    "condition": N_("condition"), "worth": N_("worth"), "opponent": N_("opponent"),
+    "condition": N_("condition"), "worth": N_("worth"), "opponent": N_("opponent"), "rating": N_("rating"),
 }
 
 

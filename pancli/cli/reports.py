@@ -318,7 +318,7 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
 
     Example: pan player ana
     """
-    from pancli.app.reports import player_career
+    from pancli.app.persons import player_career
 
     store = app_context().open_store(create=False)
     data = english_for_json(as_json, lambda: player_career(store, name))

@@ -71,7 +71,9 @@ def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (
             _print_status(data)
         return
     store = ctx.open_store(create=True)
-    out = sync.sync(store, folder, device_name, create)
+    from pancli.app.club import sync_host
+
+    out = sync_host(store, folder, device_name, create)
     ctx.forget_session()
     if as_json:
         print_json(out.to_json())
