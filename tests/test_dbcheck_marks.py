@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from pancli.app import dbcare
+from pancli.app.check import database as dbcare
 from pancli.storage.store import Store
 
 from helpers import CYCLE, PLAYERS, run_sql
@@ -132,7 +132,7 @@ def forge_marks(db) -> None:
     recomputed over what is stored now, every digest plain sha256."""
     import hashlib
 
-    from pancli.app import dbcare as care
+    from pancli.app.check import database as care
 
     store = Store(db, create=False)
     try:

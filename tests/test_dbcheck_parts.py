@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from pancli.app import dbcare
+from pancli.app.check import database as dbcare
 from pancli.games import game
 from pancli.storage.store import Store
 

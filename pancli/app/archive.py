@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from pancli.app import archive_check, archive_write
-from pancli.app.rescore import same_payment
+from pancli.app.replay import same_payment
 from pancli.app.views import event_difference, standings_json
 from pancli.core.errors import InputError
 from pancli.core.i18n import N_, _

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from pancli.app import archive_check, archive_read, archive_write, sync_folder
+from pancli.app import archive_check, archive_read, archive_write
 from pancli.app.archive import (
     differing_header,
     header_conflict,
@@ -36,7 +36,8 @@ from pancli.app.archive import (
     same_event,
     session_header,
 )
-from pancli.app.rescore import Replay, Replayed, first_difference, gc_paused
+from pancli.app.replay import Replay, Replayed, first_difference, gc_paused
+from pancli.app.sync import folder as sync_folder
 from pancli.app.views import event_difference
 from pancli.core.errors import InputError
 from pancli.core.i18n import _

@@ -34,7 +34,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
-from pancli.app.dbcare import check
+from pancli.app.check.database import check
 from pancli.app.files import check_target, partial_file, put_in_place
 from pancli.core.errors import InputError, StoreError
 from pancli.core.i18n import _

@@ -36,7 +36,7 @@ def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (
 
     Example: pan sync ~/Sync/pan-club
     """
-    from pancli.app import sync
+    from pancli.app.sync import run as sync
     from pancli.core.errors import InputError
 
     ctx = app_context()

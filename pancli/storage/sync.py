@@ -2,7 +2,7 @@
 their global id, the devices met in a synced folder (each with its pinned public key), and what
 was last seen of each file in the folder.
 
-One part of a ``Store``, over its connection; pancli/app/sync.py decides what the answers mean.
+One part of a ``Store``, over its connection; pancli/app/sync/ decides what the answers mean.
 """
 
 from __future__ import annotations

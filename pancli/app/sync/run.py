@@ -22,7 +22,7 @@ its id::
 
 Each archive is the `pan export` archive (the session's global id in its header) with a
 ``[sync]`` table at its end holding the archive's fingerprint and the writer's public key, then
-the signature of every byte before it (app/sync_folder.py). Files are written whole (a temporary
+the signature of every byte before it (app/sync/folder.py). Files are written whole (a temporary
 file renamed over the old one); the same content is never written again, so a second sync
 changes no file but the device's own ``device.json`` (the time it last synced).
 
@@ -58,9 +58,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pancli.app import archive as arc, archive_import, files, sync_conflicts as conflicts, sync_folder as fs
+from pancli.app import archive as arc, archive_import, files
 from pancli.app.files import session_file_name
-from pancli.app.sync_folder import MANIFEST, Copy
+from pancli.app.sync import conflicts, folder as fs
+from pancli.app.sync.folder import MANIFEST, Copy
 from pancli.core import signing
 from pancli.core.errors import InputError, PanError
 from pancli.core.i18n import _
@@ -460,7 +461,7 @@ def write_own(store: Store, own_dir: Path, me: str, mine: str, seed: bytes, list
 def _report_conflict(out: Outcome, held: Session | None, mine: list, gid: tuple[str, str], label: str,
                      how: dict, copies: list[Copy], me: str) -> None:
     """A contradiction between copies of one session, each copy's version of it in words
-    (app/sync_conflicts.py)."""
+    (app/sync/conflicts.py)."""
     device, uid = gid
     seq, field_ = how.get("seq"), how.get("field")
     sides = []

@@ -21,7 +21,7 @@ import json
 from collections.abc import Callable, Container, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pancli.app.rescore import Replayed, first_difference, fouled_before_fix, undo_refused
+from pancli.app.replay import Replayed, first_difference, fouled_before_fix, undo_refused
 from pancli.core.bank import BANK_KINDS, apply_bank
 from pancli.core.errors import PanError
 from pancli.core.i18n import _

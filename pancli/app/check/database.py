@@ -101,8 +101,8 @@ def check_session(store: Store, session: Session | Plan, workers: int | None = N
     running totals with the sums of the log. Returns (first problem or None, figures); the
     figures hold the new ``mark`` when the session passed."""
     # start-up: only db check replays (not db status or backup)
-    from pancli.app.rescore import gc_paused  # noqa: PLC0415
-    from pancli.app.verify import STRAY, TOTALS_DIFFER  # noqa: PLC0415
+    from pancli.app.check.verify import STRAY, TOTALS_DIFFER  # noqa: PLC0415
+    from pancli.app.replay import gc_paused  # noqa: PLC0415
     from pancli.games import game as get_game  # noqa: PLC0415
 
     p = session if isinstance(session, Plan) else plan(store, session, None)
@@ -301,7 +301,7 @@ def _verify_part_apart(path: str, session: Session, first: int, nxt: int | None,
     """verify_part in a worker process, on a read-only connection of its own (and, as in the
     parent, without the cycle collector walking the rows as they are read)."""
     # start-up: only db check replays (not db status or backup)
-    from pancli.app.rescore import gc_paused  # noqa: PLC0415
+    from pancli.app.replay import gc_paused  # noqa: PLC0415
     from pancli.games import game as get_game  # noqa: PLC0415
 
     store = Store(path, readonly=True)
@@ -321,7 +321,7 @@ def verify_part(store: Store, session: Session, g: Game[Any, Any], rules: Any, f
     is (or from the session's start); ``finals``: the seqs of the checkpoints never undone, from
     the replay's start on. Returns (first problem or None, events replayed, the pieces from
     ``digest_from`` on with their digests)."""
-    from pancli.app.verify import LogVerifier  # noqa: PLC0415 start-up: only db check replays
+    from pancli.app.check.verify import LogVerifier  # noqa: PLC0415 start-up: only db check replays
 
     final = {seq for seq in finals if seq >= first}
 
