@@ -458,7 +458,7 @@ def test_an_edited_file_is_refused(tmp_path):
     assert not out["imported"] and "fingerprint" in out["refused"][0]["why"]
     # edited with its fingerprint made again: the replay refuses it
     from pancli.app import archive as arc
-    from pancli.app.sync.run import sync_text
+    from pancli.app.sync.publish import sync_text
 
     parsed = arc.parse(edited.decode(), "x")
     eng.deliver("ana", "ben", rel, sync_text(parsed, "ana", "2026-11-27T21:00:00+00:00", seed_of(ana)).encode())

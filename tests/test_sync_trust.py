@@ -61,7 +61,7 @@ def built(pan: Pan, name: str) -> dict:
 
 
 def signed_by(archive: dict, seed: bytes, label: str = "hal") -> bytes:
-    from pancli.app.sync.run import sync_text
+    from pancli.app.sync.publish import sync_text
 
     return sync_text(archive, label, "2026-11-27T21:00:00+00:00", seed).encode()
 
