@@ -75,9 +75,9 @@ def test_db_check_says_what_it_found_in_the_language_chosen(db, lang, finding):
 def test_db_check_worker_processes_find_in_the_language_chosen(tmp_path, monkeypatch):
     """A long session is checked in parts by processes of their own: their findings are in the
     command's language too."""
-    from pancli.app.check import database as dbcare
+    from pancli.app.check import session as parts
 
-    monkeypatch.setattr(dbcare, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(parts, "PARALLEL_FROM", 10)
     db = tmp_path / "long.db"
     pan(db, f"session new long --players {PLAYERS} --dealer F")
     for _hand in range(6):

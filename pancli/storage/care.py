@@ -1,6 +1,6 @@
 """SQL for looking after the database: counts, SQLite's own checks, and a consistent copy.
 
-One part of a ``Store``, over its connection; pancli/app/check/database.py decides what the answers mean.
+One part of a ``Store``, over its connection; pancli/app/check/ and app/database.py decide what the answers mean.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ or a device in its place is refused, never waited on), only when it is a regular
 user that nobody else may read or write (on POSIX; Windows keeps no such mode), and at most
 MAX_BYTES of it. Anything else is refused with one line that names the file and the fix.
 
-The keys kept so: the seal of `pan db check`'s marks (pancli.app.check.database) and `pan serve`'s
+The keys kept so: the seal of `pan db check`'s marks (pancli.app.check.marks) and `pan serve`'s
 players' and dealer's keys (pancli.web.serve_keys).
 """
 

@@ -2,5 +2,7 @@
 is stored.
 
 One job a module: ``database`` (the whole check: integrity, every session, the marks kept),
-``verify`` (one piece of a session's log replayed and compared).
+``session`` (one session: what to replay, its parts, its running totals), ``marks`` (what a
+check verified, sealed with a key kept outside the database), ``verify`` (a piece of a
+session's log replayed and compared with what is stored).
 """
