@@ -1,7 +1,7 @@
 """Replaying a session's log through the game core, under its own house rules or other ones.
 
 One engine serves three jobs: `pan import` (rebuild a session from an archive, strictly),
-`pan db check` (recompute every stored payment and compare) and `pan rescore` (what the same
+`pan db check` (recompute every stored payment and compare) and `pan rescore` (app/rescore.py: what the same
 play would have paid under other rules, skipping what those rules forbid and saying why).
 
 The log is a list of events in order, undo events included. An undo names the event it voids by
@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pancli.core.bank import BANK_KINDS, apply_event
 from pancli.core.errors import PanError, RuleError
 from pancli.core.i18n import _
-from pancli.core.ledger import POOLS, Payment
-from pancli.core.rows import LoggedEvent, Session
+from pancli.core.ledger import Payment
+from pancli.core.rows import LoggedEvent
 
 if TYPE_CHECKING:
     from pancli.games.protocol import Game
@@ -90,7 +90,7 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _moves(payments: Iterable[Payment]) -> Iterator[tuple[str, str, int]]:
+def moves(payments: Iterable[Payment]) -> Iterator[tuple[str, str, int]]:
     """(payer, payee, chips) of payments, without wording their reasons."""
     for p in payments:
         yield p.payer, p.payee, p.chips
@@ -329,66 +329,10 @@ def nets(replayed: Iterable[Replayed], hand: int | None = None) -> dict[str, int
             continue
         if hand is not None and r.hand != hand:
             continue
-        for payer, payee, chips in _moves(r.payments):
+        for payer, payee, chips in moves(r.payments):
             totals[payee] += chips
             totals[payer] -= chips
     return dict(totals)
-
-
-@dataclass
-class Rescore:
-    rows: list[dict]               # per player: name, recorded, rescored, difference
-    illegal: list[dict]            # per skipped event: seq, hand, what, why
-    pools: dict[str, dict]         # per pool: recorded, rescored
-    hand: int | None
-    changed_rules: dict[str, Any]  # knob: [recorded value, rescored value]
-
-    def to_json(self) -> dict:
-        return {"hand": self.hand, "rules_changed": self.changed_rules, "players": self.rows,
-                "pools": self.pools, "illegal": self.illegal,
-                "sum": {"recorded": sum(r["recorded"] for r in self.rows) + sum(p["recorded"] for p in self.pools.values()),
-                        "rescored": sum(r["rescored"] for r in self.rows) + sum(p["rescored"] for p in self.pools.values())}}
-
-
-def rescore(game: Game[Any, Any], session: Session, events: list[LoggedEvent], new_rules: Any, hand: int | None = None) -> Rescore:
-    """The recorded play of a session paid again under ``new_rules``; the session is not changed.
-
-    ``recorded`` is what the stored payments say; ``rescored`` what the replay pays. With
-    ``hand``, both count only the events recorded in that hand.
-    """
-    recorded_by_seq = {ev.seq: ev for ev in events}
-    if all(ev.payments is not None for ev in events):
-        voided = {ev.undo_of for ev in events if ev.kind == "undo"}
-        old = [Replayed(ev, ev.payload, ev.hand, payments=list(ev.payments or ()), voided=ev.seq in voided)
-               for ev in events]
-    else:  # an archive without payments: what the session's own rules pay
-        old = replay(game, game.rules_from_dict(session.rules), session.players, session.dealer, events)
-    new = replay(game, new_rules, session.players, session.dealer, events)
-    # Filter by the hand each event was recorded in, whatever the replay numbered it.
-    recorded_hand = {ev.seq: ev.hand for ev in events}
-    if hand is not None:
-        keep = {s for s, h in recorded_hand.items() if h == hand}
-        old = [r for r in old if r.seq in keep]
-        new = [r for r in new if r.seq in keep]
-    before, after = nets(old), nets(new)
-    names = [p for p in session.players]
-    for r in list(old) + list(new):
-        for payer, payee, _chips in _moves(r.payments):
-            for n in (payer, payee):
-                if n not in names and n not in POOLS:
-                    names.append(n)
-    rows: list[dict[str, Any]] = [{"name": n, "recorded": before.get(n, 0), "rescored": after.get(n, 0),
-                                   "difference": after.get(n, 0) - before.get(n, 0)} for n in names]
-    rows.sort(key=lambda x: (-x["rescored"], x["name"]))
-    pools = {p.strip("()"): {"recorded": before.get(p, 0), "rescored": after.get(p, 0)}
-             for p in POOLS if before.get(p) or after.get(p)}
-    illegal = [{"seq": r.seq, "hand": recorded_hand.get(r.seq), "kind": r.kind,
-                "what": game.event_words(recorded_by_seq[r.seq].payload),
-                "why": r.error} for r in new if r.error]
-    old_rules = session.rules
-    new_dict = game.rules_to_dict(new_rules)
-    changed = {k: [old_rules.get(k), v] for k, v in new_dict.items() if old_rules.get(k) != v}
-    return Rescore(rows, illegal, pools, hand, changed)
 
 
 # -- comparing a replay with what was stored ---------------------------------------------

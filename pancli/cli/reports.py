@@ -731,7 +731,7 @@ def rescore(name: str | None = SESSION,
     """
     from rich.table import Table
 
-    from pancli.app.replay import rescore as do_rescore
+    from pancli.app.rescore import rescore as do_rescore
     from pancli.app.rulesfile import resolve as resolve_rules
     from pancli.games import game as get_game
 
