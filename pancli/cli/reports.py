@@ -318,7 +318,7 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
 
     Example: pan player ana
     """
-    from pancli.app.reports import player_career
+    from pancli.app.career import player_career
 
     store = app_context().open_store(create=False)
     data = english_for_json(as_json, lambda: player_career(store, name))
@@ -353,7 +353,8 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
 def _print_career_in_chips(out, name: str, data: Mapping[str, Any], nights: list, favourite) -> None:
     """A career (or a game of it) played for chips: counts and net, the best night, the favourite
     condition, the net over time and a row per night."""
-    from pancli.app.reports import RATES, sparkline
+    from pancli.app.career import RATES
+    from pancli.app.reports import sparkline
     from pancli.core.numbers import date_text
 
     pct = lambda x: "-" if x is None else f"{x * 100:.0f}%"  # noqa: E731
@@ -383,7 +384,7 @@ def _print_career_in_chips(out, name: str, data: Mapping[str, Any], nights: list
         running = [r["running"] for r in nights]
         out.print(_("Net over time: {chart} {net}").format(
             chart=sparkline(running, min(running + [0]), max(running + [0])), net=signed(running[-1])))
-        from pancli.app.reports import career_columns
+        from pancli.app.career import career_columns
 
         out.print(_career_table(nights, career_columns(nights), chips=True))
 
