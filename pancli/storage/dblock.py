@@ -232,6 +232,7 @@ def hold(path: str | os.PathLike) -> Holding | None:
                 fd = _open(key, create=True)
             except OSError:
                 return None
+            claimed = False
             try:
                 slot = next((s for s in range(SLOTS) if _try_lock(fd, _slot_byte(s))), None)
                 if slot is None:
@@ -243,12 +244,12 @@ def hold(path: str | os.PathLike) -> Holding | None:
                         raise StoreError(_("{path} was being replaced by `pan restore` for too long").format(path=path),
                                          _("try again"))
                     time.sleep(0.005)
+                claimed = True
             except OSError:  # a file system without byte-range locks: none to hold, none to refuse with
-                os.close(fd)
                 return None
-            except BaseException:
-                os.close(fd)
-                raise
+            finally:
+                if not claimed:
+                    os.close(fd)
             if _same_file(fd, key):  # not a lock file removed while this claim was made
                 _claims[key] = _Claim(fd, slot, 1, os.getpid(), created)
                 return Holding(key)

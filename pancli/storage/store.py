@@ -57,17 +57,19 @@ class Store:
         self._held = False         # a transaction left open by lock(), until commit_held()
         self._waited = False       # the last BEGIN waited for another writer
         self._turn_at = time.monotonic()  # when held commits last left the lock to others
+        opened = False
         try:
             if readonly:
                 self._open_readonly()
             else:
                 self._open(create)
-        except BaseException:
-            if hasattr(self, "conn"):
-                self.conn.close()
-            if self.holding is not None:
-                self.holding.release(discard=True)  # refused: no lock file left beside the file
-            raise
+            opened = True
+        finally:
+            if not opened:
+                if hasattr(self, "conn"):
+                    self.conn.close()
+                if self.holding is not None:
+                    self.holding.release(discard=True)  # refused: no lock file left beside the file
         self.log = EventLog(self.conn)
         self.queries = ReportQueries(self.conn)
         self.care = DatabaseCare(self.conn)
@@ -186,14 +188,15 @@ class Store:
         try:
             self._begin()
             self._depth = 1
+            done = False
             try:
                 yield c
-            except BaseException:
-                # SQLite has already rolled back after some errors (SQLITE_FULL, SQLITE_IOERR):
-                # a second ROLLBACK would raise and hide the real reason.
-                self._rollback()
-                raise
+                done = True
             finally:
+                if not done:  # whatever stopped the body, the transaction is undone
+                    # SQLite has already rolled back after some errors (SQLITE_FULL, SQLITE_IOERR):
+                    # a second ROLLBACK would raise and hide the real reason.
+                    self._rollback()
                 self._depth = 0
             if self.hold_commits:
                 self._held = True
@@ -218,13 +221,14 @@ class Store:
         name = f"inner{self._depth}"
         try:
             c.execute(f"SAVEPOINT {name}")
+            done = False
             try:
                 yield c
-            except BaseException:
-                if c.in_transaction:  # after SQLITE_FULL or an I/O error SQLite may have rolled back all
+                done = True
+            finally:
+                if not done and c.in_transaction:  # after SQLITE_FULL or an I/O error SQLite may have rolled back all
                     c.execute(f"ROLLBACK TO {name}")
                     c.execute(f"RELEASE {name}")
-                raise
             c.execute(f"RELEASE {name}")
         except sqlite3.DatabaseError as e:
             raise store_error(self.path, e) from None

@@ -55,12 +55,14 @@ class NotRegular(OSError):
 def open_regular(path: Path) -> int:
     """A descriptor of a regular file, opened without following a link or blocking."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    regular = False
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotRegular(_("{path} is not a regular file").format(path=path))
-    except BaseException:
-        os.close(fd)
-        raise
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    finally:
+        if not regular:
+            os.close(fd)
+    if not regular:
+        raise NotRegular(_("{path} is not a regular file").format(path=path))
     return fd
 
 
