@@ -53,7 +53,7 @@ class Source:
     streamed: bool  # read a piece at a time (False: parsed whole)
 
 
-def open_archive(path: str | os.PathLike) -> Source:
+def open_archive(path: str | os.PathLike[str]) -> Source:
     """The archive at ``path``, split into events as `pan export` wrote it, or else read whole."""
     p = Path(path)
     f = _open(p)

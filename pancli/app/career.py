@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from decimal import Decimal
 from itertools import accumulate
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pancli.app.recorder import resolve_player
 from pancli.app.reports import tallies_of
@@ -67,13 +67,13 @@ def favourites_laid(sessions: dict[int, Session], laid: list[tuple[int, str]],
                     given_back: Sequence[tuple[int, int, str]] = ()) -> list[tuple[str, int]]:
     """What the player laid and how often (conditions, in Panguingue), each game counting its own
     events less what was given back (``Game.career_counts``), most often first."""
-    by_game: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
-    per_event: dict[int, tuple[str, list[dict]]] = {}
+    by_game: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = defaultdict(list)
+    per_event: dict[int, tuple[str, list[dict[str, Any]]]] = {}
     for sid, event_id, text in given_back:
         g = GAMES.get(sessions[sid].game)
         if g is not None:
             per_event.setdefault(event_id, (g.name, []))[1].append(json.loads(text))
-    backs: dict[str, list[list[dict]]] = defaultdict(list)
+    backs: dict[str, list[list[dict[str, Any]]]] = defaultdict(list)
     for game_name, params in per_event.values():
         backs[game_name].append(params)
     for sid, text in laid:

@@ -35,7 +35,7 @@ def backup(store: Store, dest: str | os.PathLike[str], force: bool = False) -> d
     dest = check_target(dest, force, store.path, "backup")
     if not dest.parent.exists():
         raise StoreError(_("the folder {folder} does not exist").format(folder=dest.parent), _("create it first"))
-    found: dict = {}
+    found: dict[str, Any] = {}
 
     def copy(tmp: Path) -> None:
         found.update(store.care.copy_to(tmp))

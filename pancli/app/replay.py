@@ -42,10 +42,10 @@ class Replayed:
     the database holds it)."""
 
     event: LoggedEvent
-    payload: dict                      # as the recorder stores it (enriched by the game)
+    payload: dict[str, Any]                      # as the recorder stores it (enriched by the game)
     hand: int | None
-    payments: list = field(default_factory=list)
-    tallies: list = field(default_factory=list)
+    payments: list[Any] = field(default_factory=list)
+    tallies: list[Any] = field(default_factory=list)
     error: str | None = None           # why the core refused it (the event was skipped)
     voided: bool = False               # undone by a later undo event
 
@@ -337,7 +337,7 @@ def nets(replayed: Iterable[Replayed], hand: int | None = None) -> dict[str, int
 
 # -- comparing a replay with what was stored ---------------------------------------------
 
-def first_difference(replayed: list[Replayed], stored: dict[int, dict]) -> str | None:
+def first_difference(replayed: list[Replayed], stored: dict[int, dict[str, Any]]) -> str | None:
     """The first event whose stored payload, payments or tallies differ from the replay.
 
     ``stored`` maps seq to {"payload", "payments": [Payment], "tallies": [Tally] (optional)}.
@@ -366,7 +366,7 @@ def first_difference(replayed: list[Replayed], stored: dict[int, dict]) -> str |
     return None
 
 
-def fouled_before_fix(kind: str, stored: list[tuple], counted: list[tuple]) -> bool:
+def fouled_before_fix(kind: str, stored: list[tuple[Any, ...]], counted: list[tuple[Any, ...]]) -> bool:
     """A foul recorded before a fouled meld's condition was taken off the `conditions` tally: its
     stored tallies lack only that take-back. Both are accepted, so a database of then still checks
     (and keeps the count it showed); a foul recorded now counts it."""

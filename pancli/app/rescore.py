@@ -17,13 +17,13 @@ if TYPE_CHECKING:
 
 @dataclass
 class Rescore:
-    rows: list[dict]               # per player: name, recorded, rescored, difference
-    illegal: list[dict]            # per skipped event: seq, hand, what, why
-    pools: dict[str, dict]         # per pool: recorded, rescored
+    rows: list[dict[str, Any]]               # per player: name, recorded, rescored, difference
+    illegal: list[dict[str, Any]]            # per skipped event: seq, hand, what, why
+    pools: dict[str, dict[str, Any]]         # per pool: recorded, rescored
     hand: int | None
     changed_rules: dict[str, Any]  # knob: [recorded value, rescored value]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"hand": self.hand, "rules_changed": self.changed_rules, "players": self.rows,
                 "pools": self.pools, "illegal": self.illegal,
                 "sum": {"recorded": sum(r["recorded"] for r in self.rows) + sum(p["recorded"] for p in self.pools.values()),

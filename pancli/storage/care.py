@@ -89,7 +89,7 @@ class DatabaseCare:
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn  # the Store's
 
-    def counts(self) -> dict:
+    def counts(self) -> dict[str, Any]:
         """Rows of every kind, undos, imported sessions, applied migrations, SQLite and journal mode."""
         c = self.conn
         out = {t: c.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
@@ -143,8 +143,9 @@ class DatabaseCare:
 
     def session_basis(self, session_id: int) -> str:
         """What a replay of the session starts from: its game, seats, first dealer and rules."""
-        return self.conn.execute("SELECT json_array(game, players, dealer, rules) FROM sessions WHERE id = ?",
-                                 [session_id]).fetchone()[0]
+        basis: str = self.conn.execute("SELECT json_array(game, players, dealer, rules) FROM sessions WHERE id = ?",
+                                       [session_id]).fetchone()[0]
+        return basis
 
     def totals_check(self, session_id: int) -> tuple[int, int]:
         """How many rows of the running totals differ from the sums of the effective log (none

@@ -12,7 +12,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pancli.core.rows import LoggedEvent
 from pancli.storage.mapping import (
@@ -45,7 +45,7 @@ def now() -> str:
 def _reasons(payments: Sequence[Payment]) -> list[str]:
     """Each payment's reason, worded once for the payers of one thing: they share their params
     (a condition's five payers), and a reason is the wording of its code and params alone."""
-    said: dict = {}
+    said: dict[tuple[str, int, Any], str] = {}
     reasons = []
     for p in payments:
         if p.said is not None or p.wording is None or p.code is None:
@@ -79,11 +79,11 @@ class EventLog:
         Returns the new events' ids, in order."""
         c = self.conn
         ids: dict[int, int] = {}                      # by seq: the id of each event of this batch
-        pay_rows: list[tuple] = []
-        count_rows: list[tuple] = []
+        pay_rows: list[tuple[Any, ...]] = []
+        count_rows: list[tuple[Any, ...]] = []
         totals: dict[tuple[str, str], int] = {}       # (player, stat): the change to its total
         hand_nets: dict[tuple[int, str], int] = {}    # (hand, player): the change to its net
-        new: dict[int, tuple] = {}                    # by seq: (hand, moves, changes) of this batch
+        new: dict[int, tuple[Any, ...]] = {}                    # by seq: (hand, moves, changes) of this batch
         for e in events:
             seq, hand, payments, tallies, undo_of = e.seq, e.hand, e.payments or (), e.tallies or (), e.undo_of
             target = None
@@ -139,7 +139,7 @@ class EventLog:
                           net_rows)
         return list(ids.values())
 
-    def _read(self, session_id: int, where: str, args: list, order: str = "id", limit: str = "") -> list[LoggedEvent]:
+    def _read(self, session_id: int, where: str, args: list[Any], order: str = "id", limit: str = "") -> list[LoggedEvent]:
         """The session's events that ``where`` selects, in ``order``, each with the undo that voids
         it and its payments and tallies: four ordered index scans, however long the log. Payments
         or tallies whose event is not one of the session's are left out (stray_rows counts them)."""
@@ -153,8 +153,8 @@ class EventLog:
         span = [session_id, first, last]
         voided_by = {undo_of: seq for undo_of, seq in c.execute(
             "SELECT undo_of, seq FROM events WHERE session_id = ? AND undo_of BETWEEN ? AND ?", span)}
-        payments: dict[int, list] = {r[0]: [] for r in rows}
-        tallies: dict[int, list] = {r[0]: [] for r in rows}
+        payments: dict[int, list[Any]] = {r[0]: [] for r in rows}
+        tallies: dict[int, list[Any]] = {r[0]: [] for r in rows}
         add_payments(c.execute(f"SELECT {PAYMENT_COLUMNS} FROM payments "
                                "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id", span), payments)
         add_tallies(c.execute(f"SELECT {TALLY_COLUMNS} FROM tallies "
@@ -212,7 +212,7 @@ class EventLog:
         """Every event recorded in one hand, undos and voided events included."""
         return self._read(session_id, "hand = ?", [hand])
 
-    def payloads_by_seq(self, session_id: int, seqs: list[int]) -> dict[int, dict]:
+    def payloads_by_seq(self, session_id: int, seqs: list[int]) -> dict[int, dict[str, Any]]:
         """The payloads of these events of the session (what undos took back), by seq."""
         if not seqs:
             return {}
@@ -271,8 +271,9 @@ class EventLog:
                            [session_id, after_seq]).fetchall()
 
     def last_seq(self, session_id: int) -> int:
-        return self.conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?",
-                                 [session_id]).fetchone()[0]
+        seq: int = self.conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?",
+                                     [session_id]).fetchone()[0]
+        return seq
 
     def balances(self, session_id: int) -> dict[str, int]:
         """Net chips per player and pool, from the running totals."""

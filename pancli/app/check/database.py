@@ -45,7 +45,7 @@ def check(store: Store, progress: Progress | None = None, full: bool = False) ->
     long = workers >= 2 and any(p.replayed >= parts.PARALLEL_FROM for p in plans)
     failure = None
     problem: str | None = None
-    figures: dict = {}
+    figures: dict[str, Any] = {}
     if long:
         import multiprocessing  # noqa: PLC0415 start-up: only a long session's check starts processes
 

@@ -68,7 +68,7 @@ class LogVerifier:
         self.state: Any = None if restore else game.new_state(rules, list(players), dealer)
         self.effective: list[int] = []  # the seqs of the events applied and not undone
         # An event an undo names, by id: [seq, kind, voided, hand, payments, the state before it]
-        self.seen: dict[int, list] = {}
+        self.seen: dict[int, list[Any]] = {}
         self.last_seq = 0
         self.events = 0                # replayed so far
         self.moved: dict[int, dict[str, int]] = {}  # net chips by hand and player, hands not yet compared
@@ -76,7 +76,7 @@ class LogVerifier:
         self.over_below = 0            # every hand below this one is over for good
         # Payloads parsed, by their text: a long night repeats most of them (a drop by the same
         # player, the same meld), and the core never changes an event it is given.
-        self.payloads: dict[str, dict] = {}
+        self.payloads: dict[str, dict[str, Any]] = {}
 
     def feed(self, piece: LogPiece) -> str | None:
         """Replay and compare every event of the piece, then the running totals of the hands it

@@ -28,8 +28,8 @@ def held_unchanged(store: Store, c: Copy) -> bool:
     return arc.compare(arc.session_header(held), mine, c.header, c.events)["relation"] in ("same", "older")
 
 
-def _report_conflict(out: Outcome, held: Session | None, mine: list, gid: tuple[str, str], label: str,
-                     how: dict, copies: list[Copy], me: str) -> None:
+def _report_conflict(out: Outcome, held: Session | None, mine: list[Any], gid: tuple[str, str], label: str,
+                     how: dict[str, Any], copies: list[Copy], me: str) -> None:
     """A contradiction between copies of one session, each copy's version of it in words
     (app/sync/conflicts.py)."""
     device, uid = gid

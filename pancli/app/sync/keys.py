@@ -4,6 +4,7 @@ refused. A new rule of trust (which copy may be used) goes here."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pancli.app.sync import folder as fs
 from pancli.app.sync.folder import Copy
@@ -14,9 +15,9 @@ from pancli.core.i18n import _
 UNSIGNED = "unsigned"
 
 
-def trusted_keys(root: Path, me: str, key: str, pinned: dict, listing: fs.Listing, out: Outcome,
-                 known: dict, met: set[str | None] | frozenset[str] = frozenset()
-                 ) -> tuple[dict[str, str], dict[str, str], set]:
+def trusted_keys(root: Path, me: str, key: str, pinned: dict[str, Any], listing: fs.Listing, out: Outcome,
+                 known: dict[str, Any], met: set[str | None] | frozenset[str] = frozenset()
+                 ) -> tuple[dict[str, str], dict[str, str], set[Any]]:
     """Every device's key to check signatures with, the ones seen here for the first time, and
     the (device, key) pairs already reported in one line (their files are not reported again).
 
@@ -73,7 +74,7 @@ def trusted_keys(root: Path, me: str, key: str, pinned: dict, listing: fs.Listin
     return keys, first, reported
 
 
-def refusal(c: Copy, keys: dict[str, str], me: str, known: dict) -> str | None:
+def refusal(c: Copy, keys: dict[str, str], me: str, known: dict[str, Any]) -> str | None:
     """Why a copy may not be used (UNSIGNED for a file without a signature), or None."""
     if c.badly_signed:
         return _("its signature does not hold: it was changed after it was signed, or damaged")
@@ -91,7 +92,7 @@ def refusal(c: Copy, keys: dict[str, str], me: str, known: dict) -> str | None:
     return None
 
 
-def manifest_sound(m: fs.Manifest, keys: dict, out: Outcome, known: dict, me: str) -> bool:
+def manifest_sound(m: fs.Manifest, keys: dict[str, Any], out: Outcome, known: dict[str, Any], me: str) -> bool:
     """Whether a device.json may tell its device's name and last sync: signed by its pinned key,
     or unsigned from a device that has never signed anything here (pancli 0.2)."""
     want = keys.get(m.device)

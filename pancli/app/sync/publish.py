@@ -29,7 +29,7 @@ def archive_file_name(session: Session) -> str:
     return session_file_name(session.name, f"--{session.uid}.toml")
 
 
-def sync_text(archive: dict, label: str, written_at: str, seed: bytes) -> str:
+def sync_text(archive: dict[str, Any], label: str, written_at: str, seed: bytes) -> str:
     """The archive as TOML, ending with the [sync] table that says it is complete and who wrote
     it, and the signature of all of it."""
     tail = fs.sync_tail(archive, label, written_at, signing.public_key(seed))

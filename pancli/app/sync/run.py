@@ -53,7 +53,7 @@ import os
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pancli.app.sync import conflicts, folder as fs
 from pancli.app.sync.bring import bring_in, held_unchanged
@@ -185,7 +185,7 @@ def sync(store: Store, folder: str | None = None, label: str | None = None, crea
 BATCH_SECONDS = 0.25  # the longest a sync holds the database's write lock while bringing sessions in
 
 
-def _still_held(row: dict, lengths: dict) -> bool:
+def _still_held(row: dict[str, Any], lengths: dict[tuple[str | None, str | None], tuple[int, bool]]) -> bool:
     """Whether a file unchanged since the last sync still holds nothing this database lacks: its
     session is held here with at least its events (and closed if it is)."""
     have = lengths.get((row["device"], row["uid"]))
