@@ -18,6 +18,7 @@ from pancli.core.i18n import _
 from pancli.core.rows import CheckMark, LogPiece
 from pancli.storage.mapping import ALL_EVENT_COLUMNS, ALL_PAYMENT_COLUMNS, ALL_TALLY_COLUMNS
 from pancli.storage.migrations import NET, SCHEMA_SET
+from pancli.storage.voided import voided_in_session
 
 # One row a line, every column as a JSON array (SQLite writes it, in C: half the time it takes
 # Python to fetch the same rows as tuples). json_array escapes every control character, so a
@@ -36,7 +37,7 @@ _PIECE = {
 # The running totals against the sums of the effective log, in one statement: rows of each
 # table that differ, rows one side has and the other lacks, and the sum of the net balances.
 _TOTALS = f"""
-WITH voided AS (SELECT undo_of FROM events WHERE session_id = :s AND undo_of IS NOT NULL),
+WITH voided AS ({voided_in_session(':s')}),
 moves AS (SELECT coalesce(hand, 0) AS hand, payee AS player, sum(chips) AS net FROM payments
           WHERE session_id = :s AND event_id NOT IN voided GROUP BY 1, 2
           UNION ALL
@@ -63,7 +64,7 @@ SELECT (SELECT count(*) FROM hands w LEFT JOIN hand_totals h
 # their events (a payment's hand is its event's, which the replay and the stray-row check see
 # to): no index of payments has the hand, and reading them all costs more.
 _TOTALS_REST = f"""
-WITH voided AS (SELECT undo_of FROM events WHERE session_id = :s AND undo_of IS NOT NULL),
+WITH voided AS ({voided_in_session(':s')}),
 outside AS (SELECT coalesce(hand, 0) AS hand, payer, payee, chips FROM payments
             WHERE session_id = :s AND event_id IN (SELECT id FROM events WHERE session_id = :s AND coalesce(hand, 0) <= 0)
             AND event_id NOT IN voided),

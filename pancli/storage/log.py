@@ -30,12 +30,10 @@ from pancli.storage.mapping import (
     tally_rows,
 )
 from pancli.storage.migrations import NET
+from pancli.storage.voided import VOIDED_IN_SESSION, voided_in_session
 
 if TYPE_CHECKING:
     from pancli.core.ledger import Payment
-
-_VOIDED = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
-
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -178,15 +176,15 @@ class EventLog:
     def event_state(self, session_id: int, seq: int, before_seq: int) -> tuple[str, bool] | None:
         """The kind of event ``seq``, and whether an undo before ``before_seq`` voided it."""
         row = self.conn.execute(
-            "SELECT kind, EXISTS (SELECT 1 FROM events u WHERE u.session_id = e.session_id AND u.undo_of = e.id "
-            "AND u.seq < ?) FROM events e WHERE session_id = ? AND seq = ?", [before_seq, session_id, seq]).fetchone()
+            f"SELECT kind, id IN ({voided_in_session('?', '?')}) FROM events WHERE session_id = ? AND seq = ?",
+            [session_id, before_seq, session_id, seq]).fetchone()
         return (row[0], bool(row[1])) if row else None
 
     def effective_before(self, session_id: int, before_seq: int, checkpoint_kind: str | None
                          ) -> tuple[list[LoggedEvent], bool]:
         """The events before ``before_seq`` still effective after the undos before it, from the
         last such ``checkpoint_kind`` on (all of them without one), and whether any precede those."""
-        voided = ("SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL AND seq < ?")
+        voided = voided_in_session("?", "?")
         effective = f"kind != 'undo' AND id NOT IN ({voided})"
         first = None
         if checkpoint_kind:
@@ -203,7 +201,7 @@ class EventLog:
     def effective_tail(self, session_id: int, before_seq: int, limit: int) -> list[LoggedEvent]:
         """The last ``limit`` events before ``before_seq`` still effective after the undos before
         it, in order."""
-        voided = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL AND seq < ?"
+        voided = voided_in_session("?", "?")
         rows = self._read(session_id, f"seq < ? AND kind != 'undo' AND id NOT IN ({voided})",
                           [before_seq, session_id, before_seq], "seq DESC", f" LIMIT {int(limit)}")
         return rows[::-1]
@@ -222,12 +220,12 @@ class EventLog:
 
     def effective_events(self, session_id: int, since_id: int = 0) -> list[LoggedEvent]:
         """The effective events (neither undos nor undone) from the event ``since_id`` on."""
-        return self._read(session_id, f"id >= ? AND kind != 'undo' AND id NOT IN ({_VOIDED})",
+        return self._read(session_id, f"id >= ? AND kind != 'undo' AND id NOT IN ({VOIDED_IN_SESSION})",
                           [since_id, session_id])
 
     def last_effective(self, session_id: int, kind: str | None = None) -> LoggedEvent | None:
         """The last effective event (of ``kind``, if given)."""
-        where = f"kind != 'undo' AND id NOT IN ({_VOIDED})"
+        where = f"kind != 'undo' AND id NOT IN ({VOIDED_IN_SESSION})"
         args: list[int | str] = [session_id]
         if kind:
             where, args = where + " AND kind = ?", args + [kind]
@@ -236,21 +234,21 @@ class EventLog:
 
     def undone_ids(self, session_id: int) -> set[int]:
         """The id of every event of a session that an undo names."""
-        return {r[0] for r in self.conn.execute(_VOIDED, [session_id])}
+        return {r[0] for r in self.conn.execute(VOIDED_IN_SESSION, [session_id])}
 
     def checkpoint_seqs(self, session_id: int, kind: str, first_seq: int = 1) -> list[int]:
         """The seq of every effective (never undone) event of ``kind`` in a session (from
         ``first_seq`` on), in order."""
         return [r[0] for r in self.conn.execute(
-            "SELECT seq FROM events WHERE session_id = ? AND kind = ? AND seq >= ? AND id NOT IN "
-            "(SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL) ORDER BY seq",
+            f"SELECT seq FROM events WHERE session_id = ? AND kind = ? AND seq >= ? AND id NOT IN "
+            f"({VOIDED_IN_SESSION}) ORDER BY seq",
             [session_id, kind, first_seq, session_id])]
 
     def last_checkpoint_seq(self, session_id: int, kind: str, last_seq: int | None = None) -> int | None:
         """The seq of the last effective event of ``kind`` (numbered ``last_seq`` at most)."""
         row = self.conn.execute(
-            "SELECT seq FROM events WHERE session_id = ? AND kind = ? AND seq <= ? AND id NOT IN "
-            "(SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL) ORDER BY id DESC LIMIT 1",
+            f"SELECT seq FROM events WHERE session_id = ? AND kind = ? AND seq <= ? AND id NOT IN "
+            f"({VOIDED_IN_SESSION}) ORDER BY id DESC LIMIT 1",
             [session_id, kind, last_seq if last_seq is not None else 2 ** 62, session_id]).fetchone()
         return row[0] if row else None
 

@@ -10,9 +10,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from pancli.storage.migrations import NET
-
-_VOIDED_IN_SESSION = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
-_VOIDED = "SELECT undo_of FROM events WHERE undo_of IS NOT NULL"
+from pancli.storage.voided import VOIDED_ANYWHERE, VOIDED_IN_SESSION
 
 
 class ReportQueries:
@@ -21,13 +19,13 @@ class ReportQueries:
 
     def hands_played(self, session_id: int) -> int:
         row = self.conn.execute(
-            f"SELECT max(hand) FROM events WHERE session_id = ? AND kind != 'undo' AND id NOT IN ({_VOIDED_IN_SESSION})",
+            f"SELECT max(hand) FROM events WHERE session_id = ? AND kind != 'undo' AND id NOT IN ({VOIDED_IN_SESSION})",
             [session_id, session_id]).fetchone()
         return row[0] or 0
 
     def hands_per_session(self) -> dict[int, int]:
         return dict(self.conn.execute(
-            f"SELECT session_id, max(hand) FROM events WHERE kind != 'undo' AND id NOT IN ({_VOIDED}) "
+            f"SELECT session_id, max(hand) FROM events WHERE kind != 'undo' AND id NOT IN ({VOIDED_ANYWHERE}) "
             "GROUP BY session_id").fetchall())
 
     def balances_of_all_sessions(self) -> list[tuple[int, str, int]]:
@@ -44,16 +42,16 @@ class ReportQueries:
         return dict(self.conn.execute(
             f"""SELECT session_id, SUM(d) FROM (
                    SELECT session_id, chips AS d FROM payments WHERE payee = ? COLLATE NOCASE
-                    AND event_id NOT IN ({_VOIDED})
+                    AND event_id NOT IN ({VOIDED_ANYWHERE})
                    UNION ALL
                    SELECT session_id, -chips FROM payments WHERE payer = ? COLLATE NOCASE
-                    AND event_id NOT IN ({_VOIDED}))
+                    AND event_id NOT IN ({VOIDED_ANYWHERE}))
                 GROUP BY session_id""", [name, name]).fetchall())
 
     def career_tallies(self, name: str) -> list[tuple[int, str, int]]:
         return [tuple(r) for r in self.conn.execute(
             f"""SELECT session_id, stat, SUM(amount) FROM tallies WHERE player = ? COLLATE NOCASE
-                AND event_id NOT IN ({_VOIDED}) GROUP BY session_id, stat""", [name])]
+                AND event_id NOT IN ({VOIDED_ANYWHERE}) GROUP BY session_id, stat""", [name])]
 
     def career_events(self, name: str, kinds: Sequence[str]) -> list[tuple[int, str]]:
         """(session id, payload JSON) of the player's effective events of these kinds (the kinds
@@ -61,7 +59,7 @@ class ReportQueries:
         marks = ", ".join("?" * len(kinds))
         return [tuple(r) for r in self.conn.execute(
             f"""SELECT session_id, payload FROM events WHERE kind IN ({marks})
-                AND json_extract(payload, '$.player') = ? COLLATE NOCASE AND id NOT IN ({_VOIDED})""",
+                AND json_extract(payload, '$.player') = ? COLLATE NOCASE AND id NOT IN ({VOIDED_ANYWHERE})""",
             [*kinds, name])]
 
     def career_takebacks(self, name: str, codes: Sequence[str]) -> list[tuple[int, int, str]]:
@@ -70,7 +68,7 @@ class ReportQueries:
         marks = ", ".join("?" * len(codes))
         return [tuple(r) for r in self.conn.execute(
             f"""SELECT DISTINCT session_id, event_id, params FROM payments WHERE code IN ({marks})
-                AND payer = ? COLLATE NOCASE AND params IS NOT NULL AND event_id NOT IN ({_VOIDED})
+                AND payer = ? COLLATE NOCASE AND params IS NOT NULL AND event_id NOT IN ({VOIDED_ANYWHERE})
                 ORDER BY event_id""", [*codes, name])]
 
     def stack_moves(self, session_id: int) -> list[tuple[int, int | None, str, int]]:
@@ -83,7 +81,7 @@ class ReportQueries:
                    UNION ALL SELECT event_id, player, CASE stat WHEN 'buyin' THEN amount ELSE -amount END
                              FROM tallies WHERE session_id = ? AND stat IN ('buyin', 'cashout')) x
                 JOIN events e ON e.id = x.event_id
-                WHERE e.id NOT IN ({_VOIDED_IN_SESSION}) GROUP BY e.id, x.player ORDER BY e.id""",
+                WHERE e.id NOT IN ({VOIDED_IN_SESSION}) GROUP BY e.id, x.player ORDER BY e.id""",
             [session_id, session_id, session_id, session_id]).fetchall()
         return [(seq, hand, player, d) for _, seq, hand, player, d in rows]
 
