@@ -195,6 +195,15 @@ class DatabaseCare:
         row = self.conn.execute("SELECT id FROM events WHERE session_id = ? AND seq = ?", [session_id, seq]).fetchone()
         return row[0] if row else None
 
+    def stored_out_of_order(self, session_id: int) -> tuple[int, int] | None:
+        """The first event (its seq) stored after one with a higher number (that one's seq), if any:
+        events are numbered in the order they are stored."""
+        row = self.conn.execute(
+            "SELECT seq, earlier FROM (SELECT seq, max(seq) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING "
+            "AND 1 PRECEDING) AS earlier FROM events WHERE session_id = ?) WHERE seq < earlier LIMIT 1",
+            [session_id]).fetchone()
+        return (row[0], row[1]) if row else None
+
     def seq_of_event(self, event_id: int) -> tuple[int, int] | None:
         """The session and seq of an event, by id."""
         row = self.conn.execute("SELECT session_id, seq FROM events WHERE id = ?", [event_id]).fetchone()

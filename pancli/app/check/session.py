@@ -127,6 +127,10 @@ def check_session(store: Store, session: Session | Plan, workers: int | None = N
     problem = next((r[0] for r in results if r[0]), None)
     if problem == STRAY:
         payments, tallies = store.log.stray_rows(s.id)
+        order = None if payments or tallies else store.care.stored_out_of_order(s.id)
+        if order:  # the rows of an event stored out of its number's place, not of no event
+            problem = _("event #{seq} is stored after event #{last}").format(seq=order[0], last=order[1])
+            return _("session '{name}', {problem}").format(name=name, problem=problem), figures
         return _stray(name, payments, tallies), figures
     if problem and problem != TOTALS_DIFFER:
         return _("session '{name}', {problem}").format(name=name, problem=problem), figures
