@@ -4,7 +4,7 @@ the one `Replay` (app/replay.py). This differential test holds the two to the sa
 the same figures: the stored sessions of three games, and the same logs damaged the ways a
 hand-edited or broken file is (an event taken out, two events stored out of order, a payment
 changed, an undo that names the last event, an earlier one, an undo, another session's event
-or none), each alone or two at once.
+or none), each alone or two at once; and a session with a long run of bank events.
 
 The replay's side is the verdict the log gets from `Replay` and what is stored: every event
 numbered 1, 2, 3... in the order stored, none refused, each payload, payment and tally as the
@@ -19,8 +19,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
+from test_many_undos import cashier_archive
 
+from pancli.app import archive, archive_import
 from pancli.app.check.session import check_session
 from pancli.app.replay import first_difference, moves, replay
 from pancli.games import game
@@ -138,3 +141,42 @@ def test_db_check_and_the_replay_agree(tmp_path_factory, name, damages):
         assert held == figures
     else:
         assert problem and "None" not in problem and " 0 payments and 0 tallies" not in problem  # for people
+
+
+@pytest.fixture(scope="module")
+def with_a_long_bank_run(tmp_path_factory):
+    """The stored sessions and a fourth: buy-ins undone and bought again, then 1,100 buy-ins in a
+    row (more than a bounded replay holds of a run of bank events)."""
+    path = tmp_path_factory.mktemp("bank") / "pancli.db"
+    shutil.copyfile(MAIN, path)
+    doc = cashier_archive(100, "panguingue")  # 300 events: buy-ins, each undone and bought again
+    buys = [e for e in cashier_archive(1100, "panguingue")["events"] if e["kind"] == "buyin"][::2]
+    doc["events"] += [{**e, "seq": 301 + k} for k, e in enumerate(buys)]
+    store = Store(path, create=False)
+    try:
+        archive_import.import_document(store, archive.parse(archive.to_json(doc)))
+    finally:
+        store.close()
+    return path
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(damages=st.lists(DAMAGE, max_size=2))
+@example(damages=[])
+def test_db_check_and_the_replay_agree_on_a_long_bank_run(with_a_long_bank_run, tmp_path_factory, damages):
+    path = tmp_path_factory.mktemp("check") / "pancli.db"
+    shutil.copyfile(with_a_long_bank_run, path)
+    conn = sqlite3.connect(path)
+    with conn:
+        for how in damages:
+            damage(conn, "cashier", how)
+    conn.close()
+    store = Store(path, create=False)
+    try:
+        passes, figures = replay_verdict(store, "cashier")
+        checked, held, problem = check_verdict(store, "cashier")
+    finally:
+        store.close()
+    assert checked == passes, f"db check says {problem!r}, the replay {'passes' if passes else 'refuses'} it"
+    if passes:
+        assert held == figures
