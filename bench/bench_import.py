@@ -35,7 +35,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import bench_scale  # noqa: E402
 
-from pancli.app import archive, archive_import, archive_read, archive_write, dbcare, toml_reader  # noqa: E402
+from pancli.app import archive, archive_import, archive_read, archive_write, toml_reader  # noqa: E402
+from pancli.app.check import database as dbcare  # noqa: E402
 from pancli.app.recorder import Recorder  # noqa: E402
 from pancli.app.rulesfile import resolve as resolve_rules  # noqa: E402
 from pancli.games import game  # noqa: E402

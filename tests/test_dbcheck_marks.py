@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from pancli.app import dbcare
+from pancli.app.check import database as dbcare, session as session_check
 from pancli.storage.store import Store
 
 from helpers import CYCLE, PLAYERS, run_sql
@@ -132,7 +132,7 @@ def forge_marks(db) -> None:
     recomputed over what is stored now, every digest plain sha256."""
     import hashlib
 
-    from pancli.app import dbcare as care
+    from pancli.app.check import database as care
 
     store = Store(db, create=False)
     try:
@@ -192,8 +192,8 @@ def test_no_mark_is_kept_while_a_session_fails(night):
 
 def test_a_long_session_checked_in_parts_remembers_each_part(night, monkeypatch):
     """Worker processes each digest their part; the repeat check reads all of them."""
-    monkeypatch.setattr(dbcare, "PARALLEL_FROM", 10)
-    monkeypatch.setattr(dbcare, "PIECE", 7)
+    monkeypatch.setattr(session_check, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(session_check, "PIECE", 7)
     for _ in range(4):
         for line in CYCLE:
             night(line)

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from pancli.app import dbcare
+from pancli.app.check import database as dbcare, session as session_check
 from pancli.games import game
 from pancli.storage.store import Store
 
@@ -17,7 +17,7 @@ from helpers import CYCLE, PLAYERS
 @pytest.fixture
 def night(pan, monkeypatch):
     """Eight hands of the worked example, with undos inside hands and one undone deal."""
-    monkeypatch.setattr(dbcare, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(session_check, "PARALLEL_FROM", 10)
     pan(f"session new night --players {PLAYERS} --dealer F")
     for i in range(8):
         for line in CYCLE:
@@ -36,11 +36,11 @@ def check(db, workers):
     try:
         with store.snapshot():
             session = store.sessions()[0]
-            plan = dbcare.plan(store, session, None)
-            problem, figures = dbcare.check_session(store, plan, workers=workers)
+            plan = session_check.plan(store, session, None)
+            problem, figures = session_check.check_session(store, plan, workers=workers)
             figures.pop("mark", None)  # its pieces are the parts'
             finals = store.log.checkpoint_seqs(session.id, "deal", plan.start)
-            return dbcare._parts(game("panguingue"), plan, workers, finals), (problem, figures)
+            return session_check._parts(game("panguingue"), plan, workers, finals), (problem, figures)
     finally:
         store.close()
 

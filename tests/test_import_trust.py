@@ -183,9 +183,9 @@ def stored_bank_totals(db) -> dict[str, dict[str, int]]:
 @pytest.mark.parametrize("n, undos", [(40, 0), (40, 12), (40, 40), (7, 7)])
 def test_bank_events_past_the_window_are_undone_as_the_whole_replay_undoes_them(tmp_path, monkeypatch,
                                                                                    window, n, undos):
-    from pancli.app import archive, archive_import, rescore
+    from pancli.app import archive, archive_import, replay
 
-    monkeypatch.setattr(rescore, "WINDOW", window)
+    monkeypatch.setattr(replay, "WINDOW", window)
     monkeypatch.setattr(archive_import, "_BATCH", 5)
     path = tmp_path / "cashier.toml"
     path.write_text(archive.to_toml(bank_archive(n, undos)), encoding="utf-8")
@@ -196,9 +196,9 @@ def test_bank_events_past_the_window_are_undone_as_the_whole_replay_undoes_them(
 
 
 def test_an_undo_of_a_bank_event_past_the_window_that_is_not_the_last_is_refused(tmp_path, monkeypatch):
-    from pancli.app import archive, rescore
+    from pancli.app import archive, replay
 
-    monkeypatch.setattr(rescore, "WINDOW", 4)
+    monkeypatch.setattr(replay, "WINDOW", 4)
     data = bank_archive(30, 3)
     data["events"][-1]["undo_of"] = data["events"][-1]["payload"]["seq"] = 5  # not the last effective one
     path = tmp_path / "cashier.toml"

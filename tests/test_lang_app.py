@@ -75,9 +75,9 @@ def test_db_check_says_what_it_found_in_the_language_chosen(db, lang, finding):
 def test_db_check_worker_processes_find_in_the_language_chosen(tmp_path, monkeypatch):
     """A long session is checked in parts by processes of their own: their findings are in the
     command's language too."""
-    from pancli.app import dbcare
+    from pancli.app.check import session as parts
 
-    monkeypatch.setattr(dbcare, "PARALLEL_FROM", 10)
+    monkeypatch.setattr(parts, "PARALLEL_FROM", 10)
     db = tmp_path / "long.db"
     pan(db, f"session new long --players {PLAYERS} --dealer F")
     for _hand in range(6):
@@ -142,7 +142,7 @@ CONFLICT = {"session": "fri", "device": "0123456789abcdef0123456789abcdef", "dev
             "Копия в папке: ~/sync/0123/fri.toml"]),
 ])
 def test_a_sync_conflict_is_reported_in_whole_sentences_of_the_language(monkeypatch, lang, lines):
-    from pancli.app.sync_conflicts import conflict_text
+    from pancli.app.sync.conflicts import conflict_text
     from pancli.storage import catalogs
 
     with catalogs.speaking(lang):
@@ -187,7 +187,7 @@ def test_every_field_two_copies_can_differ_in_has_its_whole_sentences():
     """A conflict names the field the copies differ in inside a sentence: each field a session
     never changes (and when it closed) has its own two messages, never a word glued in."""
     from pancli.app.archive import HEADER_KEYS
-    from pancli.app.sync_conflicts import FIELD_VERSIONS, FIELDS_DIFFER
+    from pancli.app.sync.conflicts import FIELD_VERSIONS, FIELDS_DIFFER
 
     for field in (*HEADER_KEYS, "closed_at"):
         assert "{copy}" in FIELD_VERSIONS[field] and "{value}" in FIELD_VERSIONS[field]

@@ -6,7 +6,7 @@ import sqlite3
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pancli.app.rescore import Replayed
+from pancli.app.replay import Replayed
 from pancli.core.ledger import Params, Payment, Tally
 from pancli.core.rows import LoggedEvent
 from pancli.storage.store import Store

@@ -5,8 +5,9 @@ import json
 
 import pytest
 
-from pancli.app import archive, archive_import, dbcare
-from pancli.app.rescore import replay
+from pancli.app import archive, archive_import
+from pancli.app.check import database as dbcare
+from pancli.app.replay import replay
 from pancli.core.rows import LoggedEvent
 from pancli.games import game
 from pancli.storage.store import Store
@@ -113,4 +114,4 @@ def test_the_undo_rule_is_stated_once():
     users = sorted(str(p.relative_to(root)) for p in root.rglob("*.py")
                    if any(f"{name}(" in p.read_text(encoding="utf-8")
                           for name in ("not_last", "undone_already", "not_earlier")))
-    assert users == ["app/rescore.py"]
+    assert users == ["app/replay.py"]

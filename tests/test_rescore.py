@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from pancli.app.rescore import nets, replay
+from pancli.app.replay import nets, replay
 from pancli.core.rows import LoggedEvent
 from pancli.games import game
 from pancli.games.panguingue.rules import from_dict

@@ -458,7 +458,7 @@ def test_an_edited_file_is_refused(tmp_path):
     assert not out["imported"] and "fingerprint" in out["refused"][0]["why"]
     # edited with its fingerprint made again: the replay refuses it
     from pancli.app import archive as arc
-    from pancli.app.sync import sync_text
+    from pancli.app.sync.publish import sync_text
 
     parsed = arc.parse(edited.decode(), "x")
     eng.deliver("ana", "ben", rel, sync_text(parsed, "ana", "2026-11-27T21:00:00+00:00", seed_of(ana)).encode())
@@ -571,7 +571,7 @@ def test_a_kill_during_sync_loses_nothing(tmp_path):
 
 
 def test_a_conflict_in_the_header_or_in_an_events_payments_or_hand_says_so():
-    from pancli.app import sync_conflicts as words
+    from pancli.app.sync import conflicts as words
     from pancli.core.ledger import Payment
     from pancli.core.rows import LoggedEvent
 

@@ -61,7 +61,7 @@ def built(pan: Pan, name: str) -> dict:
 
 
 def signed_by(archive: dict, seed: bytes, label: str = "hal") -> bytes:
-    from pancli.app.sync import sync_text
+    from pancli.app.sync.publish import sync_text
 
     return sync_text(archive, label, "2026-11-27T21:00:00+00:00", seed).encode()
 
@@ -122,7 +122,7 @@ def test_forged_replayed_resigned_and_relayed_archives_change_nothing_on_the_hos
         hal_dir / "friday--replayed.toml": early_bytes,                      # ana's own, older
         hal_dir / "friday--relayed.toml": real.read_bytes(),                 # ana's own, as it is
     }
-    from pancli.app import sync_folder
+    from pancli.app.sync import folder as sync_folder
 
     manifest = json.loads((folder / me / "device.json").read_text())  # ana's device.json, hal's key
     forgeries[folder / me / "device.json"] = sync_folder.manifest_text(
@@ -158,7 +158,7 @@ def test_an_impostor_first_for_a_new_device_never_holds_its_id(tmp_path):
     """A member of the folder who learnt a new device's id writes a device.json and a session for
     it, signed with its own key, before the real device ever syncs: no host pins that key; each
     says so in one line, then takes the real device's sessions when they come."""
-    from pancli.app import sync_folder
+    from pancli.app.sync import folder as sync_folder
 
     folder = tmp_path / "shared"
     folder.mkdir()

@@ -42,7 +42,7 @@ class KeyReused(RuleError):
     """The key of an action already recorded, sent with another request."""
 
 
-def check_session(store: Store, here: Session, body: dict) -> None:
+def check_session(store: Store, here: Session, body: dict[str, Any]) -> None:
     """Refuses a tap whose ``session`` is not the session ``here`` it would be recorded into."""
     given = body.get("session")
     if not isinstance(given, str) or not given:
@@ -61,7 +61,7 @@ def check_session(store: Store, here: Session, body: dict) -> None:
 
 # -- reading what the phone sent: each parameter by the reader of its kind (app/parameters.py) --
 
-def values_of(rec: Recorder, action: Action, body: dict) -> dict:
+def values_of(rec: Recorder, action: Action, body: dict[str, Any]) -> dict[str, Any]:
     """The action's parameters from what the phone sent, read as the command line reads them
     (``players`` may name several for an action that takes several)."""
     given = dict(body)
@@ -71,16 +71,17 @@ def values_of(rec: Recorder, action: Action, body: dict) -> dict:
     return read_values(rec, action, given)
 
 
-def _number(body: dict, name: str) -> int | None:
+def _number(body: dict[str, Any], name: str) -> int | None:
     value = body.get(name)
     return None if missing(value) else read_count(value, _("an event's number"))
 
 
-def _cards(rec: Recorder, body: dict, name: str) -> list[str]:
+def _cards(rec: Recorder, body: dict[str, Any], name: str) -> list[str]:
     value = body.get(name)
     if missing(value):
         return []
-    return read(Param(name, CARDS, ""), value, SessionTable(rec))
+    cards: list[str] = read(Param(name, CARDS, ""), value, SessionTable(rec))
+    return cards
 
 
 def on_phone(game: Game[Any, Any]) -> tuple[Action, ...]:
@@ -95,7 +96,7 @@ def actions_of(rec: Recorder) -> dict[str, Action]:
 
 # -- doing one -----------------------------------------------------------------------------------
 
-def digest(body: dict) -> str:
+def digest(body: dict[str, Any]) -> str:
     """What was asked, without its key: a retry must ask exactly this again."""
     asked = {k: v for k, v in body.items() if k != "key"}
     return hashlib.sha256(json.dumps(asked, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
@@ -113,7 +114,7 @@ def check_key(key: object) -> str:
     return key
 
 
-def answered_before(store: Store, key: str, wanted: str) -> dict | None:
+def answered_before(store: Store, key: str, wanted: str) -> dict[str, Any] | None:
     """The first answer to a tap whose key is already recorded (a retry, a double tap), marked
     replayed; None for a new key. The same key with another request is refused."""
     done = store.actions.find(key)
@@ -125,7 +126,7 @@ def answered_before(store: Store, key: str, wanted: str) -> dict | None:
     return {**done.result, "replayed": True}
 
 
-def perform(store: Store, session: str | None, body: dict) -> dict:
+def perform(store: Store, session: str | None, body: dict[str, Any]) -> dict[str, Any]:
     """Record one action; returns ``{"lines": …, "replayed": False}``, or, for a key already
     recorded with the same request, the first answer with ``"replayed": True``."""
     key = check_key(body.get("key"))
@@ -160,7 +161,7 @@ def perform(store: Store, session: str | None, body: dict) -> dict:
     return {**result, "replayed": False}
 
 
-def _undo(rec: Recorder, body: dict) -> list[str]:
+def _undo(rec: Recorder, body: dict[str, Any]) -> list[str]:
     expected = _number(body, "seq")
     last = rec.store.log.last_effective(rec.session.id)
     if expected is not None and last is not None and last.seq != expected:
@@ -175,13 +176,13 @@ def _undo(rec: Recorder, body: dict) -> list[str]:
 REDO_WINDOW = 60  # events looked back over for what undo took back: a night's run of undos is a few
 
 
-def redo_stack(store: Store, session_id: int) -> list[dict]:
+def redo_stack(store: Store, session_id: int) -> list[dict[str, Any]]:
     """What undo took back and nothing new has replaced yet, newest last: `redo` at the table
     records again the last of them. Read from the log (any dealer's undo counts), as the shell
     keeps it: an undo adds what it took back, the same event recorded again takes it off, and
     any other event clears it."""
     last = store.log.last_seq(session_id)
-    stack: list[dict] = []
+    stack: list[dict[str, Any]] = []
     events = store.log.session_log(session_id, max(1, last - REDO_WINDOW + 1))
     undone = store.log.payloads_by_seq(session_id, [e.undo_of for e in events if e.undo_of is not None])
     for e in events:
@@ -195,7 +196,7 @@ def redo_stack(store: Store, session_id: int) -> list[dict]:
     return stack
 
 
-def _redo(rec: Recorder, body: dict) -> list[str]:
+def _redo(rec: Recorder, body: dict[str, Any]) -> list[str]:
     expected = _number(body, "seq")
     last = rec.store.log.last_seq(rec.session.id)
     if expected is not None and last != expected:
@@ -211,7 +212,7 @@ def _redo(rec: Recorder, body: dict) -> list[str]:
 
 # -- what the dealer looks at before tapping ---------------------------------------------------
 
-def undo_preview(store: Store, session: str | None) -> dict:
+def undo_preview(store: Store, session: str | None) -> dict[str, Any]:
     """What undo would take back now: the last effective event and its payments, recording nothing."""
     with store.snapshot():
         s = store.session(session)
@@ -223,7 +224,7 @@ def undo_preview(store: Store, session: str | None) -> dict:
             "payments": payment_lines(last.payments or ())}
 
 
-def last_event(store: Store, s: Session) -> dict | None:
+def last_event(store: Store, s: Session) -> dict[str, Any] | None:
     """The session's last event, whoever recorded it (an undo too), in words: what the dealer's
     page announces to a screen reader when it was recorded elsewhere (the keyboard, another phone)."""
     seq = store.log.last_seq(s.id)
@@ -240,7 +241,7 @@ def last_event(store: Store, s: Session) -> dict | None:
                                               undone[0].payload)}
 
 
-def melds_of(board: Mapping[str, Any]) -> list[dict]:
+def melds_of(board: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The melds on the table by number, each with its owner (`pan board --json`)."""
     hand = board.get("hand") if isinstance(board.get("hand"), dict) else None
     if not hand and isinstance(board.get("table"), list):  # melds on the table of a game without hands
@@ -250,7 +251,7 @@ def melds_of(board: Mapping[str, Any]) -> list[dict]:
             for p in (hand or {}).get("players", []) for m in p.get("melds", [])]
 
 
-def redo_preview(store: Store, session: str | None) -> dict:
+def redo_preview(store: Store, session: str | None) -> dict[str, Any]:
     """What redo would record again now, recording nothing."""
     with store.snapshot():
         s = store.session(session)
@@ -261,7 +262,7 @@ def redo_preview(store: Store, session: str | None) -> dict:
     return {"seq": seq, "text": _("Redo records again: {event}").format(event=game(s.game).event_words(stack[-1]))}
 
 
-def dealer_table(store: Store, session: str | None) -> dict:
+def dealer_table(store: Store, session: str | None) -> dict[str, Any]:
     """The seats in order, who is still in the hand, each player's melds by number."""
     from pancli.app.views import board_data  # noqa: PLC0415 the board, built as `pan board --json` does
 
@@ -290,7 +291,7 @@ def _current_name(store: Store) -> str | None:
         return None
 
 
-def in_view(rec: Recorder, state: object, board: Mapping[str, Any], hand: dict | None) -> dict:
+def in_view(rec: Recorder, state: object, board: Mapping[str, Any], hand: dict[str, Any] | None) -> dict[str, Any]:
     """What the dealer keeps in view: tonight's standings (chips, or the game's own columns),
     the tops, who deals, the order declarations go in, and the winner once the hand is over."""
     from pancli.app.views import standings_data  # noqa: PLC0415 as `pan standings --json` has them
@@ -327,7 +328,7 @@ def _column(name: str) -> str:
     return _(_COLUMNS[name]) if name in _COLUMNS else name.replace("_", " ") + " {value}"
 
 
-def _who_deals(rec: Recorder, state: object, board: Mapping[str, Any], hand: dict | None) -> str | None:
+def _who_deals(rec: Recorder, state: object, board: Mapping[str, Any], hand: dict[str, Any] | None) -> str | None:
     """Who deals, in a sentence: the hand in play's dealer and eldest, or who deals the next."""
     if hand and not hand.get("over") and hand.get("dealer"):
         return _("{dealer} deals, {eldest} is eldest.").format(dealer=hand["dealer"], eldest=hand["eldest"]) \
@@ -347,7 +348,7 @@ def _who_deals(rec: Recorder, state: object, board: Mapping[str, Any], hand: dic
     return None
 
 
-def judge_cards(store: Store, session: str | None, body: dict) -> dict:
+def judge_cards(store: Store, session: str | None, body: dict[str, Any]) -> dict[str, Any]:
     """`pan check` for the cards on the picker, under the session's house rules: legal or not,
     and what it pays; with ``onto`` (a meld's cards) the addition to it. Records nothing."""
     rec = Recorder(store, store.session(session))
@@ -361,7 +362,7 @@ def judge_cards(store: Store, session: str | None, body: dict) -> dict:
                          _("choose the cards and tap the action: recording it checks them"))
     onto = _cards(rec, body, "onto")
     cards = tuple(_cards(rec, body, "cards"))
-    said = judged(cards, rec.rules, tuple(onto) or None)
+    said: dict[str, Any] = judged(cards, rec.rules, tuple(onto) or None)
     player = body.get("player")
     if onto or said.get("valid") or not isinstance(player, str):
         return said
@@ -378,7 +379,7 @@ def _takes_melds(action: Action) -> bool:
     return action.face() == "picker" and any(p.kind == MELDS for p in action.params)
 
 
-def _judge_melds(rec: Recorder, body: dict) -> dict:
+def _judge_melds(rec: Recorder, body: dict[str, Any]) -> dict[str, Any]:
     """Several melds on the picker (``/`` between them), judged before anything is recorded: onto a
     chosen meld (``meld``), what the action that rearranges it would do (a split); otherwise each
     new meld by the game's own check, or, for a game without one, what its action that takes
@@ -403,7 +404,7 @@ def _judge_melds(rec: Recorder, body: dict) -> dict:
     return _dry_run(rec, fitting[0], body)
 
 
-def _dry_run(rec: Recorder, action: Action, body: dict) -> dict:
+def _dry_run(rec: Recorder, action: Action, body: dict[str, Any]) -> dict[str, Any]:
     """What the action would record with the picker's player, melds and meld, applied to the table
     as it is now and kept nowhere: ``valid`` and the words `pan` would print, or why it is refused."""
     given: dict[str, Any] = {}
@@ -432,7 +433,7 @@ def _dry_run(rec: Recorder, action: Action, body: dict) -> dict:
 
 
 def _as_addition(rec: Recorder, judged: Callable[..., dict[str, Any]], cards: tuple[str, ...],
-                 player: str) -> dict | None:
+                 player: str) -> dict[str, Any] | None:
     """No meld chosen and not a meld of their own: what Add does with the cards, which puts
     them on the one of the player's melds they fit."""
     from pancli.app.views import board_data  # noqa: PLC0415 the board, built as `pan board --json` does

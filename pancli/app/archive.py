@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from pancli.app import archive_check, archive_write
-from pancli.app.rescore import same_payment
+from pancli.app.replay import same_payment
 from pancli.app.views import event_difference, standings_json
 from pancli.core.errors import InputError
 from pancli.core.i18n import N_, _
@@ -47,7 +47,7 @@ GLOBAL_ID = re.compile(r"[0-9a-f]{32}")  # a device id or a session uid: 32 lowe
 
 # -- from the database -------------------------------------------------------------------
 
-def build(store: Store, session: Session) -> dict:
+def build(store: Store, session: Session) -> dict[str, Any]:
     """The archive of a session as plain data (None where a value is absent), whole: for a
     session's file of `pan sync`; `pan export` writes it as it reads it (archive_write)."""
     events = list(archive_write.archived_events(iter(store.log.session_log(session.id))))
@@ -55,7 +55,7 @@ def build(store: Store, session: Session) -> dict:
             "rules": dict(session.rules), "events": events}
 
 
-def fingerprint(archive: dict) -> str:
+def fingerprint(archive: dict[str, Any]) -> str:
     """sha256 of what the archive says about the session (not when or how it was written)."""
     content = {k: archive[k] for k in ("session", "rules", "events")}
     text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
@@ -64,14 +64,14 @@ def fingerprint(archive: dict) -> str:
 
 # -- writing -----------------------------------------------------------------------------
 
-def to_json(archive: dict) -> str:
+def to_json(archive: dict[str, Any]) -> str:
     out: list[str] = []
     archive_write.write_json(out.append, archive["session"], archive["rules"], len(archive["events"]),
                              iter(archive["events"]))
     return "".join(out)
 
 
-def to_toml(archive: dict, exported_at: str | None = None) -> str:
+def to_toml(archive: dict[str, Any], exported_at: str | None = None) -> str:
     out: list[str] = []
     archive_write.write_toml(out.append, archive["session"], archive["rules"], len(archive["events"]),
                              iter(archive["events"]), exported_at)
@@ -115,18 +115,18 @@ def to_csv(store: Store, session: Session) -> str:
 
 # -- reading -----------------------------------------------------------------------------
 
-def load(path: str | Path) -> dict:
+def load(path: str | Path) -> dict[str, Any]:
     """Read an archive file (TOML or JSON) into the plain form `build` makes; checks its shape."""
     return parse(archive_check.read_text(path), str(path))
 
 
-def parse(text: str, where: str | None = None) -> dict:
+def parse(text: str, where: str | None = None) -> dict[str, Any]:
     """An archive's text read and checked: every field's type (archive_check), then its shape."""
     where = _("archive") if where is None else where
     return from_document(archive_check.parse(text, where), where)
 
 
-def from_document(data: Any, where: str | None = None) -> dict:
+def from_document(data: Any, where: str | None = None) -> dict[str, Any]:
     """A parsed archive document checked (archive_check) and put in the plain form `build` makes."""
     where = _("archive") if where is None else where
     archive_check.check(data, where)
@@ -138,7 +138,7 @@ def _bad(where: str, what: str) -> InputError:
                       _("this is not a complete pancli archive; export it again with `pan export`"))
 
 
-def _get(d: dict, key: str, types: type | tuple[type, ...], where: str, required: bool = True) -> Any:
+def _get(d: dict[str, Any], key: str, types: type | tuple[type, ...], where: str, required: bool = True) -> Any:
     value = d.get(key)
     if type(value) is types:  # the common case: exactly of the one type asked for
         return value
@@ -153,14 +153,14 @@ def _get(d: dict, key: str, types: type | tuple[type, ...], where: str, required
     return value
 
 
-def _normalise(data: Any, where: str) -> dict:
+def _normalise(data: Any, where: str) -> dict[str, Any]:
     head = normalise_header(data, where)
     events = [normalise_event(ev, _("{where} event {n}").format(where=where, n=i + 1), i + 1, where)
               for i, ev in enumerate(_get(data, "events", list, where, required=False) or [])]
     return {**head, "events": events}
 
 
-def normalise_header(data: Any, where: str) -> dict:
+def normalise_header(data: Any, where: str) -> dict[str, Any]:
     """The archive's format, version, session and rules, checked (archive_check.check first)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _bad(where, _("no format = \"{format}\" line").format(format=FORMAT))
@@ -195,7 +195,7 @@ def normalise_header(data: Any, where: str) -> dict:
     return {"format": FORMAT, "version": VERSION, "session": session, "rules": rules}
 
 
-def normalise_event(ev: Any, at: str, seq: int, where: str) -> dict:
+def normalise_event(ev: Any, at: str, seq: int, where: str) -> dict[str, Any]:
     """One event (archive_check.check_event first), the ``seq``-th of its archive ``where``
     (``at`` names the event in it)."""
     if not isinstance(ev, dict):
@@ -236,7 +236,7 @@ def normalise_event(ev: Any, at: str, seq: int, where: str) -> dict:
 
 # -- importing ---------------------------------------------------------------------------
 
-def archived_payment(p: dict) -> Payment:
+def archived_payment(p: dict[str, Any]) -> Payment:
     """A payment as an archive holds it (its reason as written; no code in an archive from pancli 0.1).
     Its params are kept as their canonical text, the one form they are compared in (checked
     plain data: the text Params(p["params"]).to_json() gives)."""
@@ -245,7 +245,7 @@ def archived_payment(p: dict) -> Payment:
     return Payment(p["payer"], p["payee"], p["chips"], code, params, said=p.get("reason") or "")
 
 
-def logged_event(ev: dict) -> LoggedEvent:
+def logged_event(ev: dict[str, Any]) -> LoggedEvent:
     """An event as an archive holds it (checked: archive_check), as the log holds it: the reader
     of archive_write.archived_events' writing. No tallies (an archive holds none); no payments
     when the archive has none."""
@@ -253,11 +253,11 @@ def logged_event(ev: dict) -> LoggedEvent:
                        payments=None if ev["payments"] is None else tuple([archived_payment(p) for p in ev["payments"]]))
 
 
-def archive_events(archive: dict) -> list[LoggedEvent]:
+def archive_events(archive: dict[str, Any]) -> list[LoggedEvent]:
     return [logged_event(e) for e in archive["events"]]
 
 
-def rules_of(game: str, data: dict) -> tuple[Any, dict]:
+def rules_of(game: str, data: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     """A game's rules from their stored form, checked, and their stored form as this pancli
     writes it; the same rules are read once however many sessions of a sync share them."""
     key = (game, repr(data))  # plain data (archive_check): the same text is the same rules
@@ -272,10 +272,10 @@ def rules_of(game: str, data: dict) -> tuple[Any, dict]:
     return got[0], dict(got[1])
 
 
-_RULES: dict[tuple[str, str], tuple[Any, dict]] = {}  # rules are frozen: one object serves every session
+_RULES: dict[tuple[str, str], tuple[Any, dict[str, Any]]] = {}  # rules are frozen: one object serves every session
 
 
-def import_target(store: Store, header: dict, as_name: str | None) -> tuple[str, str | None, str | None, Session | None]:
+def import_target(store: Store, header: dict[str, Any], as_name: str | None) -> tuple[str, str | None, str | None, Session | None]:
     """Where an archive with ``header`` goes: the name it is stored under, the global id it keeps
     (none for a copy imported ``as_name`` beside the session it carries), and the session held
     here under that id, which it is merged into (None: a new session)."""
@@ -311,7 +311,7 @@ def same_event(a: LoggedEvent, b: LoggedEvent) -> bool:
     return all(same_payment(x, y, either_old=True) for x, y in zip(a.payments, b.payments))
 
 
-def differing_header(mine: dict, theirs: dict) -> str | None:
+def differing_header(mine: dict[str, Any], theirs: dict[str, Any]) -> str | None:
     """The first of the keys a session never changes (HEADER_KEYS) in which two copies differ."""
     return next((key for key in HEADER_KEYS if mine.get(key) != theirs.get(key)), None)
 
@@ -345,7 +345,7 @@ def outcome(mine_count: int, mine_closed: str | None, their_count: int, their_cl
     return "same", None
 
 
-def compare(mine: dict, mine_events: list[LoggedEvent], theirs: dict, their_events: list[LoggedEvent]) -> dict:
+def compare(mine: dict[str, Any], mine_events: list[LoggedEvent], theirs: dict[str, Any], their_events: list[LoggedEvent]) -> dict[str, Any]:
     """How the copy ``theirs`` stands to ``mine`` (session headers and event logs), by
     ``outcome``: ``same``, ``older``, ``newer`` or ``conflict``, with ``seq`` the first event
     that differs (None when the headers differ: ``field`` names the one) and ``why``.
@@ -365,7 +365,7 @@ def compare(mine: dict, mine_events: list[LoggedEvent], theirs: dict, their_even
     return {"relation": relation, "seq": None, "why": None}
 
 
-def session_header(session: Session) -> dict:
+def session_header(session: Session) -> dict[str, Any]:
     """A stored session's header in the archive's terms."""
     return {"name": session.name, "game": session.game, "created_at": session.created_at,
             "seats": list(session.players), "dealer": session.dealer, "chip_value": session.chip_value,
@@ -374,7 +374,7 @@ def session_header(session: Session) -> dict:
 
 # -- a session's currency and house language ---------------------------------------------------
 
-def optional_fields(s: dict, session: dict, where: str) -> None:
+def optional_fields(s: dict[str, Any], session: dict[str, Any], where: str) -> None:
     """The archive's currency and house language into ``session``, only when it has them (so an
     archive without them keeps its fingerprint): each a code this pancli knows, written as it
     writes it, and the chip value a whole number of the currency's minor units."""

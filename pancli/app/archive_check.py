@@ -19,7 +19,8 @@ from typing import Any
 from pancli.app import toml_reader
 from pancli.core.errors import InputError
 from pancli.core.i18n import N_, _, ngettext
-from pancli.core.money import MAX_CHIPS, chip_value
+from pancli.core.ledger import MAX_CHIPS
+from pancli.core.money import chip_value
 from pancli.core.names import MAX_PLAYER_NAME, MAX_SESSION_NAME, clean_name, clean_players, inert
 from pancli.core.numbers import grouped
 from pancli.core.payloads import BANK_PAYLOADS, LIST, TABLE, TEXT, TEXTS, WHOLE, YES_NO, Field, first_problem, has_type
@@ -43,7 +44,7 @@ def _bad(where: str, what: str) -> InputError:
     return InputError(_("{where}: {what}").format(where=inert(where), what=inert(what)), _(_HINT))
 
 
-def read_text(path: str | os.PathLike) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     """The archive file's text, or one line saying why it cannot be read."""
     p = Path(path)
     try:
@@ -186,7 +187,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "…"
 
 
-def _field(d: dict, key: str, kind: str, where: str, optional: bool = False, limit: int = MAX_TEXT) -> Any:
+def _field(d: dict[str, Any], key: str, kind: str, where: str, optional: bool = False, limit: int = MAX_TEXT) -> Any:
     """One field of its type; a text at most ``limit`` characters long (every text from a file is
     bounded: a time, a name, a reason)."""
     value = d.get(key)
@@ -369,7 +370,7 @@ def _text(v: Any, limit: int) -> bool:
     return type(v) is str and len(v) <= limit
 
 
-def _plainly_sound(ev: dict, at: str, game: str) -> bool:
+def _plainly_sound(ev: dict[str, Any], at: str, game: str) -> bool:
     """Whether an event passes every check of check_event, seen at a glance (its fields of
     exactly their types, within their bounds): True; or False, and check_event looks again,
     one field after the other, to say what is wrong. It accepts nothing check_event refuses

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from pancli.app import archive_check, archive_read, archive_write, sync_folder
+from pancli.app import archive_check, archive_read, archive_write
 from pancli.app.archive import (
     differing_header,
     header_conflict,
@@ -36,7 +36,8 @@ from pancli.app.archive import (
     same_event,
     session_header,
 )
-from pancli.app.rescore import Replay, Replayed, first_difference, gc_paused
+from pancli.app.replay import Replay, Replayed, first_difference, gc_paused
+from pancli.app.sync import folder as sync_folder
 from pancli.app.views import event_difference
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 class _Done(Exception):
     """Ends the transaction without a change: the outcome is known (the archive is here already)."""
 
-    def __init__(self, result: dict) -> None:
+    def __init__(self, result: dict[str, Any]) -> None:
         super().__init__(result.get("status"))
         self.result = result
 
@@ -61,7 +62,7 @@ def read(path: str | Path) -> Checked:
     return Checked(archive_read.open_archive(path), Path(path))
 
 
-def import_file(store: Store, arc: Checked | str | Path, as_name: str | None = None, make_current: bool = True) -> dict:
+def import_file(store: Store, arc: Checked | str | Path, as_name: str | None = None, make_current: bool = True) -> dict[str, Any]:
     """Rebuild the archived session (a file, or one ``read`` opened) in the store (see the
     module's words); returns {"status": "imported"|"present"|"extended", "name", "fingerprint", ...}."""
     if not isinstance(arc, Checked):
@@ -73,8 +74,8 @@ def import_file(store: Store, arc: Checked | str | Path, as_name: str | None = N
         return import_source(store, whole, as_name, make_current)
 
 
-def import_document(store: Store, archive: dict, as_name: str | None = None, make_current: bool = True,
-                    where: str = "archive", signed_by: str | None = None, fingerprint: str | None = None) -> dict:
+def import_document(store: Store, archive: dict[str, Any], as_name: str | None = None, make_current: bool = True,
+                    where: str = "archive", signed_by: str | None = None, fingerprint: str | None = None) -> dict[str, Any]:
     """``import_file`` of an archive read and checked whole already (``archive.from_document``:
     `pan sync` reads each file so): the same replay, outcomes and refusals. ``signed_by``: the
     device whose signature the caller verified; ``fingerprint``: the archive's, if known."""
@@ -92,10 +93,10 @@ class Checked:
         self.signed_by: str | None = None  # the device whose signature a caller verified
         archive_check.check(source.header, self.where)
         head = normalise_header(source.header, self.where)
-        self.session: dict = head["session"]
-        self.rules: dict = head["rules"]
+        self.session: dict[str, Any] = head["session"]
+        self.rules: dict[str, Any] = head["rules"]
 
-    def events(self) -> Iterator[dict]:
+    def events(self) -> Iterator[dict[str, Any]]:
         game = self.session["game"]
         assert self.source is not None  # a Document has its events read already
         for i, raw in enumerate(self.source.events):
@@ -107,12 +108,12 @@ class Checked:
 class Document(Checked):
     """An archive checked and normalised whole already (archive.from_document), as ``Checked``."""
 
-    def __init__(self, archive: dict, where: str, signed_by: str | None, fingerprint: str | None) -> None:
+    def __init__(self, archive: dict[str, Any], where: str, signed_by: str | None, fingerprint: str | None) -> None:
         self.source, self.where, self.path = None, where, Path(where)
         self.session, self.rules, self._events = archive["session"], archive["rules"], archive["events"]
         self.signed_by, self.fingerprint = signed_by, fingerprint
 
-    def events(self) -> Iterator[dict]:
+    def events(self) -> Iterator[dict[str, Any]]:
         return iter(self._events)
 
 
@@ -124,11 +125,11 @@ class Fingerprint:
         self._h = hashlib.sha256(b'{"events":[')
         self._first = True
 
-    def add(self, event: dict) -> None:
+    def add(self, event: dict[str, Any]) -> None:
         self._h.update((b"" if self._first else b",") + _compact(event))
         self._first = False
 
-    def done(self, session: dict, rules: dict) -> str:
+    def done(self, session: dict[str, Any], rules: dict[str, Any]) -> str:
         self._h.update(b'],"rules":' + _compact(rules) + b',"session":' + _compact(session) + b"}")
         return "sha256:" + self._h.hexdigest()
 
@@ -139,10 +140,10 @@ class _Known(Fingerprint):
     def __init__(self, fingerprint: str) -> None:
         self._fingerprint = fingerprint
 
-    def add(self, event: dict) -> None:
+    def add(self, event: dict[str, Any]) -> None:
         pass
 
-    def done(self, session: dict, rules: dict) -> str:
+    def done(self, session: dict[str, Any], rules: dict[str, Any]) -> str:
         return self._fingerprint
 
 
@@ -164,7 +165,7 @@ def stored_fingerprint(store: Store, session: Session, without_global_id: bool =
 
 # -- the import ------------------------------------------------------------------------------
 
-def import_source(store: Store, arc: Checked, as_name: str | None = None, make_current: bool = True) -> dict:
+def import_source(store: Store, arc: Checked, as_name: str | None = None, make_current: bool = True) -> dict[str, Any]:
     s = arc.session
     name, device, uid, held = import_target(store, s, as_name)
     if held is not None:
@@ -201,7 +202,7 @@ def import_source(store: Store, arc: Checked, as_name: str | None = None, make_c
     return {"status": "imported", "name": name, "fingerprint": fp, "events": count}
 
 
-def _merge(store: Store, session: Session, arc: Checked) -> dict:
+def _merge(store: Store, session: Session, arc: Checked) -> dict[str, Any]:
     """The archive of a session held here: present when the same or older, its new events
     appended when it holds the same ones and more; refused when it contradicts the session."""
     theirs = arc.session

@@ -53,10 +53,11 @@ class Source:
     streamed: bool  # read a piece at a time (False: parsed whole)
 
 
-def open_archive(path: str | os.PathLike) -> Source:
+def open_archive(path: str | os.PathLike[str]) -> Source:
     """The archive at ``path``, split into events as `pan export` wrote it, or else read whole."""
     p = Path(path)
     f = _open(p)
+    started, why = False, ""
     try:
         is_json = f.read(64).lstrip().startswith(b"{")
         f.seek(0)
@@ -66,12 +67,14 @@ def open_archive(path: str | os.PathLike) -> Source:
         header = _json_header(raw, p) if is_json else _toml_piece(raw, _("its header"))
         if not isinstance(header, dict) or "events" in header or not _HEAD <= set(header):
             raise NotWritersShape(_("its header is not the one `pan export` writes"))
+        started = True
     except NotWritersShape as e:
-        f.close()
-        return whole(p, e.why)
-    except BaseException:
-        f.close()
-        raise
+        why = e.why
+    finally:
+        if not started:  # the file is the events' reader's to close from here on
+            f.close()
+    if not started:
+        return whole(p, why)
     return Source(str(p), header, _events(f, pieces, is_json), streamed=True)
 
 

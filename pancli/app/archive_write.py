@@ -42,7 +42,7 @@ def stored_events(store: Store, session: Session, segment: int = SEGMENT) -> Ite
         yield from store.log.session_log(session.id, first, first + segment - 1)
 
 
-def header(session: Session) -> dict:
+def header(session: Session) -> dict[str, Any]:
     """The archive's session table, in the plain form of ``archive.build`` (None where absent)."""
     return {"name": session.name, "game": session.game, "created_at": session.created_at,
             "seats": list(session.players), "dealer": session.dealer,
@@ -51,10 +51,10 @@ def header(session: Session) -> dict:
             **{k: v for k in OPTIONAL_KEYS if (v := getattr(session, k)) is not None}}
 
 
-def archived_events(events: Iterator[LoggedEvent]) -> Iterator[dict]:
+def archived_events(events: Iterator[LoggedEvent]) -> Iterator[dict[str, Any]]:
     """Each event as the archive holds it, in the plain form of ``archive.build``: the writer
     of archive.logged_event's reading (a column of the log that is archived is written here)."""
-    params: dict[str, dict] = {}  # parsed once per distinct text: every payer of a condition shares it
+    params: dict[str, dict[str, Any]] = {}  # parsed once per distinct text: every payer of a condition shares it
     for ev in events:
         payments = []
         for pay in ev.payments or ():
@@ -73,7 +73,7 @@ def archived_events(events: Iterator[LoggedEvent]) -> Iterator[dict]:
 
 # -- TOML --------------------------------------------------------------------------------
 
-def write_toml(write: Write, head: dict, rules: dict, count: int, events: Iterator[dict],
+def write_toml(write: Write, head: dict[str, Any], rules: dict[str, Any], count: int, events: Iterator[dict[str, Any]],
                exported_at: str | None = None) -> None:
     """The TOML archive of ``count`` events, written piece by piece (``to_toml``'s very text)."""
     # start-up: only a TOML archive needs these (not JSON or CSV export, import, db check)
@@ -101,7 +101,7 @@ def write_toml(write: Write, head: dict, rules: dict, count: int, events: Iterat
 BATCH = 200  # events written by one call of tomli_w (its text is that of each written alone)
 
 
-def _toml_batch(batch: list[dict], marker: str, stand_in: re.Pattern[str], dumps: Callable[[dict[str, Any]], str]) -> str:
+def _toml_batch(batch: list[dict[str, Any]], marker: str, stand_in: re.Pattern[str], dumps: Callable[[dict[str, Any]], str]) -> str:
     tables = [toml_event(ev, f"{marker}{i}") for i, ev in enumerate(batch)]
     return stand_in.sub(lambda m: toml_payments(batch[int(m[1])]["payments"]), dumps({"events": tables}))
 
@@ -116,7 +116,7 @@ def _has_none(value: Any) -> bool:
     return False
 
 
-def toml_event(ev: dict, marker: str) -> dict:
+def toml_event(ev: dict[str, Any], marker: str) -> dict[str, Any]:
     """An event as its TOML table holds it: no nulls (``nulls`` names them, or the payload is
     kept as JSON text where a null is nested), payments stood in for by ``marker``."""
     out: dict[str, Any] = {"seq": ev["seq"]}
@@ -161,7 +161,7 @@ def _toml_inline(value: Any) -> str:
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
-def toml_payments(payments: list[dict]) -> str:
+def toml_payments(payments: list[dict[str, Any]]) -> str:
     """An event's payments, one inline table a line (tomli_w would spread a payment whose params
     hold a list over a dozen lines)."""
     lines = []
@@ -174,7 +174,7 @@ def toml_payments(payments: list[dict]) -> str:
 
 # -- JSON --------------------------------------------------------------------------------
 
-def write_json(write: Write, head: dict, rules: dict, count: int, events: Iterator[dict]) -> None:
+def write_json(write: Write, head: dict[str, Any], rules: dict[str, Any], count: int, events: Iterator[dict[str, Any]]) -> None:
     """The JSON archive, written piece by piece (``to_json``'s very text: indented by one space)."""
     doc = {"format": FORMAT, "version": VERSION, "session": head, "rules": rules, "events": []}
     text = json.dumps(doc, ensure_ascii=False, indent=1)

@@ -20,8 +20,11 @@ from typing import Any
 
 from pancli.app import files
 from pancli.app.club_held import project
-from pancli.app.sync import Outcome, device_label, find_device, folder_of, sync
-from pancli.app.sync_folder import NotRegular, read_bytes, split_signature, why_not_read
+from pancli.app.sync.device import device_label
+from pancli.app.sync.devices import find_device
+from pancli.app.sync.folder import NotRegular, read_bytes, split_signature, why_not_read
+from pancli.app.sync.outcome import Outcome
+from pancli.app.sync.run import folder_of, sync
 from pancli.core import club, signing
 from pancli.core.club import Entry, Refusal, Roster
 from pancli.core.errors import InputError

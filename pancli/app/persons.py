@@ -11,11 +11,13 @@ import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+from pancli.app.career import build_career, favourites_laid, name_career, resolve_known
 from pancli.core import club
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
 from pancli.core.json_types import JsonObject
 from pancli.core.ledger import POOLS
+from pancli.games import GAMES
 from pancli.storage.store import Store
 
 # What each payment code counts as in head-to-head (the rest: "other")
@@ -57,8 +59,6 @@ def person_named(store: Store, text: str) -> tuple[str, str] | None:
 
 def who(store: Store, text: str) -> Who:
     """A person of the club, else the name as typed at the tables (resolved as `pan player` does)."""
-    from pancli.app.reports import resolve_known  # noqa: PLC0415 a cycle: reports count persons too
-
     named = person_named(store, text)
     with store.snapshot():
         if named is not None:
@@ -74,18 +74,15 @@ def player_career(store: Store, text: str) -> JsonObject:
     """Career stats of one player across every session: a person of the club across every seat
     that counts for them, else a name as typed at the tables; with the record against each
     regular opponent."""
-    from pancli.app.reports import name_career, resolve_known  # noqa: PLC0415 the reports' own, loaded with them
-
     named = person_named(store, text)
     career = career_of(store, *named) if named is not None else name_career(store, resolve_known(store, text))
     return {**career, "opponents": opponents(store, who(store, text))}
 
 
 def career_of(store: Store, person: str, shown: str) -> JsonObject:
-    """A person's career across every seat that counts for them (pancli/app/reports.py's
+    """A person's career across every seat that counts for them (pancli/app/career.py's
     ``build_career``, over seats instead of one name)."""
-    from pancli.app.reports import build_career, favourites_laid  # noqa: PLC0415 a cycle, as above
-    from pancli.games import GAMES  # noqa: PLC0415
+
 
     kinds = sorted({k for g in GAMES.values() for k in g.career_kinds})
     takebacks = sorted({c for g in GAMES.values() for c in g.career_takebacks})

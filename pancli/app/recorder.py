@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any
 
-from pancli.app.rescore import Replay
+from pancli.app.replay import Replay
 from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, RuleError
 from pancli.core.hints import Hint
@@ -87,7 +87,7 @@ class Recorder:
         self._state, self._last_id = state, last
         return state
 
-    def _apply(self, state: Any, event: dict, worded: bool = True) -> Step[Any]:
+    def _apply(self, state: Any, event: dict[str, Any], worded: bool = True) -> Step[Any]:
         return apply_event(self.game, state, event, worded)
 
     def look_again(self) -> None:
@@ -144,11 +144,11 @@ class Recorder:
                             Hint("session.closed", N_("start a new session")))
         return last_id, last_seq
 
-    def record(self, event: dict) -> Step[Any]:
+    def record(self, event: dict[str, Any]) -> Step[Any]:
         """Apply and store one event; returns the core's Step. Nothing is stored if it is refused."""
         return self.record_many([event])[0]
 
-    def record_many(self, events: list[dict], worded: bool = True) -> list[Step[Any]]:
+    def record_many(self, events: list[dict[str, Any]], worded: bool = True) -> list[Step[Any]]:
         """Several events as one command (`pan drop cruz dee`): all are stored, or none. Without
         ``worded`` the steps have no lines for people (what is stored is the same)."""
         steps: list[Step[Any]] = []
@@ -174,7 +174,7 @@ class Recorder:
         self._current = self.steady
         return steps
 
-    def _check_payload(self, payload: dict) -> None:
+    def _check_payload(self, payload: dict[str, Any]) -> None:
         """What is stored is what the game declares (``Game.payloads``), so that its archive
         passes the check every import makes: a payload that does not is a bug, not a table's
         mistake, and nothing is stored."""

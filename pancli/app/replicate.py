@@ -31,10 +31,11 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
-from pancli.app.dbcare import check
+from pancli.app.check.database import check
 from pancli.app.files import check_target, partial_file, put_in_place
 from pancli.core.errors import InputError, StoreError
 from pancli.core.i18n import _
@@ -159,7 +160,7 @@ def _die_with_parent(parent: int) -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
-def tied(args: list[str]) -> tuple[list[str], dict, int | None]:
+def tied(args: list[str]) -> tuple[list[str], dict[str, Any], int | None]:
     """How to run ``args`` so that it stops when this process dies: the arguments and Popen's
     keywords, and the pipe's end to keep open meanwhile (close it once the child is done)."""
     if sys.platform.startswith("linux"):
@@ -249,7 +250,7 @@ def restore_target(output: str | None, db: Path, force: bool) -> Path:
     return check_target(dest, force, guard, "database")
 
 
-def restore(url: str, dest: Path) -> dict:
+def restore(url: str, dest: Path) -> dict[str, Any]:
     """Bring the replica at ``url`` into ``dest``: into a temporary file first (a killed restore's
     is removed by the next run), checked, then put in place while nobody has ``dest`` open.
     Returns the check's figures."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pancli.app.recorder import Recorder, resolve_player
 from pancli.app.rulesfile import resolve as resolve_rules
@@ -96,7 +96,7 @@ MAX_PLAYERS = 16   # more seats than any game has: a longer list is no table's
 MAX_TEXT = 200     # characters of one field: a name is at most 40 (core/names)
 
 
-def new_game_choices(store: Store, session: str | None, today: str) -> dict:
+def new_game_choices(store: Store, session: str | None, today: str) -> dict[str, Any]:
     """What the form proposes: every game with its presets, a name (today's date and the game),
     the players of the session in view in their seats, and the night's money and words, which
     the new game inherits unless the dealer changes them: its chip value (as the page's language
@@ -139,7 +139,7 @@ _FIELDS = {
 }
 
 
-def _text(body: dict, name: str, *, required: bool = True) -> str | None:
+def _text(body: dict[str, Any], name: str, *, required: bool = True) -> str | None:
     value = body.get(name)
     missing_, hint, too_long = _FIELDS[name]
     if value is None or value == "":
@@ -206,14 +206,14 @@ _FIELDS.update({
 })
 
 
-def _inherited(body: dict, name: str, night: str | None) -> str | None:
+def _inherited(body: dict[str, Any], name: str, night: str | None) -> str | None:
     """A field of the form: the night's value when the form does not send it, none when sent empty."""
     if name not in body:
         return night
     return _text(body, name, required=False)
 
 
-def start_from_phone(store: Store, session: str | None, body: dict) -> dict:
+def start_from_phone(store: Store, session: str | None, body: dict[str, Any]) -> dict[str, Any]:
     """Start a session from the dealer's page, once: a retry of the same tap answers with the
     words of the first time; the same key sent with another request is refused. Refused if the
     table moved on since the page showed it (``session``: the uid of the session it showed),

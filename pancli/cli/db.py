@@ -33,7 +33,7 @@ def db_status(as_json: bool = JSON):
 
     Example: pan db status
     """
-    from pancli.app.dbcare import status
+    from pancli.app.database import status
 
     data = english_for_json(as_json, lambda: status(app_context().open_store(create=False)))
     if as_json:
@@ -72,7 +72,7 @@ def db_check(as_json: bool = JSON,
 
     Example: pan db check
     """
-    from pancli.app.dbcare import CheckFailed, check
+    from pancli.app.check.database import CheckFailed, check
 
     problem, figures = check(app_context().open_store(create=False), full=full)
     if problem:
@@ -110,7 +110,7 @@ def db_backup(file: str = typer.Argument(..., help="Where to write the copy."),
 
     Example: pan db backup ~/pan-backup.db
     """
-    from pancli.app.dbcare import backup
+    from pancli.app.database import backup
 
     data = backup(app_context().open_store(create=False), file, force)
     sessions = ngettext("{n} session", "{n} sessions", data["sessions"]).format(n=data["sessions"])

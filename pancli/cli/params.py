@@ -116,7 +116,7 @@ class KnownPlayerType(CompletingType):
         return value
 
     def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
-        from pancli.app.reports import known_players
+        from pancli.app.career import known_players
 
         store = obj.open_store(create=False)
         with store.snapshot():

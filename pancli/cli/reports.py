@@ -360,7 +360,8 @@ def _print_career(out, data: Mapping[str, Any]) -> None:
 def _print_career_in_chips(out, name: str, data: Mapping[str, Any], nights: list, favourite) -> None:
     """A career (or a game of it) played for chips: counts and net, the best night, the favourite
     condition, the net over time and a row per night."""
-    from pancli.app.reports import RATES, sparkline
+    from pancli.app.career import RATES
+    from pancli.app.reports import sparkline
     from pancli.core.numbers import date_text
 
     pct = lambda x: "-" if x is None else f"{x * 100:.0f}%"  # noqa: E731
@@ -390,7 +391,7 @@ def _print_career_in_chips(out, name: str, data: Mapping[str, Any], nights: list
         running = [r["running"] for r in nights]
         out.print(_("Net over time: {chart} {net}").format(
             chart=sparkline(running, min(running + [0]), max(running + [0])), net=signed(running[-1])))
-        from pancli.app.reports import career_columns
+        from pancli.app.career import career_columns
 
         out.print(_career_table(nights, career_columns(nights), chips=True))
 

@@ -36,13 +36,13 @@ def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (
 
     Example: pan sync ~/Sync/pan-club
     """
-    from pancli.app import sync
+    from pancli.app.sync import devices
     from pancli.core.errors import InputError
 
     ctx = app_context()
     if folder in ("trust", "forget") and device is not None:
         store = ctx.open_store(create=False)
-        data = sync.trust(store, device, key) if folder == "trust" else sync.forget(store, device)
+        data = devices.trust(store, device, key) if folder == "trust" else devices.forget(store, device)
         if as_json:
             print_json(data)
         elif folder == "trust":
@@ -64,7 +64,7 @@ def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (
         # Translators: commands, never translated (only DEVICE and KEY may be)
         raise InputError(_("--key goes with `pan sync trust DEVICE`"), _("pan sync trust DEVICE --key KEY"))
     if show_status:
-        data = sync.status(ctx.open_store(create=False))
+        data = devices.status(ctx.open_store(create=False))
         if as_json:
             print_json(data)
         else:

@@ -41,4 +41,5 @@ class ActionLog:
                            datetime.now(UTC).isoformat(timespec="seconds")])
 
     def count(self) -> int:
-        return self.conn.execute("SELECT count(*) FROM dealer_actions").fetchone()[0]
+        n: int = self.conn.execute("SELECT count(*) FROM dealer_actions").fetchone()[0]
+        return n

@@ -1,6 +1,6 @@
 """SQL for looking after the database: counts, SQLite's own checks, and a consistent copy.
 
-One part of a ``Store``, over its connection; pancli/app/dbcare.py decides what the answers mean.
+One part of a ``Store``, over its connection; pancli/app/check/ and app/database.py decide what the answers mean.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pancli.core.i18n import _
 from pancli.core.rows import CheckMark, LogPiece
 from pancli.storage.mapping import ALL_EVENT_COLUMNS, ALL_PAYMENT_COLUMNS, ALL_TALLY_COLUMNS
 from pancli.storage.migrations import NET, SCHEMA_SET
+from pancli.storage.voided import voided_in_session
 
 # One row a line, every column as a JSON array (SQLite writes it, in C: half the time it takes
 # Python to fetch the same rows as tuples). json_array escapes every control character, so a
@@ -36,7 +37,7 @@ _PIECE = {
 # The running totals against the sums of the effective log, in one statement: rows of each
 # table that differ, rows one side has and the other lacks, and the sum of the net balances.
 _TOTALS = f"""
-WITH voided AS (SELECT undo_of FROM events WHERE session_id = :s AND undo_of IS NOT NULL),
+WITH voided AS ({voided_in_session(':s')}),
 moves AS (SELECT coalesce(hand, 0) AS hand, payee AS player, sum(chips) AS net FROM payments
           WHERE session_id = :s AND event_id NOT IN voided GROUP BY 1, 2
           UNION ALL
@@ -63,7 +64,7 @@ SELECT (SELECT count(*) FROM hands w LEFT JOIN hand_totals h
 # their events (a payment's hand is its event's, which the replay and the stray-row check see
 # to): no index of payments has the hand, and reading them all costs more.
 _TOTALS_REST = f"""
-WITH voided AS (SELECT undo_of FROM events WHERE session_id = :s AND undo_of IS NOT NULL),
+WITH voided AS ({voided_in_session(':s')}),
 outside AS (SELECT coalesce(hand, 0) AS hand, payer, payee, chips FROM payments
             WHERE session_id = :s AND event_id IN (SELECT id FROM events WHERE session_id = :s AND coalesce(hand, 0) <= 0)
             AND event_id NOT IN voided),
@@ -89,7 +90,7 @@ class DatabaseCare:
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn  # the Store's
 
-    def counts(self) -> dict:
+    def counts(self) -> dict[str, Any]:
         """Rows of every kind, undos, imported sessions, applied migrations, SQLite and journal mode."""
         c = self.conn
         out = {t: c.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
@@ -143,8 +144,9 @@ class DatabaseCare:
 
     def session_basis(self, session_id: int) -> str:
         """What a replay of the session starts from: its game, seats, first dealer and rules."""
-        return self.conn.execute("SELECT json_array(game, players, dealer, rules) FROM sessions WHERE id = ?",
-                                 [session_id]).fetchone()[0]
+        basis: str = self.conn.execute("SELECT json_array(game, players, dealer, rules) FROM sessions WHERE id = ?",
+                                       [session_id]).fetchone()[0]
+        return basis
 
     def totals_check(self, session_id: int) -> tuple[int, int]:
         """How many rows of the running totals differ from the sums of the effective log (none
@@ -192,6 +194,15 @@ class DatabaseCare:
         """The id of the session's event numbered ``seq``."""
         row = self.conn.execute("SELECT id FROM events WHERE session_id = ? AND seq = ?", [session_id, seq]).fetchone()
         return row[0] if row else None
+
+    def stored_out_of_order(self, session_id: int) -> tuple[int, int] | None:
+        """The first event (its seq) stored after one with a higher number (that one's seq), if any:
+        events are numbered in the order they are stored."""
+        row = self.conn.execute(
+            "SELECT seq, earlier FROM (SELECT seq, max(seq) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING "
+            "AND 1 PRECEDING) AS earlier FROM events WHERE session_id = ?) WHERE seq < earlier LIMIT 1",
+            [session_id]).fetchone()
+        return (row[0], row[1]) if row else None
 
     def seq_of_event(self, event_id: int) -> tuple[int, int] | None:
         """The session and seq of an event, by id."""

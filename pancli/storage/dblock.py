@@ -66,7 +66,7 @@ def _process_name() -> str:
     return _name
 
 
-def lock_file(path: str | os.PathLike) -> Path:
+def lock_file(path: str | os.PathLike[str]) -> Path:
     """The lock file of a database (or of any file claimed like one), by its real path: every
     name of the file through symbolic links shares it."""
     return Path(os.path.realpath(path) + SUFFIX)
@@ -216,7 +216,7 @@ class Holding:
                 os.close(claim.fd)  # drops this process's locks on the file
 
 
-def hold(path: str | os.PathLike) -> Holding | None:
+def hold(path: str | os.PathLike[str]) -> Holding | None:
     """Claim the database at ``path`` for this process, until the Holding is released. Waits
     while a restore is replacing it. None when no lock file can be made there (a read-only
     folder or disk): a restore cannot replace the database there either."""
@@ -232,6 +232,7 @@ def hold(path: str | os.PathLike) -> Holding | None:
                 fd = _open(key, create=True)
             except OSError:
                 return None
+            claimed = False
             try:
                 slot = next((s for s in range(SLOTS) if _try_lock(fd, _slot_byte(s))), None)
                 if slot is None:
@@ -243,12 +244,12 @@ def hold(path: str | os.PathLike) -> Holding | None:
                         raise StoreError(_("{path} was being replaced by `pan restore` for too long").format(path=path),
                                          _("try again"))
                     time.sleep(0.005)
+                claimed = True
             except OSError:  # a file system without byte-range locks: none to hold, none to refuse with
-                os.close(fd)
                 return None
-            except BaseException:
-                os.close(fd)
-                raise
+            finally:
+                if not claimed:
+                    os.close(fd)
             if _same_file(fd, key):  # not a lock file removed while this claim was made
                 _claims[key] = _Claim(fd, slot, 1, os.getpid(), created)
                 return Holding(key)
@@ -257,7 +258,7 @@ def hold(path: str | os.PathLike) -> Holding | None:
 
 # -- the whole file: replacing, and clearing what nobody holds -----------------------------------
 
-def _take_gate(fd: int, path: str | os.PathLike, wait: float) -> None:
+def _take_gate(fd: int, path: str | os.PathLike[str], wait: float) -> None:
     deadline = time.monotonic() + wait
     while not _try_lock(fd, _GATE):
         if time.monotonic() > deadline:
@@ -266,7 +267,7 @@ def _take_gate(fd: int, path: str | os.PathLike, wait: float) -> None:
         time.sleep(0.005)
 
 
-def in_use_error(path: str | os.PathLike, holders: list[str]) -> StoreError:
+def in_use_error(path: str | os.PathLike[str], holders: list[str]) -> StoreError:
     n = len(holders)
     # Translators: {who} is one process or a list of them, e.g. "pan serve (pid 41)"
     return StoreError(ngettext("{who} has {path} open", "{who} have {path} open", n).format(
@@ -279,7 +280,7 @@ def _this_process() -> str:
 
 
 @contextmanager
-def exclusive(path: str | os.PathLike) -> Iterator[None]:
+def exclusive(path: str | os.PathLike[str]) -> Iterator[None]:
     """The database at ``path`` for this process alone while inside: no pancli process has it
     open, and none can open it until the block ends (they wait). Otherwise StoreError naming
     who has it open."""
@@ -309,7 +310,7 @@ def exclusive(path: str | os.PathLike) -> Iterator[None]:
             os.close(fd)
 
 
-def holders(path: str | os.PathLike) -> list[str]:
+def holders(path: str | os.PathLike[str]) -> list[str]:
     """Who has the database at ``path`` open now ("pan table (pid 1234)"), or []."""
     key = lock_file(path)
     with _guard:

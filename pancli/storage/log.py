@@ -12,7 +12,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pancli.core.rows import LoggedEvent
 from pancli.storage.mapping import (
@@ -30,12 +30,10 @@ from pancli.storage.mapping import (
     tally_rows,
 )
 from pancli.storage.migrations import NET
+from pancli.storage.voided import VOIDED_IN_SESSION, voided_in_session
 
 if TYPE_CHECKING:
     from pancli.core.ledger import Payment
-
-_VOIDED = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
-
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -45,7 +43,7 @@ def now() -> str:
 def _reasons(payments: Sequence[Payment]) -> list[str]:
     """Each payment's reason, worded once for the payers of one thing: they share their params
     (a condition's five payers), and a reason is the wording of its code and params alone."""
-    said: dict = {}
+    said: dict[tuple[str, int, Any], str] = {}
     reasons = []
     for p in payments:
         if p.said is not None or p.wording is None or p.code is None:
@@ -79,11 +77,11 @@ class EventLog:
         Returns the new events' ids, in order."""
         c = self.conn
         ids: dict[int, int] = {}                      # by seq: the id of each event of this batch
-        pay_rows: list[tuple] = []
-        count_rows: list[tuple] = []
+        pay_rows: list[tuple[Any, ...]] = []
+        count_rows: list[tuple[Any, ...]] = []
         totals: dict[tuple[str, str], int] = {}       # (player, stat): the change to its total
         hand_nets: dict[tuple[int, str], int] = {}    # (hand, player): the change to its net
-        new: dict[int, tuple] = {}                    # by seq: (hand, moves, changes) of this batch
+        new: dict[int, tuple[Any, ...]] = {}                    # by seq: (hand, moves, changes) of this batch
         for e in events:
             seq, hand, payments, tallies, undo_of = e.seq, e.hand, e.payments or (), e.tallies or (), e.undo_of
             target = None
@@ -139,7 +137,7 @@ class EventLog:
                           net_rows)
         return list(ids.values())
 
-    def _read(self, session_id: int, where: str, args: list, order: str = "id", limit: str = "") -> list[LoggedEvent]:
+    def _read(self, session_id: int, where: str, args: list[Any], order: str = "id", limit: str = "") -> list[LoggedEvent]:
         """The session's events that ``where`` selects, in ``order``, each with the undo that voids
         it and its payments and tallies: four ordered index scans, however long the log. Payments
         or tallies whose event is not one of the session's are left out (stray_rows counts them)."""
@@ -153,8 +151,8 @@ class EventLog:
         span = [session_id, first, last]
         voided_by = {undo_of: seq for undo_of, seq in c.execute(
             "SELECT undo_of, seq FROM events WHERE session_id = ? AND undo_of BETWEEN ? AND ?", span)}
-        payments: dict[int, list] = {r[0]: [] for r in rows}
-        tallies: dict[int, list] = {r[0]: [] for r in rows}
+        payments: dict[int, list[Any]] = {r[0]: [] for r in rows}
+        tallies: dict[int, list[Any]] = {r[0]: [] for r in rows}
         add_payments(c.execute(f"SELECT {PAYMENT_COLUMNS} FROM payments "
                                "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id", span), payments)
         add_tallies(c.execute(f"SELECT {TALLY_COLUMNS} FROM tallies "
@@ -178,15 +176,15 @@ class EventLog:
     def event_state(self, session_id: int, seq: int, before_seq: int) -> tuple[str, bool] | None:
         """The kind of event ``seq``, and whether an undo before ``before_seq`` voided it."""
         row = self.conn.execute(
-            "SELECT kind, EXISTS (SELECT 1 FROM events u WHERE u.session_id = e.session_id AND u.undo_of = e.id "
-            "AND u.seq < ?) FROM events e WHERE session_id = ? AND seq = ?", [before_seq, session_id, seq]).fetchone()
+            f"SELECT kind, id IN ({voided_in_session('?', '?')}) FROM events WHERE session_id = ? AND seq = ?",
+            [session_id, before_seq, session_id, seq]).fetchone()
         return (row[0], bool(row[1])) if row else None
 
     def effective_before(self, session_id: int, before_seq: int, checkpoint_kind: str | None
                          ) -> tuple[list[LoggedEvent], bool]:
         """The events before ``before_seq`` still effective after the undos before it, from the
         last such ``checkpoint_kind`` on (all of them without one), and whether any precede those."""
-        voided = ("SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL AND seq < ?")
+        voided = voided_in_session("?", "?")
         effective = f"kind != 'undo' AND id NOT IN ({voided})"
         first = None
         if checkpoint_kind:
@@ -203,7 +201,7 @@ class EventLog:
     def effective_tail(self, session_id: int, before_seq: int, limit: int) -> list[LoggedEvent]:
         """The last ``limit`` events before ``before_seq`` still effective after the undos before
         it, in order."""
-        voided = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL AND seq < ?"
+        voided = voided_in_session("?", "?")
         rows = self._read(session_id, f"seq < ? AND kind != 'undo' AND id NOT IN ({voided})",
                           [before_seq, session_id, before_seq], "seq DESC", f" LIMIT {int(limit)}")
         return rows[::-1]
@@ -212,7 +210,7 @@ class EventLog:
         """Every event recorded in one hand, undos and voided events included."""
         return self._read(session_id, "hand = ?", [hand])
 
-    def payloads_by_seq(self, session_id: int, seqs: list[int]) -> dict[int, dict]:
+    def payloads_by_seq(self, session_id: int, seqs: list[int]) -> dict[int, dict[str, Any]]:
         """The payloads of these events of the session (what undos took back), by seq."""
         if not seqs:
             return {}
@@ -222,12 +220,12 @@ class EventLog:
 
     def effective_events(self, session_id: int, since_id: int = 0) -> list[LoggedEvent]:
         """The effective events (neither undos nor undone) from the event ``since_id`` on."""
-        return self._read(session_id, f"id >= ? AND kind != 'undo' AND id NOT IN ({_VOIDED})",
+        return self._read(session_id, f"id >= ? AND kind != 'undo' AND id NOT IN ({VOIDED_IN_SESSION})",
                           [since_id, session_id])
 
     def last_effective(self, session_id: int, kind: str | None = None) -> LoggedEvent | None:
         """The last effective event (of ``kind``, if given)."""
-        where = f"kind != 'undo' AND id NOT IN ({_VOIDED})"
+        where = f"kind != 'undo' AND id NOT IN ({VOIDED_IN_SESSION})"
         args: list[int | str] = [session_id]
         if kind:
             where, args = where + " AND kind = ?", args + [kind]
@@ -236,21 +234,21 @@ class EventLog:
 
     def undone_ids(self, session_id: int) -> set[int]:
         """The id of every event of a session that an undo names."""
-        return {r[0] for r in self.conn.execute(_VOIDED, [session_id])}
+        return {r[0] for r in self.conn.execute(VOIDED_IN_SESSION, [session_id])}
 
     def checkpoint_seqs(self, session_id: int, kind: str, first_seq: int = 1) -> list[int]:
         """The seq of every effective (never undone) event of ``kind`` in a session (from
         ``first_seq`` on), in order."""
         return [r[0] for r in self.conn.execute(
-            "SELECT seq FROM events WHERE session_id = ? AND kind = ? AND seq >= ? AND id NOT IN "
-            "(SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL) ORDER BY seq",
+            f"SELECT seq FROM events WHERE session_id = ? AND kind = ? AND seq >= ? AND id NOT IN "
+            f"({VOIDED_IN_SESSION}) ORDER BY seq",
             [session_id, kind, first_seq, session_id])]
 
     def last_checkpoint_seq(self, session_id: int, kind: str, last_seq: int | None = None) -> int | None:
         """The seq of the last effective event of ``kind`` (numbered ``last_seq`` at most)."""
         row = self.conn.execute(
-            "SELECT seq FROM events WHERE session_id = ? AND kind = ? AND seq <= ? AND id NOT IN "
-            "(SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL) ORDER BY id DESC LIMIT 1",
+            f"SELECT seq FROM events WHERE session_id = ? AND kind = ? AND seq <= ? AND id NOT IN "
+            f"({VOIDED_IN_SESSION}) ORDER BY id DESC LIMIT 1",
             [session_id, kind, last_seq if last_seq is not None else 2 ** 62, session_id]).fetchone()
         return row[0] if row else None
 
@@ -271,8 +269,9 @@ class EventLog:
                            [session_id, after_seq]).fetchall()
 
     def last_seq(self, session_id: int) -> int:
-        return self.conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?",
-                                 [session_id]).fetchone()[0]
+        seq: int = self.conn.execute("SELECT coalesce(max(seq), 0) FROM events WHERE session_id = ?",
+                                     [session_id]).fetchone()[0]
+        return seq
 
     def balances(self, session_id: int) -> dict[str, int]:
         """Net chips per player and pool, from the running totals."""

@@ -10,9 +10,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from pancli.storage.migrations import NET
-
-_VOIDED_IN_SESSION = "SELECT undo_of FROM events WHERE session_id = ? AND undo_of IS NOT NULL"
-_VOIDED = "SELECT undo_of FROM events WHERE undo_of IS NOT NULL"
+from pancli.storage.voided import VOIDED_ANYWHERE, VOIDED_IN_SESSION
 
 
 class ReportQueries:
@@ -21,13 +19,13 @@ class ReportQueries:
 
     def hands_played(self, session_id: int) -> int:
         row = self.conn.execute(
-            f"SELECT max(hand) FROM events WHERE session_id = ? AND kind != 'undo' AND id NOT IN ({_VOIDED_IN_SESSION})",
+            f"SELECT max(hand) FROM events WHERE session_id = ? AND kind != 'undo' AND id NOT IN ({VOIDED_IN_SESSION})",
             [session_id, session_id]).fetchone()
         return row[0] or 0
 
     def hands_per_session(self) -> dict[int, int]:
         return dict(self.conn.execute(
-            f"SELECT session_id, max(hand) FROM events WHERE kind != 'undo' AND id NOT IN ({_VOIDED}) "
+            f"SELECT session_id, max(hand) FROM events WHERE kind != 'undo' AND id NOT IN ({VOIDED_ANYWHERE}) "
             "GROUP BY session_id").fetchall())
 
     def balances_of_all_sessions(self) -> list[tuple[int, str, int]]:
@@ -44,16 +42,16 @@ class ReportQueries:
         return dict(self.conn.execute(
             f"""SELECT session_id, SUM(d) FROM (
                    SELECT session_id, chips AS d FROM payments WHERE payee = ? COLLATE NOCASE
-                    AND event_id NOT IN ({_VOIDED})
+                    AND event_id NOT IN ({VOIDED_ANYWHERE})
                    UNION ALL
                    SELECT session_id, -chips FROM payments WHERE payer = ? COLLATE NOCASE
-                    AND event_id NOT IN ({_VOIDED}))
+                    AND event_id NOT IN ({VOIDED_ANYWHERE}))
                 GROUP BY session_id""", [name, name]).fetchall())
 
     def career_tallies(self, name: str) -> list[tuple[int, str, int]]:
         return [tuple(r) for r in self.conn.execute(
             f"""SELECT session_id, stat, SUM(amount) FROM tallies WHERE player = ? COLLATE NOCASE
-                AND event_id NOT IN ({_VOIDED}) GROUP BY session_id, stat""", [name])]
+                AND event_id NOT IN ({VOIDED_ANYWHERE}) GROUP BY session_id, stat""", [name])]
 
     def career_events(self, name: str, kinds: Sequence[str]) -> list[tuple[int, str]]:
         """(session id, payload JSON) of the player's effective events of these kinds (the kinds
@@ -61,7 +59,7 @@ class ReportQueries:
         marks = ", ".join("?" * len(kinds))
         return [tuple(r) for r in self.conn.execute(
             f"""SELECT session_id, payload FROM events WHERE kind IN ({marks})
-                AND json_extract(payload, '$.player') = ? COLLATE NOCASE AND id NOT IN ({_VOIDED})""",
+                AND json_extract(payload, '$.player') = ? COLLATE NOCASE AND id NOT IN ({VOIDED_ANYWHERE})""",
             [*kinds, name])]
 
     def career_takebacks(self, name: str, codes: Sequence[str]) -> list[tuple[int, int, str]]:
@@ -70,7 +68,7 @@ class ReportQueries:
         marks = ", ".join("?" * len(codes))
         return [tuple(r) for r in self.conn.execute(
             f"""SELECT DISTINCT session_id, event_id, params FROM payments WHERE code IN ({marks})
-                AND payer = ? COLLATE NOCASE AND params IS NOT NULL AND event_id NOT IN ({_VOIDED})
+                AND payer = ? COLLATE NOCASE AND params IS NOT NULL AND event_id NOT IN ({VOIDED_ANYWHERE})
                 ORDER BY event_id""", [*codes, name])]
 
     def stack_moves(self, session_id: int) -> list[tuple[int, int | None, str, int]]:
@@ -83,7 +81,7 @@ class ReportQueries:
                    UNION ALL SELECT event_id, player, CASE stat WHEN 'buyin' THEN amount ELSE -amount END
                              FROM tallies WHERE session_id = ? AND stat IN ('buyin', 'cashout')) x
                 JOIN events e ON e.id = x.event_id
-                WHERE e.id NOT IN ({_VOIDED_IN_SESSION}) GROUP BY e.id, x.player ORDER BY e.id""",
+                WHERE e.id NOT IN ({VOIDED_IN_SESSION}) GROUP BY e.id, x.player ORDER BY e.id""",
             [session_id, session_id, session_id, session_id]).fetchall()
         return [(seq, hand, player, d) for _, seq, hand, player, d in rows]
 
@@ -103,7 +101,7 @@ class ReportQueries:
                 SELECT p.session_id, SUM(CASE WHEN p.payee = s.name COLLATE NOCASE THEN p.chips ELSE -p.chips END)
                 FROM seats s JOIN payments p ON p.session_id = s.sid
                  AND (p.payee = s.name COLLATE NOCASE OR p.payer = s.name COLLATE NOCASE)
-                WHERE p.event_id NOT IN ({_VOIDED}) GROUP BY p.session_id""", [seats]).fetchall())
+                WHERE p.event_id NOT IN ({VOIDED_ANYWHERE}) GROUP BY p.session_id""", [seats]).fetchall())
 
     def seat_tallies(self, seats: str) -> list[tuple[int, str, int]]:
         return [tuple(r) for r in self.conn.execute(
@@ -111,7 +109,7 @@ class ReportQueries:
                                          FROM json_each(?))
                 SELECT t.session_id, t.stat, SUM(t.amount) FROM seats s JOIN tallies t
                  ON t.session_id = s.sid AND t.player = s.name COLLATE NOCASE
-                WHERE t.event_id NOT IN ({_VOIDED}) GROUP BY t.session_id, t.stat""", [seats])]
+                WHERE t.event_id NOT IN ({VOIDED_ANYWHERE}) GROUP BY t.session_id, t.stat""", [seats])]
 
     def seat_events(self, seats: str, kinds: Sequence[str]) -> list[tuple[int, str]]:
         marks = ", ".join("?" * len(kinds))
@@ -120,7 +118,7 @@ class ReportQueries:
                                          FROM json_each(?))
                 SELECT e.session_id, e.payload FROM seats s JOIN events e ON e.session_id = s.sid
                 WHERE e.kind IN ({marks}) AND json_extract(e.payload, '$.player') = s.name COLLATE NOCASE
-                 AND e.id NOT IN ({_VOIDED})""", [seats, *kinds])]
+                 AND e.id NOT IN ({VOIDED_ANYWHERE})""", [seats, *kinds])]
 
     def seat_takebacks(self, seats: str, codes: Sequence[str]) -> list[tuple[int, int, str]]:
         marks = ", ".join("?" * len(codes))
@@ -129,7 +127,7 @@ class ReportQueries:
                                          FROM json_each(?))
                 SELECT DISTINCT p.session_id, p.event_id, p.params FROM seats s JOIN payments p
                  ON p.session_id = s.sid AND p.payer = s.name COLLATE NOCASE
-                WHERE p.code IN ({marks}) AND p.params IS NOT NULL AND p.event_id NOT IN ({_VOIDED})
+                WHERE p.code IN ({marks}) AND p.params IS NOT NULL AND p.event_id NOT IN ({VOIDED_ANYWHERE})
                 ORDER BY p.event_id""", [seats, *codes])]
 
     def payments_between(self, seats: str, others: str) -> list[tuple[int, str, str, int, str | None]]:
@@ -142,6 +140,6 @@ class ReportQueries:
                 JOIN a ON a.sid = p.session_id JOIN b ON b.sid = p.session_id
                 WHERE ((p.payer = a.name COLLATE NOCASE AND p.payee = b.name COLLATE NOCASE)
                     OR (p.payer = b.name COLLATE NOCASE AND p.payee = a.name COLLATE NOCASE))
-                  AND p.event_id NOT IN ({_VOIDED})
+                  AND p.event_id NOT IN ({VOIDED_ANYWHERE})
                 ORDER BY p.session_id, p.id""", [seats, others])]
 

@@ -6,7 +6,7 @@ or a device in its place is refused, never waited on), only when it is a regular
 user that nobody else may read or write (on POSIX; Windows keeps no such mode), and at most
 MAX_BYTES of it. Anything else is refused with one line that names the file and the fix.
 
-The keys kept so: the seal of `pan db check`'s marks (pancli.app.dbcare) and `pan serve`'s
+The keys kept so: the seal of `pan db check`'s marks (pancli.app.check.marks) and `pan serve`'s
 players' and dealer's keys (pancli.web.serve_keys).
 """
 
@@ -102,14 +102,15 @@ def _write_new(path: Path, data: bytes) -> Path:
     except FileExistsError:  # left by a process of this id that died: never ours to trust
         tmp.unlink()
         fd = os.open(tmp, flags, 0o600)
+    written = False
     try:
         os.write(fd, data)
         os.fsync(fd)
-    except BaseException:
+        written = True
+    finally:
         os.close(fd)
-        tmp.unlink(missing_ok=True)
-        raise
-    os.close(fd)
+        if not written:
+            tmp.unlink(missing_ok=True)
     return tmp
 
 
@@ -142,9 +143,11 @@ def replace(path: str | os.PathLike[str], size: int = KEY_BYTES) -> bytes:
     path.parent.mkdir(parents=True, exist_ok=True)
     key = os.urandom(size)
     tmp = _write_new(path, key)
+    replaced = False
     try:
         os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+        replaced = True
+    finally:
+        if not replaced:
+            tmp.unlink(missing_ok=True)
     return key

@@ -21,6 +21,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from pancli.core.errors import InputError, StoreError
@@ -51,24 +52,26 @@ class Store:
     sync: SyncQueries
     actions: ActionLog
 
-    def __init__(self, path: str | os.PathLike | None = None, create: bool = True, readonly: bool = False):
+    def __init__(self, path: str | os.PathLike[str] | None = None, create: bool = True, readonly: bool = False):
         self.path = resolve_path(path)
         self.holding: dblock.Holding | None = None
         self.hold_commits = False  # set by `pan table --script`: lock() leaves its transaction open
         self._held = False         # a transaction left open by lock(), until commit_held()
         self._waited = False       # the last BEGIN waited for another writer
         self._turn_at = time.monotonic()  # when held commits last left the lock to others
+        opened = False
         try:
             if readonly:
                 self._open_readonly()
             else:
                 self._open(create)
-        except BaseException:
-            if hasattr(self, "conn"):
-                self.conn.close()
-            if self.holding is not None:
-                self.holding.release(discard=True)  # refused: no lock file left beside the file
-            raise
+            opened = True
+        finally:
+            if not opened:
+                if hasattr(self, "conn"):
+                    self.conn.close()
+                if self.holding is not None:
+                    self.holding.release(discard=True)  # refused: no lock file left beside the file
         self.log = EventLog(self.conn)
         self.queries = ReportQueries(self.conn)
         self.care = DatabaseCare(self.conn)
@@ -188,14 +191,15 @@ class Store:
         try:
             self._begin()
             self._depth = 1
+            done = False
             try:
                 yield c
-            except BaseException:
-                # SQLite has already rolled back after some errors (SQLITE_FULL, SQLITE_IOERR):
-                # a second ROLLBACK would raise and hide the real reason.
-                self._rollback()
-                raise
+                done = True
             finally:
+                if not done:  # whatever stopped the body, the transaction is undone
+                    # SQLite has already rolled back after some errors (SQLITE_FULL, SQLITE_IOERR):
+                    # a second ROLLBACK would raise and hide the real reason.
+                    self._rollback()
                 self._depth = 0
             if self.hold_commits:
                 self._held = True
@@ -220,13 +224,14 @@ class Store:
         name = f"inner{self._depth}"
         try:
             c.execute(f"SAVEPOINT {name}")
+            done = False
             try:
                 yield c
-            except BaseException:
-                if c.in_transaction:  # after SQLITE_FULL or an I/O error SQLite may have rolled back all
+                done = True
+            finally:
+                if not done and c.in_transaction:  # after SQLITE_FULL or an I/O error SQLite may have rolled back all
                     c.execute(f"ROLLBACK TO {name}")
                     c.execute(f"RELEASE {name}")
-                raise
             c.execute(f"RELEASE {name}")
         except sqlite3.DatabaseError as e:
             raise store_error(self.path, e) from None
@@ -329,7 +334,7 @@ class Store:
         self.conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", [key, value])
 
     def create_session(self, name: str, game: str, players: list[str], dealer: str | None,
-                       rules: dict, chip_value: float | None, origin: str | None = None,
+                       rules: dict[str, Any], chip_value: float | None, origin: str | None = None,
                        created_at: str | None = None, device: str | None = None, uid: str | None = None,
                        currency: str | None = None, language: str | None = None) -> int:
         """A new session; its global id is (``device``, ``uid``): this device's and a fresh uid
@@ -366,19 +371,21 @@ class Store:
     def data_version(self) -> int:
         """SQLite's data version: it changes when another connection commits."""
         try:
-            return self.conn.execute("PRAGMA data_version").fetchone()[0]
+            version: int = self.conn.execute("PRAGMA data_version").fetchone()[0]
+            return version
         except sqlite3.DatabaseError as e:
             raise store_error(self.path, e) from None
 
     def last_event_id_of_all(self) -> int:
-        return self.conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
+        last: int = self.conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
+        return last
 
     def sessions_changed_since(self, event_id: int) -> dict[int, int]:
         """Sessions with events after ``event_id``: their id and last seq."""
         return dict(self.conn.execute(
             "SELECT session_id, max(seq) FROM events WHERE id > ? GROUP BY session_id", [event_id]).fetchall())
 
-    def change_mark(self) -> tuple:
+    def change_mark(self) -> tuple[Any, ...]:
         """Something that changes whenever anything is recorded, undone or made current."""
         return tuple(self.conn.execute(
             "SELECT (SELECT max(id) FROM events), (SELECT value FROM settings WHERE key = 'current_session')"

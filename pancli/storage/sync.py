@@ -2,7 +2,7 @@
 their global id, the devices met in a synced folder (each with its pinned public key), and what
 was last seen of each file in the folder.
 
-One part of a ``Store``, over its connection; pancli/app/sync.py decides what the answers mean.
+One part of a ``Store``, over its connection; pancli/app/sync/ decides what the answers mean.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ class SyncQueries:
     def device_id(self) -> str:
         """This database's device id: random, made by the migration that added it, never changed."""
         row = self.conn.execute("SELECT value FROM settings WHERE key = 'device_id'").fetchone()
-        return row[0]
+        device: str = row[0]
+        return device
 
     def device_key(self) -> bytes:
         """This device's private signing key (a 32-byte Ed25519 seed, made by migration m007)."""

@@ -19,9 +19,10 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pancli.app.career import resolve_known
 from pancli.app.persons import player_career
 from pancli.app.recorder import Recorder
-from pancli.app.reports import resolve_known, sessions_overview, sheet_grid
+from pancli.app.reports import sessions_overview, sheet_grid
 from pancli.app.views import board_data, history_data, settle_json, settle_result, standings_data
 from pancli.core.errors import InputError
 from pancli.core.i18n import _, language

@@ -15,8 +15,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from pancli.app.career import career_columns
 from pancli.app.persons import REGULAR
-from pancli.app.reports import career_columns
 from pancli.app.views import chips_to_settle, no_chips_words, pick_events, standing_words
 from pancli.core.errors import PanError
 from pancli.core.i18n import N_, _

@@ -55,12 +55,14 @@ class NotRegular(OSError):
 def open_regular(path: Path) -> int:
     """A descriptor of a regular file, opened without following a link or blocking."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    regular = False
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotRegular(_("{path} is not a regular file").format(path=path))
-    except BaseException:
-        os.close(fd)
-        raise
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    finally:
+        if not regular:
+            os.close(fd)
+    if not regular:
+        raise NotRegular(_("{path} is not a regular file").format(path=path))
     return fd
 
 
@@ -145,7 +147,7 @@ def signed_by_device(path: Path, device: str, key: str | None, fingerprint: str)
     return signing.verify(signer, signature, signing.ARCHIVE, body)
 
 
-def sync_tail(archive: dict, label: str, written_at: str, key: str) -> str:
+def sync_tail(archive: dict[str, Any], label: str, written_at: str, key: str) -> str:
     import tomli_w  # noqa: PLC0415 start-up: only sync writes its table
 
     return tomli_w.dumps({"sync": {"fingerprint": arc.fingerprint(archive), "events": len(archive["events"]),
@@ -160,8 +162,8 @@ class Copy:
 
     path: Path
     where: str              # the device subfolder it was found in
-    archive: dict
-    events: list
+    archive: dict[str, Any]
+    events: list[Any]
     label: str | None       # the writer's name for itself, as its [sync] table says
     fingerprint: str
     signer: str | None      # the public key whose signature holds; None when unsigned
@@ -172,15 +174,17 @@ class Copy:
 
     @property
     def device(self) -> str:
-        return self.archive["session"]["device"]
+        device: str = self.archive["session"]["device"]
+        return device
 
     @property
     def global_id(self) -> tuple[str, str]:
         return self.archive["session"]["device"], self.archive["session"]["uid"]
 
     @property
-    def header(self) -> dict:
-        return self.archive["session"]
+    def header(self) -> dict[str, Any]:
+        header: dict[str, Any] = self.archive["session"]
+        return header
 
 
 def _text(value: object, limit: int) -> str | None:
@@ -232,17 +236,17 @@ class Manifest:
     last_sync: str | None
     key: str | None = None          # the public key whose signature holds
     badly_signed: bool = False
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
-def manifest_text(data: dict, seed: bytes) -> str:
+def manifest_text(data: dict[str, Any], seed: bytes) -> str:
     """A device.json: its fields, its public key and the signature of both."""
     body = dict(data, public_key=signing.public_key(seed))
     body["signature"] = signing.sign(seed, signing.MANIFEST, _canonical(body))
     return json.dumps(body, indent=1) + "\n"
 
 
-def _canonical(data: dict) -> bytes:
+def _canonical(data: dict[str, Any]) -> bytes:
     return json.dumps({k: v for k, v in data.items() if k != "signature"}, sort_keys=True,
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
@@ -298,15 +302,15 @@ class Listing:
     """What one sync found in the folder."""
 
     copies: list[Copy] = field(default_factory=list)         # archives read, checked and verified
-    skipped: list[dict] = field(default_factory=list)        # unchanged since last time (sync_files rows)
+    skipped: list[dict[str, Any]] = field(default_factory=list)        # unchanged since last time (sync_files rows)
     manifests: list[Manifest] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)              # every archive path listed
-    incomplete: list[dict] = field(default_factory=list)
-    refused: list[dict] = field(default_factory=list)
-    errors: list[dict] = field(default_factory=list)
+    incomplete: list[dict[str, Any]] = field(default_factory=list)
+    refused: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _entries(path: str, listing: Listing) -> list[os.DirEntry]:
+def _entries(path: str, listing: Listing) -> list[os.DirEntry[str]]:
     try:
         with os.scandir(path) as it:
             return sorted(it, key=lambda e: e.name)

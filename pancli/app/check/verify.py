@@ -21,7 +21,7 @@ import json
 from collections.abc import Callable, Container, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pancli.app.rescore import Replayed, first_difference, fouled_before_fix, undo_refused
+from pancli.app.replay import Replayed, first_difference, fouled_before_fix, undo_refused
 from pancli.core.bank import BANK_KINDS, apply_bank
 from pancli.core.errors import PanError
 from pancli.core.i18n import _
@@ -68,15 +68,16 @@ class LogVerifier:
         self.state: Any = None if restore else game.new_state(rules, list(players), dealer)
         self.effective: list[int] = []  # the seqs of the events applied and not undone
         # An event an undo names, by id: [seq, kind, voided, hand, payments, the state before it]
-        self.seen: dict[int, list] = {}
+        self.seen: dict[int, list[Any]] = {}
         self.last_seq = 0
+        self.last_id = 0               # the row id of the event replayed last: ids rise with seqs
         self.events = 0                # replayed so far
         self.moved: dict[int, dict[str, int]] = {}  # net chips by hand and player, hands not yet compared
         self.first_hand: int | None = None if restore else 1  # the first hand this replay sums
         self.over_below = 0            # every hand below this one is over for good
         # Payloads parsed, by their text: a long night repeats most of them (a drop by the same
         # player, the same meld), and the core never changes an event it is given.
-        self.payloads: dict[str, dict] = {}
+        self.payloads: dict[str, dict[str, Any]] = {}
 
     def feed(self, piece: LogPiece) -> str | None:
         """Replay and compare every event of the piece, then the running totals of the hands it
@@ -88,8 +89,12 @@ class LogVerifier:
         copying, in_place, enrich = game.apply_unworded, game.apply_in_place, game.enrich
         checkpoint, undone = game.checkpoint_kind, self.undone
         payloads, effective, seen = self.payloads, self.effective, self.seen
+        last_id = self.last_id
         for row in piece.events:  # the loop of every event: kept lean
             eid, seq, hand, kind = row[_E_ID], row[_E_SEQ], row[_E_HAND], row[_E_KIND]
+            if eid <= last_id:  # read in the order of their numbers, stored in another
+                return _("event #{seq} is stored after event #{last}").format(seq=self.last_seq, last=seq)
+            last_id = eid
             p0 = p
             while p < np and pays[p][_P_EVENT] <= eid:
                 if pays[p][_P_EVENT] < eid or pays[p][_P_HAND] != hand:
@@ -153,6 +158,7 @@ class LogVerifier:
                 seen.clear()
                 if hand:
                     self.over_below = hand
+        self.last_id = last_id
         if p < np or t < nt:
             return STRAY
         return self._compare_hands(self.over_below)

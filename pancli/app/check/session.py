@@ -1,20 +1,18 @@
-"""Looking after the database: what it holds, whether it is sound, and a consistent copy of it."""
+"""One session checked: the events not verified before replayed (in parts, a process each, when
+the replay is long) and compared with what is stored, the rest read against the digest of the
+check that verified them, and the running totals compared with the sums of the log."""
 
 from __future__ import annotations
 
-import hashlib
 import os
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pancli
-from pancli.core.errors import PanError, StoreError
+from pancli.app.check.marks import seal, sealed, sha
+from pancli.core.errors import PanError
 from pancli.core.i18n import N_, _, ngettext
 from pancli.core.rows import CheckMark, Session
-from pancli.storage import secret_file
-from pancli.storage.care import DatabaseCare
 from pancli.storage.log import now
 from pancli.storage.store import Store
 
@@ -23,31 +21,12 @@ if TYPE_CHECKING:
 
     from pancli.games.protocol import Game
 
-Progress = Callable[[dict[str, Any]], None]  # told each session's figures as it is checked
-
-
-class CheckFailed(PanError):
-    """`pan db check` found a problem: the first one is the message."""
-
-    exit_code = 1
-
-
-def status(store: Store) -> dict[str, Any]:
-    path = Path(store.path)
-    size = path.stat().st_size
-    wal = Path(str(path) + "-wal")
-    wal_size = wal.stat().st_size if wal.exists() else 0
-    with store.snapshot():
-        counts = store.care.counts()
-    return {"file": str(path.resolve()), "size": size, "wal_size": wal_size,
-            **{k: counts[k] for k in ("sessions", "events", "payments", "tallies", "undos", "imported_sessions")},
-            "schema_version": len(counts["migrations"]), "migrations": counts["migrations"],
-            "sqlite": counts["sqlite"], "journal_mode": counts["journal_mode"]}
-
 
 # A replay this long is checked in parts, one per core, each replayed from a checkpoint in a
 # process of its own; a shorter one is not worth starting processes for.
 PARALLEL_FROM = 4000
+
+
 # Events read, replayed and digested at a time: what a check holds of the log at once.
 PIECE = 4096
 
@@ -80,7 +59,7 @@ def plan(store: Store, session: Session, mark: CheckMark | None) -> Plan:
     last_event = store.log.last_event_id(session.id)
     if mark is None or not mark.last_seq or mark.pancli != pancli.__version__ \
             or mark.sqlite != store.care.sqlite_version() \
-            or not _sealed(mark, store.care.session_basis(session.id)):
+            or not sealed(mark, store.care.session_basis(session.id)):
         return Plan(session, last_seq, last_event)
     from pancli.games import game as get_game  # noqa: PLC0415 start-up: only db check replays (not db status or backup)
 
@@ -101,8 +80,8 @@ def check_session(store: Store, session: Session | Plan, workers: int | None = N
     running totals with the sums of the log. Returns (first problem or None, figures); the
     figures hold the new ``mark`` when the session passed."""
     # start-up: only db check replays (not db status or backup)
-    from pancli.app.rescore import gc_paused  # noqa: PLC0415
-    from pancli.app.verify import STRAY, TOTALS_DIFFER  # noqa: PLC0415
+    from pancli.app.check.verify import STRAY, TOTALS_DIFFER  # noqa: PLC0415
+    from pancli.app.replay import gc_paused  # noqa: PLC0415
     from pancli.games import game as get_game  # noqa: PLC0415
 
     p = session if isinstance(session, Plan) else plan(store, session, None)
@@ -148,6 +127,10 @@ def check_session(store: Store, session: Session | Plan, workers: int | None = N
     problem = next((r[0] for r in results if r[0]), None)
     if problem == STRAY:
         payments, tallies = store.log.stray_rows(s.id)
+        order = None if payments or tallies else store.care.stored_out_of_order(s.id)
+        if order:  # the rows of an event stored out of its number's place, not of no event
+            problem = _("event #{seq} is stored after event #{last}").format(seq=order[0], last=order[1])
+            return _("session '{name}', {problem}").format(name=name, problem=problem), figures
         return _stray(name, payments, tallies), figures
     if problem and problem != TOTALS_DIFFER:
         return _("session '{name}', {problem}").format(name=name, problem=problem), figures
@@ -173,11 +156,11 @@ def check_session(store: Store, session: Session | Plan, workers: int | None = N
     if hands_kept and p.mark is not None and p.mark.hands_below == below == first_hand:
         hands = p.mark.hands_digest  # those rows were just read against it
     else:
-        hands = _sha(store.care.hand_totals_text(s.id, below))
-    seal = _seal(basis, s.id, p.last_seq, p.last_event, pieces, below, hands, pancli.__version__,
-                 store.care.sqlite_version())
-    figures["mark"] = CheckMark(s.id, p.last_seq, p.last_event, seal, pieces, below, hands, pancli.__version__,
-                                store.care.sqlite_version(), now()) if seal else None
+        hands = sha(store.care.hand_totals_text(s.id, below))
+    digest = seal(basis, s.id, p.last_seq, p.last_event, pieces, below, hands, pancli.__version__,
+                  store.care.sqlite_version())
+    figures["mark"] = CheckMark(s.id, p.last_seq, p.last_event, digest, pieces, below, hands, pancli.__version__,
+                                store.care.sqlite_version(), now()) if digest else None
     return None, figures
 
 
@@ -188,7 +171,7 @@ def _hands_below_unchanged(store: Store, p: Plan, first_hand: int | None) -> boo
     if not first_hand or first_hand <= 1:
         return True
     return p.mark is not None and p.mark.hands_below == first_hand \
-        and _sha(store.care.hand_totals_text(p.session.id, first_hand)) == p.mark.hands_digest
+        and sha(store.care.hand_totals_text(p.session.id, first_hand)) == p.mark.hands_digest
 
 
 CHANGED_FIX = N_("restore the database from a backup; if the change was meant, `pan db check --full` "
@@ -211,65 +194,10 @@ def _changed_since(store: Store, p: Plan) -> str | None:
     if mark.last_seq > p.last_seq or store.care.event_at(p.session.id, mark.last_seq) != mark.last_event:
         return _("event #{seq}, checked on {when}, is no longer the one stored").format(seq=mark.last_seq, when=when)
     for first, last, digest in mark.pieces:
-        if _sha(store.care.piece(p.session.id, first, last, rows=False).text) != digest:
+        if sha(store.care.piece(p.session.id, first, last, rows=False).text) != digest:
             return _("events #{first} to #{last} have changed since they were checked on {when}").format(
                 first=first, last=last, when=when)
     return None  # the game, seats and rules are in the seal, checked when the check was planned
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-# -- the seal of a check mark -------------------------------------------------------------------
-# A mark is in the database, so whoever can edit the file could recompute plain digests of his
-# edit. Its ``digest`` is therefore keyed (HMAC-SHA256) with a key kept outside the database, in
-# the user's data folder, over the session's game, seats and rules and every field of the mark:
-# a mark it does not verify is ignored, and the session replayed in full.
-
-KEY_FILE = "check-marks.key"
-
-
-def _seal(basis: str, session_id: int, last_seq: int, last_event: int, pieces: Sequence[Sequence[Any]], hands_below: int,
-          hands_digest: str, version: str, sqlite: str) -> str | None:
-    key = _mark_key()
-    if key is None:
-        return None
-    import hmac  # noqa: PLC0415 start-up: only db check seals
-
-    text = "\n".join([basis, *(f"{a} {b} {d}" for a, b, d in pieces),
-                      f"{session_id} {last_seq} {last_event} {hands_below} {hands_digest} {version} {sqlite}"])
-    return hmac.new(key, text.encode("utf-8"), hashlib.sha256).hexdigest()
-
-
-def _sealed(mark: CheckMark, basis: str) -> bool:
-    want = _seal(basis, mark.session_id, mark.last_seq, mark.last_event, mark.pieces, mark.hands_below,
-                 mark.hands_digest, mark.pancli, mark.sqlite)
-    import hmac  # noqa: PLC0415 start-up: only db check seals
-
-    return want is not None and hmac.compare_digest(want, mark.digest)
-
-
-_KEY: list[bytes | None] = []
-
-
-def _mark_key() -> bytes | None:
-    """This user's key for check marks (32 random bytes, made on the first check, readable by
-    the user alone: pancli.storage.secret_file); None where none can be made (then no mark is
-    kept). A key file not to trust (readable by others, a link, a FIFO, …) is refused, in one line
-    that names it and the fix, never used."""
-    if _KEY:
-        return _KEY[0]
-    from pancli.storage.paths import data_dir  # noqa: PLC0415
-
-    try:
-        key: bytes | None = secret_file.read_or_make(data_dir() / KEY_FILE)
-    except secret_file.SecretFileError:
-        raise
-    except OSError:
-        key = None
-    _KEY.append(key)
-    return key
 
 
 def _parts(g: Game[Any, Any], p: Plan, workers: int | None, finals: list[int]) -> list[tuple[int, int | None, int, int]]:
@@ -301,7 +229,7 @@ def _verify_part_apart(path: str, session: Session, first: int, nxt: int | None,
     """verify_part in a worker process, on a read-only connection of its own (and, as in the
     parent, without the cycle collector walking the rows as they are read)."""
     # start-up: only db check replays (not db status or backup)
-    from pancli.app.rescore import gc_paused  # noqa: PLC0415
+    from pancli.app.replay import gc_paused  # noqa: PLC0415
     from pancli.games import game as get_game  # noqa: PLC0415
 
     store = Store(path, readonly=True)
@@ -321,7 +249,7 @@ def verify_part(store: Store, session: Session, g: Game[Any, Any], rules: Any, f
     is (or from the session's start); ``finals``: the seqs of the checkpoints never undone, from
     the replay's start on. Returns (first problem or None, events replayed, the pieces from
     ``digest_from`` on with their digests)."""
-    from pancli.app.verify import LogVerifier  # noqa: PLC0415 start-up: only db check replays
+    from pancli.app.check.verify import LogVerifier  # noqa: PLC0415 start-up: only db check replays
 
     final = {seq for seq in finals if seq >= first}
 
@@ -347,127 +275,6 @@ def verify_part(store: Store, session: Session, g: Game[Any, Any], rules: Any, f
         if problem:
             return problem, v.events, []
         if digested:
-            pieces.append((a, b, _sha(piece.text)))
+            pieces.append((a, b, sha(piece.text)))
     problem = v.finish() if nxt is None else None
     return problem, v.events - (nxt is not None), pieces
-
-
-def check(store: Store, progress: Progress | None = None, full: bool = False) -> tuple[str | None, dict[str, Any]]:
-    """Integrity check, then every session checked (check_session). Returns (first problem or
-    None, figures). What each session's check verified is remembered when every session passed,
-    so that the next check replays only what was recorded since; ``full`` replays everything.
-
-    With a replay long enough to be checked in parts, the worker processes are started first
-    (forking a process that runs threads can leave a child waiting on a lock forever), and
-    SQLite's integrity check runs in one of them beside the replay; otherwise in a thread
-    (SQLite lets go of Python's lock while it checks). Its verdict comes first."""
-    _mark_key()  # a key file not to trust is refused before any work
-    with store.snapshot():  # what to replay, to know whether to start processes
-        marks = {} if full else store.care.check_marks()
-        plans = [plan(store, s, marks.get(s.id)) for s in store.sessions()]
-    workers = min(4, os.cpu_count() or 1)
-    long = workers >= 2 and any(p.replayed >= PARALLEL_FROM for p in plans)
-    failure = None
-    problem: str | None = None
-    figures: dict = {}
-    if long:
-        import multiprocessing  # noqa: PLC0415 start-up: only a long session's check starts processes
-
-        # One process more than cores: the integrity check takes one for its first seconds.
-        with multiprocessing.get_context("fork").Pool(workers + 1) as pool:
-            integrity = pool.apply_async(store.care.integrity_problem_at, (str(store.path),))
-            try:
-                problem, figures = _check_sessions(store, full, progress, pool)
-            except Exception as e:  # a damaged file: SQLite's own verdict says more
-                failure = e
-            broken = integrity.get()
-    else:
-        import contextvars  # noqa: PLC0415
-        import threading  # noqa: PLC0415 start-up: only db check runs a thread
-
-        verdict: list[str | None] = []
-        speaking = contextvars.copy_context()  # the thread says its verdict in the command's language
-        thread = threading.Thread(target=lambda: verdict.append(speaking.run(_integrity_or_failure, store.path)))
-        thread.start()
-        try:
-            problem, figures = _check_sessions(store, full, progress, None)
-        except Exception as e:  # a damaged file: SQLite's own verdict says more
-            failure = e
-        thread.join()
-        broken = verdict[0] if verdict else None
-    if broken:
-        return broken, {}
-    if failure is not None:
-        raise failure
-    if problem is None:
-        _remember(store, [m for m in figures.pop("marks") if m is not None])
-    else:
-        figures.pop("marks", None)
-    return problem, figures
-
-
-def _integrity_or_failure(path: str | os.PathLike[str]) -> str | None:
-    try:
-        return DatabaseCare.integrity_problem_at(path)
-    except StoreError as e:
-        return e.message
-    except Exception as e:  # noqa: BLE001 a damaged file: say so, as the replay would
-        return _("SQLite integrity check: {error}").format(error=e)
-
-
-def _remember(store: Store, marks: list[CheckMark]) -> None:
-    """Keep what this check verified; a database that cannot be written is checked in full
-    the next time too."""
-    if not marks:
-        return
-    try:
-        with store.lock():
-            store.care.save_check_marks(marks)
-    except StoreError:
-        pass
-
-
-def _check_sessions(store: Store, full: bool, progress: Progress | None,
-                    pool: Pool | None) -> tuple[str | None, dict[str, Any]]:
-    """Every session checked in one snapshot (planned again in it: more may have been recorded
-    since the plan that decided on processes); in this process alone without a pool (a thread
-    runs beside it, and a process forked then could hang)."""
-    figures: dict[str, Any] = {"sessions": 0, "events": 0, "payments": 0, "replayed": 0, "remembered": 0,
-                               "marks": []}
-    with store.snapshot():
-        marks = {} if full else store.care.check_marks()
-        for session in store.sessions():
-            p = plan(store, session, marks.get(session.id))
-            problem, f = check_session(store, p, workers=None if pool else 1, pool=pool)
-            figures["sessions"] += 1
-            for k in ("events", "payments", "replayed", "remembered"):
-                figures[k] += f.get(k, 0)
-            if progress:
-                progress(f)
-            if problem:
-                if "fix" in f:
-                    figures["fix"] = f["fix"]
-                return problem, figures
-            figures["marks"].append(f["mark"])
-    return None, figures
-
-
-def backup(store: Store, dest: str | os.PathLike[str], force: bool = False) -> dict[str, Any]:
-    """A consistent copy of the whole database, taken in one read transaction (SQLite's backup API),
-    so a writer in another process cannot tear it. The target is checked (never the database or its
-    -wal/-shm; an existing file only with ``force``) and written by the shared atomic writer."""
-    from pancli.app.files import check_target, write_atomic  # noqa: PLC0415 start-up: hashlib, only backup writes a file
-
-    dest = check_target(dest, force, store.path, "backup")
-    if not dest.parent.exists():
-        raise StoreError(_("the folder {folder} does not exist").format(folder=dest.parent), _("create it first"))
-    found: dict = {}
-
-    def copy(tmp: Path) -> None:
-        found.update(store.care.copy_to(tmp))
-        if found["check"] != "ok":
-            raise StoreError(_("the copy failed its check ({check})").format(check=found["check"]),
-                             _("try again; the database itself was not changed"))
-
-    write_atomic(dest, copy)
-    return {"file": str(dest), "size": dest.stat().st_size, "sessions": found["sessions"], "events": found["events"]}

@@ -1,7 +1,7 @@
 """What `pan sync` says of a contradiction: which event (or which part of the session) the copies
 differ in, how each copy has it in the game's words, and what the host can do next.
 
-A conflict (app/sync.py, bring_in) compares this database's copy of a session with copies found in
+A conflict (app/sync/run.py, bring_in) compares this database's copy of a session with copies found in
 the folder, all signed by the key of the device that records the session. Two copies that disagree
 were recorded apart: the database copied to another machine and used there too, a backup restored
 over newer events, or a sync engine that kept an older version as a conflict copy. Nothing is
