@@ -1,0 +1,85 @@
+"""`pan sync --watch` as a real process: a hand recorded on its host reaches the folder, another
+host's archive dropped in the folder reaches its database, Ctrl-C ends it cleanly."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from helpers import HANG, Pan, child_env
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def until(what, check, deadline: float = HANG):
+    """Polls ``check`` until it is true; the deadline only fails a build that never gets there."""
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"never happened: {what}")
+
+
+def device_of(pan: Pan) -> str:
+    return pan.json("sync --status")["device"]
+
+
+def sessions_in(db: Path) -> list[str]:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return [r[0] for r in con.execute("SELECT name FROM sessions")]
+    finally:
+        con.close()
+
+
+def test_watch_sends_a_hand_recorded_here_and_takes_in_an_archive_dropped_in_the_folder(tmp_path):
+    shared, elsewhere = tmp_path / "shared", tmp_path / "elsewhere"
+    shared.mkdir()
+    elsewhere.mkdir()
+    kasia, ben = Pan(tmp_path / "kasia.db"), Pan(tmp_path / "ben.db")
+    kasia("session new k1 --players Ana,Ben,Dee")
+    kasia(f"sync {shared} --device-name kasia")
+    ben("session new b1 --players Eve,Fay,Gus")
+    for line in ("deal", "drop gus", "meld eve 5S 5S 5S"):
+        ben(line)
+    ben(f"sync {elsewhere} --device-name ben")  # Ben's archive, not in the shared folder yet
+    me, them = device_of(kasia), device_of(ben)
+
+    proc = subprocess.Popen([sys.executable, "-m", "pancli", "--db", kasia.db, "sync", str(shared), "--watch"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=ROOT)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+    reader.start()
+    try:
+        until("the watch started", lambda: any(line.startswith("Watching") for line in lines))
+        archive = next((shared / me).glob("k1--*.toml"))
+        before = archive.read_text(encoding="utf-8")
+        for line in ("deal", "drop dee", "meld ana 5S 5S 5S"):
+            kasia(line)
+        until("the hand recorded here in the folder", lambda: "5S" in archive.read_text(encoding="utf-8"))
+        assert archive.read_text(encoding="utf-8") != before
+
+        shutil.copytree(elsewhere / them, shared / them)
+        until("Ben's night taken in", lambda: any(n.startswith("b1") for n in sessions_in(Path(kasia.db))))
+        assert kasia.json("standings --session b1")["players"], "the night is readable here"
+        until("a line said so", lambda: any("b1" in line and "ben" in line for line in lines))
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=HANG)
+    reader.join(timeout=HANG)
+    err = proc.stderr.read()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and not err.strip(), err
+    assert lines[-1].strip() == "Stopped watching."
+    assert sum("sent k1" in line for line in lines) >= 1, lines
+    assert len(lines) <= 6, lines  # no sync of its own writes, over and over
+    assert os.listdir(shared / me)
