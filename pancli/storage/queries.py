@@ -30,6 +30,13 @@ class ReportQueries:
             f"SELECT session_id, max(hand) FROM events WHERE kind != 'undo' AND id NOT IN ({_VOIDED}) "
             "GROUP BY session_id").fetchall())
 
+    def last_event_of_open_sessions(self) -> dict[int, str]:
+        """Each session not closed that has an event: the time of its latest (the lobby's live tables)."""
+        return dict(self.conn.execute(
+            "SELECT e.session_id, e.created_at FROM events e JOIN (SELECT session_id, max(seq) AS seq FROM events "
+            "WHERE session_id IN (SELECT id FROM sessions WHERE closed_at IS NULL) GROUP BY session_id) l "
+            "ON e.session_id = l.session_id AND e.seq = l.seq").fetchall())
+
     def balances_of_all_sessions(self) -> list[tuple[int, str, int]]:
         """Every session's nets that are not zero, from the running totals (the log's payments
         summed: `pan db check` holds them to it)."""
