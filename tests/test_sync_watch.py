@@ -83,3 +83,61 @@ def test_watch_sends_a_hand_recorded_here_and_takes_in_an_archive_dropped_in_the
     assert sum("sent k1" in line for line in lines) >= 1, lines
     assert len(lines) <= 6, lines  # no sync of its own writes, over and over
     assert os.listdir(shared / me)
+
+
+def test_where_it_cannot_watch_it_looks_and_syncs_only_for_news(tmp_path, monkeypatch):
+    """The fallback poll (no notifications): its own writes wake nothing; another device's new file
+    and an event recorded here each bring exactly one sync more."""
+    from pancli.app import sync, sync_watch
+    from pancli.storage.store import Store
+
+    monkeypatch.setattr(sync_watch, "POLL_SECONDS", 0.02)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    kasia = Pan(tmp_path / "kasia.db")
+    kasia("session new k1 --players Ana,Ben,Dee")
+    kasia(f"sync {shared} --device-name kasia")
+    runs: list[int] = []
+    looks: list[int] = []
+    real_state = sync_watch.folder_state
+
+    def counted_state(root, device):
+        looks.append(1)
+        return real_state(root, device)
+
+    monkeypatch.setattr(sync_watch, "folder_state", counted_state)
+
+    stop = threading.Event()
+
+    def watching() -> None:  # the store opened in the thread that uses it
+        store = Store(Path(kasia.db))
+
+        def run() -> None:
+            sync.sync(store, str(shared))
+            runs.append(len(looks))
+
+        try:
+            sync_watch.watch(store, shared, store.sync.device_id(), run, stop, force_polling=True)
+        finally:
+            store.close()
+
+    watcher = threading.Thread(target=watching)
+    watcher.start()
+    try:
+        until("the first sync", lambda: runs)
+        settled = len(looks)
+        until("ten looks with nothing new", lambda: len(looks) >= settled + 10)
+        assert len(runs) == 1, "its own device.json, rewritten by each sync, woke it"
+        other = shared / ("0" * 32)
+        other.mkdir()
+        (other / "device.json").write_text("{}", encoding="utf-8")
+        until("a sync for another device's file", lambda: len(runs) == 2)
+        Pan(kasia.db)("deal")
+        until("a sync for the event recorded here", lambda: len(runs) == 3)
+        settled = len(looks)
+        until("ten looks more", lambda: len(looks) >= settled + 10)
+        assert len(runs) == 3
+    finally:
+        stop.set()
+        watcher.join(timeout=HANG)
+    assert not watcher.is_alive()
