@@ -141,3 +141,30 @@ def test_where_it_cannot_watch_it_looks_and_syncs_only_for_news(tmp_path, monkey
         stop.set()
         watcher.join(timeout=HANG)
     assert not watcher.is_alive()
+
+
+def test_watch_json_prints_one_json_object_a_sync_and_nothing_else(tmp_path):
+    import json
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    kasia = Pan(tmp_path / "kasia.db")
+    kasia("session new k1 --players Ana,Ben,Dee")
+    proc = subprocess.Popen([sys.executable, "-m", "pancli", "--db", kasia.db, "sync", str(shared), "--watch",
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(),
+                            cwd=ROOT)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+    reader.start()
+    try:
+        until("the first sync", lambda: lines)
+        kasia("deal")
+        until("the deal sent", lambda: any(w["events"] == 1 for line in lines for w in json.loads(line)["written"]))
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=HANG)
+    reader.join(timeout=HANG)
+    err = proc.stderr.read()
+    assert proc.returncode == 0, err
+    assert all(json.loads(line)["device"] for line in lines)
+    assert err.splitlines()[0].startswith("Watching") and err.splitlines()[-1] == "Stopped watching."

@@ -8,8 +8,8 @@ each sync and again on every wake-up:
   sizes, modification times), hidden files skipped (a sync engine's temporary files). This
   device's own subfolder is left out: the sync itself writes it (``device.json`` every time), and
   a state that included it would wake the loop after each of its own syncs, for ever;
-* this database: its newest event's id. A sync that imports events raises it too, so it is read
-  after the sync: only an event recorded here since then (by `pan`, the table shell, the dealer's
+* this database: the newest event's id of the sessions this device records. What a sync imports
+  is another device's, so only an event recorded here (by `pan`, the table shell, the dealer's
   page) makes it differ.
 
 Waking up: the folder through ``watchfiles`` (file-system notifications: inotify, FSEvents,
@@ -101,27 +101,26 @@ def wake_ups(root: Path, stop: threading.Event, force_polling: bool = False) -> 
 
 def watch(store: Store, root: Path, me: str, run: Callable[[], None], stop: threading.Event,
           force_polling: bool = False) -> None:
-    """``run`` (one sync) now, then again each time the state differs from the one around the last
-    sync; returns when ``stop`` is set. The folder's state is taken just before a sync (a file
-    arriving during it differs, so it is synced next), the database's just after (what the sync
-    imported is not news)."""
+    """``run`` (one sync) now, then again each time the state differs from the one taken just
+    before the last sync (so a file arriving or an event recorded during a sync brings one more);
+    returns when ``stop`` is set."""
 
     def around_a_sync() -> State:
-        folder = folder_state(root, me)
+        before = State(folder_state(root, me), newest(store, me))
         run()
-        return State(folder, newest(store))
+        return before
 
     after = around_a_sync()
     for folder_too in wake_ups(root, stop, force_polling):
         if stop.is_set():
             return
         try:
-            now = State(folder_state(root, me) if folder_too else after.folder, newest(store))
+            now = State(folder_state(root, me) if folder_too else after.folder, newest(store, me))
         except Exception:  # noqa: BLE001 the database busy a moment: looked at again next time
             continue
         if now != after:
             after = around_a_sync()
 
 
-def newest(store: Store) -> int:
-    return store.last_event_id_of_all()
+def newest(store: Store, me: str) -> int:
+    return store.queries.last_own_event(me)

@@ -35,11 +35,12 @@ def watch_folder(store: Store, folder: str | None, device_name: str | None, crea
             if first[0]:
                 raise
             why = one_line(e.message) if isinstance(e, PanError) else one_line(str(e))
-            typer.echo(inert(_("{time} Could not sync: {why}; watching on.").format(time=clock(), why=why)))
+            typer.echo(inert(_("{time} Could not sync: {why}; watching on.").format(time=clock(), why=why)),
+                       err=as_json)
             return
         if first[0]:
             typer.echo(inert(_("Watching {folder} as {device}: a line each time something changes; "
-                               "Ctrl-C stops.").format(folder=out.folder, device=out.label)))
+                               "Ctrl-C stops.").format(folder=out.folder, device=out.label)), err=as_json)
         first[0] = False
         if as_json:
             if moved(out) or not out.ok or out.incomplete or out.pinned:
@@ -57,7 +58,7 @@ def watch_folder(store: Store, folder: str | None, device_name: str | None, crea
         pass
     finally:
         stop.set()
-    typer.echo(_("Stopped watching."))
+    typer.echo(_("Stopped watching."), err=as_json)  # with --json, standard output holds JSON only
 
 
 def clock() -> str:
