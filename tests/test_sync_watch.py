@@ -168,3 +168,39 @@ def test_watch_json_prints_one_json_object_a_sync_and_nothing_else(tmp_path):
     assert proc.returncode == 0, err
     assert all(json.loads(line)["device"] for line in lines)
     assert err.splitlines()[0].startswith("Watching") and err.splitlines()[-1] == "Stopped watching."
+
+
+def test_an_event_recorded_during_a_sync_is_sent_by_the_next(tmp_path, monkeypatch):
+    from pancli.app import sync, sync_watch
+    from pancli.storage.store import Store
+
+    monkeypatch.setattr(sync_watch, "POLL_SECONDS", 0.02)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    kasia = Pan(tmp_path / "kasia.db")
+    kasia("session new k1 --players Ana,Ben,Dee")
+    written: list[int] = []
+    stop = threading.Event()
+
+    def watching() -> None:
+        store = Store(Path(kasia.db))
+
+        def run() -> None:
+            out = sync.sync(store, str(shared))
+            written.append(sum(w["events"] for w in out.written))
+            if len(written) == 1:
+                Pan(kasia.db)("deal")  # recorded after this sync read the database, before it ended
+
+        try:
+            sync_watch.watch(store, shared, store.sync.device_id(), run, stop, force_polling=True)
+        finally:
+            store.close()
+
+    watcher = threading.Thread(target=watching)
+    watcher.start()
+    try:
+        until("the deal sent by a second sync", lambda: len(written) >= 2)
+    finally:
+        stop.set()
+        watcher.join(timeout=HANG)
+    assert written[:2] == [0, 1]
