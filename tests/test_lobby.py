@@ -110,3 +110,23 @@ def test_live_tables_reads_the_clock_it_is_given(club):
     assert [t["session"][:6] for t in live_tables(reader)] == ["friday"]
     later = datetime.now(UTC) + timedelta(hours=LIVE_HOURS, minutes=1)
     assert live_tables(reader, later) == []
+
+
+def test_serve_club_prints_the_lobby_and_its_tv_panel_and_serves_them(club):
+    import httpx
+
+    from helpers import HANG, start_server, stop_server
+
+    folder, kasia, cruz = club
+    proc, url = start_server(cruz.db, "--no-qr", "--club")
+    try:
+        printed = [proc.stdout.readline().strip() for _ in range(3)]
+        lobby = next(line.split(": ", 1)[1] for line in printed if line.startswith("The club's lobby: "))
+        tv = next(line.split(": ", 1)[1] for line in printed if line.startswith("The lobby on a TV: "))
+        assert lobby == url.replace("/?", "/lobby?") and tv == url.replace("/?", "/tv/lobby?")
+        for address in (lobby, tv):
+            r = httpx.get(address, timeout=HANG)
+            assert r.status_code == 200 and "friday" in r.text
+    finally:
+        code, out, err = stop_server(proc)
+    assert code == 0 and "Traceback" not in err
