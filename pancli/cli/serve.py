@@ -82,7 +82,7 @@ def _codes_on_request(codes: dict[str, str]) -> None:
     # What each QR code is called when it is shown (the words typed stay: players, tv, dealer).
     # Said in this thread: the one below that reads standard input does not carry the language in force.
     titles = {"players": _("The players's QR code:"), "tv": _("The TV board QR code:"),
-              "dealer": _("The dealer's QR code:")}
+              "dealer": _("The dealer's QR code:"), "lobby": _("The club lobby's QR code:")}
     unknown = _("There is no QR code called {word}: type {codes}.")
 
     """One QR code at a time, so each fits a small terminal (80x30): the players' is printed first;
@@ -124,6 +124,8 @@ def serve(
                                                           "prints a second address and QR code, for the dealer only."),
     new_dealer_key: bool = typer.Option(False, "--new-dealer-key", help="With --dealer: replace the dealer's kept key, "
                                                                           "so the old dealer's phone is cut off."),
+    club: bool = typer.Option(False, "--club", help="Also serve the club's lobby (/lobby): every live table of the "
+                                                    "club, each one tap from its page, and /tv/lobby for a TV."),
 ):
     """Serve the table read-only on the local network: every player follows it live on a phone.
 
@@ -166,12 +168,16 @@ def serve(
                          _("add --dealer"))
     path = resolve_path(app_context().db)
     Store(path, readonly=True).close()  # a missing or foreign database is refused before a key is made beside it
+    if club:
+        from pancli.web.lobby import refuse_without_club
+
+        refuse_without_club(path)
     if token is None:
         token = serve_key(path, PLAYERS, new=new_token).token
     dealer_key = serve_key(path, DEALER, new=new_dealer_key) if dealer else None
     dealer_token = dealer_key.token if dealer_key else None
     web = create_app(path, token, session, dealer_token=dealer_token,
-                     dealer_secret=dealer_key.csrf_secret if dealer_key else None)  # refuses before listening
+                     dealer_secret=dealer_key.csrf_secret if dealer_key else None, club=club)  # refuses before listening
     reader = web.state.reader
     shown = reader.session(None) if session or reader.store().setting("current_session") else None
     sock = _bind(host, port)
@@ -199,6 +205,10 @@ def serve(
             print(_("The dealer's address (it records: show it to the dealer only):"), flush=True)
             print(codes["dealer"], flush=True)
         print(_("The TV board: {url}").format(url=codes["tv"]), flush=True)
+        if club:
+            codes["lobby"] = url.replace("/?", "/lobby?", 1)
+            print(_("The club's lobby: {url}").format(url=codes["lobby"]), flush=True)
+            print(_("The lobby on a TV: {url}").format(url=url.replace("/?", "/tv/lobby?", 1)), flush=True)
         echo(_serving(shown.name if shown else None, bool(session), bool(dealer_token)).format(
             session=shown.name if shown else "", path=path))  # a stored name: inert
         if host in ("0.0.0.0", "::") and not lan_address():

@@ -24,6 +24,8 @@ def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (
                                                        help="Name this device (kept; shown to the others)."),
              key: str | None = typer.Option(None, "--key", metavar="KEY",
                                             help="With trust: the device's public key (64 hex digits)."),
+             watch: bool = typer.Option(False, "--watch", help="Keep syncing: again whenever the folder or this "
+                                        "database changes, until Ctrl-C; a line each time something changed."),
              as_json: bool = typer.Option(False, "--json", help="Print JSON for scripts.")):
     """One history across hosts and tables: write this device's sessions to a shared folder, each
     signed with this device's key, and bring in every other device's that its own key signed.
@@ -71,6 +73,10 @@ def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (
             _print_status(data)
         return
     store = ctx.open_store(create=True)
+    if watch:
+        from pancli.cli.sync_watch import watch_folder  # noqa: PLC0415 only --watch
+
+        return watch_folder(store, folder, device_name, create, as_json)
     from pancli.app.club import sync_host
 
     out = sync_host(store, folder, device_name, create)
@@ -90,9 +96,7 @@ def inert(text: str) -> str:
 
 
 def _print_outcome(out) -> None:
-    from pancli.cli.output import output_width
     from pancli.core.names import inert
-    from pancli.core.text import wrap_words
 
     def say(text: str) -> None:
         """One plain line, never wrapped (it may hold a file name), inert: names and files come
@@ -113,6 +117,30 @@ def _print_outcome(out) -> None:
         say(ngettext("Brought {session} up to date from {device}: {n} new event.",
                      "Brought {session} up to date from {device}: {n} new events.", n).format(
             session=e["name"], device=e["device_label"], n=n))
+    print_findings(out)
+    changed = len(out.written) + len(out.imported) + len(out.extended)
+    summary = ngettext("{n} session changed", "{n} sessions changed", changed).format(n=changed) if changed \
+        else _("nothing changed")
+    problems = len(out.conflicts) + len(out.refused) + len(out.errors)
+    if problems:
+        # Translators: {summary} is "nothing changed" or "2 sessions changed"; {problems} is "1 problem"
+        text = _("Synced {device} with {folder}: {summary}; {problems} to look at.")
+    else:
+        text = _("Synced {device} with {folder}: {summary}.")
+    say(text.format(device=out.label, folder=out.folder, summary=summary,
+                    problems=ngettext("{n} problem", "{n} problems", problems).format(n=problems)))
+
+
+def print_findings(out) -> None:
+    """What a sync found besides the sessions it moved (files not complete, keys pinned, refusals,
+    errors, the roster, conflicts), as `pan sync` says it; `pan sync --watch` says them the same way."""
+    from pancli.cli.output import output_width
+    from pancli.core.names import inert
+    from pancli.core.text import wrap_words
+
+    def say(text: str) -> None:
+        typer.echo(inert(text))
+
     for f in out.incomplete:
         # Translators: {why} comes from the sync code, already in the language in force
         say(_("Not complete yet, read again next time: {file} ({why}).").format(file=f["file"], why=f["why"]))
@@ -144,17 +172,6 @@ def _print_outcome(out) -> None:
         for line in [head, *("  " + x for x in more)]:
             for part in wrap_words(inert(line), width):
                 typer.echo(part)
-    changed = len(out.written) + len(out.imported) + len(out.extended)
-    summary = ngettext("{n} session changed", "{n} sessions changed", changed).format(n=changed) if changed \
-        else _("nothing changed")
-    problems = len(out.conflicts) + len(out.refused) + len(out.errors)
-    if problems:
-        # Translators: {summary} is "nothing changed" or "2 sessions changed"; {problems} is "1 problem"
-        text = _("Synced {device} with {folder}: {summary}; {problems} to look at.")
-    else:
-        text = _("Synced {device} with {folder}: {summary}.")
-    say(text.format(device=out.label, folder=out.folder, summary=summary,
-                    problems=ngettext("{n} problem", "{n} problems", problems).format(n=problems)))
 
 
 def _print_status(data: dict) -> None:

@@ -28,6 +28,20 @@ class ReportQueries:
             f"SELECT session_id, max(hand) FROM events WHERE kind != 'undo' AND id NOT IN ({VOIDED_ANYWHERE}) "
             "GROUP BY session_id").fetchall())
 
+    def last_own_event(self, device: str) -> int:
+        """The id of the newest event of the sessions ``device`` records (`pan sync --watch`:
+        an event recorded here since; what a sync imports is another device's)."""
+        return self.conn.execute(
+            "SELECT coalesce(max(id), 0) FROM events WHERE session_id IN "
+            "(SELECT id FROM sessions WHERE device = ? OR device IS NULL)", [device]).fetchone()[0]
+
+    def last_event_of_open_sessions(self) -> dict[int, str]:
+        """Each session not closed that has an event: the time of its latest (the lobby's live tables)."""
+        return dict(self.conn.execute(
+            "SELECT e.session_id, e.created_at FROM events e JOIN (SELECT session_id, max(seq) AS seq FROM events "
+            "WHERE session_id IN (SELECT id FROM sessions WHERE closed_at IS NULL) GROUP BY session_id) l "
+            "ON e.session_id = l.session_id AND e.seq = l.seq").fetchall())
+
     def balances_of_all_sessions(self) -> list[tuple[int, str, int]]:
         """Every session's nets that are not zero, from the running totals (the log's payments
         summed: `pan db check` holds them to it)."""

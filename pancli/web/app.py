@@ -43,12 +43,14 @@ class Compressed:
 
 
 def create_app(db_path, token: str, session: str | None = None, poll_interval: float = POLL_SECONDS,
-               hub: Hub | None = None, dealer_token: str | None = None, dealer_secret: bytes | None = None):
+               hub: Hub | None = None, dealer_token: str | None = None, dealer_secret: bytes | None = None,
+               club: bool = False):
     """The `pan serve` application of one database: the site's routes behind the token guard,
     with the one poller started and stopped by the server's lifespan; with a dealer token, the
     dealer's page and write routes (pancli.web.dealer) in front of them; every answer in the
     language its request asks for (pancli.web.language). ``dealer_secret`` signs the dealer's
-    page's CSRF values (pancli.web.serve_keys: kept with the database, so they survive a restart)."""
+    page's CSRF values (pancli.web.serve_keys: kept with the database, so they survive a restart).
+    With ``club``, the club's lobby too (pancli.web.lobby: /lobby, /tv/lobby, /api/lobby)."""
     if dealer_token is not None:
         from pancli.web.dealer import prepare  # noqa: PLC0415 only with --dealer
 
@@ -66,7 +68,12 @@ def create_app(db_path, token: str, session: str | None = None, poll_interval: f
             site.hub.close()
             poller.stopped.set()
 
-    app = Starlette(routes=site.routes(), lifespan=lifespan, exception_handlers=site.exception_handlers())
+    routes = site.routes()
+    if club:
+        from pancli.web.lobby import Lobby  # noqa: PLC0415 only with --club
+
+        routes = Lobby(site).routes() + routes
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=site.exception_handlers())
     app.state.reader, app.state.hub, app.state.poller, app.state.site = site.reader, site.hub, poller, site
     guard = Guard(app, token, site.error_response, dealer_token)
     if dealer_token is None:
