@@ -23,9 +23,10 @@ if TYPE_CHECKING:
 def watch_folder(store: Store, folder: str | None, device_name: str | None, create: bool, as_json: bool) -> None:
     from pancli.app import sync_watch
     from pancli.app.club import sync_host
+    from pancli.app.sync.run import folder_of
     from pancli.cli.sync import print_findings
 
-    root = sync.folder_of(store, folder, create)  # a folder that is not one: refused here, before watching
+    root = folder_of(store, folder, create)  # a folder that is not one: refused here, before watching
     me = store.sync.device_id()
     first = [True]
 

@@ -39,7 +39,7 @@ RECENT = 8            # the last events a card's last event is picked from (an u
 
 def refuse_without_club(db_path) -> None:
     """`pan serve --club` on a database that belongs to no club: refused in one line, with the fix."""
-    from pancli.app.club import held_roster  # noqa: PLC0415
+    from pancli.app.club_held import held_roster  # noqa: PLC0415
     from pancli.core.errors import InputError  # noqa: PLC0415
     from pancli.storage.store import Store  # noqa: PLC0415
 
