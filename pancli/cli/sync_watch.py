@@ -24,7 +24,7 @@ def watch_folder(store: Store, folder: str | None, device_name: str | None, crea
     from pancli.app import sync_watch
     from pancli.app.club import sync_host
     from pancli.app.sync.run import folder_of
-    from pancli.cli.sync import print_findings
+    from pancli.cli.sync_findings import print_findings
 
     root = folder_of(store, folder, create)  # a folder that is not one: refused here, before watching
     me = store.sync.device_id()
