@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -113,18 +115,42 @@ def test_a_character_no_font_has_is_found(night):
     assert {ch for ch, _text, _fonts in missing_glyphs(b)} == {"\U000F0000", "\U0001FAE8"}
 
 
-def test_without_a_japanese_font_the_japanese_page_is_found_missing_glyphs(night, tmp_path):
-    """What .ci/run's fonts-vlgothic is for: the same page in a Chromium that sees every font but
-    the Japanese ones draws kana and kanji as boxes, and the check finds them."""
+def without_japanese_fonts(folder) -> Path:
+    """A fontconfig file that sees every installed font but the Japanese ones."""
     files = subprocess.run(["fc-list", ":lang=ja", "file"], capture_output=True, text=True, check=True).stdout
     files = sorted({line.split(":")[0].strip() for line in files.splitlines() if line.strip()})
     assert files, "no Japanese font installed: apt-get install fonts-vlgothic"
-    conf = tmp_path / "fonts.conf"
+    conf = Path(folder) / "fonts.conf"
     rejected = "".join(f"<glob>{f}</glob>" for f in files)
     conf.write_text('<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig>'
                     '<include ignore_missing="yes">/etc/fonts/fonts.conf</include>'
                     f"<selectfont><rejectfont>{rejected}</rejectfont></selectfont></fontconfig>")
+    return conf
+
+
+def test_without_a_japanese_font_the_japanese_page_is_found_missing_glyphs(night, tmp_path):
+    """What .ci/run's fonts-vlgothic is for: the same page in a Chromium that sees every font but
+    the Japanese ones draws kana and kanji as boxes, and the check finds them."""
+    conf = without_japanese_fonts(tmp_path)
     with Browser(WIDTH, 844, env={"FONTCONFIG_FILE": str(conf)}) as b:
         b.goto(f"{night['base']}/?token={night['token']}&lang=ja")
         missing = {ch for ch, _text, _fonts in missing_glyphs(b)}
     assert "日" in missing and "テ" in missing  # the switch's 日本語 and the tab テーブル
+
+
+@pytest.mark.slow  # builds the demo night and shoots ten pages: half a minute
+def test_the_screenshots_script_writes_every_page_in_a_language_and_says_a_missing_font(tmp_path):
+    """docs/screenshots.py --lang: each phone page at 390 px into OUT/<page>-<lang>-390.png; run
+    where Chromium sees no Japanese font, it still writes them, says which characters have none,
+    and exits 1."""
+    root = Path(__file__).resolve().parent.parent
+    out = tmp_path / "shots"
+    env = dict(os.environ, FONTCONFIG_FILE=str(without_japanese_fonts(tmp_path)))
+    run = subprocess.run([sys.executable, str(root / "docs" / "screenshots.py"), "--lang", "ja", "--out", str(out)],
+                         capture_output=True, text=True, env=env, cwd=root)
+    assert run.returncode == 1, run.stderr
+    pages = ["table", "history", "settle", "player", "sessions", "contract", "polish", "hand-over", "tv", "dealer"]
+    assert sorted(f.name for f in out.iterdir()) == sorted(f"{page}-ja-390.png" for page in pages)
+    assert all(f.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for f in out.iterdir())
+    assert "U+65E5 '日' in '日本語' has no font" in run.stderr  # the switch's 日本語, on every page
+    assert "Traceback" not in run.stderr
