@@ -1,6 +1,7 @@
 """axe-core in headless Chromium on every page `pan serve` shows (the dealer's, the table, a
 player's, the TV board, settle-up, history, the sessions, an error) and the score sheet `pan report
---html` writes, in English, Polish and Russian, for a night of each game: no WCAG 2.2 A/AA
+--html` writes, in English and every catalog pancli ships (Polish, Russian, Bulgarian, Japanese,
+Spanish: tests/helpers.every_language_code), for a night of each game: no WCAG 2.2 A/AA
 violation. And every tap target of the dealer's page is at least 44x44 CSS px.
 
 axe-core comes from a PyPI package, read from its file without importing it (no network at test
@@ -16,7 +17,7 @@ from urllib.parse import quote
 import pytest
 
 from cdp import Browser, chromium_path
-from helpers import TWELVE, Pan, start_server, stop_server, three_games
+from helpers import TWELVE, Pan, every_language_code, start_server, stop_server, three_games
 
 
 def axe_source() -> str | None:
@@ -37,7 +38,7 @@ if chromium_path() is None or AXE is None:
                            "pip install --no-deps axe-playwright-python")
     pytest.skip("needs chromium and axe-core (pip install --no-deps axe-playwright-python)", allow_module_level=True)
 
-LANGS = ("en", "pl", "ru")
+LANGS = every_language_code()
 GAMES = ("panguingue", "contract", "polish")
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 # the WCAG rules (and, in HEADING, the best practice the dealer's page once missed: one <h1>)
