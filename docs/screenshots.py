@@ -1,6 +1,13 @@
 """Phone-width screenshots of every `pan serve` page, into docs/serve-*.png. Run by hand:
 
     .venv/bin/python docs/screenshots.py
+    .venv/bin/python docs/screenshots.py --lang bg ja es [--out docs/screenshots]
+
+With --lang, every phone page (the table, history, settle-up, a player, the sessions, a contract
+and a Polish Pan game, a hand that is over, the TV board and the dealer's page) in each language
+given, 390 px wide, into OUT/<page>-<lang>-390.png; for each page it prints what is wider than the
+phone and every character drawn without a font that has it (tests/glyphs.py), so that a page in a
+script without its font (boxes for kana) is said, not just pictured.
 
 Builds a demo database (examples/tonight.pan, a hand in play, earlier nights whose last hand is over,
 a contract game, a Polish game and a session brought in from another device),
@@ -10,6 +17,7 @@ and the score sheet of `pan report --html` as it prints (A4).
 
 from __future__ import annotations
 
+import argparse
 import base64
 import sys
 import tempfile
@@ -20,6 +28,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from cdp import Browser  # noqa: E402
 from conftest import Pan  # noqa: E402
+from glyphs import missing_glyphs  # noqa: E402
 from test_serve import start_server, stop_server  # noqa: E402
 
 
@@ -70,7 +79,65 @@ def demo(db: Path) -> None:
         pan(line)
 
 
+# Each phone page of the demo night, by the name its screenshot takes (as in docs/serve-*.png).
+PAGES = {
+    "table": "/", "history": "/history", "settle": "/settle", "player": "/player/Ana",
+    "sessions": "/sessions", "contract": "/?session=rummy", "polish": "/?session=polski",
+    "hand-over": "/?session=nov-night", "tv": "/tv",
+}
+
+
+def every_language(langs: list[str], out: Path) -> int:
+    """The phone pages in each language into OUT/<page>-<lang>-390.png; how many pages were wider
+    than the phone or drew a character without its font (each said on stderr)."""
+    out.mkdir(parents=True, exist_ok=True)
+    faults = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "demo.db"
+        demo(db)
+        proc, url = start_server(db, "--no-qr", "--dealer")
+        try:
+            dealer = ""
+            while not dealer.startswith("http"):  # the players' address is url; the dealer's comes after it
+                line = proc.stdout.readline()
+                if not line:
+                    raise RuntimeError("pan serve printed no dealer's address")
+                dealer = line[line.find("http"):].strip() if "dealer=" in line else ""
+            base, token = url.split("/?token=")
+            with Browser(390, 844) as browser:
+                for lang in langs:
+                    for name, path in [*PAGES.items(), ("dealer", None)]:
+                        if path is None:
+                            browser.goto(f"{dealer}&lang={lang}")
+                            browser.wait_for("document.querySelectorAll('#seats .seat').length > 0")
+                        else:
+                            sep = "&" if "?" in path else "?"
+                            browser.goto(f"{base}{path}{sep}token={token}&lang={lang}")
+                            browser.wait_for("!document.getElementById('live-status').hidden")
+                        wide = browser.evaluate("document.documentElement.scrollWidth")
+                        missing = missing_glyphs(browser)
+                        target = out / f"{name}-{lang}-390.png"
+                        browser.screenshot(target)
+                        print(f"wrote {target}")
+                        if wide > 390:
+                            print(f"  {name} ({lang}) is {wide} px wide", file=sys.stderr)
+                        for ch, text, fonts in missing:
+                            print(f"  {name} ({lang}): U+{ord(ch):04X} {ch!r} in {text!r} has no font"
+                                  f" ({', '.join(fonts)})", file=sys.stderr)
+                        faults += bool(wide > 390 or missing)
+        finally:
+            stop_server(proc)
+    return faults
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--lang", nargs="+", metavar="CODE", help="the phone pages in these languages")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots",
+                        help="where --lang writes (docs/screenshots)")
+    args = parser.parse_args()
+    if args.lang:
+        sys.exit(1 if every_language(args.lang, args.out) else 0)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "demo.db"
         demo(db)

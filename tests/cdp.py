@@ -35,8 +35,9 @@ def chromium_path() -> str | None:
 class Browser:
     """One headless Chromium with one page (a tab) to drive."""
 
-    def __init__(self, width: int = 390, height: int = 844, flags: tuple[str, ...] = ()):
-        """``flags``: more of Chromium's command-line switches (``--host-resolver-rules=…``)."""
+    def __init__(self, width: int = 390, height: int = 844, flags: tuple[str, ...] = (), env: dict | None = None):
+        """``flags``: more of Chromium's command-line switches (``--host-resolver-rules=…``);
+        ``env``: more environment variables for it (``FONTCONFIG_FILE``)."""
         exe = chromium_path()
         if exe is None:
             raise RuntimeError("chromium is not installed (apt-get install chromium)")
@@ -47,7 +48,8 @@ class Browser:
              "--disable-component-update", "--disable-sync", "--metrics-recording-only", "--hide-scrollbars",
              "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
              f"--user-data-dir={self.profile}", f"--window-size={width},{height}", *flags, "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, **env} if env else None)
         port = None
         deadline = time.monotonic() + HANG
         while time.monotonic() < deadline:

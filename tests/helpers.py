@@ -260,10 +260,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db, *args, host: str = "127.0.0.1", **popen):
+def start_server(db, *args, host: str = "127.0.0.1", environ: dict | None = None, **popen):
     """`pan serve` on a free port of ``host`` (127.0.0.1), and the address it printed first.
-    ``popen``: more for subprocess.Popen (a preexec_fn that lowers a limit)."""
-    env = dict(os.environ, PANCLI_DB=str(db), PYTHONUNBUFFERED="1")
+    ``environ``: more variables for it (PANCLI_LOCALE_DIR); ``popen``: more for subprocess.Popen
+    (a preexec_fn that lowers a limit)."""
+    env = dict(os.environ, PANCLI_DB=str(db), PYTHONUNBUFFERED="1", **(environ or {}))
     proc = subprocess.Popen([sys.executable, "-m", "pancli", "serve", "--host", host, "--port", "0", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             cwd=Path(__file__).resolve().parent.parent, **popen)
@@ -356,7 +357,9 @@ STAND_INS = {
            ("tab", "Sessions"): "セッション",
            (None, "A read-only view of the table."): "これはテーブルの様子を見るための読み取り専用のページです。",
            (None, "This page is in English, the closest we have to your language ({language})."):
-               "このページは日本語で表示しています。お使いの言語（{language}）に最も近い言語です。"},
+               "このページは日本語で表示しています。お使いの言語（{language}）に最も近い言語です。",
+           (None, "{payers} pay {payee} {chips} each: {reason}"): "{payers}は{payee}にそれぞれ{chips}を支払います：{reason}",
+           (None, "one-suit valle set in spades"): "スペードだけでそろえたバジェのセット"},
     "es": {("the name of this language", "English"): "Español",
            ("tab", "Table"): "Mesa", ("tab", "History"): "Historial", ("tab", "Settle"): "Cuentas",
            ("tab", "Sessions"): "Sesiones",
@@ -397,3 +400,10 @@ def every_language(folder) -> tuple[Path, list[str]]:
             write_mo(f, catalog)
         codes.append(code)
     return target, sorted(codes)
+
+
+def every_language_code() -> list[str]:
+    """The languages `every_language` gives, known before it is built (for parametrize): English,
+    each shipped catalog, and bg, ja and es."""
+    shipped = Path(__file__).resolve().parent.parent / "pancli" / "locale"
+    return ["en", *sorted({mo.parent.parent.name for mo in shipped.glob("*/LC_MESSAGES/pancli.mo")} | set(STAND_INS))]

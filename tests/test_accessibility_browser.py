@@ -1,6 +1,7 @@
 """axe-core in headless Chromium on every page `pan serve` shows (the dealer's, the table, a
 player's, the TV board, settle-up, history, the sessions, an error) and the score sheet `pan report
---html` writes, in English, Polish and Russian, for a night of each game: no WCAG 2.2 A/AA
+--html` writes, in English and every catalog pancli ships (Polish, Russian, Bulgarian, Japanese,
+Spanish: tests/helpers.every_language_code), for a night of each game: no WCAG 2.2 A/AA
 violation. And every tap target of the dealer's page is at least 44x44 CSS px.
 
 axe-core comes from a PyPI package, read from its file without importing it (no network at test
@@ -16,7 +17,7 @@ from urllib.parse import quote
 import pytest
 
 from cdp import Browser, chromium_path
-from helpers import TWELVE, Pan, start_server, stop_server, three_games
+from helpers import TWELVE, Pan, every_language_code, start_server, stop_server, three_games
 
 
 def axe_source() -> str | None:
@@ -37,7 +38,7 @@ if chromium_path() is None or AXE is None:
                            "pip install --no-deps axe-playwright-python")
     pytest.skip("needs chromium and axe-core (pip install --no-deps axe-playwright-python)", allow_module_level=True)
 
-LANGS = ("en", "pl", "ru")
+LANGS = every_language_code()
 GAMES = ("panguingue", "contract", "polish")
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 # the WCAG rules (and, in HEADING, the best practice the dealer's page once missed: one <h1>)
@@ -121,11 +122,12 @@ TARGETS = """[...document.querySelectorAll('button, a[href], input, select, summ
   .filter(x => x[1] < 44 || x[2] < 44)"""
 
 
+@pytest.mark.parametrize("lang", LANGS)  # Russian's long words, Japanese's two-kanji buttons (出る)
 @pytest.mark.parametrize("game", GAMES)
-def test_every_tap_target_of_the_dealers_page_is_44_px(night, game):
+def test_every_tap_target_of_the_dealers_page_is_44_px(night, game, lang):
     b = night["browser"]
     Pan(night["db"])(f"session use {night['sessions'][game]}")
-    b.goto(f"{night['dealer']}&lang=ru")  # the longest words
+    b.goto(f"{night['dealer']}&lang={lang}")
     b.wait_for("document.querySelectorAll('#seats .seat').length === 6")
     b.tap("document.querySelector('#whoes button') || document.body")
     assert b.evaluate("document.querySelectorAll('button, a[href], input, select').length") > 10

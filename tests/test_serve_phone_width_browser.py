@@ -1,4 +1,5 @@
-"""Every game's pages on a 390x844 phone, in English, Polish and Russian: six players with
+"""Every game's pages on a 390x844 phone, in English and every catalog (Polish, Russian, and
+Bulgarian, Japanese and Spanish: tests/helpers.every_language): six players with
 12-character names, or with 40-character ones, and no page scrolls sideways
 (`document.documentElement.scrollWidth` is the viewport's); a name wraps or ends in an ellipsis,
 never one letter a line. The dealer's page of each game shows only what that game has."""
@@ -9,7 +10,7 @@ from urllib.parse import quote
 import pytest
 
 from cdp import Browser, chromium_path
-from helpers import FORTY, TWELVE, Pan, start_server, stop_server, three_games
+from helpers import FORTY, TWELVE, Pan, every_language, every_language_code, start_server, stop_server, three_games
 
 if chromium_path() is None:
     if os.environ.get("CI"):
@@ -17,7 +18,7 @@ if chromium_path() is None:
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
 WIDTH = 390
-LANGS = ("en", "pl", "ru")
+LANGS = every_language_code()
 GAMES = ("panguingue", "contract", "polish")
 
 # What on a page is wider than the phone, or a name squeezed to a letter or two a line (the TV board,
@@ -42,8 +43,9 @@ BROKEN = """document.body.classList.contains("tv") ? [] : [...document.querySele
 @pytest.fixture(scope="module", params=[TWELVE, FORTY], ids=["12-letter names", "40-letter names"])
 def night(request, tmp_path_factory):
     db = tmp_path_factory.mktemp("width") / "pan.db"
+    locale, _codes = every_language(db.parent)
     sessions = three_games(db, request.param)
-    proc, url = start_server(db, "--no-qr", "--dealer")
+    proc, url = start_server(db, "--no-qr", "--dealer", environ={"PANCLI_LOCALE_DIR": str(locale)})
     try:
         printed = [proc.stdout.readline().strip() for _ in range(2)]
         dealer = next(line[line.index("http"):] for line in printed if "dealer=" in line)
