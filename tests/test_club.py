@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from pancli.core import club, signing
+from pancli.core.words import signed
 
 from helpers import Pan, sql_value
-from pancli.core.words import signed
 
 NIGHT = ["deal", "drop {c}", "meld {a} 5S 5S 5S", "meld {b} 7H 7H 7H", "out {b} KD KD KD"]
 

@@ -11,6 +11,9 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
+# SQLite's NOCASE: the ASCII letters folded, nothing else (the seat column's collation)
+_NOCASE = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
 
 class ClubQueries:
     def __init__(self, conn: sqlite3.Connection):
@@ -35,16 +38,28 @@ class ClubQueries:
 
     def project(self, persons: Iterable[tuple[str, str, str, bool, list[str]]],
                 seats: Iterable[tuple[int, str, str | None, list[str] | None]]) -> None:
-        """The roster in force from now on: every person and every seat the club knows (replaced whole)."""
-        self.conn.execute("DELETE FROM club_persons")
-        self.conn.execute("DELETE FROM club_seats")
-        self.conn.executemany("INSERT INTO club_persons (id, name, leader, retired, names) VALUES (?, ?, ?, ?, ?)",
-                              [(p, n, lead, int(r), json.dumps(names, ensure_ascii=False))
-                               for p, n, lead, r, names in persons])
+        """The roster in force from now on: every person and every seat the club knows (what was
+        there and is not any more taken away; only the rows that differ written, so a sync that
+        changed nothing writes nothing)."""
+        want_persons = {p: (n, lead, int(r), json.dumps(names, ensure_ascii=False)) for p, n, lead, r, names in persons}
+        have_persons = {r[0]: tuple(r[1:]) for r in self.conn.execute(
+            "SELECT id, name, leader, retired, names FROM club_persons")}
+        self.conn.executemany("DELETE FROM club_persons WHERE id = ?",
+                              [[p] for p in have_persons if p not in want_persons])
+        self.conn.executemany("INSERT OR REPLACE INTO club_persons (id, name, leader, retired, names) "
+                              "VALUES (?, ?, ?, ?, ?)",
+                              [(p, *v) for p, v in want_persons.items() if have_persons.get(p) != v])
+        want: dict[tuple[int, str], tuple[str, str | None, str | None]] = {}
+        for sid, seat, person, amb in seats:  # a seat given twice in other cases: the last stands, as REPLACE did
+            want[(sid, seat.translate(_NOCASE))] = (seat, person, json.dumps(amb) if amb else None)
+        have = {(r[0], r[1].translate(_NOCASE)): (r[1], r[2], r[3]) for r in self.conn.execute(
+            "SELECT session_id, seat, person, ambiguous FROM club_seats")}
+        self.conn.executemany("DELETE FROM club_seats WHERE session_id = ? AND seat = ?",
+                              [(sid, row[0]) for (sid, k), row in have.items()
+                               if (sid, k) not in want or want[(sid, k)][0] != row[0]])
         self.conn.executemany("INSERT OR REPLACE INTO club_seats (session_id, seat, person, ambiguous) "
                               "VALUES (?, ?, ?, ?)",
-                              [(sid, seat, person, json.dumps(amb) if amb else None)
-                               for sid, seat, person, amb in seats])
+                              [(sid, *row) for (sid, k), row in want.items() if have.get((sid, k)) != row])
 
     def persons(self) -> list[dict[str, Any]]:
         return [{"id": r[0], "name": r[1], "leader": r[2], "retired": bool(r[3]), "names": json.loads(r[4])}
