@@ -129,9 +129,9 @@ def opponents(store: Store, w: Who, regular: int = REGULAR) -> list[JsonObject]:
         seats = store.club.seats_to_place()
         placed = store.club.seat_persons()
         names = {p["id"]: p["name"] for p in store.club.persons()}
-        moves = store.queries.payments_between(w.seats_json(), json.dumps(
-            [[sid, seat] for sid, _d, _u, seat in seats], ensure_ascii=False))
+        moves = store.queries.seat_payments(w.seats_json())  # this person's payments only, not every seat's
     mine = {(sid, seat.lower()) for sid, seat in w.seats}
+    at_table = {(sid, seat.lower()) for sid, _d, _u, seat in seats}
     me = w.person or w.name.lower()
 
     def key(sid: int, seat: str) -> tuple[str, str]:
@@ -151,6 +151,8 @@ def opponents(store: Store, w: Who, regular: int = REGULAR) -> list[JsonObject]:
     for sid, payer, payee, chips, _code in moves:
         if (sid, payer.lower()) in mine and (sid, payee.lower()) in mine:
             continue
+        if (sid, payer.lower()) not in at_table or (sid, payee.lower()) not in at_table:
+            continue  # a payment to or from no seat of the table (a pool) is nobody's record
         if (sid, payer.lower()) in mine:
             net[key(sid, payee)[0]] -= chips
         else:
