@@ -80,8 +80,9 @@ def career_of(store: Store, person: str, shown: str) -> JsonObject:
     kinds = sorted({k for g in GAMES.values() for k in g.career_kinds})
     takebacks = sorted({c for g in GAMES.values() for c in g.career_takebacks})
     with store.snapshot():
-        seats = json.dumps([list(s) for s in store.club.seats_of(person)], ensure_ascii=False)
-        sessions = {s.id: s for s in store.sessions()}
+        held = store.club.seats_of(person)
+        seats = json.dumps([list(s) for s in held], ensure_ascii=False)
+        sessions = store.club.sessions_of(sid for sid, _seat in held)
         nets = store.queries.seat_nets(seats)
         stats: dict[int, dict[str, int]] = defaultdict(dict)
         for sid, stat, total in store.queries.seat_tallies(seats):
@@ -101,7 +102,7 @@ def versus(store: Store, text: str, other_text: str) -> JsonObject:
         raise InputError(_("{name} against themselves").format(name=a.name), _("give two different players"))
     with store.snapshot():
         moves = store.queries.payments_between(a.seats_json(), b.seats_json())
-        sessions = {s.id: s for s in store.sessions()}
+        sessions = store.club.sessions_of(sid for sid, _seat in a.seats)
     a_seats = {(sid, seat.lower()) for sid, seat in a.seats}
     b_sessions = {sid for sid, _seat in b.seats}
     together = sorted({sid for sid, _seat in a.seats} & b_sessions,
@@ -126,8 +127,9 @@ def opponents(store: Store, w: Who, regular: int = REGULAR) -> list[JsonObject]:
     """A record against each regular opponent (from ``regular`` nights together): nights and the
     chips taken from them, most nights first."""
     with store.snapshot():
-        seats = store.club.seats_to_place()
-        placed = store.club.seat_persons()
+        my_nights = {sid for sid, _seat in w.seats}
+        seats = store.club.seats_at(my_nights)  # the tables this person sat at, not the whole club's
+        placed = store.club.seat_persons(my_nights)
         names = {p["id"]: p["name"] for p in store.club.persons()}
         moves = store.queries.seat_payments(w.seats_json())  # this person's payments only, not every seat's
     mine = {(sid, seat.lower()) for sid, seat in w.seats}
@@ -140,7 +142,6 @@ def opponents(store: Store, w: Who, regular: int = REGULAR) -> list[JsonObject]:
 
     nights: dict[str, set[int]] = defaultdict(set)
     shown: dict[str, str] = {}
-    my_nights = {sid for sid, _seat in w.seats}
     for sid, _dev, _uid, seat in seats:
         if sid in my_nights and (sid, seat.lower()) not in mine and seat not in POOLS:
             k, name = key(sid, seat)

@@ -11,6 +11,9 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
+from pancli.core.rows import Session
+from pancli.storage.mapping import SESSION_COLUMNS, session_row
+
 # SQLite's NOCASE: the ASCII letters folded, nothing else (the seat column's collation)
 _NOCASE = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -70,8 +73,27 @@ class ClubQueries:
         return [tuple(r) for r in self.conn.execute(
             "SELECT session_id, seat FROM club_seats WHERE person = ? ORDER BY session_id", [person])]
 
+    def sessions_of(self, ids: Iterable[int]) -> dict[int, Session]:
+        """The sessions of these ids (a person's nights, not every session of the club)."""
+        return {s.id: s for s in map(session_row, self.conn.execute(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+            [json.dumps(sorted(set(ids)))]))}
+
+    def seats_at(self, ids: Iterable[int]) -> list[tuple[int, str | None, str | None, str]]:
+        """``seats_to_place`` of these sessions only."""
+        wanted = json.dumps(sorted(set(ids)))
+        return [tuple(r) for r in self.conn.execute(
+            "WITH ids(id) AS (SELECT value FROM json_each(?)) "
+            "SELECT s.id, s.device, s.uid, p.value FROM ids JOIN sessions s ON s.id = ids.id, json_each(s.players) p "
+            "UNION SELECT s.id, s.device, s.uid, t.player FROM ids JOIN sessions s ON s.id = ids.id "
+            "JOIN totals t ON t.session_id = s.id", [wanted])]
+
     def seat_persons(self, session_ids: Iterable[int] | None = None) -> dict[tuple[int, str], str]:
         """(session id, seat folded to lower case) -> the person who sat there."""
-        rows = self.conn.execute("SELECT session_id, seat, person FROM club_seats WHERE person IS NOT NULL")
-        wanted = set(session_ids) if session_ids is not None else None
-        return {(r[0], r[1].lower()): r[2] for r in rows if wanted is None or r[0] in wanted}
+        if session_ids is None:
+            rows = self.conn.execute("SELECT session_id, seat, person FROM club_seats WHERE person IS NOT NULL")
+        else:
+            rows = self.conn.execute(
+                "SELECT c.session_id, c.seat, c.person FROM json_each(?) ids JOIN club_seats c "
+                "ON c.session_id = ids.value WHERE c.person IS NOT NULL", [json.dumps(sorted(set(session_ids)))])
+        return {(r[0], r[1].lower()): r[2] for r in rows}
