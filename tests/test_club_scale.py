@@ -69,3 +69,10 @@ def test_a_sync_that_brings_nothing_new_writes_nothing_to_the_projection(tmp_pat
     finally:
         store.close()
     assert json.loads(pan("player Ana --json").stdout)["sessions"] == 2
+
+
+def test_a_name_given_after_the_roster_was_first_asked_still_resolves():
+    roster = club.fold(chain(3))
+    assert roster.named("p1") == f"{1:032x}" and roster.named("Pip") is None
+    roster.aliases.append((club.folded_name("Pip"), f"{2:032x}", DEVICE, "Pip"))  # as an alias entry folds
+    assert roster.named("PIP") == f"{2:032x}" and roster.named("P3") == f"{3:032x}"
