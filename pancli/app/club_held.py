@@ -26,13 +26,23 @@ def project(store: Store, roster: Roster) -> None:
     """Who sat in each seat of each session held here, as the roster says (inside the caller's
     write transaction)."""
     me = store.sync.device_id()
+    given_names: dict[str, list[str]] = {}  # each person's aliases, in one pass over them all
+    for _n, q, _by, given in roster.aliases:
+        given_names.setdefault(q, []).append(given)
     persons = []
     for p in roster.persons.values():
-        names = list(dict.fromkeys([p.name, *(given for _n, q, _by, given in roster.aliases if q == p.id)]))
+        names = list(dict.fromkeys([p.name, *given_names.get(p.id, [])]))
         persons.append((p.id, p.name, roster.leader(p.id), p.retired, names))
     seats: list[tuple[int, str, str | None, list[str] | None]] = []
+    named: dict[str, str | list[str] | None] = {}  # a name typed at many tables resolved once
     for sid, device, uid, seat in store.club.seats_to_place():
-        who = roster.seat(f"{device}/{uid}", seat, me)
+        gid, folded = f"{device}/{uid}", club.folded_name(seat)
+        if folded in roster.seats.get(gid, {}) or (gid, folded) in roster.disputed:
+            who = roster.seat(gid, seat, me)
+        else:
+            if folded not in named:
+                named[folded] = roster.named(seat, me)
+            who = named[folded]
         if who is not None:
             seats.append((sid, seat, who if isinstance(who, str) else None, who if isinstance(who, list) else None))
     store.club.project(persons, seats)

@@ -87,8 +87,9 @@ def career_of(store: Store, person: str, shown: str) -> JsonObject:
     kinds = sorted({k for g in GAMES.values() for k in g.career_kinds})
     takebacks = sorted({c for g in GAMES.values() for c in g.career_takebacks})
     with store.snapshot():
-        seats = json.dumps([list(s) for s in store.club.seats_of(person)], ensure_ascii=False)
-        sessions = {s.id: s for s in store.sessions()}
+        held = store.club.seats_of(person)
+        seats = json.dumps([list(s) for s in held], ensure_ascii=False)
+        sessions = store.club.sessions_of(sid for sid, _seat in held)
         nets = store.queries.seat_nets(seats)
         stats: dict[int, dict[str, int]] = defaultdict(dict)
         for sid, stat, total in store.queries.seat_tallies(seats):
@@ -108,7 +109,7 @@ def versus(store: Store, text: str, other_text: str) -> JsonObject:
         raise InputError(_("{name} against themselves").format(name=a.name), _("give two different players"))
     with store.snapshot():
         moves = store.queries.payments_between(a.seats_json(), b.seats_json())
-        sessions = {s.id: s for s in store.sessions()}
+        sessions = store.club.sessions_of(sid for sid, _seat in a.seats)
     a_seats = {(sid, seat.lower()) for sid, seat in a.seats}
     b_sessions = {sid for sid, _seat in b.seats}
     together = sorted({sid for sid, _seat in a.seats} & b_sessions,
@@ -133,12 +134,13 @@ def opponents(store: Store, w: Who, regular: int = REGULAR) -> list[JsonObject]:
     """A record against each regular opponent (from ``regular`` nights together): nights and the
     chips taken from them, most nights first."""
     with store.snapshot():
-        seats = store.club.seats_to_place()
-        placed = store.club.seat_persons()
+        my_nights = {sid for sid, _seat in w.seats}
+        seats = store.club.seats_at(my_nights)  # the tables this person sat at, not the whole club's
+        placed = store.club.seat_persons(my_nights)
         names = {p["id"]: p["name"] for p in store.club.persons()}
-        moves = store.queries.payments_between(w.seats_json(), json.dumps(
-            [[sid, seat] for sid, _d, _u, seat in seats], ensure_ascii=False))
+        moves = store.queries.seat_payments(w.seats_json())  # this person's payments only, not every seat's
     mine = {(sid, seat.lower()) for sid, seat in w.seats}
+    at_table = {(sid, seat.lower()) for sid, _d, _u, seat in seats}
     me = w.person or w.name.lower()
 
     def key(sid: int, seat: str) -> tuple[str, str]:
@@ -147,7 +149,6 @@ def opponents(store: Store, w: Who, regular: int = REGULAR) -> list[JsonObject]:
 
     nights: dict[str, set[int]] = defaultdict(set)
     shown: dict[str, str] = {}
-    my_nights = {sid for sid, _seat in w.seats}
     for sid, _dev, _uid, seat in seats:
         if sid in my_nights and (sid, seat.lower()) not in mine and seat not in POOLS:
             k, name = key(sid, seat)
@@ -158,6 +159,8 @@ def opponents(store: Store, w: Who, regular: int = REGULAR) -> list[JsonObject]:
     for sid, payer, payee, chips, _code in moves:
         if (sid, payer.lower()) in mine and (sid, payee.lower()) in mine:
             continue
+        if (sid, payer.lower()) not in at_table or (sid, payee.lower()) not in at_table:
+            continue  # a payment to or from no seat of the table (a pool) is nobody's record
         if (sid, payer.lower()) in mine:
             net[key(sid, payee)[0]] -= chips
         else:

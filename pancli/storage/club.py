@@ -11,6 +11,12 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
+from pancli.core.rows import Session
+from pancli.storage.mapping import SESSION_COLUMNS, session_row
+
+# SQLite's NOCASE: the ASCII letters folded, nothing else (the seat column's collation)
+_NOCASE = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
 
 class ClubQueries:
     def __init__(self, conn: sqlite3.Connection):
@@ -35,16 +41,28 @@ class ClubQueries:
 
     def project(self, persons: Iterable[tuple[str, str, str, bool, list[str]]],
                 seats: Iterable[tuple[int, str, str | None, list[str] | None]]) -> None:
-        """The roster in force from now on: every person and every seat the club knows (replaced whole)."""
-        self.conn.execute("DELETE FROM club_persons")
-        self.conn.execute("DELETE FROM club_seats")
-        self.conn.executemany("INSERT INTO club_persons (id, name, leader, retired, names) VALUES (?, ?, ?, ?, ?)",
-                              [(p, n, lead, int(r), json.dumps(names, ensure_ascii=False))
-                               for p, n, lead, r, names in persons])
+        """The roster in force from now on: every person and every seat the club knows (what was
+        there and is not any more taken away; only the rows that differ written, so a sync that
+        changed nothing writes nothing)."""
+        want_persons = {p: (n, lead, int(r), json.dumps(names, ensure_ascii=False)) for p, n, lead, r, names in persons}
+        have_persons = {r[0]: tuple(r[1:]) for r in self.conn.execute(
+            "SELECT id, name, leader, retired, names FROM club_persons")}
+        self.conn.executemany("DELETE FROM club_persons WHERE id = ?",
+                              [[p] for p in have_persons if p not in want_persons])
+        self.conn.executemany("INSERT OR REPLACE INTO club_persons (id, name, leader, retired, names) "
+                              "VALUES (?, ?, ?, ?, ?)",
+                              [(p, *v) for p, v in want_persons.items() if have_persons.get(p) != v])
+        want: dict[tuple[int, str], tuple[str, str | None, str | None]] = {}
+        for sid, seat, person, amb in seats:  # a seat given twice in other cases: the last stands, as REPLACE did
+            want[(sid, seat.translate(_NOCASE))] = (seat, person, json.dumps(amb) if amb else None)
+        have = {(r[0], r[1].translate(_NOCASE)): (r[1], r[2], r[3]) for r in self.conn.execute(
+            "SELECT session_id, seat, person, ambiguous FROM club_seats")}
+        self.conn.executemany("DELETE FROM club_seats WHERE session_id = ? AND seat = ?",
+                              [(sid, row[0]) for (sid, k), row in have.items()
+                               if (sid, k) not in want or want[(sid, k)][0] != row[0]])
         self.conn.executemany("INSERT OR REPLACE INTO club_seats (session_id, seat, person, ambiguous) "
                               "VALUES (?, ?, ?, ?)",
-                              [(sid, seat, person, json.dumps(amb) if amb else None)
-                               for sid, seat, person, amb in seats])
+                              [(sid, *row) for (sid, k), row in want.items() if have.get((sid, k)) != row])
 
     def persons(self) -> list[dict[str, Any]]:
         return [{"id": r[0], "name": r[1], "leader": r[2], "retired": bool(r[3]), "names": json.loads(r[4])}
@@ -55,8 +73,27 @@ class ClubQueries:
         return [tuple(r) for r in self.conn.execute(
             "SELECT session_id, seat FROM club_seats WHERE person = ? ORDER BY session_id", [person])]
 
+    def sessions_of(self, ids: Iterable[int]) -> dict[int, Session]:
+        """The sessions of these ids (a person's nights, not every session of the club)."""
+        return {s.id: s for s in map(session_row, self.conn.execute(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+            [json.dumps(sorted(set(ids)))]))}
+
+    def seats_at(self, ids: Iterable[int]) -> list[tuple[int, str | None, str | None, str]]:
+        """``seats_to_place`` of these sessions only."""
+        wanted = json.dumps(sorted(set(ids)))
+        return [tuple(r) for r in self.conn.execute(
+            "WITH ids(id) AS (SELECT value FROM json_each(?)) "
+            "SELECT s.id, s.device, s.uid, p.value FROM ids JOIN sessions s ON s.id = ids.id, json_each(s.players) p "
+            "UNION SELECT s.id, s.device, s.uid, t.player FROM ids JOIN sessions s ON s.id = ids.id "
+            "JOIN totals t ON t.session_id = s.id", [wanted])]
+
     def seat_persons(self, session_ids: Iterable[int] | None = None) -> dict[tuple[int, str], str]:
         """(session id, seat folded to lower case) -> the person who sat there."""
-        rows = self.conn.execute("SELECT session_id, seat, person FROM club_seats WHERE person IS NOT NULL")
-        wanted = set(session_ids) if session_ids is not None else None
-        return {(r[0], r[1].lower()): r[2] for r in rows if wanted is None or r[0] in wanted}
+        if session_ids is None:
+            rows = self.conn.execute("SELECT session_id, seat, person FROM club_seats WHERE person IS NOT NULL")
+        else:
+            rows = self.conn.execute(
+                "SELECT c.session_id, c.seat, c.person FROM json_each(?) ids JOIN club_seats c "
+                "ON c.session_id = ids.value WHERE c.person IS NOT NULL", [json.dumps(sorted(set(session_ids)))])
+        return {(r[0], r[1].lower()): r[2] for r in rows}

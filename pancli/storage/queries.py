@@ -144,6 +144,17 @@ class ReportQueries:
                 WHERE p.code IN ({marks}) AND p.params IS NOT NULL AND p.event_id NOT IN ({VOIDED_ANYWHERE})
                 ORDER BY p.event_id""", [seats, *codes])]
 
+    def seat_payments(self, seats: str) -> list[tuple[int, str, str, int, str | None]]:
+        """Every effective payment to or from a seat of ``seats`` (JSON: [[session id, name], …]),
+        each once: (session id, payer, payee, chips, code)."""
+        return [tuple(r[1:]) for r in self.conn.execute(
+            f"""WITH seats(sid, name) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]')
+                                         FROM json_each(?))
+                SELECT DISTINCT p.id, p.session_id, p.payer, p.payee, p.chips, p.code FROM seats s JOIN payments p
+                 ON p.session_id = s.sid AND (p.payer = s.name COLLATE NOCASE OR p.payee = s.name COLLATE NOCASE)
+                WHERE p.event_id NOT IN ({VOIDED_ANYWHERE})
+                ORDER BY p.session_id, p.id""", [seats])]
+
     def payments_between(self, seats: str, others: str) -> list[tuple[int, str, str, int, str | None]]:
         """Every effective payment from a seat of one list to a seat of the other, either way:
         (session id, payer, payee, chips, code)."""
