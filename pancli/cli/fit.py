@@ -90,9 +90,20 @@ def _share_width(table, console) -> None:
 def fit_table(table, console) -> None:
     """A table too wide for the console at its longest words is drawn compact (no rules, one
     space between columns) before rich would break a word; a left title is not padded to the
-    table's width (no trailing spaces when piped)."""
+    table's width (no trailing spaces when piped). On a terminal that draws ambiguous characters
+    wide (``--ambiguous-wide``) its borders are ASCII."""
     if table.title_justify == "left":
         table.title_justify = "default"
+    from pancli.core.width import ambiguous_wide
+
+    if ambiguous_wide():  # a terminal that draws box drawing two cells wide: ASCII borders
+        from rich import box
+
+        from pancli.cli.terminal import rich_as_wide
+
+        rich_as_wide()
+        if table.box is not None:
+            table.box = box.ASCII
     if table.width is not None:
         return
     if table_min_width(table, console) > console.width:

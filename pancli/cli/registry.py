@@ -154,8 +154,12 @@ class RootGroup(PanGroup):
             import sys
 
             from pancli.cli.language import speak_from_argv
+            from pancli.cli.terminal import wanted, wide_streams
 
-            speak_from_argv(list(sys.argv[1:] if args is None else args))
+            argv = list(sys.argv[1:] if args is None else args)
+            speak_from_argv(argv)
+            with wide_streams(wanted(argv)):  # --ambiguous-wide: letter suits, ASCII borders
+                return super().main(args, *rest, **kw)
         return super().main(args, *rest, **kw)
 
     def _main_shell_completion(self, ctx_args, prog_name, complete_var=None) -> None:

@@ -1,0 +1,125 @@
+"""Terminals that draw East Asian "ambiguous" characters two cells wide (an option of iTerm2,
+WezTerm, VTE, xterm that many Japanese, Chinese and Korean users turn on): ``--ambiguous-wide``
+or ``PANCLI_AMBIGUOUS_WIDE=1``.
+
+Under it, what `pan` prints is drawn with characters every terminal shows the same width:
+suits as letters (5S 5H 5D 5C, the codes the commands take), tables with ASCII borders, the
+report's sparklines as an ASCII ramp (``_.:-=+*#``), the QR
+code in two spaces a module (``qr_compact``), and every width measured with ambiguous characters
+(Cyrillic, ł, ·, …) two cells, rich's tables included (rich alone counts them one).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+
+ENV = "PANCLI_AMBIGUOUS_WIDE"
+FLAG = "--ambiguous-wide"
+
+# What is printed instead under the opt-in: each of these is one cell on every terminal.
+_SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+_BOX = {**dict.fromkeys("─━═╌╍┄┅┈┉╴╶╸╺", "-"), **dict.fromkeys("│┃║╎╏┆┇┊┋╵╷╹╻", "|"),
+        **{chr(c): "+" for c in range(0x250C, 0x254C)}, **{chr(c): "+" for c in range(0x2552, 0x256D)},
+        **dict.fromkeys("╭╮╯╰", "+")}
+# The report's sparklines: eighths of a block, lowest to highest, as an ASCII ramp.
+_BARS = dict(zip("▁▂▃▄▅▆▇█", "_.:-=+*#"))
+LETTERS = str.maketrans({**_SUITS, **_BOX, **_BARS})
+
+
+def wanted(argv: list[str], environ: Mapping[str, str] | None = None) -> bool:
+    """Whether this command line asks for the opt-in: the flag before ``--``, or the variable set
+    to anything but empty or 0."""
+    for arg in argv:
+        if arg == "--":
+            break
+        if arg == FLAG:
+            return True
+    value = (os.environ if environ is None else environ).get(ENV, "").strip().lower()
+    return value not in ("", "0", "no", "false", "off")
+
+
+class _Letters:
+    """A text stream that writes suits as letters and box drawing as ASCII."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text):
+        return self._stream.write(text.translate(LETTERS) if isinstance(text, str) else text)
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _narrow_rich() -> None:
+    """rich measured as pancli measures: ambiguous characters two cells, but for the suits and box
+    drawing the streams write as one-cell letters. Done once a process, when a wide terminal is used."""
+    import rich.cells
+    import rich.segment
+
+    if getattr(rich.cells, "_pancli_wide", False):
+        return
+    from pancli.core.width import char_cells
+
+    def size(character: str, unicode_version: str = "auto") -> int:
+        return 1 if character in LETTERS_FROM else char_cells(character)
+
+    ascii_only = frozenset(map(chr, range(0x20, 0x7F))).issuperset
+    for module in (rich.cells, rich.segment):  # segment took both by name
+        if hasattr(module, "get_character_cell_size"):
+            module.get_character_cell_size = size  # type: ignore[attr-defined]
+        # rich's fast path for text it takes to be all one cell (Latin-1, Cyrillic, box drawing):
+        # a private name of rich's, replaced as the measure is (rich has no switch for it, #4199)
+        if hasattr(module, "_is_single_cell_widths"):
+            setattr(module, "_is_single_cell_widths", ascii_only)  # noqa: B010
+    rich.cells._pancli_wide = True  # type: ignore[attr-defined]
+
+
+LETTERS_FROM = frozenset(chr(c) for c in LETTERS)
+
+
+def use_wide(wide: bool) -> None:
+    """Measure ambiguous characters as the terminal draws them, from now on in this process."""
+    from pancli.core.width import use_ambiguous_wide
+
+    use_ambiguous_wide(wide)
+    rich = sys.modules.get("rich.cells")
+    if rich is not None and hasattr(rich, "cached_cell_len"):
+        rich.cached_cell_len.cache_clear()  # widths measured the other way
+    if wide and rich is not None:
+        _narrow_rich()
+
+
+def rich_as_wide() -> None:
+    """Before rich draws anything under the opt-in: its widths as pancli's (called by ``console``)."""
+    from pancli.core.width import ambiguous_wide
+
+    if ambiguous_wide():
+        _narrow_rich()
+
+
+@contextmanager
+def wide_streams(wide: bool) -> Iterator[None]:
+    """Standard output and error writing suits as letters and ASCII borders inside the block,
+    when ``wide``; as they are otherwise."""
+    if not wide:
+        yield
+        return
+    from pancli.core.width import ambiguous_wide
+
+    before = ambiguous_wide()
+    use_wide(True)
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Letters(sys.stdout), _Letters(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+        use_wide(before)
