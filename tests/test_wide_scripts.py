@@ -176,3 +176,33 @@ def test_the_qr_code_is_drawn_without_half_blocks_under_ambiguous_wide():
     assert not SUITS_AND_BOXES & set(square)
     rows = [x for x in square.splitlines() if x.strip()]
     assert max(width_of(x, 2) for x in rows) <= 80 and len(rows) > 25
+
+
+# -- what a Japanese keyboard types ----------------------------------------------------------------
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_check_reads_full_width_cards_commands_and_ideographic_spaces(as_json):
+    json = ["--json"] if as_json else []
+    ruling = run("check", "5S", "5S", "5S", *json)
+    assert ruling.startswith("{" if as_json else "5♠ 5♠ 5♠")
+    assert run("check", "５Ｓ　５Ｓ　５Ｓ", *json) == ruling  # one argument, ideographic spaces
+    assert run("check", "５Ｓ", "５Ｓ", "５Ｓ", *json) == ruling
+    assert run("ｃｈｅｃｋ", "５Ｓ", "５ｓ", "5♠", *(["－－ｊｓｏｎ"] if as_json else [])) == ruling
+
+
+def test_the_table_shell_reads_full_width_words_and_keeps_a_name_as_typed(tmp_path, monkeypatch):
+    from pancli.cli.shell import TableShell
+
+    monkeypatch.delenv("PANCLI_DB", raising=False)
+    shell = TableShell(db=str(tmp_path / "pan.db"))
+    try:
+        assert shell.execute("session new fri --players Ａｎａ,Ben,Cruz").ok
+        assert shell.execute("ｄｅａｌ").ok
+        melded = shell.execute("ｍｅｌｄ　ａｎａ　５Ｓ　５Ｓ　５Ｓ")
+        assert melded.ok, melded.err
+        assert "Ａｎａ melds 5♠ 5♠ 5♠" in melded.out  # found by NFKC, shown as it was given
+        assert shell.execute("ｍ ｂｅｎ ７Ｈ　７Ｈ　７Ｈ").ok  # an alias, full-width
+        board = shell.execute("ｂｏａｒｄ －－ｊｓｏｎ")
+        assert board.ok and '"name": "Ａｎａ"' in board.out
+    finally:
+        shell.close()

@@ -157,6 +157,10 @@ class RootGroup(PanGroup):
             from pancli.cli.terminal import wanted, wide_streams
 
             argv = list(sys.argv[1:] if args is None else args)
+            if any(a.startswith("－") for a in argv):  # －－ｊｓｏｎ: an option typed full-width
+                from pancli.cli.shell_line import typed_word
+
+                argv = args = [typed_word(a) if a.startswith("－") else a for a in argv]
             speak_from_argv(argv)
             with wide_streams(wanted(argv)):  # --ambiguous-wide: letter suits, ASCII borders
                 return super().main(args, *rest, **kw)
