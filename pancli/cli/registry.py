@@ -154,7 +154,7 @@ class RootGroup(PanGroup):
             import sys
 
             from pancli.cli.language import speak_from_argv
-            from pancli.cli.terminal import wanted, wide_streams
+            from pancli.cli.terminal import shown_streams, wanted
 
             argv = list(sys.argv[1:] if args is None else args)
             if any(a.startswith("－") for a in argv):  # －－ｊｓｏｎ: an option typed full-width
@@ -162,7 +162,7 @@ class RootGroup(PanGroup):
 
                 argv = args = [typed_word(a) if a.startswith("－") else a for a in argv]
             speak_from_argv(argv)
-            with wide_streams(wanted(argv)):  # --ambiguous-wide: letter suits, ASCII borders
+            with shown_streams(wanted(argv)):  # Japanese lines fitted; --ambiguous-wide: letter suits
                 return super().main(args, *rest, **kw)
         return super().main(args, *rest, **kw)
 

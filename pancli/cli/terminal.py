@@ -12,6 +12,7 @@ code in two spaces a module (``qr_compact``), and every width measured with ambi
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -41,14 +42,52 @@ def wanted(argv: list[str], environ: Mapping[str, str] | None = None) -> bool:
     return value not in ("", "0", "no", "false", "off")
 
 
-class _Letters:
-    """A text stream that writes suits as letters and box drawing as ASCII."""
+class Shown:
+    """A standard stream as a terminal of wide scripts needs it: a line of a script written
+    without spaces (Japanese) too wide for the output is broken as ``wrap_words`` breaks it (by
+    phrase, never before 。), wherever it was printed; and, under the opt-in, suits written as
+    letters and box drawing as ASCII. Text of ASCII alone passes as it is, at once."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream, letters: bool) -> None:
         self._stream = stream
+        self._letters = letters
+        self._pending = ""  # the start of a line not ended yet: fitted when its end comes
+        self._width: int | None = None
 
     def write(self, text):
-        return self._stream.write(text.translate(LETTERS) if isinstance(text, str) else text)
+        if not isinstance(text, str):
+            return self._stream.write(text)
+        count = len(text)
+        if self._letters:
+            text = text.translate(LETTERS)
+        if not self._pending and text.isascii():
+            self._stream.write(text)
+            return count
+        text = self._pending + text
+        done, _nl, self._pending = text.rpartition("\n")
+        if _nl:
+            self._stream.write("\n".join(self._fit(line) for line in done.split("\n")) + "\n")
+        return count
+
+    def _fit(self, line: str) -> str:
+        from pancli.core.width import has_unspaced
+
+        if line.isascii() or not has_unspaced(line):
+            return line
+        from pancli.core.text import cells, wrap_words
+
+        plain = _ANSI.sub("", line)
+        if self._width is None:
+            self._width = _width_of(self._stream)
+        if cells(plain) <= self._width:
+            return line
+        return "\n".join(wrap_words(plain, self._width))
+
+    def flush(self) -> None:
+        if self._pending:
+            pending, self._pending = self._pending, ""
+            self._stream.write(pending)
+        self._stream.flush()
 
     def writelines(self, lines) -> None:
         for line in lines:
@@ -56,6 +95,21 @@ class _Letters:
 
     def __getattr__(self, name: str):
         return getattr(self._stream, name)
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _width_of(stream) -> int:
+    """The width a stream's lines are laid out in: its terminal's, or piped COLUMNS (else 80)."""
+    from pancli.cli.output import output_width
+
+    found = output_width(stream)
+    if found is not None:
+        return found
+    import shutil
+
+    return shutil.get_terminal_size((80, 24)).columns
 
 
 def _narrow_rich() -> None:
@@ -106,20 +160,25 @@ def rich_as_wide() -> None:
 
 
 @contextmanager
-def wide_streams(wide: bool) -> Iterator[None]:
-    """Standard output and error writing suits as letters and ASCII borders inside the block,
-    when ``wide``; as they are otherwise."""
-    if not wide:
-        yield
-        return
+def shown_streams(wide: bool) -> Iterator[None]:
+    """Standard output and error as ``Shown`` inside the block (a command's run): lines of a
+    script without spaces fitted to the width, and when ``wide`` suits as letters and ASCII
+    borders, ambiguous characters measured two cells."""
     from pancli.core.width import ambiguous_wide
 
     before = ambiguous_wide()
-    use_wide(True)
+    if wide:
+        use_wide(True)
     saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _Letters(sys.stdout), _Letters(sys.stderr)
+    sys.stdout, sys.stderr = Shown(sys.stdout, wide), Shown(sys.stderr, wide)
     try:
         yield
     finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass  # a reader gone or a stream closed: what main says of it was said
         sys.stdout, sys.stderr = saved
-        use_wide(before)
+        if wide:
+            use_wide(before)
