@@ -133,9 +133,16 @@ def fit_words(text: str, width: int, indent: str = "    ") -> list[str]:
     """The text as lines of at most `width` columns (each ending in a newline), a long line broken
     between its items (after · or |), else between words, never inside a word (a word of a
     script written without spaces, Japanese, breaks by phrase: ``word_pieces``); the lines after
-    the first are indented. Lines that fit are kept exactly as they are."""
+    the first are indented. Lines that fit are kept exactly as they are. Under ``--ambiguous-wide``
+    suits and box drawing are letters and ASCII first (as the streams print them, and the table
+    shell's prompt_toolkit lines, which bypass the streams), so a line is measured as it is drawn."""
     from pancli.core.text import word_pieces
+    from pancli.core.width import ambiguous_wide
 
+    if ambiguous_wide():
+        from pancli.cli.terminal import LETTERS
+
+        text = text.translate(LETTERS)
     out = []
     for line in text.rstrip("\n").split("\n"):
         if visible_len(line) <= width:

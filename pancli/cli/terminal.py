@@ -100,6 +100,21 @@ class Shown:
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
+def as_drawn(text: str) -> str:
+    """Text as the standard streams print it (``Shown``), for text that reaches the terminal
+    another way (a pager): suits as letters and ASCII borders under the opt-in, a Japanese line
+    too long for the terminal broken by phrase."""
+    import io
+
+    from pancli.core.width import ambiguous_wide
+
+    drawn = io.StringIO()
+    shown = Shown(drawn, ambiguous_wide())
+    shown.write(text)
+    shown.flush()
+    return drawn.getvalue()
+
+
 def _width_of(stream) -> int:
     """The width a stream's lines are laid out in: its terminal's, or piped COLUMNS (else 80)."""
     from pancli.cli.output import output_width
