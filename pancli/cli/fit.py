@@ -140,7 +140,7 @@ def fit_words(text: str, width: int, indent: str = "    ") -> list[str]:
     from pancli.core.width import ambiguous_wide
 
     if ambiguous_wide():
-        from pancli.cli.terminal import LETTERS
+        from pancli.cli.letters import LETTERS
 
         text = text.translate(LETTERS)
     out = []

@@ -17,17 +17,10 @@ import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
+from pancli.cli.letters import LETTERS  # what is printed instead under the opt-in
+
 ENV = "PANCLI_AMBIGUOUS_WIDE"
 FLAG = "--ambiguous-wide"
-
-# What is printed instead under the opt-in: each of these is one cell on every terminal.
-_SUITS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
-_BOX = {**dict.fromkeys("─━═╌╍┄┅┈┉╴╶╸╺", "-"), **dict.fromkeys("│┃║╎╏┆┇┊┋╵╷╹╻", "|"),
-        **{chr(c): "+" for c in range(0x250C, 0x254C)}, **{chr(c): "+" for c in range(0x2552, 0x256D)},
-        **dict.fromkeys("╭╮╯╰", "+")}
-# The report's sparklines: eighths of a block, lowest to highest, as an ASCII ramp.
-_BARS = dict(zip("▁▂▃▄▅▆▇█", "_.:-=+*#"))
-LETTERS = str.maketrans({**_SUITS, **_BOX, **_BARS})
 
 
 def wanted(argv: list[str], environ: Mapping[str, str] | None = None) -> bool:
@@ -116,15 +109,19 @@ def as_drawn(text: str) -> str:
 
 
 def _width_of(stream) -> int:
-    """The width a stream's lines are laid out in: its terminal's, or piped COLUMNS (else 80)."""
-    from pancli.cli.output import output_width
-
-    found = output_width(stream)
-    if found is not None:
-        return found
+    """The width a stream's lines are laid out in: its terminal's, or piped COLUMNS when it is a
+    sane number (else 80), as cli/output's ``output_width`` says (not imported: output imports
+    the wrapper, which imports this module)."""
     import shutil
 
-    return shutil.get_terminal_size((80, 24)).columns
+    try:
+        terminal = stream.isatty()
+    except (AttributeError, ValueError):
+        terminal = False
+    if terminal:
+        return shutil.get_terminal_size((80, 24)).columns
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and 20 <= int(columns) <= 1000 else 80
 
 
 def _narrow_rich() -> None:
