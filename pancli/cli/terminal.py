@@ -41,9 +41,10 @@ class Shown:
     phrase, never before 。), wherever it was printed; and, under the opt-in, suits written as
     letters and box drawing as ASCII. Text of ASCII alone passes as it is, at once."""
 
-    def __init__(self, stream, letters: bool) -> None:
+    def __init__(self, stream, letters: bool, fit: bool = True) -> None:
         self._stream = stream
         self._letters = letters
+        self._fits = fit  # standard error is not fitted: an error is one line, however long
         self._pending = ""  # the start of a line not ended yet: fitted when its end comes
         self._width: int | None = None
 
@@ -53,6 +54,9 @@ class Shown:
         count = len(text)
         if self._letters:
             text = text.translate(LETTERS)
+        if not self._fits:
+            self._stream.write(text)
+            return count
         if not self._pending and text.isascii():
             self._stream.write(text)
             return count
@@ -182,7 +186,7 @@ def shown_streams(wide: bool) -> Iterator[None]:
     if wide:
         use_wide(True)
     saved = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = Shown(sys.stdout, wide), Shown(sys.stderr, wide)
+    sys.stdout, sys.stderr = Shown(sys.stdout, wide), Shown(sys.stderr, wide, fit=False)
     try:
         yield
     finally:
