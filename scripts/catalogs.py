@@ -8,6 +8,7 @@ them, and make the pseudo-language that finds a line nobody wrapped.
                                                  # CLDR's, card codes/commands/options kept (the tests run it)
     python scripts/catalogs.py init pancli/locale/pancli.pot de pancli/locale/de/LC_MESSAGES/pancli.po
     python scripts/catalogs.py pseudo /tmp/qps   # then: PANCLI_LOCALE_DIR=/tmp/qps pan --lang qps …
+                                                 # (and --lang qpa: the wide one, full-width letters)
     python scripts/catalogs.py try some.pl.po /tmp/loc   # a .po to try: PANCLI_LOCALE_DIR=/tmp/loc
 
 Messages come from the code (``_``, ``N_``, ``ngettext``, ``pgettext``, ``npgettext``), the
@@ -35,6 +36,7 @@ LOCALE = PACKAGE / "locale"
 POT = LOCALE / "pancli.pot"
 DOMAIN = "pancli"
 PSEUDO = "qps"  # the pseudo-language's code (as in Windows' qps-ploc)
+WIDE_PSEUDO = "qpa"  # the wide one (as Windows' qps-ploca, its pseudo-locale for East Asian text)
 
 PY_KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
                "npgettext": ((1, "c"), 2, 3)}
@@ -414,22 +416,52 @@ def pseudo_text(text: str) -> str:
     return f"{text[:start]}⟦{core}⟧{text[start + len(core):]}"
 
 
-def pseudo_catalog(template: Catalog) -> Catalog:
+# What a wide message keeps as it is: placeholders, quoted commands, markup and HTML tags, card
+# codes, options and printf-style conversions (what the code or a person types, not words).
+_KEPT = re.compile(r"\{[^{}]*\}|%\([A-Za-z_]\w*\)[sdr]|%[A-Za-z%]|`[^`]*`|\[/?[a-z ]+\]|<[^<>]*>|&\w+;"
+                   r"|(?<![\w-])--?[A-Za-z][\w-]*|\b(?:10|[2-9TJQKA])[SHDC]\b|\S*[/\\.]\S*[A-Za-z]\S*")
+_FULL_WIDTH = {c: c + 0xFEE0 for c in range(ord("!"), ord("~") + 1) if chr(c).isalpha()}
+_PADDING = "パンギンゲのチップ"  # kana, no space: as long as a Japanese sentence runs without one
+
+
+def wide_text(text: str) -> str:
+    """⟦text⟧ with its letters full-width (two cells each) and padded with kana, a third again as
+    long, inside the text's own leading and trailing white space: what a Japanese catalog does to
+    a line's width. Placeholders, commands, markup, card codes and options are kept as they are."""
+    core = text.strip()
+    if not core:
+        return text
+    start = text.index(core[0])
+    pieces, at = [], 0
+    for m in _KEPT.finditer(core):
+        pieces += [core[at:m.start()].translate(_FULL_WIDTH), m.group(0)]
+        at = m.end()
+    pieces.append(core[at:].translate(_FULL_WIDTH))
+    pad = (_PADDING * (len(core) // len(_PADDING) + 1))[:max(1, len(core) // 3)]
+    return f"{text[:start]}⟦{''.join(pieces)}{pad}⟧{text[start + len(core):]}"
+
+
+def pseudo_catalog(template: Catalog, say=pseudo_text) -> Catalog:
     catalog = Catalog(locale="en", domain=DOMAIN, **HEADER)
     for m in template:
         if not m.id:
             continue
-        string = tuple(pseudo_text(s) for s in m.id) if isinstance(m.id, tuple) else pseudo_text(m.id)
+        string = tuple(say(s) for s in m.id) if isinstance(m.id, tuple) else say(m.id)
         catalog.add(m.id, string, context=m.context)
     return catalog
 
 
 def cmd_pseudo(args) -> int:
-    target = Path(args.dir) / PSEUDO / "LC_MESSAGES" / f"{DOMAIN}.mo"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    catalog = pseudo_catalog(extract())
-    target.write_bytes(_mo_bytes(catalog))
-    print(f"{target}: {len(catalog)} messages; try: PANCLI_LOCALE_DIR={args.dir} pan --lang {PSEUDO} --help")
+    """The pseudo-languages into DIR: qps (every message in ⟦…⟧) and the wide qpa (every message
+    written in full-width letters and padded with kana: two cells a character, no space to
+    break the padding at), each where PANCLI_LOCALE_DIR=DIR finds it."""
+    messages = extract()
+    for code, say in ((PSEUDO, pseudo_text), (WIDE_PSEUDO, wide_text)):
+        target = Path(args.dir) / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        catalog = pseudo_catalog(messages, say)
+        target.write_bytes(_mo_bytes(catalog))
+        print(f"{target}: {len(catalog)} messages; try: PANCLI_LOCALE_DIR={args.dir} pan --lang {code} --help")
     return 0
 
 
@@ -465,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(run=cmd_merge)
     sub.add_parser("compile", help="each .po -> .mo").set_defaults(run=cmd_compile)
     sub.add_parser("check", help="current, valid, complete, compiled").set_defaults(run=cmd_check)
-    p = sub.add_parser("pseudo", help="the pseudo-language qps into DIR")
+    p = sub.add_parser("pseudo", help="the pseudo-languages qps and qpa (wide) into DIR")
     p.add_argument("dir")
     p.set_defaults(run=cmd_pseudo)
     p = sub.add_parser("try", help="compile one .po into DIR to try it")

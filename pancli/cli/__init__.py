@@ -58,6 +58,10 @@ def root(
     lang: str | None = typer.Option(None, "--lang", is_eager=True, callback=_lang, metavar="LANG",
                                     help="Language to speak: en, pl or ru (default: PANCLI_LANG, then the "
                                          "locale's LANGUAGE, LC_ALL, LC_MESSAGES or LANG)."),
+    ambiguous_wide: bool = typer.Option(False, "--ambiguous-wide", expose_value=False,
+                                        help="The terminal draws East Asian ambiguous characters two cells "
+                                             "wide: suits as letters, ASCII borders, a QR code of spaces "
+                                             "(default: PANCLI_AMBIGUOUS_WIDE=1)."),
     version: bool = typer.Option(False, "--version", is_eager=True, expose_value=False, callback=_version,
                                  help="Print pancli's version and exit."),
     install_completion: bool = typer.Option(None, "--install-completion", callback=_install_completion,

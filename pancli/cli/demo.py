@@ -75,11 +75,16 @@ def demo():
         shell.close()
     db = _shown(path)
     # Translators: keep the line breaks (each line fits 80 columns) and the two spaces before {db}
-    typer.echo(_("The sample evening: seven players (Gus sits down after hand 3), nine hands of\n"
-                 "Panguingue under Hoyle's rules, typed line by line as a dealer would at\n"
-                 "`pan table`, went into a demo database of its own (started afresh each run):\n"
-                 "  {db}\n"
-                 "Your own database is untouched.\n").format(db=db))
+    from pancli.cli.fit import terminal_width
+    from pancli.core.text import wrap_words
+
+    room = terminal_width()  # a line a catalog broke at 80 characters may be wider in cells
+    intro = _("The sample evening: seven players (Gus sits down after hand 3), nine hands of\n"
+              "Panguingue under Hoyle's rules, typed line by line as a dealer would at\n"
+              "`pan table`, went into a demo database of its own (started afresh each run):\n"
+              "  {db}\n"
+              "Your own database is untouched.\n").format(db=db)
+    typer.echo("\n".join(part for line in intro.split("\n") for part in wrap_words(line, room)))
     console().print(standings_table(data))
     rows = [
         (f"pan --db {db} report", _("the evening at a glance")),
@@ -89,4 +94,8 @@ def demo():
         ("pan table", _("then record it hand by hand")),
     ]
     width = max(len(a) for a, _b in rows)
-    typer.echo("\n" + _("Try next:") + "\n" + "".join(f"  {a.ljust(width)}  {b}\n" for a, b in rows), nl=False)
+    lines = []
+    for a, b in rows:  # a description too long for the terminal goes on under itself
+        first, *more = wrap_words(b, max(16, room - width - 4))
+        lines += [f"  {a.ljust(width)}  {first}\n"] + [f"  {'':{width}}  {x.strip()}\n" for x in more]
+    typer.echo("\n" + _("Try next:") + "\n" + "".join(lines), nl=False)

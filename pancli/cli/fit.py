@@ -10,10 +10,11 @@ import re
 
 
 def cell_width(text: str) -> int:
-    """How many terminal cells the text takes."""
-    from rich.cells import cell_len
+    """How many terminal cells the text takes (``pancli.core.width``: ambiguous characters as the
+    terminal is said to draw them)."""
+    from pancli.core.width import cells
 
-    return cell_len(text)
+    return cells(text)
 
 
 def pad(text: str, width: int) -> str:
@@ -89,9 +90,20 @@ def _share_width(table, console) -> None:
 def fit_table(table, console) -> None:
     """A table too wide for the console at its longest words is drawn compact (no rules, one
     space between columns) before rich would break a word; a left title is not padded to the
-    table's width (no trailing spaces when piped)."""
+    table's width (no trailing spaces when piped). On a terminal that draws ambiguous characters
+    wide (``--ambiguous-wide``) its borders are ASCII."""
     if table.title_justify == "left":
         table.title_justify = "default"
+    from pancli.core.width import ambiguous_wide
+
+    if ambiguous_wide():  # a terminal that draws box drawing two cells wide: ASCII borders
+        from rich import box
+
+        from pancli.cli.terminal import rich_as_wide
+
+        rich_as_wide()
+        if table.box is not None:
+            table.box = box.ASCII
     if table.width is not None:
         return
     if table_min_width(table, console) > console.width:
@@ -112,28 +124,44 @@ _BREAKS = re.compile(r"(?<=[·|]) ")  # where a board line may break: after its 
 
 def visible_len(text: str) -> int:
     """Terminal cells, not characters: a CJK name or an emoji takes two."""
-    from rich.cells import cell_len
+    from pancli.core.width import cells
 
-    return cell_len(_ANSI.sub("", text))
+    return cells(_ANSI.sub("", text))
 
 
 def fit_words(text: str, width: int, indent: str = "    ") -> list[str]:
     """The text as lines of at most `width` columns (each ending in a newline), a long line broken
-    between its items (after · or |), else between words, never inside a word; the lines
-    after the first are indented. Lines that fit are kept exactly as they are."""
+    between its items (after · or |), else between words, never inside a word (a word of a
+    script written without spaces, Japanese, breaks by phrase: ``word_pieces``); the lines after
+    the first are indented. Lines that fit are kept exactly as they are. Under ``--ambiguous-wide``
+    suits and box drawing are letters and ASCII first (as the streams print them, and the table
+    shell's prompt_toolkit lines, which bypass the streams), so a line is measured as it is drawn."""
+    from pancli.core.text import word_pieces
+    from pancli.core.width import ambiguous_wide
+
+    if ambiguous_wide():
+        from pancli.cli.letters import LETTERS
+
+        text = text.translate(LETTERS)
     out = []
     for line in text.rstrip("\n").split("\n"):
         if visible_len(line) <= width:
             out.append(line + "\n")
             continue
         lead = line[:len(line) - len(line.lstrip(" "))]
-        units: list[str] = []
+        room = max(1, width - visible_len(lead + indent))
+        units: list[tuple[str, str]] = []
         for item in _BREAKS.split(line.strip(" ")):
-            units += [item] if visible_len(lead + indent + item) <= width else item.split(" ")
-        current = lead + units[0]
-        for u in units[1:]:
-            if visible_len(current) + 1 + visible_len(u) <= width:
-                current += " " + u
+            if visible_len(lead + indent + item) <= width:
+                units.append((" ", item))
+                continue
+            for word in item.split(" "):
+                pieces = word_pieces(word, room) if "\x1b" not in word else [word]
+                units += [(" ", pieces[0])] + [("", piece) for piece in pieces[1:]]
+        current = lead + units[0][1]
+        for sep, u in units[1:]:
+            if visible_len(current) + len(sep) + visible_len(u) <= width:
+                current += sep + u
             else:
                 out.append(current + "\n")
                 current = lead + indent + u

@@ -17,6 +17,8 @@ class PanGroup(HelpInLanguage, TyperGroup):
     """Turns every PanError into one line on stderr and its exit code, never a traceback."""
 
     def resolve_command(self, ctx, args):
+        if args and not args[0].isascii():  # ｃｈｅｃｋ, as a Japanese keyboard types it
+            args = [_typed_token(args[0]), *args[1:]]
         if args and not args[0].startswith("-") and self.get_command(ctx, args[0]) is None \
                 and not ctx.resilient_parsing:
             raise no_such_command(ctx, args[0])
@@ -44,7 +46,15 @@ class PanTyper(typer.Typer):
 
 
 # -h as well as --help, on every command (click passes it down to every sub-context).
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+def _typed_token(token: str) -> str:
+    """A command's or an option's name as typed on a Japanese keyboard (ｃｈｅｃｋ) read as ASCII."""
+    from pancli.cli.shell_line import typed_word
+
+    return typed_word(token)
+
+
+# Commands and options are found by their names after NFKC (click's token_normalize_func).
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "token_normalize_func": _typed_token}
 
 
 def new_app(help: str, **kw) -> typer.Typer:

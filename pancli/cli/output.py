@@ -67,6 +67,9 @@ def console(stderr: bool = False, markup: bool = False, **kw):
                 return text
             return "\n".join(line.rstrip(" ") for line in text.split("\n"))
 
+    from pancli.cli.terminal import rich_as_wide
+
+    rich_as_wide()  # --ambiguous-wide: rich measures ambiguous characters two cells, as pancli does
     if "width" not in kw and "file" not in kw:
         kw["width"] = output_width(sys.stderr if stderr else None)
     return PanConsole(stderr=stderr, highlight=False, markup=markup, emoji=False, **kw)

@@ -361,4 +361,6 @@ def show_paged(out, renderables, pager: bool = True) -> None:
     import pydoc
 
     os.environ.setdefault("LESS", "-FRX")  # less keeps the colours, and quits at once if it fits after all
-    pydoc.pager(text)  # PAGER (or MANPAGER) if set, else less or more
+    from pancli.cli.terminal import as_drawn
+
+    pydoc.pager(as_drawn(text))  # PAGER (or MANPAGER) if set, else less or more

@@ -73,8 +73,12 @@ def _qr(url: str) -> str:
 
     import segno
 
+    from pancli.core.width import ambiguous_wide
+
     out = io.StringIO()
-    segno.make(url, error="l").terminal(out=out, compact=True, border=2)
+    # Half blocks (two modules a cell) but where the terminal draws them two cells wide: then
+    # two spaces a module, which every terminal draws square.
+    segno.make(url, error="l").terminal(out=out, compact=not ambiguous_wide(), border=2)
     return out.getvalue()
 
 

@@ -24,17 +24,38 @@ def words_of(line: str) -> list[str]:
     from pancli.core.errors import InputError
 
     try:
-        # A line without quotes, escapes, comments or unusual spaces splits as shlex splits it.
-        words = shlex.split(line, comments=True) if NOT_PLAIN.search(line) else line.split()
+        # A line without quotes, escapes, comments or unusual spaces splits as shlex splits it;
+        # an ideographic space (a Japanese keyboard's) splits words as a space does.
+        words = _split(line) if NOT_PLAIN.search(line) else line.split()
     except ValueError as e:
         why = str(e).lower()
         raise InputError(_("cannot read the line: {why}").format(why=_(_SHLEX.get(why, why))),
                          _("close the quotes")) from None
+    words = [typed_word(w) if i == 0 or w.startswith(("-", "－")) else w for i, w in enumerate(words)]
     if words and words[0] == "pan":
-        words = words[1:]
+        words = [typed_word(w) if i == 0 else w for i, w in enumerate(words[1:])]
     if words:
         words[0] = ALIASES.get(words[0].lower(), words[0])
     return words
+
+
+def _split(line: str) -> list[str]:
+    lexer = shlex.shlex(line, posix=True)
+    lexer.whitespace_split = True
+    lexer.whitespace += "\u3000"
+    lexer.commenters = "#"
+    return list(lexer)
+
+
+def typed_word(word: str) -> str:
+    """A command's or an option's word as pancli knows it: full-width letters and digits (as a
+    Japanese keyboard types them, ｄｅａｌ, －－ｈｅｌｐ) read as ASCII (Unicode NFKC). Cards are
+    read so by their own reader; names are compared so, and kept as typed."""
+    if word.isascii():
+        return word
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", word)
 
 
 def at_the_table(text: str) -> str:

@@ -66,7 +66,34 @@ def _plain(text: object) -> str:
 
 @lru_cache(maxsize=16)
 def _group_symbol(code: str) -> str:
+    if code in SYMBOLS:
+        return SYMBOLS[code][1].translate(_HARD_SPACES)
     return str(_babel_numbers().get_group_symbol(code)).translate(_HARD_SPACES)
+
+
+# CLDR's decimal and group signs of the languages pancli ships, each writing Latin digits grouped
+# by threes (its decimal pattern #,##0.###): a count or an amount without a currency in these is
+# written without Babel's locale data, whose loading was most of what a language other than
+# English cost `pan standings`. A currency, a date or another language reads Babel as before;
+# tests/test_numbers_fast.py holds these equal to the Babel in use, for every catalog shipped.
+SYMBOLS = {"pl": (",", "\u00a0"), "ru": (",", "\u00a0"), "bg": (",", "\u00a0"), "es": (",", "."),
+           "ja": (".", ",")}
+
+
+def _written(x: Decimal | int, digits: int | None, grouped_: bool = True) -> str | None:
+    """A non-negative number as Babel's format_decimal writes it in the language in force with
+    the pattern ``#,##0`` (``0`` ungrouped) and ``digits`` decimals (None: an integer's own), or
+    None where SYMBOLS does not say (Babel writes it)."""
+    symbols = SYMBOLS.get(_locale())
+    if symbols is None or x < 0:
+        return None
+    if digits is not None:
+        x = Decimal(x).quantize(Decimal(1).scaleb(-digits))  # as Babel rounds: half to even
+        text = f"{x:,.{digits}f}" if grouped_ else f"{x:.{digits}f}"
+    else:
+        text = f"{x:,}" if grouped_ else str(x)
+    decimal, group = symbols
+    return text.translate({ord(","): group, ord("."): decimal})
 
 
 def _english() -> bool:
@@ -78,6 +105,8 @@ def _english() -> bool:
 
 @lru_cache(maxsize=16)
 def _known_to_cldr(code: str) -> bool:
+    if code in SYMBOLS:
+        return True
     from babel import Locale, UnknownLocaleError  # noqa: PLC0415 start-up: CLDR data, only for another language
 
     try:
@@ -106,7 +135,7 @@ def number(n: int) -> str:
     """A count: ``1234`` in English (as ever), grouped as the language groups it elsewhere."""
     if _english():
         return str(n)
-    text = _plain(_babel_numbers().format_decimal(abs(n), locale=_locale()))
+    text = _plain(_written(abs(n), None) or _babel_numbers().format_decimal(abs(n), locale=_locale()))
     return f"{MINUS}{text}" if n < 0 else text
 
 
@@ -128,6 +157,10 @@ def decimal_text(d: Decimal | int) -> str:
 
 def _amount(x: Decimal, currency: str | None, digits: int, grouped_: bool = True) -> str:
     """A positive amount of money without its sign."""
+    if currency is None and not _english():
+        fast = _written(x, digits, grouped_)
+        if fast is not None:
+            return _plain(fast)
     b = _babel_numbers()
     loc = "en" if _english() else _locale()
     if currency is not None:

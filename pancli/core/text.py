@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pancli.core.i18n import N_, _
 from pancli.core.names import inert
 from pancli.core.reasons import shown_reason
+from pancli.core.width import break_points, cells as width_cells, has_unspaced
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -33,25 +34,51 @@ _GROUPED = re.compile(r"(?<=\d) (?=\d|zł|[\u20a0-\u20cf$€£¥])")
 
 def cells(text: str) -> int:
     """How many terminal cells the text takes: two for a wide (CJK, emoji) character, none for a
-    combining mark, one for the rest."""
-    import unicodedata  # noqa: PLC0415 start-up: only a line to be wrapped is measured
+    combining mark, one for the rest; ambiguous ones (♠, Cyrillic) as the terminal is said to draw
+    them (``pancli.core.width``)."""
+    return width_cells(text.replace(_KEEP, " "))
 
-    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
-               for ch in text)
+
+def word_pieces(word: str, room: int) -> list[str]:
+    """A word of a script written without spaces (Japanese) cut into the pieces a line may break
+    between (``break_points``: its phrases, never before 。 or 、), a phrase wider than ``room``
+    cut where Unicode allows; any other word whole. A quoted `command` is never cut."""
+    if cells(word) <= room or not has_unspaced(word):
+        return [word]
+    allowed, preferred = break_points(word)
+    quoted = [m.span() for m in _QUOTED.finditer(word)]
+    allowed = [i for i in allowed if not any(a < i < b for a, b in quoted)]
+    pieces, start = [], 0
+    for end in [i for i in allowed if i in preferred] + [len(word)]:
+        while cells(word[start:end]) > room:  # a phrase too long for a line: cut where Unicode allows
+            fitting = [i for i in allowed if start < i < end and cells(word[start:i]) <= room]
+            if not fitting:
+                break
+            pieces.append(word[start:fitting[-1]])
+            start = fitting[-1]
+        pieces.append(word[start:end])
+        start = end
+    return pieces
 
 
 def wrap_words(line: str, width: int) -> list[str]:
     """A line broken between words to fit ``width`` terminal cells, never inside a word or a quoted
-    `command`; the lines after the first are indented two more than the first. A line that fits
-    is kept as it is."""
+    `command`; the lines after the first are indented two more than the first. A word of a script
+    written without spaces (Japanese) breaks where Unicode's line breaking allows, by phrase. A
+    line that fits is kept as it is."""
     if cells(line) <= width:
         return [line]
     lead = " " * (len(line) - len(line.lstrip(" ")))
     kept = _QUOTED.sub(lambda m: m.group(0).replace(" ", _KEEP), line[len(lead):])
     kept = _GROUPED.sub(_KEEP, kept)  # 2 491 349,65 zł: one amount, as Polish and Russian group it
     first, *rest = re.split(r"( +)", kept)
-    lines, current = [], lead + first
+    room = max(1, width - len(lead) - 2)
+    units = [("", piece) for piece in word_pieces(first, room)]
     for space, word in zip(rest[::2], rest[1::2]):
+        pieces = word_pieces(word, room)
+        units += [(space, pieces[0])] + [("", piece) for piece in pieces[1:]]
+    lines, current = [], lead + units[0][1]
+    for space, word in units[1:]:
         if cells(current + space + word) <= width:
             current += space + word
         else:

@@ -43,12 +43,11 @@ def catalog(code: str) -> i18n.Catalog | None:
         return None
     key = (str(locale_dir()), code)
     if key not in _loaded:
-        import gettext  # noqa: PLC0415  (read only when a language other than English is chosen)
+        from pancli.storage.mofile import read_catalog  # noqa: PLC0415  (only when a language other than English is chosen)
 
         path = locale_dir() / code / "LC_MESSAGES" / f"{i18n.DOMAIN}.mo"
         try:
-            with path.open("rb") as f:
-                _loaded[key] = gettext.GNUTranslations(f)
+            _loaded[key] = read_catalog(path.read_bytes())  # each message looked up when first asked for
         except OSError:
             _loaded[key] = None
     return _loaded[key]
