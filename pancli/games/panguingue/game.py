@@ -74,7 +74,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
     declarations = "pancli.games.panguingue.actions"  # its ACTIONS and PACK
 
     @property
-    def schema(self) -> Schema:
+    def schema(self) -> Schema[HouseRules]:
         from pancli.games.panguingue.rules import SCHEMA  # adapter: the game's modules load on first use
 
         return SCHEMA
