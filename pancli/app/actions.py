@@ -85,9 +85,10 @@ def _cards(rec: Recorder, body: dict, name: str) -> list[str]:
 
 
 def on_phone(game: Game[Any, Any]) -> tuple[Action, ...]:
-    """The actions the dealer's phone offers and records for a game: its declared ones, and the
-    bank's chips bought and cashed only where the game is scored in chips (``Game.in_chips``)."""
-    return tuple(a for a in game.actions if game.in_chips or a not in BANK_ACTIONS)
+    """The actions the dealer's phone offers and records for a game: its declared ones that are
+    the phone's (``Action.phone``), and the bank's chips bought and cashed only where the game is
+    scored in chips (``Game.in_chips``)."""
+    return tuple(a for a in game.actions if a.phone and (game.in_chips or a not in BANK_ACTIONS))
 
 
 def actions_of(rec: Recorder) -> dict[str, Action]:
