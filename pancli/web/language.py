@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from http.cookies import SimpleCookie
+from http.cookies import CookieError, SimpleCookie
 from urllib.parse import parse_qs
 
 from pancli.core.hints import TV, speaking_face
@@ -62,7 +62,7 @@ def remembered(scope) -> str | None:
     jar: SimpleCookie = SimpleCookie()
     try:
         jar.load(raw)
-    except Exception:  # a malformed cookie header: as if there were none
+    except CookieError:  # a malformed cookie header: as if there were none
         return None
     morsel = jar.get(COOKIE)
     return known(morsel.value) if morsel is not None else None

@@ -247,7 +247,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
                  else _("No chips moved this hand.")]
         try:
             nxt = self.apply(after, {"kind": "deal"}).state.hand
-        except Exception:
+        except PanError:  # no next hand to deal (too few seated, the night over)
             return lines
         if nxt is not None:
             lines.append(str(Hint("deal.next_line", N_("Next hand: {dealer} deals, {eldest} is eldest."),
