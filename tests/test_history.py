@@ -130,8 +130,8 @@ def test_history_reads_the_night_a_page_at_a_time_and_says_what_its_json_says(ev
     read: list[int] = []
     whole = EventLog.session_log
 
-    def paged(self, session_id, first_seq=1, last_seq=None):
-        got = whole(self, session_id, first_seq, last_seq)
+    def paged(self, session_id, first_seq=1, last_seq=None, **kw):
+        got = whole(self, session_id, first_seq, last_seq, **kw)
         read.append(len(got))
         return got
 

@@ -28,7 +28,7 @@ def pages(store: Store, session: Session, hand: int | None = None) -> Iterator[l
         return
     last = store.log.last_seq(session.id)
     for first in range(1, last + 1, PAGE):
-        page = store.log.session_log(session.id, first, first + PAGE - 1)
+        page = store.log.session_log(session.id, first, first + PAGE - 1, tallies=False)  # words and payments only
         if page:
             yield page
 

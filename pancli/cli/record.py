@@ -335,14 +335,16 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
             show_paged(out, lines, pager=not no_pager)
             return
     else:  # piped: one line an event, one a payment, written as they are read (grep finds them whole)
-        write = out.file.write
-        shown = False
+        shown, chunk = False, []
         for e, text in events:
             shown = True
-            write(inert(said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=text))
-                  + (inert(undone) if e.voided_by is not None else "") + "\n")
-            for line in payment_lines(e.payments or ()):
-                write(inert(f"        {line}") + "\n")
+            chunk.append(inert(said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=text))
+                         + (inert(undone) if e.voided_by is not None else "") + "\n")
+            chunk.extend(inert(f"        {line}") + "\n" for line in payment_lines(e.payments or ()))
+            if len(chunk) >= 1000:  # written a thousand lines at a time
+                out.file.write("".join(chunk))
+                chunk.clear()
+        out.file.write("".join(chunk))
         if shown:
             return
     if player and hand is not None:
