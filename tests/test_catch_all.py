@@ -13,6 +13,7 @@ CATCH_ALL = {"Exception", "BaseException"}
 # Each allowed catch-all, by module and function: the edge, and how it reports the bug.
 EDGES = {
     ("web/dealer.py", "__call__"),  # the dealer's request: a bug is one line to the phone, its traceback to the log
+    ("web/live.py", "run"),  # the poller: a damaged or vanished file (sqlite3's errors are storage's to name)
 }
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import threading
 from typing import Any
 
@@ -108,7 +107,7 @@ class Poller(threading.Thread):
                             reader.reopen()
                     reader.mark = reader.mark_of(store, reader.epoch)
                     reader.current = current_of(store, reader)
-                except (PanError, sqlite3.Error, OSError):  # a damaged or vanished file: keep serving what can be read
+                except Exception:  # a damaged or vanished file: keep serving what can be read
                     continue
                 reader.generation += 1
                 message = json.dumps({"generation": reader.generation, "current": reader.current,
