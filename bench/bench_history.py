@@ -1,7 +1,9 @@
 """Benchmark of a long history: `pan standings`, `pan report`, `pan player`, `pan sessions` and
-`pan db check` as whole processes, beside `pan --version` (the start-up floor) in the same run.
+`pan db check` as whole processes, beside `pan --version` (the start-up floor) in the same run;
+with --history, `pan history` beside its own floor at 1,000 and 10,000 hands.
 
     .venv/bin/python bench/bench_history.py [--hands 10000] [--players 15] [--sessions 1] [--runs 3] [--db FILE]
+    .venv/bin/python bench/bench_history.py --history [--players 15] [--runs 3]
 
 Builds a synthetic Panguingue history (default: one session of 10,000 hands at a 15-seat table):
 every event goes through the real game core, so the payments are the ones pancli would store,
@@ -10,6 +12,11 @@ slip that is undone and one in 50 is void. Then it times each command (median of
 prints the database size. Targets: standings under 0.3 s, report and player under 0.5 s (issue
 20), the file under 100 MB. Run it with the python of a plain install (`pip install .`): an
 editable one adds to every start-up. Prints figures; asserts nothing.
+
+--history: for a night of 1,000 and one of 10,000 hands, `pan history` piped (its time, CPU and
+peak RSS, the median of --runs) beside its floor in the same run: a Python process that reads the
+session's events and payments with sqlite3 and writes the same text to stdout. Goals (issue 39):
+within 3x the floor in time, and memory flat in the night's length.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
@@ -145,6 +153,67 @@ def timed(cmd: list[str], env: dict, runs: int) -> tuple[float, int]:
     return statistics.median(times), rc
 
 
+# The floor of `pan history`: the rows read with sqlite3, and the text written to stdout.
+FLOOR = textwrap.dedent("""
+    import sqlite3, sys
+    db, text = sys.argv[1], sys.argv[2]
+    conn = sqlite3.connect(db)
+    sid = conn.execute("SELECT max(id) FROM sessions").fetchone()[0]
+    for sql in ("SELECT * FROM events WHERE session_id = ? ORDER BY seq",
+                "SELECT * FROM payments WHERE session_id = ? ORDER BY event_id, id"):
+        rows = conn.execute(sql, [sid])
+        while rows.fetchmany(2000):
+            pass
+    out = sys.stdout
+    with open(text, encoding="utf-8") as f:
+        for line in f:
+            out.write(line)
+""")
+
+
+def measured(cmd: list[str], env: dict) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak RSS MB) of one whole process, its output thrown away. The peak is GNU
+    time's where it is installed: a child's own maxrss starts at this process's, which built the
+    night."""
+    timing = Path("/usr/bin/time")
+    report = Path(tempfile.mktemp(prefix="bench_history"))
+    run = [str(timing), "-f", "%M", "-o", str(report), *cmd] if timing.exists() else cmd
+    t = time.perf_counter()
+    proc = subprocess.Popen(run, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        sys.exit(f"{' '.join(cmd)}: exit code {proc.returncode}")
+    peak = usage.ru_maxrss / 1024
+    if report.exists():
+        peak = int(report.read_text().split()[-1]) / 1024
+        report.unlink()
+    return wall, usage.ru_utime + usage.ru_stime, peak
+
+
+def history_bench(players: int, runs: int, seed: int) -> None:
+    pan = str(Path(sys.executable).with_name("pan"))
+    print(f"{'':28} {'wall s':>7} {'CPU s':>7} {'peak MB':>8} {'x floor':>8}")
+    for hands in (1_000, 10_000):
+        with tempfile.TemporaryDirectory() as tmp:
+            path, text = Path(tmp) / "bench.db", Path(tmp) / "history.txt"
+            counts = build(path, hands, players, 1, seed)
+            env = dict(os.environ, PANCLI_DB=str(path), COLUMNS="200")
+            with text.open("w", encoding="utf-8") as out:
+                subprocess.run([pan, "history", "--no-pager"], env=env, stdout=out, check=True)
+            lines = sum(1 for _ in text.open(encoding="utf-8"))
+            floor = [measured([sys.executable, "-c", FLOOR, str(path), str(text)], env) for _ in range(runs)]
+            ours = [measured([pan, "history", "--no-pager"], env) for _ in range(runs)]
+            f = [statistics.median(m[i] for m in floor) for i in range(3)]
+            o = [statistics.median(m[i] for m in ours) for i in range(3)]
+            print(f"{hands:,} hands: {counts['events']:,} events, {lines:,} lines")
+            print(f"{'  floor (sqlite3 + write)':28} {f[0]:7.2f} {f[1]:7.2f} {f[2]:8.0f}")
+            verdict = "ok" if o[0] <= 3 * f[0] else "MISSED"
+            print(f"{'  pan history':28} {o[0]:7.2f} {o[1]:7.2f} {o[2]:8.0f} {o[0] / f[0]:7.2f}x"
+                  f"  (goal 3x: {verdict})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=10_000)
@@ -153,7 +222,11 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--db", help="Database file to build (default: a temporary one, removed after).")
+    ap.add_argument("--history", action="store_true", help="pan history beside its floor at 1,000 and 10,000 hands")
     args = ap.parse_args()
+    if args.history:
+        history_bench(args.players, args.runs, args.seed)
+        return
 
     tmp = None
     if args.db:

@@ -21,10 +21,12 @@ from pancli.games.actions import (
     CARDS,
     COUNT,
     FLAG,
+    HAND_EACH,
     IN_HAND,
     KINDS,
     MELD,
     MELDS,
+    MELDS_EACH,
     NEW_NAME,
     PLAYER,
     Action,
@@ -58,10 +60,14 @@ def command_of(words):
 def test_each_declared_action_is_a_command_with_its_parameters(ga):
     """The commands are made from the declarations (cli/action_commands.py), but for the bank's,
     which cli/reports.py writes: each declaration is a command, holding a parameter for each of
-    its own and the command line's, and no other."""
+    its own and the command line's, and no other. The clock's command runs the clock: its options
+    are the clock's (cli/clock.py), and what it records when a flag falls is its declaration's."""
     g, a = ga
     cmd = command_of(a.command)
     assert (cmd.help or "").split("\n\n")[0].replace("\n", " ").strip() == a.help
+    if (g.name, a.name) == ("polish", "clock"):
+        assert {p.name for p in cmd.params} == {"minutes", "increment", "first"}
+        return
     params = {p.name: p for p in cmd.params}
     declared: dict[str, Param] = {}
     for p in (*a.params, *a.extra):
@@ -95,7 +101,8 @@ def test_a_commands_help_is_its_declarations():
 def sample(p: Param):
     one = {PLAYER: "Ana", IN_HAND: "Ana", NEW_NAME: "Eve", CARDS: ["5S", "5S", "5S"], CARD: "QH",
            MELDS: [["AD", "2D", "3D"], ["4D", "5D", "6D"]], MELD: 1, COUNT: max(p.low, 1), FLAG: True,
-           CARD_EACH: {"Ana": "KS", "Ben": "2H"}}[p.kind]
+           CARD_EACH: {"Ana": "KS", "Ben": "2H"}, HAND_EACH: {"Ben": "KC KD", "Cruz": 24},
+           MELDS_EACH: {"Ana": "7S 7H 7D + QC QD QS"}}[p.kind]
     return [one] if p.many and p.kind in (PLAYER, IN_HAND) else one
 
 
@@ -132,7 +139,8 @@ def test_the_shells_fast_path_and_the_help_panels_are_the_declarations():
 
 
 def test_every_parameter_kind_is_read_and_refused_in_one_line():
-    assert set(KINDS) == {PLAYER, IN_HAND, NEW_NAME, CARDS, CARD, MELDS, MELD, COUNT, FLAG, CARD_EACH}
+    assert set(KINDS) == {PLAYER, IN_HAND, NEW_NAME, CARDS, CARD, MELDS, MELD, COUNT, FLAG, CARD_EACH, HAND_EACH,
+                          MELDS_EACH}
     assert read_count("12", "a number of chips") == 12
     with pytest.raises(InputError, match="-3 is not a number of chips"):
         read_count("-3", "a number of chips")

@@ -81,7 +81,8 @@ def test_the_builders_make_events_of_their_declared_kinds_with_only_declared_fie
     samples: dict[str, Any] = {"player": "Ana", "dealer": None, "cards": ["AD", "2D", "3D"], "to": None,
                                "meld": 1, "into": [["AD", "2D", "3D"], ["4D", "5D", "6D"]], "from": 1,
                                "with": ["4D", "5D"], "melds": [["AD", "2D", "3D"]], "after_discard": False,
-                               "after": None, "chips": 5, "discard": None, "points": None}
+                               "after": None, "chips": 5, "discard": None, "points": None, "out": "Ana",
+                               "hands": {"Ben": "KC KD", "Cruz": 24}, "contracts": {"Ana": "7S 7H 7D + QC QD QS"}}
     for name in ("panguingue", "contract", "polish"):
         for action in game(name).actions:
             values = {p.name: samples[p.name] for p in action.params}

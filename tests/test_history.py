@@ -117,3 +117,29 @@ def test_a_pager_on_a_terminal_only_when_the_history_does_not_fit(evening, tmp_p
         assert "Ana melds A♦ 2♦ 3♦ 4♦ 5♦ 6♦" in screen
     code, screen = on_a_terminal(["--db", str(evening), "history", "--hand", "2", "--no-pager"], env, 10)
     assert code == 0 and "Ana melds A♦ 2♦ 3♦ 4♦ 5♦ 6♦" in screen
+
+
+def test_history_reads_the_night_a_page_at_a_time_and_says_what_its_json_says(evening, monkeypatch):
+    """Piped, `pan history` streams: it reads the log a page of events at a time (memory flat in
+    the night's length) and writes each event as it is read, in the words `--json` gives."""
+    from pancli.app import history_stream
+    from pancli.storage.log import EventLog
+
+    said = events(Pan(evening), "history")
+    monkeypatch.setattr(history_stream, "PAGE", 7)
+    read: list[int] = []
+    whole = EventLog.session_log
+
+    def paged(self, session_id, first_seq=1, last_seq=None, **kw):
+        got = whole(self, session_id, first_seq, last_seq, **kw)
+        read.append(len(got))
+        return got
+
+    monkeypatch.setattr(EventLog, "session_log", paged)
+    r = CliRunner().invoke(app, ["--lang", "en", "--db", str(evening), "history"])
+    assert r.exit_code == 0, r.output
+    assert len(said) > 7 and read and max(read) <= 7
+    heads = [x for x in r.stdout.splitlines() if x.startswith("#")]
+    assert [int(x[1:].split()[0]) for x in heads] == [e["seq"] for e in said]
+    assert all(x.removesuffix(" (undone)").endswith(" " + e["text"]) for x, e in zip(heads, said))
+    assert sum(x.endswith(" (undone)") for x in heads) == sum(e["voided"] for e in said) > 0

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pancli.app.parameters import SessionTable, missing, read_values
 from pancli.app.recorder import Recorder
+from pancli.app.redo import redid, redo, redo_stack
 from pancli.core.bank import apply_event
 from pancli.core.errors import InputError, MovedOn, PanError, RuleError
 from pancli.core.grouping import has_separator
@@ -85,9 +86,10 @@ def _cards(rec: Recorder, body: dict[str, Any], name: str) -> list[str]:
 
 
 def on_phone(game: Game[Any, Any]) -> tuple[Action, ...]:
-    """The actions the dealer's phone offers and records for a game: its declared ones, and the
-    bank's chips bought and cashed only where the game is scored in chips (``Game.in_chips``)."""
-    return tuple(a for a in game.actions if game.in_chips or a not in BANK_ACTIONS)
+    """The actions the dealer's phone offers and records for a game: its declared ones that are
+    the phone's (``Action.phone``), and the bank's chips bought and cashed only where the game is
+    scored in chips (``Game.in_chips``)."""
+    return tuple(a for a in game.actions if a.phone and (game.in_chips or a not in BANK_ACTIONS))
 
 
 def actions_of(rec: Recorder) -> dict[str, Action]:
@@ -173,41 +175,17 @@ def _undo(rec: Recorder, body: dict[str, Any]) -> list[str]:
     return [undid] + [_("  voided: {payment}").format(payment=p) for p in payment_lines(voided)]  # as `pan undo` says it
 
 
-REDO_WINDOW = 60  # events looked back over for what undo took back: a night's run of undos is a few
-
-
-def redo_stack(store: Store, session_id: int) -> list[dict[str, Any]]:
-    """What undo took back and nothing new has replaced yet, newest last: `redo` at the table
-    records again the last of them. Read from the log (any dealer's undo counts), as the shell
-    keeps it: an undo adds what it took back, the same event recorded again takes it off, and
-    any other event clears it."""
-    last = store.log.last_seq(session_id)
-    stack: list[dict[str, Any]] = []
-    events = store.log.session_log(session_id, max(1, last - REDO_WINDOW + 1))
-    undone = store.log.payloads_by_seq(session_id, [e.undo_of for e in events if e.undo_of is not None])
-    for e in events:
-        if e.undo_of is not None:
-            if e.undo_of in undone:
-                stack.append(undone[e.undo_of])
-        elif stack and e.payload == stack[-1]:
-            stack.pop()
-        else:
-            stack.clear()
-    return stack
-
-
 def _redo(rec: Recorder, body: dict[str, Any]) -> list[str]:
     expected = _number(body, "seq")
     last = rec.store.log.last_seq(rec.session.id)
     if expected is not None and last != expected:
         raise RuleError(_("the table moved on since the page showed what redo records"),
                         _("look at what redo will record, then tap redo again"))
-    stack = redo_stack(rec.store, rec.session.id)
-    if not stack:
+    done = redo(rec)
+    if done is None:
         raise RuleError(_("nothing to redo"), _("redo records again what undo took back, before anything new"))
-    payload = stack[-1]
-    steps = rec.record_many([payload])
-    return [_("Redid: {event}").format(event=rec.game.event_words(payload))] + step_lines(steps)  # as the shell's `redo` says it
+    payload, steps = done
+    return [redid(rec.game, payload)] + step_lines(steps)  # as the shell's `redo` says it
 
 
 # -- what the dealer looks at before tapping ---------------------------------------------------

@@ -61,9 +61,10 @@ def parameter(p: Param, at_top: bool) -> inspect.Parameter:
     if p.metavar:
         given["metavar"] = p.metavar
     if p.option:
-        # An option is never click's "required": what the action needs and lacks is refused in the
-        # table's words, by its reader or its own reading (`pan borrow ana` without --from).
-        default: Any = False if p.kind == FLAG else None
+        # An option of many words is never click's "required": what the action needs and lacks is
+        # refused in the table's words, by its own reading (`pan borrow ana` without --from); a
+        # required option of one word is (`pan contract deal` without --out).
+        default: Any = ... if p.required and not p.multiword else False if p.kind == FLAG else None
         names = (p.option, p.short) if p.short else (p.option,)
         info = typer.Option(default, *names, **given)
     else:

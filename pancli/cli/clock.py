@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import typer
 
-from pancli.cli.game_commands import game_recorder, record_game_event, say
+from pancli.cli.game_commands import game_recorder, record_action, say
 from pancli.cli.groups import command_set
 from pancli.cli.output import console
 from pancli.cli.params import CountType
@@ -194,9 +194,8 @@ def clock_command(
     if how == "flag":
         # Translators: the table is told the player lost on time (Polish seed: "przegrywa on automatycznie")
         say(_("{player}'s time has run out.").format(player=clock.flagged))
-        flagged = ck.flag_event(clock)
-        assert flagged is not None  # how is "flag" only once a flag has fallen
-        record_game_event("polish", flagged)
+        assert clock.flagged is not None  # how is "flag" only once a flag has fallen
+        record_action("polish", "clock", player=clock.flagged)  # its declaration (games/polish/actions.py)
     elif how == "decided":
         holding = [p for p in players if p not in gone]
         say(_("Deal decided: {player} is left holding cards; record it with `pan polish lost {player}` "

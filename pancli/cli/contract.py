@@ -15,7 +15,6 @@ from pancli.app.views import board_data
 from pancli.cli.action_commands import add_commands, in_group
 from pancli.cli.game_commands import (
     game_recorder,
-    record_game_event,
     rules_options,
     say,
     seat_list,
@@ -23,7 +22,7 @@ from pancli.cli.game_commands import (
 )
 from pancli.cli.groups import new_app
 from pancli.cli.output import print_json
-from pancli.cli.params import MELDS, NAME, CountType
+from pancli.cli.params import MELDS, CountType
 from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP, meld_texts
 from pancli.core.i18n import _, ngettext
@@ -51,68 +50,8 @@ _C_PRESET, _C_RULES = rules_options("contract", "mendelev", "mendelev, contract"
 
 # == contract rummy =======================================================================
 
-def _contract_codes(text: str) -> list[str]:
-    from pancli.games.contract.engine import parse_cards
-
-    return [c.code for c in parse_cards(text)]
-
-
-def _contract_record(event: dict):
-    step = record_game_event("contract", event)
-    note = get_game("contract").still_to_record(step.state)
-    if note:
-        say(str(note))
-    return step
-
-
 # The recording commands: the game's declared actions (pancli/games/contract/actions.py).
 add_commands({("contract",): contract_app}, get_game("contract").actions, in_group, at_top=False)
-
-
-def _name_value(recorder, text: str, option: str) -> tuple[str, str]:
-    if "=" not in text:
-        raise InputError(_("{option} {text} has no '='").format(option=option, text=repr(text)),
-                         _('write {option} "NAME=CARDS", e.g. {option} "Ben=KS QH"').format(option=option))
-    name, value = text.split("=", 1)
-    return recorder.player(name), value.strip()
-
-
-@contract_app.command("deal")
-def contract_deal(
-    out: str = typer.Option(..., "--out", metavar="NAME", click_type=NAME, help="Who went out."),
-    left: list[str] | None = typer.Option(None, "--left", metavar="NAME=CARDS",
-                                             help='Cards left in a hand ("Ben=KS QH"), or their points ("Ben=24"); '
-                                                  "once per other player."),
-    contract: list[str] | None = typer.Option(None, "--contract", metavar="NAME=MELDS",
-                                                 help='A contract laid this deal, checked ("Ana=7S 7H 7D / QC QD QS").'),
-    discard: str | None = typer.Option(None, "--discard", metavar="CARD", help="The goer's final discard."),
-):
-    """Record a whole finished deal at once: who went out and what every other hand held.
-
-    Example: pan contract deal --out ana --left "Ben=KC KD 4S" --left "Cruz=AS 9H 9D" --left Dee=69
-    """
-    from pancli.games.contract.engine import parse_card, parse_melds
-
-    recorder = game_recorder("contract")
-    goer = recorder.player(out)
-    hands: dict = {}
-    for text in left or []:
-        who, value = _name_value(recorder, text, "--left")
-        if who in hands:
-            raise InputError(_("{player}'s hand is given twice").format(player=who), _("give each hand once"))
-        hands[who] = int(value) if value.isdigit() else " ".join(_contract_codes(value))
-    contracts: dict = {}
-    for text in contract or []:
-        who, value = _name_value(recorder, text, "--contract")
-        if who in contracts:
-            raise InputError(_("{player}'s contract is given twice").format(player=who), _("give each contract once"))
-        contracts[who] = " + ".join(" ".join(c.code for c in m) for m in parse_melds(meld_texts([value])))
-    event = {"kind": "deal", "out": goer, "hands": hands}
-    if contracts:
-        event["contracts"] = contracts
-    if discard:
-        event["discard"] = parse_card(discard).code
-    _contract_record(event)
 
 
 @contract_app.command("status")

@@ -67,6 +67,8 @@ WORDS: dict[str, Wording] = {
     "left.none": N_("list the cards, or --points N (--points 0 for none)"),
     "left.still": N_("Still to record: the cards left of {players} (`pan contract left NAME CARDS`)."),
     "help.contract_meld": N_("The meld's number on `pan contract status`."),
+    "each.no_equals": N_("{option} {text} has no '='"),  # `pan contract deal --left Ben`
+    "each.write": N_('write {option} "NAME=CARDS", e.g. {option} "Ben=KS QH"'),
     # any game
     "cards.none": N_("see `pan {name} --help`"),
     "session.closed": N_("start a new one with `pan session new`"),

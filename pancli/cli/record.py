@@ -302,7 +302,9 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
 
     Example: pan history --player ana --last 5
     """
+    from pancli.app.history_stream import history_events
     from pancli.app.views import history_data, pick_events
+    from pancli.core.names import inert
     from pancli.core.text import payment_lines
 
     recorder = app_context().open_recorder()
@@ -312,35 +314,47 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
         data["events"] = pick_events(data["events"], player, last)
         return data
 
-    data = english_for_json(as_json, picked)  # an event's words in --json are English
     if as_json:
-        print_json(data)
+        print_json(english_for_json(as_json, picked))  # an event's words in --json are English
         return
     out = console()
-    if not out.is_terminal:
-        out.soft_wrap = True  # one line an event, one a payment: grep finds them whole
-    lines = []
     deals = recorder.game.round_word == "deal"  # the contract game and Polish Pan are played in deals
     # Translators: a line of the history of a game played in deals (the contract game, Polish Pan)
-    deal_head = _("#{seq} deal {hand} {event}")
-    for e in data["events"]:
-        mark = (" " + _("(undone)"), "dim") if e["voided"] else ""
-        said = deal_head if deals else _("#{seq} hand {hand} {event}")
-        head = said.format(seq=f"{e['seq']:<4}", hand=f"{e['hand'] or '-':<3}", event=e["text"])
-        lines.append(styled(head, mark))
-        for line in payment_lines(e["payments"]):
-            lines.append(styled((f"        {line}", "dim" if e["voided"] else None)))
-    if not lines:
-        if player and hand is not None:
-            echo(_("No events about {player} in hand {hand}.").format(player=player, hand=hand))
-        elif player:
-            echo(_("No events about {player}.").format(player=player))
-        elif hand is not None:
-            echo(_("No events in hand {hand}.").format(hand=hand))
-        else:
-            echo(_("No events."))
-        return
-    show_paged(out, lines, pager=not no_pager)
+    said = _("#{seq} deal {hand} {event}") if deals else _("#{seq} hand {hand} {event}")
+    undone = " " + _("(undone)")
+    events = history_events(recorder.store, recorder.session, hand, player, last)
+    if out.is_terminal:
+        lines = []
+        for e, text in events:
+            voided = e.voided_by is not None
+            lines.append(styled(said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=text),
+                                (undone, "dim") if voided else ""))
+            for line in payment_lines(e.payments or ()):
+                lines.append(styled((f"        {line}", "dim" if voided else None)))
+        if lines:
+            show_paged(out, lines, pager=not no_pager)
+            return
+    else:  # piped: one line an event, one a payment, written as they are read (grep finds them whole)
+        shown, chunk = False, []
+        for e, text in events:
+            shown = True
+            chunk.append(inert(said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=text))
+                         + (inert(undone) if e.voided_by is not None else "") + "\n")
+            chunk.extend(inert(f"        {line}") + "\n" for line in payment_lines(e.payments or ()))
+            if len(chunk) >= 1000:  # written a thousand lines at a time
+                out.file.write("".join(chunk))
+                chunk.clear()
+        out.file.write("".join(chunk))
+        if shown:
+            return
+    if player and hand is not None:
+        echo(_("No events about {player} in hand {hand}.").format(player=player, hand=hand))
+    elif player:
+        echo(_("No events about {player}.").format(player=player))
+    elif hand is not None:
+        echo(_("No events in hand {hand}.").format(hand=hand))
+    else:
+        echo(_("No events."))
 
 
 def show_paged(out, renderables, pager: bool = True) -> None:

@@ -76,7 +76,6 @@ class TableShell:
         self.db = resolve_path(db if db is not None else os.environ.get("PANCLI_DB"))
         self.show_board = board
         self.context = AppContext(db=str(self.db), in_shell=True)
-        self.redo_stack: list[dict] = []  # what `undo` took back at this shell, newest last
         self.terminal = False             # at the prompt: output is caught and fitted to the terminal
         self.group: CommitGroup | None = None  # a script's lines not yet committed
         self.direct_specs: dict[str, tuple | None] = {}  # see pancli.cli.direct.direct_spec
@@ -163,10 +162,8 @@ class TableShell:
             return result
 
         watch = self.show_board and not quiet
-        track = watch or bool(self.redo_stack)
-        before = self._mark() if track else None
+        before = self._mark() if watch else None
         before_state = table_state(self) if watch else None
-        undoing = self._next_undo() if words == ["undo"] else None
         if head == "redo" and len(words) == 1:
             result.status, out, err = self._redo(capture, quiet)
         else:
@@ -177,50 +174,33 @@ class TableShell:
             # The shell follows the session that was just started or chosen.
             self.context.session_name = None
             self.context.forget_session()
-        changed = self._mark() != before if track else None
-        if result.ok:
-            if undoing is not None:
-                self.redo_stack.append(undoing)
-            elif head != "redo" and (changed or words[0] == "session"):
-                self.redo_stack.clear()  # something new was recorded: what was undone stays undone
         if watch and result.ok:
-            result.changed = bool(changed)  # a bool already: watching means tracking
+            result.changed = self._mark() != before
             if result.changed:
                 result.board = hand_over_lines(self, before_state) + board_lines(self)
         return result
 
-    def _next_undo(self) -> dict | None:
-        """The event `undo` would take back now (to offer it again with `redo`)."""
-        rec = self.recorder()
-        if rec is None:
-            return None
-        try:
-            last = rec.store.log.last_effective(rec.session.id)
-        except expected_errors():
-            return None
-        return dict(last.payload) if last else None
-
     def _redo(self, capture: bool, quiet: bool) -> tuple[int, str, str]:
-        """Record again what the last `undo` at this shell took back."""
+        """Record again what the last `undo` at this table took back (pancli.app.redo)."""
+        from pancli.app.redo import redid, redo
         from pancli.core.errors import PanError
 
-        if not self.redo_stack:
-            return 1, "", _error(_("nothing to redo: `redo` records again what `undo` took back at this table"))
-        payload = self.redo_stack[-1]
         out = _TerminalBuffer() if self.terminal else io.StringIO()
         try:
             rec = self.context.open_recorder()
-            steps = rec.record_many([payload], worded=not quiet)
+            done = redo(rec, worded=not quiet)
         except PanError as e:
             return e.exit_code, "", _error(e)
-        self.redo_stack.pop()
+        if done is None:
+            return 1, "", _error(_("nothing to redo: `redo` records again what `undo` took back at this table"))
+        payload, steps = done
         from pancli.cli.render import show_step
 
         if quiet:
             return 0, "", ""
         target = out if capture else sys.stdout
         with contextlib.redirect_stdout(target):
-            print(_("Redid: {event}").format(event=rec.game.event_words(payload)))
+            print(redid(rec.game, payload))
             for step in steps:
                 show_step(step)
         return 0, out.getvalue(), ""

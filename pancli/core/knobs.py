@@ -348,7 +348,8 @@ class KnobRules:
 
     def __hash__(self) -> int:
         try:
-            return self.__dict__["_hash"]
+            kept: int = self.__dict__["_hash"]
+            return kept
         except KeyError:
             h = hash((self.__class__.__name__, self.knob_values()))
             object.__setattr__(self, "_hash", h)  # frozen: a cache, not a knob
@@ -363,15 +364,18 @@ class KnobRules:
 
     @classmethod
     def preset(cls, name: str) -> Self:
-        return cls.SCHEMA.preset(name)
+        made: Self = cls.SCHEMA.preset(name)
+        return made
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "") -> Self:
-        return cls.SCHEMA.from_dict(data, where)
+        made: Self = cls.SCHEMA.from_dict(data, where)
+        return made
 
     def to_dict(self) -> dict[str, Any]:
         return self.SCHEMA.to_dict(self)
 
     def replace(self, **changes: Any) -> Self:
         """A copy with some knobs changed, every new value checked."""
-        return self.SCHEMA.from_dict({**self.to_dict(), **changes})
+        made: Self = self.SCHEMA.from_dict({**self.to_dict(), **changes})
+        return made

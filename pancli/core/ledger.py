@@ -64,15 +64,15 @@ def _thaw(value: Any) -> Any:
     return value
 
 
-class Params(Mapping):
+class Params(Mapping[str, Any]):
     """The particulars of a payment's reason: an immutable, hashable mapping of plain data
     (strings, numbers, booleans, lists, nested mappings), with one canonical JSON text."""
 
     __slots__ = ("_items", "_json")
 
-    def __init__(self, data: Mapping | None = None, /, **more: Any):
+    def __init__(self, data: Mapping[str, Any] | None = None, /, **more: Any):
         merged = {**data, **more} if data else more
-        self._items: tuple | None = tuple(sorted([(k, v if type(v) in _SCALARS else _freeze(v))
+        self._items: tuple[tuple[str, Any], ...] | None = tuple(sorted([(k, v if type(v) in _SCALARS else _freeze(v))
                                                   for k, v in merged.items()]))
         self._json: str | None = None
 
@@ -84,7 +84,7 @@ class Params(Mapping):
         p._items, p._json = None, text
         return p
 
-    def _pairs(self) -> tuple:
+    def _pairs(self) -> tuple[tuple[str, Any], ...]:
         items = self._items
         if items is None:
             items = self._items = tuple(sorted([(k, _freeze(v)) for k, v in json.loads(self._json or "{}").items()]))
@@ -124,7 +124,7 @@ class Params(Mapping):
         return self._json
 
 
-def _flat_json(items: tuple) -> str | None:
+def _flat_json(items: tuple[tuple[str, Any], ...]) -> str | None:
     """canonical_json of params whose values are whole numbers, texts, booleans, None or tuples
     of texts (every payment's, as a rule), written without the encoder's machinery: a replay
     words the particulars of every payment it compares. None for anything else."""
@@ -147,7 +147,7 @@ def _flat_json(items: tuple) -> str | None:
     return "{" + ",".join(parts) + "}"
 
 
-def canonical_json(data: Mapping) -> str:
+def canonical_json(data: Mapping[str, Any]) -> str:
     return _CANONICAL(data)
 
 

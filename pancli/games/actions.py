@@ -46,7 +46,9 @@ MELD = "meld number"         # a meld's number as the board shows it
 COUNT = "count"              # a whole number in a range: chips, points, a meld of the contract game
 FLAG = "yes or no"
 CARD_EACH = "a card each"    # one card for each player of the hand: {name: card}
-KINDS = (PLAYER, IN_HAND, NEW_NAME, CARDS, CARD, MELDS, MELD, COUNT, FLAG, CARD_EACH)
+HAND_EACH = "a hand each"    # the cards left in some players' hands, or their points: {name: "KS QH" or 24}
+MELDS_EACH = "melds each"    # some players' melds: {name: "7S 7H 7D + QC QD QS"}
+KINDS = (PLAYER, IN_HAND, NEW_NAME, CARDS, CARD, MELDS, MELD, COUNT, FLAG, CARD_EACH, HAND_EACH, MELDS_EACH)
 
 When = Literal["hand", "between", "any"]
 
@@ -98,7 +100,9 @@ class Action:
     ``help`` the first line of that command's help, ``label`` the dealer's button, ``when`` whether
     it is done during a hand, between hands or at any time, ``kinds`` the event kinds it records
     (held to the game's payloads), ``build`` the events from the parameters as read, and
-    ``direct`` whether the shell may bind its plain words without click's parse.
+    ``direct`` whether the shell may bind its plain words without click's parse, and ``phone``
+    whether the dealer's page offers it (a whole deal at once, or a flag the clock saw fall, is
+    the command line's alone).
 
     Its command's help is ``help``, then ``more`` (a further paragraph, if any), then the
     ``example`` ("Example: pan meld ben 5S 5S 5S"). ``extra`` are parameters of the command line
@@ -107,17 +111,17 @@ class Action:
     `pan out`'s one meld (see pancli/cli/action_commands.py)."""
 
     __slots__ = ("name", "command", "help", "label", "params", "build", "kinds", "when", "direct", "example",
-                 "more", "extra", "words")
+                 "more", "extra", "words", "phone")
 
     def __init__(self, name: str, command: tuple[str, ...], help: str, label: str, params: tuple[Param, ...],
                  build: Callable[[Mapping[str, Any]], Built], kinds: tuple[str, ...], when: When = "any",
                  direct: bool = True, example: str = "", more: str = "", extra: tuple[Param, ...] = (),
-                 words: Words | None = None) -> None:
+                 words: Words | None = None, phone: bool = True) -> None:
         self.name, self.command, self.help, self.label, self.params = name, command, help, label, params
         # Its typed payloads go out as what they are at run time: the plain JSON the recorder stores.
         self.build = cast("Callable[[Mapping[str, Any]], list[Event]]", build)
         self.kinds, self.when, self.direct = kinds, when, direct
-        self.example, self.more, self.extra, self.words = example, more, extra, words
+        self.example, self.more, self.extra, self.words, self.phone = example, more, extra, words, phone
 
     def command_help(self) -> str:
         """The whole help of its command, as a docstring cleaned by typer would read."""
@@ -233,12 +237,49 @@ def read_card_each(value: Any, table: Table) -> dict[str, str]:
     return shown
 
 
+def read_each(param: Param, value: Any, table: Table) -> dict[str, Any]:
+    """A value for some players, each once: NAME=VALUE words (an option given once a player) or
+    {name: value}. A hand is its cards as codes, a space between them, or its points; melds are
+    each meld's codes, " + " between them."""
+    if isinstance(value, Mapping):
+        pairs: list[Any] = [(str(k), v) for k, v in value.items()]
+    else:
+        pairs = list(value) if isinstance(value, (list, tuple)) else [value]
+    option = param.option or param.name
+    hands = param.kind == HAND_EACH
+    shown: dict[str, Any] = {}
+    for pair in pairs:
+        if isinstance(pair, tuple):
+            name, given = pair
+        else:
+            text = str(pair)
+            if "=" not in text:
+                raise InputError(Hint("each.no_equals", N_("{text} has no '='"), option=option, text=repr(text)),
+                                 Hint("each.write", N_('write NAME=CARDS, e.g. "Ben=KS QH"'), option=option))
+            name, given = text.split("=", 1)
+            given = given.strip()
+        who = table.player(name)
+        if who in shown:
+            raise (InputError(_("{player}'s hand is given twice").format(player=who), _("give each hand once")) if hands
+                   else InputError(_("{player}'s contract is given twice").format(player=who),
+                                   _("give each contract once")))
+        if hands:
+            points = isinstance(given, int) and not isinstance(given, bool)
+            shown[who] = given if points else int(given) if str(given).isdigit() \
+                else " ".join(table.read_cards(str(given)))
+        else:
+            shown[who] = " + ".join(" ".join(m) for m in read_melds([str(given)], table.read_cards))
+    return shown
+
+
 def read(param: Param, value: Any, table: Table) -> Any:
     """A parameter's value as given (a word, or JSON from the dealer's page), read by its kind."""
     if param.kind == FLAG:
         return value is True or (isinstance(value, str) and value.lower() in ("yes", "true", "1", "on"))
     if param.kind == CARD_EACH:
         return read_card_each(value, table)
+    if param.kind in (HAND_EACH, MELDS_EACH):
+        return read_each(param, value, table)
     if param.kind == MELDS:
         texts = value if isinstance(value, (list, tuple)) else [value]
         if not all(isinstance(t, (str, tuple)) for t in texts):  # a command line's words are pieces

@@ -44,7 +44,7 @@ def card_candidates(word: str, ranks: Iterable[int]) -> list[str]:
     return [word + code[len(word):] for code in (n + s for n in names for s in SUITS) if code.startswith(typed)]
 
 
-def card_reader(ranks: Iterable[int], pack_name: str, pack_text: str) -> tuple[Callable, Callable]:
+def card_reader(ranks: Iterable[int], pack_name: str, pack_text: str) -> tuple[Callable[[str], Card], Callable[[str | Iterable[str]], list[Card]]]:
     """parse_card and parse_cards for a pack holding these ranks."""
     aliases = {RANK_NAMES[r]: r for r in ranks}
     if 10 in aliases.values():

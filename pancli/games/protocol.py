@@ -75,7 +75,7 @@ class CommandHooks(Protocol):
 
 class Rules(Protocol[R]):
     @property
-    def schema(self) -> Schema:
+    def schema(self) -> Schema[Any]:
         """The knob schema of the game's house rules: knobs, presets."""
 
     def rules_from_dict(self, data: Mapping[str, Any]) -> R:
@@ -313,7 +313,7 @@ class GameBase(Generic[R, S]):
 
     # -- house rules ------------------------------------------------------------------------
     @property
-    def schema(self) -> Schema:
+    def schema(self) -> Schema[Any]:
         raise NotImplementedError
 
     def rules_from_dict(self, data: Mapping[str, Any]) -> R:

@@ -137,7 +137,8 @@ class EventLog:
                           net_rows)
         return list(ids.values())
 
-    def _read(self, session_id: int, where: str, args: list[Any], order: str = "id", limit: str = "") -> list[LoggedEvent]:
+    def _read(self, session_id: int, where: str, args: list[Any], order: str = "id", limit: str = "",
+              tallies: bool = True) -> list[LoggedEvent]:
         """The session's events that ``where`` selects, in ``order``, each with the undo that voids
         it and its payments and tallies: four ordered index scans, however long the log. Payments
         or tallies whose event is not one of the session's are left out (stray_rows counts them)."""
@@ -152,18 +153,21 @@ class EventLog:
         voided_by = {undo_of: seq for undo_of, seq in c.execute(
             "SELECT undo_of, seq FROM events WHERE session_id = ? AND undo_of BETWEEN ? AND ?", span)}
         payments: dict[int, list[Any]] = {r[0]: [] for r in rows}
-        tallies: dict[int, list[Any]] = {r[0]: [] for r in rows}
+        counts: dict[int, list[Any]] = {r[0]: [] for r in rows}
         add_payments(c.execute(f"SELECT {PAYMENT_COLUMNS} FROM payments "
                                "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id", span), payments)
-        add_tallies(c.execute(f"SELECT {TALLY_COLUMNS} FROM tallies "
-                              "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id", span), tallies)
-        return event_rows(rows, voided_by, payments, tallies)
+        if tallies:  # what a reader of words alone (`pan history`) leaves out
+            add_tallies(c.execute(f"SELECT {TALLY_COLUMNS} FROM tallies "
+                                  "WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY event_id, id", span), counts)
+        return event_rows(rows, voided_by, payments, counts)
 
-    def session_log(self, session_id: int, first_seq: int = 1, last_seq: int | None = None) -> list[LoggedEvent]:
+    def session_log(self, session_id: int, first_seq: int = 1, last_seq: int | None = None,
+                    tallies: bool = True) -> list[LoggedEvent]:
         """Every event of a session in order (or those numbered ``first_seq`` to ``last_seq``),
-        undos and voided events included, with their payments and tallies in the order written."""
+        undos and voided events included, with their payments and tallies in the order written
+        (not ``tallies``: none)."""
         return self._read(session_id, "seq BETWEEN ? AND ?",
-                          [first_seq, last_seq if last_seq is not None else 2 ** 62])
+                          [first_seq, last_seq if last_seq is not None else 2 ** 62], tallies=tallies)
 
     def ids_of(self, session_id: int, seqs: list[int]) -> dict[int, int]:
         """The row id of each of the session's events given by seq."""

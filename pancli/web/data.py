@@ -16,8 +16,9 @@ import os
 import sys
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pancli.app.career import resolve_known
 from pancli.app.persons import player_career
@@ -38,6 +39,8 @@ RECENT_EVENTS = 12
 SHEET_HANDS = 60  # the most hands the settle-up page lays out hand by hand
 CACHE_BYTES = 64 * 2**20  # what kept answers may hold: a few hundred pages of a long night
 
+T = TypeVar("T")
+
 
 class NotFound(InputError):
     """An unknown session, player or page: 404, with the reason."""
@@ -51,13 +54,13 @@ class HandIndex:
     run; an undo recorded hands later but belonging to an older hand adds a short run.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.last_seq = 0
         self.last_hand: object = object()
         self.runs: dict[int | None, list[list[int]]] = {}
         self.lock = threading.Lock()
 
-    def update(self, store, session_id: int) -> None:
+    def update(self, store: Store, session_id: int) -> None:
         with self.lock:
             for seq, hand in store.log.event_hands(session_id, self.last_seq):
                 runs = self.runs.setdefault(hand, [])
@@ -71,7 +74,7 @@ class HandIndex:
         """Oldest first; events before the first hand (None) come first."""
         return sorted(self.runs, key=lambda h: -1 if h is None else h)
 
-    def ranges(self, hands) -> list[tuple[int, int]]:
+    def ranges(self, hands: Iterable[int | None]) -> list[tuple[int, int]]:
         """The seq ranges holding these hands' events, merged where they touch."""
         spans = sorted(tuple(r) for h in hands for r in self.runs.get(h, ()))
         merged: list[list[int]] = []
@@ -84,13 +87,13 @@ class HandIndex:
 
 
 class _Pending:
-    def __init__(self):
+    def __init__(self) -> None:
         self.done = threading.Event()
-        self.value = None
+        self.value: Any = None
         self.error: BaseException | None = None
 
 
-def size_of(value) -> int:
+def size_of(value: object) -> int:
     """Roughly the memory a kept value holds: exact for text, a walk of a JSON-like object."""
     if isinstance(value, dict):
         return sys.getsizeof(value) + sum(size_of(k) + size_of(v) for k, v in value.items())
@@ -114,23 +117,23 @@ class Reader:
         self.path = Path(db_path)
         self.default_session = session
         self.generation = 0     # bumped by the poller on every change: tells the pages to refresh
-        self.mark: tuple | None = None  # (epoch, the change mark) the poller saw last (Store.change_mark)
-        self.current: dict | None = None  # the session "the current session" is now, as the poller saw it
+        self.mark: tuple[int, ...] | None = None  # (epoch, the change mark) the poller saw last (Store.change_mark)
+        self.current: dict[str, Any] | None = None  # the session "the current session" is now, as the poller saw it
         self.epoch = 0          # bumped when the file is replaced: every thread opens it afresh
         self._local = threading.local()
-        self._cache: OrderedDict = OrderedDict()  # (mark, key) -> (value, its size in bytes)
+        self._cache: OrderedDict[Any, tuple[Any, int]] = OrderedDict()  # (mark, key) -> (value, its size in bytes)
         self._cache_size, self._cache_bytes, self._bytes = cache_size, cache_bytes, 0
         self._lock = threading.Lock()
         self._hands: dict[tuple[int, int], HandIndex] = {}  # (epoch, session id) -> its index
-        self._pending: dict = {}
+        self._pending: dict[Any, _Pending] = {}
         Store(self.path, readonly=True).close()  # a missing or foreign file is refused at start
 
     # -- plumbing --------------------------------------------------------------------------
 
-    def store(self):
+    def store(self) -> Store:
         """This thread's connection, opened afresh after the file was replaced."""
         local = self._local
-        store = getattr(local, "store", None)
+        store: Store | None = getattr(local, "store", None)
         if store is None or local.epoch != self.epoch:
             epoch = self.epoch
             if store is not None:
@@ -142,9 +145,10 @@ class Reader:
 
     def store_epoch(self) -> int:
         """The epoch of the file this thread's connection reads (the one ``store()`` gave)."""
-        return self._local.epoch
+        epoch: int = self._local.epoch
+        return epoch
 
-    def mark_of(self, store, epoch: int) -> tuple:
+    def mark_of(self, store: Store, epoch: int) -> tuple[int, ...]:
         """What kept answers read from ``store`` are filed under: its file and its change mark."""
         return (epoch, *store.change_mark())
 
@@ -157,14 +161,14 @@ class Reader:
             self._cache.clear()
             self._bytes = 0
 
-    def peek(self, key):
+    def peek(self, key: object) -> Any:
         """The kept value for ``key`` as of the poller's last look, or None (for a caller on the
         event loop, which must not wait on the database)."""
         with self._lock:
             kept = self._cache.get((self.mark, key))
         return None if kept is None else kept[0]
 
-    def kept(self) -> list:
+    def kept(self) -> list[Any]:
         """The keys of the answers kept now (of every change mark)."""
         with self._lock:
             return [key for _, key in self._cache]
@@ -179,7 +183,7 @@ class Reader:
         with self._lock:
             return self._bytes
 
-    def _keep(self, key, value) -> None:
+    def _keep(self, key: object, value: object) -> None:
         """Keeps an answer, the least recently used going first past the count or the bytes; an
         answer bigger than a quarter of the bound (a whole long night as JSON) is served but not
         kept, so that it cannot push out every page the phones keep asking for."""
@@ -191,7 +195,7 @@ class Reader:
         while len(self._cache) > self._cache_size or self._bytes > self._cache_bytes:
             self._bytes -= self._cache.popitem(last=False)[1][1]
 
-    def cached(self, key, build):
+    def cached(self, key: object, build: Callable[[], T]) -> T:
         """``build()``, kept until the database changes (checked on every call, so a reload right
         after an event is fresh even before the poller sees it). Requests that ask for the same
         thing at once (fifty phones told of the same event) wait for one build instead of each making it."""
@@ -200,7 +204,8 @@ class Reader:
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
-                return self._cache[key][0]
+                found: T = self._cache[key][0]
+                return found
             pending = self._pending.get(key)
             owner = pending is None
             if pending is None:
@@ -209,7 +214,8 @@ class Reader:
             pending.done.wait()
             if pending.error is not None:
                 raise pending.error
-            return pending.value
+            waited: T = pending.value
+            return waited
         try:
             pending.value = build()
         except BaseException as e:
@@ -221,7 +227,8 @@ class Reader:
                     self._keep(key, pending.value)
                 del self._pending[key]
             pending.done.set()
-        return pending.value
+        made: T = pending.value
+        return made
 
     def session(self, name: str | None = None) -> Session:
         try:
@@ -229,7 +236,7 @@ class Reader:
         except InputError as e:
             raise NotFound(e.message, e.hint) from None
 
-    def recorder(self, session: Session):
+    def recorder(self, session: Session) -> Recorder:
         return Recorder(self.store(), session)
 
     def hand_index(self, session_id: int) -> HandIndex:
@@ -274,7 +281,7 @@ class Reader:
         return {**data, "hands": chosen, "page": page, "pages": pages}
 
     @staticmethod
-    def _events(store, session: Session, index: HandIndex, hands) -> list[LoggedEvent]:
+    def _events(store: Store, session: Session, index: HandIndex, hands: Iterable[int | None]) -> list[LoggedEvent]:
         wanted = set(hands)
         with store.snapshot():
             events = [e for a, b in index.ranges(hands) for e in store.log.session_log(session.id, a, b)]
@@ -291,7 +298,7 @@ class Reader:
         s, value = settle_result(self.store(), session)
         return s, settle_json(session, s)
 
-    def sheet(self, session: Session) -> dict | None:
+    def sheet(self, session: Session) -> dict[str, Any] | None:
         """The night hand by hand (pancli.app.reports.sheet_grid) for the settle-up page, or None past
         SHEET_HANDS hands: a longer night fits no sheet of paper, and reading it would slow the page."""
         hands = [h for h in self.hand_index(session.id).hands() if h is not None]  # kept: no scan of the log
@@ -306,15 +313,15 @@ class Reader:
         except InputError as e:
             raise NotFound(e.message, e.hint) from None
 
-    def player(self, name: str) -> dict:
+    def player(self, name: str) -> dict[str, Any]:
         resolved = self.player_name(name)
         store = self.store()
         # its words (the favourite condition) are said in the request's language
         return self.cached(("player", resolved, language()), lambda: player_career(store, resolved))
 
-    def sessions(self) -> list[dict]:
+    def sessions(self) -> list[dict[str, Any]]:
         store = self.store()
         return self.cached(("sessions", language()), lambda: sessions_overview(store))
 
-    def session_names(self) -> list[dict]:
+    def session_names(self) -> list[dict[str, Any]]:
         return [{"name": s.name, "game": s.game, "id": s.id} for s in self.store().sessions()]

@@ -19,13 +19,16 @@ import logging
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.types import Receive, Scope, Send
 
 from pancli.app import actions, sessions
 from pancli.core.errors import InputError, MovedOn, PanError
@@ -38,6 +41,10 @@ from pancli.web.filters import templates
 from pancli.web.live import KEEPALIVE_SECONDS
 from pancli.web.script_words import words_json
 from pancli.web.site import Static
+
+if TYPE_CHECKING:
+    from pancli.core.rows import Session
+    from pancli.web.data import Reader
 
 HERE = Path(__file__).resolve().parent
 POLL_SECONDS = 0.05         # the poller's look at the database: a tap shows on the players' pages sooner
@@ -54,7 +61,7 @@ HEADERS = {
 }
 
 
-def prepare(db_path, poll_interval: float) -> float:
+def prepare(db_path: str | Path, poll_interval: float) -> float:
     """Before the players' site opens the database: bring its schema up to date (the dealer's action
     keys), and the poller's interval for the dealer's taps to show on the players' pages sooner."""
     Store(db_path, create=False).close()
@@ -93,7 +100,7 @@ class RateLimit:
 class Dealer:
     """The dealer's routes of one database and session."""
 
-    def __init__(self, db_path, session: str | None, players_token: str, dealer_token: str,
+    def __init__(self, db_path: str | Path, session: str | None, players_token: str, dealer_token: str,
                  rate: RateLimit | None = None, secret: bytes | None = None):
         self.path, self.session = db_path, session
         self.players_token, self.token = players_token, dealer_token
@@ -104,7 +111,7 @@ class Dealer:
         self.env = templates()  # the one environment of every page
         self.static = Static(directory=str(HERE / "static"))
         self.instance = ""  # the server's start (Site.instance), told to the page as the stream tells it
-        self.reader = None  # the players' site's reader: its count of changes, which the stream tells too
+        self.reader: Reader | None = None  # the players' site's reader: its count of changes, which the stream tells too
 
     # -- checks -------------------------------------------------------------------------------
 
@@ -127,7 +134,7 @@ class Dealer:
             raise Refused(403, _("Forbidden: this needs the dealer's token"),
                           _("open the dealer's address the host's computer shows (or scan its QR code)"))
 
-    def check_write(self, scope, headers: dict[str, str]) -> None:
+    def check_write(self, scope: Scope, headers: dict[str, str]) -> None:
         """Everything a write needs before its body is read: token, same origin, CSRF value, rate."""
         self.check_token(headers.get("x-pan-dealer", ""))
         origin, host = headers.get("origin", ""), headers.get("host", "")
@@ -144,7 +151,7 @@ class Dealer:
 
     # -- the ASGI side ------------------------------------------------------------------------
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path, method = scope.get("path", "/"), scope["method"]
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         try:
@@ -178,7 +185,7 @@ class Dealer:
             response = self.refusal(500, _("something went wrong; nothing was recorded"), _("tap again"))
         await response(scope, receive, send)
 
-    async def static_file(self, scope, receive, send) -> None:
+    async def static_file(self, scope: Scope, receive: Receive, send: Send) -> None:
         """A file of the page (its script, its style): one that is not there, or a path that leads
         out of the folder (``..``, ``%2e%2e``, ``%2f``, a NUL, a name too long), is a client's 404,
         never a bug."""
@@ -189,7 +196,7 @@ class Dealer:
             raise Refused(404, _("Not found"), _("the dealer's page is at /dealer")) from None
         await response(inner, receive, send)
 
-    async def body(self, headers: dict[str, str], receive) -> dict:
+    async def body(self, headers: dict[str, str], receive: Receive) -> dict[str, Any]:
         length = headers.get("content-length", "")
         if length and (not length.isdigit() or int(length) > MAX_BODY):
             raise Refused(413, _("the action is too large"),
@@ -230,7 +237,7 @@ class Dealer:
         that follows the table (the link a page of a named session offers), the current one."""
         return None if headers.get("x-pan-follow") == "1" else self.session
 
-    def _with_store(self, session: str | None, fn, *args):
+    def _with_store(self, session: str | None, fn: Callable[..., Any], *args: Any) -> Any:
         store = Store(self.path, create=False)
         try:
             with language.speaking_for(self._house(store, session)), speaking_face(PHONE):
@@ -239,7 +246,7 @@ class Dealer:
             store.close()
 
     @staticmethod
-    def _house(store, session: str | None):
+    def _house(store: Store, session: str | None) -> Session | None:
         """The session whose house language the answer speaks when the phone asked for none."""
         if language.asked() is not None:
             return None
@@ -249,7 +256,7 @@ class Dealer:
             return None
 
     def page(self, follow: bool = False, given: str = "") -> Response:
-        def build(store, session):
+        def build(store: Store, session: str | None) -> str:
             generation = self.reader.generation if self.reader is not None else 0  # before the table: never newer
             table = actions.dealer_table(store, session)
             switch = {"dealer": given, **({"follow": "1"} if follow else {})}
@@ -282,7 +289,7 @@ class Dealer:
             raise Refused(404, _("Not found"), _("the dealer's routes are /dealer/api/table and /dealer/api/undo"))
         return JSONResponse(data, headers=HEADERS)
 
-    async def write(self, path: str, body: dict, session: str | None) -> Response:
+    async def write(self, path: str, body: dict[str, Any], session: str | None) -> Response:
         if path == "/dealer/api/action":
             data = await run_in_threadpool(self._with_store, session, actions.perform, body)
         elif path == "/dealer/api/check":
@@ -295,7 +302,7 @@ class Dealer:
         return JSONResponse(data, headers=HEADERS)
 
 
-def script_json(data) -> Markup:
+def script_json(data: object) -> Markup:
     """JSON safe inside a <script type="application/json"> element: no "</script>", no "<!--"."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     for char, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
@@ -310,7 +317,7 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}  # the picker la
 class DealerGate:
     """In front of the players' app: /dealer… goes to the dealer, the rest to the players' guard."""
 
-    def __init__(self, players_app, dealer: Dealer):
+    def __init__(self, players_app: Any, dealer: Dealer) -> None:
         self.app, self.dealer = players_app, dealer
         self.state = players_app.state
         self.state.dealer = dealer
@@ -318,7 +325,7 @@ class DealerGate:
         dealer.instance = site.instance if site is not None else ""
         dealer.reader = site.reader if site is not None else None
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             path = scope.get("path", "/")
             if path == "/dealer" or path.startswith("/dealer/"):
@@ -326,7 +333,7 @@ class DealerGate:
         return await self.app(scope, receive, send)
 
 
-def with_dealer(players_app, db_path, session: str | None, players_token: str, dealer_token: str,
+def with_dealer(players_app: Any, db_path: str | Path, session: str | None, players_token: str, dealer_token: str,
                 secret: bytes | None = None) -> DealerGate:
     if secrets.compare_digest(players_token.encode(), dealer_token.encode()):
         raise InputError(_("the dealer's token must differ from the players' token"),

@@ -25,7 +25,7 @@ FLAGS = ("fragment", "all")  # on when =1, whatever else they say
 DEFAULTS = {"page": 1}
 
 
-def query_key(request: Request, known: tuple[str, ...], session: str | None = None) -> tuple:
+def query_key(request: Request, known: tuple[str, ...], session: str | None = None) -> tuple[object, ...]:
     """What a request asks for, as a cache key: the parameters its route reads (``known``), each as
     the route reads it (fragment=1 or not, page=01 as 1); the session by its full name
     (``session``) once it is known. A history asked for whole or by hand ignores the page."""

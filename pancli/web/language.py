@@ -21,12 +21,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from http.cookies import SimpleCookie
+from http.cookies import CookieError, SimpleCookie
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
 from pancli.core.hints import TV, speaking_face
 from pancli.core.i18n import ENGLISH, _, accepted_tags, language, language_code
 from pancli.storage import catalogs
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 COOKIE = "pan_lang"
 COOKIE_DAYS = 365
@@ -63,14 +67,15 @@ def known(value: str | None) -> str | None:
     return value if value in catalogs.available() else None
 
 
-def _header(scope, name: bytes) -> str:
+def _header(scope: Scope, name: bytes) -> str:
     for key, value in scope.get("headers", []):
         if key.lower() == name and len(value) <= MAX_HEADER:
-            return value.decode("latin-1")
+            text: str = value.decode("latin-1")
+            return text
     return ""
 
 
-def switched(scope) -> str | None:
+def switched(scope: Scope) -> str | None:
     """The language the page's switch chose (``?lang=``), if it is one pancli speaks."""
     query = scope.get("query_string", b"")[:MAX_HEADER]
     if b"lang=" not in query:  # the usual request: nothing to parse
@@ -78,7 +83,7 @@ def switched(scope) -> str | None:
     return known(parse_qs(query.decode("latin-1")).get("lang", [""])[0])
 
 
-def remembered(scope) -> str | None:
+def remembered(scope: Scope) -> str | None:
     """The language the ``pan_lang`` cookie remembers, if it is one pancli speaks."""
     raw = _header(scope, b"cookie")
     if COOKIE not in raw:
@@ -86,7 +91,7 @@ def remembered(scope) -> str | None:
     jar: SimpleCookie = SimpleCookie()
     try:
         jar.load(raw)
-    except Exception:  # a malformed cookie header: as if there were none
+    except CookieError:  # a malformed cookie header: as if there were none
         return None
     morsel = jar.get(COOKIE)
     return known(morsel.value) if morsel is not None else None
@@ -124,7 +129,7 @@ def closest(header: str | None, known: list[str]) -> tuple[str | None, str | Non
     return (best[1], best[2]) if best is not None else (None, None)
 
 
-def choice(scope) -> tuple[str | None, str | None, str | None]:
+def choice(scope: Scope) -> tuple[str | None, str | None, str | None]:
     """(the language asked for or None, the code to remember in the cookie or None, the browser's
     language tag the page stands in for when its list chose a catalog only as the closest)."""
     picked = switched(scope)
@@ -137,7 +142,7 @@ def choice(scope) -> tuple[str | None, str | None, str | None]:
     return code, None, instead
 
 
-def chosen(scope) -> tuple[str | None, str | None]:
+def chosen(scope: Scope) -> tuple[str | None, str | None]:
     """(the language asked for or None, the code to remember in the cookie or None)."""
     return choice(scope)[:2]
 
@@ -194,18 +199,18 @@ class Speaking:
     whole of its answer (worker threads and live streams copy the context), and remembers a
     language chosen with the switch in the ``pan_lang`` cookie."""
 
-    def __init__(self, app):
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self.state = getattr(app, "state", None)
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         code, remember, instead = choice(scope)
         if instead is not None:  # only its language is said: one kept page for uk and uk-UA
             instead = instead.replace("_", "-").split("-", 1)[0].lower()
 
-        async def sending(message):
+        async def sending(message: Message) -> None:
             if remember is not None and message["type"] == "http.response.start":
                 cookie = f"{COOKIE}={remember}; Path=/; Max-Age={COOKIE_DAYS * 86400}; SameSite=Strict; HttpOnly"
                 message = {**message, "headers": [*message.get("headers", []),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from typing import Any
 
 from pancli.core.errors import PanError
 from pancli.storage.store import Store
@@ -22,17 +23,17 @@ KEEPALIVE_SECONDS = 5   # a ping this often when nothing happens: two missed and
 class Hub:
     """The connected pages: each has a queue; the poller's messages go to all of them."""
 
-    def __init__(self):
-        self.queues: set[asyncio.Queue] = set()
+    def __init__(self) -> None:
+        self.queues: set[asyncio.Queue[str | None]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.closed = False
 
-    def subscribe(self) -> asyncio.Queue:
-        q: asyncio.Queue = asyncio.Queue(maxsize=8)
+    def subscribe(self) -> asyncio.Queue[str | None]:
+        q: asyncio.Queue[str | None] = asyncio.Queue(maxsize=8)
         self.queues.add(q)
         return q
 
-    def unsubscribe(self, q: asyncio.Queue) -> None:
+    def unsubscribe(self, q: asyncio.Queue[str | None]) -> None:
         self.queues.discard(q)
 
     def publish(self, message: str | None) -> None:
@@ -51,7 +52,7 @@ class Hub:
             self.loop.call_soon_threadsafe(self.close)
 
 
-def current_of(store: Store, reader: Reader) -> dict | None:
+def current_of(store: Store, reader: Reader) -> dict[str, Any] | None:
     """The session a page opened for "the current session" shows now (its id and name), or None:
     the one `pan serve --session` named, else the one `pan session new`/`use` made current."""
     try:

@@ -356,8 +356,8 @@ class NoticeHandler(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         try:
             self.notices.say(self.sentence(record))
-        except Exception:  # a notice must never stop the server
-            pass
+        except (OSError, ValueError, TypeError):  # a closed terminal, a record that cannot be formatted:
+            pass  # a notice must never stop the server
 
     def sentence(self, record: logging.LogRecord) -> str:
         text = record.getMessage().splitlines()[0] if record.getMessage() else ""

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 from pancli.core.errors import InputError
 from pancli.core.hints import Hint
 from pancli.core.i18n import N_, _
-from pancli.games.actions import CARD, CARDS, COUNT, MELDS, PLAYER, Action, Param, Table
+from pancli.games.actions import CARD, CARDS, COUNT, HAND_EACH, MELDS, MELDS_EACH, PLAYER, Action, Param, Table
 
 if TYPE_CHECKING:
-    from pancli.core.events import ContractEvent, ContractOutEvent, HandEvent, LayOffEvent
+    from pancli.core.events import ContractDealEvent, ContractEvent, ContractOutEvent, HandEvent, LayOffEvent
 
 Values = Mapping[str, Any]
 
@@ -58,6 +58,15 @@ def _left_words(w: Values, table: Table) -> dict[str, Any]:
     return dict(w)
 
 
+def _deal(v: Values) -> list[ContractDealEvent]:
+    event: ContractDealEvent = {"kind": "deal", "out": v["out"], "hands": dict(v.get("hands") or {})}
+    if v.get("contracts"):
+        event["contracts"] = dict(v["contracts"])
+    if v.get("discard"):
+        event["discard"] = v["discard"]
+    return [event]
+
+
 # "The whole contract, {MELDS_HELP}.", written out whole for the catalog (a test holds them equal)
 _WHOLE_CONTRACT = N_('The whole contract, melds separated by / (or +, or "|" in quotes): AS 2S 3S / 5S 5S 5S.')
 
@@ -85,6 +94,20 @@ ACTIONS = (
                               Param("points", COUNT, N_("Their value as counted at the table, instead of the cards."),
                                     required=False, option="--points", noun=N_("a number of points"), low=0)),
            _left, ("hand",), when="any", example="pan contract left ben KC KD 4S", words=_left_words),
+    Action("deal", ("contract", "deal"),
+           N_("Record a whole finished deal at once: who went out and what every other hand held."),
+           N_("Whole deal"), (Param("out", PLAYER, N_("Who went out."), option="--out", metavar="NAME"),
+                              Param("hands", HAND_EACH, N_('Cards left in a hand ("Ben=KS QH"), or their points '
+                                                          '("Ben=24"); once per other player.'),
+                                    required=False, many=True, option="--left", arg="left", metavar="NAME=CARDS"),
+                              Param("contracts", MELDS_EACH, N_('A contract laid this deal, checked '
+                                                               '("Ana=7S 7H 7D / QC QD QS").'),
+                                    required=False, many=True, option="--contract", arg="contract",
+                                    metavar="NAME=MELDS"),
+                              Param("discard", CARD, N_("The goer's final discard."), required=False,
+                                    option="--discard", metavar="CARD")),
+           _deal, ("deal",), when="any", phone=False,
+           example='pan contract deal --out ana --left "Ben=KC KD 4S" --left "Cruz=AS 9H 9D" --left Dee=69'),
 )
 
 # Two 52-card packs, no jokers: the picker lays out one of each card.

@@ -451,7 +451,7 @@ def _checked_players(players: Iterable[str]) -> tuple[str, ...]:
 EVENT_KINDS = ("contract", "lay_off", "out", "hand", "deal")
 
 
-def apply(state: GameState, event: dict[str, Any]) -> Step:
+def apply(state: GameState, event: dict[str, Any]) -> Step[GameState]:
     """Advance the game by one recorded event; the input state is never changed."""
     if not isinstance(event, dict) or "kind" not in event:
         raise InputError(_("an event must be a mapping with a 'kind'"),
@@ -463,7 +463,7 @@ def apply(state: GameState, event: dict[str, Any]) -> Step:
     if state.over:
         raise RuleError(_("the game is over after deal 5"), _("start a new game to go on playing"))
     # Each handler takes its kind's payload (pancli/core/events.py); ``apply`` gives it the stored one.
-    handlers: dict[str, Callable[[GameState, Any], Step]] = {
+    handlers: dict[str, Callable[[GameState, Any], Step[GameState]]] = {
         "contract": _apply_contract, "lay_off": _apply_lay_off, "out": _apply_out, "hand": _apply_hand,
         "deal": _apply_whole_deal}
     return handlers[kind](state, event)
@@ -484,7 +484,7 @@ def _field(event: Mapping[str, Any], key: str) -> Any:
 
 
 def _player(state: GameState, name: Any) -> str:
-    if name not in state.players:
+    if not isinstance(name, str) or name not in state.players:
         raise InputError(_("no player {name} in this game").format(name=repr(name)),
                          suggest(str(name), state.players, _("players")))
     return name
@@ -517,7 +517,7 @@ def _check_supply(state: GameState, cards: list[Card]) -> None:
                         _("check the cards against the table"))
 
 
-def _apply_contract(state: GameState, event: ContractEvent) -> Step:
+def _apply_contract(state: GameState, event: ContractEvent) -> Step[GameState]:
     player = _player(state, _field(event, "player"))
     melds = parse_melds(_field(event, "melds"))
     _before_out(state, "contract")
@@ -539,7 +539,7 @@ def _apply_contract(state: GameState, event: ContractEvent) -> Step:
     return Step(dataclasses.replace(state, down=state.down + (player,), table=state.table + new_melds), lines=[line])
 
 
-def _apply_lay_off(state: GameState, event: LayOffEvent) -> Step:
+def _apply_lay_off(state: GameState, event: LayOffEvent) -> Step[GameState]:
     player = _player(state, _field(event, "player"))
     number = _field(event, "meld")
     cards = parse_cards(_field(event, "cards"))
@@ -561,7 +561,7 @@ def _apply_lay_off(state: GameState, event: LayOffEvent) -> Step:
                     player=player, cards=format_cards(cards), number=number, owner=target.owner)])
 
 
-def _apply_out(state: GameState, event: ContractOutEvent) -> Step:
+def _apply_out(state: GameState, event: ContractOutEvent) -> Step[GameState]:
     player = _player(state, _field(event, "player"))
     discard = event.get("discard")
     _before_out(state, "out")
@@ -586,7 +586,7 @@ def _apply_out(state: GameState, event: ContractOutEvent) -> Step:
     return Step(dataclasses.replace(state, out=player), lines=[line])
 
 
-def _apply_hand(state: GameState, event: HandEvent) -> Step:
+def _apply_hand(state: GameState, event: HandEvent) -> Step[GameState]:
     player = _player(state, _field(event, "player"))
     if state.out is None:
         raise RuleError(_("nobody has gone out of deal {deal} yet").format(deal=state.deal),
@@ -638,7 +638,7 @@ def _before_whole_deal(state: GameState) -> None:
                         _("record who goes out and the cards left, or undo the lay-downs first"))
 
 
-def _apply_whole_deal(state: GameState, event: ContractDealEvent) -> Step:
+def _apply_whole_deal(state: GameState, event: ContractDealEvent) -> Step[GameState]:
     """Record a finished deal at once: optional contracts, who went out, and every other hand."""
     contracts = event.get("contracts") or {}
     hands = _field(event, "hands")
@@ -663,7 +663,7 @@ def _apply_whole_deal(state: GameState, event: ContractDealEvent) -> Step:
     return merged
 
 
-def _score_deal(state: GameState) -> Step:
+def _score_deal(state: GameState) -> Step[GameState]:
     rules, deal = state.rules, state.deal
     signed = rules.scoring == "signed"
     changes, lines, tallies = [], [], []

@@ -69,7 +69,7 @@ class Contract(GameBase["ContractRules", "GameState"]):
         cli.add_group(self.name, "pancli.cli.contract", "contract_app", PANEL)
 
     @property
-    def schema(self) -> Schema:
+    def schema(self) -> Schema[ContractRules]:
         from pancli.games.contract.rules import SCHEMA  # adapter: the game's modules load on first use
 
         return SCHEMA
@@ -152,7 +152,8 @@ class Contract(GameBase["ContractRules", "GameState"]):
                 row.setdefault(stat, 0)
 
         def key(r: dict[str, Any]) -> int:
-            return -r["points"] if highest else r["points"]
+            points: int = r["points"]
+            return -points if highest else points
 
         rows = sorted(rows, key=key)
         place(rows, key)

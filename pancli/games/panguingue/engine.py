@@ -226,7 +226,7 @@ def _check_names(players: list[str], rules: HouseRules) -> None:
             raise InputError(_("'{name}' is seated twice").format(name=p), _("give every player a different name"))
 
 
-def apply(state: PanState, event: dict, worded: bool = True, own: bool = False) -> Step:
+def apply(state: PanState, event: dict[str, Any], worded: bool = True, own: bool = False) -> Step[PanState]:
     """Apply one recorded event; raise PanError if the table could not have done it. Not
     ``worded``: the same state, payments and tallies, without the lines for people. ``own``:
     the caller gives ``state`` up, so it is changed and returned instead of copied (a melds'
@@ -262,7 +262,7 @@ def _between_hands(state: PanState, what: str) -> None:
                         Hint(f"between.{what}", _BETWEEN_HANDS[what]))
 
 
-def _seat_add(state: PanState, ev: SeatAddEvent, step: Step) -> None:
+def _seat_add(state: PanState, ev: SeatAddEvent, step: Step[PanState]) -> None:
     _between_hands(state, "seat")
     name, after = ev["player"], ev.get("after")
     _check_names(state.seats + [name], state.rules)
@@ -274,7 +274,7 @@ def _seat_add(state: PanState, ev: SeatAddEvent, step: Step) -> None:
                           if after else _("{player} takes a seat; seats: {seats}").format(player=name, seats=seats))
 
 
-def _seat_remove(state: PanState, ev: SeatRemoveEvent, step: Step) -> None:
+def _seat_remove(state: PanState, ev: SeatRemoveEvent, step: Step[PanState]) -> None:
     _between_hands(state, "leave")
     name = ev["player"]
     if name not in state.seats:
@@ -294,7 +294,7 @@ def _seat_remove(state: PanState, ev: SeatRemoveEvent, step: Step) -> None:
 
 # -- the deal, drops, the tops ------------------------------------------------------------
 
-def _deal(state: PanState, ev: PanDealEvent, step: Step) -> None:
+def _deal(state: PanState, ev: PanDealEvent, step: Step[PanState]) -> None:
     _between_hands(state, "deal")
     rules, seats = state.rules, state.seats
     if ev.get("dealer"):
@@ -400,7 +400,7 @@ def _undo_the_drop(hand: Hand, player: str) -> Hint:
     return Hint("drop.undo_back", N_("undo takes back the last event first: the drop is {n} undos back"), n=since + 1)
 
 
-def _drop(state: PanState, ev: DropEvent, step: Step) -> None:
+def _drop(state: PanState, ev: DropEvent, step: Step[PanState]) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "drop")
@@ -424,7 +424,7 @@ def _drop(state: PanState, ev: DropEvent, step: Step) -> None:
              if step.worded else "")
 
 
-def _stay(state: PanState, ev: StayEvent, step: Step) -> None:
+def _stay(state: PanState, ev: StayEvent, step: Step[PanState]) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "stay")
@@ -434,7 +434,7 @@ def _stay(state: PanState, ev: StayEvent, step: Step) -> None:
         step.lines.append(_("{player} stays.").format(player=player))
 
 
-def _void(state: PanState, ev: VoidEvent, step: Step) -> None:
+def _void(state: PanState, ev: VoidEvent, step: Step[PanState]) -> None:
     hand = _open_hand(state)
     returned = Params(hand=hand.number)
     for p, chips in hand.tops.items():
@@ -448,7 +448,7 @@ def _void(state: PanState, ev: VoidEvent, step: Step) -> None:
             number=hand.number, dealer=hand.dealer))
 
 
-def _chop(state: PanState, ev: ChopEvent, step: Step) -> None:
+def _chop(state: PanState, ev: ChopEvent, step: Step[PanState]) -> None:
     hand = _open_hand(state)
     if not state.rules.tops_chop_allowed:
         raise RuleError(_("chopping the tops is not allowed at this table"), _("house rule tops_chop_allowed = false"))
@@ -476,7 +476,7 @@ def _payers(state: PanState, hand: Hand, player: str) -> list[str]:
     return [p for p in hand.order if p != player and hand.status[p] != DROPPED]
 
 
-def _collect(state: PanState, hand: Hand, player: str, each: int, code: str, params: Params, step: Step,
+def _collect(state: PanState, hand: Hand, player: str, each: int, code: str, params: Params, step: Step[PanState],
              meld: Meld) -> None:
     if each <= 0:
         return
@@ -513,7 +513,7 @@ def _meld_cards(ev: MeldEvent | AddEvent | PanOutEvent) -> tuple[str, ...]:
     return parse_cards(ev.get("cards", []))
 
 
-def _new_meld(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], step: Step) -> Meld:
+def _new_meld(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], step: Step[PanState]) -> Meld:
     ruling = judge(cards, state.rules)
     if not ruling.valid:
         raise RuleError(ruling.reason)
@@ -540,7 +540,7 @@ def _new_meld(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], 
     return meld
 
 
-def _meld(state: PanState, ev: MeldEvent, step: Step) -> None:
+def _meld(state: PanState, ev: MeldEvent, step: Step[PanState]) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "meld")
@@ -554,7 +554,7 @@ def addition_targets(state: PanState, player: str, cards: tuple[str, ...]) -> li
     return [m for m in hand.melds_of(player) if judge_addition(m.cards, m.tag, cards, state.rules).legal]
 
 
-def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], to: int | None, step: Step) -> None:
+def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...], to: int | None, step: Step[PanState]) -> None:
     if not cards:
         raise InputError(_("no cards to add"), Hint("add.cards", N_("name the cards, e.g. 5S")))
     if to is not None:
@@ -599,7 +599,7 @@ def _add_cards(state: PanState, hand: Hand, player: str, cards: tuple[str, ...],
                           if ruling.pays else _("{player} adds {cards} to meld {number}, now {now}: pays nothing").format(**said))
 
 
-def _add(state: PanState, ev: AddEvent, step: Step) -> None:
+def _add(state: PanState, ev: AddEvent, step: Step[PanState]) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "add to a meld")
@@ -618,8 +618,8 @@ def _own_meld(hand: Hand, player: str, number: int | None) -> Meld:
     return meld
 
 
-def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Meld], parts: list,
-                         step: Step, borrow: bool, what: str, said: dict | None = None) -> None:
+def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Meld], parts: list[Any],
+                         step: Step[PanState], borrow: bool, what: str, said: dict[str, Any] | None = None) -> None:
     from pancli.games.panguingue.rearrange import HAND, rearrange  # noqa: PLC0415 only rearranging needs it: not at start-up
 
     results = rearrange([(m.cards, m.tag, m.grown) for m in olds], parts, state.rules, borrow=borrow)
@@ -651,7 +651,7 @@ def _apply_rearrangement(state: PanState, hand: Hand, player: str, olds: list[Me
         step.lines.append(_(line).format(player=player, melds=", ".join(made), n=pays, **(said or {})))
 
 
-def _split(state: PanState, ev: SplitEvent, step: Step) -> None:
+def _split(state: PanState, ev: SplitEvent, step: Step[PanState]) -> None:
     from pancli.games.panguingue.rearrange import Part  # noqa: PLC0415 only rearranging needs it: not at start-up
 
     hand = _open_hand(state)
@@ -670,7 +670,7 @@ def _split(state: PanState, ev: SplitEvent, step: Step) -> None:
     _maybe_out(state, hand, player, step)
 
 
-def _borrow(state: PanState, ev: BorrowEvent, step: Step) -> None:
+def _borrow(state: PanState, ev: BorrowEvent, step: Step[PanState]) -> None:
     from pancli.games.panguingue.rearrange import HAND, Part  # noqa: PLC0415 only rearranging needs it: not at start-up
 
     hand = _open_hand(state)
@@ -709,7 +709,7 @@ def _borrow(state: PanState, ev: BorrowEvent, step: Step) -> None:
     _maybe_out(state, hand, player, step)
 
 
-def _spread(state: PanState, ev: SpreadEvent, step: Step) -> None:
+def _spread(state: PanState, ev: SpreadEvent, step: Step[PanState]) -> None:
     from pancli.games.panguingue.rearrange import find_sources, rearrange  # noqa: PLC0415 only rearranging needs it: not at start-up
 
     hand = _open_hand(state)
@@ -742,7 +742,7 @@ def _spread(state: PanState, ev: SpreadEvent, step: Step) -> None:
 
 # -- going out -------------------------------------------------------------------------
 
-def _out(state: PanState, ev: PanOutEvent, step: Step) -> None:
+def _out(state: PanState, ev: PanOutEvent, step: Step[PanState]) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "go out")
@@ -780,7 +780,7 @@ def _short_out(player: str, before: int, cards: Sequence[str], melded: int) -> R
                      Hint("out.final", N_("name the final cards"), name=player.lower()))
 
 
-def _maybe_out(state: PanState, hand: Hand, player: str, step: Step) -> None:
+def _maybe_out(state: PanState, hand: Hand, player: str, step: Step[PanState]) -> None:
     if hand.melded(player) < 11:
         return
     layout = hand.melds_of(player)
@@ -806,7 +806,7 @@ def recollect(state: PanState, melds: list[Meld]) -> list[tuple[Meld, int]]:
     return out
 
 
-def _win(state: PanState, hand: Hand, winner: str, step: Step, why: str | None) -> None:
+def _win(state: PanState, hand: Hand, winner: str, step: Step[PanState], why: str | None) -> None:
     rules = state.rules
     if why is None:  # went out: base and conditions from every payer
         again = [(m, v) for m, v in recollect(state, hand.melds_of(winner)) if v]
@@ -843,7 +843,7 @@ def _rotate_after(state: PanState, hand: Hand, winner: str | None) -> None:
 
 # -- irregularities (§8) ---------------------------------------------------------------
 
-def _refund(hand: Hand, player: str, step: Step, code: str, params: dict) -> int:
+def _refund(hand: Hand, player: str, step: Step[PanState], code: str, params: dict[str, Any]) -> int:
     total = 0
     for pay in [p for p in hand.collected if p.payee == player]:
         step.payments.append(reasons.payment(player, pay.payer, pay.chips, code,
@@ -855,7 +855,7 @@ def _refund(hand: Hand, player: str, step: Step, code: str, params: dict) -> int
     return total
 
 
-def _dead(state: PanState, ev: DeadEvent | _DeadAfterFoul, step: Step) -> None:
+def _dead(state: PanState, ev: DeadEvent | _DeadAfterFoul, step: Step[PanState]) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     _in_hand(hand, player, "be declared dead")
@@ -880,7 +880,7 @@ def _dead(state: PanState, ev: DeadEvent | _DeadAfterFoul, step: Step) -> None:
             step.lines.append(str(Hint("void.now", N_("No live hand is left: void the hand to end it."))))
 
 
-def _foul(state: PanState, ev: FoulEvent, step: Step) -> None:
+def _foul(state: PanState, ev: FoulEvent, step: Step[PanState]) -> None:
     hand = _open_hand(state)
     player = ev["player"]
     if ev.get("after_discard"):
@@ -914,7 +914,7 @@ def _foul(state: PanState, ev: FoulEvent, step: Step) -> None:
 
 
 # Each handler takes its kind's payload (pancli/core/events.py); ``apply`` gives it the stored one.
-_HANDLERS: dict[str, Callable[[PanState, Any, Step], None]] = {
+_HANDLERS: dict[str, Callable[[PanState, Any, Step[PanState]], None]] = {
     "seat_add": _seat_add, "seat_remove": _seat_remove,
     "deal": _deal, "drop": _drop, "stay": _stay, "void": _void, "chop": _chop,
     "meld": _meld, "add": _add, "split": _split, "borrow": _borrow, "spread": _spread,

@@ -74,7 +74,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
     declarations = "pancli.games.panguingue.actions"  # its ACTIONS and PACK
 
     @property
-    def schema(self) -> Schema:
+    def schema(self) -> Schema[HouseRules]:
         from pancli.games.panguingue.rules import SCHEMA  # adapter: the game's modules load on first use
 
         return SCHEMA
@@ -247,7 +247,7 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
                  else _("No chips moved this hand.")]
         try:
             nxt = self.apply(after, {"kind": "deal"}).state.hand
-        except Exception:
+        except PanError:  # no next hand to deal (too few seated, the night over)
             return lines
         if nxt is not None:
             lines.append(str(Hint("deal.next_line", N_("Next hand: {dealer} deals, {eldest} is eldest."),

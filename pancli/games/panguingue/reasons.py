@@ -38,6 +38,7 @@ move no chips between players: they are tallies, whose ``stat`` is their code.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from pancli.core.i18n import ENGLISH, _, language, speaking_catalog
 from pancli.core.ledger import NO_PARAMS, Params, Payment
@@ -48,30 +49,30 @@ CODES = ("ante", "house", "drop", "tops_returned", "chop", "condition", "additio
          "carried", "going_out", "tops", "dead_return", "foul_return")
 
 
-def _meld(p: Mapping) -> str:
+def _meld(p: Mapping[str, Any]) -> str:
     return _("{cards}, {condition}").format(cards=format_cards(p["cards"]),
                                             condition=conditions.describe(p["tag"], p["cards"]))
 
 
-def _returned(p: Mapping) -> str:
+def _returned(p: Mapping[str, Any]) -> str:
     inner = p["returns"]
     return render(inner["code"], inner["params"])
 
 
-def _foul(p: Mapping) -> str:
+def _foul(p: Mapping[str, Any]) -> str:
     if p.get("after_discard"):
         return _("foul meld found after the discard: returns {returned}").format(returned=_returned(p))
     return _("foul meld {number}: returns {returned}").format(number=p["meld"], returned=_returned(p))
 
 
-def _going_out(p: Mapping) -> str:
+def _going_out(p: Mapping[str, Any]) -> str:
     if p["conditions"]:
         return _("{player} goes out: base {base} + conditions {conditions}").format(
             player=p["winner"], base=p["base"], conditions=p["conditions"])
     return _("{player} goes out: base {base}").format(player=p["winner"], base=p["base"])
 
 
-def _dead_return(p: Mapping) -> str:
+def _dead_return(p: Mapping[str, Any]) -> str:
     # The why is the table's own words, as recorded: shown as it was typed.
     why = p.get("why") or _("dead hand")
     return _("{why}: returns {returned}").format(why=why, returned=_returned(p))
@@ -96,12 +97,12 @@ TEXT = {
 }
 
 
-def render(code: str, params: Mapping) -> str:
+def render(code: str, params: Mapping[str, Any]) -> str:
     """A payment's reason in the language in force, for a screen."""
     return TEXT[code](params)
 
 
-def render_english(code: str, params: Mapping) -> str:
+def render_english(code: str, params: Mapping[str, Any]) -> str:
     """A payment's reason in English: what is stored and archived beside the payment."""
     if language() == ENGLISH:
         return TEXT[code](params)
@@ -109,7 +110,7 @@ def render_english(code: str, params: Mapping) -> str:
         return TEXT[code](params)
 
 
-def payment(payer: str, payee: str, chips: int, code: str, params: Params | Mapping | None = None) -> Payment:
+def payment(payer: str, payee: str, chips: int, code: str, params: Params | Mapping[str, Any] | None = None) -> Payment:
     """A payment with its reason as data, worded in English when asked. Share one ``params`` among
     the payments for the same thing (every payer of a condition): its JSON is then made once."""
     if code not in TEXT:

@@ -39,9 +39,9 @@ class HouseRules(KnobRules):
     # The pack (§1)
     packs: int = knob(8, INT, (5, 11), N_("40-card packs in the shoe"))
     spade_sets_removed: int = knob(0, INT, (0, 1), N_("full spade sets taken out (1 leaves 310 cards)"))
-    extra_spade_cards_removed: tuple = knob((), CARDS, "spades", N_("further spades taken out, e.g. [\"3S\", \"5S\", \"7S\"]"),
+    extra_spade_cards_removed: tuple[str, ...] = knob((), CARDS, "spades", N_("further spades taken out, e.g. [\"3S\", \"5S\", \"7S\"]"),
                                            convert=_spade)
-    extra_pay_cards_added: tuple = knob((), CARDS, "any", N_("extra pay cards put in, e.g. [\"3S\", \"5S\", \"7S\"]"),
+    extra_pay_cards_added: tuple[str, ...] = knob((), CARDS, "any", N_("extra pay cards put in, e.g. [\"3S\", \"5S\", \"7S\"]"),
                                        convert=_card)
     rank_set: str = knob("no_8_9_10", ENUM, ("no_8_9_10", "no_JQK"), N_("which ranks the pack lacks (no_JQK reads 8-9-10 as J-Q-K)"))
     suit_style: str = knob("french", ENUM, ("french", "spanish"), N_("suit names on the cards (spanish: swords are spades)"), recorded_only=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pancli.core.i18n import _, language
 from pancli.games.panguingue import conditions
@@ -27,7 +28,7 @@ class Ruling:
     worth: int
     reason: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"cards": list(self.cards), "valid": self.valid, "kind": self.kind,
                 "condition": self.condition, "worth": self.worth, "reason": self.reason}
 
@@ -75,7 +76,7 @@ class AdditionRuling:
     pays: int        # chips each payer owes for the addition
     reason: str
 
-    def to_json(self, meld: Sequence[str], added: Sequence[str]) -> dict:
+    def to_json(self, meld: Sequence[str], added: Sequence[str]) -> dict[str, Any]:
         return {"cards": list(meld) + list(added), "added": list(added), "valid": self.legal,
                 "condition": self.tag, "pays": self.pays, "reason": self.reason}
 

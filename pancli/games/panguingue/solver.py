@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pancli.core.errors import RuleError
 from pancli.core.i18n import _, ngettext
@@ -59,7 +59,7 @@ class PlacedMeld:
     tag: str      # a condition tag of pancli.games.panguingue.conditions
     worth: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"cards": list(self.cards), "valid": True, "kind": self.kind,
                 "condition": self.tag, "worth": self.worth}
 
@@ -81,7 +81,7 @@ class Arrangement:
     def __len__(self) -> int:
         return len(self.melds)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"cards": list(self.cards), "valid": True, "worth": self.worth,
                 "melds": [m.to_json() for m in self.melds]}
 
@@ -216,7 +216,7 @@ class _Solver:
     def _rope_worth(self, suit: int, start: int, length: int) -> int:
         return self._worth([_CARD[(start + k) * _NS + suit] for k in range(length)])
 
-    def _size_worth(self, shape: tuple, k: int) -> int:
+    def _size_worth(self, shape: tuple[Any, ...], k: int) -> int:
         """Worth of a k-card set: shape ("suited", rank, suit) or ("mixed", rank)."""
         r = RANKS[shape[1]]
         if shape[0] == "suited":
@@ -224,7 +224,7 @@ class _Solver:
         # a mixed set holding at least three suits (for A/K: two, never a condition either way)
         return self._worth(([r + s for s in SUITS] * 3)[:k])
 
-    def _partition(self, shape: tuple, total: int, parts: int, hi: int) -> tuple[int, tuple[int, ...]] | None:
+    def _partition(self, shape: tuple[Any, ...], total: int, parts: int, hi: int) -> tuple[int, tuple[int, ...]] | None:
         """Best sizes (3..hi each) for ``parts`` sets of ``shape`` holding ``total`` cards."""
         lo = 3
         if parts == 0:
@@ -247,7 +247,7 @@ class _Solver:
             best = nxt
         return best.get(total)
 
-    def _best_over_parts(self, shape: tuple, n: int, hi: int,
+    def _best_over_parts(self, shape: tuple[Any, ...], n: int, hi: int,
                          fits: Callable[[int], bool] | None = None) -> tuple[int, int, tuple[int, ...]] | None:
         """(worth, melds, sizes): the best number of sets for n cards, fewest on a tie."""
         best = None
@@ -355,14 +355,14 @@ class _Search:
         self.solver = solver
         self.base = base
         self.place, self.rank_span, self.run = _powers(base)
-        self.memo: dict[int, tuple | None] = {}
+        self.memo: dict[int, tuple[Any, ...] | None] = {}
 
     def digits(self, state: int, rank: int) -> tuple[int, ...]:
         x = state // self.place[rank * _NS]
         b = self.base
         return (x % b, x // b % b, x // (b * b) % b, x // (b * b * b) % b)
 
-    def best(self, state: int, rank: int) -> tuple | None:
+    def best(self, state: int, rank: int) -> tuple[Any, ...] | None:
         """(worth, melds, step, next_state) for the best arrangement of ``state``, or None."""
         if state == 0:
             return (0, 0, None, 0)
@@ -405,7 +405,7 @@ class _Search:
         memo[state] = best
         return best
 
-    def _rope_options(self, state: int, rank: int, suit: int, n: int) -> list[tuple]:
+    def _rope_options(self, state: int, rank: int, suit: int, n: int) -> list[tuple[Any, ...]]:
         """Ways the n cards of ``suit`` at ``rank`` can start ropes: (ropes, delta, worth, lengths)."""
         if n == 0:
             return [(0, 0, 0, ())]
@@ -507,7 +507,7 @@ def _fill_cores(pool: tuple[int, ...], cores: list[int], need: int) -> list[int]
     return cores
 
 
-def _meld_key(m: PlacedMeld) -> tuple:
+def _meld_key(m: PlacedMeld) -> tuple[Any, ...]:
     first = m.cards[0]
     return (ORDINAL[first[0]], 0 if m.kind == ROPE else 1, SUITS.index(first[1]), -len(m.cards), m.cards)
 

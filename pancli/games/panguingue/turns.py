@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pancli.core.errors import InputError
 from pancli.core.i18n import N_, _
@@ -42,7 +43,7 @@ class TurnRuling:
     reason: str
     must: str | None = None  # what the player must do now, or None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"allowed": self.allowed, "reason": self.reason, "must": self.must}
 
 

@@ -4,6 +4,7 @@ card picker (`pan serve --dealer`), which shows it live before anything is recor
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from pancli.core.i18n import _
 from pancli.games.panguingue.conditions import NONE, describe, tag_of
@@ -11,7 +12,7 @@ from pancli.games.panguingue.rules import HouseRules
 from pancli.games.panguingue.rulings import judge, judge_addition
 
 
-def verdict(cards: Sequence[str], rules: HouseRules, onto: Sequence[str] | None = None) -> dict:
+def verdict(cards: Sequence[str], rules: HouseRules, onto: Sequence[str] | None = None) -> dict[str, Any]:
     """``{"valid", "text", "pays"}``: the cards as a new meld, or as an addition to ``onto``."""
     if onto:
         meld = tuple(onto)

@@ -123,8 +123,12 @@ def flag_fallen(clock: Clock, now_ms: int) -> str | None:
 
 
 def flag_event(clock: Clock) -> dict[str, Any] | None:
-    """The ``clock_flag`` event to record in a Polish Pan game once a flag has fallen."""
-    return {"kind": "clock_flag", "player": clock.flagged} if clock.flagged else None
+    """The ``clock_flag`` event to record in a Polish Pan game once a flag has fallen, as its
+    declared action builds it (games/polish/actions.py, which `pan clock` records)."""
+    from pancli.games.actions import by_name  # noqa: PLC0415
+    from pancli.games.polish.actions import ACTIONS  # noqa: PLC0415 the declarations load only for a flag
+
+    return dict(by_name(ACTIONS)["clock"].build({"player": clock.flagged})[0]) if clock.flagged else None
 
 
 def format_ms(ms: int) -> str:

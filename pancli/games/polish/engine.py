@@ -305,7 +305,7 @@ def new_state(rules: PolishRules, players: list[str]) -> GameState:
 EVENT_KINDS = ("deal", "clock_flag")
 
 
-def apply(state: GameState, event: dict[str, Any]) -> Step:
+def apply(state: GameState, event: dict[str, Any]) -> Step[GameState]:
     """Record one finished deal; the input state is never changed.
 
     Events: ``{"kind": "deal", "loser": name or None}`` and ``{"kind": "clock_flag", "player": name}``.
@@ -351,13 +351,13 @@ def replay(rules: PolishRules, players: list[str], events: Iterable[dict[str, An
 
 
 def _player(state: GameState, name: Any) -> str:
-    if name not in state.players:
+    if not isinstance(name, str) or name not in state.players:
         raise InputError(_("no player {name} in this game").format(name=repr(name)),
                          suggest(str(name), state.players, _("players")))
     return name
 
 
-def _give_letters(state: GameState, loser: str | None, count: int, line: str = "", number: int = 0) -> Step:
+def _give_letters(state: GameState, loser: str | None, count: int, line: str = "", number: int = 0) -> Step[GameState]:
     """``line`` (translated) names the deal, the loser, the letters taken and the letters held."""
     tallies = [Tally(p, "deals_played", 1) for p in state.players]
     if loser is None:

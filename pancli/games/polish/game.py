@@ -47,7 +47,7 @@ class Polish(GameBase["PolishRules", "GameState"]):
         cli.add_group(self.name, "pancli.cli.polish", "polish_app", PANEL)
 
     @property
-    def schema(self) -> Schema:
+    def schema(self) -> Schema[PolishRules]:
         from pancli.games.polish.rules import SCHEMA  # adapter: the game's modules load on first use
 
         return SCHEMA
@@ -104,7 +104,8 @@ class Polish(GameBase["PolishRules", "GameState"]):
                 row.setdefault(stat, 0)
             row["word"] = word[:row["letters"]]
         def key(r: dict[str, Any]) -> int:
-            return r["letters"]
+            letters: int = r["letters"]
+            return letters
         rows = sorted(rows, key=key)
         place(rows, key)
         return rows, ["word", "deals_played", "deals_lost"]
