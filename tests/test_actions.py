@@ -9,8 +9,8 @@ import itertools
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pancli.cli.direct import direct_commands
 from pancli.cli.registry import COMMAND_MODULES, PANELS, app
+from pancli.cli.shell.direct import direct_commands
 from pancli.core.errors import InputError
 from pancli.core.payloads import BANK_PAYLOADS
 from pancli.games import GAMES, default_game

@@ -308,7 +308,7 @@ def messages_naming_commands(source: str) -> list[str]:
 @pytest.mark.parametrize("path", modules("games"), ids=rel)
 def test_no_game_message_names_a_command_or_an_option(path):
     """A hint is a code each face words (pancli/core/hints.py): the CLI names its commands
-    (cli/hints.py), the phone its buttons (web/taps.py); what a game says names neither."""
+    (cli/words/hints.py), the phone its buttons (web/taps.py); what a game says names neither."""
     assert messages_naming_commands(path.read_text(encoding="utf-8")) == []
 
 

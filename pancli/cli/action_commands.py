@@ -7,7 +7,7 @@ The callback is one function with a built ``__signature__``: typer reads it as i
 written one, so the help, the usage and the errors are a written command's.
 
 Two ways of reading the words. The game at the top (`pan meld`) reads each word in its click
-type as click parses it, as the shell's fast path does too (cli/direct.py); a game's own group
+type as click parses it, as the shell's fast path does too (cli/shell/direct.py); a game's own group
 (`pan contract lay`) takes the words as they are and reads them against its session with the
 readers the dealer's page uses (app/parameters.py).
 """
@@ -53,7 +53,7 @@ def annotation(p: Param) -> Any:
 
 def parameter(p: Param, at_top: bool) -> inspect.Parameter:
     """The Typer parameter of ``p``, as a written command would declare it."""
-    # a help that names a command is the command line's own wording of its code (cli/hints.py)
+    # a help that names a command is the command line's own wording of its code (cli/words/hints.py)
     given: dict[str, Any] = {"help": p.help if isinstance(p.help, str) else str(wording(p.help, CLI))}
     kind = click_type(p, at_top)
     if kind is not None:
@@ -103,7 +103,7 @@ def add_commands(apps: Mapping[tuple[str, ...], typer.Typer], actions: Iterable[
                  at_top: bool) -> None:
     """Each action as a command of the app its words start with (``apps``: () for `pan` itself,
     ("seat",) for `pan seat …`, ("contract",) for `pan contract …`), in the order declared."""
-    from pancli.cli.grammar import multiword_command
+    from pancli.cli.words.grammar import multiword_command
 
     for action in actions:
         *path, name = action.command

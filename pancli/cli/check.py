@@ -10,10 +10,10 @@ import sys
 
 import typer
 
-from pancli.cli.grammar import multiword_command
 from pancli.cli.groups import command_set
-from pancli.cli.help_texts import PRESET_HELP, RULES_HELP
 from pancli.cli.params import MELDS
+from pancli.cli.words.grammar import multiword_command
+from pancli.cli.words.help_texts import PRESET_HELP, RULES_HELP
 from pancli.core.grouping import MELDS_HELP
 from pancli.core.i18n import N_, _, ngettext
 

@@ -45,8 +45,8 @@ def demo():
     from importlib.resources import files
 
     from pancli.cli.output import console
-    from pancli.cli.script import run_script
-    from pancli.cli.shell import TableShell
+    from pancli.cli.shell.script import run_script
+    from pancli.cli.shell.table_shell import TableShell
     from pancli.core.errors import StoreError
 
     path = demo_path()

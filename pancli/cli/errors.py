@@ -22,7 +22,7 @@ class MistypedWord(UsageError):
     player is (``resolve_player``): no usage block, no "Try 'pan -h'" line."""
 
     def show(self, file=None) -> None:
-        from pancli.cli.framework import error_line
+        from pancli.cli.words.framework import error_line
 
         typer.echo(error_line(one_line(self.message)), file=file, err=file is None)
 
@@ -99,7 +99,7 @@ def errors_as_messages() -> Iterator[None]:
         say_error(str(e), raising=True)
         raise typer.Exit(e.exit_code) from None
     except BadParameter as e:  # a word click could not read as the option's type: one line
-        from pancli.cli.framework import click_message
+        from pancli.cli.words.framework import click_message
 
         say_error(click_message(e.format_message()), raising=True)
         raise typer.Exit(2) from None
@@ -131,7 +131,7 @@ def errors_as_messages() -> Iterator[None]:
 def say_error(line: str, raising: bool = False) -> None:
     """"Error: …" on standard error, even when standard error itself cannot be written (unless
     ``raising``: then an OS error writing it goes on up, as it always has)."""
-    from pancli.cli.framework import error_line
+    from pancli.cli.words.framework import error_line
 
     if raising:
         typer.echo(error_line(one_line(line)), err=True)

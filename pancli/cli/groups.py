@@ -9,8 +9,8 @@ from typer._click.exceptions import NoSuchOption
 from typer.core import TyperGroup
 
 from pancli.cli.errors import errors_as_messages, no_such_command, no_such_option
-from pancli.cli.grammar import negative_numbers_as_arguments
-from pancli.cli.help_language import HelpInLanguage, PanCommand, in_language
+from pancli.cli.words.grammar import negative_numbers_as_arguments
+from pancli.cli.words.help_language import HelpInLanguage, PanCommand, in_language
 
 
 class PanGroup(HelpInLanguage, TyperGroup):

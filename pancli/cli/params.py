@@ -55,7 +55,7 @@ class CompletingType(ParamType):
         while at is not None and at.parent is not None:
             path.insert(0, at.info_name or "")
             at = at.parent
-        from pancli.cli.bugs import expected_errors
+        from pancli.cli.shell.bugs import expected_errors
 
         obj = _obj(ctx)
         try:
@@ -63,7 +63,7 @@ class CompletingType(ParamType):
         except expected_errors():  # no database or session yet: nothing to offer
             return []
         except Exception:  # a bug: logged (a line printed now would tear the prompt); Tab offers nothing
-            from pancli.cli.bugs import report_bug
+            from pancli.cli.shell.bugs import report_bug
             from pancli.storage.paths import resolve_path
 
             report_bug(resolve_path(obj.db), "completing a word")

@@ -153,7 +153,7 @@ class RootGroup(PanGroup):
         if not getattr(kw.get("obj"), "in_shell", False):
             import sys
 
-            from pancli.cli.language import speak_from_argv
+            from pancli.cli.words.language import speak_from_argv
 
             speak_from_argv(list(sys.argv[1:] if args is None else args))
         return super().main(args, *rest, **kw)

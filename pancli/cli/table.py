@@ -35,12 +35,12 @@ def table(
     Example: pan table --script examples/tonight.pan --quiet
     """
     from pancli.cli.context import app_context
-    from pancli.cli.script import run_script
-    from pancli.cli.shell import TableShell
+    from pancli.cli.shell.script import run_script
+    from pancli.cli.shell.table_shell import TableShell
 
     shell = TableShell(db=app_context().db, session=session, board=not (quiet or script or not sys.stdin.isatty()))
     if script is None and sys.stdin.isatty():
-        from pancli.cli.prompt import interactive
+        from pancli.cli.shell.prompt import interactive
 
         raise typer.Exit(interactive(shell))
     if script is None and not quiet:

@@ -10,11 +10,11 @@ import sys
 
 import typer
 
-from pancli.cli.grammar import multiword_command
 from pancli.cli.groups import command_set, new_app
-from pancli.cli.help_texts import PRESET_HELP, RULES_HELP
 from pancli.cli.output import english_for_json
 from pancli.cli.params import MELDS
+from pancli.cli.words.grammar import multiword_command
+from pancli.cli.words.help_texts import PRESET_HELP, RULES_HELP
 from pancli.core.grouping import MELDS_HELP, has_separator, meld_texts
 from pancli.core.i18n import N_, _
 

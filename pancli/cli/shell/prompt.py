@@ -10,10 +10,10 @@ import re
 import sys
 from pathlib import Path
 
-from pancli.cli.completion import completer
 from pancli.cli.fit import fit_words, terminal_width
-from pancli.cli.shell_board import board_lines, prompt_text
-from pancli.cli.shell_line import ALIASES, SHELL_WORDS, LineResult
+from pancli.cli.shell.board import board_lines, prompt_text
+from pancli.cli.shell.completion import completer
+from pancli.cli.shell.line import ALIASES, SHELL_WORDS, LineResult
 from pancli.core.i18n import ENGLISH, _, language
 
 
@@ -55,7 +55,7 @@ def _at_edge(shell, draw, doing: str):
     try:
         return draw()
     except Exception:
-        from pancli.cli.bugs import report_bug
+        from pancli.cli.shell.bugs import report_bug
 
         _print([("class:error", x) for x in fit_words(f"✗ {report_bug(shell.db, doing)}.", terminal_width())],
                end="")
@@ -157,8 +157,8 @@ def _error_heads() -> tuple[str, ...]:
     heads = ("Error", "Internal error", "Interrupted", "Aborted")
     if language() == ENGLISH:
         return heads
-    from pancli.cli.bugs import BUG_LINES
-    from pancli.cli.framework import error_line
+    from pancli.cli.shell.bugs import BUG_LINES
+    from pancli.cli.words.framework import error_line
 
     said = (error_line(""), _(BUG_LINES["running"]), _("Interrupted: nothing was recorded by the interrupted command."),
             _("Aborted: nothing was recorded by this line."))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
-from pancli.cli.help_language import shown_name
+from pancli.cli.words.help_language import shown_name
 
 
 def _source(callback) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pancli.cli.fit import fit_words, terminal_width
-from pancli.cli.shell_line import ALIASES
+from pancli.cli.shell.line import ALIASES
 from pancli.core.i18n import _
 
 

@@ -30,7 +30,7 @@ def speak(flag: str | None) -> str:
     code = catalogs.chosen_language(flag)
     catalogs.use_language(code)
     if code != "en":
-        from pancli.cli.framework import speak_framework
+        from pancli.cli.words.framework import speak_framework
 
         speak_framework()  # typer's and click's own words too
     return code

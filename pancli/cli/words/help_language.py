@@ -1,6 +1,6 @@
 """Help in the language in force: every command and group of `pan` translates its help texts
 (and its options' help and metavars) just before click formats them, and touches nothing in
-English. The texts themselves are the msgids (``pancli.cli.help_catalog`` lists them)."""
+English. The texts themselves are the msgids (``pancli.cli.words.help_catalog`` lists them)."""
 
 from __future__ import annotations
 

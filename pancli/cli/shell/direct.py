@@ -51,8 +51,8 @@ def run_direct(shell, words: list[str], obj):
     from typer._click.core import Context
     from typer._click.exceptions import ClickException
 
-    from pancli.cli.bugs import expected_errors
     from pancli.cli.errors import errors_as_messages
+    from pancli.cli.shell.bugs import expected_errors
 
     spec = direct_spec(shell, words[0])
     if spec is None:

@@ -7,8 +7,8 @@ import shlex
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from pancli.cli.bugs import expected_errors
-from pancli.cli.shell_line import ALIASES, SHELL_WORDS
+from pancli.cli.shell.bugs import expected_errors
+from pancli.cli.shell.line import ALIASES, SHELL_WORDS
 
 if TYPE_CHECKING:
     from typer._click.core import Command
@@ -88,7 +88,7 @@ def completer(shell):
             try:
                 word, found = candidates(shell, document.text_before_cursor)
             except Exception:  # a bug: logged (a line printed now would tear the prompt); Tab offers nothing
-                from pancli.cli.bugs import report_bug
+                from pancli.cli.shell.bugs import report_bug
 
                 report_bug(shell.db, "completing a word")
                 return

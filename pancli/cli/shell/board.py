@@ -3,7 +3,7 @@ changed something, and the game's words when a line ends a hand."""
 
 from __future__ import annotations
 
-from pancli.cli.bugs import expected_errors
+from pancli.cli.shell.bugs import expected_errors
 from pancli.core.i18n import _
 from pancli.core.words import signed
 

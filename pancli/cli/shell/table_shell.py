@@ -7,12 +7,12 @@ Recorder stay open in the shell's ``AppContext`` between lines, so a line costs 
 transaction, not a new process.
 
 The shell runs lines and holds what they share (the session, what `undo` took back); its other
-jobs live beside it: a line's words and result (pancli.cli.shell_line), where the table stands
-(the prompt and the live board, pancli.cli.shell_board), `help` (pancli.cli.shell_help), Tab
-(pancli.cli.completion), the interactive prompt and its history (pancli.cli.prompt, where
-prompt_toolkit is imported), a script (pancli.cli.script), plain words run without the parse
-(pancli.cli.direct), fitting words to the terminal (pancli.cli.fit) and the bug log
-(pancli.cli.bugs).
+jobs live beside it: a line's words and result (pancli.cli.shell.line), where the table stands
+(the prompt and the live board, pancli.cli.shell.board), `help` (pancli.cli.shell.help), Tab
+(pancli.cli.shell.completion), the interactive prompt and its history (pancli.cli.shell.prompt, where
+prompt_toolkit is imported), a script (pancli.cli.shell.script), plain words run without the parse
+(pancli.cli.shell.direct), fitting words to the terminal (pancli.cli.fit) and the bug log
+(pancli.cli.shell.bugs).
 """
 
 from __future__ import annotations
@@ -23,18 +23,18 @@ import os
 import sys
 from typing import TextIO
 
-from pancli.cli.bugs import expected_errors
-from pancli.cli.direct import PARSE, run_direct
-from pancli.cli.script import CommitGroup
-from pancli.cli.shell_board import board_lines, hand_over_lines, table_state
-from pancli.cli.shell_help import help_text
-from pancli.cli.shell_line import ALIASES, QUIT_WORDS, LineResult, at_the_table, words_of
+from pancli.cli.shell.board import board_lines, hand_over_lines, table_state
+from pancli.cli.shell.bugs import expected_errors
+from pancli.cli.shell.direct import PARSE, run_direct
+from pancli.cli.shell.help import help_text
+from pancli.cli.shell.line import ALIASES, QUIT_WORDS, LineResult, at_the_table, words_of
+from pancli.cli.shell.script import CommitGroup
 from pancli.core.i18n import _
 
 
 def _error(e: object) -> str:
     """A refused line's "Error: …" line."""
-    from pancli.cli.framework import error_line
+    from pancli.cli.words.framework import error_line
 
     return error_line(str(e)) + "\n"
 
@@ -79,7 +79,7 @@ class TableShell:
         self.redo_stack: list[dict] = []  # what `undo` took back at this shell, newest last
         self.terminal = False             # at the prompt: output is caught and fitted to the terminal
         self.group: CommitGroup | None = None  # a script's lines not yet committed
-        self.direct_specs: dict[str, tuple | None] = {}  # see pancli.cli.direct.direct_spec
+        self.direct_specs: dict[str, tuple | None] = {}  # see pancli.cli.shell.direct.direct_spec
         self._command_done = False  # the line's command has run (a bug after it left it recorded)
         if session is not None:
             s = self.context.open_store(create=False).session(session)
@@ -109,7 +109,7 @@ class TableShell:
 
         This is the one edge of the shell's lines, at the prompt and in a script: a bug in pancli
         (an exception no command expects) is one line in the result and its traceback in the bug
-        log beside the database (pancli.cli.bugs), and the shell goes on. A bug inside the command
+        log beside the database (pancli.cli.shell.bugs), and the shell goes on. A bug inside the command
         recorded nothing, its transaction rolled back (exit status 70); a bug after it, while the
         board is drawn, leaves the line recorded and says so.
         """
@@ -118,7 +118,7 @@ class TableShell:
         try:
             return self._execute(result, capture, quiet)
         except Exception:
-            from pancli.cli.bugs import report_bug
+            from pancli.cli.shell.bugs import report_bug
             from pancli.core.text import one_line
 
             said = one_line(line.strip())

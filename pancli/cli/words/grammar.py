@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pancli.cli.help_language import PanCommand
+from pancli.cli.words.help_language import PanCommand
 
 _NEGATIVE = re.compile(r"-(?:\d|\.\d|inf\b|infinity\b|nan\b)", re.IGNORECASE)
 
