@@ -57,7 +57,7 @@ def command_of(words):
 @pytest.mark.parametrize("ga", every_action(), ids=ids)
 def test_each_declared_action_is_a_command_with_its_parameters(ga):
     """The commands are made from the declarations (cli/action_commands.py), but for the bank's,
-    which cli/reports.py writes: each declaration is a command, holding a parameter for each of
+    which cli/commands/after_game/reports.py writes: each declaration is a command, holding a parameter for each of
     its own and the command line's, and no other."""
     g, a = ga
     cmd = command_of(a.command)

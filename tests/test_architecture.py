@@ -149,10 +149,11 @@ def test_every_command_module_is_registered_and_every_registered_command_exists(
         commands = getattr(module, "commands", None)
         if commands is None or not hasattr(commands, "registered_commands"):
             continue
+        where = ".".join(path.relative_to(PACKAGE / "cli").with_suffix("").parts)
         for c in commands.registered_commands:
-            defined[c.name or c.callback.__name__.lower().replace("_", "-")] = path.stem
+            defined[c.name or c.callback.__name__.lower().replace("_", "-")] = where
         for g in commands.registered_groups:
-            defined[g.name] = path.stem
+            defined[g.name] = where
     assert defined == COMMAND_MODULES
     in_panels = [n for _, names in PANELS for n in names]
     assert len(in_panels) == len(set(in_panels)), "a command is in two panels of `pan --help`"
@@ -162,7 +163,7 @@ def test_every_command_module_is_registered_and_every_registered_command_exists(
 # Panguingue is one game behind the protocol like the others: only its own folder and its faces
 # (the dispute commands) may know it by name, and the registry that registers the built-in games.
 # Everything else asks the game (pancli.games.protocol).
-PANGUINGUE_OWN = ("games/panguingue/", "cli/check.py", "cli/turn.py", "games/__init__.py")
+PANGUINGUE_OWN = ("games/panguingue/", "cli/commands/disputes/check.py", "cli/commands/disputes/turn.py", "games/__init__.py")
 
 
 def knows_panguingue(path: Path) -> list[str]:

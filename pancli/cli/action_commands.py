@@ -151,8 +151,8 @@ def values_at_top(action: Action, words: dict[str, Any]) -> dict[str, Any]:
 
 def in_group(action: Action, words: dict[str, Any]) -> object:
     """Record the action of a game's group from its words as typed: each read against the session
-    by the reader of its kind (cli/game_commands.py ``record_action``)."""
-    from pancli.cli.game_commands import record_action
+    by the reader of its kind (cli/commands/other_games/game_commands.py ``record_action``)."""
+    from pancli.cli.commands.other_games.game_commands import record_action
 
     given: dict[str, Any] = {}
     for p in action.params:

@@ -210,7 +210,7 @@ def record_action(action, words: dict):
 
 
 def _own_actions() -> list:
-    """The default game's actions but the bank's (`pan buyin`, `pan cashout` are cli/reports.py's)."""
+    """The default game's actions but the bank's (`pan buyin`, `pan cashout` are cli/commands/after_game/reports.py's)."""
     from pancli.games import default_game
     from pancli.games.actions import BANK_ACTIONS
 

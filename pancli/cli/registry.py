@@ -13,19 +13,19 @@ from pancli.core.i18n import N_, _
 # `pan meld` never loads the report or rules code. The games' own command groups
 # (`pan contract …`) come from the games themselves (``Game.register_commands``).
 COMMAND_MODULES = {
-    "demo": "demo",
-    "session": "record", "seat": "record", "table": "table",
+    "demo": "commands.first_time.demo",
+    "session": "record", "seat": "record", "table": "commands.sessions.table",
     "deal": "record", "drop": "record", "stay": "record", "meld": "record", "add": "record",
     "split": "record", "borrow": "record", "spread": "record", "out": "record", "foul": "record",
     "dead": "record", "void": "record", "chop": "record", "undo": "record", "board": "record",
-    "check": "check", "turn": "turn", "rules": "rules",
-    "standings": "record", "history": "record", "report": "reports", "player": "reports",
-    "sessions": "reports", "settle": "reports", "buyin": "reports", "cashout": "reports",
-    "export": "reports", "import": "reports", "rescore": "reports",
-    "clock": "clock",
-    "serve": "serve",
-    "sync": "sync", "replicate": "replicate", "restore": "replicate",
-    "db": "db",
+    "check": "commands.disputes.check", "turn": "commands.disputes.turn", "rules": "commands.disputes.rules",
+    "standings": "record", "history": "record", "report": "commands.after_game.reports", "player": "commands.after_game.reports",
+    "sessions": "commands.after_game.reports", "settle": "commands.after_game.reports", "buyin": "commands.after_game.reports", "cashout": "commands.after_game.reports",
+    "export": "commands.after_game.reports", "import": "commands.after_game.reports", "rescore": "commands.after_game.reports",
+    "clock": "commands.other_games.clock",
+    "serve": "commands.sessions.serve",
+    "sync": "commands.hosts.sync", "replicate": "commands.hosts.replicate", "restore": "commands.hosts.replicate",
+    "db": "commands.database.db",
 }
 
 # `pan --help` groups the commands in the order a host needs them during an evening.

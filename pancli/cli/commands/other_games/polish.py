@@ -2,7 +2,7 @@
 
 Recording commands write events to the current session through the same recorder as
 Panguingue; the dispute commands (`check`, `deal-sizes`) need no session at all. Its chess clock
-is `pan clock` (cli/clock.py).
+is `pan clock` (cli/commands/other_games/clock.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typer.core import TyperCommand
 
 from pancli.app.views import board_data
 from pancli.cli.action_commands import add_commands, in_group
-from pancli.cli.game_commands import game_recorder, rules_options, say, seat_list, seat_name
+from pancli.cli.commands.other_games.game_commands import game_recorder, rules_options, say, seat_list, seat_name
 from pancli.cli.groups import new_app
 from pancli.cli.output import print_json
 from pancli.cli.params import CountType

@@ -1,4 +1,4 @@
-"""What the other games' commands share (cli/contract.py, cli/polish.py, cli/clock.py): their
+"""What the other games' commands share (cli/commands/other_games/contract.py, cli/commands/other_games/polish.py, cli/commands/other_games/clock.py): their
 recorder, their one-line output, seats typed by name, their house-rules options."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import typer
 
 from pancli.app.views import board_data
 from pancli.cli.action_commands import add_commands, in_group
-from pancli.cli.game_commands import (
+from pancli.cli.commands.other_games.game_commands import (
     game_recorder,
     record_game_event,
     rules_options,

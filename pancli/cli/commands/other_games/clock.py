@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import typer
 
-from pancli.cli.game_commands import game_recorder, record_game_event, say
+from pancli.cli.commands.other_games.game_commands import game_recorder, record_game_event, say
 from pancli.cli.groups import command_set
 from pancli.cli.output import console
 from pancli.cli.params import CountType
