@@ -9,7 +9,7 @@ import itertools
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pancli.cli.registry import COMMAND_MODULES, PANELS, app
+from pancli.cli.registry import app, module_of, own_panels
 from pancli.cli.shell.direct import direct_commands
 from pancli.core.errors import InputError
 from pancli.core.payloads import BANK_PAYLOADS
@@ -57,7 +57,7 @@ def command_of(words):
 @pytest.mark.parametrize("ga", every_action(), ids=ids)
 def test_each_declared_action_is_a_command_with_its_parameters(ga):
     """The commands are made from the declarations (cli/action_commands.py), but for the bank's,
-    which cli/commands/after_game/reports.py writes: each declaration is a command, holding a parameter for each of
+    which cli/commands/after_game/buyin.py and cashout.py write: each declaration is a command, holding a parameter for each of
     its own and the command line's, and no other."""
     g, a = ga
     cmd = command_of(a.command)
@@ -126,9 +126,9 @@ def test_the_shells_fast_path_and_the_help_panels_are_the_declarations():
     own = [a for a in default_game().actions]
     assert direct_commands() == {"deal", "drop", "stay", "meld", "add", "split", "spread", "out", "foul", "dead",
                                  "void", "chop", "undo"}  # the shell's fast path of 0.2, made from them now
-    in_panels = {n for _, names in PANELS for n in names}
+    in_panels = {n for _, names in own_panels() for n in names}
     for a in own:
-        assert a.command[0] in COMMAND_MODULES and a.command[0] in in_panels, a.command
+        assert module_of(a.command[0]) is not None and a.command[0] in in_panels, a.command
 
 
 def test_every_parameter_kind_is_read_and_refused_in_one_line():

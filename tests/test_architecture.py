@@ -136,28 +136,32 @@ def test_imports_run_one_way(path):
             f"{rel(path)}:{line} imports {name}: {own} may import only {sorted(MAY_IMPORT[own])}"
 
 
-def test_every_command_module_is_registered_and_every_registered_command_exists():
-    """`pan` finds a command by COMMAND_MODULES without importing every module: a command added to a
-    module but not to the table (or left in the table after it moved) would silently go missing."""
+def test_a_command_lives_where_its_name_and_room_say():
+    """`pan` finds a command from where it lives, without importing every module: the command NAME
+    is the module cli/commands/<room>/NAME.py (a room a panel of `pan --help`), which adds it and
+    nothing else, or one of the default game's declared actions. A module that adds a command its
+    room does not name (or a room naming a command nothing makes) would silently go missing."""
     from importlib import import_module
 
-    from pancli.cli.registry import COMMAND_MODULES, PANELS
+    from pancli.cli.registry import DECLARED, module_of, own_names, own_panels
+    from pancli.games import default_game
 
-    defined = {}
     for path in modules("cli"):
         module = import_module(".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts))
         commands = getattr(module, "commands", None)
         if commands is None or not hasattr(commands, "registered_commands"):
             continue
-        where = ".".join(path.relative_to(PACKAGE / "cli").with_suffix("").parts)
-        for c in commands.registered_commands:
-            defined[c.name or c.callback.__name__.lower().replace("_", "-")] = where
-        for g in commands.registered_groups:
-            defined[g.name] = where
-    assert defined == COMMAND_MODULES
-    in_panels = [n for _, names in PANELS for n in names]
+        defined = [c.name or c.callback.__name__.lower().replace("_", "-") for c in commands.registered_commands]
+        defined += [g.name for g in commands.registered_groups]
+        assert defined == [path.stem.rstrip("_")], f"{rel(path)} adds {defined}: a module adds the command of its name"
+        assert module_of(path.stem.rstrip("_")) == module.__name__, f"{rel(path)}: its room does not name it"
+    declared = {a.command[0] for a in default_game().actions if len(a.command) == 1} - {"buyin", "cashout"}  # the bank's: by hand
+    for name in own_names():
+        where = module_of(name)
+        assert where == DECLARED and name in declared or where != DECLARED and name not in declared, name
+    in_panels = [n for _, names in own_panels() for n in names]
     assert len(in_panels) == len(set(in_panels)), "a command is in two panels of `pan --help`"
-    assert set(COMMAND_MODULES) <= set(in_panels), "a command is in no panel of `pan --help`"
+    assert declared | {"buyin", "cashout"} <= set(in_panels), "a declared action is in no panel of `pan --help`"
 
 
 # Panguingue is one game behind the protocol like the others: only its own folder and its faces

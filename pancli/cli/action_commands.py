@@ -20,7 +20,7 @@ from typing import Any
 
 import typer
 
-from pancli.cli import params as types
+import pancli.cli.params as types
 from pancli.cli.groups import new_app
 from pancli.core.hints import CLI, wording
 from pancli.games.actions import CARD_EACH, CARDS, COUNT, FLAG, IN_HAND, MELD, MELDS, PLAYER, Action, Param

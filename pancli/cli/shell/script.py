@@ -21,12 +21,21 @@ from typing import TextIO
 GROUP_LINES = 64
 GROUP_WAIT = 0.05
 
-# The commands whose lines may share a group: they record through Store.lock() or read a little.
-# Any other line (`db`, `sync`, `export`, `clock`, a long read such as `report`, a `--db` of its
-# own…) commits the group first and runs on its own, as at the prompt, holding no lock meanwhile.
-GROUPED = frozenset({"session", "seat", "deal", "drop", "stay", "meld", "add", "split", "borrow", "spread",
-                     "out", "foul", "dead", "void", "chop", "undo", "redo", "board", "standings", "buyin",
-                     "cashout", "check", "turn", "rules"})
+# The lines that may share a group: those of a command that records through Store.lock() or
+# reads a little (its module says so: cli/registry.py ``shares_a_commit``; a declared action
+# always does), a game's own group and `redo`. Any other line (`db`, `sync`, `export`, `clock`,
+# a long read such as `report`, a `--db` of its own…) commits the group first and runs on its
+# own, as at the prompt, holding no lock meanwhile.
+SHELL_GROUPED = frozenset({"redo"})
+
+
+def grouped(shell, words: list[str]) -> bool:
+    """Whether a line of these words may join the script's group commit."""
+    from pancli.cli.registry import shares_a_commit
+
+    head = words[0].lower()
+    return (head in SHELL_GROUPED or shares_a_commit(head) or head in shell.command.games_commands()
+            or words[:2] == ["db", "path"])
 
 
 def run_script(shell, lines: Iterable[str], source: str = "stdin", keep_going: bool = False,
@@ -111,8 +120,7 @@ class CommitGroup:
 
     def before(self, words: list[str]) -> None:
         """Before a line runs: let it join the group, or commit the group and let it run alone."""
-        head = words[0].lower()
-        joins = head in GROUPED or head in self.shell.command.games_commands() or words[:2] == ["db", "path"]
+        joins = grouped(self.shell, words)
         if not joins:
             self.commit()
         store = self.shell.context.store

@@ -18,6 +18,7 @@ from pancli.core.grouping import MELDS_HELP
 from pancli.core.i18n import N_, _, ngettext
 
 commands = command_set()  # what this module adds to `pan`
+SHARES_A_COMMIT = True  # a script's lines of these commands share its group commit (cli/shell/script.py)
 
 # A meld's kind, as the JSON says it (`set`, `rope`), for people.
 KINDS = {"set": N_("set"), "rope": N_("rope")}

@@ -13,6 +13,7 @@ from pancli.cli.groups import command_set, new_app
 from pancli.core.i18n import N_, _, ngettext, pgettext
 
 commands = command_set()  # what this module adds to `pan`
+SHARES_A_COMMIT = True  # a script's lines of these commands share its group commit (cli/shell/script.py)
 
 GAMES_TEXT = "panguingue, contract or polish"
 GAME_HELP = f"Whose house rules: {GAMES_TEXT} (default panguingue)."

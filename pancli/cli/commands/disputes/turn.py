@@ -19,6 +19,7 @@ from pancli.core.grouping import MELDS_HELP, has_separator, meld_texts
 from pancli.core.i18n import N_, _
 
 commands = command_set()  # what this module adds to `pan`
+SHARES_A_COMMIT = True  # a script's lines of these commands share its group commit (cli/shell/script.py)
 
 turn_app = new_app("Rule on a turn: may a discard be taken, what becomes of the drawn card, may a card be "
                    "discarded before a flat player, must a discard be taken (forcing).\n\n"
