@@ -56,9 +56,9 @@ def command_of(words):
 
 @pytest.mark.parametrize("ga", every_action(), ids=ids)
 def test_each_declared_action_is_a_command_with_its_parameters(ga):
-    """The commands are made from the declarations (cli/action_commands.py), but for the bank's,
-    which cli/commands/after_game/buyin.py and cashout.py write: each declaration is a command, holding a parameter for each of
-    its own and the command line's, and no other."""
+    """The commands are made from the declarations (cli/action_commands.py), the bank's too: each
+    declaration is a command, holding a parameter for each of its own and the command line's, and
+    no other."""
     g, a = ga
     cmd = command_of(a.command)
     assert (cmd.help or "").split("\n\n")[0].replace("\n", " ").strip() == a.help
@@ -75,7 +75,7 @@ def test_each_declared_action_is_a_command_with_its_parameters(ga):
             assert given.param_type_name == "argument"
             assert given.required == p.required
             assert (given.nargs == -1) == p.many
-        if a in BANK_ACTIONS:  # written by hand: held to its declaration's words
+        if a in BANK_ACTIONS:  # written by hand until 0.3: its words as they were
             assert given.help == p.help, (p.name, given.help)
 
 
