@@ -4,7 +4,8 @@ them, and make the pseudo-language that finds a line nobody wrapped.
     python scripts/catalogs.py extract           # pancli/locale/pancli.pot from the code
     python scripts/catalogs.py update            # each language's .po follows the .pot
     python scripts/catalogs.py compile           # each .po -> its .mo (what pancli reads)
-    python scripts/catalogs.py check             # all current, valid, complete (.ci/run runs it)
+    python scripts/catalogs.py check             # all current, valid, complete, plural forms as
+                                                 # CLDR's, card codes/commands/options kept (the tests run it)
     python scripts/catalogs.py init pancli/locale/pancli.pot de pancli/locale/de/LC_MESSAGES/pancli.po
     python scripts/catalogs.py pseudo /tmp/qps   # then: PANCLI_LOCALE_DIR=/tmp/qps pan --lang qps …
     python scripts/catalogs.py try some.pl.po /tmp/loc   # a .po to try: PANCLI_LOCALE_DIR=/tmp/loc
@@ -294,9 +295,56 @@ def declined(m: Message) -> list[str]:
     return found
 
 
+# What a translation keeps exactly as the English writes it, because it is typed: card codes (5S,
+# 10D, KH; no letter or digit either side, so that a code inside Japanese text is found too), the
+# commands quoted in backticks (`pan meld`, `pan polish lost`) and options (--lang, --db).
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQK])[SHDC](?![A-Za-z0-9])")
+QUOTED = re.compile(r"`([^`]+)`")
+COMMAND = re.compile(r"^pan(?: [a-z][a-z-]*){0,2}")
+OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+
+
+def _commands(text: str) -> set[str]:
+    return {m.group(0) for quoted in QUOTED.findall(text) if (m := COMMAND.match(quoted))}
+
+
+def typed_words(msgid: str, msgstr: str) -> list[str]:
+    """What a translation changed of the card codes, quoted commands and options of its English."""
+    found = []
+    if sorted(CARD.findall(msgid)) != sorted(CARD.findall(msgstr)):
+        found.append(f"card codes {sorted(CARD.findall(msgid))} written {sorted(CARD.findall(msgstr))}")
+    if missing := sorted(_commands(msgid) - _commands(msgstr)):
+        found.append(f"commands {missing} not kept in backticks")
+    if missing := sorted(set(OPTION.findall(msgid)) - set(OPTION.findall(msgstr))):
+        found.append(f"options {missing} not kept")
+    return found
+
+
+def _header_text(path: Path) -> str:
+    """The .po file's header as written: the first msgstr's strings joined."""
+    head = path.read_text(encoding="utf-8").split("\n\n", 1)[0]
+    body = head.split('msgstr ""', 1)[1] if 'msgstr ""' in head else ""
+    return "".join(re.findall(r'^"(.*)"$', body, re.MULTILINE)).replace("\\n", "\n")
+
+
+def plural_header(path: Path, lang: str) -> list[str]:
+    """The catalog's Plural-Forms header against the Unicode CLDR's for its language, as Babel gives
+    it (``Catalog(locale=code).plural_forms``: ja one form, bg two, es three, pl and ru three)."""
+    wanted = Catalog(locale=lang).plural_forms
+    found = re.search(r"^Plural-Forms:(.*)$", _header_text(path), re.MULTILINE)
+    written = found.group(1).strip() if found else None
+    if written is None:
+        return [f"no Plural-Forms header: want {wanted!r}"]
+    squeeze = lambda text: re.sub(r"\s+", "", text).rstrip(";")  # noqa: E731
+    if squeeze(written) != squeeze(wanted):
+        return [f"Plural-Forms is {written!r}; CLDR's (Babel) is {wanted!r}"]
+    return []
+
+
 def problems(catalog: Catalog) -> list[str]:
     """What is wrong with a language's catalog: untranslated or fuzzy, placeholders that differ,
-    the wrong number of plural forms, a name where the language would decline it."""
+    the wrong number of plural forms, a name where the language would decline it, a card code,
+    a quoted command or an option not kept as it is."""
     found = []
     for m in catalog:
         if not m.id:
@@ -318,6 +366,7 @@ def problems(catalog: Catalog) -> list[str]:
             missing = placeholders(ids[0]) - placeholders(s) - ({"n", "count"} if len(ids) > 1 else set())
             if extra or missing:
                 found.append(f"placeholders {sorted(extra | missing)} differ: {name!r}")
+            found += [f"{problem}: {name!r}" for problem in typed_words(ids[0], s)]
         found += declined(m)
     return found
 
@@ -342,6 +391,7 @@ def cmd_check(args) -> int:
         if ids != before:
             failures.append(f"{lang}: {len(before - ids)} messages of the .pot missing, "
                             f"{len(ids - before)} not in it (run update)")
+        failures += [f"{lang}: {p}" for p in plural_header(po_path(lang), lang)]
         failures += [f"{lang}: {p}" for p in problems(catalog)]
         mo = po_path(lang).with_suffix(".mo")
         if not mo.exists() or mo.read_bytes() != _mo_bytes(catalog):

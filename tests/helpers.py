@@ -335,3 +335,65 @@ def three_games(db, names: list[str]) -> dict[str, str]:
                  f"meld {word[names[2]]} KC KC KC", "undo"]:
         pan(line)
     return {"panguingue": "pan", "contract": "cards", "polish": "polski"}
+
+
+# -- every language the pages serve (issue 40) --------------------------------------------------
+
+# The languages the rules came in and the cardrooms speak. A test of every catalog runs over the
+# shipped ones (pancli/locale) and, for one of these not shipped yet, over a stand-in compiled in the
+# test's folder: the .pot with a few lines in that language (its name, the tabs, the pages' footer,
+# the closest language's line), so that a page in its script (Cyrillic, kanji and kana) is tested
+# before its catalog merges, and by the real catalog once it has.
+STAND_INS = {
+    "bg": {("the name of this language", "English"): "Български",
+           ("tab", "Table"): "Маса", ("tab", "History"): "История", ("tab", "Settle"): "Сметка",
+           ("tab", "Sessions"): "Вечери",
+           (None, "A read-only view of the table."): "Масата, както се вижда: само за четене.",
+           (None, "This page is in English, the closest we have to your language ({language})."):
+               "Тази страница е на български: от нашите езици той е най-близо до вашия ({language})."},
+    "ja": {("the name of this language", "English"): "日本語",
+           ("tab", "Table"): "テーブル", ("tab", "History"): "履歴", ("tab", "Settle"): "精算",
+           ("tab", "Sessions"): "セッション",
+           (None, "A read-only view of the table."): "これはテーブルの様子を見るための読み取り専用のページです。",
+           (None, "This page is in English, the closest we have to your language ({language})."):
+               "このページは日本語で表示しています。お使いの言語（{language}）に最も近い言語です。"},
+    "es": {("the name of this language", "English"): "Español",
+           ("tab", "Table"): "Mesa", ("tab", "History"): "Historial", ("tab", "Settle"): "Cuentas",
+           ("tab", "Sessions"): "Sesiones",
+           (None, "A read-only view of the table."): "La mesa, solo para leer.",
+           (None, "This page is in English, the closest we have to your language ({language})."):
+               "Esta página está en español, el idioma más cercano al suyo ({language}) que tenemos."},
+}
+
+
+def every_language(folder) -> tuple[Path, list[str]]:
+    """A locale folder for PANCLI_LOCALE_DIR with every shipped catalog and a stand-in for each of
+    bg, ja and es not shipped, and the codes of its languages other than English."""
+    import shutil
+
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    shipped = Path(__file__).resolve().parent.parent / "pancli" / "locale"
+    target = Path(folder) / "locale"
+    codes = []
+    for mo in sorted(shipped.glob("*/LC_MESSAGES/pancli.mo")):
+        code = mo.parent.parent.name
+        (target / code / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(mo, target / code / "LC_MESSAGES" / "pancli.mo")
+        codes.append(code)
+    for code, lines in STAND_INS.items():
+        if code in codes:
+            continue
+        with (shipped / "pancli.pot").open("rb") as f:
+            template = read_po(f)
+        catalog = Catalog(locale=code, domain="pancli")
+        for m in template:
+            if m.id and (m.context, m.id) in lines:
+                catalog.add(m.id, lines[(m.context, m.id)], context=m.context)
+        (target / code / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
+        with (target / code / "LC_MESSAGES" / "pancli.mo").open("wb") as f:
+            write_mo(f, catalog)
+        codes.append(code)
+    return target, sorted(codes)

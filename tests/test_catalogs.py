@@ -21,7 +21,7 @@ def test_the_catalogs_are_current_valid_complete_and_compiled(capsys):
 
 
 def test_polish_and_russian_are_shipped():
-    assert catalog_tool().languages() == ["pl", "ru"]
+    assert {"pl", "ru"} <= set(catalog_tool().languages())
 
 
 @pytest.mark.parametrize("msgid, msgstr, problem", [

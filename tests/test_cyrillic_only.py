@@ -81,6 +81,9 @@ def data_words() -> set[str]:
             if "|" in metavar:
                 words.update(LATIN.findall(metavar))
     words |= EXAMPLE_NAMES | PROPER_NAMES | typed_words()
+    from pancli.storage.catalogs import language_names
+    for own_name in language_names().values():  # the language switch names each in its own words
+        words.update(LATIN.findall(own_name))
     for game in GAMES.values():
         words.add(game.name)
         schema = game.schema

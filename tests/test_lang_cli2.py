@@ -137,7 +137,9 @@ def test_an_unknown_language_is_one_line():
     result = run(["--lang", "xx", "standings"])
     assert result.exit_code == 2
     assert result.output.count("\n") == 1
-    assert result.output.startswith("Error: --lang xx is not a language pancli speaks: give one of en")
+    from pancli.storage.catalogs import available
+
+    assert result.output == f"Error: --lang xx is not a language pancli speaks: give one of {', '.join(available())}\n"
 
 
 def test_the_shell_speaks_the_language_it_was_started_in(qps, tmp_path):

@@ -286,7 +286,7 @@ def test_the_language_switch_of_a_players_page_keeps_a_name_with_hash_question_m
         assert '<html lang="en">' in page.text
         links = {code: html.unescape(href) for href, code in
                  re.findall(r'<a href="([^"]*)" lang="(\w+)" hreflang', page.text)}
-        assert set(links) == {"en", "pl", "ru"}
+        assert set(links) == set(catalogs.available()) and {"en", "pl", "ru"} <= set(links)
         for code, href in links.items():
             assert "#" not in href and href.startswith("/player/" + quote(name, safe="") + "?")
             r = c.get(href)
@@ -392,3 +392,42 @@ def test_the_end_of_a_hand_on_the_dealers_page_is_in_the_pages_language(tables):
     assert still == {"en": "Still to record (Cards left): the cards left of Ben, Cruz.",
                      "pl": "Do zapisania (Karty w ręce) zostały karty w ręce: Ben, Cruz.",
                      "ru": "Осталось записать (Карты на руке) карты на руке: Ben, Cruz."}
+
+
+# -- the closest language there is (issue 40) -------------------------------------------------------
+
+@pytest.mark.parametrize("header, known, expected", [
+    ("uk", ["en", "pl", "ru"], ("ru", "uk")),  # CLDR: a Ukrainian reader reads Russian (distance 24)
+    ("uk-UA", ["en", "pl", "ru"], ("ru", "uk-UA")),
+    ("uk, en;q=0.5", ["en", "pl", "ru"], ("en", None)),  # English, listed, beats the closest by demotion
+    ("es-MX", ["en", "es", "pl"], ("es", None)),  # the same language: no note
+    ("ca", ["en", "es"], ("es", "ca")),  # Catalan -> Spanish (20)
+    ("ca,de,fr,it,nl,en", ["en", "es"], ("es", "ca")),  # ... closer than English listed sixth (5 x 5 = 25)
+    ("ca,en", ["en", "es"], ("en", None)),  # ... not than English listed second
+    ("pt", ["en", "es", "pl", "ru"], (None, None)),  # Portuguese is not Spanish (84): the house decides
+    ("sr", ["bg", "en", "ru"], (None, None)),  # nor is Serbian Bulgarian (84)
+    ("de-DE,ru;q=0.8,pl;q=0.5", ["en", "pl", "ru"], ("ru", None)),  # as before: the first pancli speaks
+    ("x!!,,;q=a,pl", ["en", "pl"], ("pl", None)),  # not a language tag: passed over
+    ("uk", ["en", "qps", "ru"], ("ru", "uk")),  # the pseudo-language is nobody's closest
+    ("", ["en", "ru"], (None, None)),
+])
+def test_a_browser_gets_the_closest_catalog_there_is(header, known, expected):
+    assert language.closest(header, known) == expected
+
+
+def test_a_page_in_the_closest_language_says_which_under_the_switch(db):
+    with TestClient(create_app(db, TOKEN)) as c:
+        for path in ("/", "/tv", "/settle", "/history"):
+            r = c.get(path, params={"token": TOKEN}, headers={"Accept-Language": "uk"})
+            assert '<html lang="ru">' in r.text and "set-cookie" not in r.headers
+            note = re.search(r'<p class="closest" role="note">([^<]*)</p>', r.text)
+            assert note is not None, path
+            assert note.group(1) == "Эта страница на русском: из наших языков он ближе всего к вашему (украинский)."
+            assert r.text.index('class="langs"') < note.start()  # under the switch
+        # a language asked for exactly, chosen with the switch or remembered: no such line
+        for headers in ({"Accept-Language": "ru"}, {"Accept-Language": "uk", "Cookie": "pan_lang=ru"},
+                        {"Accept-Language": "uk, en;q=0.5"}, {"Accept-Language": "pt"}):
+            r = c.get("/", params={"token": TOKEN}, headers=headers)
+            assert 'class="closest"' not in r.text, headers
+        r = c.get("/", params={"token": TOKEN, "lang": "pl"}, headers={"Accept-Language": "uk"})
+        assert '<html lang="pl">' in r.text and 'class="closest"' not in r.text

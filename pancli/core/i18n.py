@@ -128,10 +128,11 @@ def chosen_language(flag: str | None, environ: Mapping[str, str], known: Collect
     return ENGLISH
 
 
-def accepted_language(header: str | None, known: Collection[str]) -> str | None:
-    """The first language of a browser's ``Accept-Language`` that pancli speaks, by weight."""
+def accepted_tags(header: str | None) -> list[str]:
+    """A browser's ``Accept-Language`` as its tags, most wanted first (by weight, then order); no
+    ``*`` and nothing weighted 0. At most 20 tags of the first 500 characters are read."""
     if not header:
-        return None
+        return []
     ranked: list[tuple[float, int, str]] = []
     for i, part in enumerate(header[:500].split(",")[:20]):
         tag, _sep, params = part.strip().partition(";")
@@ -141,10 +142,15 @@ def accepted_language(header: str | None, known: Collection[str]) -> str | None:
                 weight = float(params.strip()[2:6])
             except ValueError:
                 continue
-        if tag == "*" or weight <= 0:
+        if not tag or tag == "*" or weight <= 0:
             continue
         ranked.append((-weight, i, tag))
-    for _w, _i, tag in sorted(ranked):
+    return [tag for _w, _i, tag in sorted(ranked)]
+
+
+def accepted_language(header: str | None, known: Collection[str]) -> str | None:
+    """The first language of a browser's ``Accept-Language`` that pancli speaks, by weight."""
+    for tag in accepted_tags(header):
         if code := language_code(tag, known):
             return code
     return None

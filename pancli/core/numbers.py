@@ -5,10 +5,13 @@ money to the cent with ``$`` and grouped thousands (``$1,234.50``), signed amoun
 (``+5.75``), dates and times as they are stored (ISO 8601). Any other language takes its
 separators, grouping and patterns from Babel's CLDR data, loaded the first time that language
 formats something (English start-up never imports Babel): Polish ``1234,50 zł``, Russian
-``12,50 ₽``, dates ``2.12.2026`` and ``02.12.2026``.
+``12,50 ₽``, Bulgarian ``12 345,50 €``, Japanese ``￥1,235``, dates ``2.12.2026`` and ``02.12.2026``.
 
 A session with a currency (ISO 4217, core/money) shows its money in that currency's minor units
-in every language (``PLN1,234.50`` in English, as CLDR writes it); a session without one shows
+in every language (``PLN1,234.50`` in English, as CLDR writes it), the currency always the
+session's and never the language's: Bulgaria has paid in euros since 2026 while CLDR's Bulgarian
+still names the lev, and a Bulgarian page of a session in EUR says ``1234,50 €``, of one in JPY
+``1235 JPY``; a Japanese page of a session in JPY ``￥1,235``, in whole yen. A session without one shows
 English ``$`` as before, and in another language the bare amount (``12,50``): pancli never knew
 which money it was.
 
@@ -43,16 +46,27 @@ def _babel_numbers() -> Any:
 _HARD_SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2009": " "})
 
 
-# CLDR's minimumGroupingDigits, which Babel does not apply: Polish writes 1000 and 10 000.
-_MIN_GROUPING_TWO = frozenset({"pl"})
-_FOUR_DIGITS = re.compile(r"(?<![\d ])(\d) (\d{3})(?![\d ])")
+# CLDR's minimumGroupingDigits, which Babel does not apply (its data leaves it out): the languages
+# whose common/main/<code>.xml says 2 write a four-digit amount ungrouped and group from five
+# digits on: Polish and Bulgarian 1234,50 and 12 345,50, Spanish 1234,50 and 12.345,50. Every other
+# language pancli speaks groups from four digits (1 234,50 ₽; ￥1,235).
+_MIN_GROUPING_TWO = frozenset({"pl", "bg", "es"})
+_FOUR_DIGITS = {sep: re.compile(rf"(?<!\d)(?<!\d{re.escape(sep)})(\d){re.escape(sep)}(\d{{3}})(?!\d|{re.escape(sep)}\d)")
+                for sep in (" ", ".")}
 
 
 def _plain(text: object) -> str:
     out = str(text).translate(_HARD_SPACES)
     if language() in _MIN_GROUPING_TWO:
-        out = _FOUR_DIGITS.sub(r"\1\2", out)
+        group = _group_symbol(_locale())
+        if group in _FOUR_DIGITS:
+            out = _FOUR_DIGITS[group].sub(r"\1\2", out)
     return out
+
+
+@lru_cache(maxsize=16)
+def _group_symbol(code: str) -> str:
+    return str(_babel_numbers().get_group_symbol(code)).translate(_HARD_SPACES)
 
 
 def _english() -> bool:

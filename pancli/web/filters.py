@@ -24,6 +24,7 @@ from pancli.core.words import signed as signed_number, signed_money
 from pancli.games import game
 from pancli.storage.catalogs import language_names
 from pancli.web.charts import running_chart
+from pancli.web.language import closest_note
 from pancli.web.script_words import statuses
 
 HERE = Path(__file__).resolve().parent
@@ -187,5 +188,6 @@ def templates() -> Environment:
                        money=money, amount=amount, chip_price=chip_price, day=day, meld_words=meld_words, party=party, column=column, seat_status=seat_status,
                        round_words=round_words, hand_result=hand_result, game_title=game_title, round_of=round_of, urlpart=lambda s: quote(str(s), safe=""))
     env.globals.update(chart=running_chart, language=language, languages=language_names,
-                       static_version=static_version)  # read at each page: the catalogs found
+                       static_version=static_version,  # read at each page: the catalogs found
+                       closest_note=closest_note)  # the line of a page in the closest language
     return env

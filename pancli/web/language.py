@@ -5,6 +5,15 @@ in the ``pan_lang`` cookie), the cookie, the browser's ``Accept-Language``; with
 language pancli speaks, the session's house language (``session.language``), else English.
 A value from outside is only ever one of the codes pancli has a catalog for: anything else is
 ignored, never echoed.
+
+A browser's list is matched as the Unicode CLDR matches languages (its languageMatching data,
+through ``langcodes``): each language it lists, in its order, against the closest catalog there
+is, a language pancli has at distance 0 (``es-MX`` is Spanish), a related one at CLDR's distance
+(Ukrainian to Russian 24, Catalan, Galician and Basque to Spanish 20), and nothing further than
+``CLOSE`` (Portuguese to Spanish and Serbian to Bulgarian are 84: a reader of the one does not read
+the other). Each later language of the list counts ``DEMOTION`` further, as ICU's LocaleMatcher
+demotes it, so ``uk, en;q=0.5`` is English and ``uk`` alone Russian. A page in the closest
+language says so in one line (``closest_note``), under the language switch.
 """
 
 from __future__ import annotations
@@ -16,20 +25,35 @@ from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
 
 from pancli.core.hints import TV, speaking_face
-from pancli.core.i18n import ENGLISH, accepted_language, language_code
+from pancli.core.i18n import ENGLISH, _, accepted_tags, language, language_code
 from pancli.storage import catalogs
 
 COOKIE = "pan_lang"
 COOKIE_DAYS = 365
 MAX_HEADER = 4096  # a cookie or Accept-Language header longer than this is not read
 
+# How far a language may be from the one a browser asks for and still be offered in its place
+# (langcodes' own bound: under 25 a reader of the one is expected to read the other), and how much
+# further each later language of the browser's list counts.
+CLOSE = 25
+DEMOTION = 5
+
 # What the request asked for (None: nothing pancli speaks; the session's house language decides).
 _asked: ContextVar[str | None] = ContextVar("pan_page_language", default=None)
+# The tag of the browser's language that the page's language stands in for (None: the page is in
+# the language asked for, or in the house language).
+_instead_of: ContextVar[str | None] = ContextVar("pan_page_instead_of", default=None)
 
 
 def asked() -> str | None:
     """The language this request asked for, or None when the session's house language decides."""
     return _asked.get()
+
+
+def page_key() -> tuple[str | None, str | None]:
+    """What a page kept for this request depends on: the language asked for, and the browser's
+    language it stands in for (the closest's line)."""
+    return _asked.get(), _instead_of.get()
 
 
 def known(value: str | None) -> str | None:
@@ -68,15 +92,84 @@ def remembered(scope) -> str | None:
     return known(morsel.value) if morsel is not None else None
 
 
-def chosen(scope) -> tuple[str | None, str | None]:
-    """(the language asked for or None, the code to remember in the cookie or None)."""
+def _distance(tag: str, known: list[str]) -> tuple[str, int] | None:
+    """The catalog closest to a language tag that is not exactly one pancli speaks, with its CLDR
+    distance, when it is within ``CLOSE``."""
+    import langcodes  # noqa: PLC0415  (only for a browser that asks for a language pancli lacks)
+
+    try:
+        code, distance = langcodes.closest_match(tag, known, max_distance=CLOSE)
+    except (ValueError, LookupError):  # not a language tag (langcodes' errors are ValueErrors)
+        return None
+    return (code, distance) if code in known else None
+
+
+def closest(header: str | None, known: list[str]) -> tuple[str | None, str | None]:
+    """(the catalog for a browser's ``Accept-Language``, or None; the browser's tag it stands in
+    for when it is only the closest, else None)."""
+    tags = accepted_tags(header)
+    best: tuple[int, str, str | None] | None = None
+    others = [code for code in known if code != "qps"]  # the pseudo-language is nobody's closest
+    for index, tag in enumerate(tags):
+        if best is not None and best[0] <= index * DEMOTION:
+            break  # nothing later in the list can be closer
+        exact = language_code(tag, known)
+        found: tuple[int, str, str | None] | None = (index * DEMOTION, exact, None) if exact else None
+        if found is None and len(tag) <= 35:
+            near = _distance(tag, others)
+            if near is not None:
+                found = (near[1] + index * DEMOTION, near[0], tag)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = found
+    return (best[1], best[2]) if best is not None else (None, None)
+
+
+def choice(scope) -> tuple[str | None, str | None, str | None]:
+    """(the language asked for or None, the code to remember in the cookie or None, the browser's
+    language tag the page stands in for when its list chose a catalog only as the closest)."""
     picked = switched(scope)
     if picked is not None:
-        return picked, picked
+        return picked, picked, None
     here = remembered(scope)
     if here is not None:
-        return here, None
-    return accepted_language(_header(scope, b"accept-language"), catalogs.available()), None
+        return here, None, None
+    code, instead = closest(_header(scope, b"accept-language"), catalogs.available())
+    return code, None, instead
+
+
+def chosen(scope) -> tuple[str | None, str | None]:
+    """(the language asked for or None, the code to remember in the cookie or None)."""
+    return choice(scope)[:2]
+
+
+def language_name(tag: str, in_language: str) -> str:
+    """A language's name as CLDR writes it in another language (``украинский`` in Russian): the
+    tag itself when CLDR has no name for it."""
+    from babel import Locale, UnknownLocaleError  # noqa: PLC0415  (only for the closest's line)
+
+    base = tag.replace("_", "-").split("-", 1)[0].lower()
+    for code in (in_language, ENGLISH):
+        try:
+            name = Locale.parse(code).languages.get(base)
+        except (UnknownLocaleError, ValueError):
+            continue
+        if name:
+            return str(name)
+    return base
+
+
+def closest_note() -> str | None:
+    """The line a page in the closest language says, in that language, or None."""
+    tag = _instead_of.get()
+    if tag is None or asked() is None or asked() != language():
+        return None
+    # Translators: said on a page in your language when a reader's browser asked for a language
+    # pancli has no catalog for and yours is the closest one it has (a Ukrainian reader, say, reading
+    # Russian). Name your own language where this says English; {language} is the reader's language
+    # as the Unicode CLDR names it in yours ("украинский", "ukraiński"), so keep it where it needs
+    # no case ending.
+    return _("This page is in English, the closest we have to your language ({language}).").format(
+        language=language_name(tag, language()))
 
 
 def house(session) -> str:
@@ -108,7 +201,9 @@ class Speaking:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        code, remember = chosen(scope)
+        code, remember, instead = choice(scope)
+        if instead is not None:  # only its language is said: one kept page for uk and uk-UA
+            instead = instead.replace("_", "-").split("-", 1)[0].lower()
 
         async def sending(message):
             if remember is not None and message["type"] == "http.response.start":
@@ -117,9 +212,10 @@ class Speaking:
                                                   (b"set-cookie", cookie.encode("latin-1"))]}
             await send(message)
 
-        token = _asked.set(code)
+        token, instead_token = _asked.set(code), _instead_of.set(instead)
         try:
             with catalogs.speaking(code or ENGLISH), speaking_face(TV):  # a page names no command
                 return await self.app(scope, receive, sending)
         finally:
+            _instead_of.reset(instead_token)
             _asked.reset(token)

@@ -97,7 +97,7 @@ class Site:
             # against the database; what the live script fetches on the poller's word is not.
             reload = kind == "page" and request.query_params.get("fragment") != "1"
             kept = None if reload else reader.peek((kind, request.scope["path"], query_key(request, known),
-                                                    language.asked()))
+                                                    language.page_key() if kind == "page" else language.asked()))
             if kept is not None:
                 if kind == "page":
                     return HTMLResponse(kept, headers=SECURITY_HEADERS)
@@ -116,7 +116,7 @@ class Site:
         named = session.name if session is not None and request.query_params.get("session") else None
         path = path or request.scope["path"]
         # the language asked for is part of the key: each phone reads its own
-        key = ("page", path, query_key(request, known, named), language.asked())
+        key = ("page", path, query_key(request, known, named), language.page_key())
 
         def render() -> str:
             with language.speaking_for(session):
