@@ -136,6 +136,13 @@ def test_imports_run_one_way(path):
             f"{rel(path)}:{line} imports {name}: {own} may import only {sorted(MAY_IMPORT[own])}"
 
 
+def test_the_json_option_is_defined_once():
+    """`--json` is cli/options.py's (``JSON``, or ``json_option`` for a command that says what its
+    JSON holds): no command module writes its own."""
+    where = [rel(p) for p in modules("cli") if '"--json"' in p.read_text(encoding="utf-8")]
+    assert where == ["pancli/cli/options.py"], where
+
+
 def test_a_command_lives_where_its_name_and_room_say():
     """`pan` finds a command from where it lives, without importing every module: the command NAME
     is the module cli/commands/<room>/NAME.py (a room a panel of `pan --help`), which adds it and

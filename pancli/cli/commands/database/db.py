@@ -6,6 +6,7 @@ import typer
 
 from pancli.cli.context import app_context
 from pancli.cli.groups import command_set, new_app
+from pancli.cli.options import JSON
 from pancli.cli.output import console, english_for_json, print_json
 from pancli.core.i18n import _, ngettext
 
@@ -13,7 +14,6 @@ db_app = new_app("Where the data lives and how it is kept.\n\nExample: pan db pa
 commands = command_set()  # what this module adds to `pan`
 commands.add_typer(db_app, name="db")
 
-JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 
 
 @db_app.command("path")

@@ -11,6 +11,7 @@ import sys
 import typer
 
 from pancli.cli.groups import command_set
+from pancli.cli.options import json_option
 from pancli.cli.params import MELDS
 from pancli.cli.words.grammar import multiword_command
 from pancli.cli.words.help_texts import PRESET_HELP, RULES_HELP
@@ -39,7 +40,7 @@ def check(
                                                   "(group them yourself with / between the melds)."),
     batch: bool = typer.Option(False, "--batch", help="Read one meld per line from standard input; "
                                                       "write one JSON object per line."),
-    json_: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+    json_: bool = json_option("Print JSON instead of text."),
     preset: str | None = typer.Option(None, "--preset", "-p", metavar="PRESET", help=PRESET_HELP),
     rules_file: str | None = typer.Option(None, "--rules", metavar="FILE", help=RULES_HELP),
 ):

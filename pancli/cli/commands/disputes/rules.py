@@ -10,6 +10,7 @@ import sys
 import typer
 
 from pancli.cli.groups import command_set, new_app
+from pancli.cli.options import json_option
 from pancli.core.i18n import N_, _, ngettext, pgettext
 
 commands = command_set()  # what this module adds to `pan`
@@ -48,7 +49,7 @@ def rules_show(
     preset: str | None = typer.Option(None, "--preset", "-p", metavar="PRESET", help=ANY_PRESET_HELP),
     rules_file: str | None = typer.Option(None, "--rules", metavar="FILE", help=ANY_RULES_HELP),
     every: bool = typer.Option(False, "--all", help="Every knob, not only those that differ from the preset."),
-    json_: bool = typer.Option(False, "--json", help="Print JSON (every knob)."),
+    json_: bool = json_option("Print JSON (every knob)."),
     markdown: bool = typer.Option(False, "--markdown", help="Print the reference of every knob and every "
                                                             "preset of every game (or of --game) as Markdown "
                                                             "(docs/rules.md)."),

@@ -11,6 +11,7 @@ import sys
 import typer
 
 from pancli.cli.groups import command_set, new_app
+from pancli.cli.options import json_option
 from pancli.cli.output import english_for_json
 from pancli.cli.params import MELDS
 from pancli.cli.words.grammar import multiword_command
@@ -38,7 +39,7 @@ _FROM_HELP = "Where the top discard came from: stock (rejected stock card), hand
 
 _Preset = typer.Option(None, "--preset", "-p", metavar="PRESET", help=PRESET_HELP)
 _Rules = typer.Option(None, "--rules", metavar="FILE", help=RULES_HELP)
-_Json = typer.Option(False, "--json", help="Print JSON instead of text.")
+_Json = json_option("Print JSON instead of text.")
 
 
 @turn_app.command("take", cls=_TurnCommand)

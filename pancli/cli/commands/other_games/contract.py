@@ -22,6 +22,7 @@ from pancli.cli.commands.other_games.game_commands import (
     seat_name,
 )
 from pancli.cli.groups import new_app
+from pancli.cli.options import JSON
 from pancli.cli.output import print_json
 from pancli.cli.params import MELDS, NAME, CountType
 from pancli.core.errors import InputError
@@ -37,7 +38,6 @@ contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, l
                        "settle disputed contracts and «May I?» buys.\n\n"
                        "Example: pan contract lay ana 7S 7H 7D / QC QD QS")
 
-JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 
 
 def in_english():

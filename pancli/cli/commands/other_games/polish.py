@@ -16,6 +16,7 @@ from pancli.app.views import board_data
 from pancli.cli.action_commands import add_commands, in_group
 from pancli.cli.commands.other_games.game_commands import game_recorder, rules_options, say, seat_list, seat_name
 from pancli.cli.groups import new_app
+from pancli.cli.options import JSON
 from pancli.cli.output import print_json
 from pancli.cli.params import CountType
 from pancli.core.errors import InputError
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 polish_app = new_app("Polish Pan (P-A-N): record each deal's loser, check plays and pickups, deal sizes.\n\n"
                      "Example: pan polish lost ben")
 
-JSON = typer.Option(False, "--json", help="Print JSON for scripts.")
 
 
 def in_english():
