@@ -136,6 +136,23 @@ def test_imports_run_one_way(path):
             f"{rel(path)}:{line} imports {name}: {own} may import only {sorted(MAY_IMPORT[own])}"
 
 
+def test_the_command_line_has_three_catch_all_excepts_each_at_an_edge_that_reports_a_bug():
+    """A catch-all `except` in cli/ is an edge that says a bug in one line and logs it: a shell
+    line (``TableShell.execute``), what the prompt draws around it (``_at_edge``) and Tab
+    (``tab_offers``); nowhere else (an error pancli expects is named)."""
+    found = []
+    for path in modules("cli"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            for node in ast.walk(fn):
+                if isinstance(node, ast.ExceptHandler) and (
+                        node.type is None or isinstance(node.type, ast.Name) and node.type.id in ("Exception", "BaseException")):
+                    found.append(fn.name)
+    assert sorted(found) == ["_at_edge", "execute", "tab_offers"], found
+
+
 def test_the_json_option_is_defined_once():
     """`--json` is cli/options.py's (``JSON``, or ``json_option`` for a command that says what its
     JSON holds): no command module writes its own."""

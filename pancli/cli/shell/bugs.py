@@ -11,12 +11,29 @@ line by the command that met them.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from pancli.core.i18n import N_
 
+T = TypeVar("T")
+
 MAX_LOG = 1_000_000
 _ENTRY = "--- "  # how each entry begins
+
+
+def tab_offers(db: Callable[[], object], find: Callable[[], T], nothing: T) -> T:
+    """Tab's one edge, at the prompt and in click's completion: what ``find`` offers; nothing when
+    there is no database or session yet (an expected error), and nothing for a bug, which is
+    logged beside the database ``db()`` names (a line printed now would tear the prompt)."""
+    try:
+        return find()
+    except expected_errors():
+        return nothing
+    except Exception:
+        report_bug(db(), "completing a word")
+        return nothing
 
 
 def bug_log(db) -> Path:

@@ -85,13 +85,10 @@ def completer(shell):
 
     class TableCompleter(Completer):
         def get_completions(self, document, complete_event):
-            try:
-                word, found = candidates(shell, document.text_before_cursor)
-            except Exception:  # a bug: logged (a line printed now would tear the prompt); Tab offers nothing
-                from pancli.cli.shell.bugs import report_bug
+            from pancli.cli.shell.bugs import tab_offers
 
-                report_bug(shell.db, "completing a word")
-                return
+            nothing: tuple[str, list[str]] = ("", [])
+            word, found = tab_offers(lambda: shell.db, lambda: candidates(shell, document.text_before_cursor), nothing)
             for c in found:
                 yield Completion(c, start_position=-len(word))
 
