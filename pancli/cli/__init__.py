@@ -65,7 +65,7 @@ def root(
     show_completion: bool = typer.Option(None, "--show-completion", callback=_show_completion, expose_value=False,
                                          help="Show completion for the current shell, to copy it or customize "
                                               "the installation."),
-):
+) -> None:
     """Record a real Pan table, settle disputed melds, and keep every night's chips in SQLite.
 
     Example: pan check 5S 5S 5S

@@ -37,7 +37,7 @@ def export(name: str | None = SESSION,
                                                      "for toml, standard output for json and csv."),
            format_doc: bool = typer.Option(False, "--format-doc", is_eager=True, callback=_print_format_doc,
                                            help="Print the description of the archive format and exit."),
-           force: bool = FORCE):
+           force: bool = FORCE) -> None:
     """Write a session out: TOML is the portable archive `pan import` reads back; CSV is for spreadsheets.
 
     `pan export --format-doc` prints the archive format, field by field.

@@ -27,7 +27,7 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
             last: int | None = typer.Option(None, "--last", metavar="N", click_type=EVENTS,
                                             help="Only the last N events (of the hand or player, if given)."),
             no_pager: bool = typer.Option(False, "--no-pager", help="Never page a long history on a terminal."),
-            as_json: bool = JSON):
+            as_json: bool = JSON) -> None:
     """Every event with its payments and reasons; undone events are marked.
 
     Piped, each event and each payment is one line (for grep). On a terminal a history taller than

@@ -17,7 +17,7 @@ commands = command_set()  # what this module adds to `pan`
 @commands.command("import")
 def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan export` (TOML or JSON)."),
                as_name: str | None = typer.Option(None, "--as", metavar="NAME", help="Import under another name."),
-               as_json: bool = JSON):
+               as_json: bool = JSON) -> None:
     """Rebuild a session from an archive, recomputing and checking every payment; twice imports it once.
 
     Example: pan import sessions/friday.toml --as friday-copy

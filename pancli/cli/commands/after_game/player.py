@@ -27,7 +27,7 @@ CAREER_COUNTS = {"won": N_("won {n}"), "dropped": N_("dropped {n}")}
 @commands.command("player")
 def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
                                           help="The player (a unique start of the name is enough)."),
-               as_json: bool = JSON):
+               as_json: bool = JSON) -> None:
     """Career stats across all sessions: nights, hands, win and drop rates, net over time, best night.
 
     Example: pan player ana

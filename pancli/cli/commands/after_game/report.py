@@ -177,7 +177,7 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
                                                 "settle-up and hand by hand, numbers as numbers."),
            as_text: bool = typer.Option(False, "--text",
                                         help="Print the night in a few lines to paste into a group chat."),
-           force: bool = FORCE):
+           force: bool = FORCE) -> None:
     """The evening at a glance: nets, money, hands won and dropped, conditions, largest hand, a chart.
 
     --html writes the night's score sheet (each hand's chips for each player, or the game's own

@@ -48,7 +48,7 @@ def rescore(name: str | None = SESSION,
             sets: list[str] | None = typer.Option(None, "--set", metavar="KNOB=VALUE",
                                                      help="Change one knob (repeatable), on top of the preset, the file, "
                                                           "or the session's own rules."),
-            as_json: bool = JSON):
+            as_json: bool = JSON) -> None:
     """What the recorded play would have paid under other house rules; the session is not changed.
 
     Example: pan rescore friday --preset cardroom-ca

@@ -14,7 +14,7 @@ commands = command_set()  # what this module adds to `pan`
 
 
 @commands.command("sessions")
-def sessions_cmd(as_json: bool = JSON):
+def sessions_cmd(as_json: bool = JSON) -> None:
     """Every session: date, players, hands and the biggest winner (the current one is marked).
 
     Example: pan sessions --json

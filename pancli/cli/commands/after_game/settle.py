@@ -20,7 +20,7 @@ commands = command_set()  # what this module adds to `pan`
 def settle(name: str | None = SESSION,
            chip_value: str | None = typer.Option(None, "--chip-value", metavar="AMOUNT",
                                                     help="Money per chip (default: the session's)."),
-           as_json: bool = JSON):
+           as_json: bool = JSON) -> None:
     """Who pays whom: the fewest payments that square every player, each explained, checked to sum to zero.
 
     Without buy-ins each player pays or is paid their net from play: Ana +81 and Fay -48 make

@@ -19,7 +19,7 @@ SHARES_A_COMMIT = True  # a script's lines of these commands share its group com
 def standings(as_json: bool = JSON, name: str | None = typer.Option(None, "--session", click_type=SESSION, help="Session (default: current)."),
               season: str | None = typer.Option(None, "--season", metavar="YEAR|all",
                                                    help="Every session of a year (or all of them), from every device synced here."),
-              game: str = typer.Option(DEFAULT_GAME, "--game", help="With --season: which game's sessions.")):
+              game: str = typer.Option(DEFAULT_GAME, "--game", help="With --season: which game's sessions.")) -> None:
     """Per player: net chips (and money), hands played, won, dropped, conditions collected.
 
     Example: pan standings --season 2026

@@ -17,7 +17,7 @@ commands.add_typer(db_app, name="db")
 
 
 @db_app.command("path")
-def db_path():
+def db_path() -> None:
     """Print where the database is (--db, then PANCLI_DB, then the user's data folder).
 
     Example: pan db path
@@ -28,7 +28,7 @@ def db_path():
 
 
 @db_app.command("status")
-def db_status(as_json: bool = JSON):
+def db_status(as_json: bool = JSON) -> None:
     """File, size, sessions, events and schema version of the database.
 
     Example: pan db status
@@ -60,7 +60,7 @@ def db_status(as_json: bool = JSON):
 @db_app.command("check")
 def db_check(as_json: bool = JSON,
              full: bool = typer.Option(False, "--full", help="Replay every event, not only those recorded "
-                                       "since the last check.")):
+                                       "since the last check.")) -> None:
     """SQLite's integrity check, then every session replayed: stored payments must equal the recomputed
     ones and sum to zero; events are numbered with no gap. Exits 1 with the first discrepancy.
 
@@ -105,7 +105,7 @@ def _counted(sessions: int, events: int, payments: int) -> str:
 
 @db_app.command("backup")
 def db_backup(file: str = typer.Argument(..., help="Where to write the copy."),
-              force: bool = typer.Option(False, "--force", help="Replace FILE if it exists (never the database).")):
+              force: bool = typer.Option(False, "--force", help="Replace FILE if it exists (never the database).")) -> None:
     """A consistent copy of the database, safe while another pan records (SQLite's backup API).
 
     Example: pan db backup ~/pan-backup.db

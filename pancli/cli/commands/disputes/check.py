@@ -43,7 +43,7 @@ def check(
     json_: bool = json_option("Print JSON instead of text."),
     preset: str | None = typer.Option(None, "--preset", "-p", metavar="PRESET", help=PRESET_HELP),
     rules_file: str | None = typer.Option(None, "--rules", metavar="FILE", help=RULES_HELP),
-):
+) -> None:
     """Judge a meld: legal or not, set or rope, its condition and what it is worth.
 
     Exit status: 0 legal, 1 not legal under the house rules, 2 bad input.

@@ -53,7 +53,7 @@ def rules_show(
     markdown: bool = typer.Option(False, "--markdown", help="Print the reference of every knob and every "
                                                             "preset of every game (or of --game) as Markdown "
                                                             "(docs/rules.md)."),
-):
+) -> None:
     """Show the house rules, grouped by topic: each knob's value and what it does.
 
     By default only the knobs that differ from the preset: for --preset, from the game's default
@@ -109,7 +109,7 @@ def rules_init(
     preset: str | None = typer.Option(None, "--preset", "-p", metavar="PRESET",
                                          help=ANY_PRESET_HELP, show_default=False),
     force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists (never the database)."),
-):
+) -> None:
     """Write a complete house-rules file (every knob, with its help) to edit for your table.
 
     Example: pan rules init house.toml --preset cardroom-ca
@@ -132,7 +132,7 @@ def rules_init(
 def rules_check(
     path: str = typer.Argument(..., metavar="FILE", help="The rules file to check."),
     game: str | None = _Game,
-):
+) -> None:
     """Check a house-rules file: OK with a one-line summary, or the first error.
 
     Exit status: 0 the file is good, 2 it is not (the error names the file, the key and what is allowed).

@@ -52,7 +52,7 @@ def take(
     json_: bool = _Json,
     preset: str | None = _Preset,
     rules_file: str | None = _Rules,
-):
+) -> None:
     """May the player take the top discard? Only a rejected stock card (or the upcard) that they
     melds at once, by default.
 
@@ -83,7 +83,7 @@ def drawn(
     json_: bool = _Json,
     preset: str | None = _Preset,
     rules_file: str | None = _Rules,
-):
+) -> None:
     """What must the player do with the card they drew from the stock? Meld it or discard it, never
     keep it, unless it would feed a flat next player.
 
@@ -113,7 +113,7 @@ def discard(
     json_: bool = _Json,
     preset: str | None = _Preset,
     rules_file: str | None = _Rules,
-):
+) -> None:
     """May the player discard this card? Not one that fits the melds of the flat player after them.
 
     Exit status: 0 they may discard it, 1 they may not, 2 bad input.
@@ -138,7 +138,7 @@ def force(
     json_: bool = _Json,
     preset: str | None = _Preset,
     rules_file: str | None = _Rules,
-):
+) -> None:
     """Must the player take the top discard because it fits one of their melds (forcing)?
 
     Exit status: 0 they must take it, 1 they need not, 2 bad input.
@@ -156,7 +156,7 @@ def force(
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _bad(message: str, hint: str):
+def _bad(message: str, hint: str) -> None:
     from pancli.core.errors import InputError
 
     raise InputError(message, hint)

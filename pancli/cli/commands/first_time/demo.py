@@ -36,7 +36,7 @@ def _shown(path: Path) -> str:
 
 
 @commands.command()
-def demo():
+def demo() -> None:
     """Record a sample evening (seven players, nine hands of Panguingue) into a demo database of its
     own and show how it ended. Your own database is never touched; every run starts the demo afresh.
 

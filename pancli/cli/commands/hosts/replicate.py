@@ -21,7 +21,7 @@ TARGET_HELP = "A folder, or an sftp://, s3:// (any S3-compatible storage) or fil
 @commands.command()
 def replicate(target: str | None = typer.Argument(None, help=TARGET_HELP + " Default: the one used last time."),
               interval: str = typer.Option("250ms", "--interval", help="How often changes are sent (250ms, 1s, …)."),
-              once: bool = typer.Option(False, "--once", help="Send what is new once and stop.")):
+              once: bool = typer.Option(False, "--once", help="Send what is new once and stop.")) -> None:
     """Stream the database off this machine while the table records, with Litestream: every
     committed event reaches the replica within the interval. Ctrl-C stops it.
 

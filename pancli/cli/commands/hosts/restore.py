@@ -17,7 +17,7 @@ commands = command_set()  # what this module adds to `pan`
 def restore(target: str = typer.Argument(..., help=TARGET_HELP),
             output: str | None = typer.Option(None, "-o", "--output", metavar="FILE",
                                                  help="Where to restore (default: the database, --db)."),
-            force: bool = typer.Option(False, "--force", help="Replace FILE if it exists.")):
+            force: bool = typer.Option(False, "--force", help="Replace FILE if it exists.")) -> None:
     """Bring a database back from a replica made by `pan replicate`, check it (`pan db check`)
     and put it in place. It is refused while a pancli process (`pan table`, `pan serve`,
     `pan replicate`) has the database open: close it first.

@@ -25,7 +25,7 @@ def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (
                                                        help="Name this device (kept; shown to the others)."),
              key: str | None = typer.Option(None, "--key", metavar="KEY",
                                             help="With trust: the device's public key (64 hex digits)."),
-             as_json: bool = JSON):
+             as_json: bool = JSON) -> None:
     """One history across hosts and tables: write this device's sessions to a shared folder, each
     signed with this device's key, and bring in every other device's that its own key signed.
     Exits 1 when a file is refused or two copies of a session contradict each other.

@@ -160,7 +160,7 @@ def clock_command(
                                   help="Seconds added to a player's time per move."),
     first: str | None = typer.Option(None, "--first", metavar="NAME",
                                         help="Who moves first: the holder of the 9♥ (default: the first seat)."),
-):
+) -> None:
     """A chess clock for the current Polish Pan deal; a player whose time runs out loses the deal.
 
     Keys: space or enter passes the turn, b passes it back (spades back), o marks the player on

@@ -86,7 +86,7 @@ def contract_deal(
     contract: list[str] | None = typer.Option(None, "--contract", metavar="NAME=MELDS",
                                                  help='A contract laid this deal, checked ("Ana=7S 7H 7D / QC QD QS").'),
     discard: str | None = typer.Option(None, "--discard", metavar="CARD", help="The goer's final discard."),
-):
+) -> None:
     """Record a whole finished deal at once: who went out and what every other hand held.
 
     Example: pan contract deal --out ana --left "Ben=KC KD 4S" --left "Cruz=AS 9H 9D" --left Dee=69
@@ -116,7 +116,7 @@ def contract_deal(
 
 
 @contract_app.command("status")
-def contract_status(as_json: bool = JSON):
+def contract_status(as_json: bool = JSON) -> None:
     """The deal in play: its contract, who deals, the numbered melds on the table, and the running totals.
 
     Example: pan contract status --json
@@ -158,7 +158,7 @@ def contract_check(
     preset: str | None = _C_PRESET,
     rules_file: str | None = _C_RULES,
     as_json: bool = JSON,
-):
+) -> None:
     """Is this lay-down exactly the deal's contract? Needs no session.
 
     Exit status: 0 legal, 1 not legal under the house rules, 2 bad input.
@@ -200,7 +200,7 @@ def contract_buy(
     preset: str | None = _C_PRESET,
     rules_file: str | None = _C_RULES,
     as_json: bool = JSON,
-):
+) -> None:
     """Rule on buying the discard: who must agree, what the buyer or a refuser takes, who plays next.
 
     The turn after a buy follows house rule buy_turn: from_buyer (the default, players passed over

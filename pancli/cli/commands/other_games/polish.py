@@ -47,7 +47,7 @@ add_commands({("polish",): polish_app}, get_game("polish").actions, in_group, at
 
 
 @polish_app.command("status")
-def polish_status(as_json: bool = JSON):
+def polish_status(as_json: bool = JSON) -> None:
     """Everyone's letters, the deals so far, and who deals next.
 
     Example: pan polish status
@@ -103,7 +103,7 @@ def polish_check(
     preset: str | None = _P_PRESET,
     rules_file: str | None = _P_RULES,
     as_json: bool = JSON,
-):
+) -> None:
     """Is this play or pickup legal, why, what does a pickup take, and who moves next? Needs no session.
 
     Exit status: 0 legal, 1 not legal under the house rules, 2 bad input.
@@ -168,7 +168,7 @@ def polish_check(
 
 @polish_app.command("deal-sizes")
 def polish_deal_sizes(players: int = typer.Argument(..., click_type=CountType("a number of players", 0, 1000), help="How many players (2-6)."),
-                      as_json: bool = JSON):
+                      as_json: bool = JSON) -> None:
     """How many cards each player gets from the 24-card pack, in dealing order.
 
     Example: pan polish deal-sizes 5

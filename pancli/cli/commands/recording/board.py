@@ -12,7 +12,7 @@ SHARES_A_COMMIT = True  # a script's lines of these commands share its group com
 
 
 @commands.command()
-def board(as_json: bool = JSON):
+def board(as_json: bool = JSON) -> None:
     """The current hand: dealer, eldest, who is in, everyone's numbered melds and worth, chips moved, tops.
 
     Example: pan board --json

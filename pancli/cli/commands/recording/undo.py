@@ -12,7 +12,7 @@ SHARES_A_COMMIT = True  # a script's lines of these commands share its group com
 
 
 @commands.command()
-def undo():
+def undo() -> None:
     """Void the last effective event with its payments; repeatable. The history keeps it, marked.
 
     Example: pan undo

@@ -124,7 +124,7 @@ def serve(
                                                           "prints a second address and QR code, for the dealer only."),
     new_dealer_key: bool = typer.Option(False, "--new-dealer-key", help="With --dealer: replace the dealer's kept key, "
                                                                           "so the old dealer's phone is cut off."),
-):
+) -> None:
     """Serve the table read-only on the local network: every player follows it live on a phone.
 
     Prints the address to open (with its token) and a QR code of it, and the TV board's

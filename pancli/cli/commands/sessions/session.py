@@ -38,7 +38,7 @@ def session_new(
     house_language: str | None = typer.Option(None, "--house-language", metavar="LANG",
                                               help="What the phone pages speak when a phone asks for "
                                                    "no language of its own: en, pl or ru."),
-):
+) -> None:
     """Start a session and make it the current one.
 
     Example: pan session new friday --players Ana,Ben,Cruz,Dee --dealer Dee --preset hoyle
@@ -53,7 +53,7 @@ def session_new(
 
 
 @session_app.command("list")
-def session_list(as_json: bool = JSON):
+def session_list(as_json: bool = JSON) -> None:
     """List the sessions in the database (the current one is marked).
 
     Example: pan session list
@@ -65,7 +65,7 @@ def session_list(as_json: bool = JSON):
 
 @session_app.command("show")
 def session_show(name: str | None = typer.Argument(None, click_type=SESSION, help="Session name (default: the current one)."),
-                 as_json: bool = JSON):
+                 as_json: bool = JSON) -> None:
     """Show a session: game, seats, house rules that differ from the preset defaults, status.
 
     Example: pan session show friday
@@ -108,7 +108,7 @@ def session_show(name: str | None = typer.Argument(None, click_type=SESSION, hel
 
 
 @session_app.command("use")
-def session_use(name: str = typer.Argument(..., click_type=SESSION, help="Session to make current.")):
+def session_use(name: str = typer.Argument(..., click_type=SESSION, help="Session to make current.")) -> None:
     """Make another session the current one.
 
     Example: pan session use friday
@@ -122,7 +122,7 @@ def session_use(name: str = typer.Argument(..., click_type=SESSION, help="Sessio
 
 
 @session_app.command("close")
-def session_close(name: str | None = typer.Argument(None, click_type=SESSION, help="Session to close (default: the current one).")):
+def session_close(name: str | None = typer.Argument(None, click_type=SESSION, help="Session to close (default: the current one).")) -> None:
     """Close a session: nothing more can be recorded in it. Refused while a hand is in play.
 
     Example: pan session close

@@ -23,7 +23,7 @@ def table(
                                     help="With a script: go on after a refused line; exit 1 at the end."),
     quiet: bool = typer.Option(False, "--quiet", "-q",
                                help="With a script: print only refused lines and the final standings."),
-):
+) -> None:
     """Open the table shell: type `deal`, `d cruz`, `m ben 5s5s5s`, `o ben`, `u`… one line per event.
 
     Every accepted line is saved before the next prompt; a refused line changes nothing and says
