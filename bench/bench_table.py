@@ -104,8 +104,8 @@ def wal_frames(wal: Path) -> tuple[int, int]:
 def run_in_process(lines: list[str], interactive: bool) -> tuple[float, int, int, int, float]:
     """Seconds, events, WAL frames, commits and CPU seconds for the lines after the first, run
     in this process: as at the prompt (one line at a time, the board followed), or as a script."""
-    from pancli.cli.script import run_script
-    from pancli.cli.shell import TableShell
+    from pancli.cli.shell.script import run_script
+    from pancli.cli.shell.table_shell import TableShell
 
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
@@ -153,8 +153,8 @@ def profile(lines: list[str], mode: str) -> None:
     import cProfile
     import pstats
 
-    from pancli.cli.script import run_script
-    from pancli.cli.shell import TableShell
+    from pancli.cli.shell.script import run_script
+    from pancli.cli.shell.table_shell import TableShell
 
     interactive = mode == "interactive"
     with tempfile.TemporaryDirectory() as tmp:

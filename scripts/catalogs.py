@@ -13,7 +13,7 @@ them, and make the pseudo-language that finds a line nobody wrapped.
 
 Messages come from the code (``_``, ``N_``, ``ngettext``, ``pgettext``, ``npgettext``), the
 pages' templates (Jinja2's ``_``/``trans``), the pages' scripts (``t``, ``tn``) and every help
-text of the command tree (``pancli.cli.help_catalog``).
+text of the command tree (``pancli.cli.words.help_catalog``).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def help_messages() -> list[tuple[str, str]]:
     catalog exists)."""
     sys.path.insert(0, str(ROOT))
     try:
-        from pancli.cli import help_catalog  # type: ignore[attr-defined]  # noqa: PLC0415  (the tree, once the path is set)
+        from pancli.cli.words import help_catalog  # type: ignore[attr-defined]  # noqa: PLC0415  (the tree, once the path is set)
     except ImportError:
         return []
     return list(help_catalog.help_messages())

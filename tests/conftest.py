@@ -26,7 +26,7 @@ def pan(tmp_path):
 @pytest.fixture
 def sh(tmp_path, monkeypatch):
     """A table shell on a database of its own, at a session of Ana, Ben and Cruz."""
-    from pancli.cli.shell import TableShell
+    from pancli.cli.shell.table_shell import TableShell
 
     monkeypatch.delenv("PANCLI_DB", raising=False)
     shell = TableShell(db=str(tmp_path / "pan.db"))

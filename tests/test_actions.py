@@ -9,8 +9,8 @@ import itertools
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pancli.cli.direct import direct_commands
-from pancli.cli.registry import COMMAND_MODULES, PANELS, app
+from pancli.cli.registry import app, module_of, own_panels
+from pancli.cli.shell.direct import direct_commands
 from pancli.core.errors import InputError
 from pancli.core.payloads import BANK_PAYLOADS
 from pancli.games import GAMES, default_game
@@ -58,10 +58,10 @@ def command_of(words):
 
 @pytest.mark.parametrize("ga", every_action(), ids=ids)
 def test_each_declared_action_is_a_command_with_its_parameters(ga):
-    """The commands are made from the declarations (cli/action_commands.py), but for the bank's,
-    which cli/reports.py writes: each declaration is a command, holding a parameter for each of
-    its own and the command line's, and no other. The clock's command runs the clock: its options
-    are the clock's (cli/clock.py), and what it records when a flag falls is its declaration's."""
+    """The commands are made from the declarations (cli/action_commands.py), the bank's too: each
+    declaration is a command, holding a parameter for each of its own and the command line's, and
+    no other. The clock's command runs the clock: its options are the clock's
+    (cli/commands/other_games/clock.py), and what it records when a flag falls is its declaration's."""
     g, a = ga
     cmd = command_of(a.command)
     assert (cmd.help or "").split("\n\n")[0].replace("\n", " ").strip() == a.help
@@ -81,7 +81,7 @@ def test_each_declared_action_is_a_command_with_its_parameters(ga):
             assert given.param_type_name == "argument"
             assert given.required == p.required
             assert (given.nargs == -1) == p.many
-        if a in BANK_ACTIONS:  # written by hand: held to its declaration's words
+        if a in BANK_ACTIONS:  # written by hand until 0.3: its words as they were
             assert given.help == p.help, (p.name, given.help)
 
 
@@ -133,9 +133,9 @@ def test_the_shells_fast_path_and_the_help_panels_are_the_declarations():
     own = [a for a in default_game().actions]
     assert direct_commands() == {"deal", "drop", "stay", "meld", "add", "split", "spread", "out", "foul", "dead",
                                  "void", "chop", "undo"}  # the shell's fast path of 0.2, made from them now
-    in_panels = {n for _, names in PANELS for n in names}
+    in_panels = {n for _, names in own_panels() for n in names}
     for a in own:
-        assert a.command[0] in COMMAND_MODULES and a.command[0] in in_panels, a.command
+        assert module_of(a.command[0]) is not None and a.command[0] in in_panels, a.command
 
 
 def test_every_parameter_kind_is_read_and_refused_in_one_line():

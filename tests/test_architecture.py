@@ -136,33 +136,62 @@ def test_imports_run_one_way(path):
             f"{rel(path)}:{line} imports {name}: {own} may import only {sorted(MAY_IMPORT[own])}"
 
 
-def test_every_command_module_is_registered_and_every_registered_command_exists():
-    """`pan` finds a command by COMMAND_MODULES without importing every module: a command added to a
-    module but not to the table (or left in the table after it moved) would silently go missing."""
+def test_the_command_line_has_three_catch_all_excepts_each_at_an_edge_that_reports_a_bug():
+    """A catch-all `except` in cli/ is an edge that says a bug in one line and logs it: a shell
+    line (``TableShell.execute``), what the prompt draws around it (``_at_edge``) and Tab
+    (``tab_offers``); nowhere else (an error pancli expects is named)."""
+    found = []
+    for path in modules("cli"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            for node in ast.walk(fn):
+                if isinstance(node, ast.ExceptHandler) and (
+                        node.type is None or isinstance(node.type, ast.Name) and node.type.id in ("Exception", "BaseException")):
+                    found.append(fn.name)
+    assert sorted(found) == ["_at_edge", "execute", "tab_offers"], found
+
+
+def test_the_json_option_is_defined_once():
+    """`--json` is cli/options.py's (``JSON``, or ``json_option`` for a command that says what its
+    JSON holds): no command module writes its own."""
+    where = [rel(p) for p in modules("cli") if '"--json"' in p.read_text(encoding="utf-8")]
+    assert where == ["pancli/cli/options.py"], where
+
+
+def test_a_command_lives_where_its_name_and_room_say():
+    """`pan` finds a command from where it lives, without importing every module: the command NAME
+    is the module cli/commands/<room>/NAME.py (a room a panel of `pan --help`), which adds it and
+    nothing else, or one of the default game's declared actions. A module that adds a command its
+    room does not name (or a room naming a command nothing makes) would silently go missing."""
     from importlib import import_module
 
-    from pancli.cli.registry import COMMAND_MODULES, PANELS
+    from pancli.cli.registry import DECLARED, module_of, own_names, own_panels
+    from pancli.games import default_game
 
-    defined = {}
     for path in modules("cli"):
         module = import_module(".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts))
         commands = getattr(module, "commands", None)
         if commands is None or not hasattr(commands, "registered_commands"):
             continue
-        for c in commands.registered_commands:
-            defined[c.name or c.callback.__name__.lower().replace("_", "-")] = path.stem
-        for g in commands.registered_groups:
-            defined[g.name] = path.stem
-    assert defined == COMMAND_MODULES
-    in_panels = [n for _, names in PANELS for n in names]
+        defined = [c.name or c.callback.__name__.lower().replace("_", "-") for c in commands.registered_commands]
+        defined += [g.name for g in commands.registered_groups]
+        assert defined == [path.stem.rstrip("_")], f"{rel(path)} adds {defined}: a module adds the command of its name"
+        assert module_of(path.stem.rstrip("_")) == module.__name__, f"{rel(path)}: its room does not name it"
+    declared = {a.command[0] for a in default_game().actions if len(a.command) == 1}
+    for name in own_names():
+        where = module_of(name)
+        assert where == DECLARED and name in declared or where != DECLARED and name not in declared, name
+    in_panels = [n for _, names in own_panels() for n in names]
     assert len(in_panels) == len(set(in_panels)), "a command is in two panels of `pan --help`"
-    assert set(COMMAND_MODULES) <= set(in_panels), "a command is in no panel of `pan --help`"
+    assert declared <= set(in_panels), "a declared action is in no panel of `pan --help`"
 
 
 # Panguingue is one game behind the protocol like the others: only its own folder and its faces
 # (the dispute commands) may know it by name, and the registry that registers the built-in games.
 # Everything else asks the game (pancli.games.protocol).
-PANGUINGUE_OWN = ("games/panguingue/", "cli/check.py", "cli/turn.py", "games/__init__.py")
+PANGUINGUE_OWN = ("games/panguingue/", "cli/commands/disputes/check.py", "cli/commands/disputes/turn.py", "games/__init__.py")
 
 
 def knows_panguingue(path: Path) -> list[str]:
@@ -308,7 +337,7 @@ def messages_naming_commands(source: str) -> list[str]:
 @pytest.mark.parametrize("path", modules("games"), ids=rel)
 def test_no_game_message_names_a_command_or_an_option(path):
     """A hint is a code each face words (pancli/core/hints.py): the CLI names its commands
-    (cli/hints.py), the phone its buttons (web/taps.py); what a game says names neither."""
+    (cli/words/hints.py), the phone its buttons (web/taps.py); what a game says names neither."""
     assert messages_naming_commands(path.read_text(encoding="utf-8")) == []
 
 

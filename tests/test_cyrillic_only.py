@@ -51,7 +51,7 @@ PROPER_NAMES = {"grep", "less", "git", "printf", "syncthing", "nextcloud", "exce
 def typed_words() -> set[str]:
     """Words typed at a prompt or as an argument's value, read as they are: the shell's quit, the
     QR codes `pan serve` shows on request, sync's trust and forget."""
-    from pancli.cli.shell_line import QUIT_WORDS
+    from pancli.cli.shell.line import QUIT_WORDS
 
     return {*QUIT_WORDS, "players", "tv", "dealer", "trust", "forget"}
 

@@ -105,7 +105,7 @@ def test_a_way_out_and_a_first_spread_read_as_sentences(pan):
 
 
 def test_a_void_hand_shows_no_plus_zero_for_a_drop(tmp_path):
-    from pancli.cli.shell import TableShell
+    from pancli.cli.shell.table_shell import TableShell
 
     sh = TableShell(db=str(tmp_path / "pan.db"))
     for line in ("session new v --players Ana,Tito,Cruz,Dee --dealer Dee", "deal", "drop tito", "m ana 5s5s5s"):

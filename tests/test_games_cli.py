@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from pancli.cli import clock as cli_clock
+from pancli.cli.commands.other_games import clock as cli_clock
 from pancli.games.contract import engine as core_contract
 from pancli.games.polish import engine as core_polish
 from pancli.games.polish.clock import new_clock, remaining

@@ -11,8 +11,8 @@ from hypothesis import given, strategies as st
 from typer.testing import CliRunner
 
 from pancli.cli import app
-from pancli.cli.completion import candidates
-from pancli.cli.shell import TableShell
+from pancli.cli.shell.completion import candidates
+from pancli.cli.shell.table_shell import TableShell
 from pancli.core.grouping import meld_texts, word_pieces, write_melds
 
 from helpers import Pan

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from pancli.app import rulesfile
 from pancli.cli import app
-from pancli.cli.rules import ANY_PRESET_HELP
+from pancli.cli.commands.disputes.rules import ANY_PRESET_HELP
 from pancli.core.errors import InputError
 from pancli.core.knobs import BOOL, CARDS, ENUM, INT, MONEY, WORD, KnobRules, Schema, knob
 from pancli.games import GAMES

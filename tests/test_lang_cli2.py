@@ -75,7 +75,7 @@ def unmarked(text: str) -> list[str]:
 
 
 def test_every_command_translates_its_help():
-    from pancli.cli.help_language import HelpInLanguage
+    from pancli.cli.words.help_language import HelpInLanguage
 
     root = _root()
     assert isinstance(root, HelpInLanguage)
@@ -87,7 +87,7 @@ def test_every_command_translates_its_help():
 
 
 def test_the_catalog_has_every_help_text():
-    from pancli.cli.help_catalog import help_messages
+    from pancli.cli.words.help_catalog import help_messages
 
     listed = {text for text, _where in help_messages()}
     root = _root()
@@ -155,7 +155,7 @@ def test_the_shell_speaks_the_language_it_was_started_in(qps, tmp_path):
 
 
 def test_the_bug_line_at_the_table_is_a_whole_message(qps, tmp_path):
-    from pancli.cli.bugs import report_bug
+    from pancli.cli.shell.bugs import report_bug
     from pancli.storage.catalogs import speaking
 
     os.environ["PANCLI_LOCALE_DIR"] = qps

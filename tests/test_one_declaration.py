@@ -85,7 +85,7 @@ def test_the_new_verb_is_a_command(pan, highcard):
 
 
 def test_the_new_verb_is_a_line_of_the_table_shell(tmp_path, highcard):
-    from pancli.cli.shell import TableShell
+    from pancli.cli.shell.table_shell import TableShell
 
     sh = TableShell(db=tmp_path / "hc.db")
     try:

@@ -127,7 +127,7 @@ def test_restore_is_refused_while_pan_serve_reads_the_database(tmp_path):
 
 def test_restore_in_the_process_that_has_the_database_open_is_refused(tmp_path):
     """The shell runs `restore` as a line of its own: its own open Store holds the file."""
-    from pancli.cli.shell import TableShell
+    from pancli.cli.shell.table_shell import TableShell
 
     db, replica = replicated_night(tmp_path)
     shell = TableShell(db=str(db))
@@ -312,7 +312,7 @@ def test_off_linux_lsof_finds_a_holder_by_another_name(tmp_path):
 def test_an_open_store_refuses_to_write_to_a_file_replaced_under_it(tmp_path):
     """Where nothing can tell (a lock file removed, a hard link, off Linux): the next write of
     the store that had the old file open is refused in one line, not lost with the old file."""
-    from pancli.cli.shell import TableShell
+    from pancli.cli.shell.table_shell import TableShell
 
     db, _ = replicated_night(tmp_path)
     other = tmp_path / "other.db"

@@ -495,7 +495,7 @@ def test_serve_help_has_an_example():
 def test_the_listening_socket_is_tcp_so_nagle_is_off():
     import socket as s
 
-    from pancli.cli.serve import _bind
+    from pancli.cli.commands.sessions.serve import _bind
 
     sock = _bind("127.0.0.1", 0)
     try:
@@ -515,7 +515,7 @@ def test_a_token_with_characters_an_address_reserves_is_encoded_in_the_url_and_t
         assert httpx.get(url.replace("/?", "/api/board?"), timeout=HANG).status_code == 200
     finally:
         rc, out, err = stop_server(proc)
-    from pancli.cli.serve import _qr
+    from pancli.cli.commands.sessions.serve import _qr
 
     assert rc == 0 and _qr(url) in out  # the QR code is of the same, encoded address
 

@@ -4,7 +4,7 @@ else it says, and the dealer's and the TV board's come one at a time, on request
 import math
 import subprocess
 
-from pancli.cli.serve import _qr
+from pancli.cli.commands.sessions.serve import _qr
 
 from helpers import Pan, start_server, stop_server
 

@@ -1,5 +1,5 @@
 """A bug at `pan table` fails loudly: one line to the table, its traceback in the bug log beside the
-database (pancli.cli.bugs), the data as it was; never a missing board or a hidden error."""
+database (pancli.cli.shell.bugs), the data as it was; never a missing board or a hidden error."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import sqlite3
 import pytest
 
 from pancli.app.recorder import Recorder
-from pancli.cli.bugs import bug_log
-from pancli.cli.shell import TableShell
-from pancli.cli.shell_board import prompt_text
+from pancli.cli.shell.board import prompt_text
+from pancli.cli.shell.bugs import bug_log
+from pancli.cli.shell.table_shell import TableShell
 from pancli.games.panguingue.game import Panguingue
 
 
@@ -57,7 +57,7 @@ def test_a_bug_in_the_game_is_not_hidden_by_the_prompt(sh, monkeypatch):
 
 
 def test_the_bug_log_stays_bounded(sh, monkeypatch):
-    import pancli.cli.bugs as bugs
+    import pancli.cli.shell.bugs as bugs
 
     monkeypatch.setattr(bugs, "MAX_LOG", 4000)
     monkeypatch.setattr(Recorder, "record_many", planted)
@@ -107,7 +107,7 @@ def test_a_bug_in_a_words_type_fails_the_line_once_and_is_logged(sh, monkeypatch
 
 
 def test_a_bug_in_completing_a_meld_number_is_not_taken_for_a_word_that_is_no_player(sh, monkeypatch):
-    from pancli.cli.bugs import expected_errors
+    from pancli.cli.shell.bugs import expected_errors
 
     assert sh.execute("deal").ok
     monkeypatch.setattr(Recorder, "player", planted)

@@ -12,11 +12,11 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.plain_text import PlainTextOutput
 
-from pancli.cli.bugs import bug_log
-from pancli.cli.completion import completer
 from pancli.cli.params import PlayerType
-from pancli.cli.prompt import interactive
-from pancli.cli.shell import TableShell
+from pancli.cli.shell.bugs import bug_log
+from pancli.cli.shell.completion import completer
+from pancli.cli.shell.prompt import interactive
+from pancli.cli.shell.table_shell import TableShell
 from pancli.games.panguingue.game import Panguingue
 
 

@@ -17,13 +17,13 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 from pancli.cli import app
-from pancli.cli.completion import completer
-from pancli.cli.prompt import error_fragments, history, history_path
-from pancli.cli.script import run_script
-from pancli.cli.shell import ALIASES, TableShell
-from pancli.cli.shell_board import prompt_text
-from pancli.cli.shell_help import help_text
-from pancli.cli.shell_line import words_of
+from pancli.cli.shell.board import prompt_text
+from pancli.cli.shell.completion import completer
+from pancli.cli.shell.help import help_text
+from pancli.cli.shell.line import words_of
+from pancli.cli.shell.prompt import error_fragments, history, history_path
+from pancli.cli.shell.script import run_script
+from pancli.cli.shell.table_shell import ALIASES, TableShell
 
 from helpers import HANG, PAN, child_env, command_paths, event_count
 
@@ -131,7 +131,7 @@ def test_every_line_means_the_same_in_the_shell_and_on_the_command_line(tmp_path
     is `void` there)."""
     import shlex
 
-    from pancli.cli.shell_line import at_the_table
+    from pancli.cli.shell.line import at_the_table
 
     a, b = tmp_path / "a" / "pan.db", tmp_path / "b" / "pan.db"
     a.parent.mkdir()
@@ -203,10 +203,10 @@ def commits_of(sh: TableShell, lines: list[str], **kw) -> int:
 
 
 def test_a_script_commits_its_lines_in_groups(tmp_path, monkeypatch):
-    import pancli.cli.script
+    import pancli.cli.shell.script
 
     # Groups end at 64 lines here, never at 50 ms, however slow the machine.
-    monkeypatch.setattr(pancli.cli.script, "GROUP_WAIT", 3600.0)
+    monkeypatch.setattr(pancli.cli.shell.script, "GROUP_WAIT", 3600.0)
     db = tmp_path / "pan.db"
     sh = shell_at(db, board=False)
     new_table(sh)

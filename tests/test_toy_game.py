@@ -276,14 +276,14 @@ def completions(sh, text: str) -> list[str]:
     from prompt_toolkit.completion import CompleteEvent
     from prompt_toolkit.document import Document
 
-    from pancli.cli.completion import completer
+    from pancli.cli.shell.completion import completer
 
     return [c.text for c in completer(sh).get_completions(Document(text), CompleteEvent(completion_requested=True))]
 
 
 def test_the_shell_completes_and_shows_the_toy_game(tmp_path, highcard):
-    from pancli.cli.shell import TableShell
-    from pancli.cli.shell_board import prompt_text
+    from pancli.cli.shell.board import prompt_text
+    from pancli.cli.shell.table_shell import TableShell
 
     sh = TableShell(db=tmp_path / "hc.db")
     try:

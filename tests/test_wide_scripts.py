@@ -165,7 +165,7 @@ def width_of(line: str, ambiguous: int) -> int:
 
 
 def test_the_qr_code_is_drawn_without_half_blocks_under_ambiguous_wide():
-    from pancli.cli.serve import _qr
+    from pancli.cli.commands.sessions.serve import _qr
 
     assert set("▀▄█") & set(_qr("http://192.168.1.20:8000/?token=abc"))
     width.use_ambiguous_wide(True)

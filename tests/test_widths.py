@@ -196,8 +196,8 @@ def test_rules_show_without_options_explains_the_current_session(tmp_path):
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_tables_help_fits_one_screen_and_names_every_command(evening, width):
-    from pancli.cli.shell import ALIASES, TableShell
-    from pancli.cli.shell_help import help_text
+    from pancli.cli.shell.help import help_text
+    from pancli.cli.shell.table_shell import ALIASES, TableShell
 
     sh = TableShell(db=str(evening))
     try:

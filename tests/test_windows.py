@@ -73,7 +73,7 @@ class FakeConsole:
 
 
 def test_the_clock_reads_keys_through_msvcrt_where_there_is_no_termios(monkeypatch):
-    from pancli.cli import clock
+    from pancli.cli.commands.other_games import clock
 
     console = FakeConsole(" bq")
     monkeypatch.setitem(sys.modules, "termios", None)  # importing it fails, as on Windows
@@ -86,7 +86,7 @@ def test_the_clock_reads_keys_through_msvcrt_where_there_is_no_termios(monkeypat
 
 
 def test_the_clock_refuses_without_a_terminal_on_windows_too(monkeypatch):
-    from pancli.cli import clock
+    from pancli.cli.commands.other_games import clock
     from pancli.core.errors import InputError
 
     monkeypatch.setitem(sys.modules, "termios", None)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from pancli.cli import hints as _hints  # noqa: F401 the command line words the games' hints (pancli/core/hints.py)
 from pancli.cli.context import AppContext
 from pancli.cli.registry import app
+from pancli.cli.words import hints as _hints  # noqa: F401 the command line words the games' hints (pancli/core/hints.py)
 
 
 def _version(value: bool) -> None:
@@ -23,7 +23,7 @@ def _lang(ctx: typer.Context, value: str | None) -> str | None:
     if value is None and getattr(ctx.obj, "in_shell", False):
         return value
     from pancli.cli.errors import errors_as_messages
-    from pancli.cli.language import speak
+    from pancli.cli.words.language import speak
 
     with errors_as_messages():
         speak(value)
@@ -69,7 +69,7 @@ def root(
     show_completion: bool = typer.Option(None, "--show-completion", callback=_show_completion, expose_value=False,
                                          help="Show completion for the current shell, to copy it or customize "
                                               "the installation."),
-):
+) -> None:
     """Record a real Pan table, settle disputed melds, and keep every night's chips in SQLite.
 
     Example: pan check 5S 5S 5S

@@ -7,7 +7,7 @@ The callback is one function with a built ``__signature__``: typer reads it as i
 written one, so the help, the usage and the errors are a written command's.
 
 Two ways of reading the words. The game at the top (`pan meld`) reads each word in its click
-type as click parses it, as the shell's fast path does too (cli/direct.py); a game's own group
+type as click parses it, as the shell's fast path does too (cli/shell/direct.py); a game's own group
 (`pan contract lay`) takes the words as they are and reads them against its session with the
 readers the dealer's page uses (app/parameters.py).
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 import typer
 
-from pancli.cli import params as types
+import pancli.cli.params as types
 from pancli.cli.groups import new_app
 from pancli.core.hints import CLI, wording
 from pancli.games.actions import CARD_EACH, CARDS, COUNT, FLAG, IN_HAND, MELD, MELDS, PLAYER, Action, Param
@@ -53,7 +53,7 @@ def annotation(p: Param) -> Any:
 
 def parameter(p: Param, at_top: bool) -> inspect.Parameter:
     """The Typer parameter of ``p``, as a written command would declare it."""
-    # a help that names a command is the command line's own wording of its code (cli/hints.py)
+    # a help that names a command is the command line's own wording of its code (cli/words/hints.py)
     given: dict[str, Any] = {"help": p.help if isinstance(p.help, str) else str(wording(p.help, CLI))}
     kind = click_type(p, at_top)
     if kind is not None:
@@ -104,7 +104,7 @@ def add_commands(apps: Mapping[tuple[str, ...], typer.Typer], actions: Iterable[
                  at_top: bool) -> None:
     """Each action as a command of the app its words start with (``apps``: () for `pan` itself,
     ("seat",) for `pan seat …`, ("contract",) for `pan contract …`), in the order declared."""
-    from pancli.cli.grammar import multiword_command
+    from pancli.cli.words.grammar import multiword_command
 
     for action in actions:
         *path, name = action.command
@@ -152,8 +152,8 @@ def values_at_top(action: Action, words: dict[str, Any]) -> dict[str, Any]:
 
 def in_group(action: Action, words: dict[str, Any]) -> object:
     """Record the action of a game's group from its words as typed: each read against the session
-    by the reader of its kind (cli/game_commands.py ``record_action``)."""
-    from pancli.cli.game_commands import record_action
+    by the reader of its kind (cli/commands/other_games/game_commands.py ``record_action``)."""
+    from pancli.cli.commands.other_games.game_commands import record_action
 
     given: dict[str, Any] = {}
     for p in action.params:

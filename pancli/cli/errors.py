@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import typer
 from typer import BadParameter  # typer runs its own copy of click (0.22 on)
@@ -22,7 +23,7 @@ class MistypedWord(UsageError):
     player is (``resolve_player``): no usage block, no "Try 'pan -h'" line."""
 
     def show(self, file=None) -> None:
-        from pancli.cli.framework import error_line
+        from pancli.cli.words.framework import error_line
 
         typer.echo(error_line(one_line(self.message)), file=file, err=file is None)
 
@@ -99,7 +100,7 @@ def errors_as_messages() -> Iterator[None]:
         say_error(str(e), raising=True)
         raise typer.Exit(e.exit_code) from None
     except BadParameter as e:  # a word click could not read as the option's type: one line
-        from pancli.cli.framework import click_message
+        from pancli.cli.words.framework import click_message
 
         say_error(click_message(e.format_message()), raising=True)
         raise typer.Exit(2) from None
@@ -112,13 +113,9 @@ def errors_as_messages() -> Iterator[None]:
             raise  # a reader that went away: `main` ends the command quietly
         say_error(line)
         raise typer.Exit(2) from None
-    except Exception as e:
+    except _database_errors() as e:
         # A database error outside Store.lock()/snapshot() (a damaged page met by a plain
-        # query): one line like every StoreError, not a traceback. sqlite3 is looked up,
-        # not imported, so commands that never open the database do not pay for it.
-        sqlite3 = sys.modules.get("sqlite3")
-        if sqlite3 is None or not isinstance(e, sqlite3.DatabaseError):
-            raise
+        # query): one line like every StoreError, not a traceback.
         from pancli.cli.context import app_context
         from pancli.storage.paths import resolve_path
         from pancli.storage.store import store_error
@@ -131,7 +128,7 @@ def errors_as_messages() -> Iterator[None]:
 def say_error(line: str, raising: bool = False) -> None:
     """"Error: …" on standard error, even when standard error itself cannot be written (unless
     ``raising``: then an OS error writing it goes on up, as it always has)."""
-    from pancli.cli.framework import error_line
+    from pancli.cli.words.framework import error_line
 
     if raising:
         typer.echo(error_line(one_line(line)), err=True)
@@ -140,3 +137,11 @@ def say_error(line: str, raising: bool = False) -> None:
         typer.echo(error_line(one_line(line)), err=True)
     except (OSError, ValueError):
         pass
+
+
+def _database_errors() -> tuple[Any, ...]:
+    """sqlite3's database errors (typed Any: SQL's module is storage's to import), looked up, not
+    imported (commands that never open the database do not pay for it; with no sqlite3 loaded
+    there is none to catch)."""
+    sqlite3 = sys.modules.get("sqlite3")
+    return () if sqlite3 is None else (sqlite3.DatabaseError,)

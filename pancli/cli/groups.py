@@ -9,8 +9,8 @@ from typer._click.exceptions import NoSuchOption
 from typer.core import TyperGroup
 
 from pancli.cli.errors import errors_as_messages, no_such_command, no_such_option
-from pancli.cli.grammar import negative_numbers_as_arguments
-from pancli.cli.help_language import HelpInLanguage, PanCommand, in_language
+from pancli.cli.words.grammar import negative_numbers_as_arguments
+from pancli.cli.words.help_language import HelpInLanguage, PanCommand, in_language
 
 
 class PanGroup(HelpInLanguage, TyperGroup):
@@ -48,7 +48,7 @@ class PanTyper(typer.Typer):
 # -h as well as --help, on every command (click passes it down to every sub-context).
 def _typed_token(token: str) -> str:
     """A command's or an option's name as typed on a Japanese keyboard (ｃｈｅｃｋ) read as ASCII."""
-    from pancli.cli.shell_line import typed_word
+    from pancli.cli.shell.line import typed_word
 
     return typed_word(token)
 

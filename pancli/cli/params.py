@@ -55,19 +55,13 @@ class CompletingType(ParamType):
         while at is not None and at.parent is not None:
             path.insert(0, at.info_name or "")
             at = at.parent
-        from pancli.cli.bugs import expected_errors
+        from pancli.cli.shell.bugs import tab_offers
+        from pancli.storage.paths import resolve_path
 
         obj = _obj(ctx)
-        try:
-            return [CompletionItem(c) for c in self.candidates(obj, incomplete, typed, path)]
-        except expected_errors():  # no database or session yet: nothing to offer
-            return []
-        except Exception:  # a bug: logged (a line printed now would tear the prompt); Tab offers nothing
-            from pancli.cli.bugs import report_bug
-            from pancli.storage.paths import resolve_path
-
-            report_bug(resolve_path(obj.db), "completing a word")
-            return []
+        nothing: list[CompletionItem] = []
+        return tab_offers(lambda: resolve_path(obj.db),
+                          lambda: [CompletionItem(c) for c in self.candidates(obj, incomplete, typed, path)], nothing)
 
 
 class PlayerType(CompletingType):

@@ -1,46 +1,76 @@
-"""Which module holds each command of `pan`, the panels of `pan --help`, and `pan` itself: the root
-group that loads a command's module when the command is first asked for."""
+"""`pan` itself: the root group that finds a command where it lives (cli/commands/<room>/, see
+cli/commands/__init__.py) and loads its module when the command is first asked for, the panels of
+`pan --help` made from the rooms, and which commands' lines share a script's commit."""
 
 from __future__ import annotations
+
+import keyword
+import os
+from functools import cache
+from importlib import import_module
+from types import ModuleType
 
 import typer
 from typer.core import TyperGroup
 
+from pancli.cli.commands import ROOMS
 from pancli.cli.groups import CONTEXT_SETTINGS, PanGroup
 from pancli.core.i18n import N_, _
 
-# Which module defines each top-level command. A command imports only its own module, so
-# `pan meld` never loads the report or rules code. The games' own command groups
-# (`pan contract …`) come from the games themselves (``Game.register_commands``).
-COMMAND_MODULES = {
-    "demo": "demo",
-    "session": "record", "seat": "record", "table": "table",
-    "deal": "record", "drop": "record", "stay": "record", "meld": "record", "add": "record",
-    "split": "record", "borrow": "record", "spread": "record", "out": "record", "foul": "record",
-    "dead": "record", "void": "record", "chop": "record", "undo": "record", "board": "record",
-    "check": "check", "turn": "turn", "rules": "rules",
-    "standings": "record", "history": "record", "report": "reports", "player": "reports",
-    "versus": "versus", "ratings": "ratings", "sessions": "reports", "settle": "reports", "buyin": "reports", "cashout": "reports",
-    "export": "reports", "import": "reports", "rescore": "reports",
-    "clock": "clock",
-    "serve": "serve",
-    "sync": "sync", "club": "club", "replicate": "replicate", "restore": "replicate",
-    "db": "db",
-}
+DECLARED = "declared"  # where a command made from a declaration lives: no module of its own
 
-# `pan --help` groups the commands in the order a host needs them during an evening.
-PANELS = [
-    (N_("First time here"), ["demo"]),
-    (N_("Sessions and seats"), ["session", "seat", "table", "serve"]),
-    (N_("Recording a hand"), ["deal", "drop", "stay", "meld", "add", "split", "borrow", "spread", "out",
-                          "foul", "dead", "void", "chop", "undo", "board"]),
-    (N_("Disputes"), ["check", "turn", "rules"]),
-    (N_("After the game"), ["standings", "history", "report", "player", "versus", "ratings", "sessions", "settle", "buyin",
-                        "cashout", "export", "import", "rescore"]),
-    (N_("The other games called Pan"), ["clock"]),  # and the games' own groups (Game.register_commands)
-    (N_("The database"), ["db"]),
-    (N_("Several hosts or tables"), ["sync", "club", "replicate", "restore"]),
-]
+
+@cache
+def rooms() -> tuple[ModuleType, ...]:
+    """The rooms of cli/commands/, in the order of their panels (each a small package: its panel and
+    its commands' names)."""
+    return tuple(import_module(f"pancli.cli.commands.{room}") for room in ROOMS)
+
+
+@cache
+def module_of(name: str) -> str | None:
+    """Where the command ``name`` of `pan` lives: its module (``pancli.cli.commands.<room>.<name>``),
+    DECLARED for one of the default game's declared actions, or None for no command of pan's own.
+    Only the small packages of the rooms are imported, never a command's module."""
+    for room in rooms():
+        if name in room.COMMANDS:
+            file = name + "_" if keyword.iskeyword(name) else name
+            if os.path.exists(os.path.join(os.path.dirname(room.__file__ or ""), f"{file}.py")):
+                return f"{room.__name__}.{file}"
+            return DECLARED
+    return None
+
+
+def own_names() -> list[str]:
+    """pan's own commands, in the order of `pan --help`."""
+    return [n for room in rooms() for n in room.COMMANDS]
+
+
+# `pan --help` groups the commands in the order a host needs them during an evening: a panel a room.
+def own_panels() -> list[tuple[str, list[str]]]:
+    return [(room.PANEL, list(room.COMMANDS)) for room in rooms()]
+
+
+def declared_command(name: str) -> typer.Typer:
+    """The default game's declared action ``name`` as a command set of one (cli/action_commands.py)."""
+    from pancli.cli.action_commands import add_commands
+    from pancli.cli.groups import command_set
+    from pancli.cli.record import record_action
+    from pancli.games import default_game
+
+    one = command_set()
+    add_commands({(): one}, [a for a in default_game().actions if a.command == (name,)], record_action, at_top=True)
+    return one
+
+
+def shares_a_commit(name: str) -> bool:
+    """Whether a script's line of the command ``name`` may join its group commit (cli/shell/script.py):
+    a declared action records through Store.lock(), and a command's module says so of its commands
+    (``SHARES_A_COMMIT``). Asked just before the line runs, so the module is loaded anyway."""
+    module = module_of(name)
+    if module is None:
+        return False
+    return module == DECLARED or bool(getattr(import_module(module), "SHARES_A_COMMIT", False))
 
 
 class GameCommands:
@@ -58,15 +88,14 @@ class RootGroup(PanGroup):
 
     def _module_command(self, module: str, name: str):
         """Only the command asked for is turned into a click command: typer reads the signature
-        and type hints of every command it converts, and `pan meld` need not pay for the other
-        twenty commands of its module."""
+        and type hints of every command it converts, and `pan session new` need not pay for the
+        other commands of its module."""
         from copy import copy
-        from importlib import import_module
 
-        source = import_module(f"pancli.cli.{module}").commands
+        source = declared_command(name) if module == DECLARED else import_module(module).commands
         one = copy(source)
         one.registered_commands = [c for c in source.registered_commands  # named as typer names them
-                                   if (c.name or c.callback.__name__.lower().replace("_", "-")) == name]
+                                   if (c.name or getattr(c.callback, "__name__", "").lower().replace("_", "-")) == name]
         one.registered_groups = [g for g in source.registered_groups if g.name == name]
         if not one.registered_commands and not one.registered_groups:
             return None
@@ -91,8 +120,6 @@ class RootGroup(PanGroup):
         return found
 
     def _game_group(self, name: str):
-        from importlib import import_module
-
         where = self.games_commands().get(name)
         if where is None:
             return None
@@ -104,7 +131,7 @@ class RootGroup(PanGroup):
     def get_command(self, ctx, name: str):
         if name in self.commands:
             return self.commands[name]
-        module = COMMAND_MODULES.get(name)
+        module = module_of(name)
         if module is not None:
             cmd = self._module_command(module, name)
         else:
@@ -115,22 +142,24 @@ class RootGroup(PanGroup):
         return cmd
 
     def panels(self) -> list[tuple[str, list[str]]]:
-        """PANELS, with the games' own groups first in the panel each asks for."""
+        """The rooms' panels, with the games' own groups first in the panel each asks for."""
         extra: dict[str, list[str]] = {}
+        own = own_names()
         for name, (_m, _a, panel) in self.games_commands().items():
-            if name not in COMMAND_MODULES and panel:
+            if name not in own and panel:
                 extra.setdefault(panel, []).append(name)
         out = [(title, extra.pop(title, []) + [n for n in names if n not in self.games_commands()])
-               for title, names in PANELS]
+               for title, names in own_panels()]
         return out + list(extra.items())
 
     def list_commands(self, ctx) -> list[str]:
-        names = list(COMMAND_MODULES) + [n for n in self.games_commands() if n not in COMMAND_MODULES]
+        own = own_names()
+        names = own + [n for n in self.games_commands() if n not in own]
         order = [n for _t, panel in self.panels() for n in panel]
         return sorted(names, key=lambda n: order.index(n) if n in order else len(order))
 
     def format_commands(self, ctx, formatter) -> None:
-        """The commands in panels (PANELS), plain click formatting: no rich on the way to the help."""
+        """The commands in panels (a room a panel), plain click formatting: no rich on the way to the help."""
         found = [(n, c) for n in self.list_commands(ctx)
                  if (c := self.get_command(ctx, n)) is not None and not c.hidden]
         if not found:
@@ -153,17 +182,9 @@ class RootGroup(PanGroup):
         if not getattr(kw.get("obj"), "in_shell", False):
             import sys
 
-            from pancli.cli.language import speak_from_argv
-            from pancli.cli.terminal import shown_streams, wanted
+            from pancli.cli.words.language import speak_from_argv
 
-            argv = list(sys.argv[1:] if args is None else args)
-            if any(a.startswith("－") for a in argv):  # －－ｊｓｏｎ: an option typed full-width
-                from pancli.cli.shell_line import typed_word
-
-                argv = args = [typed_word(a) if a.startswith("－") else a for a in argv]
-            speak_from_argv(argv)
-            with shown_streams(wanted(argv)):  # Japanese lines fitted; --ambiguous-wide: letter suits
-                return super().main(args, *rest, **kw)
+            speak_from_argv(list(sys.argv[1:] if args is None else args))
         return super().main(args, *rest, **kw)
 
     def _main_shell_completion(self, ctx_args, prog_name, complete_var=None) -> None:

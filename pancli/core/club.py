@@ -17,7 +17,7 @@ Sessions and archives are never rewritten: a person is an overlay on the seats, 
 last year counts for the right person once a registrar says so.
 
 Everything here is pure: entries in, a roster out. Reading the folder, signatures and the words
-people read are elsewhere (pancli/app/club.py, pancli/cli/club.py).
+people read are elsewhere (pancli/app/club.py, pancli/cli/commands/hosts/club.py).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A game says *what* the person at the table should do ("say which meld the cards 
 meld 2") as a ``Hint``: a stable code, its parameters and a sentence that names neither a command
 nor a button (what the TV says). Each face words the code its own way, as payments' reasons are
 worded where they are shown (pancli/core/reasons.py): the command line names its commands and
-options (pancli/cli/hints.py), the dealer's phone its buttons and fields (pancli/web/taps.py).
+options (pancli/cli/words/hints.py), the dealer's phone its buttons and fields (pancli/web/taps.py).
 No face rewrites another face's sentence.
 
 A face says which it is for the code it runs (``speaking_face``); a hint is worded when it is

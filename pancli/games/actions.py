@@ -325,11 +325,11 @@ BANK_ACTIONS = (
     Action("buyin", ("buyin",), N_("A player buys chips from the bank; settle-up counts it."),
            N_("Buy chips"), (Param("player", PLAYER, N_("Who buys chips."), arg="name"),
                              Param("chips", COUNT, N_("How many chips."), noun=_CHIPS_NOUN, high=MAX_CHIPS)),
-           _buyin, ("buyin",), direct=False),
+           _buyin, ("buyin",), direct=False, example="pan buyin ana 100"),
     Action("cashout", ("cashout",), N_("A player cashes chips in at the bank; settle-up counts it."),
            N_("Cash out"), (Param("player", PLAYER, N_("Who cashes chips in."), arg="name"),
                             Param("chips", COUNT, N_("How many chips."), noun=_CHIPS_NOUN, high=MAX_CHIPS)),
-           _cashout, ("cashout",), direct=False),
+           _cashout, ("cashout",), direct=False, example="pan cashout ana 60"),
 )
 
 

@@ -66,7 +66,7 @@ class Contract(GameBase["ContractRules", "GameState"]):
         return tuple(c.code for c in parse_cards(text))
 
     def register_commands(self, cli: CommandHooks) -> None:
-        cli.add_group(self.name, "pancli.cli.contract", "contract_app", PANEL)
+        cli.add_group(self.name, "pancli.cli.commands.other_games.contract", "contract_app", PANEL)
 
     @property
     def schema(self) -> Schema[ContractRules]:

@@ -44,7 +44,7 @@ class Polish(GameBase["PolishRules", "GameState"]):
         return tuple(c.code for c in parse_cards(text))
 
     def register_commands(self, cli: CommandHooks) -> None:
-        cli.add_group(self.name, "pancli.cli.polish", "polish_app", PANEL)
+        cli.add_group(self.name, "pancli.cli.commands.other_games.polish", "polish_app", PANEL)
 
     @property
     def schema(self) -> Schema[PolishRules]:

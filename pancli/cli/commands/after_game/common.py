@@ -1,0 +1,24 @@
+"""What the commands after the game share: the session they read, the files they may write, a net in colour."""
+
+from __future__ import annotations
+
+from pancli.cli.context import app_context
+from pancli.cli.output import styled
+from pancli.core.words import signed
+
+
+def write_target(path: str, force: bool, what: str):
+    """Where a command may write: never the database or its -wal/-shm, an existing file only with --force."""
+    from pancli.app.files import check_target
+    from pancli.storage.paths import resolve_path
+
+    return check_target(path, force, resolve_path(app_context().db), what)
+
+
+def store_and_session(name: str | None) -> tuple:
+    store = app_context().open_store(create=False)
+    return store, store.session(name)
+
+
+def colored(n: int):
+    return styled((signed(n), "green" if n > 0 else ("red" if n < 0 else None)))

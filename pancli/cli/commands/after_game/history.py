@@ -1,0 +1,115 @@
+"""`pan history`: every event with its payments and reasons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import typer
+
+from pancli.cli.context import app_context
+from pancli.cli.groups import command_set
+from pancli.cli.output import console, echo, english_for_json, print_json, styled
+from pancli.cli.params import EVENTS, HAND, PLAYER
+from pancli.core.i18n import _
+
+if TYPE_CHECKING:
+    from pancli.app.view_types import HistoryJson
+
+from pancli.cli.options import JSON
+
+commands = command_set()  # what this module adds to `pan`
+
+
+@commands.command()
+def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, help="Only this hand."),
+            player: str | None = typer.Option(None, "--player", click_type=PLAYER, metavar="NAME",
+                                              help="Only the events about this player."),
+            last: int | None = typer.Option(None, "--last", metavar="N", click_type=EVENTS,
+                                            help="Only the last N events (of the hand or player, if given)."),
+            no_pager: bool = typer.Option(False, "--no-pager", help="Never page a long history on a terminal."),
+            as_json: bool = JSON) -> None:
+    """Every event with its payments and reasons; undone events are marked.
+
+    Piped, each event and each payment is one line (for grep). On a terminal a history taller than
+    the window is shown in a pager (PAGER, else less), as git does.
+
+    Example: pan history --hand 2
+
+    Example: pan history --player ana --last 5
+    """
+    from pancli.app.history_stream import history_events
+    from pancli.app.views import history_data, pick_events
+    from pancli.core.names import inert
+    from pancli.core.text import payment_lines
+
+    recorder = app_context().open_recorder()
+
+    def picked() -> HistoryJson:
+        data = history_data(recorder.store, recorder.session, hand)
+        data["events"] = pick_events(data["events"], player, last)
+        return data
+
+    if as_json:
+        print_json(english_for_json(as_json, picked))  # an event's words in --json are English
+        return
+    out = console()
+    deals = recorder.game.round_word == "deal"  # the contract game and Polish Pan are played in deals
+    # Translators: a line of the history of a game played in deals (the contract game, Polish Pan)
+    said = _("#{seq} deal {hand} {event}") if deals else _("#{seq} hand {hand} {event}")
+    undone = " " + _("(undone)")
+    events = history_events(recorder.store, recorder.session, hand, player, last)
+    if out.is_terminal:
+        lines = []
+        for e, text in events:
+            voided = e.voided_by is not None
+            lines.append(styled(said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=text),
+                                (undone, "dim") if voided else ""))
+            for line in payment_lines(e.payments or ()):
+                lines.append(styled((f"        {line}", "dim" if voided else None)))
+        if lines:
+            show_paged(out, lines, pager=not no_pager)
+            return
+    else:  # piped: one line an event, one a payment, written as they are read (grep finds them whole)
+        shown, chunk = False, []
+        for e, text in events:
+            shown = True
+            chunk.append(inert(said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=text))
+                         + (inert(undone) if e.voided_by is not None else "") + "\n")
+            chunk.extend(inert(f"        {line}") + "\n" for line in payment_lines(e.payments or ()))
+            if len(chunk) >= 1000:  # written a thousand lines at a time
+                out.file.write("".join(chunk))
+                chunk.clear()
+        out.file.write("".join(chunk))
+        if shown:
+            return
+    if player and hand is not None:
+        echo(_("No events about {player} in hand {hand}.").format(player=player, hand=hand))
+    elif player:
+        echo(_("No events about {player}.").format(player=player))
+    elif hand is not None:
+        echo(_("No events in hand {hand}.").format(hand=hand))
+    else:
+        echo(_("No events."))
+
+
+def show_paged(out, renderables, pager: bool = True) -> None:
+    """Print to the console; on a terminal, through a pager when it is taller than the window
+    (never when piped, so scripts and tests never wait on one)."""
+    if not (pager and out.is_terminal):
+        for r in renderables:
+            out.print(r)
+        return
+    with out.capture() as captured:
+        for r in renderables:
+            out.print(r)
+    text = captured.get()
+    if text.count("\n") < out.size.height - 1:
+        out.file.write(text)
+        return
+    import os
+    import pydoc
+
+    os.environ.setdefault("LESS", "-FRX")  # less keeps the colours, and quits at once if it fits after all
+    from pancli.cli.terminal import as_drawn
+
+    pydoc.pager(as_drawn(text))  # PAGER (or MANPAGER) if set, else less or more

@@ -1,0 +1,24 @@
+"""`pan seat add|remove`: players arrive and leave between hands, made from the game's declarations."""
+
+from __future__ import annotations
+
+from pancli.cli.action_commands import add_commands
+from pancli.cli.groups import command_set, new_app
+from pancli.cli.record import record_action
+
+commands = command_set()  # what this module adds to `pan`
+SHARES_A_COMMIT = True  # a script's lines of these commands share its group commit (cli/shell/script.py)
+
+
+seat_app = new_app("Players arrive and leave between hands.\n\nExample: pan seat add Eve --after Ben")
+commands.add_typer(seat_app, name="seat")
+
+
+def _seat_actions() -> list:
+    """The default game's declared actions under `pan seat`."""
+    from pancli.games import default_game
+
+    return [a for a in default_game().actions if a.command[0] == "seat"]
+
+
+add_commands({("seat",): seat_app}, _seat_actions(), record_action, at_top=True)
