@@ -66,10 +66,12 @@ def verdict(found: Mapping[str, int], allowed: Mapping[str, int]) -> tuple[bool,
 def run_mypy() -> list[str]:
     done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "pancli"], cwd=ROOT, capture_output=True,
                           text=True)
-    if done.returncode not in (0, 1):  # 2: mypy itself failed (a crash, bad options)
+    lines = done.stdout.splitlines()
+    summed = bool(lines) and lines[-1].startswith(("Success: no issues found", "Found "))
+    if done.returncode not in (0, 1) or not summed:  # 2: a crash, bad options; 1 and no summary: no mypy at all
         sys.stderr.write(done.stdout + done.stderr)
         raise SystemExit(f"mypy --strict failed to run (exit status {done.returncode})")
-    return done.stdout.splitlines()
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

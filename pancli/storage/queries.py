@@ -31,9 +31,9 @@ class ReportQueries:
     def last_own_event(self, device: str) -> int:
         """The id of the newest event of the sessions ``device`` records (`pan sync --watch`:
         an event recorded here since; what a sync imports is another device's)."""
-        return self.conn.execute(
+        return int(self.conn.execute(
             "SELECT coalesce(max(id), 0) FROM events WHERE session_id IN "
-            "(SELECT id FROM sessions WHERE device = ? OR device IS NULL)", [device]).fetchone()[0]
+            "(SELECT id FROM sessions WHERE device = ? OR device IS NULL)", [device]).fetchone()[0])
 
     def last_event_of_open_sessions(self) -> dict[int, str]:
         """Each session not closed that has an event: the time of its latest (the lobby's live tables)."""

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from http.cookies import CookieError, SimpleCookie
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from pancli.core.hints import TV, speaking_face
@@ -177,7 +177,7 @@ def closest_note() -> str | None:
         language=language_name(tag, language()))
 
 
-def house(session) -> str:
+def house(session: Any) -> str:
     """The page's language once its session is known: the one asked for, else the session's
     house language (a column a newer database holds), else English."""
     code = asked()
@@ -188,7 +188,7 @@ def house(session) -> str:
 
 
 @contextmanager
-def speaking_for(session) -> Iterator[None]:
+def speaking_for(session: Any) -> Iterator[None]:
     """Speak the page's language inside the block (the session's, when nothing was asked)."""
     with catalogs.speaking(house(session)):
         yield

@@ -14,8 +14,10 @@ every change of the database) and once a minute besides (lobby.js).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -32,12 +34,15 @@ from pancli.web.live import KEEPALIVE_SECONDS
 from pancli.web.script_words import words_json
 from pancli.web.views import event_lines
 
+if TYPE_CHECKING:
+    from pancli.web.site import Site
+
 LIVE_HOURS = 6        # a table with no event for longer is not live (nor is a closed one)
 TURN_SECONDS = 10     # the TV panel shows each table this long
 RECENT = 8            # the last events a card's last event is picked from (an undo voids the one before)
 
 
-def refuse_without_club(db_path) -> None:
+def refuse_without_club(db_path: str | Path) -> None:
     """`pan serve --club` on a database that belongs to no club: refused in one line, with the fix."""
     from pancli.app.club_held import held_roster  # noqa: PLC0415
     from pancli.core.errors import InputError  # noqa: PLC0415
@@ -103,7 +108,7 @@ def live_tables(reader: Reader, now: datetime | None = None) -> list[dict[str, A
 class Lobby:
     """The lobby's pages and JSON, on the site of `pan serve --club`."""
 
-    def __init__(self, site):
+    def __init__(self, site: Site) -> None:
         self.site = site
 
     def render(self, request: Request, template: str, title: str, path: str) -> Response:
@@ -135,9 +140,9 @@ class Lobby:
             body = json_text({"live_hours": LIVE_HOURS, "tables": live_tables(self.site.reader)})
         return Response(body, media_type="application/json", headers=SECURITY_HEADERS)
 
-    def routes(self) -> list:
-        def threaded(endpoint):
-            async def handler(request):
+    def routes(self) -> list[Route]:
+        def threaded(endpoint: Callable[[Request], Response]) -> Callable[[Request], Awaitable[Response]]:
+            async def handler(request: Request) -> Response:
                 return await run_in_threadpool(endpoint, request)
             return handler
 
