@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pancli.cli.shell import TableShell
+from pancli.cli.shell.table_shell import TableShell
 
 from helpers import pan_in_process
 

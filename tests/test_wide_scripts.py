@@ -191,7 +191,7 @@ def test_check_reads_full_width_cards_commands_and_ideographic_spaces(as_json):
 
 
 def test_the_table_shell_reads_full_width_words_and_keeps_a_name_as_typed(tmp_path, monkeypatch):
-    from pancli.cli.shell import TableShell
+    from pancli.cli.shell.table_shell import TableShell
 
     monkeypatch.delenv("PANCLI_DB", raising=False)
     shell = TableShell(db=str(tmp_path / "pan.db"))
