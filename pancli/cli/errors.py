@@ -113,7 +113,7 @@ def errors_as_messages() -> Iterator[None]:
             raise  # a reader that went away: `main` ends the command quietly
         say_error(line)
         raise typer.Exit(2) from None
-    except _database_errors() as e:
+    except database_errors() as e:
         # A database error outside Store.lock()/snapshot() (a damaged page met by a plain
         # query): one line like every StoreError, not a traceback.
         from pancli.cli.context import app_context
@@ -139,7 +139,7 @@ def say_error(line: str, raising: bool = False) -> None:
         pass
 
 
-def _database_errors() -> tuple[Any, ...]:
+def database_errors() -> tuple[Any, ...]:
     """sqlite3's database errors (typed Any: SQL's module is storage's to import), looked up, not
     imported (commands that never open the database do not pay for it; with no sqlite3 loaded
     there is none to catch)."""

@@ -24,6 +24,7 @@ def watch_folder(store: Store, folder: str | None, device_name: str | None, crea
     from pancli.app import sync_watch
     from pancli.app.club import sync_host
     from pancli.app.sync.run import folder_of
+    from pancli.cli.errors import database_errors
     from pancli.cli.sync_findings import print_findings
 
     root = folder_of(store, folder, create)  # a folder that is not one: refused here, before watching
@@ -33,7 +34,7 @@ def watch_folder(store: Store, folder: str | None, device_name: str | None, crea
     def run() -> None:
         try:
             out = sync_host(store, folder, device_name if first[0] else None, create and first[0])
-        except Exception as e:  # noqa: BLE001 a refusal, a busy database, a file gone: said, and on watching
+        except (PanError, OSError, *database_errors()) as e:  # a refusal, a busy database, a file gone: on watching
             if first[0]:
                 raise
             why = one_line(e.message) if isinstance(e, PanError) else one_line(str(e))
