@@ -154,3 +154,40 @@ def test_the_screenshots_script_writes_every_page_in_a_language_and_says_a_missi
     assert all(f.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for f in out.iterdir())
     assert "U+65E5 '日' in '日本語' has no font" in run.stderr  # the switch's 日本語, on every page
     assert "Traceback" not in run.stderr
+
+
+@pytest.fixture(scope="module")
+def wide_night(tmp_path_factory, qps_dir):
+    """A night served with the pseudo-languages only (qps_dir holds qps and the wide qpa)."""
+    db = tmp_path_factory.mktemp("wide-pseudo") / "pan.db"
+    sessions = three_games(db, TWELVE)
+    proc, url = start_server(db, "--no-qr", "--dealer", environ={"PANCLI_LOCALE_DIR": qps_dir})
+    try:
+        printed = [proc.stdout.readline().strip() for _ in range(2)]
+        dealer = next(line[line.index("http"):] for line in printed if "dealer=" in line)
+        base, token = url.split("/?token=")
+        with Browser(WIDTH, 844) as b:
+            yield {"db": db, "sessions": sessions, "base": base, "token": token, "dealer": dealer, "browser": b}
+    finally:
+        stop_server(proc)
+
+
+@pytest.mark.slow  # every page of every game, each text's fonts asked
+@pytest.mark.parametrize("game", GAMES)
+def test_every_page_is_drawn_whole_on_a_phone_in_the_wide_pseudo_language(wide_night, game):
+    """qpa writes every message in full-width letters, two cells each and no space inside: what a
+    language of wide script asks of a page. Every page still fits the phone, every character in a
+    font."""
+    b, night = wide_night["browser"], wide_night
+    for path in pages(night, game):
+        sep = "" if path.endswith("?") else "&"
+        b.goto(f"{night['base']}{path}{sep}token={night['token']}&lang=qpa")
+        assert b.evaluate("document.documentElement.lang") == "qpa", path
+        assert "Ｓ" in b.text("body") or "ｓ" in b.text("body"), path  # the wide letters are in force
+        assert b.evaluate("document.documentElement.scrollWidth") == WIDTH, path
+        assert missing_glyphs(b) == [], path
+    Pan(night["db"])(f"session use {night['sessions'][game]}")
+    b.goto(f"{night['dealer']}&lang=qpa")
+    b.wait_for("document.querySelectorAll('#seats .seat').length === 6")
+    assert b.evaluate("document.documentElement.scrollWidth") == WIDTH, "dealer"
+    assert missing_glyphs(b) == [], "dealer"
