@@ -45,7 +45,7 @@ DATA = re.compile(
 EXAMPLE_NAMES = {"ana", "ben", "cruz", "dee", "eve", "fay", "ola", "piotr", "zosia", "friday", "friday-copy"}
 # Names of programs, keys and paper that every language writes as they are.
 PROPER_NAMES = {"grep", "less", "git", "printf", "syncthing", "nextcloud", "excel", "markdown", "letter",
-                "ctrl-c", "ctrl-d", "enter", "piki", "cofane"}
+                "ctrl-c", "ctrl-d", "enter", "piki", "cofane", "openskill"}
 
 
 def typed_words() -> set[str]:
