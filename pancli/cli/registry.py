@@ -182,9 +182,17 @@ class RootGroup(PanGroup):
         if not getattr(kw.get("obj"), "in_shell", False):
             import sys
 
+            from pancli.cli.terminal import shown_streams, wanted
             from pancli.cli.words.language import speak_from_argv
 
-            speak_from_argv(list(sys.argv[1:] if args is None else args))
+            argv = list(sys.argv[1:] if args is None else args)
+            if any(a.startswith("－") for a in argv):  # －－ｊｓｏｎ: an option typed full-width
+                from pancli.cli.shell.line import typed_word
+
+                argv = args = [typed_word(a) if a.startswith("－") else a for a in argv]
+            speak_from_argv(argv)
+            with shown_streams(wanted(argv)):  # Japanese lines fitted; --ambiguous-wide: letter suits
+                return super().main(args, *rest, **kw)
         return super().main(args, *rest, **kw)
 
     def _main_shell_completion(self, ctx_args, prog_name, complete_var=None) -> None:
