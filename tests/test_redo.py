@@ -35,4 +35,4 @@ def test_the_shell_redoes_what_an_undo_anywhere_took_back(tmp_path):
 def test_the_shell_and_the_dealer_say_and_record_a_redo_in_one_place():
     said = [p for p in PANCLI.rglob("*.py") if '"Redid: {event}"' in p.read_text(encoding="utf-8")]
     assert [p.relative_to(PANCLI).as_posix() for p in said] == ["app/redo.py"]
-    assert "redo_stack" not in (PANCLI / "cli" / "shell.py").read_text(encoding="utf-8")
+    assert "redo_stack" not in (PANCLI / "cli" / "shell" / "table_shell.py").read_text(encoding="utf-8")
