@@ -88,7 +88,8 @@ def test_watch_sends_a_hand_recorded_here_and_takes_in_an_archive_dropped_in_the
 def test_where_it_cannot_watch_it_looks_and_syncs_only_for_news(tmp_path, monkeypatch):
     """The fallback poll (no notifications): its own writes wake nothing; another device's new file
     and an event recorded here each bring exactly one sync more."""
-    from pancli.app import sync, sync_watch
+    from pancli.app import sync_watch
+    from pancli.app.club import sync_host
     from pancli.storage.store import Store
 
     monkeypatch.setattr(sync_watch, "POLL_SECONDS", 0.02)
@@ -113,7 +114,7 @@ def test_where_it_cannot_watch_it_looks_and_syncs_only_for_news(tmp_path, monkey
         store = Store(Path(kasia.db))
 
         def run() -> None:
-            sync.sync(store, str(shared))
+            sync_host(store, str(shared))
             runs.append(len(looks))
 
         try:
@@ -171,7 +172,8 @@ def test_watch_json_prints_one_json_object_a_sync_and_nothing_else(tmp_path):
 
 
 def test_an_event_recorded_during_a_sync_is_sent_by_the_next(tmp_path, monkeypatch):
-    from pancli.app import sync, sync_watch
+    from pancli.app import sync_watch
+    from pancli.app.club import sync_host
     from pancli.storage.store import Store
 
     monkeypatch.setattr(sync_watch, "POLL_SECONDS", 0.02)
@@ -186,7 +188,7 @@ def test_an_event_recorded_during_a_sync_is_sent_by_the_next(tmp_path, monkeypat
         store = Store(Path(kasia.db))
 
         def run() -> None:
-            out = sync.sync(store, str(shared))
+            out = sync_host(store, str(shared))
             written.append(sum(w["events"] for w in out.written))
             if len(written) == 1:
                 Pan(kasia.db)("deal")  # recorded after this sync read the database, before it ended
