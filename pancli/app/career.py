@@ -49,16 +49,31 @@ def resolve_known(store: Store, text: str) -> str:
 def name_career(store: Store, name: str) -> JsonObject:
     """Career stats of one name as typed at the tables, across every session (a person of the
     club, across every seat that counts for them: pancli/app/persons.py's ``player_career``)."""
-    kinds = sorted({k for g in GAMES.values() for k in g.career_kinds})
-    takebacks = sorted({c for g in GAMES.values() for c in g.career_takebacks})
+    kinds, takebacks = counted_kinds()
     with store.snapshot():
         sessions = {s.id: s for s in store.sessions()}
         nets = store.queries.career_nets(name)
-        stats: dict[int, dict[str, int]] = defaultdict(dict)
-        for sid, stat, total in store.queries.career_tallies(name):
-            stats[sid][stat] = total
+        tallies = store.queries.career_tallies(name)
         laid = store.queries.career_events(name, kinds) if kinds else []
         given_back = store.queries.career_takebacks(name, takebacks) if takebacks else []
+    return career_from(name, sessions, nets, tallies, laid, given_back)
+
+
+def counted_kinds() -> tuple[list[str], list[str]]:
+    """What a career reads of every game: the kinds of event it counts (``Game.career_kinds``) and
+    the payment codes that give chips back (``Game.career_takebacks``)."""
+    return (sorted({k for g in GAMES.values() for k in g.career_kinds}),
+            sorted({c for g in GAMES.values() for c in g.career_takebacks}))
+
+
+def career_from(name: str, sessions: dict[int, Session], nets: dict[int, int],
+                tallies: Sequence[tuple[int, str, int]], laid: list[tuple[int, str]],
+                given_back: Sequence[tuple[int, int, str]]) -> JsonObject:
+    """A career from what was read of it (a name's seats or a person's): nights with a net or a
+    tally, the counts summed, the favourite condition."""
+    stats: dict[int, dict[str, int]] = defaultdict(dict)
+    for sid, stat, total in tallies:
+        stats[sid][stat] = total
     favourites = favourites_laid(sessions, laid, given_back)
     return build_career(name, [sessions[sid] for sid in sorted(set(nets) | set(stats))], nets, stats, favourites)
 

@@ -11,13 +11,12 @@ import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from pancli.app.career import build_career, favourites_laid, name_career, resolve_known
+from pancli.app.career import career_from, counted_kinds, name_career, resolve_known
 from pancli.core import club
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
 from pancli.core.json_types import JsonObject
 from pancli.core.ledger import POOLS
-from pancli.games import GAMES
 from pancli.storage.store import Store
 
 # What each payment code counts as in head-to-head (the rest: "other")
@@ -80,25 +79,18 @@ def player_career(store: Store, text: str) -> JsonObject:
 
 
 def career_of(store: Store, person: str, shown: str) -> JsonObject:
-    """A person's career across every seat that counts for them (pancli/app/career.py's
-    ``build_career``, over seats instead of one name)."""
-
-
-    kinds = sorted({k for g in GAMES.values() for k in g.career_kinds})
-    takebacks = sorted({c for g in GAMES.values() for c in g.career_takebacks})
+    """A person's career across every seat that counts for them (pancli/app/career.py's, over
+    seats instead of one name)."""
+    kinds, takebacks = counted_kinds()
     with store.snapshot():
         held = store.club.seats_of(person)
         seats = json.dumps([list(s) for s in held], ensure_ascii=False)
         sessions = store.club.sessions_of(sid for sid, _seat in held)
         nets = store.queries.seat_nets(seats)
-        stats: dict[int, dict[str, int]] = defaultdict(dict)
-        for sid, stat, total in store.queries.seat_tallies(seats):
-            stats[sid][stat] = total
+        tallies = store.queries.seat_tallies(seats)
         laid = store.queries.seat_events(seats, kinds) if kinds else []
         given_back = store.queries.seat_takebacks(seats, takebacks) if takebacks else []
-    favourites = favourites_laid(sessions, laid, given_back)
-    career = build_career(shown, [sessions[sid] for sid in sorted(set(nets) | set(stats))], nets, stats, favourites)
-    return {**career, "person": person}
+    return {**career_from(shown, sessions, nets, tallies, laid, given_back), "person": person}
 
 
 def versus(store: Store, text: str, other_text: str) -> JsonObject:
