@@ -73,9 +73,9 @@ def player_career(store: Store, text: str) -> JsonObject:
     """Career stats of one player across every session: a person of the club across every seat
     that counts for them, else a name as typed at the tables; with the record against each
     regular opponent."""
-    named = person_named(store, text)
-    career = career_of(store, *named) if named is not None else name_career(store, resolve_known(store, text))
-    return {**career, "opponents": opponents(store, who(store, text))}
+    w = who(store, text)  # the name is looked up once, for the career and the record alike
+    career = career_of(store, w.person, w.name) if w.person is not None else name_career(store, w.name)
+    return {**career, "opponents": opponents(store, w)}
 
 
 def career_of(store: Store, person: str, shown: str) -> JsonObject:
