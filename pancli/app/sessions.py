@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pancli.app.recorder import Recorder, resolve_player
 from pancli.app.rulesfile import resolve as resolve_rules
 from pancli.core.errors import InputError, MovedOn, PanError
-from pancli.core.i18n import N_, _
+from pancli.core.i18n import N_, _, sentence
 from pancli.core.money import (
     Field,
     chip_value as money_per_chip,
@@ -85,8 +85,8 @@ def new_session(store_opener: Callable[[], Store], name: str, players: Iterable[
 
         refresh_held(store)
     deals = first or names[0]
-    words = _("Session {name} ({game}): {players}. {dealer} deals first. It is now the current session.").format(
-        name=name, game=_(g.title), players=", ".join(names), dealer=deals)
+    words = sentence(_("Session {name} ({game}): {players}. {dealer} deals first. It is now the current session."),
+                     name=name, game=_(g.title), players=", ".join(names), dealer=deals)
     return NewSession(sid, name, g.name, tuple(names), deals, words)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from pancli.core.errors import InputError, PanError
-from pancli.core.i18n import _, ngettext
+from pancli.core.i18n import _, ngettext, sentence
 from pancli.core.ledger import POOLS, Payment
 from pancli.core.rows import LoggedEvent, Session
 from pancli.core.words import signed
@@ -226,7 +226,7 @@ def no_chips_words(session: Session, standings: StandingsJson, result: str | Non
     said = standing_words(standings)
     if said:
         # Translators: followed by each player's score in place order: "Ana +23 points, Cruz -24 points"
-        lines.append(_("Standings: {players}.").format(players=", ".join(said)))
+        lines.append(sentence(_("Standings: {players}."), players=", ".join(said)))
     if result:
         lines.append(result)
     return lines

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from pancli.core.i18n import _
+from pancli.core.i18n import _, sentence
 
 CLI, PHONE, TV = "cli", "phone", "tv"
 FACES = (CLI, PHONE, TV)
@@ -88,7 +88,7 @@ def worded(hint: Hint | str | None, for_face: str | None = None) -> str:
     said = wording(hint, for_face)
     if callable(said):
         return said(hint.params)
-    return _(said).format(**hint.params)
+    return sentence(_(said), **hint.params)
 
 
 Said = Hint | str

@@ -154,3 +154,13 @@ def accepted_language(header: str | None, known: Collection[str]) -> str | None:
         if code := language_code(tag, known):
             return code
     return None
+
+
+def sentence(template: str, **params: object) -> str:
+    """``template.format(**params)``, where a name that ends a sentence with a point of its own
+    ("Anna K.") lends it to the sentence: "… Anna K." rather than "… Anna K..". Decided on the
+    translated template, so a language that ends its sentences otherwise is left as it is."""
+    for key, value in params.items():
+        if isinstance(value, str) and value.endswith(".") and "{" + key + "}." in template:
+            template = template.replace("{" + key + "}.", "{" + key + "}")
+    return template.format(**params)

@@ -3,11 +3,28 @@ hint names `pan`'s commands and options. Each sentence is the one `pan` has alwa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from pancli.core.hints import CLI, Wording, add_words
-from pancli.core.i18n import N_, ngettext
+from pancli.core.i18n import N_, _, ngettext, sentence
+
+# What a shell would not take as part of one word: a name holding it is shown quoted.
+_SHELL_SPECIAL = re.compile(r"""[\s'"\\$`!*?&;|<>(){}\[\]#~]""")
+
+
+def _typed(name: str) -> str:
+    """A player's name as it is typed in a command: "'anna k.'", so that `pan out 'anna k.' …` can
+    be typed as shown ("ana" as it is)."""
+    if not _SHELL_SPECIAL.search(name):
+        return name
+    return "'" + name.replace("'", "'\\''") + "'"
+
+
+def _command(msgid: str, name: str) -> Wording:
+    """A sentence showing a `pan` command with a player's name (the parameter ``name``) in it."""
+    return lambda p: sentence(_(msgid), **{**p, name: _typed(p[name])})
 
 
 def _undo_back(p: Mapping[str, Any]) -> str:
@@ -51,11 +68,11 @@ WORDS: dict[str, Wording] = {
     "borrow.with": N_("name them with --with, or rearrange meld {number} with `pan split` (the split rules apply)"),
     "spread.example": N_('e.g. `pan spread Ana "AS 2S 3S | 5S 5S 5S"`'),
     "out.one_meld": _one_meld,
-    "out.spread": N_("name the whole layout with `pan spread {player}`: the melds already down and these, "
-                     "separated by /"),
-    "out.spread_all": N_("lay the whole hand at once with `pan spread {name} CARDS / CARDS / CARDS`"),
+    "out.spread": _command(N_("name the whole layout with `pan spread {player}`: the melds already down and these, "
+                     "separated by /"), "player"),
+    "out.spread_all": _command(N_("lay the whole hand at once with `pan spread {name} CARDS / CARDS / CARDS`"), "name"),
     "out.more": _out_more,
-    "out.final": N_("name the final cards: `pan out {name} CARD...`"),
+    "out.final": _command(N_("name the final cards: `pan out {name} CARD...`"), "name"),
     "void.now": N_("No live hand is left: record `pan void` to end the hand."),
     "foul.which": N_("say which meld is foul with --meld N, or --after-discard"),
     "help.board_number": N_("The meld's number on `pan board`."),

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, TypeVar
 
 from pancli.core.errors import InputError, RuleError
 from pancli.core.hints import Hint
-from pancli.core.i18n import N_, _, ngettext, pgettext
+from pancli.core.i18n import N_, _, ngettext, pgettext, sentence
 from pancli.core.ledger import HOUSE, TOPS, Params, Payment, Step, Tally
 from pancli.games.panguingue import conditions, reasons
 from pancli.games.panguingue.cards import format_cards, parse_cards
@@ -323,8 +323,8 @@ def _deal(state: PanState, ev: PanDealEvent, step: Step[PanState]) -> None:
                 step.payments.append(reasons.payment(p, TOPS, rules.ante, "ante", ante))
             step.payments.append(reasons.payment(p, HOUSE, rules.house_collection, "house"))
     if step.worded:
-        step.lines.append(_("Hand {number}: {dealer} deals, {eldest} is eldest. Declarations: {order}.").format(
-            number=hand.number, dealer=dealer, eldest=order[0], order=", ".join(order)))
+        step.lines.append(sentence(_("Hand {number}: {dealer} deals, {eldest} is eldest. Declarations: {order}."),
+                                   number=hand.number, dealer=dealer, eldest=order[0], order=", ".join(order)))
 
 
 def _open_hand(state: PanState) -> Hand:
