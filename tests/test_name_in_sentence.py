@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import shlex
 
-from helpers import pan_process
-
 from pancli.core.i18n import sentence
+
+from helpers import pan_process
 
 
 def test_a_name_ending_a_sentence_lends_it_its_point():

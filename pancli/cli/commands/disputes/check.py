@@ -315,8 +315,9 @@ def _emit_meld(data: dict, as_json: bool) -> None:
         return
     lines = [_cards_markup(data["cards"])]
     if data["valid"]:
-        lines.append(f"  [green]{_text(_legal(data['kind']))}[/green], "
-                     f"{_condition_words(data['condition'], data['cards'])}")
+        # Translators: `pan check`'s ruling on a meld: "legal set, one-suit valle set in spades"
+        lines.append("  " + _("{legal}, {condition}").format(legal=f"[green]{_text(_legal(data['kind']))}[/green]",
+                                                            condition=_condition_words(data["condition"], data["cards"])))
         lines.append("  " + _text(_("worth {worth} from each payer").format(worth=data["worth"])))
     else:
         lines.append(_not_legal(data["reason"]))
@@ -336,7 +337,8 @@ def _kind(kind) -> str:
 
 def _not_legal(reason: str) -> str:
     said = _("not legal")
-    return f"  [red]{_text(said)}[/red]: {_text(reason)}"
+    # Translators: `pan check`'s ruling on what breaks a rule: "not legal: a set needs three cards"
+    return "  " + _("{not_legal}: {reason}").format(not_legal=f"[red]{_text(said)}[/red]", reason=_text(reason))
 
 
 def _emit_addition(data: dict, as_json: bool) -> None:
