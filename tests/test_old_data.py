@@ -206,42 +206,7 @@ def test_old_archive_into_the_database_holding_it_is_a_no_op(pan, archive):
     pan("db check")
 
 
-# ------------------------------------------------------------------ a new database
-
-
-def _schema(path) -> tuple[list, list]:
-    import sqlite3
-
-    con = sqlite3.connect(path)
-    try:
-        return (con.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid").fetchall(),
-                con.execute("SELECT id, migration_set, name FROM _sqlite_migrations ORDER BY id").fetchall())
-    finally:
-        con.close()
-
-
-def test_a_new_database_is_made_as_sqlite_utils_would_make_it(tmp_path):
-    """Made without loading sqlite-utils, a new database has the very schema and record of steps
-    that sqlite-utils' Migrations gives an empty file, so that it upgrades it as its own."""
-    import subprocess
-    import sys
-
-    import sqlite_utils
-
-    from pancli.storage.migrations import schema_migrations
-
-    ours, theirs = tmp_path / "ours.db", tmp_path / "theirs.db"
-    loaded = subprocess.run([sys.executable, "-c", "import sys; from pancli.storage.store import Store; "
-                             f"Store({str(ours)!r}).close(); print('sqlite_utils' in sys.modules)"],
-                            capture_output=True, text=True, check=True).stdout.strip()
-    assert loaded == "False"
-    con = sqlite3.connect(theirs, isolation_level=None)
-    con.execute("BEGIN IMMEDIATE")
-    schema_migrations().apply(sqlite_utils.Database(con))
-    con.execute("COMMIT")
-    con.close()
-    assert _schema(ours) == _schema(theirs)
-    assert [r[2] for r in _schema(ours)[1]][-1] == "m013_club"
+# A new database and each of these upgraded have the same schema: tests/test_schema.py.
 
 
 # ------------------------------------------------------------------ today's main (commit 9347d07)
