@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from pancli.storage.voided import VOIDED_ANYWHERE
+
 FIXTURES = Path(__file__).parent / "fixtures" / "v0_1"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text(encoding="utf-8"))
 SESSIONS = list(EXPECTED["sessions"])
@@ -163,12 +165,15 @@ def test_old_database_undoes_through_the_new_indexes(pan):
 
 def test_old_database_lists_each_sessions_winner(pan):
     """The list of sessions names each one's biggest winner from the running totals, as summing
-    the log's effective payments (the schema's balances view) names them."""
+    the log's payments that no undo voided names them."""
     listing = session_list(old_db(pan))
     con = sqlite3.connect(pan.db)
     nets: dict[str, dict[str, int]] = {}
-    for name, player, net in con.execute("SELECT s.name, b.player, b.net FROM balances b "
-                                         "JOIN sessions s ON s.id = b.session_id WHERE b.player NOT LIKE '(%'"):
+    paid = f"FROM payments WHERE event_id NOT IN ({VOIDED_ANYWHERE})"
+    for name, player, net in con.execute(
+            f"SELECT s.name, b.player, SUM(b.chips) FROM (SELECT session_id, payee AS player, chips {paid} "
+            f"UNION ALL SELECT session_id, payer AS player, -chips {paid}) b "
+            "JOIN sessions s ON s.id = b.session_id WHERE b.player NOT LIKE '(%' GROUP BY s.name, b.player"):
         nets.setdefault(name, {})[player] = net
     con.close()
     assert any(s["biggest_winner"] for s in listing.values())

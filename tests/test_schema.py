@@ -52,18 +52,31 @@ def new_schema(tmp_path_factory):
     return schema(path)
 
 
+# The first schema's views: each voided an event named by an undo of any session, and nothing read
+# them (what an undo voids is said once, in pancli/storage/voided.py); step m014 drops them.
+OLD_VIEWS = {"voided_events", "effective_events", "effective_payments", "effective_tallies", "balances"}
+
+
+def views(objects: set[tuple[str, str, str, str]]) -> set[str]:
+    return {name for kind, name, _, _ in objects if kind == "view"}
+
+
 def test_every_step_is_recorded_once_in_order_on_a_new_database(new_schema):
     assert new_schema[1] == [fn.__name__ for fn in _STEPS]
     assert set(new_schema[1]) == KNOWN_MIGRATIONS
+    assert new_schema[1][-1] == "m014_drop_voided_views"
+    assert views(new_schema[0]) == set()
 
 
 @pytest.mark.parametrize("name", STORED)
 def test_a_stored_database_upgraded_has_the_new_databases_schema_and_record(name, tmp_path, new_schema):
     path = stored_copy(name, tmp_path)
+    assert views(schema(path)[0]) == OLD_VIEWS
     Store(path).close()
     objects, steps = schema(path)
     assert steps == new_schema[1]
     assert objects == new_schema[0], sorted(objects ^ new_schema[0])
+    assert views(objects) == set()
 
 
 def test_a_new_database_is_made_by_sqlite_utils_migrations(tmp_path, monkeypatch):

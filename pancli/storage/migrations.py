@@ -110,6 +110,11 @@ def m013_club(db: Database) -> None:
     db.executescript(_SCHEMA_V13)
 
 
+@_step
+def m014_drop_voided_views(db: Database) -> None:
+    db.executescript(_SCHEMA_V14)
+
+
 def upgrade(conn: sqlite3.Connection) -> None:
     """Every step ``conn``'s database has not had (all of them for a new, empty one), applied and
     recorded by sqlite-utils' Migrations, each in a savepoint of the caller's transaction. The
@@ -347,6 +352,17 @@ CREATE TABLE club_persons (id TEXT PRIMARY KEY, name TEXT NOT NULL, leader TEXT 
 CREATE TABLE club_seats (session_id INTEGER NOT NULL REFERENCES sessions(id), seat TEXT NOT NULL COLLATE NOCASE,
     person TEXT, ambiguous TEXT, PRIMARY KEY (session_id, seat));
 CREATE INDEX club_seats_person ON club_seats(person, session_id) WHERE person IS NOT NULL;
+"""
+
+# What an undo voids is said once, in pancli/storage/voided.py (by an undo of the event's own
+# session); the first schema's views said it again (an undo of any session), and nothing read
+# them. Running totals (``totals``, ``hand_totals``) hold what ``balances`` summed.
+_SCHEMA_V14 = """
+DROP VIEW IF EXISTS balances;
+DROP VIEW IF EXISTS effective_tallies;
+DROP VIEW IF EXISTS effective_payments;
+DROP VIEW IF EXISTS effective_events;
+DROP VIEW IF EXISTS voided_events;
 """
 
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)
