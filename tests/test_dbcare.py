@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from pancli.app.recorder import Recorder
-from pancli.storage.migrations import KNOWN_MIGRATIONS
+from pancli.storage.migrations import _SCHEMA_V1, KNOWN_MIGRATIONS
 from pancli.storage.store import Store
 
 from helpers import pan_in_process as pan, run_sql  # noqa: E402
@@ -156,8 +156,9 @@ def test_a_first_schema_database_is_upgraded_by_a_reading_command(tmp_path):
     con.execute("CREATE INDEX tallies_session ON tallies(session_id, event_id)")
     con.execute("DROP TABLE totals")
     con.execute("DROP TABLE hand_totals")
+    con.executescript(_SCHEMA_V1[_SCHEMA_V1.index("CREATE VIEW"):])  # the first schema's views, which m003 reads
     con.execute("DELETE FROM _sqlite_migrations WHERE name IN ('m002_covering_indexes', 'm003_totals', "
-                "'m004_hand_totals', 'm010_append_indexes')")
+                "'m004_hand_totals', 'm010_append_indexes', 'm014_drop_voided_views')")
     con.commit()
     con.close()
     st = json.loads(pan(db, "standings --json --session ex1").output)
@@ -168,3 +169,4 @@ def test_a_first_schema_database_is_upgraded_by_a_reading_command(tmp_path):
     assert {"payments_session_moves", "tallies_session_counts"} <= indexes
     assert not {"payments_session", "payments_event", "payments_session_cover", "tallies_session",
                 "tallies_session_cover"} & indexes
+    assert not sqlite3.connect(db).execute("SELECT name FROM sqlite_master WHERE type = 'view'").fetchall()

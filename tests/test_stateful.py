@@ -19,6 +19,7 @@ from pancli.games import game
 from pancli.games.panguingue.cards import RANKS, SUITS
 from pancli.games.panguingue.rules import preset
 from pancli.storage.store import Store
+from pancli.storage.voided import VOIDED_IN_SESSION
 
 PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
 
@@ -213,7 +214,8 @@ class Night(RuleBasedStateMachine):
             state = step.state
             recomputed.update((p.payer, p.payee, p.chips, p.reason) for p in step.payments)
         stored = Counter(tuple(r) for r in self.store.conn.execute(
-            "SELECT payer, payee, chips, reason FROM effective_payments WHERE session_id = ?", [self.session.id]))
+            f"SELECT payer, payee, chips, reason FROM payments WHERE session_id = ? AND event_id NOT IN ({VOIDED_IN_SESSION})",
+            [self.session.id, self.session.id]))
         assert recomputed == stored
         assert board_json(self.session, state) == live
         sid = self.session.id

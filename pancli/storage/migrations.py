@@ -1,32 +1,26 @@
-"""The schema of a pancli database and every migration of it, in order (sqlite-utils' Migrations).
+"""The schema of a pancli database and every migration of it, in order, applied by one runner:
+sqlite-utils' Migrations (``upgrade``).
 
-A database from any earlier pancli is brought up to date by the steps it has not had; a step
-is never changed once released, only followed by a new one. A new database has them all applied
-and recorded the same way without loading sqlite-utils (``create_schema``).
+A database from any earlier pancli is brought up to date by the steps it has not had, and a new
+one by all of them, the same way and recorded the same way (``_sqlite_migrations``); a step is
+never changed once released, only followed by a new one. sqlite-utils is imported only when a
+step is due (a new database, or an older one): with what it imports (click, dateutil, pluggy) it
+costs a process about 60 ms, paid once by a database's first command.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from sqlite_utils import Database
     from sqlite_utils.migrations import Migrations
 
 SCHEMA_SET = "pancli"
 
-
-class Statements(Protocol):
-    """What a step runs its SQL with: sqlite-utils' Database, or ``_Statements`` below."""
-
-    def execute(self, sql: str, parameters: Sequence[Any] = ...) -> sqlite3.Cursor: ...
-
-    def executescript(self, sql: str) -> Any: ...
-
-
-Step = Callable[[Statements], None]
+Step = Callable[["Database"], None]
 
 _STEPS: list[Step] = []  # every migration of the schema, in order; each function's name is its migration's
 
@@ -37,39 +31,39 @@ def _step(fn: Step) -> Step:
 
 
 @_step
-def m001_initial(db: Statements) -> None:
+def m001_initial(db: Database) -> None:
     db.executescript(_SCHEMA_V1)
 
 
 @_step
-def m002_covering_indexes(db: Statements) -> None:
+def m002_covering_indexes(db: Database) -> None:
     db.executescript(_SCHEMA_V2)
 
 
 @_step
-def m003_totals(db: Statements) -> None:
+def m003_totals(db: Database) -> None:
     db.executescript(_SCHEMA_V3)
 
 
 @_step
-def m004_hand_totals(db: Statements) -> None:
+def m004_hand_totals(db: Database) -> None:
     db.executescript(_SCHEMA_V4)
 
 
 @_step
-def m005_payment_codes(db: Statements) -> None:
+def m005_payment_codes(db: Database) -> None:
     for statement in _SCHEMA_V5:
         db.execute(statement)
 
 
 @_step
-def m006_device_identity(db: Statements) -> None:
+def m006_device_identity(db: Database) -> None:
     for statement in _SCHEMA_V6:
         db.execute(statement)
 
 
 @_step
-def m007_device_keys(db: Statements) -> None:
+def m007_device_keys(db: Database) -> None:
     for statement in _SCHEMA_V7:
         db.execute(statement)
     # A database whose device id nobody can have seen yet (no session, never synced) takes the
@@ -86,81 +80,52 @@ def m007_device_keys(db: Statements) -> None:
 
 
 @_step
-def m008_check_marks(db: Statements) -> None:
+def m008_check_marks(db: Database) -> None:
     db.execute(_SCHEMA_V8)
 
 
 @_step
-def m009_dealer_actions(db: Statements) -> None:
+def m009_dealer_actions(db: Database) -> None:
     db.execute(_SCHEMA_V9)
 
 
 @_step
-def m010_append_indexes(db: Statements) -> None:
+def m010_append_indexes(db: Database) -> None:
     db.executescript(_SCHEMA_V10)
 
 
 @_step
-def m011_sessions_origin(db: Statements) -> None:
+def m011_sessions_origin(db: Database) -> None:
     db.execute(_SCHEMA_V11)
 
 
 @_step
-def m012_session_currency_language(db: Statements) -> None:
+def m012_session_currency_language(db: Database) -> None:
     for statement in _SCHEMA_V12:
         db.execute(statement)
 
 
 @_step
-def m013_club(db: Statements) -> None:
+def m013_club(db: Database) -> None:
     db.executescript(_SCHEMA_V13)
 
 
-# The record of the steps applied, as sqlite-utils' Migrations creates it (so that it upgrades a
-# database made here as one it made itself).
-_STEPS_TABLE = ('CREATE TABLE "_sqlite_migrations" (\n   "id" INTEGER PRIMARY KEY,\n   "migration_set" TEXT,\n'
-                '   "name" TEXT,\n   "applied_at" TEXT\n)')
-_STEPS_INDEX = ('CREATE UNIQUE INDEX "idx__sqlite_migrations_migration_set_name"\n'
-                '    ON "_sqlite_migrations" ("migration_set", "name")')
+@_step
+def m014_drop_voided_views(db: Database) -> None:
+    db.executescript(_SCHEMA_V14)
 
 
-class _Statements:
-    """What a step is given to run its SQL with, inside the transaction that creates the
-    database: ``execute`` and ``executescript`` as sqlite-utils' Database runs them there."""
+def upgrade(conn: sqlite3.Connection) -> None:
+    """Every step ``conn``'s database has not had (all of them for a new, empty one), applied and
+    recorded by sqlite-utils' Migrations, each in a savepoint of the caller's transaction. The
+    connection is left as it was: no plugins are loaded or run on it, no pragma is set."""
+    from sqlite_utils import Database  # noqa: PLC0415 start-up: sqlite-utils, only when a step is due
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-
-    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> sqlite3.Cursor:
-        return self.conn.execute(sql, parameters)
-
-    def executescript(self, sql: str) -> None:
-        start = 0
-        for at, char in enumerate(sql):  # each statement ends at a semicolon that completes it
-            if char == ";" and sqlite3.complete_statement(sql[start:at + 1]):
-                self.conn.execute(sql[start:at + 1].strip())
-                start = at + 1
-        if sql[start:].strip():
-            self.conn.execute(sql[start:].strip())
-
-
-def create_schema(conn: sqlite3.Connection) -> None:
-    """Every step applied to a new, empty database, and recorded, as sqlite-utils' Migrations
-    would apply and record them (tests/test_old_data.py compares the two), without loading
-    sqlite-utils, which with what it imports (click, dateutil, pluggy) made a new database's
-    first command take 60% more CPU (99 ms, 161 ms with it, measured with a plain install).
-    Inside the caller's transaction."""
-    conn.execute(_STEPS_TABLE)
-    conn.execute(_STEPS_INDEX)
-    statements = _Statements(conn)
-    for fn in _STEPS:
-        fn(statements)
-        conn.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at) VALUES (?, ?, ?)",
-                     [SCHEMA_SET, fn.__name__, str(datetime.now(UTC))])
+    schema_migrations().apply(Database(conn, recursive_triggers=False, execute_plugins=False))
 
 
 def schema_migrations() -> Migrations:
-    from sqlite_utils.migrations import Migrations  # noqa: PLC0415 start-up: sqlite-utils, only to create or migrate
+    from sqlite_utils.migrations import Migrations  # noqa: PLC0415 start-up: sqlite-utils, only when a step is due
 
     migrations = Migrations(SCHEMA_SET)
     for fn in _STEPS:
@@ -387,6 +352,17 @@ CREATE TABLE club_persons (id TEXT PRIMARY KEY, name TEXT NOT NULL, leader TEXT 
 CREATE TABLE club_seats (session_id INTEGER NOT NULL REFERENCES sessions(id), seat TEXT NOT NULL COLLATE NOCASE,
     person TEXT, ambiguous TEXT, PRIMARY KEY (session_id, seat));
 CREATE INDEX club_seats_person ON club_seats(person, session_id) WHERE person IS NOT NULL;
+"""
+
+# What an undo voids is said once, in pancli/storage/voided.py (by an undo of the event's own
+# session); the first schema's views said it again (an undo of any session), and nothing read
+# them. Running totals (``totals``, ``hand_totals``) hold what ``balances`` summed.
+_SCHEMA_V14 = """
+DROP VIEW IF EXISTS balances;
+DROP VIEW IF EXISTS effective_tallies;
+DROP VIEW IF EXISTS effective_payments;
+DROP VIEW IF EXISTS effective_events;
+DROP VIEW IF EXISTS voided_events;
 """
 
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)

@@ -33,7 +33,7 @@ from pancli.storage.care import DatabaseCare
 from pancli.storage.club import ClubQueries
 from pancli.storage.log import EventLog
 from pancli.storage.mapping import SESSION_COLUMNS, session_row
-from pancli.storage.migrations import KNOWN_MIGRATIONS, SCHEMA_SET, create_schema, schema_migrations
+from pancli.storage.migrations import KNOWN_MIGRATIONS, SCHEMA_SET, upgrade
 from pancli.storage.paths import resolve_path
 from pancli.storage.queries import ReportQueries
 from pancli.storage.sync import SyncQueries
@@ -150,12 +150,7 @@ class Store:
             raise StoreError(_("{path} has no pancli data yet").format(path=self.path), _("record something first"))
         self._pragmas()
         with self.lock():
-            if not c.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                create_schema(c)  # still empty now that this process holds the write lock
-            else:
-                import sqlite_utils  # noqa: PLC0415 start-up: sqlite-utils, only to migrate
-
-                schema_migrations().apply(sqlite_utils.Database(c))
+            upgrade(c)  # what is still due now that this process holds the write lock: nothing, if another did it
 
     def _pragmas(self) -> None:
         mode = self.conn.execute("PRAGMA journal_mode").fetchone()[0]

@@ -4,8 +4,7 @@ An undo is an event of its session (``kind = 'undo'``) whose ``undo_of`` is the 
 event it voids. An event is voided when an undo of its own session names it: an undo that names
 another session's event (a damaged or hand-edited file) voids nothing, as the replay refuses it
 (tests/test_cross_session_undo.py). The views the first schema made (``voided_events`` and the
-``effective_*`` built on it) are kept for databases that have them, and not read: they void
-across sessions, and a query of one session is faster with the session's own undos alone.
+``effective_*`` built on it) voided across sessions and were not read; step m014 drops them.
 """
 
 from __future__ import annotations
