@@ -383,8 +383,14 @@ def same_tallies(kind: str, stored: list[tuple[Any, ...]], computed: Sequence[Ta
     the core counts: in any order (stored in the order counted, as a rule), or, for a foul
     stored before a fouled meld's condition came off the tally, lacking only that take-back. The
     one rule for tallies, for every replay (db check's too)."""
+    if len(stored) == len(computed):
+        for (player, stat, amount), t in zip(stored, computed):
+            if player != t.player or stat != t.stat or amount != t.amount:
+                break
+        else:
+            return True
     got = counted(computed)
-    return stored == got or sorted(stored) == sorted(got) or _fouled_before_fix(kind, stored, got)
+    return sorted(stored) == sorted(got) or _fouled_before_fix(kind, stored, got)
 
 
 def _fouled_before_fix(kind: str, stored: list[tuple[Any, ...]], counted: list[tuple[Any, ...]]) -> bool:
