@@ -1,8 +1,8 @@
-"""Three comparers of stored payments with the core's, kept apart for speed: `same_payment` (one
-payment; `pan import` of a copy), `same_payments` (an event's, inlined: every event of an
-import), and `pan db check`'s over raw rows (app/check/verify.py). They hold one rule: payer,
-payee and chips, and code and parameters unless the stored payment predates codes. This
-differential test holds the three to it."""
+"""One rule for a stored payment against the core's (app/replay.py `payment_matches`: payer,
+payee and chips, and code and parameters unless the stored payment predates codes), read from
+three shapes: `same_payment` (one Payment; `pan import` of a copy), `same_payments` (an event's
+Payments: every event of an import) and `pan db check`'s over raw rows (app/check/verify.py).
+This test holds the three readings to the rule, payment by payment."""
 
 from __future__ import annotations
 

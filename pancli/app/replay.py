@@ -20,7 +20,6 @@ Nothing here touches a database.
 from __future__ import annotations
 
 import gc
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pancli.core.bank import BANK_KINDS, apply_event
 from pancli.core.errors import PanError, RuleError
 from pancli.core.i18n import _
-from pancli.core.ledger import Payment
+from pancli.core.ledger import Payment, Tally
 from pancli.core.rows import LoggedEvent
 
 if TYPE_CHECKING:
@@ -321,21 +320,30 @@ def replay(game: Game[Any, Any], rules: Any, players: Sequence[str], dealer: str
 
 # -- totals and differences --------------------------------------------------------------
 
+def add_nets(into: dict[str, int], payments: Iterable[tuple[str, str, int]], sign: int = 1) -> None:
+    """Each (payer, payee, chips) moved into the net chips per player (and pool) ``into``: added
+    to the payee's, taken from the payer's; ``sign`` -1 takes them back (an undo). The one sum of
+    nets, for every replay (db check's running totals too)."""
+    get = into.get
+    for payer, payee, chips in payments:
+        chips *= sign
+        into[payee] = get(payee, 0) + chips
+        into[payer] = get(payer, 0) - chips
+
+
 def nets(replayed: Iterable[Replayed], hand: int | None = None) -> dict[str, int]:
     """Net chips per player (and pool) over the effective events, or one hand's."""
-    totals: dict[str, int] = defaultdict(int)
+    totals: dict[str, int] = {}
     for r in replayed:
         if not r.applied or r.voided or r.kind == "undo":
             continue
         if hand is not None and r.hand != hand:
             continue
-        for payer, payee, chips in moves(r.payments):
-            totals[payee] += chips
-            totals[payer] -= chips
-    return dict(totals)
+        add_nets(totals, moves(r.payments))
+    return totals
 
 
-# -- comparing a replay with what was stored ---------------------------------------------
+# -- comparing a replay with what was stored: one rule each, for every replay (db check's too) --
 
 def first_difference(replayed: list[Replayed], stored: dict[int, dict[str, Any]]) -> str | None:
     """The first event whose stored payload, payments or tallies differ from the replay.
@@ -359,14 +367,33 @@ def first_difference(replayed: list[Replayed], stored: dict[int, dict[str, Any]]
                 seq=r.seq, kind=r.kind, difference=_describe_payment_diff(want, r.payments))
         if s.get("tallies") is not None:
             want_t = [(t.player, t.stat, t.amount) for t in s["tallies"]]
-            got = [(t.player, t.stat, t.amount) for t in r.tallies]
-            if want_t != got and sorted(want_t) != sorted(got) and not fouled_before_fix(r.kind, want_t, got):
+            if not same_tallies(r.kind, want_t, r.tallies):
                 return _("event #{seq} ({kind}): stored tallies {stored} but the core counts {counted}").format(
-                    seq=r.seq, kind=r.kind, stored=sorted(want_t), counted=sorted(got))
+                    seq=r.seq, kind=r.kind, stored=sorted(want_t), counted=sorted(counted(r.tallies)))
     return None
 
 
-def fouled_before_fix(kind: str, stored: list[tuple[Any, ...]], counted: list[tuple[Any, ...]]) -> bool:
+def counted(tallies: Iterable[Tally]) -> list[tuple[str, str, int]]:
+    """(player, stat, amount) of each tally, as tallies are compared."""
+    return [(t.player, t.stat, t.amount) for t in tallies]
+
+
+def same_tallies(kind: str, stored: list[tuple[Any, ...]], computed: Sequence[Tally]) -> bool:
+    """Whether the tallies stored for an event of ``kind``, as (player, stat, amount), are those
+    the core counts: in any order (stored in the order counted, as a rule), or, for a foul
+    stored before a fouled meld's condition came off the tally, lacking only that take-back. The
+    one rule for tallies, for every replay (db check's too)."""
+    if len(stored) == len(computed):
+        for (player, stat, amount), t in zip(stored, computed):
+            if player != t.player or stat != t.stat or amount != t.amount:
+                break
+        else:
+            return True
+    got = counted(computed)
+    return sorted(stored) == sorted(got) or _fouled_before_fix(kind, stored, got)
+
+
+def _fouled_before_fix(kind: str, stored: list[tuple[Any, ...]], counted: list[tuple[Any, ...]]) -> bool:
     """A foul recorded before a fouled meld's condition was taken off the `conditions` tally: its
     stored tallies lack only that take-back. Both are accepted, so a database of then still checks
     (and keeps the count it showed); a foul recorded now counts it."""
@@ -376,24 +403,31 @@ def fouled_before_fix(kind: str, stored: list[tuple[Any, ...]], counted: list[tu
     return len(extra) == 1 and sorted(stored) == sorted(t for t in counted if t is not extra[0])
 
 
+def payment_matches(payer: Any, payee: Any, chips: Any, code: Any, params: Any, computed: Payment) -> bool:
+    """Whether a stored payment, field by field as stored (``params`` the JSON text), is the
+    core's ``computed`` one: payer, payee and chips (a whole number above 0: 5.0 equals 5 and is
+    no number of chips), and code and parameters unless it was stored before payments had codes
+    (``code`` None). Reasons are not worded, let alone compared. The one rule for payments, for
+    every replay (db check's rows too)."""
+    return payer == computed.payer and payee == computed.payee and chips == computed.chips \
+        and type(chips) is int and chips > 0 \
+        and (code is None or code == computed.code and params == computed.params.to_json())
+
+
 def same_payment(stored: Payment, computed: Payment, either_old: bool = False) -> bool:
-    """Players and chips, and code and parameters unless the stored payment predates them (or,
-    ``either_old``, either does). Reasons are not worded, let alone compared."""
-    if stored.payer != computed.payer or stored.payee != computed.payee or stored.chips != computed.chips:
-        return False
-    if stored.code is None or either_old and computed.code is None:
-        return True
-    return stored.code == computed.code and stored.params.to_json() == computed.params.to_json()
+    """``payment_matches`` for a stored Payment; ``either_old``: by players and chips alone
+    when either predates codes (two stored copies of one payment)."""
+    code = None if stored.code is None or either_old and computed.code is None else stored.code
+    return payment_matches(stored.payer, stored.payee, stored.chips, code,
+                           None if code is None else stored.params.to_json(), computed)
 
 
 def same_payments(stored: Sequence[Payment], computed: Sequence[Payment]) -> bool:
-    """The payments of one event, in order, as ``same_payment`` compares them (inlined: db check
-    compares every payment of the log)."""
+    """The payments of one event, in order, as ``same_payment`` compares them."""
     if len(stored) != len(computed):
         return False
     for a, b in zip(stored, computed):
-        if a.payer != b.payer or a.payee != b.payee or a.chips != b.chips \
-                or a.code is not None and (a.code != b.code or a.params.to_json() != b.params.to_json()):
+        if not same_payment(a, b):
             return False
     return True
 

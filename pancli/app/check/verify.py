@@ -1,18 +1,19 @@
 """The replay of `pan db check`: a session's log, piece by piece, through the game core, each
 event compared with what is stored as soon as it is replayed.
 
-It is rescore.replay made to run in bounded memory and to do nothing a check does not read:
-pieces of the log come in as plain rows (pancli/storage/care.py reads them, their fields named
-by pancli/core/rows.py) and are let go once compared; the lines for people are not made and no
-payment's reason is worded (only a difference found is put in words, by
-rescore.first_difference); and what an undo may still need is dropped at every checkpoint that
-is never undone, since no undo reaches back past it. Its undos are refused by the rule every
-replay states with (rescore.undo_refused): the one Replay, with a hook comparing each event,
-costs more than this loop of raw rows (see bench/).
+It is a lean twin of the one replay (app/replay.py `Replay`), made to run in bounded memory and
+to do nothing a check does not read: pieces of the log come in as plain rows
+(pancli/storage/care.py reads them, their fields named by pancli/core/rows.py) and are let go
+once compared; the lines for people are not made and no payment's reason is worded (only a
+difference found is put in words, by replay.first_difference); and what an undo may still need
+is dropped at every checkpoint that is never undone, since no undo reaches back past it. Run on
+`Replay` itself, with a hint of the events undone, a check costs about 1.4 times this loop of
+raw rows (bench/bench_dbcheck.py), so the twin stays, held to the replay by
+tests/test_db_check_gives_the_replays_verdict.py.
 
-Payments are compared by payer, payee, chips, code and parameters (players and chips only for
-rows written before payments had codes), tallies by player, stat and amount, events by payload.
-Nothing here touches a database.
+What it shares with the replay is every rule: undos are refused by replay.undo_refused, payments
+compared by replay.payment_matches, tallies by replay.same_tallies, and nets summed by
+replay.add_nets. Nothing here touches a database.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import json
 from collections.abc import Callable, Container, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pancli.app.replay import Replayed, first_difference, fouled_before_fix, undo_refused
+from pancli.app.replay import Replayed, add_nets, first_difference, payment_matches, same_tallies, undo_refused
 from pancli.core.bank import BANK_KINDS, apply_bank
 from pancli.core.errors import PanError
 from pancli.core.i18n import _
@@ -30,7 +31,7 @@ from pancli.storage.mapping import stored_payment, stored_tally
 
 if TYPE_CHECKING:
     from pancli.core.json_types import JsonObject
-    from pancli.core.ledger import Payment, Step, Tally
+    from pancli.core.ledger import Payment, Step
     from pancli.games.protocol import Game
 
 _PAYLOADS_KEPT = 20_000
@@ -145,7 +146,7 @@ class LogVerifier:
             made = enrich(state, payload, step)
             counted = tallies[t0:t] if t > t0 else _NONE
             if made is not payload and made != payload or (mine or step.payments) and not _same_payments(
-                    mine, step.payments) or (counted or step.tallies) and not _same_tallies(counted, step.tallies, kind):
+                    mine, step.payments) or (counted or step.tallies) and not same_tallies(kind, _counted(counted), step.tallies):
                 return self._difference(seq, kind, made, payload, step, mine, counted)
             if mine and hand and hand > 0:
                 self._move(hand, mine, 1)
@@ -184,11 +185,7 @@ class LogVerifier:
         moved = self.moved.get(hand)
         if moved is None:
             moved = self.moved[hand] = {}
-        get = moved.get
-        for row in pays:
-            chips, payer, payee = row[_P_CHIPS] * sign, row[_P_PAYER], row[_P_PAYEE]
-            moved[payee] = get(payee, 0) + chips
-            moved[payer] = get(payer, 0) - chips
+        add_nets(moved, [(row[_P_PAYER], row[_P_PAYEE], row[_P_CHIPS]) for row in pays], sign)
 
     def _undo(self, eid: int, seq: int, undo_of: int | None) -> str | None:
         target = self.seen.get(undo_of) if undo_of is not None else None
@@ -232,40 +229,15 @@ def _bad_chips(seq: int, pays: list[list[Any]]) -> str | None:
 
 
 def _same_payments(rows: list[list[Any]], computed: Sequence[Payment]) -> bool:
-    """Stored payment rows (PaymentRow) against the core's."""
+    """Stored payment rows (PaymentRow) against the core's, by the replay's rule (payment_matches)."""
     if len(rows) != len(computed):
         return False
-    params = text = None  # the payments of one event mostly share their params: one JSON text
     for row, b in zip(rows, computed):
-        # the chips a whole number above 0 (5.0 equals 5, and is no number of chips)
-        chips, code = row[_P_CHIPS], row[_P_CODE]
-        if row[_P_PAYER] != b.payer or row[_P_PAYEE] != b.payee or chips != b.chips or type(chips) is not int or chips <= 0:
+        if not payment_matches(row[_P_PAYER], row[_P_PAYEE], row[_P_CHIPS], row[_P_CODE], row[_P_PARAMS], b):
             return False
-        if code is not None:
-            if b.params is not params:
-                params, text = b.params, b.params.to_json()
-            if code != b.code or row[_P_PARAMS] != text:
-                return False
     return True
 
 
-def _same_tallies(rows: list[list[Any]], computed: Sequence[Tally], kind: str) -> bool:
-    if len(rows) != len(computed):
-        return kind == "foul" and _fouled_before_fix(rows, computed)
-    for row, t in zip(rows, computed):
-        if row[_T_PLAYER] != t.player or row[_T_STAT] != t.stat or row[_T_AMOUNT] != t.amount:
-            break
-    else:
-        return True
-    # stored in the order counted, as a rule
-    return sorted(_counted(rows)) == sorted((t.player, t.stat, t.amount) for t in computed)
-
-
-def _fouled_before_fix(rows: list[list[Any]], computed: Sequence[Tally]) -> bool:
-    """A foul stored before a fouled meld's condition came off the tally (rescore.fouled_before_fix)."""
-    return fouled_before_fix("foul", _counted(rows), [(t.player, t.stat, t.amount) for t in computed])
-
-
 def _counted(rows: list[list[Any]]) -> list[tuple[str, str, int]]:
-    """(player, stat, amount) of each row (TallyRow), as the core's tallies are compared."""
+    """(player, stat, amount) of each row (TallyRow), as the replay compares tallies (same_tallies)."""
     return [(r[_T_PLAYER], r[_T_STAT], r[_T_AMOUNT]) for r in rows]
