@@ -128,14 +128,14 @@ def test_history_reads_the_night_a_page_at_a_time_and_says_what_its_json_says(ev
     said = events(Pan(evening), "history")
     monkeypatch.setattr(history_stream, "PAGE", 7)
     read: list[int] = []
-    whole = EventLog.session_log
+    whole = EventLog.stored_events
 
     def paged(self, session_id, first_seq=1, last_seq=None, **kw):
         got = whole(self, session_id, first_seq, last_seq, **kw)
         read.append(len(got))
         return got
 
-    monkeypatch.setattr(EventLog, "session_log", paged)
+    monkeypatch.setattr(EventLog, "stored_events", paged)
     r = CliRunner().invoke(app, ["--lang", "en", "--db", str(evening), "history"])
     assert r.exit_code == 0, r.output
     assert len(said) > 7 and read and max(read) <= 7

@@ -63,7 +63,12 @@ class Shown:
         text = self._pending + text
         done, _nl, self._pending = text.rpartition("\n")
         if _nl:
-            self._stream.write("\n".join(self._fit(line) for line in done.split("\n")) + "\n")
+            from pancli.core.width import has_unspaced
+
+            if has_unspaced(done):  # a line may be too wide: each fitted
+                self._stream.write("\n".join(self._fit(line) for line in done.split("\n")) + "\n")
+            else:  # no line is fitted: all of them written as they are, at once
+                self._stream.write(done + "\n")
         return count
 
     def _fit(self, line: str) -> str:

@@ -20,6 +20,7 @@ once for a process.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from contextvars import ContextVar
 from functools import lru_cache
@@ -79,8 +80,15 @@ def char_cells(ch: str) -> int:
 
 def has_unspaced(text: str) -> bool:
     """Whether ``text`` holds a character of a script written without spaces between words (wide
-    or full-width: kanji, kana, hangul, full-width letters), where a line may break with no space."""
-    return not text.isascii() and any(unicodedata.east_asian_width(ch) in "WF" for ch in text)
+    or full-width: kanji, kana, hangul, full-width letters), where a line may break with no space.
+    Each character that is not ASCII is looked at once (a page of text holds the same few)."""
+    if text.isascii():
+        return False
+    width = unicodedata.east_asian_width
+    return any(width(ch) in "WF" for ch in set("".join(_NOT_ASCII.findall(text))))
+
+
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
 def _phrases(text: str) -> set[int]:

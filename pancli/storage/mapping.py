@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from pancli.core.ledger import NO_PARAMS, Params, Payment, Tally
 from pancli.core.rows import EventRow, LoggedEvent, PaymentRow, Session, TallyRow
@@ -20,8 +20,8 @@ SESSION_COLUMNS = ("id, name, game, created_at, players, dealer, rules, chip_val
                    "currency, language")
 # An undo's event by seq: storage gives back seqs (events name each other so), and stores row ids.
 # Only an event of the undo's own session has a seq here: one of another session is none.
-EVENT_COLUMNS = ("id, seq, hand, kind, payload, created_at, "
-                 "(SELECT u.seq FROM events u WHERE u.id = events.undo_of AND u.session_id = events.session_id)")
+UNDONE_SEQ = "(SELECT u.seq FROM events u WHERE u.id = events.undo_of AND u.session_id = events.session_id)"
+EVENT_COLUMNS = f"id, seq, hand, kind, payload, created_at, {UNDONE_SEQ}"
 PAYMENT_COLUMNS = "event_id, payer, payee, chips, code, params, reason"
 TALLY_COLUMNS = "event_id, player, stat, amount"
 # Every column, in the order `pan db check` reads and digests them: the fields of its rows (a
@@ -96,6 +96,40 @@ def add_payments(rows: Iterable[Sequence[Any]], into: dict[int, list[Payment]]) 
         if p is None:
             p = params[text] = Params.from_json(text) if text is not None else NO_PARAMS
         found.append(Payment(payer, payee, chips, code, p, None, reason))
+
+
+class StoredEvent(NamedTuple):
+    """An event as a reader of its words alone gets it (`pan history`): its payload and payments
+    as stored, the JSON text and the rows (payer, payee, chips, code, params, reason), read with
+    ``payload_of`` and ``payments_of`` only by a reader that has not met the same text before (a
+    long night says its drops and pools thousands of times)."""
+
+    seq: int
+    hand: int | None
+    payload: str
+    undo_of: int | None                  # an undo: the seq of the event it voids
+    voided_by: int | None                # the seq of the undo that voids this event, if any
+    payments: tuple[tuple[Any, ...], ...]
+
+
+def payload_of(text: str) -> dict[str, Any]:
+    """A payload as ``StoredEvent`` holds it, read."""
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def payments_of(rows: Iterable[Sequence[Any]]) -> list[Payment]:
+    """Payments as ``StoredEvent`` holds them, read as ``add_payments`` reads them."""
+    read, params = [], NO_PARAMS
+    said: str | None = None
+    for payer, payee, chips, code, text, reason in rows:
+        if code is None or text is None:
+            read.append(Payment(payer, payee, chips, code, NO_PARAMS, None, reason))
+            continue
+        if text != said:  # the payers of one thing share its params
+            said, params = text, Params.from_json(text)
+        read.append(Payment(payer, payee, chips, code, params, None, reason))
+    return read
 
 
 def stored_payment(row: PaymentRow) -> Payment:

@@ -40,7 +40,6 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
     from pancli.app.history_stream import history_events
     from pancli.app.views import history_data, pick_events
     from pancli.core.names import inert
-    from pancli.core.text import payment_lines
 
     recorder = app_context().open_recorder()
 
@@ -60,23 +59,30 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
     events = history_events(recorder.store, recorder.session, hand, player, last)
     if out.is_terminal:
         lines = []
-        for e, text in events:
-            voided = e.voided_by is not None
-            lines.append(styled(said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=text),
-                                (undone, "dim") if voided else ""))
-            for line in payment_lines(e.payments or ()):
-                lines.append(styled((f"        {line}", "dim" if voided else None)))
+        for e in events:
+            lines.append(styled(said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=e.text),
+                                (undone, "dim") if e.voided else ""))
+            for line in e.payments:
+                lines.append(styled((f"        {line}", "dim" if e.voided else None)))
         if lines:
             show_paged(out, lines, pager=not no_pager)
             return
     else:  # piped: one line an event, one a payment, written as they are read (grep finds them whole)
         shown, chunk = False, []
-        for e, text in events:
+        marked = inert(undone)
+        paid: dict[tuple[str, ...], str] = {}  # the lines of payments said before (a long night repeats them)
+        for e in events:
             shown = True
-            chunk.append(inert(said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=text))
-                         + (inert(undone) if e.voided_by is not None else "") + "\n")
-            chunk.extend(inert(f"        {line}") + "\n" for line in payment_lines(e.payments or ()))
-            if len(chunk) >= 1000:  # written a thousand lines at a time
+            chunk.append(inert(said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=e.text))
+                         + (marked + "\n" if e.voided else "\n"))
+            if e.payments:
+                block = paid.get(e.payments)
+                if block is None:
+                    if len(paid) >= 1000:
+                        paid.clear()
+                    block = paid[e.payments] = "".join(inert(f"        {line}") + "\n" for line in e.payments)
+                chunk.append(block)
+            if len(chunk) >= 1000:  # written a thousand events at a time
                 out.file.write("".join(chunk))
                 chunk.clear()
         out.file.write("".join(chunk))
