@@ -14,15 +14,16 @@ import json
 import os
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pancli.app import files
-from pancli.app.club_held import project
+from pancli.app.club_held import STATE_VERSION, basis, held_summary, load_held, project, project_sessions
 from pancli.app.sync.device import device_label
 from pancli.app.sync.devices import find_device
-from pancli.app.sync.folder import NotRegular, read_bytes, split_signature, why_not_read
+from pancli.app.sync.folder import NotRegular, read_bytes, settled_ctime, split_signature, unchanged, why_not_read
 from pancli.app.sync.outcome import Outcome
 from pancli.app.sync.run import folder_of, sync
 from pancli.core import club, signing
@@ -43,22 +44,34 @@ class Folder:
     """What one reading of the folder's rosters found."""
 
     root: Path
-    entries: list[Entry] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)       # entries new since the last reading (or changed)
+    kept: dict[str, str] = field(default_factory=dict)       # file -> digest: entries as last read (not parsed again)
     refused: list[Refusal] = field(default_factory=list)     # files that are no entry (entry = the file)
     errors: list[dict[str, str]] = field(default_factory=list)
-    read: list[tuple[str, int, int, bytes | None, str | None, str | None]] = field(default_factory=list)
+    read: list[tuple[str, int, int, bytes | None, str | None, str | None, int | None, int]] = \
+        field(default_factory=list)                          # rows to remember (club_files)
     gone: list[str] = field(default_factory=list)            # remembered files no longer there
+    bodies: Callable[[], dict[str, bytes]] | None = None     # the kept entries' signed lines, as remembered
+
+    def every_entry(self) -> list[Entry]:
+        """Every entry of the folder: the new ones and the kept ones, parsed from what was remembered."""
+        if not self.kept:
+            return list(self.entries)
+        held = self.bodies() if self.bodies is not None else {}
+        return [*self.entries, *(Entry(json.loads(held[path]), digest) for path, digest in self.kept.items())]
 
 
 Cache = dict[str, dict[str, Any]]
 
 
-def read_folder(root: Path, cache: Cache | None = None) -> Folder:
+def read_folder(root: Path, cache: Cache | None = None, bodies: Callable[[], dict[str, bytes]] | None = None) -> Folder:
     """Every device's roster entries, each read without following a link, bounded, parsed and its
     signature checked against the key it names (whether that key has the right is the roster's
-    to say). A file whose signed line ``cache`` remembers verified is not verified again."""
+    to say). A file that ``cache`` remembers as an entry and whose size, mtime, ctime and inode are
+    all as then is not opened again (``kept``: an edit in place changes the ctime, a replaced file
+    or folder the inode); one whose signed line is the one remembered is not verified again."""
     cache = cache or {}
-    out = Folder(root)
+    out = Folder(root, bodies=bodies)
     try:
         devices = sorted(os.scandir(root), key=lambda e: e.name)
     except OSError as e:
@@ -88,33 +101,41 @@ def read_folder(root: Path, cache: Cache | None = None) -> Folder:
                 out.refused.append(Refusal(str(where), "club.too_many", {"limit": MAX_FILES}))
                 return out
             listed.add(f.path)
-            _take(out, Path(f.path), f, device.name, cache.get(f.path))
+            _take(out, f, device.name, cache.get(f.path))
     out.gone = sorted(set(cache) - listed)
     return out
 
 
-def _take(out: Folder, path: Path, f: os.DirEntry[str], device: str, row: dict[str, Any] | None) -> None:
+def _take(out: Folder, f: os.DirEntry[str], device: str, row: dict[str, Any] | None) -> None:
+    try:
+        st = f.stat(follow_symlinks=False)  # before it is read: a change after this shows next time
+    except OSError:
+        return  # gone since it was listed: the next reading has what replaced it
+    if row is not None and row["digest"] is not None and unchanged(row, st):
+        out.kept[f.path] = row["digest"]
+        return
+    path = Path(f.path)
     got = _read_entry(path, device, row)
     if got is None:
         return
-    try:
-        st = f.stat(follow_symlinks=False)
-    except OSError:
-        return  # gone since it was read: the next reading has what replaced it
+    ctime = settled_ctime(st)
+    digest, code = (got.digest, None) if isinstance(got, Entry) else (None, got.code)
     if isinstance(got, Entry):
-        out.entries.append(got)
-        if row is None or row["digest"] != got.digest:
-            out.read.append((str(path), st.st_size, st.st_mtime_ns, club.canonical(got.data), got.digest, None))
+        if row is not None and row["digest"] == got.digest:
+            out.kept[f.path] = got.digest  # the same entry (touched, copied back, still settling)
+        else:
+            out.entries.append(got)
     else:
-        out.refused.append(got)
-        if row is None or row["refusal"] != got.code:
-            out.read.append((str(path), st.st_size, st.st_mtime_ns, None, None, got.code))
+        out.refused.append(got)  # read again every time (its words need all it said); remembered once
+    if row is None or (row["size"], row["mtime_ns"], row["digest"], row["refusal"], row["ctime_ns"], row["ino"]) \
+            != (st.st_size, st.st_mtime_ns, digest, code, ctime, st.st_ino):
+        body = club.canonical(got.data) if isinstance(got, Entry) else None
+        out.read.append((f.path, st.st_size, st.st_mtime_ns, body, digest, code, ctime, st.st_ino))
 
 
 def _read_entry(path: Path, device: str, row: dict[str, Any] | None = None) -> Entry | Refusal | None:
-    """The entry in a file, read whole every time (a few hundred bytes) so an edit that kept the
-    file's size and time still shows; parsed and verified only when its signed line is not the one
-    ``row`` remembers having verified (a roster's cost grows with its new entries)."""
+    """The entry in a file, read whole; parsed and verified only when its signed line is not the
+    one ``row`` remembers having verified."""
     if not FILE.fullmatch(path.name):
         return Refusal(str(path), "club.file_name")
     try:
@@ -130,7 +151,7 @@ def _read_entry(path: Path, device: str, row: dict[str, Any] | None = None) -> E
         return Refusal(str(path), "club.unsigned")
     body = body[:-1]
     if row is not None and row["digest"] is not None and row["digest"] == club.digest(body):
-        return Entry(json.loads(row["body"]), row["digest"])
+        return Entry(json.loads(body), row["digest"])
     data = club.parse(body)
     if isinstance(data, Refusal):
         return Refusal(str(path), data.code, data.params)
@@ -147,23 +168,72 @@ def roster_of(store: Store, folder: str | None = None) -> tuple[Roster, Folder]:
     """The club as the folder says it, for the club this database belongs to (its id is kept on
     first sight, so a second club's entries dropped in the folder never take over); what was read
     is remembered and the roster projected onto this database's seats."""
+    roster, read, _summary = _read_roster(store, folder, True)
+    assert roster is not None
+    return roster, read
+
+
+def _read_roster(store: Store, folder: str | None, need: bool) -> tuple[Roster | None, Folder, dict[str, Any]]:
+    """The roster, taken up from the fold this database holds (club_held.py) with the entries
+    new in the folder, or folded again from every entry when that cannot give the same roster;
+    the seats projected again where the roster or the sessions changed. A roster that did not
+    change is not even loaded unless ``need`` (or it has refusals or contradictions to say): its
+    summary (how many entries, how many pending) is."""
     root = folder_of(store, folder)
     with store.snapshot():
         cache = store.club.files()
         pinned = store.setting("club_id")
-    read = read_folder(root, cache)
-    roster = club.fold(read.entries, pinned)
-    if roster.clubs:
+        summary = held_summary(store, pinned)
+    read = read_folder(root, cache, lambda: _bodies(store))
+    same = summary is not None and summary["basis"] == basis(read.kept.values())
+    roster: Roster | None = None
+    changed = not same or bool(read.entries)
+    if not changed:
+        assert summary is not None
+        if need or summary["trouble"]:
+            roster = load_held(store)
+            changed = roster is None
+    if changed:
+        if same:
+            with store.snapshot():
+                text = store.club.state_text()
+            roster = club.fold_more(json.loads(text), read.entries, pinned) if text else None
+        if roster is None:
+            roster = club.fold(read.every_entry(), pinned)
+    if roster is not None and roster.clubs:
         names = "; ".join(f"{name} ({cid[:8]})" for cid, name in roster.clubs.items())
         raise InputError(_("the folder holds {n} clubs: {names}").format(n=len(roster.clubs), names=names),
                          _("say which is this host's with `pan club join ID`"))
+    with store.snapshot():
+        marks = store.club.marks()
+    if not changed and not read.read and not read.gone and summary is not None and summary["marks"] == marks:
+        return roster, read, summary  # nothing new anywhere: nothing written
     with store.lock():
-        if pinned is None and roster.club is not None:
+        if pinned is None and roster is not None and roster.club is not None:
             store.set_setting("club_id", roster.club)
         store.club.remember_files(read.read, read.gone)
-        if roster.name is not None:
-            project(store, roster)
-    return roster, read
+        if changed:
+            assert roster is not None
+            if roster.name is not None:
+                project(store, roster)
+            summary = {"basis": basis([*read.kept.values(), *(e.digest for e in read.entries)]),
+                       "marks": store.club.marks(), "entries": len(roster.accepted), "pending": len(roster.pending),
+                       "trouble": bool(roster.refused or roster.conflicts)}
+            store.club.keep_state(pinned or "", STATE_VERSION, json.dumps(summary),
+                                  json.dumps(club.state(roster, pinned), ensure_ascii=False))
+        elif summary is not None and summary["marks"] != store.club.marks():
+            held = roster or load_held(store)
+            if held is not None and held.name is not None:
+                project_sessions(store, held, store.club.changed_since(summary["marks"]))
+            summary = {**summary, "marks": store.club.marks()}
+            store.club.keep_state(pinned or "", STATE_VERSION, json.dumps(summary), None)
+    assert summary is not None
+    return roster, read, summary
+
+
+def _bodies(store: Store) -> dict[str, bytes]:
+    with store.snapshot():
+        return store.club.bodies()
 
 
 def in_folder(root: Path) -> bool:
@@ -213,13 +283,13 @@ def after_sync(store: Store, folder: str) -> dict[str, Any]:
     from pancli.app.club_words import refusal_text  # noqa: PLC0415 words only when said
 
     try:
-        roster, read = roster_of(store, folder)
+        roster, read, summary = _read_roster(store, folder, False)
     except InputError as e:
         return {"entries": 0, "new": 0, "conflicts": [], "pending": 0, "refused": [{"file": folder, "why": str(e)}]}
-    refused = [{"file": r.entry, "why": refusal_text(r)[0]} for r in [*read.refused, *roster.refused]]
-    return {"entries": len(roster.accepted), "new": sum(1 for r in read.read if r[4] is not None),
-            "conflicts": conflict_lines(store, roster),
-            "pending": len(roster.pending), "refused": refused}
+    refused = [{"file": r.entry, "why": refusal_text(r)[0]} for r in [*read.refused, *(roster.refused if roster else [])]]
+    return {"entries": summary["entries"], "new": len(read.entries),
+            "conflicts": conflict_lines(store, roster) if roster else [],
+            "pending": summary["pending"], "refused": refused}
 
 
 def conflict_lines(store: Store, roster: Roster) -> list[str]:
@@ -263,7 +333,7 @@ def write_entry(store: Store, read: Folder, roster: Roster, kind: str, **fields:
     if isinstance(parsed, Refusal):  # a name too long or not printable: said before anything is written
         raise ClubRefusal(Refusal(f"{me}:{data['seq']}", parsed.code, parsed.params))
     entry = Entry(data, club.digest(body))
-    trial = club.fold([*read.entries, entry], roster.club)
+    trial = club.fold([*read.every_entry(), entry], roster.club)
     if entry.id not in trial.accepted:
         refusal = next((r for r in trial.refused if r.entry == entry.id), Refusal(entry.id, "club.pending"))
         raise ClubRefusal(refusal)

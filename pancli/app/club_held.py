@@ -4,21 +4,66 @@ from reading the folder and writing entries (pancli/app/club.py)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Iterable
+from typing import Any
 
+from pancli import __version__
 from pancli.core import club
 from pancli.core.club import Entry, Roster
 from pancli.storage.store import Store
 
+# The fold this database holds (club_state) is taken up only by the pancli that made it.
+STATE_VERSION = f"{club.STATE_VERSION} {__version__}"
+
+
+def basis(digests: Iterable[str]) -> str:
+    """What identifies a set of entries: the fold held is of exactly the entries of this basis."""
+    return hashlib.sha256("\n".join(sorted(set(digests))).encode("ascii")).hexdigest()
+
+
+def held_summary(store: Store, pinned: str | None) -> dict[str, Any] | None:
+    """The summary of the fold held (inside the caller's snapshot): the basis of its entries, the
+    marks its projection was made at, its counts; None when none is held for this club and pancli."""
+    row = store.club.state()
+    if row is None or row[0] != (pinned or "") or row[1] != STATE_VERSION:
+        return None
+    try:
+        summary: dict[str, Any] = json.loads(row[2])
+    except ValueError:
+        return None
+    return summary
+
+
+def load_held(store: Store) -> Roster | None:
+    """The roster as last folded, from the state held (None when it cannot be read back)."""
+    with store.snapshot():
+        text = store.club.state_text()
+    if not text:
+        return None
+    try:
+        return club.restore(json.loads(text))
+    except (ValueError, KeyError, TypeError, IndexError):
+        return None
+
 
 def held_roster(store: Store) -> Roster | None:
-    """The club as this database last read it (no folder read): None when it belongs to none."""
+    """The club as this database last read it (no folder read): None when it belongs to none.
+    The fold held when it is of exactly the entries remembered; else they are folded again."""
     with store.snapshot():
         pinned = store.setting("club_id")
-        rows = store.club.files() if pinned else {}
-    if not pinned:
-        return None
-    roster = club.fold([Entry(json.loads(r["body"]), r["digest"]) for r in rows.values() if r["digest"]], pinned)
+        if not pinned:
+            return None
+        summary = held_summary(store, pinned)
+        rows = store.club.files()
+    roster = None
+    if summary is not None and summary["basis"] == basis(r["digest"] for r in rows.values() if r["digest"]):
+        roster = load_held(store)
+    if roster is None:
+        with store.snapshot():
+            bodies = store.club.bodies()
+        roster = club.fold([Entry(json.loads(body), rows[path]["digest"]) for path, body in bodies.items()], pinned)
     return roster if roster.name is not None else None
 
 
@@ -46,6 +91,20 @@ def project(store: Store, roster: Roster) -> None:
         if who is not None:
             seats.append((sid, seat, who if isinstance(who, str) else None, who if isinstance(who, list) else None))
     store.club.project(persons, seats)
+
+
+def project_sessions(store: Store, roster: Roster, ids: list[int]) -> None:
+    """``project`` for these sessions only (new, or with new events, since the roster was last
+    projected; the roster itself unchanged)."""
+    if not ids:
+        return
+    me = store.sync.device_id()
+    seats: list[tuple[int, str, str | None, list[str] | None]] = []
+    for sid, device, uid, seat in store.club.seats_at(ids):
+        who = roster.seat(f"{device}/{uid}", seat, me)
+        if who is not None:
+            seats.append((sid, seat, who if isinstance(who, str) else None, who if isinstance(who, list) else None))
+    store.club.project_sessions(ids, seats)
 
 
 def refresh_held(store: Store) -> None:

@@ -23,14 +23,62 @@ class ClubQueries:
         self.conn = conn  # the Store's
 
     def files(self) -> dict[str, dict[str, Any]]:
-        return {r[0]: {"size": r[1], "mtime_ns": r[2], "body": r[3], "digest": r[4], "refusal": r[5]}
-                for r in self.conn.execute("SELECT path, size, mtime_ns, body, digest, refusal FROM club_files")}
+        """What was last seen of each roster file, without the entries' bodies (``bodies``)."""
+        return {r[0]: {"size": r[1], "mtime_ns": r[2], "digest": r[3], "refusal": r[4], "ctime_ns": r[5], "ino": r[6]}
+                for r in self.conn.execute("SELECT path, size, mtime_ns, digest, refusal, ctime_ns, ino FROM club_files")}
 
-    def remember_files(self, rows: Iterable[tuple[str, int, int, bytes | None, str | None, str | None]],
+    def bodies(self) -> dict[str, bytes]:
+        """Each remembered entry's signed line, by file."""
+        return {r[0]: r[1] for r in self.conn.execute("SELECT path, body FROM club_files WHERE digest IS NOT NULL")}
+
+    def remember_files(self, rows: Iterable[tuple[str, int, int, bytes | None, str | None, str | None, int | None, int]],
                        gone: Iterable[str]) -> None:
         self.conn.executemany("DELETE FROM club_files WHERE path = ?", [[p] for p in gone])
-        self.conn.executemany("INSERT OR REPLACE INTO club_files (path, size, mtime_ns, body, digest, refusal) "
-                              "VALUES (?, ?, ?, ?, ?, ?)", rows)
+        self.conn.executemany("INSERT OR REPLACE INTO club_files (path, size, mtime_ns, body, digest, refusal, "
+                              "ctime_ns, ino) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def state(self) -> tuple[str, str, str] | None:
+        """The roster as last folded: (club, version, summary); its whole state by ``state_text``."""
+        row = self.conn.execute("SELECT club, version, summary FROM club_state WHERE id = 1").fetchone()
+        return (row[0], row[1], row[2]) if row else None
+
+    def state_text(self) -> str | None:
+        row = self.conn.execute("SELECT state FROM club_state WHERE id = 1").fetchone()
+        return row[0] if row else None
+
+    def keep_state(self, club: str, version: str, summary: str, state: str | None) -> None:
+        """The roster as folded now (``state`` None: only its summary changed)."""
+        if state is None:
+            self.conn.execute("UPDATE club_state SET summary = ? WHERE id = 1", [summary])
+        else:
+            self.conn.execute("INSERT OR REPLACE INTO club_state (id, club, version, summary, state) "
+                              "VALUES (1, ?, ?, ?, ?)", [club, version, summary, state])
+
+    def drop_state(self) -> None:
+        self.conn.execute("DELETE FROM club_state")
+
+    def marks(self) -> list[int]:
+        """The newest session and event of this database: a projection made at these marks holds
+        every seat of every session up to them (sessions and events are only ever added)."""
+        row = self.conn.execute("SELECT (SELECT coalesce(max(id), 0) FROM sessions), "
+                                "(SELECT coalesce(max(id), 0) FROM events)").fetchone()
+        return [row[0], row[1]]
+
+    def changed_since(self, marks: list[int]) -> list[int]:
+        """The sessions new, or with new events, since ``marks``."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT id FROM sessions WHERE id > ? UNION SELECT DISTINCT session_id FROM events WHERE id > ?", marks)]
+
+    def project_sessions(self, ids: Iterable[int], seats: Iterable[tuple[int, str, str | None, list[str] | None]]) -> None:
+        """``project``'s seats for these sessions only (the persons as they are)."""
+        wanted = sorted(set(ids))
+        self.conn.execute("DELETE FROM club_seats WHERE session_id IN (SELECT value FROM json_each(?))",
+                          [json.dumps(wanted)])
+        rows: dict[tuple[int, str], tuple[str, str | None, str | None]] = {}
+        for sid, seat, person, amb in seats:
+            rows[(sid, seat.translate(_NOCASE))] = (seat, person, json.dumps(amb) if amb else None)
+        self.conn.executemany("INSERT OR REPLACE INTO club_seats (session_id, seat, person, ambiguous) "
+                              "VALUES (?, ?, ?, ?)", [(sid, *row) for (sid, _k), row in rows.items()])
 
     def seats_to_place(self) -> list[tuple[int, str | None, str | None, str]]:
         """Every seat of every session held here: (session id, its device, its uid, the name typed

@@ -116,6 +116,11 @@ def m013_club(db: Statements) -> None:
     db.executescript(_SCHEMA_V13)
 
 
+@_step
+def m015_folder_file_identity(db: Statements) -> None:
+    db.executescript(_SCHEMA_V15)
+
+
 # The record of the steps applied, as sqlite-utils' Migrations creates it (so that it upgrades a
 # database made here as one it made itself).
 _STEPS_TABLE = ('CREATE TABLE "_sqlite_migrations" (\n   "id" INTEGER PRIMARY KEY,\n   "migration_set" TEXT,\n'
@@ -387,6 +392,22 @@ CREATE TABLE club_persons (id TEXT PRIMARY KEY, name TEXT NOT NULL, leader TEXT 
 CREATE TABLE club_seats (session_id INTEGER NOT NULL REFERENCES sessions(id), seat TEXT NOT NULL COLLATE NOCASE,
     person TEXT, ambiguous TEXT, PRIMARY KEY (session_id, seat));
 CREATE INDEX club_seats_person ON club_seats(person, session_id) WHERE person IS NOT NULL;
+"""
+
+# What a sync remembers of each file of the folder gains the file's change time and inode: a file
+# whose size, mtime, ctime and inode are all as last seen is not opened again (an edit in place
+# that restored the size and mtime still changes the ctime). NULL where they were not kept (rows
+# from before, a file seen while it was still changing, Windows): such a file is read as before.
+# And the roster as last folded (pancli/core/club.py ``state``), kept beside the files it was
+# folded from, so that a sync continues the fold with the new entries instead of folding the chain
+# again; it is a cache: dropped, it is folded again from club_files.
+_SCHEMA_V15 = """
+ALTER TABLE sync_files ADD COLUMN ctime_ns INTEGER;
+ALTER TABLE sync_files ADD COLUMN ino INTEGER;
+ALTER TABLE club_files ADD COLUMN ctime_ns INTEGER;
+ALTER TABLE club_files ADD COLUMN ino INTEGER;
+CREATE TABLE club_state (id INTEGER PRIMARY KEY CHECK (id = 1), club TEXT NOT NULL, version TEXT NOT NULL,
+    summary TEXT NOT NULL, state TEXT NOT NULL);
 """
 
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)
