@@ -15,13 +15,18 @@ import time
 from pathlib import Path
 
 import pytest
+from test_club import (
+    device,
+    night,
+    sync,
+    three as three,  # noqa: F401, PLC0414 the fixture
+    unseen,
+)
 
-from pancli.app import club as club_app
+from pancli.app import club as club_app, club_held
 from pancli.app.sync import folder as sync_folder
 from pancli.core import club
 from pancli.core.club import Entry, Roster
-
-from test_club import device, night, sync, three, unseen  # noqa: F401 the fixture
 
 SETTLED_NS = 50_000_000  # 50 ms: files are taken as settled sooner than a host would (2 s)
 
@@ -133,16 +138,52 @@ def folds(monkeypatch) -> list[int]:
     return counted
 
 
+def seats(pan) -> list[tuple]:
+    con = sqlite3.connect(pan.db)
+    try:
+        return con.execute("SELECT * FROM club_seats ORDER BY session_id, seat").fetchall()
+    finally:
+        con.close()
+
+
 def same_as_folded_again(pan) -> dict:
-    """`club show` as the held fold gives it equals `club show` from every entry folded again."""
-    held = pan.json("club show")
+    """`club show` and the seats as the held fold gives them equal those from every entry folded
+    again and every seat placed again."""
+    held, placed = pan.json("club show"), seats(pan)
     con = sqlite3.connect(pan.db)
     con.execute("DELETE FROM club_state")
     con.commit()
     con.close()
     again = pan.json("club show")
     assert held == again
+    assert placed == seats(pan)
     return held
+
+
+def test_a_new_alias_places_again_only_the_seats_typed_with_it(three, monkeypatch):
+    folder, kasia, ben, _cruz = three
+    kasia("club add Ana")
+    kasia("club add Bo")
+    night(kasia, "k2", ["Anka", "Ben", "Bo"])
+    sync(kasia)
+    sync(ben)
+    ben("club alias Ana Anka")
+    whole: list[int] = []
+    real = club_held.project
+    monkeypatch.setattr(club_held, "project", lambda store, roster: whole.append(1) or real(store, roster))
+    monkeypatch.setattr(club_app, "project", club_held.project)
+    sync(kasia)
+    assert whole == []
+    assert sorted(n["session"] for n in kasia.json("player Ana")["nights"]) == ["b1", "k1", "k2"]
+    same_as_folded_again(kasia)
+    # a merge changes who is whom: every seat placed again
+    ben("club merge Ana Bo", code=2)  # they sat together at k2: refused
+    ben("club add Cy")
+    ben("club merge Ana Cy")
+    whole.clear()
+    sync(kasia)
+    assert whole == [1]
+    same_as_folded_again(kasia)
 
 
 def test_new_entries_after_the_held_ones_are_folded_on_from_them_and_the_rest_from_the_start(three, monkeypatch):

@@ -20,7 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from pancli.app import files
-from pancli.app.club_held import STATE_VERSION, basis, held_summary, load_held, project, project_sessions
+from pancli.app.club_held import (
+    STATE_VERSION,
+    basis,
+    held_summary,
+    load_held,
+    project,
+    project_changed,
+    project_sessions,
+)
 from pancli.app.sync.device import device_label
 from pancli.app.sync.devices import find_device
 from pancli.app.sync.folder import NotRegular, read_bytes, settled_ctime, split_signature, unchanged, why_not_read
@@ -193,11 +201,15 @@ def _read_roster(store: Store, folder: str | None, need: bool) -> tuple[Roster |
         if need or summary["trouble"]:
             roster = load_held(store)
             changed = roster is None
+    taken_up: list[Entry] | None = None  # the entries folded on from the held fold, when it was
     if changed:
         if same:
             with store.snapshot():
                 text = store.club.state_text()
-            roster = club.fold_more(json.loads(text), read.entries, pinned) if text else None
+            held = json.loads(text) if text else None
+            roster = club.fold_more(held, read.entries, pinned) if held else None
+            if roster is not None and held:
+                taken_up = [*read.entries, *(Entry(held["entries"][i][1], held["entries"][i][0]) for i in held["waiting"])]
         if roster is None:
             roster = club.fold(read.every_entry(), pinned)
     if roster is not None and roster.clubs:
@@ -215,7 +227,10 @@ def _read_roster(store: Store, folder: str | None, need: bool) -> tuple[Roster |
         if changed:
             assert roster is not None
             if roster.name is not None:
-                project(store, roster)
+                if taken_up is not None and summary is not None and project_changed(store, roster, taken_up):
+                    project_sessions(store, roster, store.club.changed_since(summary["marks"]))
+                else:
+                    project(store, roster)
             summary = {"basis": basis([*read.kept.values(), *(e.digest for e in read.entries)]),
                        "marks": store.club.marks(), "entries": len(roster.accepted), "pending": len(roster.pending),
                        "trouble": bool(roster.refused or roster.conflicts)}
@@ -298,6 +313,8 @@ def conflict_lines(store: Store, roster: Roster) -> list[str]:
 
     from pancli.app.club_words import conflict_text  # noqa: PLC0415 words only when said
 
+    if not roster.conflicts:
+        return []
     place = _places(roster)
     lines = []
     for c in roster.conflicts:

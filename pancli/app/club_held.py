@@ -67,10 +67,7 @@ def held_roster(store: Store) -> Roster | None:
     return roster if roster.name is not None else None
 
 
-def project(store: Store, roster: Roster) -> None:
-    """Who sat in each seat of each session held here, as the roster says (inside the caller's
-    write transaction)."""
-    me = store.sync.device_id()
+def _persons(roster: Roster) -> list[tuple[str, str, str, bool, list[str]]]:
     given_names: dict[str, list[str]] = {}  # each person's aliases, in one pass over them all
     for _n, q, _by, given in roster.aliases:
         given_names.setdefault(q, []).append(given)
@@ -78,9 +75,48 @@ def project(store: Store, roster: Roster) -> None:
     for p in roster.persons.values():
         names = list(dict.fromkeys([p.name, *given_names.get(p.id, [])]))
         persons.append((p.id, p.name, roster.leader(p.id), p.retired, names))
+    return persons
+
+
+def project(store: Store, roster: Roster) -> None:
+    """Who sat in each seat of each session held here, as the roster says (inside the caller's
+    write transaction)."""
+    store.club.project(_persons(roster), _placed(store, roster, store.club.seats_to_place()))
+
+
+# What an entry of each kind may change of the seats: the names it gives, the session it
+# attributes a seat of; nothing (a grant, a season, a retirement: the persons only); or who is
+# whom (a merge, an unmerge: every seat of the two, placed again from the start).
+_NAMES, _SESSION, _NOTHING = ("add", "alias"), ("attribute",), ("grant", "season", "retire")
+
+
+def project_changed(store: Store, roster: Roster, entries: Iterable[Entry]) -> bool:
+    """The seats that ``entries`` (folded on from the roster held) may have changed placed again,
+    and every person; False, with nothing done, when they may have changed who is whom."""
+    names: set[str] = set()
+    sessions: set[str] = set()
+    for e in entries:
+        if e.kind in _NAMES:
+            names.update(club.folded_name(n) for n in [e.data["name"], *e.data.get("aliases", [])])
+        elif e.kind in _SESSION:
+            sessions.add(str(e.data["session"]))
+        elif e.kind not in _NOTHING:
+            return False
+    store.club.project_persons(_persons(roster))
+    if names:
+        typed = [n for n in store.club.seat_names() if club.folded_name(n) in names]
+        store.club.project_named(typed, _placed(store, roster, store.club.seats_named(typed)))
+    held = (store.sync.session_by_global_id(*gid.split("/", 1)) for gid in sorted(sessions))
+    project_sessions(store, roster, [s.id for s in held if s is not None])
+    return True
+
+
+def _placed(store: Store, roster: Roster, rows: Iterable[tuple[int, str | None, str | None, str]]) \
+        -> list[tuple[int, str, str | None, list[str] | None]]:
+    me = store.sync.device_id()
     seats: list[tuple[int, str, str | None, list[str] | None]] = []
     named: dict[str, str | list[str] | None] = {}  # a name typed at many tables resolved once
-    for sid, device, uid, seat in store.club.seats_to_place():
+    for sid, device, uid, seat in rows:
         gid, folded = f"{device}/{uid}", club.folded_name(seat)
         if folded in roster.seats.get(gid, {}) or (gid, folded) in roster.disputed:
             who = roster.seat(gid, seat, me)
@@ -90,7 +126,7 @@ def project(store: Store, roster: Roster) -> None:
             who = named[folded]
         if who is not None:
             seats.append((sid, seat, who if isinstance(who, str) else None, who if isinstance(who, list) else None))
-    store.club.project(persons, seats)
+    return seats
 
 
 def project_sessions(store: Store, roster: Roster, ids: list[int]) -> None:
@@ -98,13 +134,7 @@ def project_sessions(store: Store, roster: Roster, ids: list[int]) -> None:
     projected; the roster itself unchanged)."""
     if not ids:
         return
-    me = store.sync.device_id()
-    seats: list[tuple[int, str, str | None, list[str] | None]] = []
-    for sid, device, uid, seat in store.club.seats_at(ids):
-        who = roster.seat(f"{device}/{uid}", seat, me)
-        if who is not None:
-            seats.append((sid, seat, who if isinstance(who, str) else None, who if isinstance(who, list) else None))
-    store.club.project_sessions(ids, seats)
+    store.club.project_sessions(ids, _placed(store, roster, store.club.seats_at(ids)))
 
 
 def refresh_held(store: Store) -> None:
