@@ -322,3 +322,16 @@ def test_roster_of_gives_what_a_whole_fold_gives(three):
         assert club.state(roster, roster.club) == club.state(whole, roster.club)
     finally:
         store.close()
+
+
+def test_a_new_session_on_a_clubs_host_places_only_its_own_seats(three, monkeypatch):
+    folder, kasia, _ben, _cruz = three
+    kasia("club add Ana --alias Anka")
+    sync(kasia)
+    whole: list[int] = []
+    real = club_held.project
+    monkeypatch.setattr(club_held, "project", lambda store, roster: whole.append(1) or real(store, roster))
+    night(kasia, "k2", ["Anka", "Ben", "Dee"])
+    assert whole == []
+    assert sorted(n["session"] for n in kasia.json("player Ana")["nights"]) == ["b1", "k1", "k2"]
+    same_as_folded_again(kasia)

@@ -206,10 +206,14 @@ def _read_roster(store: Store, folder: str | None, need: bool) -> tuple[Roster |
         if same:
             with store.snapshot():
                 text = store.club.state_text()
-            held = json.loads(text) if text else None
-            roster = club.fold_more(held, read.entries, pinned) if held else None
-            if roster is not None and held:
-                taken_up = [*read.entries, *(Entry(held["entries"][i][1], held["entries"][i][0]) for i in held["waiting"])]
+            try:
+                held = json.loads(text) if text else None
+                roster = club.fold_more(held, read.entries, pinned) if held else None
+                if roster is not None and held:
+                    taken_up = [*read.entries, *(Entry(held["entries"][i][1], held["entries"][i][0])
+                                                 for i in held["waiting"])]
+            except (ValueError, KeyError, TypeError, IndexError):  # a state this pancli cannot take up
+                roster, taken_up = None, None
         if roster is None:
             roster = club.fold(read.every_entry(), pinned)
     if roster is not None and roster.clubs:

@@ -49,22 +49,28 @@ def load_held(store: Store) -> Roster | None:
 
 
 def held_roster(store: Store) -> Roster | None:
-    """The club as this database last read it (no folder read): None when it belongs to none.
-    The fold held when it is of exactly the entries remembered; else they are folded again."""
+    """The club as this database last read it (no folder read): None when it belongs to none."""
+    return _held(store)[0]
+
+
+def _held(store: Store) -> tuple[Roster | None, dict[str, Any] | None]:
+    """The roster as last read, and the summary of the fold held when it is that fold (of exactly
+    the entries remembered; else they are folded again, and the summary is None)."""
     with store.snapshot():
         pinned = store.setting("club_id")
         if not pinned:
-            return None
+            return None, None
         summary = held_summary(store, pinned)
         rows = store.club.files()
     roster = None
     if summary is not None and summary["basis"] == basis(r["digest"] for r in rows.values() if r["digest"]):
         roster = load_held(store)
     if roster is None:
+        summary = None
         with store.snapshot():
             bodies = store.club.bodies()
         roster = club.fold([Entry(json.loads(body), rows[path]["digest"]) for path, body in bodies.items()], pinned)
-    return roster if roster.name is not None else None
+    return (roster, summary) if roster.name is not None else (None, None)
 
 
 def _persons(roster: Roster) -> list[tuple[str, str, str, bool, list[str]]]:
@@ -140,7 +146,10 @@ def project_sessions(store: Store, roster: Roster, ids: list[int]) -> None:
 def refresh_held(store: Store) -> None:
     """Seats of sessions new since the roster was last read placed too (`pan session new`, an
     import): from what this database holds, without reading the folder."""
-    roster = held_roster(store)
+    roster, summary = _held(store)
     if roster is not None:
         with store.lock():
-            project(store, roster)
+            if summary is not None:  # the seats held placed by this very fold: only the sessions since
+                project_sessions(store, roster, store.club.changed_since(summary["marks"]))
+            else:
+                project(store, roster)
