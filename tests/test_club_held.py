@@ -23,7 +23,7 @@ from test_club import (
     unseen,
 )
 
-from pancli.app import club as club_app, club_held
+from pancli.app import club as club_app, club_held, club_read
 from pancli.app.sync import folder as sync_folder
 from pancli.core import club
 from pancli.core.club import Entry, Roster
@@ -171,7 +171,7 @@ def test_a_new_alias_places_again_only_the_seats_typed_with_it(three, monkeypatc
     whole: list[int] = []
     real = club_held.project
     monkeypatch.setattr(club_held, "project", lambda store, roster: whole.append(1) or real(store, roster))
-    monkeypatch.setattr(club_app, "project", club_held.project)
+    monkeypatch.setattr(club_read, "project", club_held.project)
     sync(kasia)
     assert whole == []
     assert sorted(n["session"] for n in kasia.json("player Ana")["nights"]) == ["b1", "k1", "k2"]

@@ -1,6 +1,6 @@
 """The club's roster as this database last read it from the folder (no folder read), and the
 seats of the sessions held here placed by it: what `pan session new` and an import need, apart
-from reading the folder and writing entries (pancli/app/club.py)."""
+from reading the folder (pancli/app/club_read.py) and writing entries (pancli/app/club.py)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from pancli import __version__
+import pancli
 from pancli.core import club
 from pancli.core.club import Entry, Roster
 from pancli.storage.store import Store
 
 # The fold this database holds (club_state) is taken up only by the pancli that made it.
-STATE_VERSION = f"{club.STATE_VERSION} {__version__}"
+STATE_VERSION = f"{club.STATE_VERSION} {pancli.__version__}"
 
 
 def basis(digests: Iterable[str]) -> str:
