@@ -279,9 +279,9 @@ def main() -> None:
             "pan --version": run([*pan, "--version"], env),
         }
         for label, path in (("big new entry", db), ("short new entry", short_db), ("long new entry", long_db)):
+            root = folder if path == db else path.with_suffix("")  # rosterN.db syncs with rosterN/, wherever the club was copied
             store = Store(path)
             try:
-                root = Path(store.setting("sync_folder") or folder)
                 Chain(store, root).write("alias", person=persons[0] if path == db else f"{1:032x}",
                                          name=f"Extra {round_} {time.time_ns()}")
             finally:

@@ -64,7 +64,7 @@ def views(objects: set[tuple[str, str, str, str]]) -> set[str]:
 def test_every_step_is_recorded_once_in_order_on_a_new_database(new_schema):
     assert new_schema[1] == [fn.__name__ for fn in _STEPS]
     assert set(new_schema[1]) == KNOWN_MIGRATIONS
-    assert new_schema[1][-1] == "m014_drop_voided_views"
+    assert "m014_drop_voided_views" in new_schema[1]
     assert views(new_schema[0]) == set()
 
 

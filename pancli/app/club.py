@@ -10,19 +10,15 @@ number is taken. `pan sync` leaves the ``club`` subfolders alone, so pancli 0.3 
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import secrets
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pancli.app import files
-from pancli.app.club_held import project
+from pancli.app.club_read import ROSTER, Folder, read_folder, read_roster, roster_of
 from pancli.app.sync.device import device_label
 from pancli.app.sync.devices import find_device
-from pancli.app.sync.folder import NotRegular, read_bytes, split_signature, why_not_read
 from pancli.app.sync.outcome import Outcome
 from pancli.app.sync.run import folder_of, sync
 from pancli.core import club, signing
@@ -32,138 +28,6 @@ from pancli.core.i18n import _
 from pancli.core.names import clean_name
 from pancli.storage.log import now
 from pancli.storage.store import Store
-
-ROSTER = "club"
-FILE = re.compile(r"[0-9]{8}(\.sync-conflict-[0-9A-Za-z-]+)?\.json")  # Syncthing keeps a conflict's other side so
-MAX_FILES = 100_000
-
-
-@dataclass
-class Folder:
-    """What one reading of the folder's rosters found."""
-
-    root: Path
-    entries: list[Entry] = field(default_factory=list)
-    refused: list[Refusal] = field(default_factory=list)     # files that are no entry (entry = the file)
-    errors: list[dict[str, str]] = field(default_factory=list)
-    read: list[tuple[str, int, int, bytes | None, str | None, str | None]] = field(default_factory=list)
-    gone: list[str] = field(default_factory=list)            # remembered files no longer there
-
-
-Cache = dict[str, dict[str, Any]]
-
-
-def read_folder(root: Path, cache: Cache | None = None) -> Folder:
-    """Every device's roster entries, each read without following a link, bounded, parsed and its
-    signature checked against the key it names (whether that key has the right is the roster's
-    to say). A file whose signed line ``cache`` remembers verified is not verified again."""
-    cache = cache or {}
-    out = Folder(root)
-    try:
-        devices = sorted(os.scandir(root), key=lambda e: e.name)
-    except OSError as e:
-        out.errors.append({"path": str(root), "why": why_not_read(e)})
-        return out
-    count = 0
-    listed: set[str] = set()
-    for device in devices:
-        if not club.DEVICE.fullmatch(device.name) or not device.is_dir(follow_symlinks=False):
-            continue
-        where = Path(device.path) / ROSTER
-        if where.is_symlink():
-            out.refused.append(Refusal(str(where), "club.link"))
-            continue
-        if not where.is_dir():
-            continue
-        try:
-            files_here = sorted(os.scandir(where), key=lambda e: e.name)
-        except OSError as e:
-            out.errors.append({"path": str(where), "why": why_not_read(e)})
-            continue
-        for f in files_here:
-            if f.name.startswith(".") or not f.name.endswith(".json"):
-                continue  # a temporary file, ours or a sync engine's
-            count += 1
-            if count > MAX_FILES:
-                out.refused.append(Refusal(str(where), "club.too_many", {"limit": MAX_FILES}))
-                return out
-            listed.add(f.path)
-            _take(out, Path(f.path), f, device.name, cache.get(f.path))
-    out.gone = sorted(set(cache) - listed)
-    return out
-
-
-def _take(out: Folder, path: Path, f: os.DirEntry[str], device: str, row: dict[str, Any] | None) -> None:
-    got = _read_entry(path, device, row)
-    if got is None:
-        return
-    try:
-        st = f.stat(follow_symlinks=False)
-    except OSError:
-        return  # gone since it was read: the next reading has what replaced it
-    if isinstance(got, Entry):
-        out.entries.append(got)
-        if row is None or row["digest"] != got.digest:
-            out.read.append((str(path), st.st_size, st.st_mtime_ns, club.canonical(got.data), got.digest, None))
-    else:
-        out.refused.append(got)
-        if row is None or row["refusal"] != got.code:
-            out.read.append((str(path), st.st_size, st.st_mtime_ns, None, None, got.code))
-
-
-def _read_entry(path: Path, device: str, row: dict[str, Any] | None = None) -> Entry | Refusal | None:
-    """The entry in a file, read whole every time (a few hundred bytes) so an edit that kept the
-    file's size and time still shows; parsed and verified only when its signed line is not the one
-    ``row`` remembers having verified (a roster's cost grows with its new entries)."""
-    if not FILE.fullmatch(path.name):
-        return Refusal(str(path), "club.file_name")
-    try:
-        raw = read_bytes(path, club.MAX_ENTRY_BYTES + 200)
-    except FileNotFoundError:
-        return None  # taken away by the sync engine since it was listed: the next reading has it
-    except ValueError:
-        return Refusal(str(path), "club.too_large", {"limit": club.MAX_ENTRY_BYTES})
-    except (NotRegular, OSError):
-        return Refusal(str(path), "club.not_a_file")
-    body, signature = split_signature(raw)
-    if signature is None or not body.endswith(b"\n"):
-        return Refusal(str(path), "club.unsigned")
-    body = body[:-1]
-    if row is not None and row["digest"] is not None and row["digest"] == club.digest(body):
-        return Entry(json.loads(row["body"]), row["digest"])
-    data = club.parse(body)
-    if isinstance(data, Refusal):
-        return Refusal(str(path), data.code, data.params)
-    if data["by"] != device or not path.name.startswith(f"{data['seq']:08d}"):
-        return Refusal(str(path), "club.misplaced")
-    if club.canonical(data) != body:
-        return Refusal(str(path), "club.not_canonical")
-    if not signing.verify(data["key"], signature, signing.CLUB, body):
-        return Refusal(str(path), "club.bad_signature")
-    return Entry(data, club.digest(body))
-
-
-def roster_of(store: Store, folder: str | None = None) -> tuple[Roster, Folder]:
-    """The club as the folder says it, for the club this database belongs to (its id is kept on
-    first sight, so a second club's entries dropped in the folder never take over); what was read
-    is remembered and the roster projected onto this database's seats."""
-    root = folder_of(store, folder)
-    with store.snapshot():
-        cache = store.club.files()
-        pinned = store.setting("club_id")
-    read = read_folder(root, cache)
-    roster = club.fold(read.entries, pinned)
-    if roster.clubs:
-        names = "; ".join(f"{name} ({cid[:8]})" for cid, name in roster.clubs.items())
-        raise InputError(_("the folder holds {n} clubs: {names}").format(n=len(roster.clubs), names=names),
-                         _("say which is this host's with `pan club join ID`"))
-    with store.lock():
-        if pinned is None and roster.club is not None:
-            store.set_setting("club_id", roster.club)
-        store.club.remember_files(read.read, read.gone)
-        if roster.name is not None:
-            project(store, roster)
-    return roster, read
 
 
 def in_folder(root: Path) -> bool:
@@ -213,13 +77,13 @@ def after_sync(store: Store, folder: str) -> dict[str, Any]:
     from pancli.app.club_words import refusal_text  # noqa: PLC0415 words only when said
 
     try:
-        roster, read = roster_of(store, folder)
+        roster, read, summary = read_roster(store, folder, False)
     except InputError as e:
         return {"entries": 0, "new": 0, "conflicts": [], "pending": 0, "refused": [{"file": folder, "why": str(e)}]}
-    refused = [{"file": r.entry, "why": refusal_text(r)[0]} for r in [*read.refused, *roster.refused]]
-    return {"entries": len(roster.accepted), "new": sum(1 for r in read.read if r[4] is not None),
-            "conflicts": conflict_lines(store, roster),
-            "pending": len(roster.pending), "refused": refused}
+    refused = [{"file": r.entry, "why": refusal_text(r)[0]} for r in [*read.refused, *(roster.refused if roster else [])]]
+    return {"entries": summary["entries"], "new": len(read.entries),
+            "conflicts": conflict_lines(store, roster) if roster else [],
+            "pending": summary["pending"], "refused": refused}
 
 
 def conflict_lines(store: Store, roster: Roster) -> list[str]:
@@ -228,6 +92,8 @@ def conflict_lines(store: Store, roster: Roster) -> list[str]:
 
     from pancli.app.club_words import conflict_text  # noqa: PLC0415 words only when said
 
+    if not roster.conflicts:
+        return []
     place = _places(roster)
     lines = []
     for c in roster.conflicts:
@@ -263,7 +129,7 @@ def write_entry(store: Store, read: Folder, roster: Roster, kind: str, **fields:
     if isinstance(parsed, Refusal):  # a name too long or not printable: said before anything is written
         raise ClubRefusal(Refusal(f"{me}:{data['seq']}", parsed.code, parsed.params))
     entry = Entry(data, club.digest(body))
-    trial = club.fold([*read.entries, entry], roster.club)
+    trial = club.fold([*read.every_entry(), entry], roster.club)
     if entry.id not in trial.accepted:
         refusal = next((r for r in trial.refused if r.entry == entry.id), Refusal(entry.id, "club.pending"))
         raise ClubRefusal(refusal)

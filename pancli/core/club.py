@@ -258,6 +258,7 @@ class Roster:
     conflicts: list[Conflict] = field(default_factory=list)
     limits: dict[str, int] = field(default_factory=dict)                 # device -> last entry that counts
     clubs: dict[str, str] = field(default_factory=dict)                  # several clubs found, none pinned: id -> name
+    waiting: dict[str, Entry] = field(default_factory=dict, repr=False)  # the pending entries themselves
     _leader: dict[str, str] = field(default_factory=dict)
     _by_name: dict[str, list[tuple[str, str]]] = field(default_factory=dict, repr=False)  # folded -> (person, by)
     _named_upto: int = 0      # how many of ``aliases`` _by_name holds (aliases are only ever appended)
@@ -366,7 +367,12 @@ def _fold(chains: Mapping[str, Mapping[int, Entry]], limits: Mapping[str, int], 
             roster.clubs = dict(sorted(clubs.items()))
             roster.club = ""
     roster.limits = dict(limits)
-    waiting = {e.id: e for chain in chains.values() for e in chain.values()}
+    _run(roster, chains, {e.id: e for chain in chains.values() for e in chain.values()})
+    return roster
+
+
+def _run(roster: Roster, chains: Mapping[str, Mapping[int, Entry]], waiting: dict[str, Entry]) -> None:
+    """Fold into ``roster`` every entry of ``waiting`` that can be folded, in the fold's order."""
     while True:
         # only the entry after each device's last folded one can be ready: a look at one entry a
         # device, not at every entry waiting (a chain of thousands folds in linear time)
@@ -388,7 +394,7 @@ def _fold(chains: Mapping[str, Mapping[int, Entry]], limits: Mapping[str, int], 
                 roster.folded[e.by] = later
                 roster.refused.append(Refusal(later.id, "club.after_refused", {"entry": e.id}))
     roster.pending = sorted(waiting)
-    return roster
+    roster.waiting = waiting
 
 
 def _ready(e: Entry, roster: Roster, chains: Mapping[str, Mapping[int, Entry]]) -> bool:
@@ -549,6 +555,94 @@ def _lead(roster: Roster) -> None:
             first, second = sorted((ra, rb), key=lambda p: roster.persons[p].order)
             parent[second] = first
     roster._leader = {p: root(p) for p in roster.persons if root(p) != p}
+
+
+# -- the roster as held between runs ---------------------------------------------------------------
+
+STATE_VERSION = 1
+
+
+def state(roster: Roster, pinned_club: str | None) -> dict[str, Any]:
+    """Everything a fold made, as JSON, so that a later run can take it up again (``fold_more``)
+    without folding the chain from its start; ``restore`` gives the same Roster back."""
+    entries: dict[str, list[Any]] = {}
+
+    def ref(e: Entry) -> str:
+        entries[e.id] = [e.digest, e.data]
+        return e.id
+
+    conflict_at = {id(c): i for i, c in enumerate(roster.conflicts)}
+    return {
+        "v": STATE_VERSION, "pinned": pinned_club, "club": roster.club, "name": roster.name,
+        "registrars": roster.registrars,
+        "persons": [[p.id, p.name, p.added_by, p.order, p.retired] for p in roster.persons.values()],
+        "aliases": roster.aliases,
+        "seats": [[s, seat, person, ref(e)] for s, table in roster.seats.items() for seat, (person, e) in table.items()],
+        "conflicts": [[c.code, c.first, c.second, c.params] for c in roster.conflicts],
+        "disputed": [[s, seat, conflict_at[id(c)]] for (s, seat), c in roster.disputed.items()],
+        "merges": roster.merges, "seasons": roster.seasons,
+        "accepted": [ref(e) for e in roster.accepted.values()], "heads": roster.heads,
+        "folded": {d: ref(e) for d, e in roster.folded.items()},
+        "refused": [[r.entry, r.code, r.params] for r in roster.refused],
+        "waiting": [ref(e) for e in roster.waiting.values()],
+        "limits": roster.limits, "clubs": roster.clubs, "leader": roster._leader,
+        "entries": entries,
+    }
+
+
+def restore(data: Mapping[str, Any]) -> Roster:
+    """The Roster ``state`` was made from."""
+    entries = {i: Entry(d, digest) for i, (digest, d) in data["entries"].items()}
+    conflicts = [Conflict(code, first, second, params) for code, first, second, params in data["conflicts"]]
+    seats: dict[str, dict[str, tuple[str, Entry]]] = {}
+    for s, seat, person, e in data["seats"]:
+        seats.setdefault(s, {})[seat] = (person, entries[e])
+    return Roster(
+        club=data["club"], name=data["name"], registrars={d: dict(r) for d, r in data["registrars"].items()},
+        persons={p[0]: Person(*p) for p in data["persons"]}, aliases=[tuple(a) for a in data["aliases"]],
+        seats=seats, disputed={(s, seat): conflicts[i] for s, seat, i in data["disputed"]},
+        merges={m: tuple(pair) for m, pair in data["merges"].items()},
+        seasons={n: list(v) for n, v in data["seasons"].items()},
+        accepted={i: entries[i] for i in data["accepted"]}, heads=dict(data["heads"]),
+        folded={d: entries[i] for d, i in data["folded"].items()},
+        refused=[Refusal(entry, code, params) for entry, code, params in data["refused"]],
+        pending=sorted(data["waiting"]), conflicts=conflicts, limits=dict(data["limits"]), clubs=dict(data["clubs"]),
+        waiting={i: entries[i] for i in data["waiting"]}, _leader=dict(data["leader"]))
+
+
+def fold_more(held: Mapping[str, Any], new: Iterable[Entry], pinned_club: str | None) -> Roster | None:
+    """What ``fold`` gives for the entries ``held`` (a ``state``) was folded from and ``new`` ones,
+    taken up from the held fold rather than from the start. None where that would not give exactly
+    what ``fold`` gives, and the caller folds every entry again: no club pinned (or another one);
+    a revocation among the new entries (it counts from the start); an entry that comes before
+    some held one in the fold's order (its writer had not folded every entry held here: written at
+    the same time elsewhere, or arriving late); an entry whose number its device has used already
+    (a fork); an entry of a device whose chain a refusal ended."""
+    if held.get("v") != STATE_VERSION or pinned_club is None or held["pinned"] != pinned_club:
+        return None
+    roster = restore(held)
+    last = {d: e.seq for d, e in roster.folded.items()}
+    fresh: dict[str, Entry] = {}
+    for e in new:
+        if e.id in roster.waiting or e.id in fresh:
+            if (roster.waiting.get(e.id) or fresh[e.id]).digest != e.digest:
+                return None  # a fork of an entry still waiting
+            continue
+        if e.kind == "revoke" or e.seq <= last.get(e.by, 0) or any(e.seen(d) < seq for d, seq in last.items()):
+            return None
+        if e.by in roster.folded and roster.folded[e.by].id not in roster.accepted:
+            return None
+        fresh[e.id] = e
+    if not fresh:
+        return roster
+    waiting = {**roster.waiting, **fresh}
+    chains: dict[str, dict[int, Entry]] = {}
+    for e in waiting.values():
+        chains.setdefault(e.by, {})[e.seq] = e
+    _run(roster, chains, waiting)
+    if {device: r["upto"] for device, r in roster.registrars.items() if r["upto"] is not None} != roster.limits:
+        return None
+    return roster
 
 
 def entry_data(kind: str, roster: Roster, by: str, key: str, at: str, **fields: Any) -> dict[str, Any]:

@@ -23,14 +23,62 @@ class ClubQueries:
         self.conn = conn  # the Store's
 
     def files(self) -> dict[str, dict[str, Any]]:
-        return {r[0]: {"size": r[1], "mtime_ns": r[2], "body": r[3], "digest": r[4], "refusal": r[5]}
-                for r in self.conn.execute("SELECT path, size, mtime_ns, body, digest, refusal FROM club_files")}
+        """What was last seen of each roster file, without the entries' bodies (``bodies``)."""
+        return {r[0]: {"size": r[1], "mtime_ns": r[2], "digest": r[3], "refusal": r[4], "ctime_ns": r[5], "ino": r[6]}
+                for r in self.conn.execute("SELECT path, size, mtime_ns, digest, refusal, ctime_ns, ino FROM club_files")}
 
-    def remember_files(self, rows: Iterable[tuple[str, int, int, bytes | None, str | None, str | None]],
+    def bodies(self) -> dict[str, bytes]:
+        """Each remembered entry's signed line, by file."""
+        return {r[0]: r[1] for r in self.conn.execute("SELECT path, body FROM club_files WHERE digest IS NOT NULL")}
+
+    def remember_files(self, rows: Iterable[tuple[str, int, int, bytes | None, str | None, str | None, int | None, int]],
                        gone: Iterable[str]) -> None:
         self.conn.executemany("DELETE FROM club_files WHERE path = ?", [[p] for p in gone])
-        self.conn.executemany("INSERT OR REPLACE INTO club_files (path, size, mtime_ns, body, digest, refusal) "
-                              "VALUES (?, ?, ?, ?, ?, ?)", rows)
+        self.conn.executemany("INSERT OR REPLACE INTO club_files (path, size, mtime_ns, body, digest, refusal, "
+                              "ctime_ns, ino) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def state(self) -> tuple[str, str, str] | None:
+        """The roster as last folded: (club, version, summary); its whole state by ``state_text``."""
+        row = self.conn.execute("SELECT club, version, summary FROM club_state WHERE id = 1").fetchone()
+        return (row[0], row[1], row[2]) if row else None
+
+    def state_text(self) -> str | None:
+        row = self.conn.execute("SELECT state FROM club_state WHERE id = 1").fetchone()
+        return row[0] if row else None
+
+    def keep_state(self, club: str, version: str, summary: str, state: str | None) -> None:
+        """The roster as folded now (``state`` None: only its summary changed)."""
+        if state is None:
+            self.conn.execute("UPDATE club_state SET summary = ? WHERE id = 1", [summary])
+        else:
+            self.conn.execute("INSERT OR REPLACE INTO club_state (id, club, version, summary, state) "
+                              "VALUES (1, ?, ?, ?, ?)", [club, version, summary, state])
+
+    def drop_state(self) -> None:
+        self.conn.execute("DELETE FROM club_state")
+
+    def marks(self) -> list[int]:
+        """The newest session and event of this database: a projection made at these marks holds
+        every seat of every session up to them (sessions and events are only ever added)."""
+        row = self.conn.execute("SELECT (SELECT coalesce(max(id), 0) FROM sessions), "
+                                "(SELECT coalesce(max(id), 0) FROM events)").fetchone()
+        return [row[0], row[1]]
+
+    def changed_since(self, marks: list[int]) -> list[int]:
+        """The sessions new, or with new events, since ``marks``."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT id FROM sessions WHERE id > ? UNION SELECT DISTINCT session_id FROM events WHERE id > ?", marks)]
+
+    def project_sessions(self, ids: Iterable[int], seats: Iterable[tuple[int, str, str | None, list[str] | None]]) -> None:
+        """``project``'s seats for these sessions only (the persons as they are)."""
+        wanted = sorted(set(ids))
+        self.conn.execute("DELETE FROM club_seats WHERE session_id IN (SELECT value FROM json_each(?))",
+                          [json.dumps(wanted)])
+        rows: dict[tuple[int, str], tuple[str, str | None, str | None]] = {}
+        for sid, seat, person, amb in seats:
+            rows[(sid, seat.translate(_NOCASE))] = (seat, person, json.dumps(amb) if amb else None)
+        self.conn.executemany("INSERT OR REPLACE INTO club_seats (session_id, seat, person, ambiguous) "
+                              "VALUES (?, ?, ?, ?)", [(sid, *row) for (sid, _k), row in rows.items()])
 
     def seats_to_place(self) -> list[tuple[int, str | None, str | None, str]]:
         """Every seat of every session held here: (session id, its device, its uid, the name typed
@@ -44,6 +92,11 @@ class ClubQueries:
         """The roster in force from now on: every person and every seat the club knows (what was
         there and is not any more taken away; only the rows that differ written, so a sync that
         changed nothing writes nothing)."""
+        self.project_persons(persons)
+        self._place(self.conn.execute("SELECT session_id, seat, person, ambiguous FROM club_seats"), seats)
+
+    def project_persons(self, persons: Iterable[tuple[str, str, str, bool, list[str]]]) -> None:
+        """``project``'s persons alone."""
         want_persons = {p: (n, lead, int(r), json.dumps(names, ensure_ascii=False)) for p, n, lead, r, names in persons}
         have_persons = {r[0]: tuple(r[1:]) for r in self.conn.execute(
             "SELECT id, name, leader, retired, names FROM club_persons")}
@@ -52,17 +105,40 @@ class ClubQueries:
         self.conn.executemany("INSERT OR REPLACE INTO club_persons (id, name, leader, retired, names) "
                               "VALUES (?, ?, ?, ?, ?)",
                               [(p, *v) for p, v in want_persons.items() if have_persons.get(p) != v])
+
+    def _place(self, have_rows: Iterable[Any], seats: Iterable[tuple[int, str, str | None, list[str] | None]]) -> None:
+        """The seats ``have_rows`` (rows of club_seats) become ``seats``: only the rows that differ written."""
         want: dict[tuple[int, str], tuple[str, str | None, str | None]] = {}
         for sid, seat, person, amb in seats:  # a seat given twice in other cases: the last stands, as REPLACE did
             want[(sid, seat.translate(_NOCASE))] = (seat, person, json.dumps(amb) if amb else None)
-        have = {(r[0], r[1].translate(_NOCASE)): (r[1], r[2], r[3]) for r in self.conn.execute(
-            "SELECT session_id, seat, person, ambiguous FROM club_seats")}
+        have = {(r[0], r[1].translate(_NOCASE)): (r[1], r[2], r[3]) for r in have_rows}
         self.conn.executemany("DELETE FROM club_seats WHERE session_id = ? AND seat = ?",
                               [(sid, row[0]) for (sid, k), row in have.items()
                                if (sid, k) not in want or want[(sid, k)][0] != row[0]])
         self.conn.executemany("INSERT OR REPLACE INTO club_seats (session_id, seat, person, ambiguous) "
                               "VALUES (?, ?, ?, ?)",
                               [(sid, *row) for (sid, k), row in want.items() if have.get((sid, k)) != row])
+
+    def seat_names(self) -> set[str]:
+        """Every name typed at a seat of a session held here, once each."""
+        return {r[0] for r in self.conn.execute(
+            "SELECT DISTINCT p.value FROM sessions s, json_each(s.players) p UNION SELECT DISTINCT player FROM totals")}
+
+    def seats_named(self, names: Iterable[str]) -> list[tuple[int, str | None, str | None, str]]:
+        """``seats_to_place`` of the seats typed with one of these names only."""
+        wanted = json.dumps(sorted(set(names)), ensure_ascii=False)
+        return [tuple(r) for r in self.conn.execute(
+            "WITH names(name) AS (SELECT value FROM json_each(?)) "
+            "SELECT s.id, s.device, s.uid, p.value FROM sessions s, json_each(s.players) p "
+            "WHERE p.value IN (SELECT name FROM names) "
+            "UNION SELECT s.id, s.device, s.uid, t.player FROM totals t JOIN sessions s ON s.id = t.session_id "
+            "WHERE t.player IN (SELECT name FROM names)", [wanted])]
+
+    def project_named(self, names: Iterable[str], seats: Iterable[tuple[int, str, str | None, list[str] | None]]) -> None:
+        """``project``'s seats typed with these names only (every other seat as it is)."""
+        wanted = json.dumps(sorted(set(names)), ensure_ascii=False)
+        self._place(self.conn.execute("SELECT session_id, seat, person, ambiguous FROM club_seats "
+                                      "WHERE seat IN (SELECT value FROM json_each(?))", [wanted]), seats)
 
     def persons(self) -> list[dict[str, Any]]:
         return [{"id": r[0], "name": r[1], "leader": r[2], "retired": bool(r[3]), "names": json.loads(r[4])}

@@ -115,6 +115,11 @@ def m014_drop_voided_views(db: Database) -> None:
     db.executescript(_SCHEMA_V14)
 
 
+@_step
+def m015_folder_file_identity(db: Database) -> None:
+    db.executescript(_SCHEMA_V15)
+
+
 def upgrade(conn: sqlite3.Connection) -> None:
     """Every step ``conn``'s database has not had (all of them for a new, empty one), applied and
     recorded by sqlite-utils' Migrations, each in a savepoint of the caller's transaction. The
@@ -363,6 +368,22 @@ DROP VIEW IF EXISTS effective_tallies;
 DROP VIEW IF EXISTS effective_payments;
 DROP VIEW IF EXISTS effective_events;
 DROP VIEW IF EXISTS voided_events;
+"""
+
+# What a sync remembers of each file of the folder gains the file's change time and inode: a file
+# whose size, mtime, ctime and inode are all as last seen is not opened again (an edit in place
+# that restored the size and mtime still changes the ctime). NULL where they were not kept (rows
+# from before, a file seen while it was still changing, Windows): such a file is read as before.
+# And the roster as last folded (pancli/core/club.py ``state``), kept beside the files it was
+# folded from, so that a sync continues the fold with the new entries instead of folding the chain
+# again; it is a cache: dropped, it is folded again from club_files.
+_SCHEMA_V15 = """
+ALTER TABLE sync_files ADD COLUMN ctime_ns INTEGER;
+ALTER TABLE sync_files ADD COLUMN ino INTEGER;
+ALTER TABLE club_files ADD COLUMN ctime_ns INTEGER;
+ALTER TABLE club_files ADD COLUMN ino INTEGER;
+CREATE TABLE club_state (id INTEGER PRIMARY KEY CHECK (id = 1), club TEXT NOT NULL, version TEXT NOT NULL,
+    summary TEXT NOT NULL, state TEXT NOT NULL);
 """
 
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)

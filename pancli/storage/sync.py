@@ -69,22 +69,32 @@ class SyncQueries:
         return [dict(r) for r in self.conn.execute(
             "SELECT id, label, last_sync, seen_at, first_seen, public_key FROM devices ORDER BY id")]
 
-    def held_lengths(self) -> dict[tuple[str | None, str | None], tuple[int, bool]]:
-        """Per session held here, by global id: its number of events and whether it is closed."""
+    def held_lengths(self, device: str | None = None) -> dict[tuple[str | None, str | None], tuple[int, bool]]:
+        """Per session held here (of ``device`` only, if given), by global id: its number of
+        events and whether it is closed."""
+        where, params = ("WHERE s.device = ?", [device]) if device is not None else ("", [])
         return {(r[0], r[1]): (r[2], r[3]) for r in self.conn.execute(
             "SELECT s.device, s.uid, coalesce((SELECT max(seq) FROM events e WHERE e.session_id = s.id), 0), "
-            "s.closed_at IS NOT NULL FROM sessions s")}
+            f"s.closed_at IS NOT NULL FROM sessions s {where}", params)}
 
     # -- what was last seen of each file in the folder (a cache: see migration m007) ------------
 
+    _FILE_COLUMNS = ("path", "size", "mtime_ns", "tail", "device", "uid", "events", "closed", "fingerprint",
+                     "ctime_ns", "ino")
+
     def seen_files(self) -> dict[str, dict[str, Any]]:
-        return {r["path"]: dict(r) for r in self.conn.execute(
-            "SELECT path, size, mtime_ns, tail, device, uid, events, closed, fingerprint FROM sync_files")}
+        columns = self._FILE_COLUMNS
+        return {r[0]: dict(zip(columns, r, strict=True)) for r in self.conn.execute(
+            f"SELECT {', '.join(columns)} FROM sync_files")}
+
+    def seen_paths(self) -> set[str]:
+        return {r[0] for r in self.conn.execute("SELECT path FROM sync_files")}
 
     def remember_files(self, rows: list[dict[str, Any]]) -> None:
+        columns = self._FILE_COLUMNS
         self.conn.executemany(
-            "INSERT OR REPLACE INTO sync_files (path, size, mtime_ns, tail, device, uid, events, closed, fingerprint) "
-            "VALUES (:path, :size, :mtime_ns, :tail, :device, :uid, :events, :closed, :fingerprint)", rows)
+            f"INSERT OR REPLACE INTO sync_files ({', '.join(columns)}) VALUES ({', '.join(':' + c for c in columns)})",
+            rows)
 
     def forget_files(self, paths: list[str]) -> None:
         self.conn.executemany("DELETE FROM sync_files WHERE path = ?", [[p] for p in paths])

@@ -3,9 +3,14 @@
 Every file is opened without following a link and without blocking (a FIFO or a device swapped
 in after the folder was listed is refused, never waited on), checked to be a regular file, and
 read whole at most once per sync. An archive is parsed once (TOML), checked (archive_check) and
-its signature verified; a file whose end (its ``[sync]`` table and signature) is the same as
-at the last sync, with the same size and mtime, is not read past its end (the database keeps
-what was last seen of it: storage/sync.py ``sync_files``).
+its signature verified. A file whose size, mtime, change time (ctime) and inode are all as at the
+last sync is not opened at all: an edit in place, even one that puts the size and mtime back,
+sets the ctime to the time of the edit (only the kernel sets it), and a file replaced, or a folder
+put in the folder's place, has another inode. Where the ctime says nothing (Windows, where it is
+the creation time) or the file was still changing when last seen (``unchanged``), a file whose end
+(its ``[sync]`` table and signature) is the same as at the last sync, with the same size and
+mtime, is not read past its end. The database keeps what was last seen of each file
+(storage/sync.py ``sync_files``).
 
 The signed form (pancli/data/archive-format.md): an archive `pan sync` writes ends with its
 ``[sync]`` table, whose ``signed_by`` is the writer's public key, then one comment line,
@@ -22,6 +27,7 @@ import json
 import os
 import re
 import stat
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -46,6 +52,25 @@ ID = re.compile(r"[0-9a-f]{32}")
 _SIGNED_LINE = re.compile(rb"# signature: ed25519 ([0-9a-f]{128})\n\Z")
 FUTURE = timedelta(days=1)       # a clock this far ahead of ours is wrong, not early
 StillDone = Callable[[dict[str, Any]], bool]  # whether a remembered file's session needs nothing more
+
+
+SETTLED_NS = 2_000_000_000      # a file changed less than this before it was looked at may still change in that tick
+
+
+def settled_ctime(st: os.stat_result) -> int | None:
+    """The change time to remember of a file, None when it cannot vouch for the file: on Windows
+    (st_ctime is the creation time there), or when the file changed so recently that another
+    change within the file system's clock tick would leave the same ctime (read again next time)."""
+    if os.name == "nt" or st.st_ctime_ns > time.time_ns() - SETTLED_NS:
+        return None
+    return st.st_ctime_ns
+
+
+def unchanged(row: dict[str, Any] | None, st: os.stat_result) -> bool:
+    """Whether a file is as ``row`` last saw it: its size, mtime, ctime and inode all the same
+    (a row without a settled ctime never is)."""
+    return row is not None and row.get("ctime_ns") is not None and row["ctime_ns"] == st.st_ctime_ns \
+        and row["ino"] == st.st_ino and row["size"] == st.st_size and row["mtime_ns"] == st.st_mtime_ns
 
 
 class NotRegular(OSError):
@@ -171,6 +196,8 @@ class Copy:
     size: int = 0
     mtime_ns: int = 0
     tail: str | None = None
+    ctime_ns: int | None = None     # settled_ctime of the file as read
+    ino: int = 0
 
     @property
     def device(self) -> str:
@@ -308,6 +335,7 @@ class Listing:
     incomplete: list[dict[str, Any]] = field(default_factory=list)
     refused: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
+    remembered: dict[str, dict[str, Any]] = field(default_factory=dict)  # what the database held before
 
 
 def _entries(path: str, listing: Listing) -> list[os.DirEntry[str]]:
@@ -324,7 +352,7 @@ def scan(root: Path, me: str, remembered: dict[str, dict[str, Any]], still_done:
     """Every archive and device manifest in the devices' subfolders; links refused; a file
     unchanged since the last sync (``remembered``, and ``still_done(row)`` says its session is
     held here as far as it goes) not read past its end."""
-    out = Listing()
+    out = Listing(remembered=remembered)
     for entry in _entries(str(root), out):
         if entry.name.startswith("."):
             continue
@@ -344,31 +372,36 @@ def scan(root: Path, me: str, remembered: dict[str, dict[str, Any]], still_done:
                                                                 "move it away and sync again")})
             continue
         for f in _entries(entry.path, out):
-            _list_file(Path(f.path), f, entry.name, out, remembered, still_done, now)
+            _list_file(f, entry.name, out, remembered, still_done, now)
     return out
 
 
-def _list_file(path: Path, f: os.DirEntry[str], where: str, out: Listing, remembered: dict[str, dict[str, Any]],
+def _list_file(f: os.DirEntry[str], where: str, out: Listing, remembered: dict[str, dict[str, Any]],
                still_done: StillDone, now: datetime) -> None:
     name = f.name
     if name.startswith("."):
         return  # a temporary file, a sync engine's or ours
     try:
         if f.is_symlink():
-            out.refused.append({"file": str(path), "why": _("a link: pan sync never follows links")})
+            out.refused.append({"file": f.path, "why": _("a link: pan sync never follows links")})
             return
         if not f.is_file(follow_symlinks=False):
             return
         st = f.stat(follow_symlinks=False)
         if name.endswith(".toml"):
-            out.seen.add(str(path))
-            _list_archive(path, st, where, out, remembered.get(str(path)), still_done)
+            out.seen.add(f.path)
+            row = remembered.get(f.path)
+            if row is not None and unchanged(row, st) and still_done(row):  # not opened: nothing about it changed
+                out.skipped.append(row)
+                return
+            _list_archive(Path(f.path), st, where, out, row, still_done)
         elif name.startswith("device") and name.endswith(".json"):
+            path = Path(f.path)
             m = read_manifest(path, read_bytes(path, MAX_MANIFEST), now)
             if m is not None and m.device == where:
                 out.manifests.append(m)
     except (OSError, ValueError) as e:
-        out.errors.append({"path": str(path), "why": why_not_read(e)})
+        out.errors.append({"path": f.path, "why": why_not_read(e)})
 
 
 def _list_archive(path: Path, st: os.stat_result, where: str, out: Listing, row: dict[str, Any] | None,
@@ -378,7 +411,7 @@ def _list_archive(path: Path, st: os.stat_result, where: str, out: Listing, row:
         with contextlib.suppress(OSError):
             key = tail_key(read_tail(path, st.st_size))
         if key == row["tail"] and still_done(row):
-            out.skipped.append(row)
+            out.skipped.append({**row, "ctime_ns": settled_ctime(st), "ino": st.st_ino})
             return
     try:
         raw, st = read_with_stat(path)
@@ -394,6 +427,7 @@ def _list_archive(path: Path, st: os.stat_result, where: str, out: Listing, row:
     got = read_copy(path, where, raw)
     if isinstance(got, Copy):
         got.size, got.mtime_ns, got.tail = st.st_size, st.st_mtime_ns, tail_key(raw[-TAIL:])
+        got.ctime_ns, got.ino = settled_ctime(st), st.st_ino
         out.copies.append(got)
     elif isinstance(got, tuple):
         out.refused.append({"file": str(path), "why": got[0]})

@@ -43,12 +43,12 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def _row(path: Path, c_or_session: tuple[str, str | None], events: int, closed: bool, fingerprint: str, size: int,
-         mtime_ns: int, tail: str | None) -> dict[str, Any] | None:
+         mtime_ns: int, tail: str | None, ctime_ns: int | None, ino: int) -> dict[str, Any] | None:
     if tail is None:
         return None
     device, uid = c_or_session
     return {"path": str(path), "size": size, "mtime_ns": mtime_ns, "tail": tail, "device": device, "uid": uid,
-            "events": events, "closed": int(closed), "fingerprint": fingerprint}
+            "events": events, "closed": int(closed), "fingerprint": fingerprint, "ctime_ns": ctime_ns, "ino": ino}
 
 
 def write_own(store: Store, own_dir: Path, me: str, mine: str, seed: bytes, listing: fs.Listing,
@@ -56,7 +56,7 @@ def write_own(store: Store, own_dir: Path, me: str, mine: str, seed: bytes, list
     """This device's sessions written to its subfolder (those whose file is not up to date), its
     device.json, and what was seen of each file remembered for the next sync."""
     rows = list(listing.skipped) + [r for c in done if (r := _row(c.path, c.global_id, len(c.events), bool(c.header.get("closed_at")),
-                                          c.fingerprint, c.size, c.mtime_ns, c.tail))]
+                                          c.fingerprint, c.size, c.mtime_ns, c.tail, c.ctime_ns, c.ino))]
     on_disk = {c.path.name: c.fingerprint for c in done if c.path.parent == own_dir and c.signer is not None
                and c.device == me}
     unchanged_rows = {Path(r["path"]).name: r for r in listing.skipped if r["device"] == me
@@ -71,7 +71,7 @@ def write_own(store: Store, own_dir: Path, me: str, mine: str, seed: bytes, list
     written_at = now()
     events = sessions = 0
     with store.snapshot():
-        lengths = store.sync.held_lengths()
+        lengths = store.sync.held_lengths(me)
         own = store.sync.sessions_of_device(me)
     for s in own:
         count, closed = lengths.get((me, s.uid), (0, False))
@@ -99,7 +99,8 @@ def write_own(store: Store, own_dir: Path, me: str, mine: str, seed: bytes, list
             continue
         out.written.append({"name": s.name, "events": len(data["events"]), "file": str(path)})
         raw = text.encode("utf-8")
-        row = _row(path, (me, s.uid), count, closed, fp, st.st_size, st.st_mtime_ns, fs.tail_key(raw[-fs.TAIL:]))
+        row = _row(path, (me, s.uid), count, closed, fp, st.st_size, st.st_mtime_ns, fs.tail_key(raw[-fs.TAIL:]),
+                   fs.settled_ctime(st), st.st_ino)
         if row:
             rows.append(row)
     if writable:
@@ -110,7 +111,8 @@ def write_own(store: Store, own_dir: Path, me: str, mine: str, seed: bytes, list
         except PanError as e:
             out.errors.append({"path": str(own_dir / MANIFEST), "why": e.message})
     kept = {r["path"] for r in rows}
+    changed = [r for r in rows if listing.remembered.get(r["path"]) != r]  # a sync that found nothing new writes none
     with store.lock():
-        store.sync.forget_files([p for p in store.sync.seen_files() if p not in kept])
-        store.sync.remember_files(rows)
+        store.sync.forget_files([p for p in store.sync.seen_paths() if p not in kept])
+        store.sync.remember_files(changed)
         store.sync.note_device(me, mine, written_at, written_at)

@@ -1,0 +1,244 @@
+"""The club's roster read from the synced folder: every registrar's entry files read as a
+stranger's (a file as last seen not opened again), and the roster as this host holds it taken up
+with what is new, or folded again from every entry (pancli/app/club.py writes entries and runs
+the commands; pancli/app/club_held.py keeps the fold and places the seats).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pancli.app.club_held import (
+    STATE_VERSION,
+    basis,
+    held_summary,
+    load_held,
+    project,
+    project_changed,
+    project_sessions,
+)
+from pancli.app.sync.folder import NotRegular, read_bytes, settled_ctime, split_signature, unchanged, why_not_read
+from pancli.app.sync.run import folder_of
+from pancli.core import club, signing
+from pancli.core.club import Entry, Refusal, Roster
+from pancli.core.errors import InputError
+from pancli.core.i18n import _
+from pancli.storage.store import Store
+
+ROSTER = "club"
+FILE = re.compile(r"[0-9]{8}(\.sync-conflict-[0-9A-Za-z-]+)?\.json")  # Syncthing keeps a conflict's other side so
+MAX_FILES = 100_000
+
+
+@dataclass
+class Folder:
+    """What one reading of the folder's rosters found."""
+
+    root: Path
+    entries: list[Entry] = field(default_factory=list)       # entries new since the last reading (or changed)
+    kept: dict[str, str] = field(default_factory=dict)       # file -> digest: entries as last read (not parsed again)
+    refused: list[Refusal] = field(default_factory=list)     # files that are no entry (entry = the file)
+    errors: list[dict[str, str]] = field(default_factory=list)
+    read: list[tuple[str, int, int, bytes | None, str | None, str | None, int | None, int]] = \
+        field(default_factory=list)                          # rows to remember (club_files)
+    gone: list[str] = field(default_factory=list)            # remembered files no longer there
+    bodies: Callable[[], dict[str, bytes]] | None = None     # the kept entries' signed lines, as remembered
+
+    def every_entry(self) -> list[Entry]:
+        """Every entry of the folder: the new ones and the kept ones, parsed from what was remembered."""
+        if not self.kept:
+            return list(self.entries)
+        held = self.bodies() if self.bodies is not None else {}
+        return [*self.entries, *(Entry(json.loads(held[path]), digest) for path, digest in self.kept.items())]
+
+
+Cache = dict[str, dict[str, Any]]
+
+
+def read_folder(root: Path, cache: Cache | None = None, bodies: Callable[[], dict[str, bytes]] | None = None) -> Folder:
+    """Every device's roster entries, each read without following a link, bounded, parsed and its
+    signature checked against the key it names (whether that key has the right is the roster's
+    to say). A file that ``cache`` remembers as an entry and whose size, mtime, ctime and inode are
+    all as then is not opened again (``kept``: an edit in place changes the ctime, a replaced file
+    or folder the inode); one whose signed line is the one remembered is not verified again."""
+    cache = cache or {}
+    out = Folder(root, bodies=bodies)
+    try:
+        devices = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError as e:
+        out.errors.append({"path": str(root), "why": why_not_read(e)})
+        return out
+    count = 0
+    listed: set[str] = set()
+    for device in devices:
+        if not club.DEVICE.fullmatch(device.name) or not device.is_dir(follow_symlinks=False):
+            continue
+        where = Path(device.path) / ROSTER
+        if where.is_symlink():
+            out.refused.append(Refusal(str(where), "club.link"))
+            continue
+        if not where.is_dir():
+            continue
+        try:
+            files_here = sorted(os.scandir(where), key=lambda e: e.name)
+        except OSError as e:
+            out.errors.append({"path": str(where), "why": why_not_read(e)})
+            continue
+        for f in files_here:
+            if f.name.startswith(".") or not f.name.endswith(".json"):
+                continue  # a temporary file, ours or a sync engine's
+            count += 1
+            if count > MAX_FILES:
+                out.refused.append(Refusal(str(where), "club.too_many", {"limit": MAX_FILES}))
+                return out
+            listed.add(f.path)
+            _take(out, f, device.name, cache.get(f.path))
+    out.gone = sorted(set(cache) - listed)
+    return out
+
+
+def _take(out: Folder, f: os.DirEntry[str], device: str, row: dict[str, Any] | None) -> None:
+    try:
+        st = f.stat(follow_symlinks=False)  # before it is read: a change after this shows next time
+    except OSError:
+        return  # gone since it was listed: the next reading has what replaced it
+    if row is not None and row["digest"] is not None and unchanged(row, st):
+        out.kept[f.path] = row["digest"]
+        return
+    path = Path(f.path)
+    got = _read_entry(path, device, row)
+    if got is None:
+        return
+    ctime = settled_ctime(st)
+    digest, code = (got.digest, None) if isinstance(got, Entry) else (None, got.code)
+    if isinstance(got, Entry):
+        if row is not None and row["digest"] == got.digest:
+            out.kept[f.path] = got.digest  # the same entry (touched, copied back, still settling)
+        else:
+            out.entries.append(got)
+    else:
+        out.refused.append(got)  # read again every time (its words need all it said); remembered once
+    if row is None or (row["size"], row["mtime_ns"], row["digest"], row["refusal"], row["ctime_ns"], row["ino"]) \
+            != (st.st_size, st.st_mtime_ns, digest, code, ctime, st.st_ino):
+        body = club.canonical(got.data) if isinstance(got, Entry) else None
+        out.read.append((f.path, st.st_size, st.st_mtime_ns, body, digest, code, ctime, st.st_ino))
+
+
+def _read_entry(path: Path, device: str, row: dict[str, Any] | None = None) -> Entry | Refusal | None:
+    """The entry in a file, read whole; parsed and verified only when its signed line is not the
+    one ``row`` remembers having verified."""
+    if not FILE.fullmatch(path.name):
+        return Refusal(str(path), "club.file_name")
+    try:
+        raw = read_bytes(path, club.MAX_ENTRY_BYTES + 200)
+    except FileNotFoundError:
+        return None  # taken away by the sync engine since it was listed: the next reading has it
+    except ValueError:
+        return Refusal(str(path), "club.too_large", {"limit": club.MAX_ENTRY_BYTES})
+    except (NotRegular, OSError):
+        return Refusal(str(path), "club.not_a_file")
+    body, signature = split_signature(raw)
+    if signature is None or not body.endswith(b"\n"):
+        return Refusal(str(path), "club.unsigned")
+    body = body[:-1]
+    if row is not None and row["digest"] is not None and row["digest"] == club.digest(body):
+        return Entry(json.loads(body), row["digest"])
+    data = club.parse(body)
+    if isinstance(data, Refusal):
+        return Refusal(str(path), data.code, data.params)
+    if data["by"] != device or not path.name.startswith(f"{data['seq']:08d}"):
+        return Refusal(str(path), "club.misplaced")
+    if club.canonical(data) != body:
+        return Refusal(str(path), "club.not_canonical")
+    if not signing.verify(data["key"], signature, signing.CLUB, body):
+        return Refusal(str(path), "club.bad_signature")
+    return Entry(data, club.digest(body))
+
+
+def roster_of(store: Store, folder: str | None = None) -> tuple[Roster, Folder]:
+    """The club as the folder says it, for the club this database belongs to (its id is kept on
+    first sight, so a second club's entries dropped in the folder never take over); what was read
+    is remembered and the roster projected onto this database's seats."""
+    roster, read, _summary = read_roster(store, folder, True)
+    assert roster is not None
+    return roster, read
+
+
+def read_roster(store: Store, folder: str | None, need: bool) -> tuple[Roster | None, Folder, dict[str, Any]]:
+    """The roster, taken up from the fold this database holds (club_held.py) with the entries
+    new in the folder, or folded again from every entry when that cannot give the same roster;
+    the seats projected again where the roster or the sessions changed. A roster that did not
+    change is not even loaded unless ``need`` (or it has refusals or contradictions to say): its
+    summary (how many entries, how many pending) is."""
+    root = folder_of(store, folder)
+    with store.snapshot():
+        cache = store.club.files()
+        pinned = store.setting("club_id")
+        summary = held_summary(store, pinned)
+    read = read_folder(root, cache, lambda: _bodies(store))
+    same = summary is not None and summary["basis"] == basis(read.kept.values())
+    roster: Roster | None = None
+    changed = not same or bool(read.entries)
+    if not changed:
+        assert summary is not None
+        if need or summary["trouble"]:
+            roster = load_held(store)
+            changed = roster is None
+    taken_up: list[Entry] | None = None  # the entries folded on from the held fold, when it was
+    if changed:
+        if same:
+            with store.snapshot():
+                text = store.club.state_text()
+            try:
+                held = json.loads(text) if text else None
+                roster = club.fold_more(held, read.entries, pinned) if held else None
+                if roster is not None and held:
+                    taken_up = [*read.entries, *(Entry(held["entries"][i][1], held["entries"][i][0])
+                                                 for i in held["waiting"])]
+            except (ValueError, KeyError, TypeError, IndexError):  # a state this pancli cannot take up
+                roster, taken_up = None, None
+        if roster is None:
+            roster = club.fold(read.every_entry(), pinned)
+    if roster is not None and roster.clubs:
+        names = "; ".join(f"{name} ({cid[:8]})" for cid, name in roster.clubs.items())
+        raise InputError(_("the folder holds {n} clubs: {names}").format(n=len(roster.clubs), names=names),
+                         _("say which is this host's with `pan club join ID`"))
+    with store.snapshot():
+        marks = store.club.marks()
+    if not changed and not read.read and not read.gone and summary is not None and summary["marks"] == marks:
+        return roster, read, summary  # nothing new anywhere: nothing written
+    with store.lock():
+        if pinned is None and roster is not None and roster.club is not None:
+            store.set_setting("club_id", roster.club)
+        store.club.remember_files(read.read, read.gone)
+        if changed:
+            assert roster is not None
+            if roster.name is not None:
+                if taken_up is not None and summary is not None and project_changed(store, roster, taken_up):
+                    project_sessions(store, roster, store.club.changed_since(summary["marks"]))
+                else:
+                    project(store, roster)
+            summary = {"basis": basis([*read.kept.values(), *(e.digest for e in read.entries)]),
+                       "marks": store.club.marks(), "entries": len(roster.accepted), "pending": len(roster.pending),
+                       "trouble": bool(roster.refused or roster.conflicts)}
+            store.club.keep_state(pinned or "", STATE_VERSION, json.dumps(summary),
+                                  json.dumps(club.state(roster, pinned), ensure_ascii=False))
+        elif summary is not None and summary["marks"] != store.club.marks():
+            held = roster or load_held(store)
+            if held is not None and held.name is not None:
+                project_sessions(store, held, store.club.changed_since(summary["marks"]))
+            summary = {**summary, "marks": store.club.marks()}
+            store.club.keep_state(pinned or "", STATE_VERSION, json.dumps(summary), None)
+    assert summary is not None
+    return roster, read, summary
+
+
+def _bodies(store: Store) -> dict[str, bytes]:
+    with store.snapshot():
+        return store.club.bodies()
