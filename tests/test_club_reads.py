@@ -1,0 +1,88 @@
+"""`pan versus` and `pan standings --season` at club scale, counted rather than timed
+(bench/bench_club.py times them): what SQLite does for a head-to-head grows with the nights the
+two sat together, not with every night of one times every night of the other, and a season reads
+the sessions of its year, not every session the club holds."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from pancli.app import persons, reports
+from pancli.storage.store import Store
+
+from helpers import Pan
+
+NIGHT = ["deal", "drop {c}", "meld {a} 5S 5S 5S", "meld {b} 7H 7H 7H", "out {b} KD KD KD"]
+
+
+def night(pan: Pan, name: str, players: list[str]) -> None:
+    pan(f"session new {name} --players " + ",".join(players))
+    a, b, c = players
+    for line in NIGHT:
+        pan(line.format(a=a, b=b, c=c), ok=False)
+
+
+def steps(store: Store, read: Callable[[], Any]) -> tuple[Any, int]:
+    """What ``read`` gives and how many steps of SQLite's machine it took (tens of them)."""
+    counted = 0
+
+    def tick() -> int:
+        nonlocal counted
+        counted += 1
+        return 0
+
+    store.conn.set_progress_handler(tick, 10)
+    try:
+        return read(), counted
+    finally:
+        store.conn.set_progress_handler(None, 10)
+
+
+def test_versus_reads_the_nights_together_not_every_night_of_one_by_every_night_of_the_other(tmp_path):
+    pan = Pan(tmp_path / "host.db")
+    for i in range(4):
+        night(pan, f"t{i}", ["Ana", "Ben", "Dee"])
+    store = Store(pan.db)
+    try:
+        def between() -> tuple[list, int]:
+            a, b = persons.who(store, "Ana"), persons.who(store, "Ben")
+            return steps(store, lambda: store.queries.payments_between(a.seats_json(), b.seats_json()))
+
+        before, few = between()
+        for i in range(16):  # Ben's nights without Ana: nothing passed between them there
+            night(pan, f"b{i}", ["Ben", "Eve", "Fay"])
+        after, many = between()
+    finally:
+        store.close()
+    assert after == before and len(before) == 8  # two payments a night between Ana and Ben
+    # Each of Ana's payments joined to every seat of Ben's, 16 more nights of his made it 3.5 times the work.
+    assert many < 2 * few, (few, many)
+    assert pan.json("versus Ana Ben")["nights"] == 4
+
+
+def test_a_season_reads_its_own_years_sessions_and_gives_the_same_rows(tmp_path):
+    pan = Pan(tmp_path / "host.db")
+    for i in range(3):
+        night(pan, f"n{i}", ["Ana", "Ben", "Dee"])
+    store = Store(pan.db)
+    try:
+        year = store.sessions()[0].created_at[:4]
+        first, few = steps(store, lambda: reports.season_standings(store, year))
+    finally:
+        store.close()
+    for i in range(24):
+        night(pan, f"old{i}", ["ana", "Ben", "Eve"])
+    store = Store(pan.db)
+    try:
+        with store.lock():  # nights of an earlier year (a club's three years of them)
+            store.conn.execute("UPDATE sessions SET created_at = '2001-05-05T20:00:00+00:00' WHERE name LIKE 'old%'")
+        again, many = steps(store, lambda: reports.season_standings(store, year))
+        old = reports.season_standings(store, "2001")
+    finally:
+        store.close()
+    assert json.dumps(again) == json.dumps(first) and first["sessions"] == 3
+    assert {r["name"]: r["nights"] for r in old["players"]} == {"ana": 24, "Ben": 24, "Eve": 24}
+    # Every session and every total read, 24 nights of 2001 made this year's season 8.5 times the work.
+    assert many < 2 * few, (few, many)
