@@ -281,7 +281,8 @@ def main() -> None:
         for label, path in (("big new entry", db), ("short new entry", short_db), ("long new entry", long_db)):
             store = Store(path)
             try:
-                root = Path(store.setting("sync_folder") or folder)
+                # the folder of this copy of the club (a copied club's settings name the original's)
+                root = where / Path(store.setting("sync_folder") or folder).name
                 Chain(store, root).write("alias", person=persons[0] if path == db else f"{1:032x}",
                                          name=f"Extra {round_} {time.time_ns()}")
             finally:
