@@ -86,3 +86,32 @@ def test_a_season_reads_its_own_years_sessions_and_gives_the_same_rows(tmp_path)
     assert {r["name"]: r["nights"] for r in old["players"]} == {"ana": 24, "Ben": 24, "Eve": 24}
     # Every session and every total read, 24 nights of 2001 made this year's season 8.5 times the work.
     assert many < 2 * few, (few, many)
+
+
+def test_a_name_not_of_the_club_reads_its_own_nights_not_every_session_held(tmp_path, monkeypatch):
+    pan = Pan(tmp_path / "host.db")
+    night(pan, "n1", ["Ana", "Ben", "Dee"])
+    night(pan, "n2", ["ana", "Ben", "Eve"])
+    for i in range(10):
+        night(pan, f"o{i}", ["Cy", "Ben", "Eve"])
+    before = pan.json("player ana")
+    versus = pan.json("versus Ana Ben")
+    read: list[int] = []
+    from pancli.storage import club, mapping, queries, store
+
+    def counted(row):
+        read.append(row[0])
+        return mapping.session_row(row)
+
+    for module in (store, queries, club):  # each reads sessions' rows through its own name for it
+        monkeypatch.setattr(module, "session_row", counted, raising=False)
+
+    def every_seat(self):
+        raise AssertionError("every seat of every session read for one name")
+
+    monkeypatch.setattr(club.ClubQueries, "seats_to_place", every_seat)
+    assert pan.json("player ana") == before and before["sessions"] == 2
+    assert sorted(read) == [1, 2]  # Ana's two nights, not the twelve held (each read twice)
+    read.clear()
+    assert pan.json("versus Ana Ben") == versus and versus["nights"] == 2
+    assert sorted(read) == [1, 2]

@@ -51,6 +51,33 @@ class ReportQueries:
         return [tuple(r) for r in self.conn.execute(
             "SELECT session_id, player, amount FROM totals WHERE stat = ? AND amount != 0", [NET])]
 
+    def seat_names(self) -> list[str]:
+        """Every name in a session's players, sessions in the order of their ids and each one's
+        players in seating order (repeats kept): without reading the sessions' other columns."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT p.value FROM sessions s, json_each(s.players) p ORDER BY s.id, p.key")]
+
+    def seat_spellings(self) -> set[str]:
+        """Every name typed at a seat of any session (its players, and whoever has a running
+        total), each spelling once."""
+        return {r[0] for r in self.conn.execute(
+            "SELECT p.value FROM sessions s, json_each(s.players) p "
+            "UNION SELECT t.player FROM sessions s JOIN totals t ON t.session_id = s.id")}
+
+    def seats_named(self, spellings: Iterable[str]) -> list[tuple[int, str]]:
+        """(session id, seat) of every seat typed as one of these spellings, exactly, each once."""
+        return [tuple(r) for r in self.conn.execute(
+            "WITH names(n) AS (SELECT value FROM json_each(?)) "
+            "SELECT s.id, p.value FROM sessions s, json_each(s.players) p WHERE p.value IN (SELECT n FROM names) "
+            "UNION SELECT s.id, t.player FROM sessions s JOIN totals t ON t.session_id = s.id "
+            "WHERE t.player IN (SELECT n FROM names)", [json.dumps(sorted(set(spellings)))])]
+
+    def sessions_by_id(self, ids: Iterable[int]) -> dict[int, Session]:
+        """The sessions of these ids (a player's nights, not every session held)."""
+        return {s.id: s for s in map(session_row, self.conn.execute(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+            [json.dumps(sorted(set(ids)))]))}
+
     def tally_players(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT player FROM tallies")]
 
