@@ -115,3 +115,57 @@ def test_a_name_not_of_the_club_reads_its_own_nights_not_every_session_held(tmp_
     read.clear()
     assert pan.json("versus Ana Ben") == versus and versus["nights"] == 2
     assert sorted(read) == [1, 2]
+
+
+def test_a_season_parses_each_text_of_house_rules_once_and_each_session_keeps_its_own(tmp_path, monkeypatch):
+    pan = Pan(tmp_path / "host.db")
+    for i in range(5):
+        night(pan, f"n{i}", ["Ana", "Ben", "Dee"])
+    store = Store(pan.db)
+    try:
+        year = store.sessions()[0].created_at[:4]
+        whole = {s.id: s for s in store.sessions()}
+        from pancli.storage import mapping
+
+        texts: list[str] = []
+        loads = json.loads
+
+        def counted(text, *args, **kwargs):
+            texts.append(text)
+            return loads(text, *args, **kwargs)
+
+        monkeypatch.setattr(mapping.json, "loads", counted)
+        season = reports.season_of(store, year, "panguingue")
+        monkeypatch.undo()
+    finally:
+        store.close()
+    assert season.sessions == whole  # every field as a session read alone, the rules included
+    rules = [t for t in texts if t.startswith("{")]
+    assert len(rules) == 1, len(rules)  # five sessions, one text of house rules
+    one, two = (season.sessions[sid].rules for sid in list(season.sessions)[:2])
+    assert one == two and one is not two
+
+
+def test_a_table_is_measured_once_to_fit_the_width(monkeypatch):
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    from pancli.cli.fit import fit_table
+    from pancli.cli.output import console
+
+    table = Table(title="Season")
+    for col in ("player", "net", "nights"):
+        table.add_column(col)
+    for i in range(30):
+        table.add_row(f"Player {i:03d}", f"+{i}", str(i))
+    measured = 0
+    get = Measurement.get
+
+    def counted(*args, **kwargs):
+        nonlocal measured
+        measured += 1
+        return get(*args, **kwargs)
+
+    monkeypatch.setattr(Measurement, "get", counted)
+    fit_table(table, console(width=80))
+    assert measured == 3 * 31  # each cell and header once (twice, to see whether it fits and then again)

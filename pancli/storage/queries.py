@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 
 from pancli.core.rows import Session
-from pancli.storage.mapping import SESSION_COLUMNS, session_row
+from pancli.storage.mapping import SESSION_COLUMNS, session_row, session_rows
 from pancli.storage.migrations import NET
 from pancli.storage.voided import VOIDED_ANYWHERE, VOIDED_IN_SESSION
 
@@ -132,7 +132,7 @@ class ReportQueries:
     def sessions_of_game(self, game: str, year: str | None) -> dict[int, Session]:
         """The sessions of one game begun in a year (``year`` None: in any), by id: a season's,
         not every session the database holds."""
-        return {s.id: s for s in map(session_row, self.conn.execute(
+        return {s.id: s for s in session_rows(self.conn.execute(
             f"SELECT {SESSION_COLUMNS} FROM sessions WHERE game = ?1 AND (?2 IS NULL OR substr(created_at, 1, 4) = ?2) "
             "ORDER BY id", [game, year]))}
 
