@@ -27,11 +27,10 @@ if TYPE_CHECKING:
 def known_players(store: Store) -> list[str]:
     names: list[str] = []
     seen = set()
-    for s in store.sessions():
-        for p in s.players:
-            if p.lower() not in seen:
-                seen.add(p.lower())
-                names.append(p)
+    for p in store.queries.seat_names():  # every session's players in order, not every session's row
+        if p.lower() not in seen:
+            seen.add(p.lower())
+            names.append(p)
     for p in store.queries.tally_players():
         if p.lower() not in seen and p not in POOLS:
             seen.add(p.lower())
@@ -51,11 +50,13 @@ def name_career(store: Store, name: str) -> JsonObject:
     club, across every seat that counts for them: pancli/app/persons.py's ``player_career``)."""
     kinds, takebacks = counted_kinds()
     with store.snapshot():
-        sessions = {s.id: s for s in store.sessions()}
         nets = store.queries.career_nets(name)
         tallies = store.queries.career_tallies(name)
         laid = store.queries.career_events(name, kinds) if kinds else []
         given_back = store.queries.career_takebacks(name, takebacks) if takebacks else []
+        # the sessions the name counts in, not every session held
+        sessions = store.queries.sessions_by_id([*nets, *(r[0] for r in tallies), *(r[0] for r in laid),
+                                                 *(r[0] for r in given_back)])
     return career_from(name, sessions, nets, tallies, laid, given_back)
 
 

@@ -63,9 +63,10 @@ def who(store: Store, text: str) -> Who:
         if named is not None:
             return Who(named[1], named[0], tuple(store.club.seats_of(named[0])))
         name = resolve_known(store, text)
-        placed = store.club.seat_persons()
-        seats = [(sid, seat) for sid, _dev, _uid, seat in store.club.seats_to_place()
-                 if seat.lower() == name.lower() and (sid, seat.lower()) not in placed]
+        # the seats typed in any case of the name (each spelling found once), not every seat held
+        typed = store.queries.seats_named(n for n in store.queries.seat_spellings() if n.lower() == name.lower())
+        placed = store.club.seat_persons(sid for sid, _seat in typed)
+        seats = [(sid, seat) for sid, seat in typed if (sid, seat.lower()) not in placed]
     return Who(name, None, tuple(sorted(set(seats))))
 
 

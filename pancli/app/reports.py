@@ -275,10 +275,9 @@ class Season:
 def season_of(store: Store, year: str | None, game: str) -> Season:
     if year is not None and not (year.isdigit() and len(year) == 4):
         raise InputError(_("'{year}' is not a year").format(year=year), _("give one like 2026, or --season all"))
-    with store.snapshot():
-        sessions = {s.id: s for s in store.sessions()
-                    if s.game == game and (year is None or s.created_at[:4] == year)}
-        totals = store.queries.totals_of_all_sessions()
+    with store.snapshot():  # the season's sessions and their totals alone, not every one the club holds
+        sessions = store.queries.sessions_of_game(game, year)
+        totals = store.queries.totals_as_played(sessions)
         club_id = store.setting("club_id")
     seated: dict[tuple[int, str], str] = {}
     person_names: dict[str, str] = {}
@@ -288,8 +287,7 @@ def season_of(store: Store, year: str | None, game: str) -> Season:
             person_names = {p["id"]: p["name"] for p in store.club.persons()}
     # The same order on every device: a player's name is spelt as in the first session he played.
     order = {sid: (s.created_at, s.device or "", s.uid or "") for sid, s in sessions.items()}
-    totals = sorted((t for t in totals if t[0] in sessions and t[1] not in POOLS),
-                    key=lambda t: (order[t[0]], t[1], t[2]))
+    totals = [t for t in totals if t[1] not in POOLS]  # in that order already (by begun, device, uid, seat, stat)
     played = dict(sorted(sessions.items(), key=lambda kv: order[kv[0]]))
     return Season(year, game, played, totals, seated, person_names)
 
@@ -306,8 +304,10 @@ def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_
     players: dict[object, dict[str, Any]] = {}
     for sid, player, stat, total in season.totals:
         key, shown = season.who(sid, player)  # a person of the club, whatever was typed at the seat
-        row = players.setdefault(key, {"name": shown, **({"net": 0} if in_chips else {}), "nights": set(),
-                                       **dict.fromkeys(counts, 0)})
+        row = players.get(key)
+        if row is None:  # a row made once a player, not once a total
+            row = players[key] = {"name": shown, **({"net": 0} if in_chips else {}), "nights": set(),
+                                  **dict.fromkeys(counts, 0)}
         row["nights"].add(sid)
         if stat == NET:
             if in_chips:

@@ -68,11 +68,11 @@ def _cuts_a_word(table, console) -> bool:
     return drawn > shown
 
 
-def _share_width(table, console) -> None:
+def _share_width(table, console, ranges: list[tuple[int, int]]) -> None:
     """A table wider than the console that fits at its longest words gets each column's width
     fixed: at least its longest word, the rest shared in proportion to what each would take more.
-    rich alone shrinks the widest columns first, below their longest word (``friday@ana…``)."""
-    ranges = _column_ranges(table, console)
+    rich alone shrinks the widest columns first, below their longest word (``friday@ana…``).
+    ``ranges``: ``_column_ranges`` of the table (its cells measured once)."""
     room = console.width - _overhead(table)
     if sum(high for _, high in ranges) <= room or sum(low for low, _ in ranges) > room:
         return
@@ -106,10 +106,11 @@ def fit_table(table, console) -> None:
             table.box = box.ASCII
     if table.width is not None:
         return
-    if table_min_width(table, console) > console.width:
+    ranges = _column_ranges(table, console)  # every cell measured once (a season has hundreds of rows)
+    if sum(low for low, _ in ranges) + _overhead(table) > console.width:  # narrower than its longest words
         table.box, table.show_edge, table.pad_edge = None, False, False
         table.padding = (0, 1, 0, 0)
-    _share_width(table, console)
+    _share_width(table, console, ranges)
 
 
 def terminal_width() -> int:

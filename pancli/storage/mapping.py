@@ -51,6 +51,22 @@ def session_row(row: Any) -> Session:
                    chip_value, closed_at, origin, device, uid, currency, language)
 
 
+def session_rows(rows: Iterable[Any]) -> list[Session]:
+    """``session_row`` of many rows (a season's), each different text of house rules parsed once:
+    a host's sessions share theirs. Each session has its own dict of them (the lists in it are
+    shared, as nothing changes a session's rules once read)."""
+    parsed: dict[str, dict[str, Any]] = {}
+    out = []
+    for sid, name, game, created_at, players, dealer, rules, chip_value, closed_at, origin, device, uid, currency, \
+            language in rows:
+        knobs = parsed.get(rules)
+        if knobs is None:
+            knobs = parsed[rules] = json.loads(rules)
+        out.append(Session(sid, name, game, created_at, tuple(json.loads(players)), dealer, dict(knobs),
+                           chip_value, closed_at, origin, device, uid, currency, language))
+    return out
+
+
 def event_rows(rows: Iterable[Sequence[Any]], voided_by: dict[int, int], payments: dict[int, list[Payment]],
                tallies: dict[int, list[Tally]]) -> list[LoggedEvent]:
     """Rows of ``SELECT {EVENT_COLUMNS} FROM events``, with the seq of the undo voiding each (by

@@ -6,9 +6,12 @@ returning plain Python values; what they mean is computed in pancli/app/reports.
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from pancli.core.rows import Session
+from pancli.storage.mapping import SESSION_COLUMNS, session_row, session_rows
 from pancli.storage.migrations import NET
 from pancli.storage.voided import VOIDED_ANYWHERE, VOIDED_IN_SESSION
 
@@ -47,6 +50,33 @@ class ReportQueries:
         summed: `pan db check` holds them to it)."""
         return [tuple(r) for r in self.conn.execute(
             "SELECT session_id, player, amount FROM totals WHERE stat = ? AND amount != 0", [NET])]
+
+    def seat_names(self) -> list[str]:
+        """Every name in a session's players, sessions in the order of their ids and each one's
+        players in seating order (repeats kept): without reading the sessions' other columns."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT p.value FROM sessions s, json_each(s.players) p ORDER BY s.id, p.key")]
+
+    def seat_spellings(self) -> set[str]:
+        """Every name typed at a seat of any session (its players, and whoever has a running
+        total), each spelling once."""
+        return {r[0] for r in self.conn.execute(
+            "SELECT p.value FROM sessions s, json_each(s.players) p "
+            "UNION SELECT t.player FROM sessions s JOIN totals t ON t.session_id = s.id")}
+
+    def seats_named(self, spellings: Iterable[str]) -> list[tuple[int, str]]:
+        """(session id, seat) of every seat typed as one of these spellings, exactly, each once."""
+        return [tuple(r) for r in self.conn.execute(
+            "WITH names(n) AS (SELECT value FROM json_each(?)) "
+            "SELECT s.id, p.value FROM sessions s, json_each(s.players) p WHERE p.value IN (SELECT n FROM names) "
+            "UNION SELECT s.id, t.player FROM sessions s JOIN totals t ON t.session_id = s.id "
+            "WHERE t.player IN (SELECT n FROM names)", [json.dumps(sorted(set(spellings)))])]
+
+    def sessions_by_id(self, ids: Iterable[int]) -> dict[int, Session]:
+        """The sessions of these ids (a player's nights, not every session held)."""
+        return {s.id: s for s in map(session_row, self.conn.execute(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+            [json.dumps(sorted(set(ids)))]))}
 
     def tally_players(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT player FROM tallies")]
@@ -98,6 +128,22 @@ class ReportQueries:
                 WHERE e.id NOT IN ({VOIDED_IN_SESSION}) GROUP BY e.id, x.player ORDER BY e.id""",
             [session_id, session_id, session_id, session_id]).fetchall()
         return [(seq, hand, player, d) for _, seq, hand, player, d in rows]
+
+    def sessions_of_game(self, game: str, year: str | None) -> dict[int, Session]:
+        """The sessions of one game begun in a year (``year`` None: in any), by id: a season's,
+        not every session the database holds."""
+        return {s.id: s for s in session_rows(self.conn.execute(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE game = ?1 AND (?2 IS NULL OR substr(created_at, 1, 4) = ?2) "
+            "ORDER BY id", [game, year]))}
+
+    def totals_as_played(self, ids: Iterable[int]) -> list[tuple[int, str, str, int]]:
+        """``totals_of_all_sessions`` of these sessions only (a season's), in the order they were
+        played on every device (begun, device, uid; then the seat and the stat)."""
+        return [tuple(r) for r in self.conn.execute(
+            "SELECT t.session_id, t.player, t.stat, t.amount FROM sessions s JOIN totals t ON t.session_id = s.id "
+            "WHERE s.id IN (SELECT value FROM json_each(?)) AND t.amount != 0 "
+            "ORDER BY s.created_at, coalesce(s.device, ''), coalesce(s.uid, ''), t.player, t.stat, s.id",
+            [json.dumps(sorted(set(ids)))])]
 
     def totals_of_all_sessions(self) -> list[tuple[int, str, str, int]]:
         """(session id, player, stat, amount) of every running total that is not zero: nets are
@@ -158,13 +204,18 @@ class ReportQueries:
     def payments_between(self, seats: str, others: str) -> list[tuple[int, str, str, int, str | None]]:
         """Every effective payment from a seat of one list to a seat of the other, either way:
         (session id, payer, payee, chips, code)."""
+        # The nights both sat at first, each pair of seats once, then only those nights' payments
+        # (joined to both lists at once, SQLite read every seat of the other list for each payment).
         return [tuple(r) for r in self.conn.execute(
-            f"""WITH a(sid, name) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)),
-                     b(sid, name) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))
-                SELECT p.session_id, p.payer, p.payee, p.chips, p.code FROM payments p
-                JOIN a ON a.sid = p.session_id JOIN b ON b.sid = p.session_id
-                WHERE ((p.payer = a.name COLLATE NOCASE AND p.payee = b.name COLLATE NOCASE)
-                    OR (p.payer = b.name COLLATE NOCASE AND p.payee = a.name COLLATE NOCASE))
+            f"""WITH a(sid, name) AS MATERIALIZED (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]')
+                                                   FROM json_each(?)),
+                     b(sid, name) AS MATERIALIZED (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]')
+                                                   FROM json_each(?)),
+                     pair(sid, a, b) AS MATERIALIZED (SELECT a.sid, a.name, b.name FROM a JOIN b ON b.sid = a.sid)
+                SELECT p.session_id, p.payer, p.payee, p.chips, p.code FROM pair CROSS JOIN payments p
+                 ON p.session_id = pair.sid
+                WHERE ((p.payer = pair.a COLLATE NOCASE AND p.payee = pair.b COLLATE NOCASE)
+                    OR (p.payer = pair.b COLLATE NOCASE AND p.payee = pair.a COLLATE NOCASE))
                   AND p.event_id NOT IN ({VOIDED_ANYWHERE})
                 ORDER BY p.session_id, p.id""", [seats, others])]
 
