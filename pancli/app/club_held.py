@@ -46,6 +46,7 @@ def project(store: Store, roster: Roster) -> None:
         if who is not None:
             seats.append((sid, seat, who if isinstance(who, str) else None, who if isinstance(who, list) else None))
     store.club.project(persons, seats)
+    store.club.project_seasons(roster.seasons)
 
 
 def refresh_held(store: Store) -> None:

@@ -97,3 +97,37 @@ class ClubQueries:
                 "SELECT c.session_id, c.seat, c.person FROM json_each(?) ids JOIN club_seats c "
                 "ON c.session_id = ids.value WHERE c.person IS NOT NULL", [json.dumps(sorted(set(session_ids)))])
         return {(r[0], r[1].lower()): r[2] for r in rows}
+
+    # -- closed seasons (`pan club season close`): a projection of the roster, as the seats are ----
+
+    def project_seasons(self, seasons: dict[str, list[str]]) -> None:
+        """The closed seasons in force from now on (only the seasons that differ rewritten)."""
+        have: dict[str, set[str]] = {}
+        for name, fp in self.conn.execute("SELECT name, fingerprint FROM club_seasons"):
+            have.setdefault(name, set()).add(fp)
+        want = {name: {"", *fps} for name, fps in seasons.items()}
+        changed = [name for name in {*have, *want} if have.get(name) != want.get(name)]
+        self.conn.executemany("DELETE FROM club_seasons WHERE name = ?", [[name] for name in changed])
+        self.conn.executemany("INSERT INTO club_seasons (name, fingerprint) VALUES (?, ?)",
+                              [(name, fp) for name in changed if name in want for fp in sorted(want[name])])
+
+    def closed_season(self, name: str) -> set[str] | None:
+        """The fingerprints a closed season counts; None when the club has not closed it."""
+        fps = {r[0] for r in self.conn.execute("SELECT fingerprint FROM club_seasons WHERE name = ?", [name])}
+        return fps - {""} if fps else None
+
+    def closed_seasons(self) -> dict[str, int]:
+        """Each closed season and how many sessions it counts."""
+        return {r[0]: r[1] for r in self.conn.execute(
+            "SELECT name, count(*) - 1 FROM club_seasons GROUP BY name ORDER BY name")}
+
+    def archive_rows(self, session_ids: Iterable[int]) -> list[tuple[int, str, str, str, int, int, int, int]]:
+        """For these sessions, each archive file `pan sync` last wrote or read of them: (session id,
+        its device, the file, the file's content fingerprint, the events and closedness the file
+        holds, the events and closedness held here)."""
+        return [tuple(r) for r in self.conn.execute(
+            "WITH ids(id) AS (SELECT value FROM json_each(?)) "
+            "SELECT s.id, s.device, f.path, f.fingerprint, f.events, f.closed, "
+            "coalesce((SELECT max(seq) FROM events e WHERE e.session_id = s.id), 0), s.closed_at IS NOT NULL "
+            "FROM ids JOIN sessions s ON s.id = ids.id JOIN sync_files f ON f.device = s.device AND f.uid = s.uid",
+            [json.dumps(sorted(set(session_ids)))])]

@@ -116,6 +116,11 @@ def m013_club(db: Statements) -> None:
     db.executescript(_SCHEMA_V13)
 
 
+@_step
+def m017_club_seasons(db: Statements) -> None:
+    db.executescript(_SCHEMA_V17)
+
+
 # The record of the steps applied, as sqlite-utils' Migrations creates it (so that it upgrades a
 # database made here as one it made itself).
 _STEPS_TABLE = ('CREATE TABLE "_sqlite_migrations" (\n   "id" INTEGER PRIMARY KEY,\n   "migration_set" TEXT,\n'
@@ -387,6 +392,15 @@ CREATE TABLE club_persons (id TEXT PRIMARY KEY, name TEXT NOT NULL, leader TEXT 
 CREATE TABLE club_seats (session_id INTEGER NOT NULL REFERENCES sessions(id), seat TEXT NOT NULL COLLATE NOCASE,
     person TEXT, ambiguous TEXT, PRIMARY KEY (session_id, seat));
 CREATE INDEX club_seats_person ON club_seats(person, session_id) WHERE person IS NOT NULL;
+"""
+
+# The club's closed seasons (`pan club season close`), projected from the roster as folded, as the
+# seats are: each season's name and the content fingerprints of the sessions it counts, with a
+# row of an empty fingerprint for every season (a season of no session is still closed). Rebuilt
+# from the roster at every reading of the folder; a season the roster no longer counts goes.
+_SCHEMA_V17 = """
+CREATE TABLE club_seasons (name TEXT NOT NULL, fingerprint TEXT NOT NULL, PRIMARY KEY (name, fingerprint))
+    WITHOUT ROWID;
 """
 
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)
