@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from pancli.app.club import ClubRefusal, roster_of, write_entry
-from pancli.app.reports import season_of
 from pancli.app.seasons import fingerprints, season_name
 from pancli.core.club import Refusal
 from pancli.core.errors import InputError
@@ -27,7 +26,8 @@ def close(store: Store, year: str, game: str) -> dict[str, Any]:
     name = season_name(year, game)
     if name in roster.seasons:
         raise ClubRefusal(Refusal("", "club.season_closed", {"name": name}))
-    sessions = season_of(store, year, game).sessions  # not closed yet: every session of that year here
+    with store.snapshot():  # the sessions `pan standings --season` counts before a close (reports.season_of)
+        sessions = {s.id: s for s in store.sessions() if s.game == game and s.created_at[:4] == year}
     if not sessions:
         raise InputError(_("no session of {season} here to close").format(season=name),
                          _("sync first: `pan sync` brings the other hosts' sessions"))
@@ -40,6 +40,8 @@ def close(store: Store, year: str, game: str) -> dict[str, Any]:
                                   "{n} sessions of {season} are not in the folder as they stand here: {names}",
                                   n).format(n=n, season=name, names=names),
                          _("run `pan sync`, then close the season"))
-    entry = write_entry(store, read, roster, "season", name=name, sessions=sorted(set(held.values())))
-    roster_of(store)  # the season counted here at once, as on every host that syncs the entry
+    named = sorted(set(held.values()))
+    entry = write_entry(store, read, roster, "season", name=name, sessions=named)
+    with store.lock():  # counted here at once, as on every host that reads the entry (no second reading)
+        store.club.project_seasons({**roster.seasons, name: named})
     return {"season": name, "year": year, "game": game, "sessions": len(held), "entry": entry.id}

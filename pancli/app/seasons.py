@@ -49,12 +49,15 @@ def fingerprints(store: Store, sessions: dict[int, Session]) -> dict[int, str]:
     `pan sync` last wrote or read it, holds what this database holds; a session with none, or
     changed here since, has no entry."""
     with store.snapshot():
-        rows = store.club.archive_rows(sessions)
+        files = store.club.archive_files()
+        held = store.club.held_events(sessions)
+    by_id = {(s.device, s.uid): sid for sid, s in sessions.items() if s.device and s.uid}
     found: dict[int, set[str]] = {}
-    for sid, device, path, fp, events, closed, held, held_closed in rows:
+    for device, uid, path, fp, events, closed in files:
+        sid = by_id.get((device, uid))
         # the session's own file: in its device's subfolder, holding what is held here
-        if Path(path).parent.name == device and events == held and bool(closed) == bool(held_closed) \
-                and fp.startswith(PREFIX):
+        if sid is not None and Path(path).parent.name == device and events == held.get(sid) \
+                and bool(closed) == bool(sessions[sid].closed_at) and fp.startswith(PREFIX):
             found.setdefault(sid, set()).add(fp[len(PREFIX):])
     return {sid: fps.pop() for sid, fps in found.items() if len(fps) == 1}
 

@@ -121,13 +121,14 @@ class ClubQueries:
         return {r[0]: r[1] for r in self.conn.execute(
             "SELECT name, count(*) - 1 FROM club_seasons GROUP BY name ORDER BY name")}
 
-    def archive_rows(self, session_ids: Iterable[int]) -> list[tuple[int, str, str, str, int, int, int, int]]:
-        """For these sessions, each archive file `pan sync` last wrote or read of them: (session id,
-        its device, the file, the file's content fingerprint, the events and closedness the file
-        holds, the events and closedness held here)."""
+    def archive_files(self) -> list[tuple[str, str, str, str, int, int]]:
+        """Each archive file `pan sync` last wrote or read in the folder: (the session's device,
+        its uid, the file, the file's content fingerprint, the events it holds, whether closed)."""
         return [tuple(r) for r in self.conn.execute(
-            "WITH ids(id) AS (SELECT value FROM json_each(?)) "
-            "SELECT s.id, s.device, f.path, f.fingerprint, f.events, f.closed, "
-            "coalesce((SELECT max(seq) FROM events e WHERE e.session_id = s.id), 0), s.closed_at IS NOT NULL "
-            "FROM ids JOIN sessions s ON s.id = ids.id JOIN sync_files f ON f.device = s.device AND f.uid = s.uid",
-            [json.dumps(sorted(set(session_ids)))])]
+            "SELECT device, uid, path, fingerprint, events, closed FROM sync_files")]
+
+    def held_events(self, session_ids: Iterable[int]) -> dict[int, int]:
+        """The events held here of each of these sessions (its last seq, as `pan sync` counts them)."""
+        return {r[0]: r[1] for r in self.conn.execute(
+            "SELECT ids.value, coalesce((SELECT max(seq) FROM events e WHERE e.session_id = ids.value), 0) "
+            "FROM json_each(?) ids", [json.dumps(sorted(set(session_ids)))])}
