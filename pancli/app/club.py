@@ -342,6 +342,7 @@ def show(store: Store) -> dict[str, Any]:
                       for c, text in zip(roster.conflicts, conflict_lines(store, roster), strict=True)],
         "refused": [{"entry": r.entry, "code": r.code, "why": refusal_text(r)[0]}
                     for r in [*read.refused, *roster.refused]],
+        "seasons": [{"name": name, "sessions": len(fps)} for name, fps in sorted(roster.seasons.items())],
         "pending": roster.pending,
         "entries": len(roster.accepted),
     }

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pancli
@@ -88,6 +88,7 @@ def project(store: Store, roster: Roster) -> None:
     """Who sat in each seat of each session held here, as the roster says (inside the caller's
     write transaction)."""
     store.club.project(_persons(roster), _placed(store, roster, store.club.seats_to_place()))
+    store.club.project_seasons(roster.seasons)
 
 
 # What an entry of each kind may change of the seats: the names it gives, the session it
@@ -96,7 +97,7 @@ def project(store: Store, roster: Roster) -> None:
 _NAMES, _SESSION, _NOTHING = ("add", "alias"), ("attribute",), ("grant", "season", "retire")
 
 
-def project_changed(store: Store, roster: Roster, entries: Iterable[Entry]) -> bool:
+def project_changed(store: Store, roster: Roster, entries: Sequence[Entry]) -> bool:
     """The seats that ``entries`` (folded on from the roster held) may have changed placed again,
     and every person; False, with nothing done, when they may have changed who is whom."""
     names: set[str] = set()
@@ -109,6 +110,8 @@ def project_changed(store: Store, roster: Roster, entries: Iterable[Entry]) -> b
         elif e.kind not in _NOTHING:
             return False
     store.club.project_persons(_persons(roster))
+    if any(e.kind == "season" for e in entries):
+        store.club.project_seasons(roster.seasons)
     if names:
         typed = [n for n in store.club.seat_names() if club.folded_name(n) in names]
         store.club.project_named(typed, _placed(store, roster, store.club.seats_named(typed)))

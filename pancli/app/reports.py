@@ -17,6 +17,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from pancli.app.recorder import Recorder
+from pancli.app.seasons import counted
 from pancli.core.bank import BANK_KINDS
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
@@ -265,6 +266,10 @@ class Season:
     totals: list[tuple[int, str, str, int]]  # (session id, seat, stat, total), in the order played
     seated: dict[tuple[int, str], str]
     person_names: dict[str, str]
+    closed: dict[str, Any] | None = None  # a season the club closed: what it names, what it left out
+
+    def closed_json(self) -> JsonObject:
+        return {"closed": self.closed} if self.closed is not None else {}
 
     def who(self, sid: int, seat: str) -> tuple[object, str]:
         """The key a seat counts for (a person, else its name folded) and the name shown."""
@@ -279,6 +284,7 @@ def season_of(store: Store, year: str | None, game: str) -> Season:
         sessions = store.queries.sessions_of_game(game, year)
         totals = store.queries.totals_as_played(sessions)
         club_id = store.setting("club_id")
+    sessions, closed = counted(store, year, game, sessions)  # a closed season: the sessions its entry names
     seated: dict[tuple[int, str], str] = {}
     person_names: dict[str, str] = {}
     if club_id:  # a seat counts for the person of the club who sat there (pancli/app/club.py placed them)
@@ -289,7 +295,7 @@ def season_of(store: Store, year: str | None, game: str) -> Season:
     order = {sid: (s.created_at, s.device or "", s.uid or "") for sid, s in sessions.items()}
     totals = [t for t in totals if t[1] not in POOLS]  # in that order already (by begun, device, uid, seat, stat)
     played = dict(sorted(sessions.items(), key=lambda kv: order[kv[0]]))
-    return Season(year, game, played, totals, seated, person_names)
+    return Season(year, game, played, totals, seated, person_names, closed.as_json() if closed else None)
 
 
 def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_GAME) -> JsonObject:
@@ -317,7 +323,7 @@ def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_
     rows = [{**r, "nights": len(r["nights"])} for r in players.values()]
     sessions = season.sessions
     data: JsonObject = {"season": year or "all", "game": game, "sessions": len(sessions),
-                        "devices": len({s.device for s in sessions.values()} - {None})}
+                        "devices": len({s.device for s in sessions.values()} - {None}), **season.closed_json()}
     if g is None or g.in_chips:
         rows.sort(key=lambda r: (-r["net"], r["name"].lower()))
         return {**data, "players": rows}

@@ -173,3 +173,38 @@ class ClubQueries:
                 "SELECT c.session_id, c.seat, c.person FROM json_each(?) ids JOIN club_seats c "
                 "ON c.session_id = ids.value WHERE c.person IS NOT NULL", [json.dumps(sorted(set(session_ids)))])
         return {(r[0], r[1].lower()): r[2] for r in rows}
+
+    # -- closed seasons (`pan club season close`): a projection of the roster, as the seats are ----
+
+    def project_seasons(self, seasons: dict[str, list[str]]) -> None:
+        """The closed seasons in force from now on (only the seasons that differ rewritten)."""
+        have: dict[str, set[str]] = {}
+        for name, fp in self.conn.execute("SELECT name, fingerprint FROM club_seasons"):
+            have.setdefault(name, set()).add(fp)
+        want = {name: {"", *fps} for name, fps in seasons.items()}
+        changed = [name for name in {*have, *want} if have.get(name) != want.get(name)]
+        self.conn.executemany("DELETE FROM club_seasons WHERE name = ?", [[name] for name in changed])
+        self.conn.executemany("INSERT INTO club_seasons (name, fingerprint) VALUES (?, ?)",
+                              [(name, fp) for name in changed if name in want for fp in sorted(want[name])])
+
+    def closed_season(self, name: str) -> set[str] | None:
+        """The fingerprints a closed season counts; None when the club has not closed it."""
+        fps = {r[0] for r in self.conn.execute("SELECT fingerprint FROM club_seasons WHERE name = ?", [name])}
+        return fps - {""} if fps else None
+
+    def closed_seasons(self) -> dict[str, int]:
+        """Each closed season and how many sessions it counts."""
+        return {r[0]: r[1] for r in self.conn.execute(
+            "SELECT name, count(*) - 1 FROM club_seasons GROUP BY name ORDER BY name")}
+
+    def archive_files(self) -> list[tuple[str, str, str, str, int, int]]:
+        """Each archive file `pan sync` last wrote or read in the folder: (the session's device,
+        its uid, the file, the file's content fingerprint, the events it holds, whether closed)."""
+        return [tuple(r) for r in self.conn.execute(
+            "SELECT device, uid, path, fingerprint, events, closed FROM sync_files")]
+
+    def held_events(self, session_ids: Iterable[int]) -> dict[int, int]:
+        """The events held here of each of these sessions (its last seq, as `pan sync` counts them)."""
+        return {r[0]: r[1] for r in self.conn.execute(
+            "SELECT ids.value, coalesce((SELECT max(seq) FROM events e WHERE e.session_id = ids.value), 0) "
+            "FROM json_each(?) ids", [json.dumps(sorted(set(session_ids)))])}

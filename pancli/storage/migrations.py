@@ -120,6 +120,11 @@ def m015_folder_file_identity(db: Database) -> None:
     db.executescript(_SCHEMA_V15)
 
 
+@_step
+def m017_club_seasons(db: Database) -> None:
+    db.executescript(_SCHEMA_V17)
+
+
 def upgrade(conn: sqlite3.Connection) -> None:
     """Every step ``conn``'s database has not had (all of them for a new, empty one), applied and
     recorded by sqlite-utils' Migrations, each in a savepoint of the caller's transaction. The
@@ -384,6 +389,15 @@ ALTER TABLE club_files ADD COLUMN ctime_ns INTEGER;
 ALTER TABLE club_files ADD COLUMN ino INTEGER;
 CREATE TABLE club_state (id INTEGER PRIMARY KEY CHECK (id = 1), club TEXT NOT NULL, version TEXT NOT NULL,
     summary TEXT NOT NULL, state TEXT NOT NULL);
+"""
+
+# The club's closed seasons (`pan club season close`), projected from the roster as folded, as the
+# seats are: each season's name and the content fingerprints of the sessions it counts, with a
+# row of an empty fingerprint for every season (a season of no session is still closed). Rebuilt
+# from the roster at every reading of the folder; a season the roster no longer counts goes.
+_SCHEMA_V17 = """
+CREATE TABLE club_seasons (name TEXT NOT NULL, fingerprint TEXT NOT NULL, PRIMARY KEY (name, fingerprint))
+    WITHOUT ROWID;
 """
 
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)

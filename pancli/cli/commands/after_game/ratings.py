@@ -39,6 +39,10 @@ def ratings_cmd(season: str = typer.Option("all", "--season", metavar="YEAR|all"
         print_json(data)
         return
     out = console()
+    from pancli.app.seasons import closed_lines
+
+    for line in closed_lines(data.get("closed")):  # what a closed season leaves out, said once
+        out.print(line, markup=False, soft_wrap=True)
     if not data["players"]:
         out.print(_("No nights to rate in this season yet."))
         return

@@ -35,7 +35,11 @@ def standings(as_json: bool = JSON, name: str | None = typer.Option(None, "--ses
         if as_json:
             print_json(data)
         else:
+            from pancli.app.seasons import closed_lines
+
             console().print(season_table(data))
+            for line in closed_lines(data.get("closed")):  # what a closed season leaves out, said once
+                console().print(line, markup=False, soft_wrap=True)
         return
     from pancli.app.views import standings_data
 

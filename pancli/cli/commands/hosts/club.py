@@ -1,4 +1,4 @@
-"""The club: `pan club init|grant|revoke|add|alias|attribute|merge|unmerge|retire|show`, one
+"""The club: `pan club init|grant|revoke|add|alias|attribute|merge|unmerge|retire|show|season close`, one
 person across every host, kept in the folder `pan sync` shares."""
 
 from __future__ import annotations
@@ -12,12 +12,14 @@ from pancli.cli.groups import command_set, new_app
 from pancli.cli.options import JSON
 from pancli.cli.output import console, english_for_json, print_json
 from pancli.core.i18n import _, ngettext
+from pancli.games import DEFAULT_GAME
 
 club_app = new_app("The club: one person across every host and table, in the folder `pan sync` shares.\n\n"
                    "Example: pan club add Ana --alias ana --alias \"Anna K.\"")
 commands = command_set()  # what this module adds to `pan`
 commands.add_typer(club_app, name="club")
-
+season_app = new_app("A season of the club: its sessions, closed for every host.\n\nExample: pan club season close 2026")
+club_app.add_typer(season_app, name="season")
 
 
 def _done(as_json: bool, data: dict[str, Any], text: str) -> None:
@@ -177,6 +179,7 @@ def show_cmd(as_json: bool = JSON):
     Example: pan club show
     """
     from pancli.app import club
+    from pancli.app.seasons import closed_season_text
 
     data = english_for_json(as_json, lambda: club.show(app_context().open_store(create=False)))
     if as_json:
@@ -195,6 +198,8 @@ def show_cmd(as_json: bool = JSON):
         spellings = ", ".join(a for a in p["aliases"])
         line = _("{name} ({id}, retired): {spellings}") if p["retired"] else _("{name} ({id}): {spellings}")
         out.print(line.format(name=p["name"], id=p["person"][:6], spellings=spellings), markup=False)
+    for season in data["seasons"]:
+        out.print(closed_season_text(season["name"], season["sessions"]), markup=False)
     for c in data["conflicts"]:
         out.print(c["text"], markup=False)
     for r in data["refused"]:
@@ -203,3 +208,20 @@ def show_cmd(as_json: bool = JSON):
         n = len(data["pending"])
         out.print(ngettext("{n} entry waits for entries it follows (sync again).",
                            "{n} entries wait for entries they follow (sync again).", n).format(n=n))
+
+
+@season_app.command("close")
+def season_close_cmd(year: str = typer.Argument(..., metavar="YEAR", help="The season's year, as `pan standings --season` takes it."),
+                     game: str = typer.Option(DEFAULT_GAME, "--game", help="Which game's season."),
+                     as_json: bool = JSON) -> None:
+    """Close a season for the whole club: from then on, on every host, `pan standings --season YEAR`
+    and `pan ratings` count exactly the sessions held here now, as they are now.
+
+    Example: pan club season close 2026
+    """
+    from pancli.app.club_season import close
+
+    data = close(app_context().open_store(create=False), year, game)
+    _done(as_json, data, ngettext("Closed the season {season}: {n} session, on every host that syncs.",
+                                  "Closed the season {season}: {n} sessions, on every host that syncs.",
+                                  data["sessions"]).format(season=data["season"], n=data["sessions"]))
