@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from pancli.cli.context import AppContext
@@ -30,20 +32,22 @@ def _lang(ctx: typer.Context, value: str | None) -> str | None:
     return value
 
 
-def _install_completion(ctx: typer.Context, param, value):
+def _install_completion(ctx: typer.Context, param: typer.CallbackParam, value: Any) -> Any:
     """Typer's own --install-completion, its machinery loaded only when asked for."""
     if not value or ctx.resilient_parsing:
         return value
-    from typer.completion import completion_init, install_callback
+    from typer._completion_classes import completion_init
+    from typer.completion import install_callback
 
     completion_init()
     return install_callback(ctx, param, value)
 
 
-def _show_completion(ctx: typer.Context, param, value):
+def _show_completion(ctx: typer.Context, param: typer.CallbackParam, value: Any) -> Any:
     if not value or ctx.resilient_parsing:
         return value
-    from typer.completion import completion_init, show_callback
+    from typer._completion_classes import completion_init
+    from typer.completion import show_callback
 
     completion_init()
     return show_callback(ctx, param, value)

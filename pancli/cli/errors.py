@@ -6,34 +6,38 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
 import typer
 from typer import BadParameter  # typer runs its own copy of click (0.22 on)
 from typer._click.exceptions import NoSuchOption, UsageError
+from typer.core import TyperGroup
 
 from pancli.cli.streams import os_error_line
 from pancli.core.errors import PanError
 from pancli.core.i18n import _
 from pancli.core.text import one_line
 
+if TYPE_CHECKING:
+    from typer._click.core import Context
+
 
 class MistypedWord(UsageError):
     """A mistyped command or option, said in one line with the closest word, the way a mistyped
     player is (``resolve_player``): no usage block, no "Try 'pan -h'" line."""
 
-    def show(self, file=None) -> None:
+    def show(self, file: IO[Any] | None = None) -> None:
         from pancli.cli.words.framework import error_line
 
         typer.echo(error_line(one_line(self.message)), file=file, err=file is None)
 
 
-def _in_shell(ctx) -> bool:
+def _in_shell(ctx: Context) -> bool:
     """Whether the line was typed at `pan table` (which hands every line its AppContext)."""
     return bool(getattr(ctx.find_root().obj, "in_shell", False))
 
 
-def _said(ctx) -> str:
+def _said(ctx: Context) -> str:
     """The command as the person typed it: `pan rules` on a command line, `rules` at the table."""
     path = ctx.command_path
     if _in_shell(ctx):
@@ -41,7 +45,7 @@ def _said(ctx) -> str:
     return path
 
 
-def _help_words(ctx, what: str) -> str:
+def _help_words(ctx: Context, what: str) -> str:
     """`pan check -h` on a command line, `help check` at the table."""
     said = _said(ctx)
     told = (f"help {said}" if said else "help") if _in_shell(ctx) else f"{said} -h"
@@ -51,10 +55,12 @@ def _help_words(ctx, what: str) -> str:
     return _("(`{told}` lists its options)").format(told=told)
 
 
-def no_such_command(ctx, word: str) -> MistypedWord:
+def no_such_command(ctx: Context, word: str) -> MistypedWord:
     from pancli.core.knobs import closest
 
-    close = closest(word, [n for n in ctx.command.list_commands(ctx) if n != word])
+    group = ctx.command
+    assert isinstance(group, TyperGroup)  # only a group is asked for a command by name
+    close = closest(word, [n for n in group.list_commands(ctx) if n != word])
     said = _said(ctx) if ctx.parent is not None else ""
     told = _help_words(ctx, "commands")
     if said and close:

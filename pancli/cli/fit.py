@@ -7,6 +7,11 @@ rich is imported inside the functions: only output that draws a table or pads a 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+    from rich.table import Table
 
 
 def cell_width(text: str) -> int:
@@ -22,7 +27,7 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - cell_width(text))
 
 
-def _column_ranges(table, console) -> list[tuple[int, int]]:
+def _column_ranges(table: Table, console: Console) -> list[tuple[int, int]]:
     """Per column, the narrowest it can be without breaking a word (its longest word, or its
     whole text when it does not wrap) and its natural width, both without padding."""
     from rich.measure import Measurement
@@ -38,7 +43,7 @@ def _column_ranges(table, console) -> list[tuple[int, int]]:
     return out
 
 
-def _overhead(table) -> int:
+def _overhead(table: Table) -> int:
     """The cells a table takes beyond its columns' text: padding, rules and edges."""
     from rich.padding import Padding
 
@@ -49,18 +54,18 @@ def _overhead(table) -> int:
     return total + len(table.columns) - 1 + (2 if table.show_edge else 0)
 
 
-def table_min_width(table, console) -> int:
+def table_min_width(table: Table, console: Console) -> int:
     """The narrowest the table can be drawn without breaking a word: each column as wide as its
     longest word (its whole text when it does not wrap), with padding and rules."""
     return sum(low for low, _ in _column_ranges(table, console)) + _overhead(table)
 
 
-def _cuts_a_word(table, console) -> bool:
+def _cuts_a_word(table: Table, console: Console) -> bool:
     """Whether rich, left to itself, would draw the table with a word cut short (its columns end
     a word they cannot fit with an ellipsis)."""
     from rich.text import Text
 
-    def ellipses(cell) -> int:
+    def ellipses(cell: RenderableType) -> int:
         return (cell.plain if isinstance(cell, Text) else str(cell)).count("…")
 
     shown = sum(ellipses(c) for column in table.columns for c in [column.header, *column.cells])
@@ -68,7 +73,7 @@ def _cuts_a_word(table, console) -> bool:
     return drawn > shown
 
 
-def _share_width(table, console) -> None:
+def _share_width(table: Table, console: Console) -> None:
     """A table wider than the console that fits at its longest words gets each column's width
     fixed: at least its longest word, the rest shared in proportion to what each would take more.
     rich alone shrinks the widest columns first, below their longest word (``friday@ana…``)."""
@@ -87,7 +92,7 @@ def _share_width(table, console) -> None:
         column.width = width
 
 
-def fit_table(table, console) -> None:
+def fit_table(table: Table, console: Console) -> None:
     """A table too wide for the console at its longest words is drawn compact (no rules, one
     space between columns) before rich would break a word; a left title is not padded to the
     table's width (no trailing spaces when piped). On a terminal that draws ambiguous characters

@@ -4,13 +4,19 @@ stored string in them shown literally."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import typer
 
 from pancli.core.text import json_text, one_line
 from pancli.core.words import plural
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.segment import Segment
+    from rich.text import Text
 
 T = TypeVar("T")
 
@@ -24,7 +30,7 @@ def count_of(n: int, what: str) -> str:
     return plural(n, what)
 
 
-def output_width(stream=None) -> int | None:
+def output_width(stream: IO[str] | None = None) -> int | None:
     """The width to lay output (standard output, or ``stream``) out in when it is not a terminal:
     COLUMNS when it is a sane number, else 80 (a terminal measures itself: None)."""
     import os
@@ -35,7 +41,7 @@ def output_width(stream=None) -> int | None:
     return int(columns) if columns.isdigit() and 20 <= int(columns) <= 1000 else 80
 
 
-def console(stderr: bool = False, markup: bool = False, **kw):
+def console(stderr: bool = False, markup: bool = False, **kw: Any) -> Console:
     """A rich console that shows every string literally: no markup (`[/red]Ben` is a name), no
     emoji codes, and any control or invisible character escaped. Styling is given by ``styled``
     (rich Text); the few places that print markup of their own pass ``markup=True`` and escape
@@ -49,10 +55,10 @@ def console(stderr: bool = False, markup: bool = False, **kw):
     from pancli.core.names import inert
 
     class PanConsole(Console):
-        def render_str(self, text: str, **options):
+        def render_str(self, text: str, **options: Any) -> Text:
             return super().render_str(inert(text), **options)
 
-        def print(self, *objects, **options):
+        def print(self, *objects: Any, **options: Any) -> None:
             from pancli.cli.fit import fit_table
 
             for o in objects:
@@ -60,7 +66,7 @@ def console(stderr: bool = False, markup: bool = False, **kw):
                     fit_table(o, self)
             super().print(*objects, **options)
 
-        def _render_buffer(self, buffer) -> str:
+        def _render_buffer(self, buffer: Iterable[Segment]) -> str:
             # Without colour (piped), no line ends in the spaces rich pads cells and breaks with.
             text = super()._render_buffer(buffer)
             if self.color_system is not None:
@@ -75,7 +81,7 @@ def console(stderr: bool = False, markup: bool = False, **kw):
     return PanConsole(stderr=stderr, highlight=False, markup=markup, emoji=False, **kw)
 
 
-def styled(*parts):
+def styled(*parts: str | tuple[str, str | None]) -> Text:
     """Rich Text from pieces: a string, or (string, style); every string made inert."""
     from rich.text import Text
 
@@ -92,7 +98,7 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json_text(data) + "\n")
 
 
-def in_english():
+def in_english() -> AbstractContextManager[None]:
     """English inside the block: what ``--json`` prints is the same in every language."""
     from pancli.core.i18n import ENGLISH, speaking_catalog
 

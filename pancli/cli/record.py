@@ -3,13 +3,20 @@ command and what happened printed, a declared action recorded from its words."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from pancli.cli.context import app_context
 from pancli.cli.render import show_step
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
 
+if TYPE_CHECKING:
+    from pancli.app.recorder import Recorder
+    from pancli.core.ledger import Step
+    from pancli.games.actions import Action
 
-def pan_recorder():
+
+def pan_recorder() -> Recorder:
     """The current session's recorder, refusing sessions of the other games: pan's own recording
     commands (deal, meld …) are the default game's."""
     from pancli.games import default_game
@@ -23,7 +30,7 @@ def pan_recorder():
     return recorder
 
 
-def record(*events: dict):
+def record(*events: dict[str, Any]) -> Step[Any]:
     """Record events on the current session as one command and print what happened."""
     from pancli.core.bank import BANK_KINDS
 
@@ -36,7 +43,7 @@ def record(*events: dict):
     return steps[-1]
 
 
-def record_action(action, words: dict):
+def record_action(action: Action, words: dict[str, Any]) -> Step[Any]:
     """Record one of the default game's declared actions: the events its declaration builds from
     the command's words, as their click types read them."""
     from pancli.cli.action_commands import values_at_top

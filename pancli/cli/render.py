@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -14,12 +14,16 @@ from pancli.core.text import one_line, payment_lines
 from pancli.core.words import signed, signed_money
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from pancli.app.view_types import StandingsJson
+    from pancli.core.ledger import Step
+    from pancli.games.protocol import Game
 
 _RED_CARD = re.compile(r"(?:10|[A2-7JQK])[♥♦]")
 
 
-def show_step(step) -> None:
+def show_step(step: Step[Any]) -> None:
     """What one recorded step did, as the table hears it: its lines, then who pays whom and why."""
     # Plain echo, not rich: a recording command should not pay rich's import time. On a
     # terminal, hearts and diamonds are red all the same.
@@ -29,7 +33,7 @@ def show_step(step) -> None:
         typer.echo(_RED_CARD.sub(lambda m: typer.style(m.group(0), fg="red"), line) if paint else line)
 
 
-def markup_cards(cards) -> str:
+def markup_cards(cards: Iterable[str]) -> str:
     """Cards by their codes (`5S`, `TH`) as rich markup: suit symbols, hearts and diamonds in red."""
     from pancli.games.frenchpack import SUIT_SYMBOLS
 
@@ -98,7 +102,7 @@ def result_words(hand: Mapping[str, Any]) -> str:
     return result
 
 
-def board_table(data: Mapping[str, Any], game):
+def board_table(data: Mapping[str, Any], game: Game[Any, Any]) -> Table | str:
     """The board of a game that plays in hands (``data["hand"]``, as ``PanguingueBoard`` shapes
     it), its melds in words by the game."""
     from rich.table import Table
@@ -128,7 +132,7 @@ def board_table(data: Mapping[str, Any], game):
         table.add_row(p["name"], status, Text.from_markup(melds), str(p["melded"]), signed(p['chips_this_hand'], zero="+0"))
     return table
 
-def standings_table(data: StandingsJson):
+def standings_table(data: StandingsJson) -> Table:
     from rich.table import Table
 
     from pancli.cli.output import styled
@@ -153,7 +157,7 @@ def standings_table(data: StandingsJson):
         table.add_row(pool_label(name), signed(chips, zero="+0"), *([""] * (len(cols) - 2)))
     return table
 
-def season_table(data: dict):
+def season_table(data: Mapping[str, Any]) -> Table:
     """Standings over a season: every session of one game, every device."""
     from rich.table import Table
 
@@ -192,7 +196,7 @@ def count_cell(stat: str, value: Any) -> str:
     return signed(value) if stat == "points" and value else str(value)
 
 
-def _score_table(table, data: StandingsJson):
+def _score_table(table: Table, data: StandingsJson) -> Table:
     """Standings of a game scored in points or letters: place, player, the game's own columns."""
     cols = data["columns"]
     table.add_column(column("place"), justify="right")

@@ -31,7 +31,8 @@ class Guarded:
 
     def write(self, text: Any) -> int:
         try:
-            return self._stream.write(text)
+            written: int = self._stream.write(text)  # text or bytes: a TextIO or its buffer
+            return written
         except BrokenPipeError:
             raise
         except OSError as e:

@@ -14,8 +14,9 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any, TextIO
 
 from pancli.cli.letters import LETTERS  # what is printed instead under the opt-in
 
@@ -41,16 +42,17 @@ class Shown:
     phrase, never before 。), wherever it was printed; and, under the opt-in, suits written as
     letters and box drawing as ASCII. Text of ASCII alone passes as it is, at once."""
 
-    def __init__(self, stream, letters: bool, fit: bool = True) -> None:
+    def __init__(self, stream: TextIO, letters: bool, fit: bool = True) -> None:
         self._stream = stream
         self._letters = letters
         self._fits = fit  # standard error is not fitted: an error is one line, however long
         self._pending = ""  # the start of a line not ended yet: fitted when its end comes
         self._width: int | None = None
 
-    def write(self, text):
+    def write(self, text: Any) -> int:
         if not isinstance(text, str):
-            return self._stream.write(text)
+            written: int = self._stream.write(text)  # bytes, through a binary stream's own write
+            return written
         count = len(text)
         if self._letters:
             text = text.translate(LETTERS)
@@ -86,11 +88,11 @@ class Shown:
             self._stream.write(pending)
         self._stream.flush()
 
-    def writelines(self, lines) -> None:
+    def writelines(self, lines: Iterable[Any]) -> None:
         for line in lines:
             self.write(line)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
 
@@ -112,7 +114,7 @@ def as_drawn(text: str) -> str:
     return drawn.getvalue()
 
 
-def _width_of(stream) -> int:
+def _width_of(stream: TextIO) -> int:
     """The width a stream's lines are laid out in: its terminal's, or piped COLUMNS when it is a
     sane number (else 80), as cli/output's ``output_width`` says (not imported: output imports
     the wrapper, which imports this module)."""

@@ -36,7 +36,7 @@ def tab_offers(db: Callable[[], object], find: Callable[[], T], nothing: T) -> T
         return nothing
 
 
-def bug_log(db) -> Path:
+def bug_log(db: object) -> Path:
     return Path(str(db) + ".errors.log")
 
 
@@ -71,7 +71,7 @@ BUG_LINES = {
 _LOGGED = {"running": "running `{line}`", "board": "showing the board after `{line}`"}
 
 
-def report_bug(db, doing: str, line: str = "") -> str:
+def report_bug(db: object, doing: str, line: str = "") -> str:
     """Write the exception being handled to the bug log; the one line that says so. ``doing`` is
     one of ``BUG_LINES`` (``line``: the line typed, for "running" and "board")."""
     import time

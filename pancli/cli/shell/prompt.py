@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from pancli.cli.fit import fit_words, terminal_width
 from pancli.cli.shell.board import board_lines, prompt_text
@@ -16,8 +19,19 @@ from pancli.cli.shell.completion import completer
 from pancli.cli.shell.line import ALIASES, SHELL_WORDS, LineResult
 from pancli.core.i18n import ENGLISH, _, language
 
+if TYPE_CHECKING:
+    from prompt_toolkit.document import Document
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
+    from prompt_toolkit.history import History
+    from prompt_toolkit.lexers import Lexer
+    from prompt_toolkit.styles import Style
 
-def interactive(shell) -> int:
+    from pancli.cli.shell.protocol import Shell
+
+T = TypeVar("T")
+
+
+def interactive(shell: Shell) -> int:
     """The prompt at the table: completion, history, highlighted errors, the live board."""
     from prompt_toolkit import PromptSession
     from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
@@ -44,12 +58,12 @@ def interactive(shell) -> int:
 
             clear()
             continue
-        _at_edge(shell, lambda r=result: show(shell, r), "showing a line's output")
+        _at_edge(shell, partial(show, shell, result), "showing a line's output")
     _at_edge(shell, lambda: show_goodbye(shell), "showing the standings")
     return 0
 
 
-def _at_edge(shell, draw, doing: str):
+def _at_edge(shell: Shell, draw: Callable[[], T], doing: str) -> T | None:
     """What the prompt shows around the lines (``execute`` is the edge of the lines
     themselves): a bug is one line in the error style and an entry in the bug log."""
     try:
@@ -62,7 +76,7 @@ def _at_edge(shell, draw, doing: str):
         return None
 
 
-def show_goodbye(shell) -> None:
+def show_goodbye(shell: Shell) -> None:
     """Leaving the table: the night's standings and what comes next."""
     if shell.recorder() is None:
         return
@@ -72,7 +86,7 @@ def show_goodbye(shell) -> None:
         terminal_width())], end="")
 
 
-def show_banner(shell) -> None:
+def show_banner(shell: Shell) -> None:
     width = terminal_width()
     rec = shell.recorder()
     if rec is None:
@@ -89,7 +103,7 @@ def show_banner(shell) -> None:
             _print([("class:board", x) for x in fit_words(line, width)], end="")
 
 
-def show(shell, result: LineResult) -> None:
+def show(shell: Shell, result: LineResult) -> None:
     width = terminal_width()
     if result.out:
         sys.stdout.write("".join(fit_words(result.out, width)))
@@ -104,12 +118,12 @@ def show(shell, result: LineResult) -> None:
         _print([("class:board", x) for x in fit_words(line, width)], end="")
 
 
-def history_path(db) -> Path:
+def history_path(db: object) -> Path:
     """Where the lines typed at a database are kept: next to it."""
     return Path(str(db) + ".history")
 
 
-def history(shell):
+def history(shell: Shell) -> History:
     """Lines typed at this database, kept between runs in a file next to it."""
     from prompt_toolkit.history import FileHistory, InMemoryHistory
 
@@ -122,7 +136,7 @@ def history(shell):
     return FileHistory(str(path))
 
 
-def _style():
+def _style() -> Style:
     from prompt_toolkit.styles import Style
 
     return Style.from_dict({
@@ -131,7 +145,7 @@ def _style():
     })
 
 
-def _print(fragments, end: str = "\n") -> None:
+def _print(fragments: StyleAndTextTuples, end: str = "\n") -> None:
     from prompt_toolkit import print_formatted_text
     from prompt_toolkit.formatted_text import FormattedText
 
@@ -165,17 +179,18 @@ def _error_heads() -> tuple[str, ...]:
     return heads + tuple(head for x in said if (head := x.split(":", 1)[0].strip()))
 
 
-def make_lexer(shell):
+def make_lexer(shell: Shell) -> Lexer:
     """Highlights the line as it is typed: a known command in bold, an unknown one in red."""
     from prompt_toolkit.lexers import Lexer
 
     known = set(shell.command.list_commands(None)) | set(ALIASES) | set(SHELL_WORDS) | {"pan", "?"}
 
     class LineLexer(Lexer):
-        def lex_document(self, document):
-            def get_line(lineno):
+        def lex_document(self, document: Document) -> Callable[[int], StyleAndTextTuples]:
+            def get_line(lineno: int) -> StyleAndTextTuples:
                 text = document.lines[lineno]
-                out, first = [], True
+                out: StyleAndTextTuples = []
+                first = True
                 for m in re.finditer(r"\s+|\S+", text):
                     w = m.group()
                     if w.isspace():

@@ -21,15 +21,22 @@ import contextlib
 import io
 import os
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from pancli.cli.shell.board import board_lines, hand_over_lines, table_state
 from pancli.cli.shell.bugs import expected_errors
 from pancli.cli.shell.direct import PARSE, run_direct
 from pancli.cli.shell.help import help_text
 from pancli.cli.shell.line import ALIASES, QUIT_WORDS, LineResult, at_the_table, words_of
-from pancli.cli.shell.script import CommitGroup
 from pancli.core.i18n import _
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from typer._click.exceptions import ClickException
+
+    from pancli.app.recorder import Recorder
+    from pancli.cli.shell.protocol import DirectSpec, LineGroup
 
 
 def _error(e: object) -> str:
@@ -39,7 +46,7 @@ def _error(e: object) -> str:
     return error_line(str(e)) + "\n"
 
 
-def _click_exceptions():
+def _click_exceptions() -> tuple[type[ClickException], type[BaseException]]:
     """ClickException and Abort of the click that typer runs (typer vendors its own copy)."""
     import typer
     from typer._click.exceptions import ClickException  # the copy of click that typer runs (0.22 on)
@@ -63,7 +70,7 @@ _NULL = _Null()
 class TableShell:
     """Runs lines of `pan` commands on one database, keeping it open between lines."""
 
-    def __init__(self, db=None, session: str | None = None, board: bool = True):
+    def __init__(self, db: str | Path | None = None, session: str | None = None, board: bool = True) -> None:
         from typer.main import get_command
 
         from pancli.cli.context import AppContext
@@ -77,8 +84,8 @@ class TableShell:
         self.show_board = board
         self.context = AppContext(db=str(self.db), in_shell=True)
         self.terminal = False             # at the prompt: output is caught and fitted to the terminal
-        self.group: CommitGroup | None = None  # a script's lines not yet committed
-        self.direct_specs: dict[str, tuple | None] = {}  # see pancli.cli.shell.direct.direct_spec
+        self.group: LineGroup | None = None  # a script's lines not yet committed (shell/script.py CommitGroup)
+        self.direct_specs: dict[str, DirectSpec | None] = {}  # see pancli.cli.shell.direct.direct_spec
         self._command_done = False  # the line's command has run (a bug after it left it recorded)
         if session is not None:
             s = self.context.open_store(create=False).session(session)
@@ -89,7 +96,7 @@ class TableShell:
     def close(self) -> None:
         self.context.close()
 
-    def recorder(self):
+    def recorder(self) -> Recorder | None:
         """The current session's recorder, or None: no session, or a database that cannot say
         (the line's own command then says why, in one line)."""
         try:
@@ -249,7 +256,7 @@ class TableShell:
         said = err.getvalue()
         return status, printed, at_the_table(said) if said else said
 
-    def _mark(self):
+    def _mark(self) -> tuple[Any, ...] | None:
         """Something that changes whenever a line records, undoes or switches session."""
         store = self.context.store
         if store is None:
