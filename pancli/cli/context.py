@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from typer._click.globals import get_current_context  # the copy of click that typer runs (0.22 on)
 
+from pancli.core.errors import StoreError
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -38,8 +40,8 @@ class AppContext:
     def open_store(self, create: bool = False) -> Store:
         if self.store is not None and self.resolved is not None and self.resolved[0] == self.db:
             return self.store
-        from pancli.storage.paths import resolve_path
-        from pancli.storage.store import Store
+        from pancli.storage.paths import resolve_path  # noqa: PLC0415 the database layer: only commands that open it
+        from pancli.storage.store import Store  # noqa: PLC0415 the database layer: only commands that open it
 
         path = resolve_path(self.db)
         self.resolved = (self.db, path) if self.db is not None else None  # PANCLI_DB and HOME may change
@@ -56,7 +58,7 @@ class AppContext:
         rec = self.recorder
         if rec is not None and self.checked == (rec, name):
             return rec  # already checked in this context: only its own commands change the current session
-        from pancli.app.recorder import Recorder
+        from pancli.app.recorder import Recorder  # noqa: PLC0415 the recorder: only commands that record or read a session
 
         if rec is None or rec.store is not store or name not in (None, rec.session.name) \
                 or rec.session.id != _current_id(store, name):
@@ -76,8 +78,6 @@ class AppContext:
         if self.store is not None:
             if self.store.in_group:
                 return
-            from pancli.core.errors import StoreError
-
             # SQLite's data version changes when another connection commits, and only then.
             try:
                 seen = self.store, self.store.data_version()

@@ -13,6 +13,7 @@ from typer import BadParameter  # typer runs its own copy of click (0.22 on)
 from typer._click.exceptions import NoSuchOption, UsageError
 from typer.core import TyperGroup
 
+from pancli.cli.context import app_context
 from pancli.cli.streams import os_error_line
 from pancli.core.errors import PanError
 from pancli.core.i18n import _
@@ -27,7 +28,7 @@ class MistypedWord(UsageError):
     player is (``resolve_player``): no usage block, no "Try 'pan -h'" line."""
 
     def show(self, file: IO[Any] | None = None) -> None:
-        from pancli.cli.words.framework import error_line
+        from pancli.cli.words.framework import error_line  # noqa: PLC0415 click's words: only when an error is said
 
         typer.echo(error_line(one_line(self.message)), file=file, err=file is None)
 
@@ -56,7 +57,7 @@ def _help_words(ctx: Context, what: str) -> str:
 
 
 def no_such_command(ctx: Context, word: str) -> MistypedWord:
-    from pancli.core.knobs import closest
+    from pancli.core.knobs import closest  # noqa: PLC0415 only a mistyped command
 
     group = ctx.command
     assert isinstance(group, TyperGroup)  # only a group is asked for a command by name
@@ -75,7 +76,7 @@ def no_such_command(ctx: Context, word: str) -> MistypedWord:
 
 
 def no_such_option(e: NoSuchOption) -> MistypedWord:
-    from pancli.core.knobs import closest
+    from pancli.core.knobs import closest  # noqa: PLC0415 only a mistyped option
 
     ctx = e.ctx
     if ctx is None:  # pragma: no cover - click always names the context
@@ -106,7 +107,7 @@ def errors_as_messages() -> Iterator[None]:
         say_error(str(e), raising=True)
         raise typer.Exit(e.exit_code) from None
     except BadParameter as e:  # a word click could not read as the option's type: one line
-        from pancli.cli.words.framework import click_message
+        from pancli.cli.words.framework import click_message  # noqa: PLC0415 click's words: only when an error is said
 
         say_error(click_message(e.format_message()), raising=True)
         raise typer.Exit(2) from None
@@ -122,9 +123,8 @@ def errors_as_messages() -> Iterator[None]:
     except database_errors() as e:
         # A database error outside Store.lock()/snapshot() (a damaged page met by a plain
         # query): one line like every StoreError, not a traceback.
-        from pancli.cli.context import app_context
-        from pancli.storage.paths import resolve_path
-        from pancli.storage.store import store_error
+        from pancli.storage.paths import resolve_path  # noqa: PLC0415 the database layer: only for a database error
+        from pancli.storage.store import store_error  # noqa: PLC0415 the database layer: only for a database error
 
         err = store_error(resolve_path(app_context().db), e)
         say_error(str(err), raising=True)
@@ -134,7 +134,7 @@ def errors_as_messages() -> Iterator[None]:
 def say_error(line: str, raising: bool = False) -> None:
     """"Error: …" on standard error, even when standard error itself cannot be written (unless
     ``raising``: then an OS error writing it goes on up, as it always has)."""
-    from pancli.cli.words.framework import error_line
+    from pancli.cli.words.framework import error_line  # noqa: PLC0415 click's words: only when an error is said
 
     if raising:
         typer.echo(error_line(one_line(line)), err=True)

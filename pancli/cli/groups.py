@@ -12,6 +12,7 @@ from typer._click.exceptions import NoSuchOption
 from typer.core import TyperGroup
 
 from pancli.cli.errors import errors_as_messages, no_such_command, no_such_option
+from pancli.cli.shell.line import typed_word
 from pancli.cli.words.grammar import negative_numbers_as_arguments
 from pancli.cli.words.help_language import HelpInLanguage, PanCommand, in_language
 
@@ -57,8 +58,6 @@ class PanTyper(typer.Typer):
 # -h as well as --help, on every command (click passes it down to every sub-context).
 def _typed_token(token: str) -> str:
     """A command's or an option's name as typed on a Japanese keyboard (ｃｈｅｃｋ) read as ASCII."""
-    from pancli.cli.shell.line import typed_word
-
     return typed_word(token)
 
 

@@ -8,13 +8,17 @@ finds in the command's ``AppContext``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from typer._click.shell_completion import CompletionItem
 from typer._click.types import ParamType  # the copy of click that typer runs (0.22 on)
 
-from pancli.cli.context import AppContext
+from pancli.cli.context import AppContext, app_context
+from pancli.core.errors import InputError
 from pancli.core.i18n import N_
+from pancli.core.ledger import MAX_CHIPS
 
 if TYPE_CHECKING:
     from typer._click.core import Context, Parameter
@@ -27,14 +31,10 @@ def _obj(ctx: Context | None) -> AppContext:
     obj = ctx.find_object(AppContext) if ctx is not None else None
     if obj is None and ctx is not None and ctx.resilient_parsing:
         # Completing a word for bash, zsh or fish: the root command's callback has not run.
-        import os
-
         root = ctx.find_root()
         obj = root.ensure_object(AppContext)
         obj.db = root.params.get("db") or os.environ.get("PANCLI_DB")
     if obj is None:
-        from pancli.cli.context import app_context
-
         obj = app_context()
     return obj
 
@@ -48,8 +48,6 @@ class CompletingType(ParamType):
         return []
 
     def shell_complete(self, ctx: Context, param: Parameter, incomplete: str) -> list[CompletionItem]:
-        from typer._click.shell_completion import CompletionItem
-
         typed: list[str] = []
         for value in (ctx.params.values() if ctx is not None else ()):
             for v in value if isinstance(value, (list, tuple)) else (value,):
@@ -60,8 +58,8 @@ class CompletingType(ParamType):
         while at is not None and at.parent is not None:
             path.insert(0, at.info_name or "")
             at = at.parent
-        from pancli.cli.shell.bugs import tab_offers
-        from pancli.storage.paths import resolve_path
+        from pancli.cli.shell.bugs import tab_offers  # noqa: PLC0415 only Tab in bash, zsh or fish
+        from pancli.storage.paths import resolve_path  # noqa: PLC0415 only Tab in bash, zsh or fish
 
         obj = _obj(ctx)
         nothing: list[CompletionItem] = []
@@ -92,7 +90,7 @@ class PlayerType(CompletingType):
 def _game_of(path: Sequence[str]) -> Game[Any, Any]:
     """The game whose command ``path`` is (`contract lay`), whose pack Tab completes; the default
     game for the commands at the top (`meld`, `check`)."""
-    from pancli.games import GAMES, default_game
+    from pancli.games import GAMES, default_game  # noqa: PLC0415 the games: only Tab
 
     return GAMES[path[0]] if path and path[0] in GAMES else default_game()
 
@@ -117,7 +115,7 @@ class KnownPlayerType(CompletingType):
 
     def candidates(self, obj: AppContext, incomplete: str, typed: Sequence[str] = (),
                    path: Sequence[str] = ()) -> list[str]:
-        from pancli.app.career import known_players
+        from pancli.app.career import known_players  # noqa: PLC0415 the app layer: only Tab
 
         store = obj.open_store(create=False)
         with store.snapshot():
@@ -133,7 +131,7 @@ class CardsType(CompletingType):
     name = "cards"
 
     def convert(self, value: Any, param: Parameter | None, ctx: Context | None) -> tuple[str, ...]:
-        from pancli.games import default_game
+        from pancli.games import default_game  # noqa: PLC0415 the games: only when cards are read
 
         if isinstance(value, tuple):
             return value
@@ -156,13 +154,13 @@ class MeldsType(CompletingType):
     name = "melds"
 
     def convert(self, value: Any, param: Parameter | None, ctx: Context | None) -> tuple[str, ...]:
-        from pancli.core.grouping import word_pieces
+        from pancli.core.grouping import word_pieces  # noqa: PLC0415 only when melds are read
 
         return value if isinstance(value, tuple) else word_pieces(value)
 
     def candidates(self, obj: AppContext, incomplete: str, typed: Sequence[str] = (),
                    path: Sequence[str] = ()) -> list[str]:
-        from pancli.core.grouping import SEPARATOR
+        from pancli.core.grouping import SEPARATOR  # noqa: PLC0415 only Tab
 
         return _game_of(path).complete("card", incomplete) + ([SEPARATOR] if not incomplete else [])
 
@@ -170,7 +168,7 @@ class MeldsType(CompletingType):
 def melds(words: Iterable[str | tuple[str, ...]] | None, each_word_a_meld: bool = False) -> list[str]:
     """The melds written across MeldsType words, each as its cards' codes read under the current
     session's rules (see ``CardsType``)."""
-    from pancli.games.actions import read_melds  # the one reader of melds, the dealer's too
+    from pancli.games.actions import read_melds  # noqa: PLC0415 the games' readers: only when a word is read (the one reader of melds, the dealer's too)
 
     return [" ".join(m) for m in read_melds(list(words or ()), lambda text: CARDS.convert(text, None, None),
                                              each_word_a_meld)]
@@ -187,7 +185,7 @@ class MeldNumberType(CompletingType):
 
     @staticmethod
     def number(value: Any, option: str) -> int:
-        from pancli.games.actions import read_meld_number  # the one reader of a meld number, the dealer's too
+        from pancli.games.actions import read_meld_number  # noqa: PLC0415 the games' readers: only when a word is read (the one reader of a meld number, the dealer's too)
 
         return read_meld_number(value, option)
 
@@ -196,8 +194,6 @@ class MeldNumberType(CompletingType):
         rec = obj.open_recorder()
         state = rec.state()
         owner = None
-        from pancli.core.errors import InputError
-
         for w in typed:
             try:
                 owner = rec.player(w)
@@ -243,12 +239,10 @@ class CountType(ParamType):
     name = "integer"
 
     def __init__(self, noun: str = "a number of chips", low: int = 1, high: int | None = None) -> None:
-        from pancli.core.ledger import MAX_CHIPS
-
         self.noun, self.low, self.high = noun, low, MAX_CHIPS if high is None else high
 
     def convert(self, value: Any, param: Parameter | None, ctx: Context | None) -> int:
-        from pancli.games.actions import read_count  # the one reader of a count, the dealer's too
+        from pancli.games.actions import read_count  # noqa: PLC0415 the games' readers: only when a word is read (the one reader of a count, the dealer's too)
 
         return read_count(value, self.noun, self.low, self.high)
 

@@ -12,6 +12,8 @@ import typer
 from pancli.core.i18n import N_, _, ngettext, pgettext
 from pancli.core.text import one_line, payment_lines
 from pancli.core.words import signed, signed_money
+from pancli.games import GAMES, game
+from pancli.games.protocol import TALLIES
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -35,7 +37,7 @@ def show_step(step: Step[Any]) -> None:
 
 def markup_cards(cards: Iterable[str]) -> str:
     """Cards by their codes (`5S`, `TH`) as rich markup: suit symbols, hearts and diamonds in red."""
-    from pancli.games.frenchpack import SUIT_SYMBOLS
+    from pancli.games.frenchpack import SUIT_SYMBOLS  # noqa: PLC0415 the pack: only when melds are drawn
 
     shown = []
     for c in cards:
@@ -105,13 +107,13 @@ def result_words(hand: Mapping[str, Any]) -> str:
 def board_table(data: Mapping[str, Any], game: Game[Any, Any]) -> Table | str:
     """The board of a game that plays in hands (``data["hand"]``, as ``PanguingueBoard`` shapes
     it), its melds in words by the game."""
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 rich: only when the board is drawn
 
     hand = data["hand"]
     if hand is None:
         return _("Session {session}: no hand dealt yet. Seats: {seats}.").format(
             session=data["session"], seats=", ".join(data["seats"]))
-    from rich.text import Text
+    from rich.text import Text  # noqa: PLC0415 rich: only when the board is drawn
 
     title = _("{session} · hand {number} · {dealer} deals, {eldest} eldest · tops {tops} · {result}").format(
         session=data["session"], number=hand["number"], dealer=hand["dealer"], eldest=hand["eldest"],
@@ -133,16 +135,13 @@ def board_table(data: Mapping[str, Any], game: Game[Any, Any]) -> Table | str:
     return table
 
 def standings_table(data: StandingsJson) -> Table:
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 rich: only when standings are drawn
 
-    from pancli.cli.output import styled
+    from pancli.cli.output import styled  # noqa: PLC0415 rich consoles: only when standings are drawn
 
     table = Table(title=_("Standings · {session}").format(session=data["session"]), title_justify="left")
     if "columns" in data:
         return _score_table(table, data)
-    from pancli.games import GAMES
-    from pancli.games.protocol import TALLIES
-
     g = GAMES.get(data["game"])
     counts = list(g.tallies if g is not None else TALLIES)  # the counts its game declares
     cols = ["player", "net"] + (["money"] if data["chip_value"] else []) + counts
@@ -159,13 +158,11 @@ def standings_table(data: StandingsJson) -> Table:
 
 def season_table(data: Mapping[str, Any]) -> Table:
     """Standings over a season: every session of one game, every device."""
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 rich: only when a season is drawn
 
-    from pancli.cli.output import styled
+    from pancli.cli.output import styled  # noqa: PLC0415 rich consoles: only when a season is drawn
 
     title = _("Season") if data["season"] == "all" else _("Season {year}").format(year=data["season"])
-    from pancli.games import game
-
     if not game(data["game"]).at_top:  # a season of another game says which, as its --game did
         title += f" · {data['game']}"
     n, d = data["sessions"], data["devices"]
@@ -181,7 +178,7 @@ def season_table(data: Mapping[str, Any]) -> Table:
             table.add_row(*(r["name"] if c == "player" else
                             count_cell(c, r.get(c, 0)) for c in cols))
         return table
-    from pancli.app.reports import season_tallies_of
+    from pancli.app.reports import season_tallies_of  # noqa: PLC0415 the app layer: only a season's table
 
     counts = season_tallies_of(data["game"])  # the counts its game adds up over a season
     for col in ("player", "net", "nights", *counts):

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from pancli.cli.shell.bugs import expected_errors
 from pancli.core.i18n import _
+from pancli.core.ledger import POOLS
+from pancli.core.names import inert
 from pancli.core.words import signed
 
 if TYPE_CHECKING:
@@ -25,8 +27,6 @@ def prompt_text(shell: Shell) -> str:
     except expected_errors():  # a damaged log: the next line's command says so
         state = None
     status = rec.game.status(state) if state is not None else None
-    from pancli.core.names import inert
-
     where = rec.session.name + (f" · {status}" if status else "")
     return f"{inert(where)}> "
 
@@ -36,8 +36,6 @@ def board_lines(shell: Shell) -> list[str]:
     rec = shell.recorder()
     if rec is None:
         return []
-    from pancli.core.names import inert
-
     return [inert(line) for line in compact_board(rec)]  # names from the log, shown inert
 
 
@@ -66,8 +64,6 @@ def hand_over_lines(shell: Shell, before: TableState | None) -> list[str]:
 def compact_board(rec: Recorder) -> list[str]:
     """One to three lines: the game's own (in Panguingue the hand, who is in with melds, worth and
     chips), then the night's totals."""
-    from pancli.core.ledger import POOLS
-
     state, balances = rec.standing()
     lines = rec.game.board_lines(rec.game.board(rec.session, state))
     seats = rec.game.players(state)

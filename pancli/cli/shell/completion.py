@@ -1,5 +1,6 @@
 """What Tab offers at `pan table`: commands, subcommands, options, and the values the argument
-being typed takes (players, cards, presets), read from the same click commands `pan` runs."""
+being typed takes (players, cards, presets), read from the same click commands `pan` runs. Loaded
+by the prompt (shell/prompt.py) alone, with prompt_toolkit."""
 
 from __future__ import annotations
 
@@ -7,11 +8,15 @@ import shlex
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from pancli.cli.shell.bugs import expected_errors
+from prompt_toolkit.completion import Completer, Completion
+from typer.core import TyperGroup
+
+from pancli.cli.shell.bugs import expected_errors, tab_offers
 from pancli.cli.shell.line import ALIASES, SHELL_WORDS
+from pancli.games import GAMES, default_game
 
 if TYPE_CHECKING:
-    from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+    from prompt_toolkit.completion import CompleteEvent
     from prompt_toolkit.document import Document
     from typer._click.core import Command, Parameter
 
@@ -39,8 +44,6 @@ def candidates(shell: Shell, text: str) -> tuple[str, list[str]]:
         if len(words) == 1:
             return current, _starting(current, shell.command.list_commands(None))
         return current, []
-    from typer.core import TyperGroup
-
     cmd: Command = shell.command
     rest = list(words)
     path: list[str] = []
@@ -71,8 +74,6 @@ def candidates(shell: Shell, text: str) -> tuple[str, list[str]]:
 def _game_of(path: list[str], typed: list[str]) -> Game[Any, Any]:
     """The game a line is about, for its presets: the `--game` it names, else the game whose
     own command it is (`contract check`), else the default game."""
-    from pancli.games import GAMES, default_game
-
     for i, w in enumerate(typed[:-1]):
         if w in ("--game", "-g") and typed[i + 1] in GAMES:
             return GAMES[typed[i + 1]]
@@ -86,12 +87,8 @@ def _game_of(path: list[str], typed: list[str]) -> Game[Any, Any]:
 
 def completer(shell: Shell) -> Completer:
     """A prompt_toolkit completer over `candidates`."""
-    from prompt_toolkit.completion import Completer, Completion
-
     class TableCompleter(Completer):
         def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
-            from pancli.cli.shell.bugs import tab_offers
-
             nothing: tuple[str, list[str]] = ("", [])
             word, found = tab_offers(lambda: shell.db, lambda: candidates(shell, document.text_before_cursor), nothing)
             for c in found:

@@ -7,6 +7,14 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
+from typer import Exit
+from typer._click.core import Context
+from typer._click.exceptions import ClickException
+
+from pancli.cli.errors import errors_as_messages
+from pancli.cli.shell.bugs import expected_errors
+from pancli.games import default_game
+
 if TYPE_CHECKING:
     from typer._click.core import Parameter
 
@@ -21,8 +29,6 @@ def direct_commands() -> frozenset[str]:
     """The commands whose lines of plain words only (no option, no word that looks like one) skip
     click's parser, which costs more than recording the event (see run_direct): the default
     game's declared actions that say so (``Action.direct``: `pan deal`, `pan meld` …), and undo."""
-    from pancli.games import default_game
-
     own = default_game().actions
     return frozenset(a.command[0] for a in own if a.direct and len(a.command) == 1) | {"undo"}
 
@@ -56,13 +62,6 @@ def run_direct(shell: Shell, words: list[str], obj: AppContext) -> Any:
     refuse (the parse then words the error exactly as on the command line)."""
     if words[0] not in direct_commands() or any(w.startswith("-") for w in words[1:]):
         return PARSE
-    from typer import Exit
-    from typer._click.core import Context
-    from typer._click.exceptions import ClickException
-
-    from pancli.cli.errors import errors_as_messages
-    from pancli.cli.shell.bugs import expected_errors
-
     spec = direct_spec(shell, words[0])
     if spec is None:
         return PARSE

@@ -1,7 +1,8 @@
 """The prompt at `pan table`: the banner, the line typed with completion, history and highlighting,
 what each line showed (errors highlighted, the live board), and the standings on leaving.
 
-prompt_toolkit is imported inside the functions: scripts and `pan check` never pay for it.
+prompt_toolkit is imported at the top: only `pan table` at a terminal loads this module (a script
+and `pan check` never do).
 """
 
 from __future__ import annotations
@@ -13,18 +14,27 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from prompt_toolkit import PromptSession, print_formatted_text
+from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.lexers import Lexer
+from prompt_toolkit.shortcuts import clear
+from prompt_toolkit.styles import Style
+
 from pancli.cli.fit import fit_words, terminal_width
 from pancli.cli.shell.board import board_lines, prompt_text
+from pancli.cli.shell.bugs import BUG_LINES, report_bug
 from pancli.cli.shell.completion import completer
 from pancli.cli.shell.line import ALIASES, SHELL_WORDS, LineResult
+from pancli.cli.words.framework import error_line
 from pancli.core.i18n import ENGLISH, _, language
+from pancli.core.names import inert
 
 if TYPE_CHECKING:
     from prompt_toolkit.document import Document
     from prompt_toolkit.formatted_text import StyleAndTextTuples
     from prompt_toolkit.history import History
-    from prompt_toolkit.lexers import Lexer
-    from prompt_toolkit.styles import Style
 
     from pancli.cli.shell.protocol import Shell
 
@@ -33,9 +43,6 @@ T = TypeVar("T")
 
 def interactive(shell: Shell) -> int:
     """The prompt at the table: completion, history, highlighted errors, the live board."""
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
-
     session: PromptSession[str] = PromptSession(history=history(shell), completer=completer(shell),
                                                 complete_while_typing=False, auto_suggest=AutoSuggestFromHistory(),
                                                 lexer=make_lexer(shell), style=_style())
@@ -54,8 +61,6 @@ def interactive(shell: Shell) -> int:
         if result.quit:
             break
         if result.clear:
-            from prompt_toolkit.shortcuts import clear
-
             clear()
             continue
         _at_edge(shell, partial(show, shell, result), "showing a line's output")
@@ -69,8 +74,6 @@ def _at_edge(shell: Shell, draw: Callable[[], T], doing: str) -> T | None:
     try:
         return draw()
     except Exception:
-        from pancli.cli.shell.bugs import report_bug
-
         _print([("class:error", x) for x in fit_words(f"✗ {report_bug(shell.db, doing)}.", terminal_width())],
                end="")
         return None
@@ -93,8 +96,6 @@ def show_banner(shell: Shell) -> None:
         text = _("No session in {db} yet: start one with `session new NAME --players A,B,C`. `help` lists "
                  "the commands.").format(db=shell.db)
     else:
-        from pancli.core.names import inert
-
         text = _("Session {session} at {db}. `help` lists the commands; Tab completes; `undo` takes back; "
                  "Ctrl-D leaves.").format(session=inert(rec.session.name), db=shell.db)
     _print([("class:dim", line) for line in fit_words(text, width)], end="")
@@ -125,8 +126,6 @@ def history_path(db: object) -> Path:
 
 def history(shell: Shell) -> History:
     """Lines typed at this database, kept between runs in a file next to it."""
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
-
     path = history_path(shell.db)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -137,8 +136,6 @@ def history(shell: Shell) -> History:
 
 
 def _style() -> Style:
-    from prompt_toolkit.styles import Style
-
     return Style.from_dict({
         "error": "#ff5f5f bold", "warning": "#ffaf00", "dim": "#888888", "board": "#5fafd7",
         "command": "bold", "unknown": "#ff5f5f underline", "card": "#d7d7af", "option": "#87af87",
@@ -146,9 +143,6 @@ def _style() -> Style:
 
 
 def _print(fragments: StyleAndTextTuples, end: str = "\n") -> None:
-    from prompt_toolkit import print_formatted_text
-    from prompt_toolkit.formatted_text import FormattedText
-
     print_formatted_text(FormattedText(fragments), style=_style(), end=end)
 
 
@@ -171,9 +165,6 @@ def _error_heads() -> tuple[str, ...]:
     heads = ("Error", "Internal error", "Interrupted", "Aborted")
     if language() == ENGLISH:
         return heads
-    from pancli.cli.shell.bugs import BUG_LINES
-    from pancli.cli.words.framework import error_line
-
     said = (error_line(""), _(BUG_LINES["running"]), _("Interrupted: nothing was recorded by the interrupted command."),
             _("Aborted: nothing was recorded by this line."))
     return heads + tuple(head for x in said if (head := x.split(":", 1)[0].strip()))
@@ -181,8 +172,6 @@ def _error_heads() -> tuple[str, ...]:
 
 def make_lexer(shell: Shell) -> Lexer:
     """Highlights the line as it is typed: a known command in bold, an unknown one in red."""
-    from prompt_toolkit.lexers import Lexer
-
     known = set(shell.command.list_commands(None)) | set(ALIASES) | set(SHELL_WORDS) | {"pan", "?"}
 
     class LineLexer(Lexer):

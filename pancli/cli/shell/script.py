@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import contextvars
 import os
+import select
 import stat
 import sys
 import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TextIO
+
+from pancli.cli.registry import shares_a_commit
+from pancli.core.errors import StoreError
+from pancli.core.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from pancli.cli.shell.protocol import Shell
@@ -35,8 +40,6 @@ SHELL_GROUPED = frozenset({"redo"})
 
 def grouped(shell: Shell, words: list[str]) -> bool:
     """Whether a line of these words may join the script's group commit."""
-    from pancli.cli.registry import shares_a_commit
-
     head = words[0].lower()
     return (head in SHELL_GROUPED or shares_a_commit(head) or head in shell.command.games_commands()
             or words[:2] == ["db", "path"])
@@ -49,9 +52,6 @@ def run_script(shell: Shell, lines: Iterable[str], source: str = "stdin", keep_g
     The lines commit in groups (see ``CommitGroup``) and what each line prints is shown once
     its group is durable, so whatever a script reports done survives a crash.
     """
-    from pancli.core.errors import StoreError
-    from pancli.core.i18n import _, ngettext
-
     out = out or sys.stdout
     err = err or sys.stderr
     reader = ScriptLines(lines)
@@ -190,8 +190,6 @@ class ScriptLines:
         """Whether the next line (or the end of the input) comes within ``timeout`` seconds."""
         if self.fd is None:
             return not self.waits
-        import select
-
         deadline = time.monotonic() + timeout
         while b"\n" not in self.buffer and not self.eof:
             left = deadline - time.monotonic()

@@ -15,6 +15,11 @@ from __future__ import annotations
 import re
 from typing import IO, TYPE_CHECKING, Any
 
+import typer.core
+from typer._click import exceptions
+from typer._click._compat import get_text_stderr
+from typer._click.utils import echo
+
 from pancli.core.i18n import ENGLISH, N_, _, language
 
 if TYPE_CHECKING:
@@ -70,16 +75,10 @@ def error_line(message: str) -> str:
 
 
 def _show_click_exception(self: ClickException, file: IO[Any] | None = None) -> None:
-    from typer._click._compat import get_text_stderr
-    from typer._click.utils import echo
-
     echo(error_line(click_message(self.format_message())), file=file or get_text_stderr(), color=self.show_color)
 
 
 def _show_usage_error(self: UsageError, file: IO[Any] | None = None) -> None:
-    from typer._click._compat import get_text_stderr
-    from typer._click.utils import echo
-
     file = file or get_text_stderr()
     color, hint = None, ""
     if self.ctx is not None and self.ctx.command.get_help_option(self.ctx) is not None:
@@ -101,9 +100,6 @@ def speak_framework() -> None:
     if _spoken:
         return
     _spoken = True
-    import typer.core
-    from typer._click import exceptions
-
     setattr(typer.core, "_", _)  # noqa: B010 typer's private gettext name (no hook for it), looked up at each call
     exceptions.ClickException.show = _show_click_exception  # type: ignore[method-assign]
     exceptions.UsageError.show = _show_usage_error  # type: ignore[method-assign]

@@ -10,8 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import typer
 from typer.core import TyperGroup
 
+from pancli.cli import registry
 from pancli.cli.words.help_language import shown_name
 
 if TYPE_CHECKING:
@@ -48,10 +50,6 @@ def _walk(command: Command, ctx: Context, where: str, out: list[tuple[str, str]]
 def help_messages() -> list[tuple[str, str]]:
     """(text, the file that wrote it) for every help text of the whole tree, the games' groups
     included, each once (the first place it is written)."""
-    import typer
-
-    from pancli.cli import registry  # noqa: F401  (the root callback and its options)
-
     command = typer.main.get_command(registry.app)
     ctx = typer.Context(command, info_name="pan")
     found: list[tuple[str, str]] = []
