@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
-import typer
+import gc
+import os
+import sys
+from typing import Any
 
+import typer
+from typer._completion_classes import completion_init
+from typer.completion import install_callback, show_callback
+
+import pancli  # its version is the distribution's too (pyproject reads it from there)
 from pancli.cli.context import AppContext
+from pancli.cli.errors import errors_as_messages, say_error
 from pancli.cli.registry import app
+from pancli.cli.streams import guard_streams, os_error_line, quiet_stdout
 from pancli.cli.words import hints as _hints  # noqa: F401 the command line words the games' hints (pancli/core/hints.py)
+from pancli.cli.words.language import speak
 
 
 def _version(value: bool) -> None:
     if value:
-        import pancli  # its version is the distribution's too (pyproject reads it from there)
-
         typer.echo(f"pan (pancli) {pancli.__version__}")
         raise typer.Exit(0)
 
@@ -22,29 +31,22 @@ def _lang(ctx: typer.Context, value: str | None) -> str | None:
     typed at `pan table` without its own --lang keeps the language the shell speaks."""
     if value is None and getattr(ctx.obj, "in_shell", False):
         return value
-    from pancli.cli.errors import errors_as_messages
-    from pancli.cli.words.language import speak
-
     with errors_as_messages():
         speak(value)
     return value
 
 
-def _install_completion(ctx: typer.Context, param, value):
+def _install_completion(ctx: typer.Context, param: typer.CallbackParam, value: Any) -> Any:
     """Typer's own --install-completion, its machinery loaded only when asked for."""
     if not value or ctx.resilient_parsing:
         return value
-    from typer.completion import completion_init, install_callback
-
     completion_init()
     return install_callback(ctx, param, value)
 
 
-def _show_completion(ctx: typer.Context, param, value):
+def _show_completion(ctx: typer.Context, param: typer.CallbackParam, value: Any) -> Any:
     if not value or ctx.resilient_parsing:
         return value
-    from typer.completion import completion_init, show_callback
-
     completion_init()
     return show_callback(ctx, param, value)
 
@@ -88,12 +90,6 @@ def main() -> None:
     """`pan`: a reader that goes away (`pan history | head -1`) or a closed standard output ends
     the command quietly; any other OS error is one line naming the path and the reason, never
     a traceback and never a silent failure."""
-    import os
-    import sys
-
-    from pancli.cli.errors import say_error
-    from pancli.cli.streams import guard_streams, os_error_line, quiet_stdout
-
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:  # started with the descriptor closed (`pan … >&-`)
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
@@ -119,6 +115,4 @@ def main() -> None:
     finally:
         # Python's exit runs the cycle collector over every object typer and pancli made; frozen,
         # they are freed without it. A command ends 15-40 ms sooner (bench/bench_startup.py).
-        import gc
-
         gc.freeze()

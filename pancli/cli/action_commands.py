@@ -21,9 +21,12 @@ from typing import Any
 import typer
 
 import pancli.cli.params as types
+from pancli.cli.context import app_context
 from pancli.cli.groups import new_app
+from pancli.cli.words.grammar import multiword_command
 from pancli.core.hints import CLI, wording
-from pancli.games.actions import CARD_EACH, CARDS, COUNT, FLAG, IN_HAND, MELD, MELDS, PLAYER, Action, Param
+from pancli.games import game
+from pancli.games.actions import CARD_EACH, CARDS, COUNT, FLAG, IN_HAND, MELD, MELDS, PLAYER, Action, Param, read_melds
 
 # What a command does with its words: (the action, its words by the parameters' names).
 Run = Callable[[Action, dict[str, Any]], object]
@@ -104,8 +107,6 @@ def add_commands(apps: Mapping[tuple[str, ...], typer.Typer], actions: Iterable[
                  at_top: bool) -> None:
     """Each action as a command of the app its words start with (``apps``: () for `pan` itself,
     ("seat",) for `pan seat …`, ("contract",) for `pan contract …`), in the order declared."""
-    from pancli.cli.words.grammar import multiword_command
-
     for action in actions:
         *path, name = action.command
         app = apps.get(tuple(path))
@@ -123,8 +124,6 @@ class CommandLineTable:
     the session's players, and cards read as `pan`'s CARDS type reads them."""
 
     def player(self, text: str) -> str:
-        from pancli.cli.context import app_context
-
         return app_context().open_recorder().player(text)
 
     def read_cards(self, text: str) -> tuple[str, ...]:
@@ -134,8 +133,6 @@ class CommandLineTable:
 def values_at_top(action: Action, words: dict[str, Any]) -> dict[str, Any]:
     """The values the action's builder takes from the words its click types read: the cards of
     several words in one list, melds grouped and read; or what its own reading makes of them."""
-    from pancli.games.actions import read_melds
-
     table = CommandLineTable()
     if action.words is not None:
         return action.words(words, table)
@@ -153,7 +150,7 @@ def values_at_top(action: Action, words: dict[str, Any]) -> dict[str, Any]:
 def in_group(action: Action, words: dict[str, Any]) -> object:
     """Record the action of a game's group from its words as typed: each read against the session
     by the reader of its kind (cli/commands/other_games/game_commands.py ``record_action``)."""
-    from pancli.cli.commands.other_games.game_commands import record_action
+    from pancli.cli.commands.other_games.game_commands import record_action  # noqa: PLC0415 only a game's own group records through it
 
     given: dict[str, Any] = {}
     for p in action.params:
@@ -167,8 +164,6 @@ def in_group(action: Action, words: dict[str, Any]) -> object:
 def game_group(name: str) -> typer.Typer:
     """`pan NAME …` of a game that writes no commands of its own: its declared actions whose
     command starts with its name (``GameBase.register_commands``)."""
-    from pancli.games import game
-
     g = game(name)
     actions = [a for a in g.actions if len(a.command) == 2 and a.command[0] == name]
     example = next((a.example for a in actions if a.example), "")

@@ -8,9 +8,17 @@ line costs one parse and one committed transaction.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from typer._click.globals import get_current_context  # the copy of click that typer runs (0.22 on)
+
+from pancli.core.errors import StoreError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from pancli.app.recorder import Recorder
+    from pancli.storage.store import Store
 
 
 @dataclass
@@ -19,21 +27,21 @@ class AppContext:
 
     db: str | None = None              # --db / PANCLI_DB; None: the default path
     session_name: str | None = None    # a session pinned by `pan table NAME`
-    store: Any = None                  # the open Store, once a command needs it
-    recorder: Any = None               # the current session's Recorder, cached
+    store: Store | None = None         # the open Store, once a command needs it
+    recorder: Recorder | None = None   # the current session's Recorder, cached
     in_shell: bool = False             # a line of `pan table`: hints name its words (`help`, not `pan -h`)
     quiet: bool = False                # what the command prints is dropped (`pan table --quiet`)
     # Asked for three times a line, so the answers are kept: the path the database resolves to,
     # and the (recorder, session name) already checked against the current session in this context.
-    resolved: tuple | None = None
-    checked: tuple | None = None
-    seen_version: tuple | None = None  # the store and its data version at the shell's last look
+    resolved: tuple[str, Path] | None = None
+    checked: tuple[Recorder, str | None] | None = None
+    seen_version: tuple[Store, int] | None = None  # the store and its data version at the shell's last look
 
-    def open_store(self, create: bool = False):
+    def open_store(self, create: bool = False) -> Store:
         if self.store is not None and self.resolved is not None and self.resolved[0] == self.db:
             return self.store
-        from pancli.storage.paths import resolve_path
-        from pancli.storage.store import Store
+        from pancli.storage.paths import resolve_path  # noqa: PLC0415 the database layer: only commands that open it
+        from pancli.storage.store import Store  # noqa: PLC0415 the database layer: only commands that open it
 
         path = resolve_path(self.db)
         self.resolved = (self.db, path) if self.db is not None else None  # PANCLI_DB and HOME may change
@@ -44,13 +52,13 @@ class AppContext:
             self.store = Store(path, create=create)
         return self.store
 
-    def open_recorder(self, name: str | None = None, create: bool = False):
+    def open_recorder(self, name: str | None = None, create: bool = False) -> Recorder:
         store = self.open_store(create=create)
         name = name or self.session_name
         rec = self.recorder
         if rec is not None and self.checked == (rec, name):
             return rec  # already checked in this context: only its own commands change the current session
-        from pancli.app.recorder import Recorder
+        from pancli.app.recorder import Recorder  # noqa: PLC0415 the recorder: only commands that record or read a session
 
         if rec is None or rec.store is not store or name not in (None, rec.session.name) \
                 or rec.session.id != _current_id(store, name):
@@ -70,8 +78,6 @@ class AppContext:
         if self.store is not None:
             if self.store.in_group:
                 return
-            from pancli.core.errors import StoreError
-
             # SQLite's data version changes when another connection commits, and only then.
             try:
                 seen = self.store, self.store.data_version()
@@ -102,7 +108,7 @@ class AppContext:
         self.store = self.recorder = None
 
 
-def _current_id(store, name):
+def _current_id(store: Store, name: str | None) -> int:
     return store.session(name).id if name else int(store.setting("current_session") or 0)
 
 

@@ -6,34 +6,39 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
 import typer
 from typer import BadParameter  # typer runs its own copy of click (0.22 on)
 from typer._click.exceptions import NoSuchOption, UsageError
+from typer.core import TyperGroup
 
+from pancli.cli.context import app_context
 from pancli.cli.streams import os_error_line
 from pancli.core.errors import PanError
 from pancli.core.i18n import _
 from pancli.core.text import one_line
+
+if TYPE_CHECKING:
+    from typer._click.core import Context
 
 
 class MistypedWord(UsageError):
     """A mistyped command or option, said in one line with the closest word, the way a mistyped
     player is (``resolve_player``): no usage block, no "Try 'pan -h'" line."""
 
-    def show(self, file=None) -> None:
-        from pancli.cli.words.framework import error_line
+    def show(self, file: IO[Any] | None = None) -> None:
+        from pancli.cli.words.framework import error_line  # noqa: PLC0415 click's words: only when an error is said
 
         typer.echo(error_line(one_line(self.message)), file=file, err=file is None)
 
 
-def _in_shell(ctx) -> bool:
+def _in_shell(ctx: Context) -> bool:
     """Whether the line was typed at `pan table` (which hands every line its AppContext)."""
     return bool(getattr(ctx.find_root().obj, "in_shell", False))
 
 
-def _said(ctx) -> str:
+def _said(ctx: Context) -> str:
     """The command as the person typed it: `pan rules` on a command line, `rules` at the table."""
     path = ctx.command_path
     if _in_shell(ctx):
@@ -41,7 +46,7 @@ def _said(ctx) -> str:
     return path
 
 
-def _help_words(ctx, what: str) -> str:
+def _help_words(ctx: Context, what: str) -> str:
     """`pan check -h` on a command line, `help check` at the table."""
     said = _said(ctx)
     told = (f"help {said}" if said else "help") if _in_shell(ctx) else f"{said} -h"
@@ -51,10 +56,12 @@ def _help_words(ctx, what: str) -> str:
     return _("(`{told}` lists its options)").format(told=told)
 
 
-def no_such_command(ctx, word: str) -> MistypedWord:
-    from pancli.core.knobs import closest
+def no_such_command(ctx: Context, word: str) -> MistypedWord:
+    from pancli.core.knobs import closest  # noqa: PLC0415 only a mistyped command
 
-    close = closest(word, [n for n in ctx.command.list_commands(ctx) if n != word])
+    group = ctx.command
+    assert isinstance(group, TyperGroup)  # only a group is asked for a command by name
+    close = closest(word, [n for n in group.list_commands(ctx) if n != word])
     said = _said(ctx) if ctx.parent is not None else ""
     told = _help_words(ctx, "commands")
     if said and close:
@@ -69,7 +76,7 @@ def no_such_command(ctx, word: str) -> MistypedWord:
 
 
 def no_such_option(e: NoSuchOption) -> MistypedWord:
-    from pancli.core.knobs import closest
+    from pancli.core.knobs import closest  # noqa: PLC0415 only a mistyped option
 
     ctx = e.ctx
     if ctx is None:  # pragma: no cover - click always names the context
@@ -100,7 +107,7 @@ def errors_as_messages() -> Iterator[None]:
         say_error(str(e), raising=True)
         raise typer.Exit(e.exit_code) from None
     except BadParameter as e:  # a word click could not read as the option's type: one line
-        from pancli.cli.words.framework import click_message
+        from pancli.cli.words.framework import click_message  # noqa: PLC0415 click's words: only when an error is said
 
         say_error(click_message(e.format_message()), raising=True)
         raise typer.Exit(2) from None
@@ -116,9 +123,8 @@ def errors_as_messages() -> Iterator[None]:
     except database_errors() as e:
         # A database error outside Store.lock()/snapshot() (a damaged page met by a plain
         # query): one line like every StoreError, not a traceback.
-        from pancli.cli.context import app_context
-        from pancli.storage.paths import resolve_path
-        from pancli.storage.store import store_error
+        from pancli.storage.paths import resolve_path  # noqa: PLC0415 the database layer: only for a database error
+        from pancli.storage.store import store_error  # noqa: PLC0415 the database layer: only for a database error
 
         err = store_error(resolve_path(app_context().db), e)
         say_error(str(err), raising=True)
@@ -128,7 +134,7 @@ def errors_as_messages() -> Iterator[None]:
 def say_error(line: str, raising: bool = False) -> None:
     """"Error: …" on standard error, even when standard error itself cannot be written (unless
     ``raising``: then an OS error writing it goes on up, as it always has)."""
-    from pancli.cli.words.framework import error_line
+    from pancli.cli.words.framework import error_line  # noqa: PLC0415 click's words: only when an error is said
 
     if raising:
         typer.echo(error_line(one_line(line)), err=True)

@@ -7,13 +7,22 @@ rich is imported inside the functions: only output that draws a table or pads a 
 from __future__ import annotations
 
 import re
+import shutil
+from typing import TYPE_CHECKING
+
+from pancli.cli.letters import LETTERS
+from pancli.cli.terminal import rich_as_wide
+from pancli.core.text import word_pieces
+from pancli.core.width import ambiguous_wide, cells
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+    from rich.table import Table
 
 
 def cell_width(text: str) -> int:
     """How many terminal cells the text takes (``pancli.core.width``: ambiguous characters as the
     terminal is said to draw them)."""
-    from pancli.core.width import cells
-
     return cells(text)
 
 
@@ -22,10 +31,10 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - cell_width(text))
 
 
-def _column_ranges(table, console) -> list[tuple[int, int]]:
+def _column_ranges(table: Table, console: Console) -> list[tuple[int, int]]:
     """Per column, the narrowest it can be without breaking a word (its longest word, or its
     whole text when it does not wrap) and its natural width, both without padding."""
-    from rich.measure import Measurement
+    from rich.measure import Measurement  # noqa: PLC0415 rich: only a command that draws a table
 
     options = console.options
     out = []
@@ -38,9 +47,9 @@ def _column_ranges(table, console) -> list[tuple[int, int]]:
     return out
 
 
-def _overhead(table) -> int:
+def _overhead(table: Table) -> int:
     """The cells a table takes beyond its columns' text: padding, rules and edges."""
-    from rich.padding import Padding
+    from rich.padding import Padding  # noqa: PLC0415 rich: only a command that draws a table
 
     _, right, _, left = Padding.unpack(table.padding)
     total = len(table.columns) * (left + right)
@@ -49,18 +58,18 @@ def _overhead(table) -> int:
     return total + len(table.columns) - 1 + (2 if table.show_edge else 0)
 
 
-def table_min_width(table, console) -> int:
+def table_min_width(table: Table, console: Console) -> int:
     """The narrowest the table can be drawn without breaking a word: each column as wide as its
     longest word (its whole text when it does not wrap), with padding and rules."""
     return sum(low for low, _ in _column_ranges(table, console)) + _overhead(table)
 
 
-def _cuts_a_word(table, console) -> bool:
+def _cuts_a_word(table: Table, console: Console) -> bool:
     """Whether rich, left to itself, would draw the table with a word cut short (its columns end
     a word they cannot fit with an ellipsis)."""
-    from rich.text import Text
+    from rich.text import Text  # noqa: PLC0415 rich: only a command that draws a table
 
-    def ellipses(cell) -> int:
+    def ellipses(cell: RenderableType) -> int:
         return (cell.plain if isinstance(cell, Text) else str(cell)).count("…")
 
     shown = sum(ellipses(c) for column in table.columns for c in [column.header, *column.cells])
@@ -68,7 +77,7 @@ def _cuts_a_word(table, console) -> bool:
     return drawn > shown
 
 
-def _share_width(table, console, ranges: list[tuple[int, int]]) -> None:
+def _share_width(table: Table, console: Console, ranges: list[tuple[int, int]]) -> None:
     """A table wider than the console that fits at its longest words gets each column's width
     fixed: at least its longest word, the rest shared in proportion to what each would take more.
     rich alone shrinks the widest columns first, below their longest word (``friday@ana…``).
@@ -87,19 +96,15 @@ def _share_width(table, console, ranges: list[tuple[int, int]]) -> None:
         column.width = width
 
 
-def fit_table(table, console) -> None:
+def fit_table(table: Table, console: Console) -> None:
     """A table too wide for the console at its longest words is drawn compact (no rules, one
     space between columns) before rich would break a word; a left title is not padded to the
     table's width (no trailing spaces when piped). On a terminal that draws ambiguous characters
     wide (``--ambiguous-wide``) its borders are ASCII."""
     if table.title_justify == "left":
         table.title_justify = "default"
-    from pancli.core.width import ambiguous_wide
-
     if ambiguous_wide():  # a terminal that draws box drawing two cells wide: ASCII borders
-        from rich import box
-
-        from pancli.cli.terminal import rich_as_wide
+        from rich import box  # noqa: PLC0415 rich: only under --ambiguous-wide
 
         rich_as_wide()
         if table.box is not None:
@@ -114,8 +119,6 @@ def fit_table(table, console) -> None:
 
 
 def terminal_width() -> int:
-    import shutil
-
     return shutil.get_terminal_size((80, 24)).columns
 
 
@@ -125,8 +128,6 @@ _BREAKS = re.compile(r"(?<=[·|]) ")  # where a board line may break: after its 
 
 def visible_len(text: str) -> int:
     """Terminal cells, not characters: a CJK name or an emoji takes two."""
-    from pancli.core.width import cells
-
     return cells(_ANSI.sub("", text))
 
 
@@ -137,12 +138,7 @@ def fit_words(text: str, width: int, indent: str = "    ") -> list[str]:
     the first are indented. Lines that fit are kept exactly as they are. Under ``--ambiguous-wide``
     suits and box drawing are letters and ASCII first (as the streams print them, and the table
     shell's prompt_toolkit lines, which bypass the streams), so a line is measured as it is drawn."""
-    from pancli.core.text import word_pieces
-    from pancli.core.width import ambiguous_wide
-
     if ambiguous_wide():
-        from pancli.cli.letters import LETTERS
-
         text = text.translate(LETTERS)
     out = []
     for line in text.rstrip("\n").split("\n"):

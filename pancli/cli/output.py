@@ -3,14 +3,25 @@ stored string in them shown literally."""
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import typer
 
+from pancli.cli.terminal import rich_as_wide
+from pancli.core.errors import PanError
+from pancli.core.i18n import ENGLISH, speaking_catalog
+from pancli.core.names import inert
 from pancli.core.text import json_text, one_line
 from pancli.core.words import plural
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.segment import Segment
+    from rich.text import Text
 
 T = TypeVar("T")
 
@@ -24,18 +35,16 @@ def count_of(n: int, what: str) -> str:
     return plural(n, what)
 
 
-def output_width(stream=None) -> int | None:
+def output_width(stream: IO[str] | None = None) -> int | None:
     """The width to lay output (standard output, or ``stream``) out in when it is not a terminal:
     COLUMNS when it is a sane number, else 80 (a terminal measures itself: None)."""
-    import os
-
     if (stream or sys.stdout).isatty():
         return None
     columns = os.environ.get("COLUMNS", "")
     return int(columns) if columns.isdigit() and 20 <= int(columns) <= 1000 else 80
 
 
-def console(stderr: bool = False, markup: bool = False, **kw):
+def console(stderr: bool = False, markup: bool = False, **kw: Any) -> Console:
     """A rich console that shows every string literally: no markup (`[/red]Ben` is a name), no
     emoji codes, and any control or invisible character escaped. Styling is given by ``styled``
     (rich Text); the few places that print markup of their own pass ``markup=True`` and escape
@@ -43,31 +52,27 @@ def console(stderr: bool = False, markup: bool = False, **kw):
 
     Its width is the terminal's, or piped ``output_width`` (80, or COLUMNS); every table it
     prints is first fitted to that width (``fit_table``) so no word is broken."""
-    from rich.console import Console
-    from rich.table import Table
-
-    from pancli.core.names import inert
+    from rich.console import Console  # noqa: PLC0415 rich: only a command that prints through a console
+    from rich.table import Table  # noqa: PLC0415 rich: only a command that prints through a console
 
     class PanConsole(Console):
-        def render_str(self, text: str, **options):
+        def render_str(self, text: str, **options: Any) -> Text:
             return super().render_str(inert(text), **options)
 
-        def print(self, *objects, **options):
-            from pancli.cli.fit import fit_table
+        def print(self, *objects: Any, **options: Any) -> None:
+            from pancli.cli.fit import fit_table  # noqa: PLC0415 the fitter: only when a table is printed
 
             for o in objects:
                 if isinstance(o, Table):
                     fit_table(o, self)
             super().print(*objects, **options)
 
-        def _render_buffer(self, buffer) -> str:
+        def _render_buffer(self, buffer: Iterable[Segment]) -> str:
             # Without colour (piped), no line ends in the spaces rich pads cells and breaks with.
             text = super()._render_buffer(buffer)
             if self.color_system is not None:
                 return text
             return "\n".join(line.rstrip(" ") for line in text.split("\n"))
-
-    from pancli.cli.terminal import rich_as_wide
 
     rich_as_wide()  # --ambiguous-wide: rich measures ambiguous characters two cells, as pancli does
     if "width" not in kw and "file" not in kw:
@@ -75,11 +80,9 @@ def console(stderr: bool = False, markup: bool = False, **kw):
     return PanConsole(stderr=stderr, highlight=False, markup=markup, emoji=False, **kw)
 
 
-def styled(*parts):
+def styled(*parts: str | tuple[str, str | None]) -> Text:
     """Rich Text from pieces: a string, or (string, style); every string made inert."""
-    from rich.text import Text
-
-    from pancli.core.names import inert
+    from rich.text import Text  # noqa: PLC0415 rich: only a command that styles text
 
     out = Text()
     for part in parts:
@@ -92,10 +95,8 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json_text(data) + "\n")
 
 
-def in_english():
+def in_english() -> AbstractContextManager[None]:
     """English inside the block: what ``--json`` prints is the same in every language."""
-    from pancli.core.i18n import ENGLISH, speaking_catalog
-
     return speaking_catalog(ENGLISH, None)
 
 
@@ -105,8 +106,6 @@ def english_for_json(as_json: bool, compute: Callable[[], T]) -> T:
     in the language the person reads."""
     if not as_json:
         return compute()
-    from pancli.core.errors import PanError
-
     try:
         with in_english():
             return compute()

@@ -8,29 +8,33 @@ finds in the command's ``AppContext``.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from typer._click.shell_completion import CompletionItem
 from typer._click.types import ParamType  # the copy of click that typer runs (0.22 on)
 
-from pancli.cli.context import AppContext
+from pancli.cli.context import AppContext, app_context
+from pancli.core.errors import InputError
 from pancli.core.i18n import N_
+from pancli.core.ledger import MAX_CHIPS
 
 if TYPE_CHECKING:
+    from typer._click.core import Context, Parameter
+    from typer._click.shell_completion import CompletionItem
+
     from pancli.games.protocol import Game
 
 
-def _obj(ctx) -> AppContext:
+def _obj(ctx: Context | None) -> AppContext:
     obj = ctx.find_object(AppContext) if ctx is not None else None
     if obj is None and ctx is not None and ctx.resilient_parsing:
         # Completing a word for bash, zsh or fish: the root command's callback has not run.
-        import os
-
         root = ctx.find_root()
         obj = root.ensure_object(AppContext)
         obj.db = root.params.get("db") or os.environ.get("PANCLI_DB")
     if obj is None:
-        from pancli.cli.context import app_context
-
         obj = app_context()
     return obj
 
@@ -39,12 +43,11 @@ class CompletingType(ParamType):
     """A word with candidates: `pan table` asks ``candidates`` itself; bash, zsh and fish ask
     through click's ``shell_complete``, which lands here too."""
 
-    def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
+    def candidates(self, obj: AppContext, incomplete: str, typed: Sequence[str] = (),
+                   path: Sequence[str] = ()) -> list[str]:
         return []
 
-    def shell_complete(self, ctx, param, incomplete):
-        from typer._click.shell_completion import CompletionItem
-
+    def shell_complete(self, ctx: Context, param: Parameter, incomplete: str) -> list[CompletionItem]:
         typed: list[str] = []
         for value in (ctx.params.values() if ctx is not None else ()):
             for v in value if isinstance(value, (list, tuple)) else (value,):
@@ -55,8 +58,8 @@ class CompletingType(ParamType):
         while at is not None and at.parent is not None:
             path.insert(0, at.info_name or "")
             at = at.parent
-        from pancli.cli.shell.bugs import tab_offers
-        from pancli.storage.paths import resolve_path
+        from pancli.cli.shell.bugs import tab_offers  # noqa: PLC0415 only Tab in bash, zsh or fish
+        from pancli.storage.paths import resolve_path  # noqa: PLC0415 only Tab in bash, zsh or fish
 
         obj = _obj(ctx)
         nothing: list[CompletionItem] = []
@@ -69,13 +72,14 @@ class PlayerType(CompletingType):
 
     name = "player"
 
-    def __init__(self, in_hand: bool = False):
+    def __init__(self, in_hand: bool = False) -> None:
         self.in_hand = in_hand  # completion offers only the players still in the hand
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: Parameter | None, ctx: Context | None) -> str:
         return _obj(ctx).open_recorder().player(value)
 
-    def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
+    def candidates(self, obj: AppContext, incomplete: str, typed: Sequence[str] = (),
+                   path: Sequence[str] = ()) -> list[str]:
         rec = obj.open_recorder()
         state = rec.state()
         names = rec.game.active_players(state) if self.in_hand else rec.game.players(state)
@@ -83,10 +87,10 @@ class PlayerType(CompletingType):
         return [n for n in names if n.lower().startswith(incomplete.lower()) and n.lower() not in already]
 
 
-def _game_of(path) -> Game[Any, Any]:
+def _game_of(path: Sequence[str]) -> Game[Any, Any]:
     """The game whose command ``path`` is (`contract lay`), whose pack Tab completes; the default
     game for the commands at the top (`meld`, `check`)."""
-    from pancli.games import GAMES, default_game
+    from pancli.games import GAMES, default_game  # noqa: PLC0415 the games: only Tab
 
     return GAMES[path[0]] if path and path[0] in GAMES else default_game()
 
@@ -97,8 +101,8 @@ class NameType(PlayerType):
 
     name = "name"
 
-    def convert(self, value, param, ctx):
-        return value
+    def convert(self, value: Any, param: Parameter | None, ctx: Context | None) -> str:
+        return str(value)
 
 
 class KnownPlayerType(CompletingType):
@@ -106,11 +110,12 @@ class KnownPlayerType(CompletingType):
 
     name = "name"
 
-    def convert(self, value, param, ctx):
-        return value
+    def convert(self, value: Any, param: Parameter | None, ctx: Context | None) -> str:
+        return str(value)
 
-    def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
-        from pancli.app.career import known_players
+    def candidates(self, obj: AppContext, incomplete: str, typed: Sequence[str] = (),
+                   path: Sequence[str] = ()) -> list[str]:
+        from pancli.app.career import known_players  # noqa: PLC0415 the app layer: only Tab
 
         store = obj.open_store(create=False)
         with store.snapshot():
@@ -125,8 +130,8 @@ class CardsType(CompletingType):
 
     name = "cards"
 
-    def convert(self, value, param, ctx):
-        from pancli.games import default_game
+    def convert(self, value: Any, param: Parameter | None, ctx: Context | None) -> tuple[str, ...]:
+        from pancli.games import default_game  # noqa: PLC0415 the games: only when cards are read
 
         if isinstance(value, tuple):
             return value
@@ -135,7 +140,8 @@ class CardsType(CompletingType):
         rules = rec.rules if rec.game.at_top else g.schema.defaults  # the session plays pan's own commands' game
         return g.read_cards(value, rules)
 
-    def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
+    def candidates(self, obj: AppContext, incomplete: str, typed: Sequence[str] = (),
+                   path: Sequence[str] = ()) -> list[str]:
         return _game_of(path).complete("card", incomplete)
 
 
@@ -147,21 +153,22 @@ class MeldsType(CompletingType):
 
     name = "melds"
 
-    def convert(self, value, param, ctx):
-        from pancli.core.grouping import word_pieces
+    def convert(self, value: Any, param: Parameter | None, ctx: Context | None) -> tuple[str, ...]:
+        from pancli.core.grouping import word_pieces  # noqa: PLC0415 only when melds are read
 
         return value if isinstance(value, tuple) else word_pieces(value)
 
-    def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
-        from pancli.core.grouping import SEPARATOR
+    def candidates(self, obj: AppContext, incomplete: str, typed: Sequence[str] = (),
+                   path: Sequence[str] = ()) -> list[str]:
+        from pancli.core.grouping import SEPARATOR  # noqa: PLC0415 only Tab
 
         return _game_of(path).complete("card", incomplete) + ([SEPARATOR] if not incomplete else [])
 
 
-def melds(words, each_word_a_meld: bool = False) -> list[str]:
+def melds(words: Iterable[str | tuple[str, ...]] | None, each_word_a_meld: bool = False) -> list[str]:
     """The melds written across MeldsType words, each as its cards' codes read under the current
     session's rules (see ``CardsType``)."""
-    from pancli.games.actions import read_melds  # the one reader of melds, the dealer's too
+    from pancli.games.actions import read_melds  # noqa: PLC0415 the games' readers: only when a word is read (the one reader of melds, the dealer's too)
 
     return [" ".join(m) for m in read_melds(list(words or ()), lambda text: CARDS.convert(text, None, None),
                                              each_word_a_meld)]
@@ -172,22 +179,21 @@ class MeldNumberType(CompletingType):
 
     name = "meld"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: Parameter | None, ctx: Context | None) -> int:
         option = param.opts[0] if param is not None and param.param_type_name == "option" else N_("the meld")
         return self.number(value, option)
 
     @staticmethod
-    def number(value, option: str) -> int:
-        from pancli.games.actions import read_meld_number  # the one reader of a meld number, the dealer's too
+    def number(value: Any, option: str) -> int:
+        from pancli.games.actions import read_meld_number  # noqa: PLC0415 the games' readers: only when a word is read (the one reader of a meld number, the dealer's too)
 
         return read_meld_number(value, option)
 
-    def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
+    def candidates(self, obj: AppContext, incomplete: str, typed: Sequence[str] = (),
+                   path: Sequence[str] = ()) -> list[str]:
         rec = obj.open_recorder()
         state = rec.state()
         owner = None
-        from pancli.core.errors import InputError
-
         for w in typed:
             try:
                 owner = rec.player(w)
@@ -202,10 +208,11 @@ class SessionType(CompletingType):
 
     name = "session"
 
-    def convert(self, value, param, ctx):
-        return value
+    def convert(self, value: Any, param: Parameter | None, ctx: Context | None) -> str:
+        return str(value)
 
-    def candidates(self, obj: AppContext, incomplete: str, typed=(), path=()) -> list[str]:
+    def candidates(self, obj: AppContext, incomplete: str, typed: Sequence[str] = (),
+                   path: Sequence[str] = ()) -> list[str]:
         names = [s.name for s in obj.open_store(create=False).sessions()]
         return [n for n in names if n.lower().startswith(incomplete.lower())]
 
@@ -220,7 +227,7 @@ MELD = MeldNumberType()
 SESSION = SessionType()
 
 
-def flat(groups) -> list[str]:
+def flat(groups: Iterable[Sequence[str]] | None) -> list[str]:
     """The cards of several card words, in order."""
     return [c for g in groups or () for c in g]
 
@@ -231,13 +238,11 @@ class CountType(ParamType):
 
     name = "integer"
 
-    def __init__(self, noun: str = "a number of chips", low: int = 1, high: int | None = None):
-        from pancli.core.ledger import MAX_CHIPS
-
+    def __init__(self, noun: str = "a number of chips", low: int = 1, high: int | None = None) -> None:
         self.noun, self.low, self.high = noun, low, MAX_CHIPS if high is None else high
 
-    def convert(self, value, param, ctx):
-        from pancli.games.actions import read_count  # the one reader of a count, the dealer's too
+    def convert(self, value: Any, param: Parameter | None, ctx: Context | None) -> int:
+        from pancli.games.actions import read_count  # noqa: PLC0415 the games' readers: only when a word is read (the one reader of a count, the dealer's too)
 
         return read_count(value, self.noun, self.low, self.high)
 

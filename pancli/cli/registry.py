@@ -6,16 +6,29 @@ from __future__ import annotations
 
 import keyword
 import os
+import sys
+from copy import copy
 from functools import cache
 from importlib import import_module
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import typer
+from typer._completion_classes import completion_init
 from typer.core import TyperGroup
 
 from pancli.cli.commands import ROOMS
-from pancli.cli.groups import CONTEXT_SETTINGS, PanGroup
+from pancli.cli.groups import CONTEXT_SETTINGS, PanGroup, command_set
+from pancli.cli.shell.line import typed_word
+from pancli.cli.terminal import shown_streams, wanted
+from pancli.cli.words.language import speak_from_argv
 from pancli.core.i18n import N_, _
+
+if TYPE_CHECKING:
+    from collections.abc import MutableMapping, Sequence
+
+    from typer._click.core import Command, Context
+    from typer._click.formatting import HelpFormatter
 
 DECLARED = "declared"  # where a command made from a declaration lives: no module of its own
 
@@ -53,10 +66,9 @@ def own_panels() -> list[tuple[str, list[str]]]:
 
 def declared_command(name: str) -> typer.Typer:
     """The default game's declared action ``name`` as a command set of one (cli/action_commands.py)."""
-    from pancli.cli.action_commands import add_commands
-    from pancli.cli.groups import command_set
-    from pancli.cli.record import record_action
-    from pancli.games import default_game
+    from pancli.cli.action_commands import add_commands  # noqa: PLC0415 only a declared action's command
+    from pancli.cli.record import record_action  # noqa: PLC0415 only a declared action's command
+    from pancli.games import default_game  # noqa: PLC0415 the games: only a declared action's command
 
     one = command_set()
     add_commands({(): one}, [a for a in default_game().actions if a.command == (name,)], record_action, at_top=True)
@@ -86,12 +98,10 @@ class GameCommands:
 class RootGroup(PanGroup):
     """`pan` itself: finds a command's module when the command is first asked for."""
 
-    def _module_command(self, module: str, name: str):
+    def _module_command(self, module: str, name: str) -> Command | None:
         """Only the command asked for is turned into a click command: typer reads the signature
         and type hints of every command it converts, and `pan session new` need not pay for the
         other commands of its module."""
-        from copy import copy
-
         source = declared_command(name) if module == DECLARED else import_module(module).commands
         one = copy(source)
         one.registered_commands = [c for c in source.registered_commands  # named as typer names them
@@ -111,7 +121,7 @@ class RootGroup(PanGroup):
         pan's own: `pan meld` never looks."""
         found = getattr(self, "_games_commands", None)
         if found is None:
-            from pancli.games import GAMES
+            from pancli.games import GAMES  # noqa: PLC0415 the games: only a command pan does not have
 
             hooks = GameCommands()
             for g in GAMES.values():
@@ -119,7 +129,7 @@ class RootGroup(PanGroup):
             found = self._games_commands = hooks.groups
         return found
 
-    def _game_group(self, name: str):
+    def _game_group(self, name: str) -> Command | None:
         where = self.games_commands().get(name)
         if where is None:
             return None
@@ -128,7 +138,7 @@ class RootGroup(PanGroup):
         # A Typer app, or what makes one from the game's declarations (action_commands.game_group).
         return typer.main.get_command(found if isinstance(found, typer.Typer) else found(name))
 
-    def get_command(self, ctx, name: str):
+    def get_command(self, ctx: Context | None, name: str) -> Command | None:  # ctx None: the shell asks without one
         if name in self.commands:
             return self.commands[name]
         module = module_of(name)
@@ -152,13 +162,13 @@ class RootGroup(PanGroup):
                for title, names in own_panels()]
         return out + list(extra.items())
 
-    def list_commands(self, ctx) -> list[str]:
+    def list_commands(self, ctx: Context | None) -> list[str]:
         own = own_names()
         names = own + [n for n in self.games_commands() if n not in own]
         order = [n for _t, panel in self.panels() for n in panel]
         return sorted(names, key=lambda n: order.index(n) if n in order else len(order))
 
-    def format_commands(self, ctx, formatter) -> None:
+    def format_commands(self, ctx: Context, formatter: HelpFormatter) -> None:
         """The commands in panels (a room a panel), plain click formatting: no rich on the way to the help."""
         found = [(n, c) for n in self.list_commands(ctx)
                  if (c := self.get_command(ctx, n)) is not None and not c.hidden]
@@ -176,37 +186,27 @@ class RootGroup(PanGroup):
                 with formatter.section(_(title)):
                     formatter.write_dl(rows)
 
-    def main(self, args=None, *rest, **kw):
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **kw: Any) -> Any:
         """Each command line speaks its own language, chosen before click parses anything (`pan
         --help --lang pl`); a line typed at `pan table` keeps the shell's."""
         if not getattr(kw.get("obj"), "in_shell", False):
-            import sys
-
-            from pancli.cli.terminal import shown_streams, wanted
-            from pancli.cli.words.language import speak_from_argv
-
             argv = list(sys.argv[1:] if args is None else args)
             if any(a.startswith("－") for a in argv):  # －－ｊｓｏｎ: an option typed full-width
-                from pancli.cli.shell.line import typed_word
-
                 argv = args = [typed_word(a) if a.startswith("－") else a for a in argv]
             speak_from_argv(argv)
             with shown_streams(wanted(argv)):  # Japanese lines fitted; --ambiguous-wide: letter suits
                 return super().main(args, *rest, **kw)
         return super().main(args, *rest, **kw)
 
-    def _main_shell_completion(self, ctx_args, prog_name, complete_var=None) -> None:
+    def _main_shell_completion(self, ctx_args: MutableMapping[str, Any], prog_name: str,
+                               complete_var: str | None = None) -> None:
         # Typer's completion classes are registered only when a shell asks for completions.
-        import os
-
         var = complete_var or f"_{prog_name}_COMPLETE".replace("-", "_").upper()
         if os.environ.get(var):
-            from typer._completion_classes import completion_init
-
             completion_init()
         super()._main_shell_completion(ctx_args, prog_name, complete_var)
 
-    def all_commands(self, ctx=None) -> dict:
+    def all_commands(self, ctx: Context | None = None) -> dict[str, Command]:
         """Every command by name, loading every module (for help, completion and the docs)."""
         return {n: c for n in self.list_commands(ctx) if (c := self.get_command(ctx, n)) is not None}
 

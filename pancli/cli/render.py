@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -12,14 +12,20 @@ import typer
 from pancli.core.i18n import N_, _, ngettext, pgettext
 from pancli.core.text import one_line, payment_lines
 from pancli.core.words import signed, signed_money
+from pancli.games import GAMES, game
+from pancli.games.protocol import TALLIES
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from pancli.app.view_types import StandingsJson
+    from pancli.core.ledger import Step
+    from pancli.games.protocol import Game
 
 _RED_CARD = re.compile(r"(?:10|[A2-7JQK])[♥♦]")
 
 
-def show_step(step) -> None:
+def show_step(step: Step[Any]) -> None:
     """What one recorded step did, as the table hears it: its lines, then who pays whom and why."""
     # Plain echo, not rich: a recording command should not pay rich's import time. On a
     # terminal, hearts and diamonds are red all the same.
@@ -29,9 +35,9 @@ def show_step(step) -> None:
         typer.echo(_RED_CARD.sub(lambda m: typer.style(m.group(0), fg="red"), line) if paint else line)
 
 
-def markup_cards(cards) -> str:
+def markup_cards(cards: Iterable[str]) -> str:
     """Cards by their codes (`5S`, `TH`) as rich markup: suit symbols, hearts and diamonds in red."""
-    from pancli.games.frenchpack import SUIT_SYMBOLS
+    from pancli.games.frenchpack import SUIT_SYMBOLS  # noqa: PLC0415 the pack: only when melds are drawn
 
     shown = []
     for c in cards:
@@ -98,16 +104,16 @@ def result_words(hand: Mapping[str, Any]) -> str:
     return result
 
 
-def board_table(data: Mapping[str, Any], game):
+def board_table(data: Mapping[str, Any], game: Game[Any, Any]) -> Table | str:
     """The board of a game that plays in hands (``data["hand"]``, as ``PanguingueBoard`` shapes
     it), its melds in words by the game."""
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 rich: only when the board is drawn
 
     hand = data["hand"]
     if hand is None:
         return _("Session {session}: no hand dealt yet. Seats: {seats}.").format(
             session=data["session"], seats=", ".join(data["seats"]))
-    from rich.text import Text
+    from rich.text import Text  # noqa: PLC0415 rich: only when the board is drawn
 
     title = _("{session} · hand {number} · {dealer} deals, {eldest} eldest · tops {tops} · {result}").format(
         session=data["session"], number=hand["number"], dealer=hand["dealer"], eldest=hand["eldest"],
@@ -128,17 +134,14 @@ def board_table(data: Mapping[str, Any], game):
         table.add_row(p["name"], status, Text.from_markup(melds), str(p["melded"]), signed(p['chips_this_hand'], zero="+0"))
     return table
 
-def standings_table(data: StandingsJson):
-    from rich.table import Table
+def standings_table(data: StandingsJson) -> Table:
+    from rich.table import Table  # noqa: PLC0415 rich: only when standings are drawn
 
-    from pancli.cli.output import styled
+    from pancli.cli.output import styled  # noqa: PLC0415 rich consoles: only when standings are drawn
 
     table = Table(title=_("Standings · {session}").format(session=data["session"]), title_justify="left")
     if "columns" in data:
         return _score_table(table, data)
-    from pancli.games import GAMES
-    from pancli.games.protocol import TALLIES
-
     g = GAMES.get(data["game"])
     counts = list(g.tallies if g is not None else TALLIES)  # the counts its game declares
     cols = ["player", "net"] + (["money"] if data["chip_value"] else []) + counts
@@ -153,15 +156,13 @@ def standings_table(data: StandingsJson):
         table.add_row(pool_label(name), signed(chips, zero="+0"), *([""] * (len(cols) - 2)))
     return table
 
-def season_table(data: dict):
+def season_table(data: Mapping[str, Any]) -> Table:
     """Standings over a season: every session of one game, every device."""
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 rich: only when a season is drawn
 
-    from pancli.cli.output import styled
+    from pancli.cli.output import styled  # noqa: PLC0415 rich consoles: only when a season is drawn
 
     title = _("Season") if data["season"] == "all" else _("Season {year}").format(year=data["season"])
-    from pancli.games import game
-
     if not game(data["game"]).at_top:  # a season of another game says which, as its --game did
         title += f" · {data['game']}"
     n, d = data["sessions"], data["devices"]
@@ -177,7 +178,7 @@ def season_table(data: dict):
             table.add_row(*(r["name"] if c == "player" else
                             count_cell(c, r.get(c, 0)) for c in cols))
         return table
-    from pancli.app.reports import season_tallies_of
+    from pancli.app.reports import season_tallies_of  # noqa: PLC0415 the app layer: only a season's table
 
     counts = season_tallies_of(data["game"])  # the counts its game adds up over a season
     for col in ("player", "net", "nights", *counts):
@@ -192,7 +193,7 @@ def count_cell(stat: str, value: Any) -> str:
     return signed(value) if stat == "points" and value else str(value)
 
 
-def _score_table(table, data: StandingsJson):
+def _score_table(table: Table, data: StandingsJson) -> Table:
     """Standings of a game scored in points or letters: place, player, the game's own columns."""
     cols = data["columns"]
     table.add_column(column("place"), justify="right")

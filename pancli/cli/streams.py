@@ -3,8 +3,12 @@ says, and a quiet end when the reader went away."""
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from typing import Any, TextIO, cast
+
+from pancli.core.i18n import _
 
 
 class OutputError(OSError):
@@ -31,7 +35,8 @@ class Guarded:
 
     def write(self, text: Any) -> int:
         try:
-            return self._stream.write(text)
+            written: int = self._stream.write(text)  # text or bytes: a TextIO or its buffer
+            return written
         except BrokenPipeError:
             raise
         except OSError as e:
@@ -69,14 +74,9 @@ def guard_streams() -> None:
 def os_error_line(e: OSError) -> str | None:
     """What an OS error that reached the top says, in one line naming the path and the reason;
     None for a closed standard output (`pan history | head -1`), which ends a command quietly."""
-    import errno
-    import os
-
     if isinstance(e, BrokenPipeError) or e.errno == errno.EPIPE:
         return None
     why = e.strerror or str(e) or type(e).__name__
-    from pancli.core.i18n import _
-
     if isinstance(e, OutputError) and e.stream == "standard output":
         # Translators: {where} is empty or a file in parentheses with a space before it: " (/dev/full)"
         return _("cannot write to standard output{where}: {why}").format(where=e.where, why=why)
@@ -91,8 +91,6 @@ def os_error_line(e: OSError) -> str | None:
 
 def _file_name(stream: Any) -> str:
     """" (/dev/full)": the file behind a stream, where the system says (Linux)."""
-    import os
-
     try:
         return f" ({os.readlink(f'/proc/self/fd/{stream.fileno()}')})"
     except (OSError, ValueError, AttributeError):
@@ -102,8 +100,6 @@ def _file_name(stream: Any) -> str:
 def quiet_stdout() -> None:
     """Point standard output at the null device, so Python's final flush has nowhere to fail
     (the way the Python docs advise for SIGPIPE)."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -3,19 +3,22 @@ say it the same way."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 
-from pancli.cli.output import console
+from pancli.cli.output import console, output_width
 from pancli.core.i18n import _, ngettext
+from pancli.core.names import inert
+from pancli.core.text import wrap_words
+
+if TYPE_CHECKING:
+    from pancli.app.sync.outcome import Outcome
 
 
-def print_findings(out) -> None:
+def print_findings(out: Outcome) -> None:
     """What a sync found besides the sessions it moved (files not complete, keys pinned, refusals,
     errors, the roster, conflicts), as `pan sync` says it; `pan sync --watch` says them the same way."""
-    from pancli.cli.output import output_width
-    from pancli.core.names import inert
-    from pancli.core.text import wrap_words
-
     def say(text: str) -> None:
         typer.echo(inert(text))
 

@@ -9,7 +9,12 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from pancli.app import sync_watch
+from pancli.app.club import sync_host
+from pancli.app.sync.run import folder_of
+from pancli.cli.errors import database_errors
 from pancli.cli.output import print_json
+from pancli.cli.sync_findings import print_findings
 from pancli.core.errors import PanError
 from pancli.core.i18n import _, ngettext
 from pancli.core.names import inert
@@ -21,12 +26,6 @@ if TYPE_CHECKING:
 
 
 def watch_folder(store: Store, folder: str | None, device_name: str | None, create: bool, as_json: bool) -> None:
-    from pancli.app import sync_watch
-    from pancli.app.club import sync_host
-    from pancli.app.sync.run import folder_of
-    from pancli.cli.errors import database_errors
-    from pancli.cli.sync_findings import print_findings
-
     root = folder_of(store, folder, create)  # a folder that is not one: refused here, before watching
     me = store.sync.device_id()
     first = [True]

@@ -11,13 +11,18 @@ code in two spaces a module (``qr_compact``), and every width measured with ambi
 
 from __future__ import annotations
 
+import io
 import os
 import re
+import shutil
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any, TextIO
 
 from pancli.cli.letters import LETTERS  # what is printed instead under the opt-in
+from pancli.core.text import cells, wrap_words
+from pancli.core.width import ambiguous_wide, char_cells, has_unspaced, use_ambiguous_wide
 
 ENV = "PANCLI_AMBIGUOUS_WIDE"
 FLAG = "--ambiguous-wide"
@@ -41,16 +46,17 @@ class Shown:
     phrase, never before 。), wherever it was printed; and, under the opt-in, suits written as
     letters and box drawing as ASCII. Text of ASCII alone passes as it is, at once."""
 
-    def __init__(self, stream, letters: bool, fit: bool = True) -> None:
+    def __init__(self, stream: TextIO, letters: bool, fit: bool = True) -> None:
         self._stream = stream
         self._letters = letters
         self._fits = fit  # standard error is not fitted: an error is one line, however long
         self._pending = ""  # the start of a line not ended yet: fitted when its end comes
         self._width: int | None = None
 
-    def write(self, text):
+    def write(self, text: Any) -> int:
         if not isinstance(text, str):
-            return self._stream.write(text)
+            written: int = self._stream.write(text)  # bytes, through a binary stream's own write
+            return written
         count = len(text)
         if self._letters:
             text = text.translate(LETTERS)
@@ -72,12 +78,8 @@ class Shown:
         return count
 
     def _fit(self, line: str) -> str:
-        from pancli.core.width import has_unspaced
-
         if line.isascii() or not has_unspaced(line):
             return line
-        from pancli.core.text import cells, wrap_words
-
         plain = _ANSI.sub("", line)
         if self._width is None:
             self._width = _width_of(self._stream)
@@ -91,11 +93,11 @@ class Shown:
             self._stream.write(pending)
         self._stream.flush()
 
-    def writelines(self, lines) -> None:
+    def writelines(self, lines: Iterable[Any]) -> None:
         for line in lines:
             self.write(line)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
 
@@ -106,10 +108,6 @@ def as_drawn(text: str) -> str:
     """Text as the standard streams print it (``Shown``), for text that reaches the terminal
     another way (a pager): suits as letters and ASCII borders under the opt-in, a Japanese line
     too long for the terminal broken by phrase."""
-    import io
-
-    from pancli.core.width import ambiguous_wide
-
     drawn = io.StringIO()
     shown = Shown(drawn, ambiguous_wide())
     shown.write(text)
@@ -117,12 +115,10 @@ def as_drawn(text: str) -> str:
     return drawn.getvalue()
 
 
-def _width_of(stream) -> int:
+def _width_of(stream: TextIO) -> int:
     """The width a stream's lines are laid out in: its terminal's, or piped COLUMNS when it is a
     sane number (else 80), as cli/output's ``output_width`` says (not imported: output imports
     the wrapper, which imports this module)."""
-    import shutil
-
     try:
         terminal = stream.isatty()
     except (AttributeError, ValueError):
@@ -136,13 +132,11 @@ def _width_of(stream) -> int:
 def _narrow_rich() -> None:
     """rich measured as pancli measures: ambiguous characters two cells, but for the suits and box
     drawing the streams write as one-cell letters. Done once a process, when a wide terminal is used."""
-    import rich.cells
-    import rich.segment
+    import rich.cells  # noqa: PLC0415 rich: only under --ambiguous-wide
+    import rich.segment  # noqa: PLC0415 rich: only under --ambiguous-wide
 
     if getattr(rich.cells, "_pancli_wide", False):
         return
-    from pancli.core.width import char_cells
-
     def size(character: str, unicode_version: str = "auto") -> int:
         return 1 if character in LETTERS_FROM else char_cells(character)
 
@@ -162,8 +156,6 @@ LETTERS_FROM = frozenset(chr(c) for c in LETTERS)
 
 def use_wide(wide: bool) -> None:
     """Measure ambiguous characters as the terminal draws them, from now on in this process."""
-    from pancli.core.width import use_ambiguous_wide
-
     use_ambiguous_wide(wide)
     rich = sys.modules.get("rich.cells")
     if rich is not None and hasattr(rich, "cached_cell_len"):
@@ -174,8 +166,6 @@ def use_wide(wide: bool) -> None:
 
 def rich_as_wide() -> None:
     """Before rich draws anything under the opt-in: its widths as pancli's (called by ``console``)."""
-    from pancli.core.width import ambiguous_wide
-
     if ambiguous_wide():
         _narrow_rich()
 
@@ -185,8 +175,6 @@ def shown_streams(wide: bool) -> Iterator[None]:
     """Standard output and error as ``Shown`` inside the block (a command's run): lines of a
     script without spaces fitted to the width, and when ``wide`` suits as letters and ASCII
     borders, ambiguous characters measured two cells."""
-    from pancli.core.width import ambiguous_wide
-
     before = ambiguous_wide()
     if wide:
         use_wide(True)

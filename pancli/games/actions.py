@@ -210,7 +210,7 @@ def read_meld_number(value: Any, option: str = "the meld") -> int:
     return n
 
 
-def read_melds(texts: Sequence[str], read_cards: Callable[[str], Sequence[str]],
+def read_melds(texts: Sequence[str | tuple[str, ...]], read_cards: Callable[[str], Sequence[str]],
                each_word_a_meld: bool = False) -> list[list[str]]:
     """Several melds in the one grammar of ``pancli.core.grouping`` (`/`, `+` or `|` between them),
     each as its cards' codes."""

@@ -11,11 +11,14 @@ line by the command that met them.
 from __future__ import annotations
 
 import sys
+import time
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from pancli.core.i18n import N_
+from pancli.core.errors import PanError
+from pancli.core.i18n import N_, _
 
 T = TypeVar("T")
 
@@ -36,15 +39,13 @@ def tab_offers(db: Callable[[], object], find: Callable[[], T], nothing: T) -> T
         return nothing
 
 
-def bug_log(db) -> Path:
+def bug_log(db: object) -> Path:
     return Path(str(db) + ".errors.log")
 
 
 def expected_errors() -> tuple[type[BaseException], ...]:
     """The errors a line may meet that are no bug: a PanError, and a database error (sqlite3 is
     looked up, not imported: a shell that never opened the database has none)."""
-    from pancli.core.errors import PanError
-
     sqlite3 = sys.modules.get("sqlite3")
     return (PanError,) if sqlite3 is None else (PanError, sqlite3.DatabaseError)
 
@@ -71,14 +72,9 @@ BUG_LINES = {
 _LOGGED = {"running": "running `{line}`", "board": "showing the board after `{line}`"}
 
 
-def report_bug(db, doing: str, line: str = "") -> str:
+def report_bug(db: object, doing: str, line: str = "") -> str:
     """Write the exception being handled to the bug log; the one line that says so. ``doing`` is
     one of ``BUG_LINES`` (``line``: the line typed, for "running" and "board")."""
-    import time
-    import traceback
-
-    from pancli.core.i18n import _
-
     kind = type(sys.exc_info()[1]).__name__
     path = bug_log(db)
     logged = _LOGGED.get(doing, doing).format(line=line)

@@ -1,20 +1,30 @@
 """What Tab offers at `pan table`: commands, subcommands, options, and the values the argument
-being typed takes (players, cards, presets), read from the same click commands `pan` runs."""
+being typed takes (players, cards, presets), read from the same click commands `pan` runs. Loaded
+by the prompt (shell/prompt.py) alone, with prompt_toolkit."""
 
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
-from pancli.cli.shell.bugs import expected_errors
+from prompt_toolkit.completion import Completer, Completion
+from typer.core import TyperGroup
+
+from pancli.cli.shell.bugs import expected_errors, tab_offers
 from pancli.cli.shell.line import ALIASES, SHELL_WORDS
+from pancli.games import GAMES, default_game
 
 if TYPE_CHECKING:
-    from typer._click.core import Command
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+    from typer._click.core import Command, Parameter
+
+    from pancli.cli.shell.protocol import Shell
+    from pancli.games.protocol import Game
 
 
-def candidates(shell, text: str) -> tuple[str, list[str]]:
+def candidates(shell: Shell, text: str) -> tuple[str, list[str]]:
     """What Tab offers after `text`: the word being completed and its candidates."""
     try:
         words = shlex.split(text)
@@ -34,8 +44,6 @@ def candidates(shell, text: str) -> tuple[str, list[str]]:
         if len(words) == 1:
             return current, _starting(current, shell.command.list_commands(None))
         return current, []
-    from typer.core import TyperGroup
-
     cmd: Command = shell.command
     rest = list(words)
     path: list[str] = []
@@ -63,11 +71,9 @@ def candidates(shell, text: str) -> tuple[str, list[str]]:
         return current, []
 
 
-def _game_of(path: list[str], typed: list[str]):
+def _game_of(path: list[str], typed: list[str]) -> Game[Any, Any]:
     """The game a line is about, for its presets: the `--game` it names, else the game whose
     own command it is (`contract check`), else the default game."""
-    from pancli.games import GAMES, default_game
-
     for i, w in enumerate(typed[:-1]):
         if w in ("--game", "-g") and typed[i + 1] in GAMES:
             return GAMES[typed[i + 1]]
@@ -79,14 +85,10 @@ def _game_of(path: list[str], typed: list[str]):
     return default_game()
 
 
-def completer(shell):
+def completer(shell: Shell) -> Completer:
     """A prompt_toolkit completer over `candidates`."""
-    from prompt_toolkit.completion import Completer, Completion
-
     class TableCompleter(Completer):
-        def get_completions(self, document, complete_event):
-            from pancli.cli.shell.bugs import tab_offers
-
+        def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
             nothing: tuple[str, list[str]] = ("", [])
             word, found = tab_offers(lambda: shell.db, lambda: candidates(shell, document.text_before_cursor), nothing)
             for c in found:
@@ -95,7 +97,7 @@ def completer(shell):
     return TableCompleter()
 
 
-def _param_being_typed(cmd, typed: list[str]):
+def _param_being_typed(cmd: Command, typed: list[str]) -> Parameter | None:
     """The option value or positional argument that the next word of `typed` fills."""
     params = [p for p in cmd.params if getattr(p, "param_type_name", "") in ("option", "argument")]
     by_opt = {o: p for p in params if p.param_type_name == "option" for o in p.opts}

@@ -5,6 +5,21 @@ recording the event): the words bound to the command's arguments as the parse wo
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING, Any
+
+from typer import Exit
+from typer._click.core import Context
+from typer._click.exceptions import ClickException
+
+from pancli.cli.errors import errors_as_messages
+from pancli.cli.shell.bugs import expected_errors
+from pancli.games import default_game
+
+if TYPE_CHECKING:
+    from typer._click.core import Parameter
+
+    from pancli.cli.context import AppContext
+    from pancli.cli.shell.protocol import DirectSpec, Shell
 
 PARSE = object()  # what run_direct answers for a line that needs the whole parse
 
@@ -14,13 +29,11 @@ def direct_commands() -> frozenset[str]:
     """The commands whose lines of plain words only (no option, no word that looks like one) skip
     click's parser, which costs more than recording the event (see run_direct): the default
     game's declared actions that say so (``Action.direct``: `pan deal`, `pan meld` …), and undo."""
-    from pancli.games import default_game
-
     own = default_game().actions
     return frozenset(a.command[0] for a in own if a.direct and len(a.command) == 1) | {"undo"}
 
 
-def _bind(arguments: list, words: list[str]) -> dict | None:
+def _bind(arguments: list[Parameter], words: list[str]) -> dict[str, str | tuple[str, ...]] | None:
     """The words given to each argument, as click's parser gives them (one each, the rest to
     the one that takes any number), or None when they do not fit."""
     spans = [p.nargs for p in arguments]
@@ -30,16 +43,18 @@ def _bind(arguments: list, words: list[str]) -> dict | None:
     spare = len(words) - fixed
     if spare < 0 or (spare and -1 not in spans):
         return None
-    bound: dict = {}
+    bound: dict[str, str | tuple[str, ...]] = {}
     at = 0
     for p, n in zip(arguments, spans):
+        if p.name is None:  # an argument always has its name; click types it optional
+            return None
         take = 1 if n == 1 else spare
         bound[p.name] = words[at] if n == 1 else tuple(words[at:at + take])
         at += take
     return bound
 
 
-def run_direct(shell, words: list[str], obj):
+def run_direct(shell: Shell, words: list[str], obj: AppContext) -> Any:
     """Run a line of plain words (see direct_commands) as click would after parsing it: its words
     bound to the command's arguments in order, each converted and checked by its own type,
     the options at their defaults. Returns PARSE when the line needs click's whole parse:
@@ -47,13 +62,6 @@ def run_direct(shell, words: list[str], obj):
     refuse (the parse then words the error exactly as on the command line)."""
     if words[0] not in direct_commands() or any(w.startswith("-") for w in words[1:]):
         return PARSE
-    from typer import Exit
-    from typer._click.core import Context
-    from typer._click.exceptions import ClickException
-
-    from pancli.cli.errors import errors_as_messages
-    from pancli.cli.shell.bugs import expected_errors
-
     spec = direct_spec(shell, words[0])
     if spec is None:
         return PARSE
@@ -82,7 +90,7 @@ def run_direct(shell, words: list[str], obj):
     except Exit as e:
         return e.exit_code
 
-def direct_spec(shell, name: str):
+def direct_spec(shell: Shell, name: str) -> DirectSpec | None:
     """The command named and its arguments, if a line of plain words can skip the parse for
     it: a command (not a group) of arguments only that take one word or any number, none with
     a callback, an environment variable or a value hidden from the command."""

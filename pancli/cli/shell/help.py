@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pancli.cli.fit import fit_words, terminal_width
 from pancli.cli.shell.line import ALIASES
 from pancli.core.i18n import _
 
+if TYPE_CHECKING:
+    from pancli.cli.shell.protocol import Shell
 
-def help_text(shell, width: int | None = None) -> str:
+
+def help_text(shell: Shell, width: int | None = None) -> str:
     """One screen: the commands by name in the panels of `pan --help`, each with its alias;
     `help COMMAND` says the rest."""
     width = width or terminal_width()

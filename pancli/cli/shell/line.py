@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 import shlex
+import unicodedata
 from dataclasses import dataclass, field
 
+from pancli.core.errors import InputError
 from pancli.core.i18n import N_, _
 
 # One-letter aliases for the frequent commands.
@@ -21,8 +23,6 @@ _SHLEX = {"no closing quotation": N_("no closing quotation"), "no escaped charac
 
 def words_of(line: str) -> list[str]:
     """The words of a line as the command sees them: aliases expanded, a leading `pan` dropped."""
-    from pancli.core.errors import InputError
-
     try:
         # A line without quotes, escapes, comments or unusual spaces splits as shlex splits it;
         # an ideographic space (a Japanese keyboard's) splits words as a space does.
@@ -53,8 +53,6 @@ def typed_word(word: str) -> str:
     read so by their own reader; names are compared so, and kept as typed."""
     if word.isascii():
         return word
-    import unicodedata
-
     return unicodedata.normalize("NFKC", word)
 
 

@@ -1,27 +1,48 @@
 """The prompt at `pan table`: the banner, the line typed with completion, history and highlighting,
 what each line showed (errors highlighted, the live board), and the standings on leaving.
 
-prompt_toolkit is imported inside the functions: scripts and `pan check` never pay for it.
+prompt_toolkit is imported at the top: only `pan table` at a terminal loads this module (a script
+and `pan check` never do).
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from prompt_toolkit import PromptSession, print_formatted_text
+from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.lexers import Lexer
+from prompt_toolkit.shortcuts import clear
+from prompt_toolkit.styles import Style
 
 from pancli.cli.fit import fit_words, terminal_width
 from pancli.cli.shell.board import board_lines, prompt_text
+from pancli.cli.shell.bugs import BUG_LINES, report_bug
 from pancli.cli.shell.completion import completer
 from pancli.cli.shell.line import ALIASES, SHELL_WORDS, LineResult
+from pancli.cli.words.framework import error_line
 from pancli.core.i18n import ENGLISH, _, language
+from pancli.core.names import inert
+
+if TYPE_CHECKING:
+    from prompt_toolkit.document import Document
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
+    from prompt_toolkit.history import History
+
+    from pancli.cli.shell.protocol import Shell
+
+T = TypeVar("T")
 
 
-def interactive(shell) -> int:
+def interactive(shell: Shell) -> int:
     """The prompt at the table: completion, history, highlighted errors, the live board."""
-    from prompt_toolkit import PromptSession
-    from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
-
     session: PromptSession[str] = PromptSession(history=history(shell), completer=completer(shell),
                                                 complete_while_typing=False, auto_suggest=AutoSuggestFromHistory(),
                                                 lexer=make_lexer(shell), style=_style())
@@ -40,29 +61,25 @@ def interactive(shell) -> int:
         if result.quit:
             break
         if result.clear:
-            from prompt_toolkit.shortcuts import clear
-
             clear()
             continue
-        _at_edge(shell, lambda r=result: show(shell, r), "showing a line's output")
+        _at_edge(shell, partial(show, shell, result), "showing a line's output")
     _at_edge(shell, lambda: show_goodbye(shell), "showing the standings")
     return 0
 
 
-def _at_edge(shell, draw, doing: str):
+def _at_edge(shell: Shell, draw: Callable[[], T], doing: str) -> T | None:
     """What the prompt shows around the lines (``execute`` is the edge of the lines
     themselves): a bug is one line in the error style and an entry in the bug log."""
     try:
         return draw()
     except Exception:
-        from pancli.cli.shell.bugs import report_bug
-
         _print([("class:error", x) for x in fit_words(f"✗ {report_bug(shell.db, doing)}.", terminal_width())],
                end="")
         return None
 
 
-def show_goodbye(shell) -> None:
+def show_goodbye(shell: Shell) -> None:
     """Leaving the table: the night's standings and what comes next."""
     if shell.recorder() is None:
         return
@@ -72,15 +89,13 @@ def show_goodbye(shell) -> None:
         terminal_width())], end="")
 
 
-def show_banner(shell) -> None:
+def show_banner(shell: Shell) -> None:
     width = terminal_width()
     rec = shell.recorder()
     if rec is None:
         text = _("No session in {db} yet: start one with `session new NAME --players A,B,C`. `help` lists "
                  "the commands.").format(db=shell.db)
     else:
-        from pancli.core.names import inert
-
         text = _("Session {session} at {db}. `help` lists the commands; Tab completes; `undo` takes back; "
                  "Ctrl-D leaves.").format(session=inert(rec.session.name), db=shell.db)
     _print([("class:dim", line) for line in fit_words(text, width)], end="")
@@ -89,7 +104,7 @@ def show_banner(shell) -> None:
             _print([("class:board", x) for x in fit_words(line, width)], end="")
 
 
-def show(shell, result: LineResult) -> None:
+def show(shell: Shell, result: LineResult) -> None:
     width = terminal_width()
     if result.out:
         sys.stdout.write("".join(fit_words(result.out, width)))
@@ -104,15 +119,13 @@ def show(shell, result: LineResult) -> None:
         _print([("class:board", x) for x in fit_words(line, width)], end="")
 
 
-def history_path(db) -> Path:
+def history_path(db: object) -> Path:
     """Where the lines typed at a database are kept: next to it."""
     return Path(str(db) + ".history")
 
 
-def history(shell):
+def history(shell: Shell) -> History:
     """Lines typed at this database, kept between runs in a file next to it."""
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
-
     path = history_path(shell.db)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -122,19 +135,14 @@ def history(shell):
     return FileHistory(str(path))
 
 
-def _style():
-    from prompt_toolkit.styles import Style
-
+def _style() -> Style:
     return Style.from_dict({
         "error": "#ff5f5f bold", "warning": "#ffaf00", "dim": "#888888", "board": "#5fafd7",
         "command": "bold", "unknown": "#ff5f5f underline", "card": "#d7d7af", "option": "#87af87",
     })
 
 
-def _print(fragments, end: str = "\n") -> None:
-    from prompt_toolkit import print_formatted_text
-    from prompt_toolkit.formatted_text import FormattedText
-
+def _print(fragments: StyleAndTextTuples, end: str = "\n") -> None:
     print_formatted_text(FormattedText(fragments), style=_style(), end=end)
 
 
@@ -157,25 +165,21 @@ def _error_heads() -> tuple[str, ...]:
     heads = ("Error", "Internal error", "Interrupted", "Aborted")
     if language() == ENGLISH:
         return heads
-    from pancli.cli.shell.bugs import BUG_LINES
-    from pancli.cli.words.framework import error_line
-
     said = (error_line(""), _(BUG_LINES["running"]), _("Interrupted: nothing was recorded by the interrupted command."),
             _("Aborted: nothing was recorded by this line."))
     return heads + tuple(head for x in said if (head := x.split(":", 1)[0].strip()))
 
 
-def make_lexer(shell):
+def make_lexer(shell: Shell) -> Lexer:
     """Highlights the line as it is typed: a known command in bold, an unknown one in red."""
-    from prompt_toolkit.lexers import Lexer
-
     known = set(shell.command.list_commands(None)) | set(ALIASES) | set(SHELL_WORDS) | {"pan", "?"}
 
     class LineLexer(Lexer):
-        def lex_document(self, document):
-            def get_line(lineno):
+        def lex_document(self, document: Document) -> Callable[[int], StyleAndTextTuples]:
+            def get_line(lineno: int) -> StyleAndTextTuples:
                 text = document.lines[lineno]
-                out, first = [], True
+                out: StyleAndTextTuples = []
+                first = True
                 for m in re.finditer(r"\s+|\S+", text):
                     w = m.group()
                     if w.isspace():

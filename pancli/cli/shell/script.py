@@ -8,11 +8,20 @@ from __future__ import annotations
 
 import contextvars
 import os
+import select
 import stat
 import sys
 import time
 from collections.abc import Iterable
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+from pancli.cli.registry import shares_a_commit
+from pancli.core.errors import StoreError
+from pancli.core.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from pancli.cli.shell.protocol import Shell
+    from pancli.storage.store import Store
 
 # A script's lines commit in groups: one fsync for many lines. A group ends at GROUP_LINES lines,
 # at a refused line (committed before it, so the refusal changes nothing and comes after the
@@ -29,25 +38,20 @@ GROUP_WAIT = 0.05
 SHELL_GROUPED = frozenset({"redo"})
 
 
-def grouped(shell, words: list[str]) -> bool:
+def grouped(shell: Shell, words: list[str]) -> bool:
     """Whether a line of these words may join the script's group commit."""
-    from pancli.cli.registry import shares_a_commit
-
     head = words[0].lower()
     return (head in SHELL_GROUPED or shares_a_commit(head) or head in shell.command.games_commands()
             or words[:2] == ["db", "path"])
 
 
-def run_script(shell, lines: Iterable[str], source: str = "stdin", keep_going: bool = False,
+def run_script(shell: Shell, lines: Iterable[str], source: str = "stdin", keep_going: bool = False,
                quiet: bool = False, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run lines from a file: stop at the first refused one (or go on), then show the standings.
 
     The lines commit in groups (see ``CommitGroup``) and what each line prints is shown once
     its group is durable, so whatever a script reports done survives a crash.
     """
-    from pancli.core.errors import StoreError
-    from pancli.core.i18n import _, ngettext
-
     out = out or sys.stdout
     err = err or sys.stderr
     reader = ScriptLines(lines)
@@ -111,12 +115,12 @@ class CommitGroup:
     """The lines of a script recorded but not yet committed, and what each printed, held back
     until the group's commit returns: nothing is reported done before it is durable."""
 
-    def __init__(self, shell, out: TextIO, err: TextIO):  # shell: the TableShell running the script
+    def __init__(self, shell: Shell, out: TextIO, err: TextIO) -> None:
         self.shell, self.out, self.err = shell, out, err
         self.lines: list[int] = []                 # their numbers in the script
         self.shown: list[tuple[str, str]] = []     # what each printed, and its warnings
         self.started = 0.0
-        self.store = None                          # the Store holding the group's transaction
+        self.store: Store | None = None            # the Store holding the group's transaction
 
     def before(self, words: list[str]) -> None:
         """Before a line runs: let it join the group, or commit the group and let it run alone."""
@@ -174,7 +178,7 @@ class ScriptLines:
     A pipe or terminal is read by its descriptor, so that ``ready`` can wait on it with select;
     a file or an in-memory stream always has its next line ready."""
 
-    def __init__(self, stream: Iterable[str]):
+    def __init__(self, stream: Iterable[str]) -> None:
         self.stream = iter(stream)
         self.number = 0
         self.fd, self.waits = _pollable_fd(stream)
@@ -186,8 +190,6 @@ class ScriptLines:
         """Whether the next line (or the end of the input) comes within ``timeout`` seconds."""
         if self.fd is None:
             return not self.waits
-        import select
-
         deadline = time.monotonic() + timeout
         while b"\n" not in self.buffer and not self.eof:
             left = deadline - time.monotonic()
@@ -223,14 +225,14 @@ class ScriptLines:
             self.eof = True
 
 
-def _isatty(stream) -> bool:
+def _isatty(stream: Any) -> bool:  # any object: one without isatty is no terminal
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError, OSError):
         return False
 
 
-def _pollable_fd(stream) -> tuple[int | None, bool]:
+def _pollable_fd(stream: Any) -> tuple[int | None, bool]:  # any object: one without fileno has no descriptor
     """The descriptor of a pipe, terminal or FIFO that select can wait on (None for a regular
     file or a stream without one), and whether reading may wait for the next line. Where select
     works on sockets only (Windows), a pipe is read line by line and each line committed alone."""

@@ -21,30 +21,37 @@ import contextlib
 import io
 import os
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
+import typer
+from typer._click.exceptions import ClickException  # the copy of click that typer runs (0.22 on)
+from typer.main import get_command
+
+from pancli.cli.context import AppContext
+from pancli.cli.registry import RootGroup, app
+from pancli.cli.render import show_step
 from pancli.cli.shell.board import board_lines, hand_over_lines, table_state
-from pancli.cli.shell.bugs import expected_errors
+from pancli.cli.shell.bugs import expected_errors, report_bug
 from pancli.cli.shell.direct import PARSE, run_direct
 from pancli.cli.shell.help import help_text
 from pancli.cli.shell.line import ALIASES, QUIT_WORDS, LineResult, at_the_table, words_of
-from pancli.cli.shell.script import CommitGroup
+from pancli.core.errors import PanError
 from pancli.core.i18n import _
+from pancli.core.text import one_line
+from pancli.storage.paths import resolve_path
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from pancli.app.recorder import Recorder
+    from pancli.cli.shell.protocol import DirectSpec, LineGroup
 
 
 def _error(e: object) -> str:
     """A refused line's "Error: …" line."""
-    from pancli.cli.words.framework import error_line
+    from pancli.cli.words.framework import error_line  # noqa: PLC0415 click's words: only when a line is refused
 
     return error_line(str(e)) + "\n"
-
-
-def _click_exceptions():
-    """ClickException and Abort of the click that typer runs (typer vendors its own copy)."""
-    import typer
-    from typer._click.exceptions import ClickException  # the copy of click that typer runs (0.22 on)
-
-    return ClickException, typer.Abort
 
 
 class _Null(io.StringIO):
@@ -63,13 +70,7 @@ _NULL = _Null()
 class TableShell:
     """Runs lines of `pan` commands on one database, keeping it open between lines."""
 
-    def __init__(self, db=None, session: str | None = None, board: bool = True):
-        from typer.main import get_command
-
-        from pancli.cli.context import AppContext
-        from pancli.cli.registry import RootGroup, app
-        from pancli.storage.paths import resolve_path
-
+    def __init__(self, db: str | Path | None = None, session: str | None = None, board: bool = True) -> None:
         command = get_command(app)
         assert isinstance(command, RootGroup)  # app is made with cls=RootGroup
         self.command = command
@@ -77,8 +78,8 @@ class TableShell:
         self.show_board = board
         self.context = AppContext(db=str(self.db), in_shell=True)
         self.terminal = False             # at the prompt: output is caught and fitted to the terminal
-        self.group: CommitGroup | None = None  # a script's lines not yet committed
-        self.direct_specs: dict[str, tuple | None] = {}  # see pancli.cli.shell.direct.direct_spec
+        self.group: LineGroup | None = None  # a script's lines not yet committed (shell/script.py CommitGroup)
+        self.direct_specs: dict[str, DirectSpec | None] = {}  # see pancli.cli.shell.direct.direct_spec
         self._command_done = False  # the line's command has run (a bug after it left it recorded)
         if session is not None:
             s = self.context.open_store(create=False).session(session)
@@ -89,7 +90,7 @@ class TableShell:
     def close(self) -> None:
         self.context.close()
 
-    def recorder(self):
+    def recorder(self) -> Recorder | None:
         """The current session's recorder, or None: no session, or a database that cannot say
         (the line's own command then says why, in one line)."""
         try:
@@ -117,9 +118,6 @@ class TableShell:
         try:
             return self._execute(result, capture, quiet)
         except Exception:
-            from pancli.cli.shell.bugs import report_bug
-            from pancli.core.text import one_line
-
             said = one_line(line.strip())
             said = said if len(said) <= 40 else said[:39] + "…"
             if self._command_done:
@@ -130,8 +128,6 @@ class TableShell:
             return result
 
     def _execute(self, result: LineResult, capture: bool, quiet: bool) -> LineResult:
-        from pancli.core.errors import PanError
-
         line = result.line
         try:
             words = words_of(line)
@@ -182,8 +178,7 @@ class TableShell:
 
     def _redo(self, capture: bool, quiet: bool) -> tuple[int, str, str]:
         """Record again what the last `undo` at this table took back (pancli.app.redo)."""
-        from pancli.app.redo import redid, redo
-        from pancli.core.errors import PanError
+        from pancli.app.redo import redid, redo  # noqa: PLC0415 only `redo`
 
         out = _TerminalBuffer() if self.terminal else io.StringIO()
         try:
@@ -194,8 +189,6 @@ class TableShell:
         if done is None:
             return 1, "", _error(_("nothing to redo: `redo` records again what `undo` took back at this table"))
         payload, steps = done
-        from pancli.cli.render import show_step
-
         if quiet:
             return 0, "", ""
         target = out if capture else sys.stdout
@@ -206,9 +199,6 @@ class TableShell:
         return 0, out.getvalue(), ""
 
     def _invoke(self, words: list[str], capture: bool, quiet: bool) -> tuple[int, str, str]:
-        ClickException, Abort = _click_exceptions()
-        from pancli.core.errors import PanError
-
         out = (_TerminalBuffer() if self.terminal else io.StringIO()) if capture else None
         err = io.StringIO()
         target: TextIO | None = _NULL if quiet else out
@@ -230,7 +220,7 @@ class TableShell:
         except ClickException as e:
             e.show(file=err)
             status = e.exit_code
-        except Abort:
+        except typer.Abort:
             err.write(_("Aborted: nothing was recorded by this line.") + "\n")
             status = 1
         except PanError as e:  # raised outside PanGroup.invoke (e.g. while parsing)
@@ -249,7 +239,7 @@ class TableShell:
         said = err.getvalue()
         return status, printed, at_the_table(said) if said else said
 
-    def _mark(self):
+    def _mark(self) -> tuple[Any, ...] | None:
         """Something that changes whenever a line records, undoes or switches session."""
         store = self.context.store
         if store is None:

@@ -13,8 +13,17 @@ are in pancli's catalog; docs/languages.md says what stays English.
 from __future__ import annotations
 
 import re
+from typing import IO, TYPE_CHECKING, Any
+
+import typer.core
+from typer._click import exceptions
+from typer._click._compat import get_text_stderr
+from typer._click.utils import echo
 
 from pancli.core.i18n import ENGLISH, N_, _, language
+
+if TYPE_CHECKING:
+    from typer._click.exceptions import ClickException, UsageError
 
 # typer.core's own messages, as it writes them (it calls gettext's ``_`` on each).
 TYPER_WORDS = (
@@ -65,17 +74,11 @@ def error_line(message: str) -> str:
     return _("Error: {message}").format(message=message)
 
 
-def _show_click_exception(self, file=None) -> None:
-    from typer._click._compat import get_text_stderr
-    from typer._click.utils import echo
-
+def _show_click_exception(self: ClickException, file: IO[Any] | None = None) -> None:
     echo(error_line(click_message(self.format_message())), file=file or get_text_stderr(), color=self.show_color)
 
 
-def _show_usage_error(self, file=None) -> None:
-    from typer._click._compat import get_text_stderr
-    from typer._click.utils import echo
-
+def _show_usage_error(self: UsageError, file: IO[Any] | None = None) -> None:
     file = file or get_text_stderr()
     color, hint = None, ""
     if self.ctx is not None and self.ctx.command.get_help_option(self.ctx) is not None:
@@ -97,9 +100,6 @@ def speak_framework() -> None:
     if _spoken:
         return
     _spoken = True
-    import typer.core
-    from typer._click import exceptions
-
-    typer.core._ = _  # typer looks its ``_`` up at each call
+    setattr(typer.core, "_", _)  # noqa: B010 typer's private gettext name (no hook for it), looked up at each call
     exceptions.ClickException.show = _show_click_exception  # type: ignore[method-assign]
     exceptions.UsageError.show = _show_usage_error  # type: ignore[method-assign]

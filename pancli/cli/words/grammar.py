@@ -4,13 +4,19 @@ take every word up to the next option."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+from typer.core import TyperOption
 
 from pancli.cli.words.help_language import PanCommand
+
+if TYPE_CHECKING:
+    from typer._click.core import Command, Context
 
 _NEGATIVE = re.compile(r"-(?:\d|\.\d|inf\b|infinity\b|nan\b)", re.IGNORECASE)
 
 
-def negative_numbers_as_arguments(cmd, ctx, args: list[str]) -> list[str]:
+def negative_numbers_as_arguments(cmd: Command, ctx: Context, args: list[str]) -> list[str]:
     """`pan buyin ana -50`: click reads -50 as options -5 and -0. A word that looks like a negative
     number and names no option is an argument, so the argument's type can refuse it in one line.
     The words are reordered as click reads them anyway: options with their values, then `--`,
@@ -20,7 +26,7 @@ def negative_numbers_as_arguments(cmd, ctx, args: list[str]) -> list[str]:
     takes_value, names = set(), set()
     multiword = set(getattr(cmd, "multiword_options", ()))
     for p in cmd.get_params(ctx):
-        if getattr(p, "param_type_name", "") != "option":
+        if not isinstance(p, TyperOption):
             continue
         for o in list(p.opts) + list(p.secondary_opts):
             names.add(o)
@@ -49,7 +55,7 @@ def negative_numbers_as_arguments(cmd, ctx, args: list[str]) -> list[str]:
     return options + ["--"] + arguments if arguments else options
 
 
-def multiword_command(*names: str) -> type:
+def multiword_command(*names: str) -> type[PanCommand]:
     """A command class whose named options take every word up to the next option.
 
     click gives an option one value; a dealer types `--add 5S 5S` or `--hand 5S 5S 4H`.
@@ -58,7 +64,7 @@ def multiword_command(*names: str) -> type:
     class MultiWordCommand(PanCommand):
         multiword_options = names
 
-        def parse_args(self, ctx, args):
+        def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
             out: list[str] = []
             i = 0
             while i < len(args):

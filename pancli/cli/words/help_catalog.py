@@ -6,12 +6,21 @@ docstrings where no ``_()`` can be."""
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+import typer
+from typer.core import TyperGroup
+
+from pancli.cli import registry
 from pancli.cli.words.help_language import shown_name
 
+if TYPE_CHECKING:
+    from typer._click.core import Command, Context
 
-def _source(callback) -> str:
+
+def _source(callback: Callable[..., Any] | None) -> str:
     """The file that wrote a command (its callback's), or '' when it cannot be told."""
     try:
         found = inspect.getsourcefile(inspect.unwrap(callback)) if callback is not None else None
@@ -20,17 +29,19 @@ def _source(callback) -> str:
     return str(Path(found).resolve()) if found else ""
 
 
-def _walk(command, ctx, where: str, out: list[tuple[str, str]]) -> None:
+def _walk(command: Command, ctx: Context, where: str, out: list[tuple[str, str]]) -> None:
     here = _source(getattr(command, "callback", None)) or where
     for attr in ("help", "short_help", "epilog", "options_metavar", "subcommand_metavar"):
         text = getattr(command, attr, None)
         if isinstance(text, str) and text:
             out.append((text, here))
     for param in command.get_params(ctx):
-        for text in (param.help, param.metavar, shown_name(param, ctx)):
+        for text in (getattr(param, "help", None), param.metavar, shown_name(param, ctx)):
             if isinstance(text, str) and text:
                 out.append((text, here))
-    for name in command.list_commands(ctx) if hasattr(command, "list_commands") else ():
+    if not isinstance(command, TyperGroup):
+        return
+    for name in command.list_commands(ctx):
         sub = command.get_command(ctx, name)
         if sub is not None:
             _walk(sub, ctx, here, out)
@@ -39,10 +50,6 @@ def _walk(command, ctx, where: str, out: list[tuple[str, str]]) -> None:
 def help_messages() -> list[tuple[str, str]]:
     """(text, the file that wrote it) for every help text of the whole tree, the games' groups
     included, each once (the first place it is written)."""
-    import typer
-
-    from pancli.cli import registry  # noqa: F401  (the root callback and its options)
-
     command = typer.main.get_command(registry.app)
     ctx = typer.Context(command, info_name="pan")
     found: list[tuple[str, str]] = []

@@ -6,17 +6,28 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from typer.core import TyperCommand
 
 from pancli.core.i18n import ENGLISH, _, language, pgettext
+
+if TYPE_CHECKING:
+    from typer._click.core import Command, Context, Parameter
+    from typer._click.formatting import HelpFormatter
+
+    _Command = Command
+else:
+    _Command = object  # a mixin: click's Command comes after it in each class that uses it
+
+C = TypeVar("C", bound=type)
 
 _HELP_ATTRS = ("help", "short_help", "epilog", "options_metavar", "subcommand_metavar")
 PSEUDO = "qps"  # the pseudo-language of scripts/catalogs.py, which wraps every message in ⟦…⟧
 
 
 @contextmanager
-def help_in_language(command, ctx) -> Iterator[None]:
+def help_in_language(command: Command, ctx: Context | None) -> Iterator[None]:
     """The command's help texts (and its options' help and metavars) in the language in force
     while click formats them, then the English ones back: the objects keep the msgids, and in
     English nothing is touched at all."""
@@ -52,7 +63,7 @@ def help_in_language(command, ctx) -> Iterator[None]:
             setattr(obj, attr, text)
 
 
-def argument_name(param, ctx) -> str:
+def argument_name(param: Parameter, ctx: Context) -> str:
     """An argument's name in the language in force: a session's name is not a person's (Polish
     says "nazwa" of the one, "imię" of the other)."""
     text = str(param.name)
@@ -63,7 +74,7 @@ def argument_name(param, ctx) -> str:
     return _(text)
 
 
-def shown_name(param, ctx) -> str | None:
+def shown_name(param: Parameter, ctx: Context) -> str | None:
     """The word click shows for a parameter without a metavar of its own: an argument's name
     (`pan meld [OPTIONS] {name} {cards}...`), an option's type (`--dealer <player>`); None when
     there is none, or its type writes its own (a choice's values, which are typed as they are)."""
@@ -76,29 +87,29 @@ def shown_name(param, ctx) -> str | None:
     return param.type.name.strip("<>") or None
 
 
-class HelpInLanguage:
+class HelpInLanguage(_Command):
     """What every command and group of `pan` does to speak the language in force in its help:
     the texts are translated just before click formats them (``help_in_language``)."""
 
-    def get_help(self, ctx):
+    def get_help(self, ctx: Context) -> str:
         with help_in_language(self, ctx):
-            return super().get_help(ctx)  # type: ignore[misc]
+            return super().get_help(ctx)
 
-    def get_usage(self, ctx):
+    def get_usage(self, ctx: Context) -> str:
         with help_in_language(self, ctx):
-            return super().get_usage(ctx)  # type: ignore[misc]
+            return super().get_usage(ctx)
 
     def get_short_help_str(self, limit: int = 45) -> str:
         with help_in_language(self, None):
-            short = super().get_short_help_str(limit)  # type: ignore[misc]
+            short = super().get_short_help_str(limit)
         if language() == PSEUDO and short.startswith("⟦") and not short.endswith("⟧"):
             short += "⟧"  # the pseudo-language's marker kept on a help cut to its first sentence
         return short
 
-    def format_usage(self, ctx, formatter) -> None:
+    def format_usage(self, ctx: Context, formatter: HelpFormatter) -> None:
         if language() == ENGLISH:
-            return super().format_usage(ctx, formatter)  # type: ignore[misc]
-        pieces = self.collect_usage_pieces(ctx)  # type: ignore[attr-defined]
+            return super().format_usage(ctx, formatter)
+        pieces = self.collect_usage_pieces(ctx)
         # Translators: the start of a command's usage line, with its trailing space
         formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=_("Usage: "))
 
@@ -110,13 +121,13 @@ class PanCommand(HelpInLanguage, TyperCommand):
 _mixed: dict[type, type] = {}
 
 
-def in_language(cls: type) -> type:
+def in_language(cls: C) -> C:
     """``cls`` as a command class whose help speaks the language in force."""
     if issubclass(cls, HelpInLanguage):
         return cls
     if cls not in _mixed:
         _mixed[cls] = type(cls.__name__, (HelpInLanguage, cls), {"__module__": cls.__module__,
                                                                   "__doc__": cls.__doc__})
-    return _mixed[cls]
+    return cast(C, _mixed[cls])  # a subclass of cls, made with type()
 
 

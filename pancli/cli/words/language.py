@@ -3,16 +3,15 @@
 
 from __future__ import annotations
 
+import os
+
 from pancli.core.errors import InputError
-from pancli.core.i18n import _
+from pancli.core.i18n import _, language_code
+from pancli.storage import catalogs
 
 
 def speak(flag: str | None) -> str:
     """Put the chosen language in force for this command; an unknown ``--lang`` is one line."""
-    import os
-
-    from pancli.storage import catalogs
-
     if flag is None and not any(os.environ.get(v) for v in ("PANCLI_LANG", "LANGUAGE", "LC_ALL",
                                                              "LC_MESSAGES", "LANG")):
         catalogs.use_language("en")  # the usual case reads no folder
@@ -20,8 +19,6 @@ def speak(flag: str | None) -> str:
     for given, where in ((flag, "--lang"), (os.environ.get("PANCLI_LANG"), "PANCLI_LANG")):
         if given:
             known = catalogs.available()
-            from pancli.core.i18n import language_code
-
             if language_code(given, known) is None:
                 raise InputError(_("{where} {given} is not a language pancli speaks").format(
                     where=where, given=given[:20]),
@@ -30,7 +27,7 @@ def speak(flag: str | None) -> str:
     code = catalogs.chosen_language(flag)
     catalogs.use_language(code)
     if code != "en":
-        from pancli.cli.words.framework import speak_framework
+        from pancli.cli.words.framework import speak_framework  # noqa: PLC0415 click's words: only in a language other than English
 
         speak_framework()  # typer's and click's own words too
     return code
@@ -50,6 +47,4 @@ def speak_from_argv(argv: list[str]) -> None:
     try:
         speak(flag)
     except InputError:
-        from pancli.storage import catalogs
-
         catalogs.use_language("en")  # refused in English, by --lang itself

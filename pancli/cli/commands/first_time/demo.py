@@ -70,7 +70,9 @@ def demo() -> None:
         from pancli.app.views import standings_data
         from pancli.cli.render import standings_table
 
-        data = standings_data(shell.recorder())
+        rec = shell.recorder()
+        assert rec is not None  # the sample's script started its session
+        data = standings_data(rec)
     finally:
         shell.close()
     db = _shown(path)

@@ -83,8 +83,9 @@ def session_show(name: str | None = typer.Argument(None, click_type=SESSION, hel
     g = get_game(s.game)
     defaults = g.rules_to_dict(g.schema.defaults)
     changed = {k: v for k, v in s.rules.items() if defaults.get(k) != v}
+    chip_value = shown_chip_value(s.chip_value)
     data = {"name": s.name, "game": s.game, "created_at": s.created_at, "seats": seats,
-            "chip_value": shown_chip_value(s.chip_value), "currency": s.currency, "language": s.language,
+            "chip_value": chip_value, "currency": s.currency, "language": s.language,
             "closed": bool(s.closed_at), "rules_changed": changed, "db": str(store.path)}
     if as_json:
         print_json(data)
@@ -97,8 +98,8 @@ def session_show(name: str | None = typer.Argument(None, click_type=SESSION, hel
         out.print(_("House rules: {changes}").format(changes=", ".join(f"{k} = {v}" for k, v in changed.items())))
     else:
         out.print(_("House rules: the defaults"))
-    if data["chip_value"]:
-        out.print(_("Chip value: {value}").format(value=chip_price(data["chip_value"], s.currency)))
+    if chip_value:
+        out.print(_("Chip value: {value}").format(value=chip_price(chip_value, s.currency)))
     if s.currency:
         # Translators: {name} is the currency's name in your language (złoty polski), {code} its ISO code
         out.print(_("Currency: {name} ({code})").format(name=currency_name(s.currency), code=s.currency))
