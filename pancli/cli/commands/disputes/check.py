@@ -7,6 +7,8 @@ so `pan check 5S 5S 5S` starts quickly.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -17,6 +19,15 @@ from pancli.cli.words.grammar import multiword_command
 from pancli.cli.words.help_texts import PRESET_HELP, RULES_HELP
 from pancli.core.grouping import MELDS_HELP
 from pancli.core.i18n import N_, _, ngettext
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+    from pancli.games.panguingue.rules import HouseRules
+
+# What a command line's cards are: words, or the pieces of MeldsType (a tuple for a grouped value).
+Tokens = Iterable[str | tuple[str, ...]]
 
 commands = command_set()  # what this module adds to `pan`
 SHARES_A_COMMIT = True  # a script's lines of these commands share its group commit (cli/shell/script.py)
@@ -96,18 +107,18 @@ def check(
 # -- judging ------------------------------------------------------------------------------
 
 
-def _words(tokens) -> list[str]:
+def _words(tokens: Tokens) -> list[str]:
     """The card words of MeldsType values (tuples of pieces) or of plain words."""
     return [w for t in tokens for w in (t if isinstance(t, tuple) else (t,))]
 
 
-def _parse(tokens, rules) -> tuple[str, ...]:
+def _parse(tokens: Tokens, rules: HouseRules) -> tuple[str, ...]:
     from pancli.games.panguingue.cards import parse_cards
 
     return parse_cards(_words(tokens), rules.rank_set)
 
 
-def _reject_groups(tokens) -> None:
+def _reject_groups(tokens: Tokens) -> None:
     from pancli.core.errors import InputError
     from pancli.core.grouping import has_separator
 
@@ -116,7 +127,7 @@ def _reject_groups(tokens) -> None:
                          _("use --arrange or --out to check several melds, or --add for an addition"))
 
 
-def _meld_result(tokens, rules) -> tuple[dict, int]:
+def _meld_result(tokens: Tokens, rules: HouseRules) -> tuple[dict[str, Any], int]:
     from pancli.games.panguingue.rulings import judge
 
     _reject_groups(tokens)
@@ -124,7 +135,7 @@ def _meld_result(tokens, rules) -> tuple[dict, int]:
     return ruling.to_json(), 0 if ruling.valid else 1
 
 
-def _addition_result(tokens, added_tokens, rules) -> tuple[dict, int]:
+def _addition_result(tokens: Tokens, added_tokens: Tokens, rules: HouseRules) -> tuple[dict[str, Any], int]:
     from pancli.core.errors import InputError
     from pancli.games.panguingue.conditions import tag_of
     from pancli.games.panguingue.rulings import judge, judge_addition
@@ -148,7 +159,7 @@ def _addition_result(tokens, added_tokens, rules) -> tuple[dict, int]:
     return {k: data[k] for k in order}, 0 if ruling.legal else 1
 
 
-def _split_groups(tokens) -> list[list[str]] | None:
+def _split_groups(tokens: Tokens) -> list[list[str]] | None:
     """The melds the player grouped (``pancli.core.grouping``), or None when not grouped."""
     from pancli.core.grouping import has_separator, meld_texts
 
@@ -158,7 +169,7 @@ def _split_groups(tokens) -> list[list[str]] | None:
     return [text.split() for text in meld_texts(words)]
 
 
-def _arrange_result(tokens, rules, out: bool) -> tuple[dict, int]:
+def _arrange_result(tokens: Tokens, rules: HouseRules, out: bool) -> tuple[dict[str, Any], int]:
     from pancli.core.errors import RuleError
     from pancli.games.panguingue import solver
 
@@ -200,7 +211,7 @@ def _arranged_words(cards: int, n: int, worth: int) -> str:
                     "{cards} cards in {n} melds, conditions worth {worth}", cards).format(cards=cards, n=n, worth=worth)
 
 
-def _run_batch(rules, arranging: bool, out: bool) -> int:
+def _run_batch(rules: HouseRules, arranging: bool, out: bool) -> int:
     """One JSON object per input line; the worst exit status of all lines (2 bad input, 1 illegal)."""
     from pancli.core.errors import PanError
 
@@ -233,16 +244,17 @@ def _run_batch(rules, arranging: bool, out: bool) -> int:
 # -- rendering ----------------------------------------------------------------------------
 
 
-def _print_json(data) -> None:
+def _print_json(data: Any) -> None:
     from pancli.cli.output import print_json
 
     print_json(data)
 
 
-def _console():
+def _console() -> Console:
     from pancli.cli.output import console
 
-    return console(markup=True)  # its lines are markup: cards, and reasons escaped; rich wraps them at words
+    con: Console = console(markup=True)
+    return con  # its lines are markup: cards, and reasons escaped; rich wraps them at words
 
 
 def _print_lines(lines: list[str]) -> None:
@@ -269,14 +281,14 @@ def _print_lines(lines: list[str]) -> None:
     sys.stdout.write("".join(x + "\n" for line in plain for x in wrap_words(line, width)))
 
 
-def _wrapped(text, width: int) -> list:
+def _wrapped(text: Text, width: int) -> list[Text]:
     """Styled text broken between words as piped output is (``wrap_words``: later lines indented
     two more), its colours kept."""
     from rich.text import Text
 
     from pancli.core.text import wrap_words
 
-    plain, pos, parts = text.plain, 0, []
+    plain, pos, parts = text.plain, 0, list[Text]()
     for i, line in enumerate(wrap_words(plain, width)):
         body = line.lstrip(" ") if i else line
         start = plain.index(body, pos)
@@ -294,14 +306,14 @@ def _text(text: str) -> str:
     return escape(text)
 
 
-def _cards_markup(cards) -> str:
+def _cards_markup(cards: Sequence[str]) -> str:
     from pancli.games.panguingue.cards import markup_cards
     from pancli.games.panguingue.melds import meld_order
 
     return markup_cards(meld_order(cards)) if cards else ""
 
 
-def _condition_words(tag, cards, with_tag: bool = True) -> str:
+def _condition_words(tag: str | None, cards: Sequence[str], with_tag: bool = True) -> str:
     from pancli.games.panguingue.conditions import NONE, describe
 
     if not tag or tag == NONE:
@@ -309,7 +321,7 @@ def _condition_words(tag, cards, with_tag: bool = True) -> str:
     return f"{describe(tag, cards)} ({tag})" if with_tag else describe(tag, cards)
 
 
-def _emit_meld(data: dict, as_json: bool) -> None:
+def _emit_meld(data: dict[str, Any], as_json: bool) -> None:
     if as_json:
         _print_json(data)
         return
@@ -323,13 +335,13 @@ def _emit_meld(data: dict, as_json: bool) -> None:
     _print_lines(lines)
 
 
-def _legal(kind) -> str:
+def _legal(kind: str) -> str:
     """``legal set``, ``legal rope``: one message each, as the adjective agrees with the noun."""
     known = LEGAL.get(kind)
     return _(known) if known is not None else _("legal {kind}").format(kind=kind)
 
 
-def _kind(kind) -> str:
+def _kind(kind: str) -> str:
     known = KINDS.get(kind)
     return _(known) if known is not None else str(kind)
 
@@ -339,7 +351,7 @@ def _not_legal(reason: str) -> str:
     return f"  [red]{_text(said)}[/red]: {_text(reason)}"
 
 
-def _emit_addition(data: dict, as_json: bool) -> None:
+def _emit_addition(data: dict[str, Any], as_json: bool) -> None:
     if as_json:
         _print_json(data)
         return
@@ -359,7 +371,7 @@ def _emit_addition(data: dict, as_json: bool) -> None:
     _print_lines(lines)
 
 
-def _emit_arrangement(data: dict, as_json: bool, out: bool) -> None:
+def _emit_arrangement(data: dict[str, Any], as_json: bool, out: bool) -> None:
     if as_json:
         _print_json(data)
         return

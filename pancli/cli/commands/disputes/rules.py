@@ -6,12 +6,16 @@ Only typer is imported at module level; the games' rules are loaded inside the c
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from pancli.cli.groups import command_set, new_app
 from pancli.cli.options import json_option
 from pancli.core.i18n import N_, _, ngettext, pgettext
+
+if TYPE_CHECKING:
+    from pancli.core.knobs import KnobRules, Schema
 
 commands = command_set()  # what this module adds to `pan`
 SHARES_A_COMMIT = True  # a script's lines of these commands share its group commit (cli/shell/script.py)
@@ -36,7 +40,7 @@ RECORDED_ONLY = N_("(recorded only): kept with the session and shown; pancli doe
 _Game = typer.Option(None, "--game", "-g", metavar="GAME", help=GAME_HELP, show_default=False)
 
 
-def _schema(game: str | None):
+def _schema(game: str | None) -> Schema[Any]:
     from pancli.app.rulesfile import schema
     from pancli.games import DEFAULT_GAME
 
@@ -151,7 +155,7 @@ def rules_check(
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _session_rules(schema):
+def _session_rules(schema: Schema[Any]) -> tuple[KnobRules, str] | None:
     """The current session's rules and their source, when there is a session of this game."""
     from pancli.cli.context import app_context
     from pancli.core.errors import PanError
@@ -165,7 +169,8 @@ def _session_rules(schema):
     return rec.rules, f"session {rec.session.name}"
 
 
-def rules_lines(schema, rules, source: str, rows: list[dict], every: bool, baseline: str) -> list[str]:
+def rules_lines(schema: Schema[Any], rules: KnobRules, source: str, rows: list[dict[str, Any]], every: bool,
+                baseline: str) -> list[str]:
     """`pan rules show` as lines that fit the output's width: a heading per topic, then per knob
     `name = value` and, indented, what it does; wrapped between words, never inside one."""
     import textwrap
@@ -211,8 +216,8 @@ def rules_lines(schema, rules, source: str, rows: list[dict], every: bool, basel
             lines += textwrap.wrap(doc, width, initial_indent="    ", subsequent_indent="    ",
                                    break_long_words=False, break_on_hyphens=False)
     if every and differs:
-        names = ", ".join(r["name"] for r in rows if r["name"] in differs)
-        lines += [""] + textwrap.wrap(_("* differs from {baseline}: {knobs}").format(baseline=baseline, knobs=names),
+        listed = ", ".join(r["name"] for r in rows if r["name"] in differs)
+        lines += [""] + textwrap.wrap(_("* differs from {baseline}: {knobs}").format(baseline=baseline, knobs=listed),
                                       width, break_long_words=False, break_on_hyphens=False, subsequent_indent="  ")
     if any(r["recorded_only"] for r in rows if every or r["name"] in differs):
         lines += textwrap.wrap(_(RECORDED_ONLY), width, break_long_words=False, break_on_hyphens=False)
@@ -238,7 +243,7 @@ def _terminal_width() -> int:
     return shutil.get_terminal_size((80, 24)).columns
 
 
-def summary(schema, rules) -> str:
+def summary(schema: Schema[Any], rules: KnobRules) -> str:
     """One line: the nearest preset and what differs from it."""
     name, diff = schema.nearest_preset(rules)
     n = len(schema.knobs)
@@ -250,13 +255,13 @@ def summary(schema, rules) -> str:
                     n).format(n=n, preset=name, changes=changes)
 
 
-def _fmt(value) -> str:
+def _fmt(value: Any) -> str:
     from pancli.core.knobs import format_value
 
     return format_value(value)
 
 
-def knob_rows(schema, rules) -> list[dict]:
+def knob_rows(schema: Schema[Any], rules: KnobRules) -> list[dict[str, Any]]:
     """One dict per knob: name, value, kind, allowed, help, recorded_only, the default preset's value
     (keyed by the preset's name) and whether the value differs from it."""
     default = schema.default_preset
@@ -297,7 +302,7 @@ def rules_markdown(games: list[str] | None = None) -> str:
     return "\n".join(lines)
 
 
-def _game_markdown(schema) -> list[str]:
+def _game_markdown(schema: Schema[Any]) -> list[str]:
     default = schema.default_preset
     defaults = schema.defaults
     presets = {name: schema.preset(name) for name in schema.presets}

@@ -7,6 +7,7 @@ Only typer is imported at module level; the rules engine is loaded inside the co
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
@@ -18,6 +19,10 @@ from pancli.cli.words.grammar import multiword_command
 from pancli.cli.words.help_texts import PRESET_HELP, RULES_HELP
 from pancli.core.grouping import MELDS_HELP, has_separator, meld_texts
 from pancli.core.i18n import N_, _
+
+if TYPE_CHECKING:
+    from pancli.games.panguingue.rules import HouseRules
+    from pancli.games.panguingue.turns import TurnRuling
 
 commands = command_set()  # what this module adds to `pan`
 SHARES_A_COMMIT = True  # a script's lines of these commands share its group commit (cli/shell/script.py)
@@ -156,16 +161,17 @@ def force(
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _bad(message: str, hint: str) -> None:
+def _bad(message: str, hint: str) -> NoReturn:
     from pancli.core.errors import InputError
 
     raise InputError(message, hint)
 
 
-def _rules(preset, rules_file):
+def _rules(preset: str | None, rules_file: str | None) -> HouseRules:
     from pancli.app.rulesfile import resolve
 
-    return resolve(preset, rules_file)
+    rules: HouseRules = resolve(preset, rules_file)  # pan turn is Panguingue's: its rules
+    return rules
 
 
 def _origin(origin: str) -> str:
@@ -178,13 +184,13 @@ def _origin(origin: str) -> str:
     return value
 
 
-def _card(token: str, rules) -> str:
+def _card(token: str, rules: HouseRules) -> str:
     from pancli.games.panguingue.cards import parse_card
 
     return parse_card(token, rules.rank_set)
 
 
-def _show(token: str, rules) -> str:
+def _show(token: str, rules: HouseRules) -> str:
     from pancli.games.panguingue.cards import format_card
 
     return format_card(_card(token, rules))
@@ -195,11 +201,11 @@ _WHERE = {"stock": N_("{card} (rejected stock card)"), "hand": N_("{card} (disca
           "upcard": N_("{card} (the upcard)")}
 
 
-def _top(token: str, origin: str, rules) -> str:
+def _top(token: str, origin: str, rules: HouseRules) -> str:
     return _(_WHERE[origin.strip().lower()]).format(card=_show(token, rules))
 
 
-def _hand(text: str | None, rules) -> tuple[str, ...]:
+def _hand(text: str | None, rules: HouseRules) -> tuple[str, ...]:
     from pancli.games.panguingue.cards import parse_cards
 
     if not text:
@@ -209,7 +215,7 @@ def _hand(text: str | None, rules) -> tuple[str, ...]:
     return parse_cards(text, rules.rank_set)
 
 
-def _melds(value: object, rules) -> list[tuple[str, ...]]:
+def _melds(value: object, rules: HouseRules) -> list[tuple[str, ...]]:
     """The melds of a MeldsType option (``pancli.core.grouping``), read under these rules."""
     from pancli.games.panguingue.cards import parse_cards
 
@@ -219,7 +225,7 @@ def _melds(value: object, rules) -> list[tuple[str, ...]]:
     return [parse_cards(text, rules.rank_set) for text in meld_texts(words)]
 
 
-def _emit(title: str, ruling, as_json: bool, words: tuple[str, str]) -> None:
+def _emit(title: str, ruling: TurnRuling, as_json: bool, words: tuple[str, str]) -> NoReturn:
     if as_json:
         from pancli.cli.output import print_json
 
