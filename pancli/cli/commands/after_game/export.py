@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TextIO
 
 import typer
 
@@ -65,7 +66,7 @@ def export(name: str | None = SESSION,
     else:
         exported_at = now() if fmt == "toml" else None
 
-        def write_to(out) -> None:  # the archive as its events are read: a night is never held whole
+        def write_to(out: TextIO) -> None:  # the archive as its events are read: a night is never held whole
             archive_write.export(store, session, fmt, out.write, exported_at)
 
         if path is None:

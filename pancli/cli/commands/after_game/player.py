@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -16,6 +16,12 @@ from pancli.cli.params import KNOWN_PLAYER
 from pancli.cli.render import column, count_cell
 from pancli.core.i18n import N_, _, ngettext
 from pancli.core.words import signed, signed_money
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from pancli.core.json_types import JsonObject
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -46,7 +52,7 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
         out.print(_opponents_table(data["opponents"]))
 
 
-def _print_career(out, data: Mapping[str, Any]) -> None:
+def _print_career(out: Console, data: Mapping[str, Any]) -> None:
     games = data["games"]
     if not games or (len(games) == 1 and games[0]["in_chips"]):  # one game played for chips: as always shown
         _print_career_in_chips(out, data["player"], data, data["nights"], data["favourite_condition"])
@@ -71,14 +77,17 @@ def _print_career(out, data: Mapping[str, Any]) -> None:
         out.print(_career_table(g["nights"], g["columns"], chips=False))
 
 
-def _print_career_in_chips(out, name: str, data: Mapping[str, Any], nights: list, favourite) -> None:
+def _print_career_in_chips(out: Console, name: str, data: Mapping[str, Any], nights: Sequence[JsonObject],
+                           favourite: Mapping[str, Any] | None) -> None:
     """A career (or a game of it) played for chips: counts and net, the best night, the favourite
     condition, the net over time and a row per night."""
     from pancli.app.career import RATES
     from pancli.app.reports import sparkline
     from pancli.core.numbers import date_text
 
-    pct = lambda x: "-" if x is None else f"{x * 100:.0f}%"  # noqa: E731
+    def pct(x: float | None) -> str:
+        return "-" if x is None else f"{x * 100:.0f}%"
+
     counts = [ngettext("{n} session", "{n} sessions", data["sessions"]).format(n=data["sessions"])]
     if "hands" in data:
         counts.append(ngettext("{n} hand", "{n} hands", data["hands"]).format(n=data["hands"]))
@@ -110,7 +119,7 @@ def _print_career_in_chips(out, name: str, data: Mapping[str, Any], nights: list
         out.print(_career_table(nights, career_columns(nights), chips=True))
 
 
-def _opponents_table(rows: list):
+def _opponents_table(rows: Sequence[Mapping[str, Any]]) -> Table:
     """A record against each regular opponent: nights together and the chips taken from them."""
     from rich.table import Table
 
@@ -126,7 +135,7 @@ def _opponents_table(rows: list):
     return table
 
 
-def _career_table(nights: list, columns, chips: bool):
+def _career_table(nights: Sequence[JsonObject], columns: Sequence[str], chips: bool) -> Table:
     """A row per night: date, session, (net,) the counts of its game (, running net)."""
     from rich.table import Table
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -17,10 +17,16 @@ from pancli.core.errors import InputError
 from pancli.core.i18n import _, ngettext, pgettext
 from pancli.core.words import signed, signed_money
 
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from pancli.core.rows import Session
+    from pancli.storage.store import Store
+
 commands = command_set()  # what this module adds to `pan`
 
 
-def _report_renderables(data: dict, width: int) -> list:
+def _report_renderables(data: Mapping[str, Any], width: int) -> list[RenderableType]:
     from decimal import Decimal
 
     from rich import box
@@ -32,7 +38,7 @@ def _report_renderables(data: dict, width: int) -> list:
 
     if "columns" in data:  # a game not played for chips: in its own terms
         return _own_report_renderables(data, width)
-    out: list = []
+    out: list[RenderableType] = []
     cv = data["chip_value"]
     title = ngettext("{session} · {game} · {date} · {n} hand", "{session} · {game} · {date} · {n} hands",
                      data["hands"]).format(session=data["session"], game=data["game"], date=date_text(data["date"]),
@@ -98,7 +104,7 @@ def _report_renderables(data: dict, width: int) -> list:
     return out
 
 
-def _own_report_renderables(data: dict, width: int) -> list:
+def _own_report_renderables(data: Mapping[str, Any], width: int) -> list[RenderableType]:
     """The report of a game scored in points or letters: its standings' columns in place order,
     the running points deal by deal (a game scored in letters has no chart) and the result; no
     chips, money or best hand, unless chips were bought at the bank."""
@@ -109,7 +115,7 @@ def _own_report_renderables(data: dict, width: int) -> list:
     from pancli.app.reports import sample, sparkline
     from pancli.core.numbers import date_text
 
-    out: list = []
+    out: list[RenderableType] = []
     title = ngettext("{session} · {game} · {date} · {n} deal", "{session} · {game} · {date} · {n} deals",
                      data["deals"]).format(session=data["session"], game=data["game"], date=date_text(data["date"]),
                                            n=data["deals"])
@@ -239,7 +245,7 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
             console().print(_("Saved the report to {path}.").format(path=path))
 
 
-def _sheet(store, session, kind: str, bom: bool) -> str:
+def _sheet(store: Store, session: Session, kind: str, bom: bool) -> str:
     """The score sheet as an HTML page (pancli.web.sheet) or CSV."""
     from pancli.app.reports import sheet_csv, sheet_grid
     from pancli.app.views import chips_to_settle, settle_json, settle_result

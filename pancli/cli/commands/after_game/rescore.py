@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from pancli.cli.commands.after_game.common import colored, store_and_session
@@ -17,10 +19,10 @@ from pancli.core.words import signed
 commands = command_set()  # what this module adds to `pan`
 
 
-def _parse_sets(sets: list[str]) -> dict:
+def _parse_sets(sets: list[str]) -> dict[str, Any]:
     import tomllib
 
-    out = {}
+    out: dict[str, Any] = {}
     for item in sets:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():

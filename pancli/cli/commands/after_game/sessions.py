@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from pancli.cli.context import app_context
 from pancli.cli.groups import command_set
 from pancli.cli.options import JSON
@@ -55,7 +58,7 @@ def sessions_cmd(as_json: bool = JSON) -> None:
         out.print(line)
 
 
-def _sessions_legend(rows: list[dict]) -> list[str]:
+def _sessions_legend(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """What the marks of the list of sessions mean, in sentences that fit the width."""
     from pancli.core.text import wrap_words
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 
 from pancli.cli.commands.after_game.common import store_and_session
@@ -12,6 +14,16 @@ from pancli.cli.output import console, english_for_json, print_json
 from pancli.cli.render import column
 from pancli.core.i18n import _, ngettext
 from pancli.core.words import signed
+
+if TYPE_CHECKING:
+    from decimal import Decimal
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from pancli.core.rows import Session
+    from pancli.core.settle import Settlement
+    from pancli.storage.store import Store
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -49,7 +61,7 @@ def settle(name: str | None = SESSION,
     _print_settlement(console(), session.name, s, value)
 
 
-def _print_no_chips(out, store, session) -> None:
+def _print_no_chips(out: Console, store: Store, session: Session) -> None:
     """Settle-up of a game scored in points or letters where no chip changed hands: that said
     once, then each player's score and the result, in the game's own terms."""
     from pancli.app.recorder import Recorder
@@ -63,7 +75,7 @@ def _print_no_chips(out, store, session) -> None:
             out.print(part, soft_wrap=True)
 
 
-def _print_settlement(out, session_name: str, s, value) -> None:
+def _print_settlement(out: Console, session_name: str, s: Settlement, value: Decimal | None) -> None:
     from pancli.core import settle as st
     from pancli.core.numbers import chip_price
     from pancli.core.text import wrap_words
@@ -80,7 +92,7 @@ def _print_settlement(out, session_name: str, s, value) -> None:
         out.print(_("Settle-up · {session}").format(session=session_name))
     say(st.mode_line(s))
     if s.banked:
-        out.print(_bank_table(s, value))
+        out.print(_bank_table(s))
         say(st.holds_note(s))
         say(st.bank_line(s) or "")
     else:
@@ -105,7 +117,7 @@ def _print_settlement(out, session_name: str, s, value) -> None:
         say(st.flag_line(f, s))
 
 
-def _bank_table(s, value):
+def _bank_table(s: Settlement) -> Table:
     """Bank mode, per player: bought, net from play, cashed out (when anyone did), what they hold,
     and what they pay or receive."""
     from rich import box

@@ -31,7 +31,7 @@ def _done(as_json: bool, data: dict[str, Any], text: str) -> None:
 def init_cmd(name: str = typer.Argument(..., help="The club's name."),
              folder: str | None = typer.Option(None, "--folder", metavar="FOLDER",
                                                help="The shared folder (default: the one `pan sync` used last)."),
-             as_json: bool = JSON):
+             as_json: bool = JSON) -> None:
     """Start a club in the shared folder, with this device as its first registrar.
 
     Example: pan club init "Friday club" --folder ~/Sync/pan-club
@@ -46,7 +46,7 @@ def init_cmd(name: str = typer.Argument(..., help="The club's name."),
 def join_cmd(club_id: str = typer.Argument(..., metavar="ID", help="The club's id (its first 8 digits will do)."),
              folder: str | None = typer.Option(None, "--folder", metavar="FOLDER",
                                                help="The shared folder (default: the one `pan sync` used last)."),
-             as_json: bool = JSON):
+             as_json: bool = JSON) -> None:
     """Say which club of the folder this host belongs to (where the folder holds two).
 
     Example: pan club join 3f2a9c1e
@@ -59,7 +59,7 @@ def join_cmd(club_id: str = typer.Argument(..., metavar="ID", help="The club's i
 
 @club_app.command("grant")
 def grant_cmd(device: str = typer.Argument(..., help="The device: its name or id, as `pan sync --status` lists it."),
-              as_json: bool = JSON):
+              as_json: bool = JSON) -> None:
     """Make another device a registrar: it may add people, aliases, attributions and merges.
 
     Example: pan club grant kasia-laptop
@@ -72,7 +72,7 @@ def grant_cmd(device: str = typer.Argument(..., help="The device: its name or id
 
 
 @club_app.command("revoke")
-def revoke_cmd(device: str = typer.Argument(..., help="The device: its name or id."), as_json: bool = JSON):
+def revoke_cmd(device: str = typer.Argument(..., help="The device: its name or id."), as_json: bool = JSON) -> None:
     """Take a device's right to write the roster away (a lost laptop): what it wrote until now stands.
 
     Example: pan club revoke old-laptop
@@ -89,7 +89,7 @@ def revoke_cmd(device: str = typer.Argument(..., help="The device: its name or i
 def add_cmd(name: str = typer.Argument(..., help="The person's name, as the club shows it."),
             alias: list[str] = typer.Option([], "--alias", metavar="NAME",
                                             help="Another spelling typed at a table (again for more)."),
-            as_json: bool = JSON):
+            as_json: bool = JSON) -> None:
     """Add a person to the club; a seat typed with their name or an alias counts for them.
 
     Example: pan club add Ana --alias ana --alias "Anna K."
@@ -102,7 +102,7 @@ def add_cmd(name: str = typer.Argument(..., help="The person's name, as the club
 
 @club_app.command("alias")
 def alias_cmd(person: str = typer.Argument(..., help="The person: a name, alias or id."),
-              name: str = typer.Argument(..., help="Another spelling typed at a table."), as_json: bool = JSON):
+              name: str = typer.Argument(..., help="Another spelling typed at a table."), as_json: bool = JSON) -> None:
     """Another spelling of a person's name: every seat typed so counts for them.
 
     Example: pan club alias Ana "Anna K."
@@ -117,7 +117,7 @@ def alias_cmd(person: str = typer.Argument(..., help="The person: a name, alias 
 def attribute_cmd(person: str = typer.Argument(..., help="The person: a name, alias or id."),
                   session: str = typer.Option(..., "--session", metavar="SESSION", help="The session's name."),
                   seat: str = typer.Option(..., "--seat", metavar="NAME", help="The name typed at that seat."),
-                  as_json: bool = JSON):
+                  as_json: bool = JSON) -> None:
     """Say who sat in one seat of one session (where a name is shared or misspelled).
 
     Example: pan club attribute Ana --session "Friday 3" --seat An
@@ -131,7 +131,7 @@ def attribute_cmd(person: str = typer.Argument(..., help="The person: a name, al
 
 @club_app.command("merge")
 def merge_cmd(person: str = typer.Argument(..., help="The person who stays."),
-              other: str = typer.Argument(..., help="The same person, entered twice."), as_json: bool = JSON):
+              other: str = typer.Argument(..., help="The same person, entered twice."), as_json: bool = JSON) -> None:
     """Two entries of the club are one person (undo it with `pan club unmerge`).
 
     Example: pan club merge Ana "Anna K."
@@ -145,7 +145,7 @@ def merge_cmd(person: str = typer.Argument(..., help="The person who stays."),
 
 @club_app.command("unmerge")
 def unmerge_cmd(person: str = typer.Argument(..., help="One of the two merged."),
-                other: str = typer.Argument(..., help="The other."), as_json: bool = JSON):
+                other: str = typer.Argument(..., help="The other."), as_json: bool = JSON) -> None:
     """Undo a merge: the two are two people again, with their own nights.
 
     Example: pan club unmerge Ana "Anna K."
@@ -158,7 +158,7 @@ def unmerge_cmd(person: str = typer.Argument(..., help="One of the two merged.")
 
 
 @club_app.command("retire")
-def retire_cmd(person: str = typer.Argument(..., help="The person: a name, alias or id."), as_json: bool = JSON):
+def retire_cmd(person: str = typer.Argument(..., help="The person: a name, alias or id."), as_json: bool = JSON) -> None:
     """A person who no longer plays: their nights stay theirs.
 
     Example: pan club retire Ana
@@ -170,7 +170,7 @@ def retire_cmd(person: str = typer.Argument(..., help="The person: a name, alias
 
 
 @club_app.command("show")
-def show_cmd(as_json: bool = JSON):
+def show_cmd(as_json: bool = JSON) -> None:
     """The club as this host reads the folder: registrars, people and their spellings, merges,
     contradictions and refused entries.
 

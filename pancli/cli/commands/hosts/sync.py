@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 import typer
 
 from pancli.cli.context import app_context
@@ -9,6 +12,9 @@ from pancli.cli.groups import command_set
 from pancli.cli.options import JSON
 from pancli.cli.output import console, print_json
 from pancli.core.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from pancli.app.sync.outcome import Outcome
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -96,7 +102,7 @@ def inert(text: str) -> str:
     return made_inert(text)
 
 
-def _print_outcome(out) -> None:
+def _print_outcome(out: Outcome) -> None:
     from pancli.core.names import inert
 
     def say(text: str) -> None:
@@ -134,7 +140,7 @@ def _print_outcome(out) -> None:
                     problems=ngettext("{n} problem", "{n} problems", problems).format(n=problems)))
 
 
-def _print_status(data: dict) -> None:
+def _print_status(data: Mapping[str, Any]) -> None:
     from rich.table import Table
 
     from pancli.core.numbers import date_text, datetime_text
