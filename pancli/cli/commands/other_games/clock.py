@@ -6,6 +6,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -15,6 +16,14 @@ from pancli.cli.output import console
 from pancli.cli.params import CountType
 from pancli.core.errors import InputError, RuleError
 from pancli.core.i18n import _, pgettext
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from pancli.games.polish.clock import Clock
+
+# What the clock shows after each tick: (clock, now in ms, the players out of the deal).
+Show = Callable[["Clock", int, set[str]], None]
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -68,9 +77,9 @@ def _open_keys() -> Iterator[Callable[[float], str | None]]:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
-def run_clock(clock, now: Callable[[], int], read_key: Callable[[float], str | None],
-              show: Callable = lambda clock, now_ms, out: None, out: set | None = None,
-              refresh_s: float = 0.1):
+def run_clock(clock: Clock, now: Callable[[], int], read_key: Callable[[float], str | None],
+              show: Show = lambda clock, now_ms, out: None, out: set[str] | None = None,
+              refresh_s: float = 0.1) -> tuple[str, Clock]:
     """Run a chess clock until a flag falls, the deal is decided, or someone quits.
 
     ``now`` gives the time in milliseconds and ``read_key(timeout)`` waits at most ``timeout``
@@ -116,7 +125,7 @@ def run_clock(clock, now: Callable[[], int], read_key: Callable[[float], str | N
             clock = ck.press(clock, t, nxt)
 
 
-def _next_on_clock(players: tuple[str, ...], mover: str, out: set, back: bool = False) -> str | None:
+def _next_on_clock(players: tuple[str, ...], mover: str, out: set[str], back: bool = False) -> str | None:
     active = [p for p in players if p not in out]
     if len(active) < 2:
         return None
@@ -128,7 +137,7 @@ def _next_on_clock(players: tuple[str, ...], mover: str, out: set, back: bool = 
     return None
 
 
-def _clock_view(clock, now_ms: int, out: set):
+def _clock_view(clock: Clock, now_ms: int, out: set[str]) -> Table:
     from rich.table import Table
 
     from pancli.games.polish.clock import format_ms, remaining
@@ -180,7 +189,7 @@ def clock_command(
     players = list(state.players)
     clock = ck.new_clock(players, int(round(total_minutes * 60_000)),
                          recorder.player(first) if first else None, increment * 1000)
-    gone: set = set()
+    gone: set[str] = set()
     con = console()
     with _open_keys() as read_key:
         if con.is_terminal:

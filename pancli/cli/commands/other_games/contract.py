@@ -31,6 +31,8 @@ from pancli.core.words import signed
 from pancli.games import game as get_game
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
     from pancli.games.contract.board import ContractBoard
 
 contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, lay-offs and deal scores; "
@@ -39,7 +41,7 @@ contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, l
 
 
 
-def in_english():
+def in_english() -> AbstractContextManager[None]:
     """The block speaks English: what `--json` prints stays the same in every language."""
     from pancli.storage.catalogs import speaking
 
