@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 def write_target(path: str, force: bool, what: str) -> Path:
     """Where a command may write: never the database or its -wal/-shm, an existing file only with --force."""
-    from pancli.app.files import check_target
-    from pancli.storage.paths import resolve_path
+    from pancli.app.files import check_target  # noqa: PLC0415 start-up: the app layer
+    from pancli.storage.paths import resolve_path  # noqa: PLC0415 start-up: storage
 
     return check_target(path, force, resolve_path(app_context().db), what)
 

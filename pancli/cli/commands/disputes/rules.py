@@ -1,18 +1,25 @@
 """`pan rules show|init|check`: the house rules of every game, their presets and rules files.
 
-Only typer is imported at module level; the games' rules are loaded inside the commands.
+At the top only what `pan --help` loads anyway; the games' rules are loaded inside the commands.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 import typer
 
+from pancli.cli.context import app_context
 from pancli.cli.groups import command_set, new_app
 from pancli.cli.options import json_option
+from pancli.cli.output import echo, english_for_json, output_width, print_json
+from pancli.core.errors import PanError
 from pancli.core.i18n import N_, _, ngettext, pgettext
+from pancli.core.knobs import format_value
+from pancli.games import DEFAULT_GAME, GAMES, game as get_game
 
 if TYPE_CHECKING:
     from pancli.core.knobs import KnobRules, Schema
@@ -41,8 +48,7 @@ _Game = typer.Option(None, "--game", "-g", metavar="GAME", help=GAME_HELP, show_
 
 
 def _schema(game: str | None) -> Schema[Any]:
-    from pancli.app.rulesfile import schema
-    from pancli.games import DEFAULT_GAME
+    from pancli.app.rulesfile import schema  # noqa: PLC0415 start-up: the app layer
 
     return schema(game or DEFAULT_GAME)
 
@@ -74,7 +80,7 @@ def rules_show(
 
     Example: pan rules show --markdown > docs/rules.md
     """
-    from pancli.app.rulesfile import resolve
+    from pancli.app.rulesfile import resolve  # noqa: PLC0415 start-up: the app layer
 
     if markdown:
         sys.stdout.write(rules_markdown([game] if game else None))
@@ -90,17 +96,13 @@ def rules_show(
     # What the knobs shown by default differ from: a file's or a session's nearest preset, or,
     # for a preset, the game's default preset.
     baseline = schema.nearest_preset(rules)[0] if rules_file or session else default
-    from pancli.cli.output import english_for_json
 
     rows = english_for_json(json_, lambda: knob_rows(schema, rules))
     differs = f"differs_from_{default}"
     if json_:
-        from pancli.cli.output import print_json
-
         print_json({"game": schema.game, "source": source, "rules": {r["name"]: r["value"] for r in rows},
                     differs: [r["name"] for r in rows if r[differs]], "knobs": rows})
         return
-    from pancli.cli.output import echo
 
     for line in rules_lines(schema, rules, source, rows, every=every, baseline=baseline):
         echo(line)
@@ -120,9 +122,8 @@ def rules_init(
 
     Example: pan rules init polish.toml --game polish --preset beton
     """
-    from pancli.app.rulesfile import write
-    from pancli.cli.context import app_context
-    from pancli.storage.paths import resolve_path
+    from pancli.app.rulesfile import write  # noqa: PLC0415 start-up: the app layer
+    from pancli.storage.paths import resolve_path  # noqa: PLC0415 start-up: storage
 
     schema = _schema(game)
     name = preset or schema.default_preset
@@ -145,7 +146,7 @@ def rules_check(
 
     Example: pan rules check contract.toml --game contract
     """
-    from pancli.app.rulesfile import load
+    from pancli.app.rulesfile import load  # noqa: PLC0415 start-up: the app layer
 
     schema = _schema(game)
     rules = load(path, schema.game)
@@ -157,9 +158,6 @@ def rules_check(
 
 def _session_rules(schema: Schema[Any]) -> tuple[KnobRules, str] | None:
     """The current session's rules and their source, when there is a session of this game."""
-    from pancli.cli.context import app_context
-    from pancli.core.errors import PanError
-
     try:
         rec = app_context().open_recorder()
     except PanError:  # no database, or no current session: the default preset
@@ -173,9 +171,6 @@ def rules_lines(schema: Schema[Any], rules: KnobRules, source: str, rows: list[d
                 baseline: str) -> list[str]:
     """`pan rules show` as lines that fit the output's width: a heading per topic, then per knob
     `name = value` and, indented, what it does; wrapped between words, never inside one."""
-    import textwrap
-
-    from pancli.cli.output import output_width
     width = output_width() or _terminal_width()
     base = schema.preset(baseline)
     differs = {r["name"] for r in rows if getattr(rules, r["name"]) != getattr(base, r["name"])}
@@ -238,8 +233,6 @@ def _source_words(source: str) -> str:
 
 
 def _terminal_width() -> int:
-    import shutil
-
     return shutil.get_terminal_size((80, 24)).columns
 
 
@@ -256,8 +249,6 @@ def summary(schema: Schema[Any], rules: KnobRules) -> str:
 
 
 def _fmt(value: Any) -> str:
-    from pancli.core.knobs import format_value
-
     return format_value(value)
 
 
@@ -279,8 +270,6 @@ def knob_rows(schema: Schema[Any], rules: KnobRules) -> list[dict[str, Any]]:
 
 def rules_markdown(games: list[str] | None = None) -> str:
     """The reference of every knob and every preset of each game, as written to docs/rules.md."""
-    from pancli.games import GAMES, game as get_game
-
     names = games or list(GAMES)
     lines = [
         "# " + _("House rules reference"),

@@ -1,11 +1,12 @@
 """`pan turn`: rule on a turn situation (taking a discard, the drawn card, a discard before a flat
 player, forcing) the way `pan check` rules on a meld.
 
-Only typer is imported at module level; the rules engine is loaded inside the commands.
+At the top only what `pan --help` loads anyway; the rules engine is loaded inside the commands.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 from typing import TYPE_CHECKING, NoReturn
 
@@ -13,12 +14,14 @@ import typer
 
 from pancli.cli.groups import command_set, new_app
 from pancli.cli.options import json_option
-from pancli.cli.output import english_for_json
+from pancli.cli.output import english_for_json, output_width, print_json
 from pancli.cli.params import MELDS
 from pancli.cli.words.grammar import multiword_command
 from pancli.cli.words.help_texts import PRESET_HELP, RULES_HELP
+from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP, has_separator, meld_texts
 from pancli.core.i18n import N_, _
+from pancli.core.text import wrap_words
 
 if TYPE_CHECKING:
     from pancli.games.panguingue.rules import HouseRules
@@ -67,7 +70,7 @@ def take(
 
     Example: pan turn take QH --from upcard --melds "6H 7H JH" --json
     """
-    from pancli.games.panguingue.turns import UPCARD, may_take
+    from pancli.games.panguingue.turns import UPCARD, may_take  # noqa: PLC0415 start-up: the game engine
 
     rules = _rules(preset, rules_file)
     if origin is None:
@@ -98,7 +101,7 @@ def drawn(
 
     Example: pan turn drawn QH --hand 2C 4D --next-flat "6H 7H JH | 5S 5S 5S | KH KD KC KS"
     """
-    from pancli.games.panguingue.turns import drawn_card
+    from pancli.games.panguingue.turns import drawn_card  # noqa: PLC0415 start-up: the game engine
 
     rules = _rules(preset, rules_file)
     ruling = english_for_json(json_, lambda: drawn_card(_card(card, rules), _hand(hand, rules), _melds(melds, rules), rules,
@@ -125,7 +128,7 @@ def discard(
 
     Example: pan turn discard QH --next-flat "6H 7H JH | 5S 5S 5S | KH KD KC KS"
     """
-    from pancli.games.panguingue.turns import may_discard
+    from pancli.games.panguingue.turns import may_discard  # noqa: PLC0415 start-up: the game engine
 
     rules = _rules(preset, rules_file)
     ruling = english_for_json(json_, lambda: may_discard(_card(card, rules), _melds(next_flat, rules) or None, rules,
@@ -150,7 +153,7 @@ def force(
 
     Example: pan turn force 5S --from stock --melds "5S 5S 5S" --demanded
     """
-    from pancli.games.panguingue.turns import must_take
+    from pancli.games.panguingue.turns import must_take  # noqa: PLC0415 start-up: the game engine
 
     rules = _rules(preset, rules_file)
     ruling = english_for_json(json_, lambda: must_take(_card(card, rules), _origin(origin), _melds(melds, rules), rules,
@@ -162,20 +165,18 @@ def force(
 
 
 def _bad(message: str, hint: str) -> NoReturn:
-    from pancli.core.errors import InputError
-
     raise InputError(message, hint)
 
 
 def _rules(preset: str | None, rules_file: str | None) -> HouseRules:
-    from pancli.app.rulesfile import resolve
+    from pancli.app.rulesfile import resolve  # noqa: PLC0415 start-up: the app layer
 
     rules: HouseRules = resolve(preset, rules_file)  # pan turn is Panguingue's: its rules
     return rules
 
 
 def _origin(origin: str) -> str:
-    from pancli.games.panguingue.turns import ORIGINS
+    from pancli.games.panguingue.turns import ORIGINS  # noqa: PLC0415 start-up: the game engine
 
     value = origin.strip().lower()
     if value not in ORIGINS:
@@ -185,13 +186,13 @@ def _origin(origin: str) -> str:
 
 
 def _card(token: str, rules: HouseRules) -> str:
-    from pancli.games.panguingue.cards import parse_card
+    from pancli.games.panguingue.cards import parse_card  # noqa: PLC0415 start-up: the game engine
 
     return parse_card(token, rules.rank_set)
 
 
 def _show(token: str, rules: HouseRules) -> str:
-    from pancli.games.panguingue.cards import format_card
+    from pancli.games.panguingue.cards import format_card  # noqa: PLC0415 start-up: the game engine
 
     return format_card(_card(token, rules))
 
@@ -206,7 +207,7 @@ def _top(token: str, origin: str, rules: HouseRules) -> str:
 
 
 def _hand(text: str | None, rules: HouseRules) -> tuple[str, ...]:
-    from pancli.games.panguingue.cards import parse_cards
+    from pancli.games.panguingue.cards import parse_cards  # noqa: PLC0415 start-up: the game engine
 
     if not text:
         return ()
@@ -217,7 +218,7 @@ def _hand(text: str | None, rules: HouseRules) -> tuple[str, ...]:
 
 def _melds(value: object, rules: HouseRules) -> list[tuple[str, ...]]:
     """The melds of a MeldsType option (``pancli.core.grouping``), read under these rules."""
-    from pancli.games.panguingue.cards import parse_cards
+    from pancli.games.panguingue.cards import parse_cards  # noqa: PLC0415 start-up: the game engine
 
     if not value:
         return []
@@ -227,16 +228,12 @@ def _melds(value: object, rules: HouseRules) -> list[tuple[str, ...]]:
 
 def _emit(title: str, ruling: TurnRuling, as_json: bool, words: tuple[str, str]) -> NoReturn:
     if as_json:
-        from pancli.cli.output import print_json
-
         print_json(ruling.to_json())
     else:
         verdict = _(words[0] if ruling.allowed else words[1])
         lines = [_("{situation}: {verdict}").format(situation=title, verdict=verdict), f"  {ruling.reason}"]
         if ruling.must:
             lines.append("  " + _("must: {what}").format(what=ruling.must))
-        from pancli.cli.output import output_width
-        from pancli.core.text import wrap_words
 
         width = output_width() or _terminal_width()
         sys.stdout.write("".join(x + "\n" for line in lines for x in wrap_words(line, width)))
@@ -244,6 +241,4 @@ def _emit(title: str, ruling: TurnRuling, as_json: bool, words: tuple[str, str])
 
 
 def _terminal_width() -> int:
-    import shutil
-
     return shutil.get_terminal_size((80, 24)).columns

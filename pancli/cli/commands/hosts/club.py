@@ -36,7 +36,7 @@ def init_cmd(name: str = typer.Argument(..., help="The club's name."),
 
     Example: pan club init "Friday club" --folder ~/Sync/pan-club
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.init(app_context().open_store(create=True), folder, name)
     _done(as_json, data, _("Started the club {name}; this device is its registrar.").format(name=data["name"]))
@@ -51,7 +51,7 @@ def join_cmd(club_id: str = typer.Argument(..., metavar="ID", help="The club's i
 
     Example: pan club join 3f2a9c1e
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.join(app_context().open_store(create=True), club_id, folder)
     _done(as_json, data, _("This host belongs to the club {name}.").format(name=data["name"]))
@@ -64,7 +64,7 @@ def grant_cmd(device: str = typer.Argument(..., help="The device: its name or id
 
     Example: pan club grant kasia-laptop
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.grant(app_context().open_store(create=False), device)
     _done(as_json, data, _("Registrar from now on: {device} (key {fingerprint}).").format(
@@ -77,7 +77,7 @@ def revoke_cmd(device: str = typer.Argument(..., help="The device: its name or i
 
     Example: pan club revoke old-laptop
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.revoke(app_context().open_store(create=False), device)
     _done(as_json, data, ngettext("Revoked: {device}; its {n} entry until now stands.",
@@ -94,7 +94,7 @@ def add_cmd(name: str = typer.Argument(..., help="The person's name, as the club
 
     Example: pan club add Ana --alias ana --alias "Anna K."
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.add(app_context().open_store(create=False), name, alias)
     _done(as_json, data, _("Added to the club: {name} ({id}).").format(name=data["name"], id=data["person"][:6]))
@@ -107,7 +107,7 @@ def alias_cmd(person: str = typer.Argument(..., help="The person: a name, alias 
 
     Example: pan club alias Ana "Anna K."
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.alias(app_context().open_store(create=False), person, name)
     _done(as_json, data, _("A seat named {alias} counts for: {name}.").format(alias=data["alias"], name=data["name"]))
@@ -122,7 +122,7 @@ def attribute_cmd(person: str = typer.Argument(..., help="The person: a name, al
 
     Example: pan club attribute Ana --session "Friday 3" --seat An
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.attribute(app_context().open_store(create=False), person, session, seat)
     _done(as_json, data, _("The seat {seat} of {session} counts for: {name}.").format(
@@ -136,7 +136,7 @@ def merge_cmd(person: str = typer.Argument(..., help="The person who stays."),
 
     Example: pan club merge Ana "Anna K."
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.merge(app_context().open_store(create=False), person, other)
     _done(as_json, data, _("One person from now on: {name} and {other}.").format(
@@ -150,7 +150,7 @@ def unmerge_cmd(person: str = typer.Argument(..., help="One of the two merged.")
 
     Example: pan club unmerge Ana "Anna K."
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.unmerge(app_context().open_store(create=False), person, other)
     _done(as_json, data, _("Two people again: {name} and {other}.").format(
@@ -163,7 +163,7 @@ def retire_cmd(person: str = typer.Argument(..., help="The person: a name, alias
 
     Example: pan club retire Ana
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.retire(app_context().open_store(create=False), person)
     _done(as_json, data, _("Retired: {name}; their nights stay theirs.").format(name=data["name"]))
@@ -176,7 +176,7 @@ def show_cmd(as_json: bool = JSON) -> None:
 
     Example: pan club show
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = english_for_json(as_json, lambda: club.show(app_context().open_store(create=False)))
     if as_json:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import select
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -43,10 +45,10 @@ def _open_keys() -> Iterator[Callable[[float], str | None]]:
     if not sys.stdin.isatty():
         raise InputError(_("pan clock needs a terminal to read the keys"), _("run it in a terminal window"))
     try:
-        import termios
-        import tty
+        import termios  # noqa: PLC0415 the platform's own, tried in turn
+        import tty  # noqa: PLC0415 the platform's own, tried in turn
     except ImportError:  # Windows
-        import msvcrt
+        import msvcrt  # noqa: PLC0415 the platform's own, tried in turn
 
         if sys.platform != "win32":  # never: msvcrt is only on Windows; tells mypy what follows is Windows code
             raise
@@ -61,8 +63,6 @@ def _open_keys() -> Iterator[Callable[[float], str | None]]:
 
         yield read_windows
         return
-    import os
-    import select
 
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
@@ -87,7 +87,7 @@ def run_clock(clock: Clock, now: Callable[[], int], read_key: Callable[[float], 
     b passes it back (spades back), o marks the player on move as out and passes on, p pauses or
     resumes, q quits. Returns ``(how, clock)`` with how one of "flag", "decided", "quit".
     """
-    from pancli.games.polish import clock as ck
+    from pancli.games.polish import clock as ck  # noqa: PLC0415 start-up: the game engine
 
     out = out if out is not None else set()
     clock = ck.start(clock, now())
@@ -138,9 +138,9 @@ def _next_on_clock(players: tuple[str, ...], mover: str, out: set[str], back: bo
 
 
 def _clock_view(clock: Clock, now_ms: int, out: set[str]) -> Table:
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 start-up: rich
 
-    from pancli.games.polish.clock import format_ms, remaining
+    from pancli.games.polish.clock import format_ms, remaining  # noqa: PLC0415 start-up: the game engine
 
     left = remaining(clock, now_ms)
     if clock.flagged:
@@ -177,7 +177,7 @@ def clock_command(
 
     Example: pan clock --minutes 3 --first ana
     """
-    from pancli.games.polish import clock as ck
+    from pancli.games.polish import clock as ck  # noqa: PLC0415 start-up: the game engine
 
     recorder = game_recorder("polish")
     state = recorder.state()
@@ -193,7 +193,7 @@ def clock_command(
     con = console()
     with _open_keys() as read_key:
         if con.is_terminal:
-            from rich.live import Live
+            from rich.live import Live  # noqa: PLC0415 start-up: rich
 
             with Live(_clock_view(clock, 0, gone), console=con, refresh_per_second=10, transient=False) as live:
                 how, clock = run_clock(clock, _now_ms, read_key,

@@ -3,6 +3,7 @@ recorder, their one-line output, seats typed by name, their house-rules options.
 
 from __future__ import annotations
 
+import shutil
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -12,7 +13,9 @@ from pancli.cli.output import echo, output_width
 from pancli.cli.render import show_step
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
+from pancli.core.text import wrap_words
 from pancli.games import game as get_game
+from pancli.games.actions import by_name
 
 if TYPE_CHECKING:
     from pancli.app.recorder import Recorder
@@ -22,10 +25,6 @@ if TYPE_CHECKING:
 def say(line: str) -> None:
     """One plain line (no rich, so commands start fast), broken between words to fit the
     terminal, or 80 columns (COLUMNS) when piped, as `pan check` and `pan turn` rulings are."""
-    import shutil
-
-    from pancli.core.text import wrap_words
-
     for part in wrap_words(line, output_width() or shutil.get_terminal_size((80, 24)).columns):
         echo(part)
 
@@ -53,8 +52,7 @@ def record_action(game: str, name: str, **words: Any) -> Step[Any]:
     """Record one of the game's declared actions (``Game.actions``) from the command's words: each
     parameter read by the reader of its kind, as the dealer's page reads it, the events built by
     the declaration; then what the table has still to record, if anything."""
-    from pancli.app.parameters import SessionTable, read_values
-    from pancli.games.actions import by_name
+    from pancli.app.parameters import SessionTable, read_values  # noqa: PLC0415 start-up: the app layer
 
     recorder = game_recorder(game)
     action = by_name(recorder.game.actions)[name]

@@ -22,6 +22,7 @@ from pancli.cli.params import CountType
 from pancli.core.errors import InputError
 from pancli.core.i18n import _, ngettext
 from pancli.games import game as get_game
+from pancli.storage.catalogs import speaking
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -38,8 +39,6 @@ polish_app = new_app("Polish Pan (P-A-N): record each deal's loser, check plays 
 
 def in_english() -> AbstractContextManager[None]:
     """The block speaks English: what `--json` prints stays the same in every language."""
-    from pancli.storage.catalogs import speaking
-
     return speaking("en")
 
 _P_PRESET, _P_RULES = rules_options("Polish Pan", "standard", "standard, piki-cofane, beton, timed")
@@ -57,7 +56,7 @@ def polish_status(as_json: bool = JSON) -> None:
 
     Example: pan polish status
     """
-    from pancli.games.polish.engine import summary
+    from pancli.games.polish.engine import summary  # noqa: PLC0415 start-up: the game engine
 
     recorder = game_recorder("polish")
     if as_json:
@@ -90,7 +89,7 @@ class _TakeCommand(TyperCommand):
 
 
 def _polish_codes(text: str | None) -> list[Card]:
-    from pancli.games.polish.engine import parse_cards
+    from pancli.games.polish.engine import parse_cards  # noqa: PLC0415 start-up: the game engine
 
     return parse_cards(text or "")
 
@@ -115,9 +114,9 @@ def polish_check(
 
     Example: pan polish check --pile "9H 9S TD" --play JC --seats A,B,C --mover B
     """
-    from pancli.app.rulesfile import resolve as resolve_rules
-    from pancli.games.frenchpack import format_cards
-    from pancli.games.polish.engine import check_play, check_take, next_player, take_choices
+    from pancli.app.rulesfile import resolve as resolve_rules  # noqa: PLC0415 start-up: the app layer
+    from pancli.games.frenchpack import format_cards  # noqa: PLC0415 start-up: the game engine
+    from pancli.games.polish.engine import check_play, check_take, next_player, take_choices  # noqa: PLC0415 start-up: the game engine
 
     rules = resolve_rules(preset, rules_file, "polish")
     if take_count is not None and not take:
@@ -179,7 +178,7 @@ def polish_deal_sizes(players: int = typer.Argument(..., click_type=CountType("a
 
     Example: pan polish deal-sizes 5
     """
-    from pancli.games.polish.engine import deal_sizes
+    from pancli.games.polish.engine import deal_sizes  # noqa: PLC0415 start-up: the game engine
 
     sizes = deal_sizes(players)
     if as_json:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from pancli.cli.action_commands import add_commands
 from pancli.cli.groups import command_set, new_app
 from pancli.cli.record import record_action
+from pancli.games import default_game
 
 if TYPE_CHECKING:
     from pancli.games.actions import Action
@@ -21,8 +22,6 @@ commands.add_typer(seat_app, name="seat")
 
 def _seat_actions() -> list[Action]:
     """The default game's declared actions under `pan seat`."""
-    from pancli.games import default_game
-
     return [a for a in default_game().actions if a.command[0] == "seat"]
 
 
