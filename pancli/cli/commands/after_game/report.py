@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from pancli.app.views import chips_to_settle, settle_json, settle_result
 from pancli.cli.commands.after_game.common import colored, store_and_session, write_target
 from pancli.cli.fit import cell_width, pad
 from pancli.cli.groups import command_set
@@ -248,6 +247,7 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
 def _sheet(store: Store, session: Session, kind: str, bom: bool) -> str:
     """The score sheet as an HTML page (pancli.web.sheet) or CSV."""
     from pancli.app.reports import sheet_csv, sheet_grid  # noqa: PLC0415 start-up: the app layer
+    from pancli.app.views import chips_to_settle, settle_json, settle_result  # noqa: PLC0415 start-up: the app layer
 
     sheet = sheet_grid(store, session)
     if kind == "csv":
