@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TextIO
 
 import typer
 
@@ -20,9 +21,9 @@ commands = command_set()  # what this module adds to `pan`
 def _print_format_doc(value: bool) -> None:
     """--format-doc: the archive format, as shipped inside the package (wherever pancli is installed)."""
     if value:
-        from importlib.resources import files
+        from importlib.resources import files  # noqa: PLC0415 start-up: importlib.resources
 
-        from pancli.app.archive_check import payloads_markdown
+        from pancli.app.archive_check import payloads_markdown  # noqa: PLC0415 start-up: the app layer
 
         sys.stdout.write(files("pancli").joinpath("data", "archive-format.md").read_text(encoding="utf-8"))
         sys.stdout.write(payloads_markdown())
@@ -44,9 +45,9 @@ def export(name: str | None = SESSION,
 
     Example: pan export friday --format toml -o friday.toml
     """
-    from pancli.app import archive, archive_write
-    from pancli.app.files import session_file_name, write_atomic
-    from pancli.storage.log import now
+    from pancli.app import archive, archive_write  # noqa: PLC0415 start-up: the app layer
+    from pancli.app.files import session_file_name, write_atomic  # noqa: PLC0415 start-up: the app layer
+    from pancli.storage.log import now  # noqa: PLC0415 start-up: storage
 
     fmt = fmt.lower()
     if fmt not in ("toml", "json", "csv"):
@@ -65,7 +66,7 @@ def export(name: str | None = SESSION,
     else:
         exported_at = now() if fmt == "toml" else None
 
-        def write_to(out) -> None:  # the archive as its events are read: a night is never held whole
+        def write_to(out: TextIO) -> None:  # the archive as its events are read: a night is never held whole
             archive_write.export(store, session, fmt, out.write, exported_at)
 
         if path is None:

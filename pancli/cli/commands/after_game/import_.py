@@ -10,6 +10,7 @@ from pancli.cli.options import JSON
 from pancli.cli.output import console, print_json
 from pancli.core.errors import InputError, RuleError
 from pancli.core.i18n import _, ngettext
+from pancli.core.names import clean_name
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -22,13 +23,12 @@ def import_cmd(file: str = typer.Argument(..., help="An archive written by `pan 
 
     Example: pan import sessions/friday.toml --as friday-copy
     """
-    from pancli.app import archive_import
-    from pancli.core.names import clean_name
+    from pancli.app import archive_import  # noqa: PLC0415 start-up: the app layer
 
     data = archive_import.read(file)  # the header checked now; each event as it is read, before its replay
     if as_name is not None:
         as_name = clean_name(as_name, "session")
-    from pancli.storage.paths import resolve_path
+    from pancli.storage.paths import resolve_path  # noqa: PLC0415 start-up: storage
 
     ctx = app_context()
     new_file = not resolve_path(ctx.db).exists()

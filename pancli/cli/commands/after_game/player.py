@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -16,6 +16,13 @@ from pancli.cli.params import KNOWN_PLAYER
 from pancli.cli.render import column, count_cell
 from pancli.core.i18n import N_, _, ngettext
 from pancli.core.words import signed, signed_money
+from pancli.games import GAMES
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from pancli.core.json_types import JsonObject
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -32,7 +39,7 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
 
     Example: pan player ana
     """
-    from pancli.app.persons import player_career
+    from pancli.app.persons import player_career  # noqa: PLC0415 start-up: the app layer
 
     store = app_context().open_store(create=False)
     data = english_for_json(as_json, lambda: player_career(store, name))
@@ -46,7 +53,7 @@ def player_cmd(name: str = typer.Argument(..., click_type=KNOWN_PLAYER,
         out.print(_opponents_table(data["opponents"]))
 
 
-def _print_career(out, data: Mapping[str, Any]) -> None:
+def _print_career(out: Console, data: Mapping[str, Any]) -> None:
     games = data["games"]
     if not games or (len(games) == 1 and games[0]["in_chips"]):  # one game played for chips: as always shown
         _print_career_in_chips(out, data["player"], data, data["nights"], data["favourite_condition"])
@@ -56,7 +63,6 @@ def _print_career(out, data: Mapping[str, Any]) -> None:
     # Translators: a player or a game, then what it counts: "Ana: 3 sessions."
     out.print(_("{name}: {counts}.").format(name=data["player"], counts=sessions))
     favourite = data["favourite_condition"]
-    from pancli.games import GAMES
 
     for g in games:
         out.print()
@@ -71,14 +77,17 @@ def _print_career(out, data: Mapping[str, Any]) -> None:
         out.print(_career_table(g["nights"], g["columns"], chips=False))
 
 
-def _print_career_in_chips(out, name: str, data: Mapping[str, Any], nights: list, favourite) -> None:
+def _print_career_in_chips(out: Console, name: str, data: Mapping[str, Any], nights: Sequence[JsonObject],
+                           favourite: Mapping[str, Any] | None) -> None:
     """A career (or a game of it) played for chips: counts and net, the best night, the favourite
     condition, the net over time and a row per night."""
-    from pancli.app.career import RATES
-    from pancli.app.reports import sparkline
-    from pancli.core.numbers import date_text
+    from pancli.app.career import RATES  # noqa: PLC0415 start-up: the app layer
+    from pancli.app.reports import sparkline  # noqa: PLC0415 start-up: the app layer
+    from pancli.core.numbers import date_text  # noqa: PLC0415 start-up: decimal
 
-    pct = lambda x: "-" if x is None else f"{x * 100:.0f}%"  # noqa: E731
+    def pct(x: float | None) -> str:
+        return "-" if x is None else f"{x * 100:.0f}%"
+
     counts = [ngettext("{n} session", "{n} sessions", data["sessions"]).format(n=data["sessions"])]
     if "hands" in data:
         counts.append(ngettext("{n} hand", "{n} hands", data["hands"]).format(n=data["hands"]))
@@ -105,16 +114,16 @@ def _print_career_in_chips(out, name: str, data: Mapping[str, Any], nights: list
         running = [r["running"] for r in nights]
         out.print(_("Net over time: {chart} {net}").format(
             chart=sparkline(running, min(running + [0]), max(running + [0])), net=signed(running[-1])))
-        from pancli.app.career import career_columns
+        from pancli.app.career import career_columns  # noqa: PLC0415 start-up: the app layer
 
         out.print(_career_table(nights, career_columns(nights), chips=True))
 
 
-def _opponents_table(rows: list):
+def _opponents_table(rows: Sequence[Mapping[str, Any]]) -> Table:
     """A record against each regular opponent: nights together and the chips taken from them."""
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 start-up: rich
 
-    from pancli.app.persons import REGULAR
+    from pancli.app.persons import REGULAR  # noqa: PLC0415 start-up: the app layer
 
     table = Table(title=ngettext("Against regular opponents (from {n} night together)",
                                  "Against regular opponents (from {n} nights together)", REGULAR).format(n=REGULAR),
@@ -126,11 +135,11 @@ def _opponents_table(rows: list):
     return table
 
 
-def _career_table(nights: list, columns, chips: bool):
+def _career_table(nights: Sequence[JsonObject], columns: Sequence[str], chips: bool) -> Table:
     """A row per night: date, session, (net,) the counts of its game (, running net)."""
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 start-up: rich
 
-    from pancli.core.numbers import date_text
+    from pancli.core.numbers import date_text  # noqa: PLC0415 start-up: decimal
 
     table = Table(title_justify="left")
     for col in ("date", "session", *(["net"] if chips else []), *columns, *(["running"] if chips else [])):

@@ -8,6 +8,7 @@ from pancli.cli.context import app_context
 from pancli.cli.groups import command_set
 from pancli.cli.options import JSON
 from pancli.cli.output import console, english_for_json, print_json
+from pancli.cli.render import column
 from pancli.core.i18n import _, ngettext
 from pancli.core.ratings import RATED_FROM
 from pancli.games import DEFAULT_GAME
@@ -28,10 +29,9 @@ def ratings_cmd(season: str = typer.Option("all", "--season", metavar="YEAR|all"
 
     Example: pan ratings --season 2026
     """
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 start-up: rich
 
-    from pancli.app.ratings import season_ratings
-    from pancli.cli.render import column
+    from pancli.app.ratings import season_ratings  # noqa: PLC0415 start-up: the app layer
 
     data = english_for_json(as_json, lambda: season_ratings(
         app_context().open_store(create=False), None if season == "all" else season, game, rated_from))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -11,28 +12,36 @@ from pancli.cli.commands.after_game.common import colored, store_and_session, wr
 from pancli.cli.fit import cell_width, pad
 from pancli.cli.groups import command_set
 from pancli.cli.options import FORCE, JSON, SESSION
-from pancli.cli.output import console, english_for_json, print_json, styled
+from pancli.cli.output import console, echo, english_for_json, print_json, styled
 from pancli.cli.render import column, count_cell, pool_label
 from pancli.core.errors import InputError
 from pancli.core.i18n import _, ngettext, pgettext
+from pancli.core.names import inert
 from pancli.core.words import signed, signed_money
+from pancli.games import game
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from pancli.core.rows import Session
+    from pancli.storage.store import Store
 
 commands = command_set()  # what this module adds to `pan`
 
 
-def _report_renderables(data: dict, width: int) -> list:
-    from decimal import Decimal
+def _report_renderables(data: Mapping[str, Any], width: int) -> list[RenderableType]:
+    from decimal import Decimal  # noqa: PLC0415 start-up: decimal
 
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
+    from rich import box  # noqa: PLC0415 start-up: rich
+    from rich.table import Table  # noqa: PLC0415 start-up: rich
+    from rich.text import Text  # noqa: PLC0415 start-up: rich
 
-    from pancli.app.reports import sample, sparkline, tallies_of
-    from pancli.core.numbers import date_text, decimal_text
+    from pancli.app.reports import sample, sparkline, tallies_of  # noqa: PLC0415 start-up: the app layer
+    from pancli.core.numbers import date_text, decimal_text  # noqa: PLC0415 start-up: decimal
 
     if "columns" in data:  # a game not played for chips: in its own terms
         return _own_report_renderables(data, width)
-    out: list = []
+    out: list[RenderableType] = []
     cv = data["chip_value"]
     title = ngettext("{session} · {game} · {date} · {n} hand", "{session} · {game} · {date} · {n} hands",
                      data["hands"]).format(session=data["session"], game=data["game"], date=date_text(data["date"]),
@@ -98,18 +107,18 @@ def _report_renderables(data: dict, width: int) -> list:
     return out
 
 
-def _own_report_renderables(data: dict, width: int) -> list:
+def _own_report_renderables(data: Mapping[str, Any], width: int) -> list[RenderableType]:
     """The report of a game scored in points or letters: its standings' columns in place order,
     the running points deal by deal (a game scored in letters has no chart) and the result; no
     chips, money or best hand, unless chips were bought at the bank."""
-    from rich import box
-    from rich.table import Table
-    from rich.text import Text
+    from rich import box  # noqa: PLC0415 start-up: rich
+    from rich.table import Table  # noqa: PLC0415 start-up: rich
+    from rich.text import Text  # noqa: PLC0415 start-up: rich
 
-    from pancli.app.reports import sample, sparkline
-    from pancli.core.numbers import date_text
+    from pancli.app.reports import sample, sparkline  # noqa: PLC0415 start-up: the app layer
+    from pancli.core.numbers import date_text  # noqa: PLC0415 start-up: decimal
 
-    out: list = []
+    out: list[RenderableType] = []
     title = ngettext("{session} · {game} · {date} · {n} deal", "{session} · {game} · {date} · {n} deals",
                      data["deals"]).format(session=data["session"], game=data["game"], date=date_text(data["date"]),
                                            n=data["deals"])
@@ -192,7 +201,7 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
 
     Example: pan report --text
     """
-    from pancli.app.reports import session_report
+    from pancli.app.reports import session_report  # noqa: PLC0415 start-up: the app layer
 
     if bom is not None and not csv:
         raise InputError(_("--bom is for the CSV sheet"), _("add --csv FILE, or leave --bom out"))
@@ -208,8 +217,7 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
     if as_json:
         print_json(data)
     elif as_text:
-        from pancli.app.summary import night_summary
-        from pancli.cli.output import echo
+        from pancli.app.summary import night_summary  # noqa: PLC0415 start-up: the app layer
 
         for line in night_summary(store, session):
             echo(line)
@@ -218,10 +226,7 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
         for r in _report_renderables(data, out.width):
             out.print(r)
     for path, kind in targets:
-        import io
-
-        from pancli.app.files import write_atomic
-        from pancli.core.names import inert
+        from pancli.app.files import write_atomic  # noqa: PLC0415 start-up: the app layer
 
         if kind == "svg":
             rec = console(record=True, width=100, file=io.StringIO())
@@ -229,7 +234,7 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
                 rec.print(r)
             text: str | bytes = rec.export_svg(title=f"pan report {inert(data['session'])}")
         elif kind == "xlsx":
-            from pancli.app.workbook import night_workbook
+            from pancli.app.workbook import night_workbook  # noqa: PLC0415 start-up: the app layer
 
             text = night_workbook(store, session)
         else:
@@ -239,16 +244,15 @@ def report(name: str | None = SESSION, as_json: bool = JSON,
             console().print(_("Saved the report to {path}.").format(path=path))
 
 
-def _sheet(store, session, kind: str, bom: bool) -> str:
+def _sheet(store: Store, session: Session, kind: str, bom: bool) -> str:
     """The score sheet as an HTML page (pancli.web.sheet) or CSV."""
-    from pancli.app.reports import sheet_csv, sheet_grid
-    from pancli.app.views import chips_to_settle, settle_json, settle_result
-    from pancli.games import game
+    from pancli.app.reports import sheet_csv, sheet_grid  # noqa: PLC0415 start-up: the app layer
+    from pancli.app.views import chips_to_settle, settle_json, settle_result  # noqa: PLC0415 start-up: the app layer
 
     sheet = sheet_grid(store, session)
     if kind == "csv":
         return sheet_csv(sheet, bom)
-    from pancli.web.sheet import sheet_html
+    from pancli.web.sheet import sheet_html  # noqa: PLC0415 start-up: the web app
 
     settled, _value = settle_result(store, session)
     settle = settle_json(session, settled) if chips_to_settle(session, settled) else None  # none of a chipless game

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from pancli.cli.commands.after_game.common import colored, store_and_session
@@ -13,14 +15,15 @@ from pancli.cli.render import column, pool_label
 from pancli.core.errors import InputError
 from pancli.core.i18n import _, ngettext, pgettext
 from pancli.core.words import signed
+from pancli.games import game as get_game
 
 commands = command_set()  # what this module adds to `pan`
 
 
-def _parse_sets(sets: list[str]) -> dict:
-    import tomllib
+def _parse_sets(sets: list[str]) -> dict[str, Any]:
+    import tomllib  # noqa: PLC0415 start-up: tomllib
 
-    out = {}
+    out: dict[str, Any] = {}
     for item in sets:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
@@ -53,11 +56,10 @@ def rescore(name: str | None = SESSION,
 
     Example: pan rescore friday --preset cardroom-ca
     """
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 start-up: rich
 
-    from pancli.app.rescore import rescore as do_rescore
-    from pancli.app.rulesfile import resolve as resolve_rules
-    from pancli.games import game as get_game
+    from pancli.app.rescore import rescore as do_rescore  # noqa: PLC0415 start-up: the app layer
+    from pancli.app.rulesfile import resolve as resolve_rules  # noqa: PLC0415 start-up: the app layer
 
     if not (preset or rules or sets):
         raise InputError(_("say which rules to replay under"), _("give --preset P, --rules FILE or --set KNOB=VALUE"))

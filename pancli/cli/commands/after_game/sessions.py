@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pancli.app.views import session_list_data, standing_words
 from pancli.cli.context import app_context
 from pancli.cli.groups import command_set
 from pancli.cli.options import JSON
 from pancli.cli.output import console, english_for_json, print_json
 from pancli.cli.render import column
 from pancli.core.i18n import _
+from pancli.core.text import wrap_words
 from pancli.core.words import signed
 
 commands = command_set()  # what this module adds to `pan`
@@ -19,11 +24,10 @@ def sessions_cmd(as_json: bool = JSON) -> None:
 
     Example: pan sessions --json
     """
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 start-up: rich
 
-    from pancli.app.reports import sessions_overview
-    from pancli.app.views import standing_words
-    from pancli.core.numbers import date_text
+    from pancli.app.reports import sessions_overview  # noqa: PLC0415 start-up: the app layer
+    from pancli.core.numbers import date_text  # noqa: PLC0415 start-up: decimal
 
     store = app_context().open_store(create=False)
     rows = english_for_json(as_json, lambda: sessions_overview(store))
@@ -55,10 +59,8 @@ def sessions_cmd(as_json: bool = JSON) -> None:
         out.print(line)
 
 
-def _sessions_legend(rows: list[dict]) -> list[str]:
+def _sessions_legend(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """What the marks of the list of sessions mean, in sentences that fit the width."""
-    from pancli.core.text import wrap_words
-
     lines = [_("* the current session.")] if any(r["current"] for r in rows) else []
     if not all(r["recorded_here"] for r in rows):
         lines.append(_("A session from another device is read-only here: it is recorded on that device, and "
@@ -68,14 +70,11 @@ def _sessions_legend(rows: list[dict]) -> list[str]:
 
 def list_briefly(as_json: bool) -> None:
     """`pan session list`: a line a session, its device if it is recorded elsewhere."""
-    from pancli.app.views import session_list_data
-
     rows = english_for_json(as_json, lambda: session_list_data(app_context().open_store(create=False)))
     if as_json:
         print_json(rows)
         return
-    from pancli.core.numbers import date_text
-    from pancli.core.text import wrap_words
+    from pancli.core.numbers import date_text  # noqa: PLC0415 start-up: decimal
 
     out = console()
     for r in rows:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 
+from pancli.app.views import chips_to_settle, no_chips_words, settle_json, settle_result, standings_data
 from pancli.cli.commands.after_game.common import store_and_session
 from pancli.cli.fit import cell_width, pad
 from pancli.cli.groups import command_set
@@ -11,7 +14,18 @@ from pancli.cli.options import JSON, SESSION
 from pancli.cli.output import console, english_for_json, print_json
 from pancli.cli.render import column
 from pancli.core.i18n import _, ngettext
+from pancli.core.text import wrap_words
 from pancli.core.words import signed
+
+if TYPE_CHECKING:
+    from decimal import Decimal
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from pancli.core.rows import Session
+    from pancli.core.settle import Settlement
+    from pancli.storage.store import Store
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -34,8 +48,7 @@ def settle(name: str | None = SESSION,
 
     Example: pan settle friday --chip-value 0.25
     """
-    from pancli.app.views import chips_to_settle, settle_json, settle_result
-    from pancli.core import money as mo
+    from pancli.core import money as mo  # noqa: PLC0415 start-up: decimal
 
     value = mo.chip_value(chip_value) if chip_value is not None else None
     store, session = store_and_session(name)
@@ -49,13 +62,11 @@ def settle(name: str | None = SESSION,
     _print_settlement(console(), session.name, s, value)
 
 
-def _print_no_chips(out, store, session) -> None:
+def _print_no_chips(out: Console, store: Store, session: Session) -> None:
     """Settle-up of a game scored in points or letters where no chip changed hands: that said
     once, then each player's score and the result, in the game's own terms."""
-    from pancli.app.recorder import Recorder
-    from pancli.app.reports import sheet_grid
-    from pancli.app.views import no_chips_words, standings_data
-    from pancli.core.text import wrap_words
+    from pancli.app.recorder import Recorder  # noqa: PLC0415 start-up: the app layer
+    from pancli.app.reports import sheet_grid  # noqa: PLC0415 start-up: the app layer
 
     out.print(_("Settle-up · {session}").format(session=session.name))
     for line in no_chips_words(session, standings_data(Recorder(store, session)), sheet_grid(store, session)["result"]):
@@ -63,10 +74,9 @@ def _print_no_chips(out, store, session) -> None:
             out.print(part, soft_wrap=True)
 
 
-def _print_settlement(out, session_name: str, s, value) -> None:
-    from pancli.core import settle as st
-    from pancli.core.numbers import chip_price
-    from pancli.core.text import wrap_words
+def _print_settlement(out: Console, session_name: str, s: Settlement, value: Decimal | None) -> None:
+    from pancli.core import settle as st  # noqa: PLC0415 start-up: core.settle
+    from pancli.core.numbers import chip_price  # noqa: PLC0415 start-up: decimal
 
     def say(line: str, indent: str = "") -> None:
         for part in wrap_words(indent + line, out.width):
@@ -80,7 +90,7 @@ def _print_settlement(out, session_name: str, s, value) -> None:
         out.print(_("Settle-up · {session}").format(session=session_name))
     say(st.mode_line(s))
     if s.banked:
-        out.print(_bank_table(s, value))
+        out.print(_bank_table(s))
         say(st.holds_note(s))
         say(st.bank_line(s) or "")
     else:
@@ -105,13 +115,13 @@ def _print_settlement(out, session_name: str, s, value) -> None:
         say(st.flag_line(f, s))
 
 
-def _bank_table(s, value):
+def _bank_table(s: Settlement) -> Table:
     """Bank mode, per player: bought, net from play, cashed out (when anyone did), what they hold,
     and what they pay or receive."""
-    from rich import box
-    from rich.table import Table
+    from rich import box  # noqa: PLC0415 start-up: rich
+    from rich.table import Table  # noqa: PLC0415 start-up: rich
 
-    from pancli.core import settle as st
+    from pancli.core import settle as st  # noqa: PLC0415 start-up: core.settle
 
     cashed = any(p.cashed for p in s.parties)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import typer
 
+from pancli.app.views import standings_data
 from pancli.cli.context import app_context
 from pancli.cli.groups import command_set
 from pancli.cli.options import JSON
 from pancli.cli.output import console, english_for_json, print_json
 from pancli.cli.params import SESSION
+from pancli.cli.render import season_table, standings_table
 from pancli.games import DEFAULT_GAME
 
 commands = command_set()  # what this module adds to `pan`
@@ -24,11 +26,8 @@ def standings(as_json: bool = JSON, name: str | None = typer.Option(None, "--ses
 
     Example: pan standings --season 2026
     """
-    from pancli.cli.render import standings_table
-
     if season is not None:
-        from pancli.app.reports import season_standings
-        from pancli.cli.render import season_table
+        from pancli.app.reports import season_standings  # noqa: PLC0415 start-up: the app layer
 
         data = english_for_json(as_json, lambda: season_standings(app_context().open_store(create=False),
                                                                   None if season == "all" else season, game))
@@ -41,7 +40,6 @@ def standings(as_json: bool = JSON, name: str | None = typer.Option(None, "--ses
             for line in closed_lines(data.get("closed")):  # what a closed season leaves out, said once
                 console().print(line, markup=False, soft_wrap=True)
         return
-    from pancli.app.views import standings_data
 
     standings = english_for_json(as_json, lambda: standings_data(app_context().open_recorder(name)))
     if as_json:

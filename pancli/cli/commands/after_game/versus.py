@@ -26,8 +26,8 @@ def versus_cmd(player: str = typer.Argument(..., help="A player: a person of the
 
     Example: pan versus Ana Ben
     """
-    from pancli.app.persons import versus
-    from pancli.core.numbers import signed_number
+    from pancli.app.persons import versus  # noqa: PLC0415 start-up: the app layer
+    from pancli.core.numbers import signed_number  # noqa: PLC0415 start-up: decimal
 
     data = english_for_json(as_json, lambda: versus(app_context().open_store(create=False), player, other))
     if as_json:

@@ -22,7 +22,7 @@ def db_path() -> None:
 
     Example: pan db path
     """
-    from pancli.storage.paths import resolve_path
+    from pancli.storage.paths import resolve_path  # noqa: PLC0415 start-up: storage
 
     print(resolve_path(app_context().db))
 
@@ -33,7 +33,7 @@ def db_status(as_json: bool = JSON) -> None:
 
     Example: pan db status
     """
-    from pancli.app.database import status
+    from pancli.app.database import status  # noqa: PLC0415 start-up: the app layer
 
     data = english_for_json(as_json, lambda: status(app_context().open_store(create=False)))
     if as_json:
@@ -72,7 +72,7 @@ def db_check(as_json: bool = JSON,
 
     Example: pan db check
     """
-    from pancli.app.check.database import CheckFailed, check
+    from pancli.app.check.database import CheckFailed, check  # noqa: PLC0415 start-up: the app layer
 
     problem, figures = check(app_context().open_store(create=False), full=full)
     if problem:
@@ -110,7 +110,7 @@ def db_backup(file: str = typer.Argument(..., help="Where to write the copy."),
 
     Example: pan db backup ~/pan-backup.db
     """
-    from pancli.app.database import backup
+    from pancli.app.database import backup  # noqa: PLC0415 start-up: the app layer
 
     data = backup(app_context().open_store(create=False), file, force)
     sessions = ngettext("{n} session", "{n} sessions", data["sessions"]).format(n=data["sessions"])
@@ -121,8 +121,8 @@ def db_backup(file: str = typer.Argument(..., help="Where to write the copy."),
 
 def _megabytes(size: int, digits: int) -> str:
     """A file's size in MB to ``digits`` decimals, with the language's decimal sign."""
-    from decimal import Decimal
+    from decimal import Decimal  # noqa: PLC0415 start-up: decimal
 
-    from pancli.core.numbers import decimal_text
+    from pancli.core.numbers import decimal_text  # noqa: PLC0415 start-up: decimal
 
     return decimal_text(Decimal(f"{size / 1e6:.{digits}f}"))

@@ -1,22 +1,38 @@
 """`pan check`: is this meld legal, what does it pay, how best to lay these cards.
 
-Only typer is imported at module level: the rules engine and rich are loaded inside the commands,
-so `pan check 5S 5S 5S` starts quickly.
+At the top only what `pan --help` (which loads every command's module) loads anyway: the rules engine
+and rich are loaded inside the commands, so `pan check 5S 5S 5S` and `pan --help` start quickly.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import sys
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from pancli.cli.groups import command_set
 from pancli.cli.options import json_option
+from pancli.cli.output import console, english_for_json, in_english, output_width, print_json
 from pancli.cli.params import MELDS
 from pancli.cli.words.grammar import multiword_command
 from pancli.cli.words.help_texts import PRESET_HELP, RULES_HELP
-from pancli.core.grouping import MELDS_HELP
+from pancli.core.errors import InputError, PanError, RuleError
+from pancli.core.grouping import MELDS_HELP, has_separator, meld_texts
 from pancli.core.i18n import N_, _, ngettext
+from pancli.core.text import json_text, wrap_words
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+    from pancli.games.panguingue.rules import HouseRules
+
+# What a command line's cards are: words, or the pieces of MeldsType (a tuple for a grouped value).
+Tokens = Iterable[str | tuple[str, ...]]
 
 commands = command_set()  # what this module adds to `pan`
 SHARES_A_COMMIT = True  # a script's lines of these commands share its group commit (cli/shell/script.py)
@@ -58,8 +74,7 @@ def check(
 
     Example: printf '5S 5S 5S\\n5S 5S 5H\\n' | pan check --batch --preset cardroom-ca
     """
-    from pancli.app.rulesfile import resolve
-    from pancli.core.errors import InputError
+    from pancli.app.rulesfile import resolve  # noqa: PLC0415 start-up: the app layer
 
     rules = resolve(preset, rules_file)
     added_text = " ".join(add) if add is not None else None
@@ -70,7 +85,6 @@ def check(
             raise InputError(_("--batch reads the melds from standard input"), _("give no cards on the command line"))
         if added_text is not None:
             raise InputError(_("--add cannot be used with --batch"), _("write 'MELD + ADDED' on a line instead"))
-        from pancli.cli.output import in_english
 
         with in_english():  # its lines are JSON, the same in every language
             raise typer.Exit(_run_batch(rules, arrange_ or out, out))
@@ -78,7 +92,6 @@ def check(
         raise InputError(_("no cards to check"), _("give the cards, e.g. pan check 5S 5S 5S"))
     if added_text is not None and (arrange_ or out):
         raise InputError(_("--add judges one meld"), _("leave out --arrange and --out"))
-    from pancli.cli.output import english_for_json
 
     if arrange_ or out:
         result, code = english_for_json(json_, lambda: _arrange_result(cards, rules, out))
@@ -96,38 +109,34 @@ def check(
 # -- judging ------------------------------------------------------------------------------
 
 
-def _words(tokens) -> list[str]:
+def _words(tokens: Tokens) -> list[str]:
     """The card words of MeldsType values (tuples of pieces) or of plain words."""
     return [w for t in tokens for w in (t if isinstance(t, tuple) else (t,))]
 
 
-def _parse(tokens, rules) -> tuple[str, ...]:
-    from pancli.games.panguingue.cards import parse_cards
+def _parse(tokens: Tokens, rules: HouseRules) -> tuple[str, ...]:
+    from pancli.games.panguingue.cards import parse_cards  # noqa: PLC0415 start-up: the game engine
 
     return parse_cards(_words(tokens), rules.rank_set)
 
 
-def _reject_groups(tokens) -> None:
-    from pancli.core.errors import InputError
-    from pancli.core.grouping import has_separator
-
+def _reject_groups(tokens: Tokens) -> None:
     if has_separator(_words(tokens)):
         raise InputError(_("a single meld has no '/' between its cards"),
                          _("use --arrange or --out to check several melds, or --add for an addition"))
 
 
-def _meld_result(tokens, rules) -> tuple[dict, int]:
-    from pancli.games.panguingue.rulings import judge
+def _meld_result(tokens: Tokens, rules: HouseRules) -> tuple[dict[str, Any], int]:
+    from pancli.games.panguingue.rulings import judge  # noqa: PLC0415 start-up: the game engine
 
     _reject_groups(tokens)
     ruling = judge(_parse(tokens, rules), rules)
     return ruling.to_json(), 0 if ruling.valid else 1
 
 
-def _addition_result(tokens, added_tokens, rules) -> tuple[dict, int]:
-    from pancli.core.errors import InputError
-    from pancli.games.panguingue.conditions import tag_of
-    from pancli.games.panguingue.rulings import judge, judge_addition
+def _addition_result(tokens: Tokens, added_tokens: Tokens, rules: HouseRules) -> tuple[dict[str, Any], int]:
+    from pancli.games.panguingue.conditions import tag_of  # noqa: PLC0415 start-up: the game engine
+    from pancli.games.panguingue.rulings import judge, judge_addition  # noqa: PLC0415 start-up: the game engine
 
     _reject_groups(tokens)
     meld = _parse(tokens, rules)
@@ -148,19 +157,16 @@ def _addition_result(tokens, added_tokens, rules) -> tuple[dict, int]:
     return {k: data[k] for k in order}, 0 if ruling.legal else 1
 
 
-def _split_groups(tokens) -> list[list[str]] | None:
+def _split_groups(tokens: Tokens) -> list[list[str]] | None:
     """The melds the player grouped (``pancli.core.grouping``), or None when not grouped."""
-    from pancli.core.grouping import has_separator, meld_texts
-
     words = _words(tokens)
     if not has_separator(words):
         return None
     return [text.split() for text in meld_texts(words)]
 
 
-def _arrange_result(tokens, rules, out: bool) -> tuple[dict, int]:
-    from pancli.core.errors import RuleError
-    from pancli.games.panguingue import solver
+def _arrange_result(tokens: Tokens, rules: HouseRules, out: bool) -> tuple[dict[str, Any], int]:
+    from pancli.games.panguingue import solver  # noqa: PLC0415 start-up: the game engine
 
     groups = _split_groups(tokens)
     if groups is not None:
@@ -182,8 +188,6 @@ def _arrange_result(tokens, rules, out: bool) -> tuple[dict, int]:
     data = found.to_json()
     is_out = len(found.cards) == solver.OUT_CARDS
     # The JSON's reason is English, for scripts; the text output says it in the language in force.
-    from pancli.cli.output import in_english
-
     with in_english():
         reason = _arranged_words(solver.OUT_CARDS if out else len(cards), len(found.melds), found.worth)
     return {"cards": data["cards"], "valid": True, "out": is_out, "worth": found.worth,
@@ -200,10 +204,8 @@ def _arranged_words(cards: int, n: int, worth: int) -> str:
                     "{cards} cards in {n} melds, conditions worth {worth}", cards).format(cards=cards, n=n, worth=worth)
 
 
-def _run_batch(rules, arranging: bool, out: bool) -> int:
+def _run_batch(rules: HouseRules, arranging: bool, out: bool) -> int:
     """One JSON object per input line; the worst exit status of all lines (2 bad input, 1 illegal)."""
-    from pancli.core.errors import PanError
-
     worst = 0
     for raw in sys.stdin:
         line = raw.strip()
@@ -222,7 +224,6 @@ def _run_batch(rules, arranging: bool, out: bool) -> int:
             data = {"cards": [], "valid": False, "kind": None, "condition": None, "worth": 0,
                     "reason": str(e), "input": line}
             code = e.exit_code
-        from pancli.core.text import json_text
 
         sys.stdout.write(json_text(data) + "\n")
         sys.stdout.flush()
@@ -233,16 +234,13 @@ def _run_batch(rules, arranging: bool, out: bool) -> int:
 # -- rendering ----------------------------------------------------------------------------
 
 
-def _print_json(data) -> None:
-    from pancli.cli.output import print_json
-
+def _print_json(data: Any) -> None:
     print_json(data)
 
 
-def _console():
-    from pancli.cli.output import console
-
-    return console(markup=True)  # its lines are markup: cards, and reasons escaped; rich wraps them at words
+def _console() -> Console:
+    con: Console = console(markup=True)
+    return con  # its lines are markup: cards, and reasons escaped; rich wraps them at words
 
 
 def _print_lines(lines: list[str]) -> None:
@@ -251,32 +249,24 @@ def _print_lines(lines: list[str]) -> None:
     Piped output carries no colour either way, so rich (a noticeable share of start-up) is only
     loaded when someone is looking; FORCE_COLOR asks for rich even when piped.
     """
-    import os
-
     if os.environ.get("FORCE_COLOR") or sys.stdout.isatty():
         con = _console()
         for line in lines:
             for part in _wrapped(con.render_str(line), con.width):
                 con.print(part, soft_wrap=True)
         return
-    import re
-
-    from pancli.cli.output import output_width
-    from pancli.core.text import wrap_words
 
     width = output_width() or 80
     plain = (re.sub(r"\[/?(?:red|green)\]", "", line) for line in lines)
     sys.stdout.write("".join(x + "\n" for line in plain for x in wrap_words(line, width)))
 
 
-def _wrapped(text, width: int) -> list:
+def _wrapped(text: Text, width: int) -> list[Text]:
     """Styled text broken between words as piped output is (``wrap_words``: later lines indented
     two more), its colours kept."""
-    from rich.text import Text
+    from rich.text import Text  # noqa: PLC0415 start-up: rich
 
-    from pancli.core.text import wrap_words
-
-    plain, pos, parts = text.plain, 0, []
+    plain, pos, parts = text.plain, 0, list[Text]()
     for i, line in enumerate(wrap_words(plain, width)):
         body = line.lstrip(" ") if i else line
         start = plain.index(body, pos)
@@ -289,27 +279,27 @@ def _text(text: str) -> str:
     """A reason or other words in a markup line: shown literally."""
     if "[" not in text and not text.endswith("\\"):
         return text  # nothing to escape: rich (a share of start-up) stays unloaded when piped
-    from rich.markup import escape
+    from rich.markup import escape  # noqa: PLC0415 start-up: rich
 
     return escape(text)
 
 
-def _cards_markup(cards) -> str:
-    from pancli.games.panguingue.cards import markup_cards
-    from pancli.games.panguingue.melds import meld_order
+def _cards_markup(cards: Sequence[str]) -> str:
+    from pancli.games.panguingue.cards import markup_cards  # noqa: PLC0415 start-up: the game engine
+    from pancli.games.panguingue.melds import meld_order  # noqa: PLC0415 start-up: the game engine
 
     return markup_cards(meld_order(cards)) if cards else ""
 
 
-def _condition_words(tag, cards, with_tag: bool = True) -> str:
-    from pancli.games.panguingue.conditions import NONE, describe
+def _condition_words(tag: str | None, cards: Sequence[str], with_tag: bool = True) -> str:
+    from pancli.games.panguingue.conditions import NONE, describe  # noqa: PLC0415 start-up: the game engine
 
     if not tag or tag == NONE:
         return _("no condition")
     return f"{describe(tag, cards)} ({tag})" if with_tag else describe(tag, cards)
 
 
-def _emit_meld(data: dict, as_json: bool) -> None:
+def _emit_meld(data: dict[str, Any], as_json: bool) -> None:
     if as_json:
         _print_json(data)
         return
@@ -324,13 +314,13 @@ def _emit_meld(data: dict, as_json: bool) -> None:
     _print_lines(lines)
 
 
-def _legal(kind) -> str:
+def _legal(kind: str) -> str:
     """``legal set``, ``legal rope``: one message each, as the adjective agrees with the noun."""
     known = LEGAL.get(kind)
     return _(known) if known is not None else _("legal {kind}").format(kind=kind)
 
 
-def _kind(kind) -> str:
+def _kind(kind: str) -> str:
     known = KINDS.get(kind)
     return _(known) if known is not None else str(kind)
 
@@ -341,7 +331,7 @@ def _not_legal(reason: str) -> str:
     return "  " + _("{not_legal}: {reason}").format(not_legal=f"[red]{_text(said)}[/red]", reason=_text(reason))
 
 
-def _emit_addition(data: dict, as_json: bool) -> None:
+def _emit_addition(data: dict[str, Any], as_json: bool) -> None:
     if as_json:
         _print_json(data)
         return
@@ -361,17 +351,17 @@ def _emit_addition(data: dict, as_json: bool) -> None:
     _print_lines(lines)
 
 
-def _emit_arrangement(data: dict, as_json: bool, out: bool) -> None:
+def _emit_arrangement(data: dict[str, Any], as_json: bool, out: bool) -> None:
     if as_json:
         _print_json(data)
         return
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 start-up: rich
 
     if not data["valid"]:
         _print_lines([_cards_markup(data["cards"]), _not_legal(data["reason"])])
         return
-    from pancli.cli.render import column
-    from pancli.games.panguingue.solver import OUT_CARDS
+    from pancli.cli.render import column  # noqa: PLC0415 start-up: cli.render
+    from pancli.games.panguingue.solver import OUT_CARDS  # noqa: PLC0415 start-up: the game engine
 
     con = _console()
     title = _("legal way out") if out else _("best arrangement")

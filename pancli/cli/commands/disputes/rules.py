@@ -1,17 +1,28 @@
 """`pan rules show|init|check`: the house rules of every game, their presets and rules files.
 
-Only typer is imported at module level; the games' rules are loaded inside the commands.
+At the top only what `pan --help` loads anyway; the games' rules are loaded inside the commands.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
+import textwrap
+from typing import TYPE_CHECKING, Any
 
 import typer
 
+from pancli.cli.context import app_context
 from pancli.cli.groups import command_set, new_app
 from pancli.cli.options import json_option
+from pancli.cli.output import echo, english_for_json, output_width, print_json
+from pancli.core.errors import PanError
 from pancli.core.i18n import N_, _, ngettext, pgettext
+from pancli.core.knobs import format_value
+from pancli.games import DEFAULT_GAME, GAMES, game as get_game
+
+if TYPE_CHECKING:
+    from pancli.core.knobs import KnobRules, Schema
 
 commands = command_set()  # what this module adds to `pan`
 SHARES_A_COMMIT = True  # a script's lines of these commands share its group commit (cli/shell/script.py)
@@ -36,9 +47,8 @@ RECORDED_ONLY = N_("(recorded only): kept with the session and shown; pancli doe
 _Game = typer.Option(None, "--game", "-g", metavar="GAME", help=GAME_HELP, show_default=False)
 
 
-def _schema(game: str | None):
-    from pancli.app.rulesfile import schema
-    from pancli.games import DEFAULT_GAME
+def _schema(game: str | None) -> Schema[Any]:
+    from pancli.app.rulesfile import schema  # noqa: PLC0415 start-up: the app layer
 
     return schema(game or DEFAULT_GAME)
 
@@ -70,7 +80,7 @@ def rules_show(
 
     Example: pan rules show --markdown > docs/rules.md
     """
-    from pancli.app.rulesfile import resolve
+    from pancli.app.rulesfile import resolve  # noqa: PLC0415 start-up: the app layer
 
     if markdown:
         sys.stdout.write(rules_markdown([game] if game else None))
@@ -86,17 +96,13 @@ def rules_show(
     # What the knobs shown by default differ from: a file's or a session's nearest preset, or,
     # for a preset, the game's default preset.
     baseline = schema.nearest_preset(rules)[0] if rules_file or session else default
-    from pancli.cli.output import english_for_json
 
     rows = english_for_json(json_, lambda: knob_rows(schema, rules))
     differs = f"differs_from_{default}"
     if json_:
-        from pancli.cli.output import print_json
-
         print_json({"game": schema.game, "source": source, "rules": {r["name"]: r["value"] for r in rows},
                     differs: [r["name"] for r in rows if r[differs]], "knobs": rows})
         return
-    from pancli.cli.output import echo
 
     for line in rules_lines(schema, rules, source, rows, every=every, baseline=baseline):
         echo(line)
@@ -116,9 +122,8 @@ def rules_init(
 
     Example: pan rules init polish.toml --game polish --preset beton
     """
-    from pancli.app.rulesfile import write
-    from pancli.cli.context import app_context
-    from pancli.storage.paths import resolve_path
+    from pancli.app.rulesfile import write  # noqa: PLC0415 start-up: the app layer
+    from pancli.storage.paths import resolve_path  # noqa: PLC0415 start-up: storage
 
     schema = _schema(game)
     name = preset or schema.default_preset
@@ -141,7 +146,7 @@ def rules_check(
 
     Example: pan rules check contract.toml --game contract
     """
-    from pancli.app.rulesfile import load
+    from pancli.app.rulesfile import load  # noqa: PLC0415 start-up: the app layer
 
     schema = _schema(game)
     rules = load(path, schema.game)
@@ -151,11 +156,8 @@ def rules_check(
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _session_rules(schema):
+def _session_rules(schema: Schema[Any]) -> tuple[KnobRules, str] | None:
     """The current session's rules and their source, when there is a session of this game."""
-    from pancli.cli.context import app_context
-    from pancli.core.errors import PanError
-
     try:
         rec = app_context().open_recorder()
     except PanError:  # no database, or no current session: the default preset
@@ -165,12 +167,10 @@ def _session_rules(schema):
     return rec.rules, f"session {rec.session.name}"
 
 
-def rules_lines(schema, rules, source: str, rows: list[dict], every: bool, baseline: str) -> list[str]:
+def rules_lines(schema: Schema[Any], rules: KnobRules, source: str, rows: list[dict[str, Any]], every: bool,
+                baseline: str) -> list[str]:
     """`pan rules show` as lines that fit the output's width: a heading per topic, then per knob
     `name = value` and, indented, what it does; wrapped between words, never inside one."""
-    import textwrap
-
-    from pancli.cli.output import output_width
     width = output_width() or _terminal_width()
     base = schema.preset(baseline)
     differs = {r["name"] for r in rows if getattr(rules, r["name"]) != getattr(base, r["name"])}
@@ -211,8 +211,8 @@ def rules_lines(schema, rules, source: str, rows: list[dict], every: bool, basel
             lines += textwrap.wrap(doc, width, initial_indent="    ", subsequent_indent="    ",
                                    break_long_words=False, break_on_hyphens=False)
     if every and differs:
-        names = ", ".join(r["name"] for r in rows if r["name"] in differs)
-        lines += [""] + textwrap.wrap(_("* differs from {baseline}: {knobs}").format(baseline=baseline, knobs=names),
+        listed = ", ".join(r["name"] for r in rows if r["name"] in differs)
+        lines += [""] + textwrap.wrap(_("* differs from {baseline}: {knobs}").format(baseline=baseline, knobs=listed),
                                       width, break_long_words=False, break_on_hyphens=False, subsequent_indent="  ")
     if any(r["recorded_only"] for r in rows if every or r["name"] in differs):
         lines += textwrap.wrap(_(RECORDED_ONLY), width, break_long_words=False, break_on_hyphens=False)
@@ -233,12 +233,10 @@ def _source_words(source: str) -> str:
 
 
 def _terminal_width() -> int:
-    import shutil
-
     return shutil.get_terminal_size((80, 24)).columns
 
 
-def summary(schema, rules) -> str:
+def summary(schema: Schema[Any], rules: KnobRules) -> str:
     """One line: the nearest preset and what differs from it."""
     name, diff = schema.nearest_preset(rules)
     n = len(schema.knobs)
@@ -250,13 +248,11 @@ def summary(schema, rules) -> str:
                     n).format(n=n, preset=name, changes=changes)
 
 
-def _fmt(value) -> str:
-    from pancli.core.knobs import format_value
-
+def _fmt(value: Any) -> str:
     return format_value(value)
 
 
-def knob_rows(schema, rules) -> list[dict]:
+def knob_rows(schema: Schema[Any], rules: KnobRules) -> list[dict[str, Any]]:
     """One dict per knob: name, value, kind, allowed, help, recorded_only, the default preset's value
     (keyed by the preset's name) and whether the value differs from it."""
     default = schema.default_preset
@@ -274,8 +270,6 @@ def knob_rows(schema, rules) -> list[dict]:
 
 def rules_markdown(games: list[str] | None = None) -> str:
     """The reference of every knob and every preset of each game, as written to docs/rules.md."""
-    from pancli.games import GAMES, game as get_game
-
     names = games or list(GAMES)
     lines = [
         "# " + _("House rules reference"),
@@ -297,7 +291,7 @@ def rules_markdown(games: list[str] | None = None) -> str:
     return "\n".join(lines)
 
 
-def _game_markdown(schema) -> list[str]:
+def _game_markdown(schema: Schema[Any]) -> list[str]:
     default = schema.default_preset
     defaults = schema.defaults
     presets = {name: schema.preset(name) for name in schema.presets}

@@ -1,23 +1,31 @@
 """`pan turn`: rule on a turn situation (taking a discard, the drawn card, a discard before a flat
 player, forcing) the way `pan check` rules on a meld.
 
-Only typer is imported at module level; the rules engine is loaded inside the commands.
+At the top only what `pan --help` loads anyway; the rules engine is loaded inside the commands.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
 from pancli.cli.groups import command_set, new_app
 from pancli.cli.options import json_option
-from pancli.cli.output import english_for_json
+from pancli.cli.output import english_for_json, output_width, print_json
 from pancli.cli.params import MELDS
 from pancli.cli.words.grammar import multiword_command
 from pancli.cli.words.help_texts import PRESET_HELP, RULES_HELP
+from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP, has_separator, meld_texts
 from pancli.core.i18n import N_, _
+from pancli.core.text import wrap_words
+
+if TYPE_CHECKING:
+    from pancli.games.panguingue.rules import HouseRules
+    from pancli.games.panguingue.turns import TurnRuling
 
 commands = command_set()  # what this module adds to `pan`
 SHARES_A_COMMIT = True  # a script's lines of these commands share its group commit (cli/shell/script.py)
@@ -62,7 +70,7 @@ def take(
 
     Example: pan turn take QH --from upcard --melds "6H 7H JH" --json
     """
-    from pancli.games.panguingue.turns import UPCARD, may_take
+    from pancli.games.panguingue.turns import UPCARD, may_take  # noqa: PLC0415 start-up: the game engine
 
     rules = _rules(preset, rules_file)
     if origin is None:
@@ -93,7 +101,7 @@ def drawn(
 
     Example: pan turn drawn QH --hand 2C 4D --next-flat "6H 7H JH | 5S 5S 5S | KH KD KC KS"
     """
-    from pancli.games.panguingue.turns import drawn_card
+    from pancli.games.panguingue.turns import drawn_card  # noqa: PLC0415 start-up: the game engine
 
     rules = _rules(preset, rules_file)
     ruling = english_for_json(json_, lambda: drawn_card(_card(card, rules), _hand(hand, rules), _melds(melds, rules), rules,
@@ -120,7 +128,7 @@ def discard(
 
     Example: pan turn discard QH --next-flat "6H 7H JH | 5S 5S 5S | KH KD KC KS"
     """
-    from pancli.games.panguingue.turns import may_discard
+    from pancli.games.panguingue.turns import may_discard  # noqa: PLC0415 start-up: the game engine
 
     rules = _rules(preset, rules_file)
     ruling = english_for_json(json_, lambda: may_discard(_card(card, rules), _melds(next_flat, rules) or None, rules,
@@ -145,7 +153,7 @@ def force(
 
     Example: pan turn force 5S --from stock --melds "5S 5S 5S" --demanded
     """
-    from pancli.games.panguingue.turns import must_take
+    from pancli.games.panguingue.turns import must_take  # noqa: PLC0415 start-up: the game engine
 
     rules = _rules(preset, rules_file)
     ruling = english_for_json(json_, lambda: must_take(_card(card, rules), _origin(origin), _melds(melds, rules), rules,
@@ -156,20 +164,19 @@ def force(
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _bad(message: str, hint: str) -> None:
-    from pancli.core.errors import InputError
-
+def _bad(message: str, hint: str) -> NoReturn:
     raise InputError(message, hint)
 
 
-def _rules(preset, rules_file):
-    from pancli.app.rulesfile import resolve
+def _rules(preset: str | None, rules_file: str | None) -> HouseRules:
+    from pancli.app.rulesfile import resolve  # noqa: PLC0415 start-up: the app layer
 
-    return resolve(preset, rules_file)
+    rules: HouseRules = resolve(preset, rules_file)  # pan turn is Panguingue's: its rules
+    return rules
 
 
 def _origin(origin: str) -> str:
-    from pancli.games.panguingue.turns import ORIGINS
+    from pancli.games.panguingue.turns import ORIGINS  # noqa: PLC0415 start-up: the game engine
 
     value = origin.strip().lower()
     if value not in ORIGINS:
@@ -178,14 +185,14 @@ def _origin(origin: str) -> str:
     return value
 
 
-def _card(token: str, rules) -> str:
-    from pancli.games.panguingue.cards import parse_card
+def _card(token: str, rules: HouseRules) -> str:
+    from pancli.games.panguingue.cards import parse_card  # noqa: PLC0415 start-up: the game engine
 
     return parse_card(token, rules.rank_set)
 
 
-def _show(token: str, rules) -> str:
-    from pancli.games.panguingue.cards import format_card
+def _show(token: str, rules: HouseRules) -> str:
+    from pancli.games.panguingue.cards import format_card  # noqa: PLC0415 start-up: the game engine
 
     return format_card(_card(token, rules))
 
@@ -195,12 +202,12 @@ _WHERE = {"stock": N_("{card} (rejected stock card)"), "hand": N_("{card} (disca
           "upcard": N_("{card} (the upcard)")}
 
 
-def _top(token: str, origin: str, rules) -> str:
+def _top(token: str, origin: str, rules: HouseRules) -> str:
     return _(_WHERE[origin.strip().lower()]).format(card=_show(token, rules))
 
 
-def _hand(text: str | None, rules) -> tuple[str, ...]:
-    from pancli.games.panguingue.cards import parse_cards
+def _hand(text: str | None, rules: HouseRules) -> tuple[str, ...]:
+    from pancli.games.panguingue.cards import parse_cards  # noqa: PLC0415 start-up: the game engine
 
     if not text:
         return ()
@@ -209,9 +216,9 @@ def _hand(text: str | None, rules) -> tuple[str, ...]:
     return parse_cards(text, rules.rank_set)
 
 
-def _melds(value: object, rules) -> list[tuple[str, ...]]:
+def _melds(value: object, rules: HouseRules) -> list[tuple[str, ...]]:
     """The melds of a MeldsType option (``pancli.core.grouping``), read under these rules."""
-    from pancli.games.panguingue.cards import parse_cards
+    from pancli.games.panguingue.cards import parse_cards  # noqa: PLC0415 start-up: the game engine
 
     if not value:
         return []
@@ -219,18 +226,14 @@ def _melds(value: object, rules) -> list[tuple[str, ...]]:
     return [parse_cards(text, rules.rank_set) for text in meld_texts(words)]
 
 
-def _emit(title: str, ruling, as_json: bool, words: tuple[str, str]) -> None:
+def _emit(title: str, ruling: TurnRuling, as_json: bool, words: tuple[str, str]) -> NoReturn:
     if as_json:
-        from pancli.cli.output import print_json
-
         print_json(ruling.to_json())
     else:
         verdict = _(words[0] if ruling.allowed else words[1])
         lines = [_("{situation}: {verdict}").format(situation=title, verdict=verdict), f"  {ruling.reason}"]
         if ruling.must:
             lines.append("  " + _("must: {what}").format(what=ruling.must))
-        from pancli.cli.output import output_width
-        from pancli.core.text import wrap_words
 
         width = output_width() or _terminal_width()
         sys.stdout.write("".join(x + "\n" for line in lines for x in wrap_words(line, width)))
@@ -238,6 +241,4 @@ def _emit(title: str, ruling, as_json: bool, words: tuple[str, str]) -> None:
 
 
 def _terminal_width() -> int:
-    import shutil
-
     return shutil.get_terminal_size((80, 24)).columns

@@ -9,15 +9,21 @@ from pathlib import Path
 
 import typer
 
+from pancli.app.views import standings_data
+from pancli.cli.fit import terminal_width
 from pancli.cli.groups import command_set
+from pancli.cli.output import console
+from pancli.cli.render import standings_table
+from pancli.core.errors import StoreError
 from pancli.core.i18n import _
+from pancli.core.text import wrap_words
 
 commands = command_set()  # what this module adds to `pan`
 
 
 def demo_path() -> Path:
     """The demo's own database, next to (never instead of) the user's default one."""
-    from pancli.storage.paths import data_dir
+    from pancli.storage.paths import data_dir  # noqa: PLC0415 start-up: storage
 
     return data_dir() / "demo.db"
 
@@ -42,12 +48,10 @@ def demo() -> None:
 
     Example: pan demo
     """
-    from importlib.resources import files
+    from importlib.resources import files  # noqa: PLC0415 start-up: importlib.resources
 
-    from pancli.cli.output import console
-    from pancli.cli.shell.script import run_script
-    from pancli.cli.shell.table_shell import TableShell
-    from pancli.core.errors import StoreError
+    from pancli.cli.shell.script import run_script  # noqa: PLC0415 start-up: the table shell
+    from pancli.cli.shell.table_shell import TableShell  # noqa: PLC0415 start-up: the table shell
 
     path = demo_path()
     try:
@@ -67,8 +71,6 @@ def demo() -> None:
         if code:  # the sample is tested; this would be a bug, shown rather than hidden
             typer.echo(err.getvalue(), err=True, nl=False)
             raise typer.Exit(code)
-        from pancli.app.views import standings_data
-        from pancli.cli.render import standings_table
 
         rec = shell.recorder()
         assert rec is not None  # the sample's script started its session
@@ -77,9 +79,6 @@ def demo() -> None:
         shell.close()
     db = _shown(path)
     # Translators: keep the line breaks (each line fits 80 columns) and the two spaces before {db}
-    from pancli.cli.fit import terminal_width
-    from pancli.core.text import wrap_words
-
     room = terminal_width()  # a line a catalog broke at 80 characters may be wider in cells
     intro = _("The sample evening: seven players (Gus sits down after hand 3), nine hands of\n"
               "Panguingue under Hoyle's rules, typed line by line as a dealer would at\n"

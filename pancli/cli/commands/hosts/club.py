@@ -33,12 +33,12 @@ def _done(as_json: bool, data: dict[str, Any], text: str) -> None:
 def init_cmd(name: str = typer.Argument(..., help="The club's name."),
              folder: str | None = typer.Option(None, "--folder", metavar="FOLDER",
                                                help="The shared folder (default: the one `pan sync` used last)."),
-             as_json: bool = JSON):
+             as_json: bool = JSON) -> None:
     """Start a club in the shared folder, with this device as its first registrar.
 
     Example: pan club init "Friday club" --folder ~/Sync/pan-club
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.init(app_context().open_store(create=True), folder, name)
     _done(as_json, data, _("Started the club {name}; this device is its registrar.").format(name=data["name"]))
@@ -48,12 +48,12 @@ def init_cmd(name: str = typer.Argument(..., help="The club's name."),
 def join_cmd(club_id: str = typer.Argument(..., metavar="ID", help="The club's id (its first 8 digits will do)."),
              folder: str | None = typer.Option(None, "--folder", metavar="FOLDER",
                                                help="The shared folder (default: the one `pan sync` used last)."),
-             as_json: bool = JSON):
+             as_json: bool = JSON) -> None:
     """Say which club of the folder this host belongs to (where the folder holds two).
 
     Example: pan club join 3f2a9c1e
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.join(app_context().open_store(create=True), club_id, folder)
     _done(as_json, data, _("This host belongs to the club {name}.").format(name=data["name"]))
@@ -61,12 +61,12 @@ def join_cmd(club_id: str = typer.Argument(..., metavar="ID", help="The club's i
 
 @club_app.command("grant")
 def grant_cmd(device: str = typer.Argument(..., help="The device: its name or id, as `pan sync --status` lists it."),
-              as_json: bool = JSON):
+              as_json: bool = JSON) -> None:
     """Make another device a registrar: it may add people, aliases, attributions and merges.
 
     Example: pan club grant kasia-laptop
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.grant(app_context().open_store(create=False), device)
     _done(as_json, data, _("Registrar from now on: {device} (key {fingerprint}).").format(
@@ -74,12 +74,12 @@ def grant_cmd(device: str = typer.Argument(..., help="The device: its name or id
 
 
 @club_app.command("revoke")
-def revoke_cmd(device: str = typer.Argument(..., help="The device: its name or id."), as_json: bool = JSON):
+def revoke_cmd(device: str = typer.Argument(..., help="The device: its name or id."), as_json: bool = JSON) -> None:
     """Take a device's right to write the roster away (a lost laptop): what it wrote until now stands.
 
     Example: pan club revoke old-laptop
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.revoke(app_context().open_store(create=False), device)
     _done(as_json, data, ngettext("Revoked: {device}; its {n} entry until now stands.",
@@ -91,12 +91,12 @@ def revoke_cmd(device: str = typer.Argument(..., help="The device: its name or i
 def add_cmd(name: str = typer.Argument(..., help="The person's name, as the club shows it."),
             alias: list[str] = typer.Option([], "--alias", metavar="NAME",
                                             help="Another spelling typed at a table (again for more)."),
-            as_json: bool = JSON):
+            as_json: bool = JSON) -> None:
     """Add a person to the club; a seat typed with their name or an alias counts for them.
 
     Example: pan club add Ana --alias ana --alias "Anna K."
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.add(app_context().open_store(create=False), name, alias)
     _done(as_json, data, _("Added to the club: {name} ({id}).").format(name=data["name"], id=data["person"][:6]))
@@ -104,12 +104,12 @@ def add_cmd(name: str = typer.Argument(..., help="The person's name, as the club
 
 @club_app.command("alias")
 def alias_cmd(person: str = typer.Argument(..., help="The person: a name, alias or id."),
-              name: str = typer.Argument(..., help="Another spelling typed at a table."), as_json: bool = JSON):
+              name: str = typer.Argument(..., help="Another spelling typed at a table."), as_json: bool = JSON) -> None:
     """Another spelling of a person's name: every seat typed so counts for them.
 
     Example: pan club alias Ana "Anna K."
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.alias(app_context().open_store(create=False), person, name)
     _done(as_json, data, _("A seat named {alias} counts for: {name}.").format(alias=data["alias"], name=data["name"]))
@@ -119,12 +119,12 @@ def alias_cmd(person: str = typer.Argument(..., help="The person: a name, alias 
 def attribute_cmd(person: str = typer.Argument(..., help="The person: a name, alias or id."),
                   session: str = typer.Option(..., "--session", metavar="SESSION", help="The session's name."),
                   seat: str = typer.Option(..., "--seat", metavar="NAME", help="The name typed at that seat."),
-                  as_json: bool = JSON):
+                  as_json: bool = JSON) -> None:
     """Say who sat in one seat of one session (where a name is shared or misspelled).
 
     Example: pan club attribute Ana --session "Friday 3" --seat An
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.attribute(app_context().open_store(create=False), person, session, seat)
     _done(as_json, data, _("The seat {seat} of {session} counts for: {name}.").format(
@@ -133,12 +133,12 @@ def attribute_cmd(person: str = typer.Argument(..., help="The person: a name, al
 
 @club_app.command("merge")
 def merge_cmd(person: str = typer.Argument(..., help="The person who stays."),
-              other: str = typer.Argument(..., help="The same person, entered twice."), as_json: bool = JSON):
+              other: str = typer.Argument(..., help="The same person, entered twice."), as_json: bool = JSON) -> None:
     """Two entries of the club are one person (undo it with `pan club unmerge`).
 
     Example: pan club merge Ana "Anna K."
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.merge(app_context().open_store(create=False), person, other)
     _done(as_json, data, _("One person from now on: {name} and {other}.").format(
@@ -147,12 +147,12 @@ def merge_cmd(person: str = typer.Argument(..., help="The person who stays."),
 
 @club_app.command("unmerge")
 def unmerge_cmd(person: str = typer.Argument(..., help="One of the two merged."),
-                other: str = typer.Argument(..., help="The other."), as_json: bool = JSON):
+                other: str = typer.Argument(..., help="The other."), as_json: bool = JSON) -> None:
     """Undo a merge: the two are two people again, with their own nights.
 
     Example: pan club unmerge Ana "Anna K."
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.unmerge(app_context().open_store(create=False), person, other)
     _done(as_json, data, _("Two people again: {name} and {other}.").format(
@@ -160,26 +160,26 @@ def unmerge_cmd(person: str = typer.Argument(..., help="One of the two merged.")
 
 
 @club_app.command("retire")
-def retire_cmd(person: str = typer.Argument(..., help="The person: a name, alias or id."), as_json: bool = JSON):
+def retire_cmd(person: str = typer.Argument(..., help="The person: a name, alias or id."), as_json: bool = JSON) -> None:
     """A person who no longer plays: their nights stay theirs.
 
     Example: pan club retire Ana
     """
-    from pancli.app import club
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.retire(app_context().open_store(create=False), person)
     _done(as_json, data, _("Retired: {name}; their nights stay theirs.").format(name=data["name"]))
 
 
 @club_app.command("show")
-def show_cmd(as_json: bool = JSON):
+def show_cmd(as_json: bool = JSON) -> None:
     """The club as this host reads the folder: registrars, people and their spellings, merges,
     contradictions and refused entries.
 
     Example: pan club show
     """
-    from pancli.app import club
-    from pancli.app.seasons import closed_season_text
+    from pancli.app import club  # noqa: PLC0415 start-up: the app layer
+    from pancli.app.seasons import closed_season_text  # noqa: PLC0415 start-up: the app layer
 
     data = english_for_json(as_json, lambda: club.show(app_context().open_store(create=False)))
     if as_json:

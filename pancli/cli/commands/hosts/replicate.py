@@ -3,6 +3,8 @@ with Litestream as a process of its own."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
 import typer
@@ -30,12 +32,10 @@ def replicate(target: str | None = typer.Argument(None, help=TARGET_HELP + " Def
 
     Example: pan replicate sftp://backup@nas.local/pan
     """
-    import os
-    import subprocess
-    import tempfile
+    import tempfile  # noqa: PLC0415 start-up: tempfile
 
-    from pancli.app import replicate as rep
-    from pancli.storage import dblock
+    from pancli.app import replicate as rep  # noqa: PLC0415 start-up: the app layer
+    from pancli.storage import dblock  # noqa: PLC0415 start-up: storage
 
     rep.binary()  # without Litestream, one line saying how to get it, before anything is touched
     store = app_context().open_store(create=False)  # made WAL by opening, as every pancli write keeps it

@@ -24,8 +24,8 @@ def restore(target: str = typer.Argument(..., help=TARGET_HELP),
 
     Example: pan restore sftp://backup@nas.local/pan
     """
-    from pancli.app import replicate as rep
-    from pancli.storage.paths import resolve_path
+    from pancli.app import replicate as rep  # noqa: PLC0415 start-up: the app layer
+    from pancli.storage.paths import resolve_path  # noqa: PLC0415 start-up: storage
 
     rep.binary()  # without Litestream, one line saying how to get it, before anything is touched
     url = rep.replica_url(target)

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 import typer
 
 from pancli.cli.context import app_context
 from pancli.cli.groups import command_set
 from pancli.cli.options import JSON
 from pancli.cli.output import console, print_json
+from pancli.core.errors import InputError
 from pancli.core.i18n import _, ngettext
+from pancli.core.names import inert
+from pancli.core.text import wrap_words
+
+if TYPE_CHECKING:
+    from pancli.app.sync.outcome import Outcome
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -39,8 +48,7 @@ def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (
 
     Example: pan sync ~/Sync/pan-club
     """
-    from pancli.app.sync import devices
-    from pancli.core.errors import InputError
+    from pancli.app.sync import devices  # noqa: PLC0415 start-up: the app layer
 
     ctx = app_context()
     if folder in ("trust", "forget") and device is not None:
@@ -78,7 +86,7 @@ def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (
         from pancli.cli.sync_watch import watch_folder  # noqa: PLC0415 only --watch
 
         return watch_folder(store, folder, device_name, create, as_json)
-    from pancli.app.club import sync_host
+    from pancli.app.club import sync_host  # noqa: PLC0415 start-up: the app layer
 
     out = sync_host(store, folder, device_name, create)
     ctx.forget_session()
@@ -90,15 +98,7 @@ def sync_cmd(folder: str | None = typer.Argument(None, help="The shared folder (
         raise typer.Exit(1)
 
 
-def inert(text: str) -> str:
-    from pancli.core.names import inert as made_inert
-
-    return made_inert(text)
-
-
-def _print_outcome(out) -> None:
-    from pancli.core.names import inert
-
+def _print_outcome(out: Outcome) -> None:
     def say(text: str) -> None:
         """One plain line, never wrapped (it may hold a file name), inert: names and files come
         from other devices."""
@@ -118,7 +118,7 @@ def _print_outcome(out) -> None:
         say(ngettext("Brought {session} up to date from {device}: {n} new event.",
                      "Brought {session} up to date from {device}: {n} new events.", n).format(
             session=e["name"], device=e["device_label"], n=n))
-    from pancli.cli.sync_findings import print_findings
+    from pancli.cli.sync_findings import print_findings  # noqa: PLC0415 start-up: cli.sync_findings
 
     print_findings(out)
     changed = len(out.written) + len(out.imported) + len(out.extended)
@@ -134,11 +134,10 @@ def _print_outcome(out) -> None:
                     problems=ngettext("{n} problem", "{n} problems", problems).format(n=problems)))
 
 
-def _print_status(data: dict) -> None:
-    from rich.table import Table
+def _print_status(data: Mapping[str, Any]) -> None:
+    from rich.table import Table  # noqa: PLC0415 start-up: rich
 
-    from pancli.core.numbers import date_text, datetime_text
-    from pancli.core.text import wrap_words
+    from pancli.core.numbers import date_text, datetime_text  # noqa: PLC0415 start-up: decimal
 
     con = console()
     folder = data["folder_shown"]

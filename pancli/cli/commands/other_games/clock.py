@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import select
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -15,6 +18,14 @@ from pancli.cli.output import console
 from pancli.cli.params import CountType
 from pancli.core.errors import InputError, RuleError
 from pancli.core.i18n import _, pgettext
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from pancli.games.polish.clock import Clock
+
+# What the clock shows after each tick: (clock, now in ms, the players out of the deal).
+Show = Callable[["Clock", int, set[str]], None]
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -34,10 +45,10 @@ def _open_keys() -> Iterator[Callable[[float], str | None]]:
     if not sys.stdin.isatty():
         raise InputError(_("pan clock needs a terminal to read the keys"), _("run it in a terminal window"))
     try:
-        import termios
-        import tty
+        import termios  # noqa: PLC0415 the platform's own, tried in turn
+        import tty  # noqa: PLC0415 the platform's own, tried in turn
     except ImportError:  # Windows
-        import msvcrt
+        import msvcrt  # noqa: PLC0415 the platform's own, tried in turn
 
         if sys.platform != "win32":  # never: msvcrt is only on Windows; tells mypy what follows is Windows code
             raise
@@ -52,8 +63,6 @@ def _open_keys() -> Iterator[Callable[[float], str | None]]:
 
         yield read_windows
         return
-    import os
-    import select
 
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
@@ -68,9 +77,9 @@ def _open_keys() -> Iterator[Callable[[float], str | None]]:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
-def run_clock(clock, now: Callable[[], int], read_key: Callable[[float], str | None],
-              show: Callable = lambda clock, now_ms, out: None, out: set | None = None,
-              refresh_s: float = 0.1):
+def run_clock(clock: Clock, now: Callable[[], int], read_key: Callable[[float], str | None],
+              show: Show = lambda clock, now_ms, out: None, out: set[str] | None = None,
+              refresh_s: float = 0.1) -> tuple[str, Clock]:
     """Run a chess clock until a flag falls, the deal is decided, or someone quits.
 
     ``now`` gives the time in milliseconds and ``read_key(timeout)`` waits at most ``timeout``
@@ -78,7 +87,7 @@ def run_clock(clock, now: Callable[[], int], read_key: Callable[[float], str | N
     b passes it back (spades back), o marks the player on move as out and passes on, p pauses or
     resumes, q quits. Returns ``(how, clock)`` with how one of "flag", "decided", "quit".
     """
-    from pancli.games.polish import clock as ck
+    from pancli.games.polish import clock as ck  # noqa: PLC0415 start-up: the game engine
 
     out = out if out is not None else set()
     clock = ck.start(clock, now())
@@ -116,7 +125,7 @@ def run_clock(clock, now: Callable[[], int], read_key: Callable[[float], str | N
             clock = ck.press(clock, t, nxt)
 
 
-def _next_on_clock(players: tuple[str, ...], mover: str, out: set, back: bool = False) -> str | None:
+def _next_on_clock(players: tuple[str, ...], mover: str, out: set[str], back: bool = False) -> str | None:
     active = [p for p in players if p not in out]
     if len(active) < 2:
         return None
@@ -128,10 +137,10 @@ def _next_on_clock(players: tuple[str, ...], mover: str, out: set, back: bool = 
     return None
 
 
-def _clock_view(clock, now_ms: int, out: set):
-    from rich.table import Table
+def _clock_view(clock: Clock, now_ms: int, out: set[str]) -> Table:
+    from rich.table import Table  # noqa: PLC0415 start-up: rich
 
-    from pancli.games.polish.clock import format_ms, remaining
+    from pancli.games.polish.clock import format_ms, remaining  # noqa: PLC0415 start-up: the game engine
 
     left = remaining(clock, now_ms)
     if clock.flagged:
@@ -168,7 +177,7 @@ def clock_command(
 
     Example: pan clock --minutes 3 --first ana
     """
-    from pancli.games.polish import clock as ck
+    from pancli.games.polish import clock as ck  # noqa: PLC0415 start-up: the game engine
 
     recorder = game_recorder("polish")
     state = recorder.state()
@@ -180,11 +189,11 @@ def clock_command(
     players = list(state.players)
     clock = ck.new_clock(players, int(round(total_minutes * 60_000)),
                          recorder.player(first) if first else None, increment * 1000)
-    gone: set = set()
+    gone: set[str] = set()
     con = console()
     with _open_keys() as read_key:
         if con.is_terminal:
-            from rich.live import Live
+            from rich.live import Live  # noqa: PLC0415 start-up: rich
 
             with Live(_clock_view(clock, 0, gone), console=con, refresh_per_second=10, transient=False) as live:
                 how, clock = run_clock(clock, _now_ms, read_key,

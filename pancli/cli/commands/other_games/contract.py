@@ -29,8 +29,11 @@ from pancli.core.grouping import MELDS_HELP, meld_texts
 from pancli.core.i18n import _, ngettext
 from pancli.core.words import signed
 from pancli.games import game as get_game
+from pancli.storage.catalogs import speaking
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
     from pancli.games.contract.board import ContractBoard
 
 contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, lay-offs and deal scores; "
@@ -39,10 +42,8 @@ contract_app = new_app("Mendelev's five-deal contract rummy: record contracts, l
 
 
 
-def in_english():
+def in_english() -> AbstractContextManager[None]:
     """The block speaks English: what `--json` prints stays the same in every language."""
-    from pancli.storage.catalogs import speaking
-
     return speaking("en")
 
 _C_PRESET, _C_RULES = rules_options("contract", "mendelev", "mendelev, contract")
@@ -60,7 +61,7 @@ def contract_status(as_json: bool = JSON) -> None:
 
     Example: pan contract status --json
     """
-    from pancli.games.contract.engine import summary
+    from pancli.games.contract.engine import summary  # noqa: PLC0415 start-up: the game engine
 
     recorder = game_recorder("contract")
     if as_json:
@@ -104,8 +105,8 @@ def contract_check(
 
     Example: pan contract check --deal 1 7S 7H 7D / QC QD QS
     """
-    from pancli.app.rulesfile import resolve as resolve_rules
-    from pancli.games.contract.engine import classify_meld, describe_contract, parse_melds, validate_contract
+    from pancli.app.rulesfile import resolve as resolve_rules  # noqa: PLC0415 start-up: the app layer
+    from pancli.games.contract.engine import classify_meld, describe_contract, parse_melds, validate_contract  # noqa: PLC0415 start-up: the game engine
 
     rules = resolve_rules(preset, rules_file, "contract")
     laid = parse_melds(meld_texts(melds))
@@ -148,8 +149,8 @@ def contract_buy(
 
     Example: pan contract buy --discarder A --asker D --refused-by C --seats A,B,C,D
     """
-    from pancli.app.rulesfile import resolve as resolve_rules
-    from pancli.games.contract.engine import rule_buy
+    from pancli.app.rulesfile import resolve as resolve_rules  # noqa: PLC0415 start-up: the app layer
+    from pancli.games.contract.engine import rule_buy  # noqa: PLC0415 start-up: the game engine
 
     rules = resolve_rules(preset, rules_file, "contract")
     table = seat_list(seats)

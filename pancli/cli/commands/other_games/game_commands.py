@@ -3,6 +3,9 @@ recorder, their one-line output, seats typed by name, their house-rules options.
 
 from __future__ import annotations
 
+import shutil
+from typing import TYPE_CHECKING, Any
+
 import typer
 
 from pancli.cli.context import app_context
@@ -10,23 +13,25 @@ from pancli.cli.output import echo, output_width
 from pancli.cli.render import show_step
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
+from pancli.core.text import wrap_words
 from pancli.games import game as get_game
+from pancli.games.actions import by_name
+
+if TYPE_CHECKING:
+    from pancli.app.recorder import Recorder
+    from pancli.core.ledger import Step
 
 
 def say(line: str) -> None:
     """One plain line (no rich, so commands start fast), broken between words to fit the
     terminal, or 80 columns (COLUMNS) when piped, as `pan check` and `pan turn` rulings are."""
-    import shutil
-
-    from pancli.core.text import wrap_words
-
     for part in wrap_words(line, output_width() or shutil.get_terminal_size((80, 24)).columns):
         echo(part)
 
 
-def game_recorder(game: str):
+def game_recorder(game: str) -> Recorder:
     """The current session's recorder, refusing a session of another game."""
-    recorder = app_context().open_recorder()
+    recorder: Recorder = app_context().open_recorder()
     if recorder.session.game != game:
         title = _(get_game(game).title)  # its name, N_-marked by the game
         raise InputError(_("session '{session}' is a {game} game, not {title}").format(
@@ -36,19 +41,18 @@ def game_recorder(game: str):
     return recorder
 
 
-def record_game_event(game: str, event: dict):
+def record_game_event(game: str, event: dict[str, Any]) -> Step[Any]:
     step = game_recorder(game).record(event)
     if not app_context().quiet:  # the words are not made only to be dropped
         show_step(step)
     return step
 
 
-def record_action(game: str, name: str, **words):
+def record_action(game: str, name: str, **words: Any) -> Step[Any]:
     """Record one of the game's declared actions (``Game.actions``) from the command's words: each
     parameter read by the reader of its kind, as the dealer's page reads it, the events built by
     the declaration; then what the table has still to record, if anything."""
-    from pancli.app.parameters import SessionTable, read_values
-    from pancli.games.actions import by_name
+    from pancli.app.parameters import SessionTable, read_values  # noqa: PLC0415 start-up: the app layer
 
     recorder = game_recorder(game)
     action = by_name(recorder.game.actions)[name]
@@ -92,6 +96,6 @@ def seat_list(text: str) -> list[str]:
     return seats
 
 
-def rules_options(game: str, default: str, presets: str):
+def rules_options(game: str, default: str, presets: str) -> tuple[Any, Any]:
     return (typer.Option(None, "--preset", metavar="PRESET", help=f"House-rules preset: {presets} (default {default})."),
             typer.Option(None, "--rules", metavar="FILE", help=f"House-rules TOML file for the {game} game."))

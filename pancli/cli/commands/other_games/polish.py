@@ -7,7 +7,7 @@ is `pan clock` (cli/commands/other_games/clock.py).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 from typer.core import TyperCommand
@@ -22,8 +22,14 @@ from pancli.cli.params import CountType
 from pancli.core.errors import InputError
 from pancli.core.i18n import _, ngettext
 from pancli.games import game as get_game
+from pancli.storage.catalogs import speaking
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from typer._click.core import Context  # the copy of click that typer runs
+
+    from pancli.games.frenchpack import Card
     from pancli.games.polish.board import PolishBoard
 
 polish_app = new_app("Polish Pan (P-A-N): record each deal's loser, check plays and pickups, deal sizes.\n\n"
@@ -31,10 +37,8 @@ polish_app = new_app("Polish Pan (P-A-N): record each deal's loser, check plays 
 
 
 
-def in_english():
+def in_english() -> AbstractContextManager[None]:
     """The block speaks English: what `--json` prints stays the same in every language."""
-    from pancli.storage.catalogs import speaking
-
     return speaking("en")
 
 _P_PRESET, _P_RULES = rules_options("Polish Pan", "standard", "standard, piki-cofane, beton, timed")
@@ -52,7 +56,7 @@ def polish_status(as_json: bool = JSON) -> None:
 
     Example: pan polish status
     """
-    from pancli.games.polish.engine import summary
+    from pancli.games.polish.engine import summary  # noqa: PLC0415 start-up: the game engine
 
     recorder = game_recorder("polish")
     if as_json:
@@ -68,7 +72,7 @@ def polish_status(as_json: bool = JSON) -> None:
 class _TakeCommand(TyperCommand):
     """Lets ``--take`` take an optional count: ``--take``, ``--take 2`` or ``--take=2``."""
 
-    def parse_args(self, ctx, args):
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         out: list[str] = []
         i = 0
         while i < len(args):
@@ -84,8 +88,8 @@ class _TakeCommand(TyperCommand):
         return super().parse_args(ctx, out)
 
 
-def _polish_codes(text: str | None):
-    from pancli.games.polish.engine import parse_cards
+def _polish_codes(text: str | None) -> list[Card]:
+    from pancli.games.polish.engine import parse_cards  # noqa: PLC0415 start-up: the game engine
 
     return parse_cards(text or "")
 
@@ -110,8 +114,9 @@ def polish_check(
 
     Example: pan polish check --pile "9H 9S TD" --play JC --seats A,B,C --mover B
     """
-    from pancli.app.rulesfile import resolve as resolve_rules
-    from pancli.games.polish.engine import check_play, check_take, format_cards, next_player, take_choices
+    from pancli.app.rulesfile import resolve as resolve_rules  # noqa: PLC0415 start-up: the app layer
+    from pancli.games.frenchpack import format_cards  # noqa: PLC0415 start-up: the game engine
+    from pancli.games.polish.engine import check_play, check_take, next_player, take_choices  # noqa: PLC0415 start-up: the game engine
 
     rules = resolve_rules(preset, rules_file, "polish")
     if take_count is not None and not take:
@@ -131,7 +136,7 @@ def polish_check(
     gone = [seat_name(table, p) for p in (out or "").split(",") if p.strip()] if table else []
     if out and table is None:
         raise InputError(_("--out needs --seats and --mover"), _("list the players clockwise: --seats A,B,C"))
-    data: dict = {"pile": [c.code for c in cards_on_pile]}
+    data: dict[str, Any] = {"pile": [c.code for c in cards_on_pile]}
     held = _polish_codes(hand) if hand is not None else None
     if play is not None:
         played = _polish_codes(play)
@@ -173,7 +178,7 @@ def polish_deal_sizes(players: int = typer.Argument(..., click_type=CountType("a
 
     Example: pan polish deal-sizes 5
     """
-    from pancli.games.polish.engine import deal_sizes
+    from pancli.games.polish.engine import deal_sizes  # noqa: PLC0415 start-up: the game engine
 
     sizes = deal_sizes(players)
     if as_json:

@@ -6,6 +6,7 @@ from pancli.cli.context import app_context
 from pancli.cli.groups import command_set
 from pancli.cli.output import echo
 from pancli.core.i18n import _
+from pancli.core.text import payment_lines
 
 commands = command_set()  # what this module adds to `pan`
 SHARES_A_COMMIT = True  # a script's lines of these commands share its group commit (cli/shell/script.py)
@@ -17,8 +18,6 @@ def undo() -> None:
 
     Example: pan undo
     """
-    from pancli.core.text import payment_lines
-
     recorder = app_context().open_recorder()
     last, voided = recorder.undo()
     echo(recorder.game.event_words({"kind": "undo", "undid": last.kind, "seq": last.seq}, last.payload))

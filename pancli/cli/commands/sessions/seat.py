@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pancli.cli.action_commands import add_commands
 from pancli.cli.groups import command_set, new_app
 from pancli.cli.record import record_action
+from pancli.games import default_game
+
+if TYPE_CHECKING:
+    from pancli.games.actions import Action
 
 commands = command_set()  # what this module adds to `pan`
 SHARES_A_COMMIT = True  # a script's lines of these commands share its group commit (cli/shell/script.py)
@@ -14,10 +20,8 @@ seat_app = new_app("Players arrive and leave between hands.\n\nExample: pan seat
 commands.add_typer(seat_app, name="seat")
 
 
-def _seat_actions() -> list:
+def _seat_actions() -> list[Action]:
     """The default game's declared actions under `pan seat`."""
-    from pancli.games import default_game
-
     return [a for a in default_game().actions if a.command[0] == "seat"]
 
 

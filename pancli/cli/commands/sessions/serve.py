@@ -7,8 +7,12 @@ on connections, the open-file limit) is in pancli/web/server.py.
 
 from __future__ import annotations
 
+import io
+import signal
 import sys
+import threading
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 import typer
 
@@ -17,6 +21,7 @@ from pancli.cli.groups import command_set
 from pancli.cli.output import echo
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
+from pancli.core.width import ambiguous_wide
 
 if TYPE_CHECKING:
     import socket
@@ -26,7 +31,7 @@ DEFAULT_PORT = 8765
 
 def lan_address() -> str | None:
     """This machine's address on the local network, from its own name; sends nothing anywhere."""
-    import socket
+    import socket  # noqa: PLC0415 start-up: socket
 
     try:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_STREAM)
@@ -40,7 +45,7 @@ def lan_address() -> str | None:
 
 
 def _bind(host: str, port: int) -> socket.socket:
-    import socket
+    import socket  # noqa: PLC0415 start-up: socket
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP spelled out: asyncio turns Nagle off (TCP_NODELAY) only on sockets that say they are
@@ -62,18 +67,12 @@ def _bind(host: str, port: int) -> socket.socket:
 
 def _url(host: str, port: int, token: str) -> str:
     """The address to open; the token percent-encoded, so `&`, `#` or `%` in it stay part of it."""
-    from urllib.parse import quote
-
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/?token={quote(token, safe='')}"
 
 
 def _qr(url: str) -> str:
-    import io
-
-    import segno
-
-    from pancli.core.width import ambiguous_wide
+    import segno  # noqa: PLC0415 start-up: segno
 
     out = io.StringIO()
     # Half blocks (two modules a cell) but where the terminal draws them two cells wide: then
@@ -91,8 +90,6 @@ def _codes_on_request(codes: dict[str, str]) -> None:
 
     """One QR code at a time, so each fits a small terminal (80x30): the players' is printed first;
     typing another's name and Enter prints that one. Reads standard input in the background."""
-    import threading
-
     def listen() -> None:
         try:
             for line in sys.stdin:
@@ -149,14 +146,13 @@ def serve(
 
     Example: pan serve --dealer --new-dealer-key
     """
-    import signal
-    import socket
+    import socket  # noqa: PLC0415 start-up: socket
 
-    from pancli.storage.paths import resolve_path
-    from pancli.storage.store import Store
-    from pancli.web.app import create_app
-    from pancli.web.serve_keys import DEALER, PLAYERS, serve_key
-    from pancli.web.server import make_server
+    from pancli.storage.paths import resolve_path  # noqa: PLC0415 start-up: storage
+    from pancli.storage.store import Store  # noqa: PLC0415 start-up: storage
+    from pancli.web.app import create_app  # noqa: PLC0415 start-up: the web app
+    from pancli.web.serve_keys import DEALER, PLAYERS, serve_key  # noqa: PLC0415 start-up: the web app
+    from pancli.web.server import make_server  # noqa: PLC0415 start-up: the web app
 
     if not 0 <= port <= 65535:
         raise InputError(_("--port {port} is not a port: ports are between 0 and 65535").format(port=port),
@@ -173,7 +169,7 @@ def serve(
     path = resolve_path(app_context().db)
     Store(path, readonly=True).close()  # a missing or foreign database is refused before a key is made beside it
     if club:
-        from pancli.web.lobby import refuse_without_club
+        from pancli.web.lobby import refuse_without_club  # noqa: PLC0415 start-up: the web app
 
         refuse_without_club(path)
     if token is None:
@@ -203,8 +199,6 @@ def serve(
         base = url.split("/?")[0]
         codes = {"players": url, "tv": url.replace("/?", "/tv?", 1)}
         if dealer_token:
-            from urllib.parse import quote
-
             codes["dealer"] = f"{base}/dealer?dealer={quote(dealer_token, safe='')}"
             print(_("The dealer's address (it records: show it to the dealer only):"), flush=True)
             print(codes["dealer"], flush=True)

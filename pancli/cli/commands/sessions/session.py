@@ -11,7 +11,8 @@ from pancli.cli.output import console, echo, print_json
 from pancli.cli.params import SESSION
 from pancli.core.errors import InputError
 from pancli.core.i18n import _, pgettext
-from pancli.games import DEFAULT_GAME
+from pancli.games import DEFAULT_GAME, game as get_game
+from pancli.storage.catalogs import language_names
 
 commands = command_set()  # what this module adds to `pan`
 SHARES_A_COMMIT = True  # a script's lines of these commands share its group commit (cli/shell/script.py)
@@ -43,7 +44,7 @@ def session_new(
 
     Example: pan session new friday --players Ana,Ben,Cruz,Dee --dealer Dee --preset hoyle
     """
-    from pancli.app.sessions import new_session
+    from pancli.app.sessions import new_session  # noqa: PLC0415 start-up: the app layer
 
     made = new_session(lambda: app_context().open_store(create=True), name, players.split(","),
                        game=game, dealer=dealer, preset=preset, rules=rules, chip_value=chip_value,
@@ -58,7 +59,7 @@ def session_list(as_json: bool = JSON) -> None:
 
     Example: pan session list
     """
-    from pancli.cli.commands.after_game.sessions import list_briefly
+    from pancli.cli.commands.after_game.sessions import list_briefly  # noqa: PLC0415 start-up: another command's module
 
     list_briefly(as_json)
 
@@ -75,10 +76,8 @@ def session_show(name: str | None = typer.Argument(None, click_type=SESSION, hel
     s = recorder.session
     state = recorder.state()
     seats = recorder.game.seats(state)
-    from pancli.core.money import shown_chip_value
-    from pancli.core.numbers import chip_price, currency_name, datetime_text
-    from pancli.games import game as get_game
-    from pancli.storage.catalogs import language_names
+    from pancli.core.money import shown_chip_value  # noqa: PLC0415 start-up: decimal
+    from pancli.core.numbers import chip_price, currency_name, datetime_text  # noqa: PLC0415 start-up: decimal
 
     g = get_game(s.game)
     defaults = g.rules_to_dict(g.schema.defaults)

@@ -7,6 +7,7 @@ import sys
 
 import typer
 
+from pancli.cli.context import app_context
 from pancli.cli.groups import command_set
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
@@ -34,13 +35,12 @@ def table(
 
     Example: pan table --script examples/tonight.pan --quiet
     """
-    from pancli.cli.context import app_context
-    from pancli.cli.shell.script import run_script
-    from pancli.cli.shell.table_shell import TableShell
+    from pancli.cli.shell.script import run_script  # noqa: PLC0415 start-up: the table shell
+    from pancli.cli.shell.table_shell import TableShell  # noqa: PLC0415 start-up: the table shell
 
     shell = TableShell(db=app_context().db, session=session, board=not (quiet or script or not sys.stdin.isatty()))
     if script is None and sys.stdin.isatty():
-        from pancli.cli.shell.prompt import interactive
+        from pancli.cli.shell.prompt import interactive  # noqa: PLC0415 start-up: the table shell
 
         raise typer.Exit(interactive(shell))
     if script is None and not quiet:
