@@ -71,6 +71,14 @@ class Shown:
                 self._stream.write(done + "\n")
         return count
 
+    def write_unspaced(self, text: str) -> int:
+        """Whole lines known to hold no character of a script written without spaces
+        (``has_unspaced``), so none is fitted: written as ``write`` writes them, without looking."""
+        if self._pending or not text.endswith("\n"):
+            return self.write(text)
+        self._stream.write(text.translate(LETTERS) if self._letters else text)
+        return len(text)
+
     def _fit(self, line: str) -> str:
         from pancli.core.width import has_unspaced
 
