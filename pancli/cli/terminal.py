@@ -16,6 +16,7 @@ import re
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 
 from pancli.cli.letters import LETTERS  # what is printed instead under the opt-in
 
@@ -48,7 +49,7 @@ class Shown:
         self._pending = ""  # the start of a line not ended yet: fitted when its end comes
         self._width: int | None = None
 
-    def write(self, text):
+    def write(self, text: Any) -> Any:
         if not isinstance(text, str):
             return self._stream.write(text)
         count = len(text)
@@ -75,7 +76,8 @@ class Shown:
         """Whole lines known to hold no character of a script written without spaces
         (``has_unspaced``), so none is fitted: written as ``write`` writes them, without looking."""
         if self._pending or not text.endswith("\n"):
-            return self.write(text)
+            self.write(text)
+            return len(text)
         self._stream.write(text.translate(LETTERS) if self._letters else text)
         return len(text)
 
