@@ -27,7 +27,8 @@ ROOT = GOLDEN.parent.parent.parent
 # (game, language, options): each a golden file of the piped output.
 RUNS = [
     ("panguingue", "en", []), ("panguingue", "pl", []), ("panguingue", "ja", []), ("panguingue", "ru", []),
-    ("panguingue", "ja", ["--ambiguous-wide"]), ("panguingue", "es", ["--hand", "3"]),
+    ("panguingue", "ja", ["--ambiguous-wide"]), ("panguingue", "en", ["--ambiguous-wide"]),
+    ("panguingue", "es", ["--hand", "3"]),
     ("panguingue", "en", ["--player", "P03"]), ("panguingue", "en", ["--last", "40"]),
     ("panguingue", "bg", ["--player", "Ana", "--last", "7"]), ("panguingue", "en", ["--hand", "999"]),
     ("contract", "en", []), ("contract", "ja", []), ("contract", "pl", ["--last", "5"]),

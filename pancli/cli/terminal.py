@@ -69,13 +69,20 @@ class Shown:
         text = self._pending + text
         done, _nl, self._pending = text.rpartition("\n")
         if _nl:
-            from pancli.core.width import has_unspaced
-
             if has_unspaced(done):  # a line may be too wide: each fitted
                 self._stream.write("\n".join(self._fit(line) for line in done.split("\n")) + "\n")
             else:  # no line is fitted: all of them written as they are, at once
                 self._stream.write(done + "\n")
         return count
+
+    def write_unspaced(self, text: str) -> int:
+        """Whole lines known to hold no character of a script written without spaces
+        (``has_unspaced``), so none is fitted: written as ``write`` writes them, without looking."""
+        if self._pending or not text.endswith("\n"):
+            self.write(text)
+            return len(text)
+        self._stream.write(text.translate(LETTERS) if self._letters else text)
+        return len(text)
 
     def _fit(self, line: str) -> str:
         if line.isascii() or not has_unspaced(line):

@@ -68,24 +68,43 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
             show_paged(out, lines, pager=not no_pager)
             return
     else:  # piped: one line an event, one a payment, written as they are read (grep finds them whole)
+        from pancli.core.width import has_unspaced
+
         shown, chunk = False, []
         marked = inert(undone)
-        paid: dict[tuple[str, ...], str] = {}  # the lines of payments said before (a long night repeats them)
+        # Whether a text holds a script written without spaces (Japanese), whose lines the output
+        # fits to its width: a thousand lines without one are written at once, unlooked at.
+        spaced = not has_unspaced(said + undone)
+        wide: dict[str, bool] = {}
+        plain = spaced
+        paid: dict[tuple[str, ...], tuple[str, bool]] = {}  # payment lines said before (a night repeats them)
+        write = out.file.write
+        write_plain = getattr(out.file, "write_unspaced", write)
         for e in events:
             shown = True
             chunk.append(inert(said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=e.text))
                          + (marked + "\n" if e.voided else "\n"))
+            if plain:
+                found = wide.get(e.text)
+                if found is None:
+                    if len(wide) >= 10_000:
+                        wide.clear()
+                    found = wide[e.text] = has_unspaced(e.text)
+                plain = not found
             if e.payments:
                 block = paid.get(e.payments)
                 if block is None:
                     if len(paid) >= 1000:
                         paid.clear()
-                    block = paid[e.payments] = "".join(inert(f"        {line}") + "\n" for line in e.payments)
-                chunk.append(block)
+                    said_paid = "".join(inert(f"        {line}") + "\n" for line in e.payments)
+                    block = paid[e.payments] = (said_paid, has_unspaced(said_paid))
+                chunk.append(block[0])
+                plain = plain and not block[1]
             if len(chunk) >= 1000:  # written a thousand events at a time
-                out.file.write("".join(chunk))
+                (write_plain if plain else write)("".join(chunk))
                 chunk.clear()
-        out.file.write("".join(chunk))
+                plain = spaced
+        (write_plain if plain else write)("".join(chunk))
         if shown:
             return
     if player and hand is not None:
