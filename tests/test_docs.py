@@ -4,7 +4,8 @@ docs/development.md). docs/commands.md is generated from the commands themselves
 blocks are usage lines, not a session.
 
 What is compared is what is printed: the only placeholders are dates and times (a date or time the
-docs show stands for any date or time of the same shape), and a `…` line for any lines. Each file
+docs show stands for any date or time of the same shape), the year the docs were written (2026,
+standing for the year they are run in), and a `…` line for any lines. Each file
 is run three ways: in-process (fast), and, in the slow suite, as real `pan` processes, piped with
 COLUMNS=80 and at an 80-column pseudo-terminal (where the width, colour and pager come from the
 terminal itself).
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import termios
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -65,10 +67,20 @@ def console_blocks(path: Path) -> list[list[tuple[int, str]]]:
     return blocks
 
 
+# The year the docs were written: the nights they record are recorded now, so in a command and in
+# what it prints this year stands for the year it is run in (`pan standings --season 2026`).
+WRITTEN_IN = re.compile(r"(?<![\d-])2026(?![\d-])")
+
+
+def this_year(line: str) -> str:
+    return WRITTEN_IN.sub(str(date.today().year), line)
+
+
 def commands_of(path: Path) -> list[Command]:
     out: list[Command] = []
     for block in console_blocks(path):
-        for number, line in block:
+        for number, written in block:
+            line = this_year(written)
             if line.startswith("$ "):
                 out.append(Command(path.name, number, line[2:]))
                 continue
@@ -262,6 +274,14 @@ def test_real_pan_processes_print_what_the_docs_show(path, terminal, tmp_path):
     assert PAN.exists(), f"{PAN}: pancli is not installed in this Python's environment"
     problems = run_file_in_processes(path, tmp_path, terminal)
     assert not problems, "\n\n".join(problems)
+
+
+def test_the_year_the_docs_were_written_stands_for_this_year():
+    year = str(date.today().year)
+    assert this_year("$ pan standings --season 2026") == f"$ pan standings --season {year}"
+    assert this_year("Closed season: panguingue 2026 (2 sessions)") == f"Closed season: panguingue {year} (2 sessions)"
+    assert this_year("  2026-12-07 friday: +4") == "  2026-12-07 friday: +4"  # a date is a placeholder already
+    assert this_year("12026 or 20261") == "12026 or 20261"
 
 
 def test_dates_and_times_are_the_only_placeholders():
