@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pancli.app.club import ClubRefusal, roster_of, write_entry
+from pancli.app.club import ClubRefusal, write_entry
+from pancli.app.club_read import roster_of
 from pancli.app.seasons import fingerprints, season_name
 from pancli.core.club import Refusal
 from pancli.core.errors import InputError

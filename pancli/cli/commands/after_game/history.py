@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import typer
 
+from pancli.app.history_stream import history_events
 from pancli.cli.context import app_context
 from pancli.cli.groups import command_set
+from pancli.cli.options import JSON
 from pancli.cli.output import console, echo, english_for_json, print_json, styled
 from pancli.cli.params import EVENTS, HAND, PLAYER
+from pancli.cli.terminal import as_drawn
 from pancli.core.i18n import _
+from pancli.core.names import inert
+from pancli.core.width import has_unspaced
 
 if TYPE_CHECKING:
-    from pancli.app.view_types import HistoryJson
+    from rich.console import Console, RenderableType
 
-from pancli.cli.options import JSON
+    from pancli.app.view_types import HistoryJson
 
 commands = command_set()  # what this module adds to `pan`
 
@@ -37,9 +44,7 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
 
     Example: pan history --player ana --last 5
     """
-    from pancli.app.history_stream import history_events
-    from pancli.app.views import history_data, pick_events
-    from pancli.core.names import inert
+    from pancli.app.views import history_data, pick_events  # noqa: PLC0415 start-up: only for --json
 
     recorder = app_context().open_recorder()
 
@@ -68,8 +73,6 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
             show_paged(out, lines, pager=not no_pager)
             return
     else:  # piped: one line an event, one a payment, written as they are read (grep finds them whole)
-        from pancli.core.width import has_unspaced
-
         shown, chunk = False, []
         marked = inert(undone)
         # Whether a text holds a script written without spaces (Japanese), whose lines the output
@@ -117,7 +120,7 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
         echo(_("No events."))
 
 
-def show_paged(out, renderables, pager: bool = True) -> None:
+def show_paged(out: Console, renderables: Iterable[RenderableType], pager: bool = True) -> None:
     """Print to the console; on a terminal, through a pager when it is taller than the window
     (never when piped, so scripts and tests never wait on one)."""
     if not (pager and out.is_terminal):
@@ -131,10 +134,7 @@ def show_paged(out, renderables, pager: bool = True) -> None:
     if text.count("\n") < out.size.height - 1:
         out.file.write(text)
         return
-    import os
-    import pydoc
+    import pydoc  # noqa: PLC0415 start-up: only for a history taller than the terminal
 
     os.environ.setdefault("LESS", "-FRX")  # less keeps the colours, and quits at once if it fits after all
-    from pancli.cli.terminal import as_drawn
-
     pydoc.pager(as_drawn(text))  # PAGER (or MANPAGER) if set, else less or more

@@ -39,7 +39,7 @@ def ratings_cmd(season: str = typer.Option("all", "--season", metavar="YEAR|all"
         print_json(data)
         return
     out = console()
-    from pancli.app.seasons import closed_lines
+    from pancli.app.seasons import closed_lines  # noqa: PLC0415 start-up: the app layer
 
     for line in closed_lines(data.get("closed")):  # what a closed season leaves out, said once
         out.print(line, markup=False, soft_wrap=True)

@@ -34,7 +34,7 @@ def standings(as_json: bool = JSON, name: str | None = typer.Option(None, "--ses
         if as_json:
             print_json(data)
         else:
-            from pancli.app.seasons import closed_lines
+            from pancli.app.seasons import closed_lines  # noqa: PLC0415 start-up: the app layer
 
             console().print(season_table(data))
             for line in closed_lines(data.get("closed")):  # what a closed season leaves out, said once

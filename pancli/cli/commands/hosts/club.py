@@ -219,7 +219,7 @@ def season_close_cmd(year: str = typer.Argument(..., metavar="YEAR", help="The s
 
     Example: pan club season close 2026
     """
-    from pancli.app.club_season import close
+    from pancli.app.club_season import close  # noqa: PLC0415 start-up: the app layer
 
     data = close(app_context().open_store(create=False), year, game)
     _done(as_json, data, ngettext("Closed the season {season}: {n} session, on every host that syncs.",
