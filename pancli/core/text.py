@@ -118,6 +118,12 @@ def payment_lines(payments: Iterable[Payment | Mapping[str, Any]]) -> list[str]:
         else:
             payer, payee, chips, reason = p.payer, p.payee, p.chips, shown_reason(p.code, p.params, p.reason)
         groups.setdefault((payee, chips, reason), []).append(payer)
+    return called_lines(groups)
+
+
+def called_lines(groups: Mapping[tuple[str, int, str], list[str]]) -> list[str]:
+    """The lines of ``payment_lines``: its payers grouped by (payee, chips, reason as shown), in
+    the order first paid."""
     lines = []
     for (payee, chips, reason), payers in groups.items():
         if len(payers) == 1:
