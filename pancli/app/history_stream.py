@@ -12,6 +12,7 @@ that stores the same, up to ``MEMO`` texts at a time.
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -66,8 +67,8 @@ def _remembered(memo: dict[Any, Any], key: Any, value: Any, most: int = MEMO) ->
 
 def row_lines(rows: Sequence[Sequence[Any]], english: bool) -> list[str]:
     """``payment_lines`` of payments as ``StoredEvent`` holds them (rows of payer, payee, chips,
-    code, params, reason), read straight from the rows: in English (``english``) a reason is the
-    one stored, and its particulars are not read."""
+    code, params, reason, once its JSON text is read), worded straight from the rows: in English
+    (``english``) a reason is the one stored, and its particulars are not read."""
     groups: dict[tuple[str, int, str], list[str]] = {}
     said: str | None = None
     params = NO_PARAMS
@@ -93,7 +94,7 @@ class _Words:
     def __init__(self, store: Store, session: Session) -> None:
         self.store, self.session, self.game = store, session, game(session.game)
         self.said: dict[str, str] = {}                                # by payload
-        self.paid: dict[tuple[tuple[Any, ...], ...], tuple[str, ...]] = {}  # by payments' rows
+        self.paid: dict[str, tuple[str, ...]] = {}                    # by payments' rows
         self.about: dict[str, bool] = {}                              # by payload: names the player
 
     def names(self, e: StoredEvent, player: str) -> bool:
@@ -122,7 +123,7 @@ class _Words:
             lines: tuple[str, ...] = ()
             if e.payments:
                 lines = self.paid.get(e.payments) or _remembered(
-                    self.paid, e.payments, tuple(row_lines(e.payments, english)), MEMO_PAID)
+                    self.paid, e.payments, tuple(row_lines(json.loads(e.payments), english)), MEMO_PAID)
             yield Worded(e.seq, e.hand, e.voided_by is not None, text, lines)
 
 

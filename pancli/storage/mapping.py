@@ -116,7 +116,8 @@ def add_payments(rows: Iterable[Sequence[Any]], into: dict[int, list[Payment]]) 
 
 class StoredEvent(NamedTuple):
     """An event as a reader of its words alone gets it (`pan history`): its payload and payments
-    as stored, the JSON text and the rows (payer, payee, chips, code, params, reason), read with
+    as stored, the JSON texts: the payload, and the payments' rows as one JSON array of arrays
+    (payer, payee, chips, code, params, reason), "" for none, read with
     ``payload_of`` and worded (app/history_stream.py ``row_lines``) only by a reader that has not
     met the same text before (a long night says its drops and pools thousands of times)."""
 
@@ -125,7 +126,7 @@ class StoredEvent(NamedTuple):
     payload: str
     undo_of: int | None                  # an undo: the seq of the event it voids
     voided_by: int | None                # the seq of the undo that voids this event, if any
-    payments: tuple[tuple[Any, ...], ...]
+    payments: str
 
 
 def payload_of(text: str) -> dict[str, Any]:
