@@ -133,8 +133,8 @@ def called_lines(groups: Mapping[tuple[str, int, str], list[str]]) -> list[str]:
         else:
             said = (_(_PAYS_POOL[payee][1]) if payee in _PAYS_POOL
                     else _("{payers} pay {payee} {chips} each: {reason}"))
-            lines.append(said.format(payers=", ".join(shown_party(p) for p in payers), payee=shown_party(payee),
-                                     chips=chips, reason=reason))
+            lines.append(said.format(payers=", ".join([_(_POOLS[p]) if p in _POOLS else p for p in payers]),
+                                     payee=shown_party(payee), chips=chips, reason=reason))
     return lines
 
 
