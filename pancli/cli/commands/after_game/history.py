@@ -78,22 +78,24 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
         # Whether a text holds a script written without spaces (Japanese), whose lines the output
         # fits to its width: a thousand lines without one are written at once, unlooked at.
         spaced = not has_unspaced(said + undone)
-        wide: dict[str, bool] = {}
+        # Each event's text made safe once, and whether it is written without spaces: the line's
+        # other parts (numbers, and the line's words when they show as themselves) need no look.
+        texts: dict[str, tuple[str, bool]] = {}
+        safe = inert(said) == said
         plain = spaced
         paid: dict[tuple[str, ...], tuple[str, bool]] = {}  # payment lines said before (a night repeats them)
         write = out.file.write
         write_plain = getattr(out.file, "write_unspaced", write)
         for e in events:
             shown = True
-            chunk.append(inert(said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=e.text))
-                         + (marked + "\n" if e.voided else "\n"))
-            if plain:
-                found = wide.get(e.text)
-                if found is None:
-                    if len(wide) >= 10_000:
-                        wide.clear()
-                    found = wide[e.text] = has_unspaced(e.text)
-                plain = not found
+            text = texts.get(e.text)
+            if text is None:
+                if len(texts) >= 10_000:
+                    texts.clear()
+                text = texts[e.text] = (inert(e.text), has_unspaced(e.text))
+            line = said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=text[0] if safe else e.text)
+            chunk.append((line if safe else inert(line)) + (marked + "\n" if e.voided else "\n"))
+            plain = plain and not text[1]
             if e.payments:
                 block = paid.get(e.payments)
                 if block is None:
