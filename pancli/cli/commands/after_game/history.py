@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import string
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -82,6 +83,7 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
         # other parts (numbers, and the line's words when they show as themselves) need no look.
         texts: dict[str, tuple[str, bool]] = {}
         safe = inert(said) == said
+        by_place = placed(said)
         plain = spaced
         paid: dict[tuple[str, ...], tuple[str, bool]] = {}  # payment lines said before (a night repeats them)
         write = out.file.write
@@ -93,7 +95,8 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
                 if len(texts) >= 10_000:
                     texts.clear()
                 text = texts[e.text] = (inert(e.text), has_unspaced(e.text))
-            line = said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=text[0] if safe else e.text)
+            line = (by_place.format(e.seq, e.hand or "-", text[0] if safe else e.text) if by_place
+                    else said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=text[0] if safe else e.text))
             chunk.append((line if safe else inert(line)) + (marked + "\n" if e.voided else "\n"))
             plain = plain and not text[1]
             if e.payments:
@@ -120,6 +123,27 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
         echo(_("No events in hand {hand}.").format(hand=hand))
     else:
         echo(_("No events."))
+
+
+_PLACES = {"seq": "{0:<4}", "hand": "{1:<3}", "event": "{2}"}
+
+
+def placed(said: str) -> str | None:
+    """A history line's words (``#{seq} hand {hand} {event}`` in the language in force) as a
+    template of places, quicker to fill a hundred thousand times: the same text once filled, or
+    None where the words hold anything but those three fields, each plain."""
+    out = []
+    try:
+        for literal, name, spec, conversion in string.Formatter().parse(said):
+            out.append(literal.replace("{", "{{").replace("}", "}}"))
+            if name is None:
+                continue
+            if spec or conversion or name not in _PLACES:
+                return None
+            out.append(_PLACES[name])
+    except ValueError:
+        return None
+    return "".join(out)
 
 
 def show_paged(out: Console, renderables: Iterable[RenderableType], pager: bool = True) -> None:
