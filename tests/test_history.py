@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pancli.cli import app
+from pancli.cli.commands.after_game.history import placed
 
 from helpers import Pan
 
@@ -143,3 +144,19 @@ def test_history_reads_the_night_a_page_at_a_time_and_says_what_its_json_says(ev
     assert [int(x[1:].split()[0]) for x in heads] == [e["seq"] for e in said]
     assert all(x.removesuffix(" (undone)").endswith(" " + e["text"]) for x, e in zip(heads, said))
     assert sum(x.endswith(" (undone)") for x in heads) == sum(e["voided"] for e in said) > 0
+
+
+@pytest.mark.parametrize("words", ["#{seq} hand {hand} {event}", "{event} {{#}} {seq}/{hand}",
+                                   "#{seq}: {hand} {event} {seq}"])
+def test_a_history_line_filled_by_place_says_what_its_named_words_say(words):
+    by_place = placed(words)
+    assert by_place is not None
+    for seq, hand, event in ((7, 2, "Ana drops"), (12345, None, "{x} pays"), (3, 100, "")):
+        assert by_place.format(seq, hand or "-", event) == words.format(
+            seq=f"{seq:<4}", hand=f"{hand or '-':<3}", event=event)
+
+
+@pytest.mark.parametrize("words", ["#{seq!r} {hand} {event}", "#{seq:>5} {hand} {event}", "{who} {event}",
+                                   "#{seq.real} {event}", "{0} {event}", "#{seq"])
+def test_a_history_line_with_other_fields_is_filled_by_name(words):
+    assert placed(words) is None

@@ -12,14 +12,18 @@ that stores the same, up to ``MEMO`` texts at a time.
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pancli.app.views import names_player
-from pancli.core.text import payment_lines
+from pancli.core.i18n import ENGLISH, language
+from pancli.core.ledger import NO_PARAMS, Params
+from pancli.core.reasons import shown_reason
+from pancli.core.text import called_lines
 from pancli.games import game
-from pancli.storage.mapping import payload_of, payments_of
+from pancli.storage.mapping import payload_of
 
 if TYPE_CHECKING:
     from pancli.core.rows import Session
@@ -61,13 +65,36 @@ def _remembered(memo: dict[Any, Any], key: Any, value: Any, most: int = MEMO) ->
     return value
 
 
+def row_lines(rows: Sequence[Sequence[Any]], english: bool) -> list[str]:
+    """``payment_lines`` of payments as ``StoredEvent`` holds them (rows of payer, payee, chips,
+    code, params, reason, once its JSON text is read), worded straight from the rows: in English
+    (``english``) a reason is the one stored, and its particulars are not read."""
+    groups: dict[tuple[str, int, str], list[str]] = {}
+    said: str | None = None
+    params = NO_PARAMS
+    for payer, payee, chips, code, text, reason in rows:
+        if code is not None and not english:
+            if text is None:
+                reason = shown_reason(code, NO_PARAMS, reason)
+            else:
+                if text != said:  # the payers of one thing share its params
+                    said, params = text, Params.from_json(text)
+                reason = shown_reason(code, params, reason)
+        found = groups.get((payee, chips, reason))
+        if found is None:
+            groups[payee, chips, reason] = [payer]
+        else:
+            found.append(payer)
+    return called_lines(groups)
+
+
 class _Words:
     """The words of one session's events, each text worded once."""
 
     def __init__(self, store: Store, session: Session) -> None:
         self.store, self.session, self.game = store, session, game(session.game)
         self.said: dict[str, str] = {}                                # by payload
-        self.paid: dict[tuple[tuple[Any, ...], ...], tuple[str, ...]] = {}  # by payments' rows
+        self.paid: dict[str, tuple[str, ...]] = {}                    # by payments' rows
         self.about: dict[str, bool] = {}                              # by payload: names the player
 
     def names(self, e: StoredEvent, player: str) -> bool:
@@ -80,6 +107,7 @@ class _Words:
         """Each event with its words; an undo's with what it took back (an event of ``events``,
         or read)."""
         payloads: dict[int, str] | None = None
+        english = language() == ENGLISH
         for e in events:
             if e.undo_of is None:
                 text = self.said.get(e.payload)
@@ -95,7 +123,7 @@ class _Words:
             lines: tuple[str, ...] = ()
             if e.payments:
                 lines = self.paid.get(e.payments) or _remembered(
-                    self.paid, e.payments, tuple(payment_lines(payments_of(e.payments))), MEMO_PAID)
+                    self.paid, e.payments, tuple(row_lines(json.loads(e.payments), english)), MEMO_PAID)
             yield Worded(e.seq, e.hand, e.voided_by is not None, text, lines)
 
 

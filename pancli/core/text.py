@@ -118,6 +118,12 @@ def payment_lines(payments: Iterable[Payment | Mapping[str, Any]]) -> list[str]:
         else:
             payer, payee, chips, reason = p.payer, p.payee, p.chips, shown_reason(p.code, p.params, p.reason)
         groups.setdefault((payee, chips, reason), []).append(payer)
+    return called_lines(groups)
+
+
+def called_lines(groups: Mapping[tuple[str, int, str], list[str]]) -> list[str]:
+    """The lines of ``payment_lines``: its payers grouped by (payee, chips, reason as shown), in
+    the order first paid."""
     lines = []
     for (payee, chips, reason), payers in groups.items():
         if len(payers) == 1:
@@ -127,8 +133,8 @@ def payment_lines(payments: Iterable[Payment | Mapping[str, Any]]) -> list[str]:
         else:
             said = (_(_PAYS_POOL[payee][1]) if payee in _PAYS_POOL
                     else _("{payers} pay {payee} {chips} each: {reason}"))
-            lines.append(said.format(payers=", ".join(shown_party(p) for p in payers), payee=shown_party(payee),
-                                     chips=chips, reason=reason))
+            lines.append(said.format(payers=", ".join([_(_POOLS[p]) if p in _POOLS else p for p in payers]),
+                                     payee=shown_party(payee), chips=chips, reason=reason))
     return lines
 
 

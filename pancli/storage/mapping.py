@@ -116,36 +116,23 @@ def add_payments(rows: Iterable[Sequence[Any]], into: dict[int, list[Payment]]) 
 
 class StoredEvent(NamedTuple):
     """An event as a reader of its words alone gets it (`pan history`): its payload and payments
-    as stored, the JSON text and the rows (payer, payee, chips, code, params, reason), read with
-    ``payload_of`` and ``payments_of`` only by a reader that has not met the same text before (a
-    long night says its drops and pools thousands of times)."""
+    as stored, the JSON texts: the payload, and the payments' rows as one JSON array of arrays
+    (payer, payee, chips, code, params, reason), "" for none, read with
+    ``payload_of`` and worded (app/history_stream.py ``row_lines``) only by a reader that has not
+    met the same text before (a long night says its drops and pools thousands of times)."""
 
     seq: int
     hand: int | None
     payload: str
     undo_of: int | None                  # an undo: the seq of the event it voids
     voided_by: int | None                # the seq of the undo that voids this event, if any
-    payments: tuple[tuple[Any, ...], ...]
+    payments: str
 
 
 def payload_of(text: str) -> dict[str, Any]:
     """A payload as ``StoredEvent`` holds it, read."""
     loaded: dict[str, Any] = json.loads(text)
     return loaded
-
-
-def payments_of(rows: Iterable[Sequence[Any]]) -> list[Payment]:
-    """Payments as ``StoredEvent`` holds them, read as ``add_payments`` reads them."""
-    read, params = [], NO_PARAMS
-    said: str | None = None
-    for payer, payee, chips, code, text, reason in rows:
-        if code is None or text is None:
-            read.append(Payment(payer, payee, chips, code, NO_PARAMS, None, reason))
-            continue
-        if text != said:  # the payers of one thing share its params
-            said, params = text, Params.from_json(text)
-        read.append(Payment(payer, payee, chips, code, params, None, reason))
-    return read
 
 
 def stored_payment(row: PaymentRow) -> Payment:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import string
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -78,22 +79,26 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
         # Whether a text holds a script written without spaces (Japanese), whose lines the output
         # fits to its width: a thousand lines without one are written at once, unlooked at.
         spaced = not has_unspaced(said + undone)
-        wide: dict[str, bool] = {}
+        # Each event's text made safe once, and whether it is written without spaces: the line's
+        # other parts (numbers, and the line's words when they show as themselves) need no look.
+        texts: dict[str, tuple[str, bool]] = {}
+        safe = inert(said) == said
+        by_place = placed(said)
         plain = spaced
         paid: dict[tuple[str, ...], tuple[str, bool]] = {}  # payment lines said before (a night repeats them)
         write = out.file.write
         write_plain = getattr(out.file, "write_unspaced", write)
         for e in events:
             shown = True
-            chunk.append(inert(said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=e.text))
-                         + (marked + "\n" if e.voided else "\n"))
-            if plain:
-                found = wide.get(e.text)
-                if found is None:
-                    if len(wide) >= 10_000:
-                        wide.clear()
-                    found = wide[e.text] = has_unspaced(e.text)
-                plain = not found
+            text = texts.get(e.text)
+            if text is None:
+                if len(texts) >= 10_000:
+                    texts.clear()
+                text = texts[e.text] = (inert(e.text), has_unspaced(e.text))
+            line = (by_place.format(e.seq, e.hand or "-", text[0] if safe else e.text) if by_place
+                    else said.format(seq=f"{e.seq:<4}", hand=f"{e.hand or '-':<3}", event=text[0] if safe else e.text))
+            chunk.append((line if safe else inert(line)) + (marked + "\n" if e.voided else "\n"))
+            plain = plain and not text[1]
             if e.payments:
                 block = paid.get(e.payments)
                 if block is None:
@@ -118,6 +123,27 @@ def history(hand: int | None = typer.Option(None, "--hand", click_type=HAND, hel
         echo(_("No events in hand {hand}.").format(hand=hand))
     else:
         echo(_("No events."))
+
+
+_PLACES = {"seq": "{0:<4}", "hand": "{1:<3}", "event": "{2}"}
+
+
+def placed(said: str) -> str | None:
+    """A history line's words (``#{seq} hand {hand} {event}`` in the language in force) as a
+    template of places, quicker to fill a hundred thousand times: the same text once filled, or
+    None where the words hold anything but those three fields, each plain."""
+    out = []
+    try:
+        for literal, name, spec, conversion in string.Formatter().parse(said):
+            out.append(literal.replace("{", "{{").replace("}", "}}"))
+            if name is None:
+                continue
+            if spec or conversion or name not in _PLACES:
+                return None
+            out.append(_PLACES[name])
+    except ValueError:
+        return None
+    return "".join(out)
 
 
 def show_paged(out: Console, renderables: Iterable[RenderableType], pager: bool = True) -> None:
