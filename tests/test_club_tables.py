@@ -9,6 +9,7 @@ output is compared byte for byte with the one the earlier code printed
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import random
 import re
@@ -16,10 +17,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from rich.table import Table
 from typer.testing import CliRunner
 
 from pancli.app import archive, archive_import
-from pancli.cli import app
+from pancli.cli import app, long_table
+from pancli.cli.output import console, styled
 from pancli.storage.store import Store
 
 from helpers import Pan
@@ -150,3 +153,48 @@ def test_the_text_is_byte_for_byte_what_it_was(club, golden, command, lang, widt
         for n, (a, b) in enumerate(zip(got.splitlines(), expected.splitlines()), 1):
             assert a == b, f"line {n}"
     assert got == expected
+
+
+def season_like(rows: int) -> Table:
+    """A table as a season draws it: names (wide, markup-like), a coloured net, counts."""
+    table = Table(title="Season 2025 · 1667 sessions · 30 devices", title_justify="left")
+    for col in ("player", "net", "nights"):
+        table.add_column(col, justify="left" if col == "player" else "right")
+    names = ["Ana", "ベンジャミン・フランクリン", "[red]Dee[/red]", "Eve\x1b[31m", "Łukasz"]
+    for i in range(rows):
+        net = (i * 37) % 29 - 14
+        table.add_row(f"{names[i % len(names)]} {i}", styled((f"{net:+d}" if net else "0",
+                                                               "green" if net > 0 else ("red" if net < 0 else None))),
+                      str(i))
+    return table
+
+
+def printed(table: Table, width: int, tty: bool) -> str:
+    out = io.StringIO()
+    console(file=out, width=width, force_terminal=tty, color_system="standard" if tty else None).print(table)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("tty", [False, True], ids=["piped", "tty"])
+@pytest.mark.parametrize("width", [20, 42, 80])
+def test_a_long_table_is_drawn_as_rich_draws_it_without_laying_out_each_cell(monkeypatch, width, tty):
+    from rich.padding import Padding
+
+    laid_out = 0
+    render = Padding.__rich_console__
+
+    def counted(self, *args):
+        nonlocal laid_out
+        laid_out += 1
+        return render(self, *args)
+
+    monkeypatch.setattr(Padding, "__rich_console__", counted)
+    fast = printed(season_like(200), width, tty)
+    fast_cells = laid_out
+    monkeypatch.setattr(long_table, "long_table", lambda table: table)  # rich alone
+    laid_out = 0
+    assert printed(season_like(200), width, tty) == fast
+    assert laid_out >= 3 * 201  # rich lays out every cell and header (at 42 twice: fitting it renders it once)
+    # Where the cells fit their columns the rows after the first are written without rich's layout
+    # of each cell (the first is drawn by rich, to check it); at 20 cells they wrap: rich draws them.
+    assert laid_out - fast_cells == (3 * 199 if width >= 42 else 0), (laid_out, fast_cells)
