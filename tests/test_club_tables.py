@@ -137,6 +137,9 @@ def golden() -> dict[str, str]:
 
 def test_the_club_has_what_the_goldens_need(club, golden):
     assert set(golden) == {case_id(*c) for c in CASES}
+    for key, text in golden.items():  # --json: one line, a document, however wide its names
+        if key.endswith("-json"):
+            assert text.count("\n") == 1 and json.loads(text), key
     player = json.loads(golden[case_id("player", "en", 80, False, True)])
     assert {g["game"] for g in player["games"]} == {"panguingue", "polish"} and player["opponents"]
     assert "\x1b[" in golden[case_id("player-ben", "en", 80, True, False)]  # coloured nets on a terminal

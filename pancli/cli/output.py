@@ -96,7 +96,9 @@ def styled(*parts: str | tuple[str, str | None]) -> Text:
 
 
 def print_json(data: Any) -> None:
-    sys.stdout.write(json_text(data) + "\n")
+    """JSON on one line, never broken to fit the width (a name in Japanese would cut a string in two)."""
+    write: Callable[[str], Any] = getattr(sys.stdout, "write_whole", sys.stdout.write)
+    write(json_text(data) + "\n")
 
 
 def in_english() -> AbstractContextManager[None]:
