@@ -74,32 +74,47 @@ def _cells(table: Table, console: Console, options: ConsoleOptions) -> list[list
     return [list(row) for row in zip(*columns, strict=True)]
 
 
-def _widths(table: Table, console: Console, options: ConsoleOptions, rows: list[list[Text]]) -> list[int]:
-    """Each column's width with its padding, as rich's ``_calculate_column_widths`` gives it: where
-    every column is as wide as its widest cell and the table fits, those widths without measuring
-    through rich again; else rich's own."""
+def _edges(table: Table) -> int:
+    """The cells a table's rules and edges take (rich's extra width)."""
+    if table.box is None:
+        return 0
+    return len(table.columns) - 1 + (2 if table.show_edge else 0)
+
+
+def _pads(table: Table, i: int) -> tuple[int, int]:
+    """The padding left and right of column ``i``'s cells (none at the table's edges without
+    ``pad_edge``; ``collapse_padding`` is not drawn here)."""
+    _, right, _, left = table.padding
+    if not table.pad_edge:
+        left = 0 if i == 0 else left
+        right = 0 if i == len(table.columns) - 1 else right
+    return left, right
+
+
+def _widths(table: Table, console: Console, options: ConsoleOptions, rows: list[list[Text]]) -> list[int] | None:
+    """Each column's width with its padding, as rich gives it where every column is as wide as
+    its widest cell and the table fits (no width of a column's own, nothing wider than the room):
+    those widths without measuring through rich again; None where rich is to share the width."""
     from rich.cells import cell_len  # noqa: PLC0415 rich: only a command that draws a table
 
-    max_width = options.max_width - table._extra_width
+    max_width = options.max_width - _edges(table)
     simple = all(c.width is None and c.min_width is None and c.max_width is None and not c.ratio
                  for c in table.columns)
-    if simple and max_width >= 1:
-        widths = []
-        for i, column in enumerate(table.columns):
-            header = column.header
-            if table.show_header and not isinstance(header, str):
-                simple = False
-                break
-            head = cell_len(console.render_str(header, highlight=False, markup=options.markup).plain
-                            if table.show_header and isinstance(header, str) else "")
-            widest = max([head, *(cell_len(row[i].plain) for row in rows)])
-            if "\n" in str(header) or widest + table._get_padding_width(i) > max_width:
-                simple = False
-                break
-            widths.append(widest + table._get_padding_width(i) or 1)
-        if simple and sum(widths) <= max_width:
-            return widths
-    return table._calculate_column_widths(console, options.update_width(max_width))
+    if not simple or max_width < 1:
+        return None
+    widths = []
+    for i, column in enumerate(table.columns):
+        header = column.header
+        if table.show_header and not isinstance(header, str):
+            return None
+        head = cell_len(console.render_str(header, highlight=False, markup=options.markup).plain
+                        if table.show_header and isinstance(header, str) else "")
+        widest = max([head, *(cell_len(row[i].plain) for row in rows)])
+        padded = widest + sum(_pads(table, i))
+        if "\n" in str(header) or padded > max_width:
+            return None
+        widths.append(padded or 1)
+    return widths if sum(widths) <= max_width else None
 
 
 def _row(table: Table, console: Console, widths: list[int], cells: list[Text], last: bool) -> list[Segment] | None:
@@ -110,15 +125,13 @@ def _row(table: Table, console: Console, widths: list[int], cells: list[Text], l
     from rich.style import Style  # noqa: PLC0415 rich: only a command that draws a table
     from rich.text import Text  # noqa: PLC0415 rich: only a command that draws a table
 
-    _, pad_right, _, pad_left = table.padding
     box = table.box
     out: list[Segment] = []
     if box is not None and table.show_edge:
         out.append(Segment(box.foot_left if last else box.mid_left, Style.null()))
     n = len(cells)
     for i, (width, cell, column) in enumerate(zip(widths, cells, table.columns, strict=True)):
-        left = 0 if (not table.pad_edge and i == 0) else pad_left
-        right = 0 if (not table.pad_edge and i == n - 1) else pad_right
+        left, right = _pads(table, i)
         room = width - left - right
         size = cell_len(cell.plain)
         if room < 1 or size > room:
@@ -176,20 +189,23 @@ def _drawn(table: Table, console: Console, options: ConsoleOptions) -> Iterator[
     if rows is None or any(r.style is not None or r.end_section for r in table.rows):
         return None
     widths = _widths(table, console, options, rows)
+    if widths is None:
+        return None
     lines = [_row(table, console, widths, cells, last=i == len(rows) - 1) for i, cells in enumerate(rows)]
     if any(line is None for line in lines):
         return None
     # rich draws the title, the header, the borders and the first row, its columns at these widths
-    head = copy.copy(table)
-    head.columns = []
+    head = copy.copy(table)  # the table's own title, box, padding and styles
+    head.columns, head.rows = [], []
     for i, column in enumerate(table.columns):
-        c = copy.copy(column)
-        c._cells = column._cells[:1]
-        c.width = widths[i] - table._get_padding_width(i)
-        if c.width < 1:
+        left, right = _pads(table, i)
+        if widths[i] - left - right < 1:
             return None
-        head.columns.append(c)
-    head.rows = table.rows[:1]
+        head.add_column(column.header, column.footer, header_style=column.header_style,
+                        highlight=column.highlight, footer_style=column.footer_style, style=column.style,
+                        justify=column.justify, vertical=column.vertical, overflow=column.overflow,
+                        width=widths[i] - left - right, no_wrap=column.no_wrap)
+    head.add_row(*(next(iter(column.cells)) for column in table.columns))
     drawn = console.render_lines(head, options, pad=False, new_lines=True)
     edged = table.box is not None and table.show_edge  # a bottom edge after the rows
     at = len(drawn) - (2 if edged else 1)  # the first row's line, the last rich drew before the edge
