@@ -61,11 +61,15 @@ def console(stderr: bool = False, markup: bool = False, **kw: Any) -> Console:
 
         def print(self, *objects: Any, **options: Any) -> None:
             from pancli.cli.fit import fit_table  # noqa: PLC0415 the fitter: only when a table is printed
+            from pancli.cli.long_table import long_table  # noqa: PLC0415 only when a table is printed
 
+            shown = []
             for o in objects:
                 if isinstance(o, Table):
                     fit_table(o, self)
-            super().print(*objects, **options)
+                    o = long_table(o)  # a long one's rows written without rich's layout of each cell
+                shown.append(o)
+            super().print(*shown, **options)
 
         def _render_buffer(self, buffer: Iterable[Segment]) -> str:
             # Without colour (piped), no line ends in the spaces rich pads cells and breaks with.
@@ -92,7 +96,9 @@ def styled(*parts: str | tuple[str, str | None]) -> Text:
 
 
 def print_json(data: Any) -> None:
-    sys.stdout.write(json_text(data) + "\n")
+    """JSON on one line, never broken to fit the width (a name in Japanese would cut a string in two)."""
+    write: Callable[[str], Any] = getattr(sys.stdout, "write_whole", sys.stdout.write)
+    write(json_text(data) + "\n")
 
 
 def in_english() -> AbstractContextManager[None]:

@@ -84,6 +84,11 @@ class Shown:
         self._stream.write(text.translate(LETTERS) if self._letters else text)
         return len(text)
 
+    def write_whole(self, text: str) -> int:
+        """Lines that are never to be broken, whatever script they hold (a JSON document: a string
+        cut in two is not JSON), written as ``write_unspaced`` writes them."""
+        return self.write_unspaced(text)
+
     def _fit(self, line: str) -> str:
         if line.isascii() or not has_unspaced(line):
             return line
