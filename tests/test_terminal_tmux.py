@@ -57,6 +57,10 @@ class Window:
         self.cwd = str(folder)  # where each command runs: the database named as a person would, data/…
         self.env = env
         self.runs = 0
+        # A session that outlives every run: tmux exits when its last session ends, and a run
+        # started while it is exiting fails ("server exited unexpectedly").
+        kept = self.tmux("new-session", "-d", "-x", "80", "-y", "30", "-s", "kept", "exec cat")
+        assert kept.returncode == 0, kept.stderr
 
     def tmux(self, *args: str, **kw) -> subprocess.CompletedProcess:
         return subprocess.run(["tmux", "-u", "-f", "/dev/null", "-S", self.socket, *args], env=self.env,
