@@ -88,6 +88,12 @@ def main() -> None:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PANCLI_DB")}
         env |= {"HOME": str(folder), "PYTHONHASHSEED": "0", "XDG_DATA_HOME": str(folder / "data")}
         db, archive = night(args.pan, args.hands, folder, env)
+        if args.vs and subprocess.run([args.vs, "--db", str(db), "db", "check"], env=env,
+                                      capture_output=True).returncode != 0:
+            # The night is recorded by this checkout's code: an older pancli refuses a newer schema,
+            # and would be counted refusing it. Count each with its own checkout's bench instead.
+            raise SystemExit(f"{args.vs} cannot read a night of this checkout's schema: run each pan with "
+                             "the bench of its own checkout, without --vs")
         mine = counts(args.pan, db, archive, folder, env)
         other = counts(args.vs, db, archive, folder, env) if args.vs else None
     print(f"{args.hands} hands; instructions, in millions" + (f"; B = {args.vs}" if other else ""))
