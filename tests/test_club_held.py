@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from test_club import (
     device,
+    everyone_synced,
     night,
     sync,
     three as three,  # noqa: F401, PLC0414 the fixture
@@ -146,10 +147,24 @@ def seats(pan) -> list[tuple]:
         con.close()
 
 
+HELD = ("club_persons", "club_seasons", "club_held_aliases", "club_held_seats")
+
+
+def held_tables(pan) -> dict:
+    """The persons and seasons projected, and the fold held: its aliases, seats and the rest."""
+    con = sqlite3.connect(pan.db)
+    try:
+        got = {t: con.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in HELD}  # noqa: S608 our names
+        got["state"] = json.loads(con.execute("SELECT state FROM club_state").fetchone()[0])
+        return got
+    finally:
+        con.close()
+
+
 def same_as_folded_again(pan) -> dict:
-    """`club show` and the seats as the held fold gives them equal those from every entry folded
-    again and every seat placed again."""
-    held, placed = pan.json("club show"), seats(pan)
+    """`club show`, the seats and persons as the held fold gives them, and the fold held itself,
+    equal those from every entry folded again and every seat placed again."""
+    held, placed, tables = pan.json("club show"), seats(pan), held_tables(pan)
     con = sqlite3.connect(pan.db)
     con.execute("DELETE FROM club_state")
     con.commit()
@@ -157,7 +172,44 @@ def same_as_folded_again(pan) -> dict:
     again = pan.json("club show")
     assert held == again
     assert placed == seats(pan)
+    assert tables == held_tables(pan)
     return held
+
+
+def test_entries_that_touch_little_are_folded_on_in_part_and_hold_what_a_whole_fold_holds(three, monkeypatch):
+    """An alias, an add, an attribution, a retirement, a grant and a season closed are folded on
+    from the fold held without reading its aliases and seats whole; what is held and projected
+    after is what every entry folded again gives."""
+    folder, kasia, ben, cruz = three
+    kasia("club add Ana --alias Anka")
+    kasia("club add Bo")
+    kasia("club attribute Bo --session b1 --seat eve")
+    night(kasia, "k2", ["Anka", "Ben", "Bo"])
+    everyone_synced(kasia, ben, cruz)
+    ben("club alias Ana 'Anna K.'")
+    ben("club attribute Bo --session k1 --seat dee")
+    ben("club add Cy --alias Fay")
+    ben("club retire Bo")
+    ben("club grant cruz")
+    ben(f"club season close {time.strftime('%Y')}")
+    counted, whole = folds(monkeypatch), []
+    real = club_held.Held.whole
+    monkeypatch.setattr(club_held.Held, "whole", lambda self: whole.append(1) or real(self))
+    assert sync(kasia)["club"]["new"] == 6
+    assert counted == [] and whole == []
+    assert sorted(n["session"] for n in kasia.json("player Ana")["nights"]) == ["b1", "c1", "k1", "k2"]
+    assert sorted(n["session"] for n in kasia.json("player Bo")["nights"]) == ["b1", "k1", "k2"]
+    assert [n["session"] for n in kasia.json("player Cy")["nights"]] == ["c1"]
+    same_as_folded_again(kasia)
+    # an entry that reads every seat (a merge) is folded on from the whole fold held
+    ben("club merge Ana Cy", code=2)  # they sat together at c1: refused
+    ben("club add Di")
+    ben("club merge Cy Di")
+    counted.clear()
+    whole.clear()
+    sync(kasia)
+    assert counted == [] and whole == [1]
+    same_as_folded_again(kasia)
 
 
 def test_a_new_alias_places_again_only_the_seats_typed_with_it(three, monkeypatch):
@@ -335,3 +387,38 @@ def test_a_new_session_on_a_clubs_host_places_only_its_own_seats(three, monkeypa
     assert whole == []
     assert sorted(n["session"] for n in kasia.json("player Ana")["nights"]) == ["b1", "k1", "k2"]
     same_as_folded_again(kasia)
+
+
+def in_part(state: dict, sessions: set[str]) -> dict:
+    """``state`` as a holder restores it in part: no aliases (they come after ``alias_base``), the
+    seats of these sessions only."""
+    return {**state, "aliases": [], "alias_base": len(state["aliases"]), "sessions": sessions,
+            "seats": [row for row in state["seats"] if row[0] in sessions]}
+
+
+def test_a_fold_taken_up_in_part_holds_what_the_whole_fold_holds_where_it_was_restored():
+    entries = start()
+    ana, bo = "c" * 32, "d" * 32
+    grown(entries, A, KA, "add", person=bo, name="Bo", aliases=["B"])
+    s1, s2 = f"{A}/1", f"{B}/2"
+    grown(entries, A, KA, "attribute", person=ana, session=s1, seat="ana")
+    grown(entries, B, KB, "attribute", person=bo, session=s2, seat="bo")
+    cid = club.fold(entries).club
+    held = json.loads(json.dumps(club.state(club.fold(entries, cid), cid)))
+    more = list(entries)
+    grown(more, B, KB, "alias", person=ana, name="Anka")
+    grown(more, A, KA, "attribute", person=bo, session=s1, seat="bee")
+    grown(more, B, KB, "retire", person=bo)
+    taken_up = club.fold_more(in_part(held, {s1}), more[len(entries):], cid, whole=False)
+    assert taken_up is not None and not taken_up.whole
+    got, want = club.state(taken_up, cid), club.state(club.fold(more, cid), cid)
+    assert got["aliases"] == want["aliases"][len(held["aliases"]):] and got["alias_base"] == len(held["aliases"])
+    assert got["seats"] == [row for row in want["seats"] if row[0] == s1]
+    parts = ("aliases", "alias_base", "seats")
+    assert {k: v for k, v in got.items() if k not in parts} == {k: v for k, v in want.items() if k not in parts}
+    # what a part cannot be folded on with: a merge (it reads every seat), a seat of a session not held
+    merge = entry(club.fold(entries), B, KB, "merge", person=ana, other=bo)
+    assert club.fold_more(in_part(held, {s1, s2}), [merge], cid, whole=False) is None
+    elsewhere = entry(club.fold(entries), B, KB, "attribute", person=ana, session=s2, seat="x")
+    assert club.fold_more(in_part(held, {s1}), [elsewhere], cid, whole=False) is None
+    assert club.fold_more(in_part(held, {s2}), [elsewhere], cid, whole=False) is not None

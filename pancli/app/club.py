@@ -106,10 +106,14 @@ def conflict_lines(store: Store, roster: Roster) -> list[str]:
 
 
 def _places(roster: Roster) -> dict[str, str]:
-    """Each entry id as a person reads it: "entry 3 of kasia"."""
+    """Each side of a contradiction as a person reads it: "entry 3 of kasia" (an entry's id is
+    its device and its number)."""
     labels = {d: r["label"] or d[:8] for d, r in roster.registrars.items()}
-    return {i: _("entry {n} of {device}").format(n=e.seq, device=labels.get(e.by, e.by[:8]))
-            for i, e in roster.accepted.items()}
+    places = {}
+    for i in {side for c in roster.conflicts for side in (c.first, c.second)}:
+        device, _sep, seq = i.partition(":")
+        places[i] = _("entry {n} of {device}").format(n=int(seq), device=labels.get(device, device[:8]))
+    return places
 
 
 def _me(store: Store) -> tuple[str, bytes, str]:
@@ -129,7 +133,10 @@ def write_entry(store: Store, read: Folder, roster: Roster, kind: str, **fields:
     if isinstance(parsed, Refusal):  # a name too long or not printable: said before anything is written
         raise ClubRefusal(Refusal(f"{me}:{data['seq']}", parsed.code, parsed.params))
     entry = Entry(data, club.digest(body))
-    trial = club.fold([*read.every_entry(), entry], roster.club)
+    # the roster read, taken up with this entry: what every entry folded again would give
+    trial = club.fold_more(club.state(roster, roster.club), [entry], roster.club) if roster.whole else None
+    if trial is None:
+        trial = club.fold([*read.every_entry(), entry], roster.club)
     if entry.id not in trial.accepted:
         refusal = next((r for r in trial.refused if r.entry == entry.id), Refusal(entry.id, "club.pending"))
         raise ClubRefusal(refusal)
@@ -344,5 +351,5 @@ def show(store: Store) -> dict[str, Any]:
                     for r in [*read.refused, *roster.refused]],
         "seasons": [{"name": name, "sessions": len(fps)} for name, fps in sorted(roster.seasons.items())],
         "pending": roster.pending,
-        "entries": len(roster.accepted),
+        "entries": roster.count,
     }

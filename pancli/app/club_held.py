@@ -36,51 +36,110 @@ def held_summary(store: Store, pinned: str | None) -> dict[str, Any] | None:
     return summary
 
 
-def load_held(store: Store) -> Roster | None:
-    """The roster as last folded, from the state held (None when it cannot be read back)."""
-    with store.snapshot():
-        text = store.club.state_text()
-    if not text:
+class Held:
+    """The fold this database holds: its small part (``club_state``) read, its aliases and seats
+    left in their tables and read as far as asked (what a sync's few new entries touch)."""
+
+    def __init__(self, store: Store, small: dict[str, Any]):
+        self.store, self.small = store, small
+
+    def whole(self) -> Roster:
+        with self.store.snapshot():
+            aliases, seats = self.store.club.held_aliases(), self.store.club.held_seats()
+        return club.restore({**self.small, "aliases": aliases, "alias_base": 0, "seats": seats})
+
+    def part(self, sessions: Iterable[str] = (), names: Iterable[str] = (), persons: Iterable[str] = ()) \
+            -> dict[str, Any]:
+        """A state (``club.state``) holding only these sessions' seats, and the aliases of these
+        folded names and persons (none: the part a fold continues from, new aliases appended)."""
+        sessions, names, persons = set(sessions), set(names), set(persons)
+        with self.store.snapshot():
+            aliases = self.store.club.held_aliases(names, persons) if names or persons else []
+            seats = self.store.club.held_seats(sessions) if sessions else []
+        return {**self.small, "aliases": aliases, "alias_base": self.small["alias_count"], "seats": seats,
+                "sessions": sessions}
+
+    def view(self, rows: Sequence[tuple[int, str | None, str | None, str]] = (), persons: Iterable[str] = ()) -> Roster:
+        """The roster in part, enough to place these seats (``_placed``) and name these persons."""
+        return club.restore(self.part({f"{device}/{uid}" for _sid, device, uid, _seat in rows},
+                                      {club.folded_name(seat) for *_ids, seat in rows}, persons), whole=False)
+
+
+def held_of(store: Store, pinned: str | None) -> Held | None:
+    """The fold held, when it is this club's and this pancli's (inside the caller's snapshot)."""
+    if held_summary(store, pinned) is None:
         return None
     try:
-        return club.restore(json.loads(text))
+        small: dict[str, Any] = json.loads(store.club.state_text() or "")
+    except ValueError:
+        return None
+    return Held(store, small) if small.get("v") == club.STATE_VERSION and "alias_count" in small else None
+
+
+def load_held(store: Store) -> Roster | None:
+    """The roster as last folded, whole, from the state held (None when it cannot be read back)."""
+    with store.snapshot():
+        held = held_of(store, store.setting("club_id"))
+    try:
+        return held.whole() if held is not None else None
     except (ValueError, KeyError, TypeError, IndexError):
         return None
 
 
+def keep(store: Store, roster: Roster, pinned: str | None, summary: dict[str, Any],
+         sessions: Iterable[str] = (), held_aliases: int = 0) -> Held:
+    """The fold ``roster`` made, held (inside the caller's write transaction): whole, or, for a
+    roster in part, its new aliases and the seats of these sessions (those it was restored with).
+    A whole roster taken up from the fold held has the first ``held_aliases`` aliases held already
+    (aliases are only ever appended)."""
+    data = club.state(roster, pinned)
+    aliases, base, seats = data.pop("aliases"), data.pop("alias_base"), data.pop("seats")
+    data["alias_count"] = base + len(aliases)
+    if roster.whole and held_aliases:
+        aliases, base = aliases[held_aliases:], held_aliases
+    store.club.keep_state(pinned or "", STATE_VERSION, json.dumps(summary),
+                          json.dumps(data, ensure_ascii=False))
+    store.club.keep_parts(aliases, base, seats, None if roster.whole else sessions)
+    return Held(store, data)
+
+
 def held_roster(store: Store) -> Roster | None:
     """The club as this database last read it (no folder read): None when it belongs to none."""
-    return _held(store)[0]
+    held, _summary = _held(store)
+    if isinstance(held, Held):
+        held = held.whole()
+    return held if held is not None and held.name is not None else None
 
 
-def _held(store: Store) -> tuple[Roster | None, dict[str, Any] | None]:
-    """The roster as last read, and the summary of the fold held when it is that fold (of exactly
-    the entries remembered; else they are folded again, and the summary is None)."""
+def _held(store: Store) -> tuple[Held | Roster | None, dict[str, Any] | None]:
+    """The fold held with its summary when it is of exactly the entries remembered; else the
+    roster folded again from them, and no summary; None when this database belongs to no club."""
     with store.snapshot():
         pinned = store.setting("club_id")
         if not pinned:
             return None, None
         summary = held_summary(store, pinned)
         rows = store.club.files()
-    roster = None
-    if summary is not None and summary["basis"] == basis(r["digest"] for r in rows.values() if r["digest"]):
-        roster = load_held(store)
-    if roster is None:
-        summary = None
-        with store.snapshot():
-            bodies = store.club.bodies()
-        roster = club.fold([Entry(json.loads(body), rows[path]["digest"]) for path, body in bodies.items()], pinned)
-    return (roster, summary) if roster.name is not None else (None, None)
+        held = held_of(store, pinned) if summary is not None else None
+    if held is not None and summary is not None and \
+            summary["basis"] == basis(r["digest"] for r in rows.values() if r["digest"]):
+        return (held, summary) if held.small["name"] is not None else (None, None)
+    with store.snapshot():
+        bodies = store.club.bodies()
+    roster = club.fold([Entry(json.loads(body), rows[path]["digest"]) for path, body in bodies.items()], pinned)
+    return (roster, None) if roster.name is not None else (None, None)
 
 
-def _persons(roster: Roster) -> list[tuple[str, str, str, bool, list[str]]]:
+def _persons(roster: Roster, only: set[str] | None = None) -> list[tuple[str, str, str, bool, list[str]]]:
+    """Each person (or each of ``only``) with their leader and every name they go by."""
     given_names: dict[str, list[str]] = {}  # each person's aliases, in one pass over them all
     for _n, q, _by, given in roster.aliases:
         given_names.setdefault(q, []).append(given)
     persons = []
     for p in roster.persons.values():
-        names = list(dict.fromkeys([p.name, *given_names.get(p.id, [])]))
-        persons.append((p.id, p.name, roster.leader(p.id), p.retired, names))
+        if only is None or p.id in only:
+            names = list(dict.fromkeys([p.name, *given_names.get(p.id, [])]))
+            persons.append((p.id, p.name, roster.leader(p.id), p.retired, names))
     return persons
 
 
@@ -97,9 +156,10 @@ def project(store: Store, roster: Roster) -> None:
 _NAMES, _SESSION, _NOTHING = ("add", "alias"), ("attribute",), ("grant", "season", "retire")
 
 
-def project_changed(store: Store, roster: Roster, entries: Sequence[Entry]) -> bool:
+def project_changed(store: Store, source: Roster | Held, entries: Sequence[Entry]) -> bool:
     """The seats that ``entries`` (folded on from the roster held) may have changed placed again,
-    and every person; False, with nothing done, when they may have changed who is whom."""
+    and the persons (every one from a whole roster; from the fold held, those they name); False,
+    with nothing done, when they may have changed who is whom."""
     names: set[str] = set()
     sessions: set[str] = set()
     for e in entries:
@@ -109,19 +169,26 @@ def project_changed(store: Store, roster: Roster, entries: Sequence[Entry]) -> b
             sessions.add(str(e.data["session"]))
         elif e.kind not in _NOTHING:
             return False
-    store.club.project_persons(_persons(roster))
+    if isinstance(source, Roster):
+        store.club.project_persons(_persons(source))
+        seasons = source.seasons
+    else:  # only the persons these entries name can have changed: no merge is among them
+        named = {str(e.data["person"]) for e in entries if "person" in e.data}
+        store.club.project_persons(_persons(source.view(persons=named), named), every=False)
+        seasons = source.small["seasons"]
     if any(e.kind == "season" for e in entries):
-        store.club.project_seasons(roster.seasons)
+        store.club.project_seasons(seasons)
     if names:
         typed = [n for n in store.club.seat_names() if club.folded_name(n) in names]
-        store.club.project_named(typed, _placed(store, roster, store.club.seats_named(typed)))
+        store.club.project_named(typed, _placed(store, source, store.club.seats_named(typed)))
     held = (store.sync.session_by_global_id(*gid.split("/", 1)) for gid in sorted(sessions))
-    project_sessions(store, roster, [s.id for s in held if s is not None])
+    project_sessions(store, source, [s.id for s in held if s is not None])
     return True
 
 
-def _placed(store: Store, roster: Roster, rows: Iterable[tuple[int, str | None, str | None, str]]) \
+def _placed(store: Store, source: Roster | Held, rows: Sequence[tuple[int, str | None, str | None, str]]) \
         -> list[tuple[int, str, str | None, list[str] | None]]:
+    roster = source if isinstance(source, Roster) else source.view(rows)
     me = store.sync.device_id()
     seats: list[tuple[int, str, str | None, list[str] | None]] = []
     named: dict[str, str | list[str] | None] = {}  # a name typed at many tables resolved once
@@ -138,21 +205,22 @@ def _placed(store: Store, roster: Roster, rows: Iterable[tuple[int, str | None, 
     return seats
 
 
-def project_sessions(store: Store, roster: Roster, ids: list[int]) -> None:
+def project_sessions(store: Store, source: Roster | Held, ids: list[int]) -> None:
     """``project`` for these sessions only (new, or with new events, since the roster was last
     projected; the roster itself unchanged)."""
     if not ids:
         return
-    store.club.project_sessions(ids, _placed(store, roster, store.club.seats_at(ids)))
+    store.club.project_sessions(ids, _placed(store, source, store.club.seats_at(ids)))
 
 
 def refresh_held(store: Store) -> None:
     """Seats of sessions new since the roster was last read placed too (`pan session new`, an
     import): from what this database holds, without reading the folder."""
-    roster, summary = _held(store)
-    if roster is not None:
+    held, summary = _held(store)
+    if held is not None:
         with store.lock():
             if summary is not None:  # the seats held placed by this very fold: only the sessions since
-                project_sessions(store, roster, store.club.changed_since(summary["marks"]))
+                project_sessions(store, held, store.club.changed_since(summary["marks"]))
             else:
-                project(store, roster)
+                assert isinstance(held, Roster)
+                project(store, held)

@@ -16,9 +16,11 @@ from typing import Any
 
 from pancli.app.club_held import (
     STATE_VERSION,
+    Held,
     basis,
+    held_of,
     held_summary,
-    load_held,
+    keep,
     project,
     project_changed,
     project_sessions,
@@ -175,34 +177,31 @@ def read_roster(store: Store, folder: str | None, need: bool) -> tuple[Roster | 
     new in the folder, or folded again from every entry when that cannot give the same roster;
     the seats projected again where the roster or the sessions changed. A roster that did not
     change is not even loaded unless ``need`` (or it has refusals or contradictions to say): its
-    summary (how many entries, how many pending) is."""
+    summary (how many entries, how many pending) is. Unless ``need``, new entries of the kinds
+    that touch little (``club.PART_KINDS``) are folded on from the fold held in part: what they
+    touch is read and written, not the whole chain's aliases and seats (the roster given back is
+    then in part, enough for its refusals and contradictions)."""
     root = folder_of(store, folder)
     with store.snapshot():
         cache = store.club.files()
         pinned = store.setting("club_id")
         summary = held_summary(store, pinned)
+        held = held_of(store, pinned)
     read = read_folder(root, cache, lambda: _bodies(store))
-    same = summary is not None and summary["basis"] == basis(read.kept.values())
+    same = summary is not None and held is not None and summary["basis"] == basis(read.kept.values())
     roster: Roster | None = None
     changed = not same or bool(read.entries)
     if not changed:
-        assert summary is not None
+        assert held is not None and summary is not None
         if need or summary["trouble"]:
-            roster = load_held(store)
+            roster = _whole(held)
             changed = roster is None
     taken_up: list[Entry] | None = None  # the entries folded on from the held fold, when it was
+    sessions: set[str] = set()           # the sessions whose seats a fold in part was restored with
     if changed:
         if same:
-            with store.snapshot():
-                text = store.club.state_text()
-            try:
-                held = json.loads(text) if text else None
-                roster = club.fold_more(held, read.entries, pinned) if held else None
-                if roster is not None and held:
-                    taken_up = [*read.entries, *(Entry(held["entries"][i][1], held["entries"][i][0])
-                                                 for i in held["waiting"])]
-            except (ValueError, KeyError, TypeError, IndexError):  # a state this pancli cannot take up
-                roster, taken_up = None, None
+            assert held is not None
+            roster, taken_up, sessions = _fold_on(held, read.entries, pinned, need)
         if roster is None:
             roster = club.fold(read.every_entry(), pinned)
     if roster is not None and roster.clubs:
@@ -219,24 +218,53 @@ def read_roster(store: Store, folder: str | None, need: bool) -> tuple[Roster | 
         store.club.remember_files(read.read, read.gone)
         if changed:
             assert roster is not None
+            since = summary["marks"] if summary is not None else marks  # the seats held were placed up to
+            summary = {"basis": basis([*read.kept.values(), *(e.digest for e in read.entries)]),
+                       "marks": store.club.marks(), "entries": roster.count, "pending": len(roster.pending),
+                       "trouble": bool(roster.refused or roster.conflicts)}
+            now = keep(store, roster, pinned, summary, sessions,
+                       held.small["alias_count"] if taken_up is not None and held is not None else 0)
             if roster.name is not None:
-                if taken_up is not None and summary is not None and project_changed(store, roster, taken_up):
-                    project_sessions(store, roster, store.club.changed_since(summary["marks"]))
+                source: Roster | Held = roster if roster.whole else now
+                if taken_up is not None and project_changed(store, source, taken_up):
+                    project_sessions(store, source, store.club.changed_since(since))
                 else:
                     project(store, roster)
-            summary = {"basis": basis([*read.kept.values(), *(e.digest for e in read.entries)]),
-                       "marks": store.club.marks(), "entries": len(roster.accepted), "pending": len(roster.pending),
-                       "trouble": bool(roster.refused or roster.conflicts)}
-            store.club.keep_state(pinned or "", STATE_VERSION, json.dumps(summary),
-                                  json.dumps(club.state(roster, pinned), ensure_ascii=False))
-        elif summary is not None and summary["marks"] != store.club.marks():
-            held = roster or load_held(store)
-            if held is not None and held.name is not None:
+        elif summary is not None and summary["marks"] != marks:
+            if held is not None and held.small["name"] is not None:
                 project_sessions(store, held, store.club.changed_since(summary["marks"]))
             summary = {**summary, "marks": store.club.marks()}
             store.club.keep_state(pinned or "", STATE_VERSION, json.dumps(summary), None)
     assert summary is not None
     return roster, read, summary
+
+
+def _whole(held: Held) -> Roster | None:
+    try:
+        return held.whole()
+    except (ValueError, KeyError, TypeError, IndexError):  # a state this pancli cannot take up
+        return None
+
+
+def _fold_on(held: Held, new: list[Entry], pinned: str | None, need: bool) \
+        -> tuple[Roster | None, list[Entry] | None, set[str]]:
+    """The held fold taken up with the new entries: in part when they (and those still waiting)
+    are all of ``club.PART_KINDS`` and no whole roster is needed, else whole; (None, None) when it
+    cannot be taken up. Also the entries folded on, and the sessions the part was restored with."""
+    try:
+        waiting = [Entry(held.small["entries"][i][1], held.small["entries"][i][0]) for i in held.small["waiting"]]
+        later = [*new, *waiting]
+        if not need and all(e.kind in club.PART_KINDS for e in later):
+            part = held.part(str(e.data["session"]) for e in later if e.kind == "attribute")
+            roster = club.fold_more(part, new, pinned, whole=False)
+            sessions = part["sessions"]
+        else:
+            whole = held.whole()
+            roster = club.fold_more(club.state(whole, pinned), new, pinned)
+            sessions = set()
+    except (ValueError, KeyError, TypeError, IndexError):  # a state this pancli cannot take up
+        return None, None, set()
+    return (roster, later, sessions) if roster is not None else (None, None, set())
 
 
 def _bodies(store: Store) -> dict[str, bytes]:

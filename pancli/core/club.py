@@ -250,7 +250,10 @@ class Roster:
     disputed: dict[tuple[str, str], Conflict] = field(default_factory=dict)
     merges: dict[str, tuple[str, str]] = field(default_factory=dict)     # merge entry id -> (person, other)
     seasons: dict[str, list[str]] = field(default_factory=dict)
-    accepted: dict[str, Entry] = field(default_factory=dict)             # entry id -> entry
+    # entry id -> entry: every entry counted, after a fold; after ``restore``, only those a later
+    # entry may be checked against (each device's last, the grants, the sides of contradictions)
+    accepted: dict[str, Entry] = field(default_factory=dict)
+    count: int = 0                                                       # the entries counted
     heads: dict[str, int] = field(default_factory=dict)                  # device -> last accepted seq
     folded: dict[str, Entry] = field(default_factory=dict)               # device -> last entry folded, counted or not
     refused: list[Refusal] = field(default_factory=list)
@@ -259,6 +262,11 @@ class Roster:
     limits: dict[str, int] = field(default_factory=dict)                 # device -> last entry that counts
     clubs: dict[str, str] = field(default_factory=dict)                  # several clubs found, none pinned: id -> name
     waiting: dict[str, Entry] = field(default_factory=dict, repr=False)  # the pending entries themselves
+    # False when restored in part (``restore``): only some sessions' seats, only the aliases from
+    # ``alias_base`` on (the rest stay where the fold is held); enough to fold on some kinds of entry
+    # (``PART_KINDS``) or to place some seats, never to list the club
+    whole: bool = True
+    alias_base: int = 0
     _leader: dict[str, str] = field(default_factory=dict)
     _by_name: dict[str, list[tuple[str, str]]] = field(default_factory=dict, repr=False)  # folded -> (person, by)
     _named_upto: int = 0      # how many of ``aliases`` _by_name holds (aliases are only ever appended)
@@ -310,8 +318,10 @@ class Roster:
 
     def find(self, ref: str) -> list[str]:
         """The persons ``ref`` may mean: an id or its first 6+ characters, a name or an alias."""
-        return find_in([(p.id, self.leader(p.id), [p.name, *(given for _n, q, _by, given in self.aliases if q == p.id)])
-                        for p in self.persons.values()], ref)
+        given: dict[str, list[str]] = {}  # each person's aliases, in one pass over them all
+        for _n, q, _by, name in self.aliases:
+            given.setdefault(q, []).append(name)
+        return find_in([(p.id, self.leader(p.id), [p.name, *given.get(p.id, [])]) for p in self.persons.values()], ref)
 
 
 def find_in(persons: Iterable[tuple[str, str, Iterable[str]]], ref: str) -> list[str]:
@@ -446,8 +456,13 @@ def _apply(roster: Roster, e: Entry) -> Refusal | None:
 
 
 def _accept(roster: Roster, e: Entry) -> None:
-    roster.accepted[e.id] = e
+    _count(roster, e)
     roster.heads[e.by] = e.seq
+
+
+def _count(roster: Roster, e: Entry) -> None:
+    roster.accepted[e.id] = e
+    roster.count += 1
 
 
 def _effect(roster: Roster, e: Entry) -> Refusal | None:
@@ -466,7 +481,7 @@ def _effect(roster: Roster, e: Entry) -> Refusal | None:
     elif kind == "add":
         if d["person"] in roster.persons:
             return Refusal(e.id, "club.person_exists", {"person": d["person"]})
-        roster.persons[d["person"]] = Person(d["person"], d["name"], e.id, len(roster.accepted))
+        roster.persons[d["person"]] = Person(d["person"], d["name"], e.id, roster.count)
         for name in [d["name"], *d.get("aliases", [])]:
             roster.aliases.append((folded_name(name), d["person"], e.by, name))
     elif kind in ("alias", "attribute", "merge", "retire"):
@@ -516,7 +531,7 @@ def _attribute(roster: Roster, e: Entry) -> Refusal | None:
         roster.conflicts.append(conflict)
         roster.disputed[key] = conflict
         del table[key[1]]
-        roster.accepted[e.id] = e  # both sides are kept and shown; the seat stands for neither
+        _count(roster, e)  # both sides are kept and shown; the seat stands for neither
         return None
     table[key[1]] = (person, e)
     return None
@@ -559,68 +574,93 @@ def _lead(roster: Roster) -> None:
 
 # -- the roster as held between runs ---------------------------------------------------------------
 
-STATE_VERSION = 1
+STATE_VERSION = 2
+
+# The kinds of entry a roster restored in part can be folded on with: each changes only the
+# persons, the registrars, the seasons, the aliases (appended) or the seats of the session it
+# names. A merge reads every seat; an unmerge and a revocation change who is whom or what counts.
+PART_KINDS = frozenset({"add", "alias", "attribute", "grant", "retire", "season"})
 
 
 def state(roster: Roster, pinned_club: str | None) -> dict[str, Any]:
     """Everything a fold made, as JSON, so that a later run can take it up again (``fold_more``)
-    without folding the chain from its start; ``restore`` gives the same Roster back."""
+    without folding the chain from its start; ``restore`` gives the same Roster back.
+
+    Of the entries counted only those a later entry may be checked against are kept whole (each
+    device's last, the grants, the sides of contradictions, the seats'); the rest are a count. The
+    aliases and seats are the parts that grow with the chain: a holder keeps them apart (``aliases``
+    from ``alias_base`` on, appended; ``seats`` by session), and restores only what it needs."""
     entries: dict[str, list[Any]] = {}
 
     def ref(e: Entry) -> str:
         entries[e.id] = [e.digest, e.data]
         return e.id
 
+    folded = {d: ref(e) for d, e in roster.folded.items()}
+    for r in roster.registrars.values():
+        if r["granted_by"] in roster.accepted:
+            ref(roster.accepted[r["granted_by"]])
+    for c in roster.conflicts:
+        for side in (c.first, c.second):
+            if side in roster.accepted:
+                ref(roster.accepted[side])
+    waiting = [ref(e) for e in roster.waiting.values()]
     conflict_at = {id(c): i for i, c in enumerate(roster.conflicts)}
     return {
         "v": STATE_VERSION, "pinned": pinned_club, "club": roster.club, "name": roster.name,
         "registrars": roster.registrars,
         "persons": [[p.id, p.name, p.added_by, p.order, p.retired] for p in roster.persons.values()],
-        "aliases": roster.aliases,
-        "seats": [[s, seat, person, ref(e)] for s, table in roster.seats.items() for seat, (person, e) in table.items()],
+        "aliases": roster.aliases, "alias_base": roster.alias_base,
+        "seats": [[s, seat, person, e.digest, e.data] for s, table in roster.seats.items()
+                  for seat, (person, e) in table.items()],
         "conflicts": [[c.code, c.first, c.second, c.params] for c in roster.conflicts],
         "disputed": [[s, seat, conflict_at[id(c)]] for (s, seat), c in roster.disputed.items()],
         "merges": roster.merges, "seasons": roster.seasons,
-        "accepted": [ref(e) for e in roster.accepted.values()], "heads": roster.heads,
-        "folded": {d: ref(e) for d, e in roster.folded.items()},
+        "accepted": [i for i in roster.accepted if i in entries], "count": roster.count, "heads": roster.heads,
+        "folded": folded,
         "refused": [[r.entry, r.code, r.params] for r in roster.refused],
-        "waiting": [ref(e) for e in roster.waiting.values()],
+        "waiting": waiting,
         "limits": roster.limits, "clubs": roster.clubs, "leader": roster._leader,
         "entries": entries,
     }
 
 
-def restore(data: Mapping[str, Any]) -> Roster:
-    """The Roster ``state`` was made from."""
+def restore(data: Mapping[str, Any], whole: bool = True) -> Roster:
+    """The Roster ``state`` was made from; in part (``whole`` False) when ``data`` holds only some
+    sessions' seats and only some aliases (``alias_base``: how many came before them)."""
     entries = {i: Entry(d, digest) for i, (digest, d) in data["entries"].items()}
     conflicts = [Conflict(code, first, second, params) for code, first, second, params in data["conflicts"]]
     seats: dict[str, dict[str, tuple[str, Entry]]] = {}
-    for s, seat, person, e in data["seats"]:
-        seats.setdefault(s, {})[seat] = (person, entries[e])
+    for s, seat, person, digest, d in data["seats"]:
+        seats.setdefault(s, {})[seat] = (person, Entry(d, digest))
     return Roster(
         club=data["club"], name=data["name"], registrars={d: dict(r) for d, r in data["registrars"].items()},
         persons={p[0]: Person(*p) for p in data["persons"]}, aliases=[tuple(a) for a in data["aliases"]],
         seats=seats, disputed={(s, seat): conflicts[i] for s, seat, i in data["disputed"]},
         merges={m: tuple(pair) for m, pair in data["merges"].items()},
         seasons={n: list(v) for n, v in data["seasons"].items()},
-        accepted={i: entries[i] for i in data["accepted"]}, heads=dict(data["heads"]),
+        accepted={i: entries[i] for i in data["accepted"]}, count=data["count"], heads=dict(data["heads"]),
         folded={d: entries[i] for d, i in data["folded"].items()},
         refused=[Refusal(entry, code, params) for entry, code, params in data["refused"]],
         pending=sorted(data["waiting"]), conflicts=conflicts, limits=dict(data["limits"]), clubs=dict(data["clubs"]),
-        waiting={i: entries[i] for i in data["waiting"]}, _leader=dict(data["leader"]))
+        waiting={i: entries[i] for i in data["waiting"]}, whole=whole, alias_base=data["alias_base"],
+        _leader=dict(data["leader"]))
 
 
-def fold_more(held: Mapping[str, Any], new: Iterable[Entry], pinned_club: str | None) -> Roster | None:
+def fold_more(held: Mapping[str, Any], new: Iterable[Entry], pinned_club: str | None,
+              whole: bool = True) -> Roster | None:
     """What ``fold`` gives for the entries ``held`` (a ``state``) was folded from and ``new`` ones,
     taken up from the held fold rather than from the start. None where that would not give exactly
     what ``fold`` gives, and the caller folds every entry again: no club pinned (or another one);
     a revocation among the new entries (it counts from the start); an entry that comes before
     some held one in the fold's order (its writer had not folded every entry held here: written at
     the same time elsewhere, or arriving late); an entry whose number its device has used already
-    (a fork); an entry of a device whose chain a refusal ended."""
+    (a fork); an entry of a device whose chain a refusal ended; held in part (``whole`` False: see
+    ``restore``) and an entry to fold that is not of ``PART_KINDS``, or that attributes a seat of
+    a session whose seats ``held`` does not hold (it lists them as ``sessions``)."""
     if held.get("v") != STATE_VERSION or pinned_club is None or held["pinned"] != pinned_club:
         return None
-    roster = restore(held)
+    roster = restore(held, whole)
     last = {d: e.seq for d, e in roster.folded.items()}
     fresh: dict[str, Entry] = {}
     for e in new:
@@ -636,6 +676,9 @@ def fold_more(held: Mapping[str, Any], new: Iterable[Entry], pinned_club: str | 
     if not fresh:
         return roster
     waiting = {**roster.waiting, **fresh}
+    if not whole and not all(e.kind in PART_KINDS and (e.kind != "attribute" or e.data["session"] in held["sessions"])
+                             for e in waiting.values()):
+        return None
     chains: dict[str, dict[int, Entry]] = {}
     for e in waiting.values():
         chains.setdefault(e.by, {})[e.seq] = e

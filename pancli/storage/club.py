@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pancli.core.rows import Session
@@ -56,6 +56,47 @@ class ClubQueries:
 
     def drop_state(self) -> None:
         self.conn.execute("DELETE FROM club_state")
+        self.conn.execute("DELETE FROM club_held_aliases")
+        self.conn.execute("DELETE FROM club_held_seats")
+
+    def keep_parts(self, aliases: Sequence[Sequence[str]], start: int,
+                   seats: Iterable[Sequence[Any]], sessions: Iterable[str] | None) -> None:
+        """The held fold's aliases from number ``start`` on, and its seats: of these sessions
+        only, or (``sessions`` None) of every session."""
+        self.conn.execute("DELETE FROM club_held_aliases WHERE n >= ?", [start])
+        self.conn.executemany("INSERT INTO club_held_aliases (n, folded, person, by, given) VALUES (?, ?, ?, ?, ?)",
+                              [(start + i, *a) for i, a in enumerate(aliases)])
+        if sessions is None:
+            self.conn.execute("DELETE FROM club_held_seats")
+        else:
+            self.conn.execute("DELETE FROM club_held_seats WHERE session IN (SELECT value FROM json_each(?))",
+                              [json.dumps(sorted(set(sessions)))])
+        self.conn.executemany("INSERT INTO club_held_seats (session, seat, person, digest, entry) VALUES (?, ?, ?, ?, ?)",
+                              [(s, seat, person, digest, json.dumps(data, ensure_ascii=False))
+                               for s, seat, person, digest, data in seats])
+
+    def held_aliases(self, names: Iterable[str] | None = None, persons: Iterable[str] | None = None) \
+            -> list[list[str]]:
+        """The held fold's aliases (folded, person, by, given) in the order folded: every one, or
+        those of these folded names and of these persons."""
+        if names is None and persons is None:
+            rows = self.conn.execute("SELECT folded, person, by, given FROM club_held_aliases ORDER BY n")
+        else:
+            rows = self.conn.execute(
+                "SELECT folded, person, by, given FROM club_held_aliases WHERE folded IN (SELECT value FROM json_each(?)) "
+                "OR person IN (SELECT value FROM json_each(?)) ORDER BY n",
+                [json.dumps(sorted(set(names or ())), ensure_ascii=False), json.dumps(sorted(set(persons or ())))])
+        return [list(r) for r in rows]
+
+    def held_seats(self, sessions: Iterable[str] | None = None) -> list[list[Any]]:
+        """The held fold's seats (session, folded seat, person, the attributing entry's digest and
+        data): of every session, or of these."""
+        if sessions is None:
+            rows = self.conn.execute("SELECT session, seat, person, digest, entry FROM club_held_seats")
+        else:
+            rows = self.conn.execute("SELECT session, seat, person, digest, entry FROM club_held_seats "
+                                     "WHERE session IN (SELECT value FROM json_each(?))", [json.dumps(sorted(set(sessions)))])
+        return [[s, seat, person, digest, json.loads(entry)] for s, seat, person, digest, entry in rows]
 
     def marks(self) -> list[int]:
         """The newest session and event of this database: a projection made at these marks holds
@@ -95,13 +136,16 @@ class ClubQueries:
         self.project_persons(persons)
         self._place(self.conn.execute("SELECT session_id, seat, person, ambiguous FROM club_seats"), seats)
 
-    def project_persons(self, persons: Iterable[tuple[str, str, str, bool, list[str]]]) -> None:
-        """``project``'s persons alone."""
+    def project_persons(self, persons: Iterable[tuple[str, str, str, bool, list[str]]], every: bool = True) -> None:
+        """``project``'s persons alone: every person (one not among them taken away), or (``every``
+        False) these persons only."""
         want_persons = {p: (n, lead, int(r), json.dumps(names, ensure_ascii=False)) for p, n, lead, r, names in persons}
         have_persons = {r[0]: tuple(r[1:]) for r in self.conn.execute(
-            "SELECT id, name, leader, retired, names FROM club_persons")}
-        self.conn.executemany("DELETE FROM club_persons WHERE id = ?",
-                              [[p] for p in have_persons if p not in want_persons])
+            "SELECT id, name, leader, retired, names FROM club_persons" + ("" if every else
+            " WHERE id IN (SELECT value FROM json_each(?))"), [] if every else [json.dumps(sorted(want_persons))])}
+        if every:
+            self.conn.executemany("DELETE FROM club_persons WHERE id = ?",
+                                  [[p] for p in have_persons if p not in want_persons])
         self.conn.executemany("INSERT OR REPLACE INTO club_persons (id, name, leader, retired, names) "
                               "VALUES (?, ?, ?, ?, ?)",
                               [(p, *v) for p, v in want_persons.items() if have_persons.get(p) != v])

@@ -125,6 +125,11 @@ def m017_club_seasons(db: Database) -> None:
     db.executescript(_SCHEMA_V17)
 
 
+@_step
+def m018_club_held_parts(db: Database) -> None:
+    db.executescript(_SCHEMA_V18)
+
+
 def upgrade(conn: sqlite3.Connection) -> None:
     """Every step ``conn``'s database has not had (all of them for a new, empty one), applied and
     recorded by sqlite-utils' Migrations, each in a savepoint of the caller's transaction. The
@@ -398,6 +403,21 @@ CREATE TABLE club_state (id INTEGER PRIMARY KEY CHECK (id = 1), club TEXT NOT NU
 _SCHEMA_V17 = """
 CREATE TABLE club_seasons (name TEXT NOT NULL, fingerprint TEXT NOT NULL, PRIMARY KEY (name, fingerprint))
     WITHOUT ROWID;
+"""
+
+# The roster as last folded keeps apart the two parts that grow with the chain, so that a sync
+# reads and writes only what its new entries touch: the aliases, in the order they were folded
+# (appended, never rewritten), and the seats the roster attributes, by session, each with the entry
+# that attributed it. The rest of the fold stays in club_state, dropped here: it is folded again,
+# in its new form, at the next sync.
+_SCHEMA_V18 = """
+CREATE TABLE club_held_aliases (n INTEGER PRIMARY KEY, folded TEXT NOT NULL, person TEXT NOT NULL,
+    by TEXT NOT NULL, given TEXT NOT NULL);
+CREATE INDEX club_held_aliases_folded ON club_held_aliases (folded);
+CREATE INDEX club_held_aliases_person ON club_held_aliases (person);
+CREATE TABLE club_held_seats (session TEXT NOT NULL, seat TEXT NOT NULL, person TEXT NOT NULL,
+    digest TEXT NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (session, seat)) WITHOUT ROWID;
+DELETE FROM club_state;
 """
 
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)
