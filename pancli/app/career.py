@@ -120,7 +120,7 @@ def build_career(name: str, sessions: list[Session], nets: dict[int, int], stats
                  favourites: list[tuple[str, int]]) -> JsonObject:
     rows: list[JsonObject] = []
     running = 0
-    for s in sorted(sessions, key=lambda s: (s.created_at, s.device or "", s.id)):  # as a host recorded them
+    for s in sorted(sessions, key=lambda s: s.played):
         net = nets.get(s.id, 0)
         running += net
         t = stats.get(s.id, {})

@@ -105,8 +105,7 @@ def versus(store: Store, text: str, other_text: str) -> JsonObject:
         sessions = store.club.sessions_of(sid for sid, _seat in a.seats)
     a_seats = {(sid, seat.lower()) for sid, seat in a.seats}
     b_sessions = {sid for sid, _seat in b.seats}
-    together = sorted({sid for sid, _seat in a.seats} & b_sessions,
-                      key=lambda sid: (sessions[sid].created_at, sid))
+    together = sorted({sid for sid, _seat in a.seats} & b_sessions, key=lambda sid: sessions[sid].played)
     by_kind: Counter[str] = Counter()
     by_night: Counter[int] = Counter()
     for sid, payer, _payee, chips, code in moves:

@@ -291,11 +291,10 @@ def season_of(store: Store, year: str | None, game: str) -> Season:
         with store.snapshot():
             seated = store.club.seat_persons(sessions)
             person_names = {p["id"]: p["name"] for p in store.club.persons()}
-    # The same order on every device: a player's name is spelt as in the first session he played.
-    order = {sid: (s.created_at, s.device or "", s.uid or "") for sid, s in sessions.items()}
-    # in that order already (by begun, device, uid, seat, stat); of the sessions counted alone
+    # The same order on every device (Session.played): a player's name is spelt as in the first
+    # session he played. Totals come in that order already; of the sessions counted alone.
     totals = [t for t in totals if t[1] not in POOLS and t[0] in sessions]
-    played = dict(sorted(sessions.items(), key=lambda kv: order[kv[0]]))
+    played = dict(sorted(sessions.items(), key=lambda kv: kv[1].played))
     return Season(year, game, played, totals, seated, person_names, closed.as_json() if closed else None)
 
 

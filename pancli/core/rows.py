@@ -38,6 +38,13 @@ class Session:
         without one, never seen in a database of this version, by its row id)."""
         return self.uid or f"id:{self.id}"
 
+    @property
+    def played(self) -> tuple[str, str, int]:
+        """Where the session comes among others: when it began; two begun in one second, by the
+        device that recorded them (so in one order on every host), then in the order that
+        database holds them (on the device that recorded them, the order they began in)."""
+        return self.created_at, self.device or "", self.id
+
 
 class LoggedEvent(NamedTuple):
     """One event of a session's log, undos and voided events included: as storage gives it back

@@ -138,11 +138,11 @@ class ReportQueries:
 
     def totals_as_played(self, ids: Iterable[int]) -> list[tuple[int, str, str, int]]:
         """``totals_of_all_sessions`` of these sessions only (a season's), in the order they were
-        played on every device (begun, device, uid; then the seat and the stat)."""
+        played (``Session.played``: begun, device, row; then the seat and the stat)."""
         return [tuple(r) for r in self.conn.execute(
             "SELECT t.session_id, t.player, t.stat, t.amount FROM sessions s JOIN totals t ON t.session_id = s.id "
             "WHERE s.id IN (SELECT value FROM json_each(?)) AND t.amount != 0 "
-            "ORDER BY s.created_at, coalesce(s.device, ''), coalesce(s.uid, ''), t.player, t.stat, s.id",
+            "ORDER BY s.created_at, coalesce(s.device, ''), s.id, t.player, t.stat",
             [json.dumps(sorted(set(ids)))])]
 
     def totals_of_all_sessions(self) -> list[tuple[int, str, str, int]]:
