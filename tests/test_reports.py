@@ -63,6 +63,21 @@ def test_player_career(night):
     assert pan(night, "player zed", ok=False).exit_code == 2
 
 
+def test_a_name_beyond_a_to_z_is_one_player_in_any_case_in_the_career_and_the_record(tmp_path):
+    """"Łukasz" at one table and "ŁUKASZ" at another: one name in the career's nights and chips,
+    as in the record against his opponents (SQLite folds the case of A to Z only)."""
+    db = tmp_path / "l.db"
+    for name, lukasz in (("fri", "Łukasz"), ("sat", "ŁUKASZ"), ("sun", "łukasz")):
+        for line in [f"session new {name} --players {lukasz},Ben,Cruz", "deal", f"meld {lukasz} 5S 5S 5S",
+                     f"add {lukasz} 5S", f"meld {lukasz} KH KD KS KC", f"out {lukasz} 4H 4D 4C"]:
+            pan(db, line)
+    career = json.loads(pan(db, "player łukasz --json").output)
+    assert career["sessions"] == 3 and [n["session"] for n in career["nights"]] == ["fri", "sat", "sun"]
+    against = {r["name"]: r for r in career["opponents"]}
+    assert against["Ben"]["nights"] == 3
+    assert career["net"] == sum(n["net"] for n in career["nights"]) == sum(r["net"] for r in against.values())
+
+
 def test_sessions_list(night):
     rows = json.loads(pan(night, "sessions --json").output)
     assert [(r["name"], r["hands"], r["biggest_winner"]["name"], r["current"]) for r in rows] == [

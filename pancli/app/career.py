@@ -45,21 +45,6 @@ def resolve_known(store: Store, text: str) -> str:
     return resolve_player(names, text, anywhere=True)
 
 
-def name_career(store: Store, name: str) -> JsonObject:
-    """Career stats of one name as typed at the tables, across every session (a person of the
-    club, across every seat that counts for them: pancli/app/persons.py's ``player_career``)."""
-    kinds, takebacks = counted_kinds()
-    with store.snapshot():
-        nets = store.queries.career_nets(name)
-        tallies = store.queries.career_tallies(name)
-        laid = store.queries.career_events(name, kinds) if kinds else []
-        given_back = store.queries.career_takebacks(name, takebacks) if takebacks else []
-        # the sessions the name counts in, not every session held
-        sessions = store.queries.sessions_by_id([*nets, *(r[0] for r in tallies), *(r[0] for r in laid),
-                                                 *(r[0] for r in given_back)])
-    return career_from(name, sessions, nets, tallies, laid, given_back)
-
-
 def counted_kinds() -> tuple[list[str], list[str]]:
     """What a career reads of every game: the kinds of event it counts (``Game.career_kinds``) and
     the payment codes that give chips back (``Game.career_takebacks``)."""

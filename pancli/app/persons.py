@@ -11,7 +11,7 @@ import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from pancli.app.career import career_from, counted_kinds, name_career, resolve_known
+from pancli.app.career import career_from, counted_kinds, resolve_known
 from pancli.core import club
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
@@ -75,23 +75,22 @@ def player_career(store: Store, text: str) -> JsonObject:
     that counts for them, else a name as typed at the tables; with the record against each
     regular opponent."""
     w = who(store, text)  # the name is looked up once, for the career and the record alike
-    career = career_of(store, w.person, w.name) if w.person is not None else name_career(store, w.name)
-    return {**career, "opponents": opponents(store, w)}
+    return {**career_of(store, w), "opponents": opponents(store, w)}
 
 
-def career_of(store: Store, person: str, shown: str) -> JsonObject:
-    """A person's career across every seat that counts for them (pancli/app/career.py's, over
-    seats instead of one name)."""
+def career_of(store: Store, w: Who) -> JsonObject:
+    """A career across the seats that count for a person, or for a name as typed (its seats in
+    any case of it, as ``who`` finds them): pancli/app/career.py's, over seats."""
     kinds, takebacks = counted_kinds()
     with store.snapshot():
-        held = store.club.seats_of(person)
-        seats = json.dumps([list(s) for s in held], ensure_ascii=False)
-        sessions = store.club.sessions_of(sid for sid, _seat in held)
+        seats = w.seats_json()
+        sessions = store.club.sessions_of(sid for sid, _seat in w.seats)
         nets = store.queries.seat_nets(seats)
         tallies = store.queries.seat_tallies(seats)
         laid = store.queries.seat_events(seats, kinds) if kinds else []
         given_back = store.queries.seat_takebacks(seats, takebacks) if takebacks else []
-    return {**career_from(shown, sessions, nets, tallies, laid, given_back), "person": person}
+    career = career_from(w.name, sessions, nets, tallies, laid, given_back)
+    return {**career, "person": w.person} if w.person is not None else career
 
 
 def versus(store: Store, text: str, other_text: str) -> JsonObject:

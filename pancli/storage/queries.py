@@ -81,40 +81,6 @@ class ReportQueries:
     def tally_players(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT player FROM tallies")]
 
-    def career_nets(self, name: str) -> dict[int, int]:
-        """A player's net chips per session, from effective payments (any case of the name)."""
-        return dict(self.conn.execute(
-            f"""SELECT session_id, SUM(d) FROM (
-                   SELECT session_id, chips AS d FROM payments WHERE payee = ? COLLATE NOCASE
-                    AND event_id NOT IN ({VOIDED_ANYWHERE})
-                   UNION ALL
-                   SELECT session_id, -chips FROM payments WHERE payer = ? COLLATE NOCASE
-                    AND event_id NOT IN ({VOIDED_ANYWHERE}))
-                GROUP BY session_id""", [name, name]).fetchall())
-
-    def career_tallies(self, name: str) -> list[tuple[int, str, int]]:
-        return [tuple(r) for r in self.conn.execute(
-            f"""SELECT session_id, stat, SUM(amount) FROM tallies WHERE player = ? COLLATE NOCASE
-                AND event_id NOT IN ({VOIDED_ANYWHERE}) GROUP BY session_id, stat""", [name])]
-
-    def career_events(self, name: str, kinds: Sequence[str]) -> list[tuple[int, str]]:
-        """(session id, payload JSON) of the player's effective events of these kinds (the kinds
-        a game's career view reads: ``Game.career_kinds``)."""
-        marks = ", ".join("?" * len(kinds))
-        return [tuple(r) for r in self.conn.execute(
-            f"""SELECT session_id, payload FROM events WHERE kind IN ({marks})
-                AND json_extract(payload, '$.player') = ? COLLATE NOCASE AND id NOT IN ({VOIDED_ANYWHERE})""",
-            [*kinds, name])]
-
-    def career_takebacks(self, name: str, codes: Sequence[str]) -> list[tuple[int, int, str]]:
-        """(session id, event id, parameters JSON) of the player's effective payments of these
-        codes, each different one of an event once (``Game.career_takebacks``: chips given back)."""
-        marks = ", ".join("?" * len(codes))
-        return [tuple(r) for r in self.conn.execute(
-            f"""SELECT DISTINCT session_id, event_id, params FROM payments WHERE code IN ({marks})
-                AND payer = ? COLLATE NOCASE AND params IS NOT NULL AND event_id NOT IN ({VOIDED_ANYWHERE})
-                ORDER BY event_id""", [*codes, name])]
-
     def stack_moves(self, session_id: int) -> list[tuple[int, int | None, str, int]]:
         """Every effective change of a player's stack in order: (seq, hand, player, chips), with
         buy-ins adding and cash-outs taking away."""
