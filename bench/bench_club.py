@@ -264,7 +264,7 @@ def main() -> None:
     short_db = small_club(where, pan, env, 20, 0)
     long_db = small_club(where, pan, env, args.people, args.chain)
     keys = ("sync", "player", "versus", "season", "pan --version", "listing", "player sql", "versus sql",
-            "season sql", "big new entry", "short new entry", "long new entry")
+            "season sql", "big new entry", "short new entry", "long new entry", "short listing", "long listing")
     times: dict[str, list[float]] = {k: [] for k in keys}
     for round_ in range(args.runs + 1):  # the first round warms the page cache and bytecode, untimed
         got = {
@@ -287,6 +287,8 @@ def main() -> None:
             finally:
                 store.close()
             got[label] = run([*pan, "--db", str(path), "sync", str(root)], env)
+        got["short listing"] = listing_floor(short_db.with_suffix(""))
+        got["long listing"] = listing_floor(long_db.with_suffix(""))
         if round_:
             for k, v in got.items():
                 times[k].append(v)
@@ -306,6 +308,8 @@ def main() -> None:
     print(f"  pan sync after 1 new roster entry: the club above {med['big new entry']:.2f} s; "
           f"a host of 20 nights with a chain of {20 + 1} entries {med['short new entry']:.2f} s, "
           f"with a chain of {args.people + args.chain + 1} {med['long new entry']:.2f} s")
+    print(f"    floors, pan --version + listing the roster's folder: short {start + med['short listing']:.2f} s, "
+          f"long {start + med['long listing']:.2f} s")
 
 
 if __name__ == "__main__":
