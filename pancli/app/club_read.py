@@ -123,13 +123,17 @@ def read_folder(root: Path, store: Store | None = None) -> Folder:
         if too_many:
             break
     now = set(listed)
-    new, other, rows = sorted(now), set(), {}  # nothing remembered: every file is new
+    new, other, rows = listed, set(), {}  # nothing remembered: every file is new
     if store is not None:
         with store.snapshot():
-            then = set(store.club.seen())
-            new = sorted(now - then)          # new or changed since last seen (by path: the listing's order)
-            other = {p for p, *_st in then - now}  # remembered and not as last seen: changed, gone, unlisted
-            rows = store.club.last_seen(p for p, *_st in new)
+            seen = store.club.seen()
+            if seen != listed:  # (equal, in the same order: every file as last seen, nothing else remembered)
+                then = set(seen)
+                new = sorted(now - then)      # new or changed since last seen (by path: the listing's order)
+                other = {p for p, *_st in then - now}  # remembered and not as last seen: changed, gone, unlisted
+                rows = store.club.last_seen(p for p, *_st in new)
+            else:
+                new = []
     new_paths = {p for p, *_st in new}
     if not too_many:  # a listing cut short says nothing of the files after it
         out.gone = sorted(other - new_paths - vanished)

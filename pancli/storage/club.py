@@ -24,13 +24,13 @@ class ClubQueries:
 
     def seen(self) -> list[tuple[str, int, int, int | None, int | None]]:
         """What was last seen of each roster file, as plain tuples (path, size, mtime_ns, ctime_ns,
-        ino) that a listing's compare with in C (sets, no row of each file made in Python); the
+        ino; by path) that a listing compares with in C (no row of each file made in Python); the
         ctime None where the file is no entry (a refusal is read again every time) or its ctime
         was not settled: such a row is never a file as last seen."""
         cur = self.conn.cursor()
         cur.row_factory = None  # tuples, not sqlite3.Row
         return cur.execute("SELECT path, size, mtime_ns, CASE WHEN digest IS NOT NULL THEN ctime_ns END, ino "
-                           "FROM club_files").fetchall()
+                           "FROM club_files ORDER BY path").fetchall()
 
     def last_seen(self, paths: Iterable[str]) -> dict[str, tuple[int, int, str | None, str | None, int | None, int | None]]:
         """What was last seen of these files (the few a listing found new or changed): size,
