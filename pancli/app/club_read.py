@@ -79,8 +79,8 @@ def read_folder(root: Path, store: Store | None = None) -> Folder:
     to say). A file that ``store`` remembers as an entry and whose size, mtime, ctime and inode
     are all as then is not opened again (kept: an edit in place changes the ctime, a replaced file
     or folder the inode); one whose signed line is the one remembered is not verified again. The
-    listing is compared with what was remembered as sets of tuples (in C): Python looks at the
-    files that differ only."""
+    listing is compared with what was remembered as a whole (lists or sets of tuples, compared in
+    C): Python looks only at the files that differ."""
     out = Folder(root, store=store)
     try:
         devices = sorted(os.scandir(root), key=_name)
@@ -122,13 +122,12 @@ def read_folder(root: Path, store: Store | None = None) -> Folder:
             listed.append((f.path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
         if too_many:
             break
-    now = set(listed)
     new, other, rows = listed, set(), {}  # nothing remembered: every file is new
     if store is not None:
         with store.snapshot():
             seen = store.club.seen()
             if seen != listed:  # (equal, in the same order: every file as last seen, nothing else remembered)
-                then = set(seen)
+                now, then = set(listed), set(seen)
                 new = sorted(now - then)      # new or changed since last seen (by path: the listing's order)
                 other = {p for p, *_st in then - now}  # remembered and not as last seen: changed, gone, unlisted
                 rows = store.club.last_seen(p for p, *_st in new)
