@@ -119,14 +119,14 @@ def _held(store: Store) -> tuple[Held | Roster | None, dict[str, Any] | None]:
         if not pinned:
             return None, None
         summary = held_summary(store, pinned)
-        rows = store.club.files()
+        remembered = store.club.entries_text()  # what basis() hashes of every entry remembered
         held = held_of(store, pinned) if summary is not None else None
     if held is not None and summary is not None and \
-            summary["basis"] == basis(r["digest"] for r in rows.values() if r["digest"]):
+            summary["basis"] == hashlib.sha256(remembered.encode("ascii")).hexdigest():
         return (held, summary) if held.small["name"] is not None else (None, None)
     with store.snapshot():
-        bodies = store.club.bodies()
-    roster = club.fold([Entry(json.loads(body), rows[path]["digest"]) for path, body in bodies.items()], pinned)
+        entries = store.club.entries()
+    roster = club.fold([Entry(json.loads(body), digest) for digest, body in entries], pinned)
     return (roster, None) if roster.name is not None else (None, None)
 
 

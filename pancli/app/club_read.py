@@ -6,10 +6,11 @@ the commands; pancli/app/club_held.py keeps the fold and places the seats).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from pancli.app.club_held import (
     project_changed,
     project_sessions,
 )
-from pancli.app.sync.folder import NotRegular, read_bytes, settled_ctime, split_signature, unchanged, why_not_read
+from pancli.app.sync.folder import NotRegular, read_bytes, settled_ns, split_signature, why_not_read
 from pancli.app.sync.run import folder_of
 from pancli.core import club, signing
 from pancli.core.club import Entry, Refusal, Roster
@@ -44,97 +45,130 @@ class Folder:
 
     root: Path
     entries: list[Entry] = field(default_factory=list)       # entries new since the last reading (or changed)
-    kept: dict[str, str] = field(default_factory=dict)       # file -> digest: entries as last read (not parsed again)
+    kept: int = 0                                            # entries as last read (not parsed again): in ``store``
     refused: list[Refusal] = field(default_factory=list)     # files that are no entry (entry = the file)
     errors: list[dict[str, str]] = field(default_factory=list)
     read: list[tuple[str, int, int, bytes | None, str | None, str | None, int | None, int]] = \
         field(default_factory=list)                          # rows to remember (club_files)
     gone: list[str] = field(default_factory=list)            # remembered files no longer there
-    bodies: Callable[[], dict[str, bytes]] | None = None     # the kept entries' signed lines, as remembered
+    store: Store | None = None                               # the database the listing was compared with
+    but: list[str] = field(default_factory=list)             # its remembered files that are not kept
+
+    def basis(self, more: Iterable[str] = ()) -> str:
+        """``club_held.basis`` of the kept entries (every entry the store remembers but of the
+        files ``but``: SQLite sorts and joins their digests) and of ``more``."""
+        if self.store is None:
+            return basis(more)
+        with self.store.snapshot():
+            text = self.store.club.entries_text(self.but)
+        extra = list(more)
+        if extra:
+            return basis([*text.split("\n"), *extra] if text else extra)
+        return hashlib.sha256(text.encode("ascii")).hexdigest()
 
     def every_entry(self) -> list[Entry]:
         """Every entry of the folder: the new ones and the kept ones, parsed from what was remembered."""
-        if not self.kept:
+        if not self.kept or self.store is None:
             return list(self.entries)
-        held = self.bodies() if self.bodies is not None else {}
-        return [*self.entries, *(Entry(json.loads(held[path]), digest) for path, digest in self.kept.items())]
+        with self.store.snapshot():
+            held = self.store.club.entries(self.but)
+        return [*self.entries, *(Entry(json.loads(body), digest) for digest, body in held)]
 
 
-Cache = dict[str, dict[str, Any]]
-
-
-def read_folder(root: Path, cache: Cache | None = None, bodies: Callable[[], dict[str, bytes]] | None = None) -> Folder:
+def read_folder(root: Path, store: Store | None = None) -> Folder:
     """Every device's roster entries, each read without following a link, bounded, parsed and its
     signature checked against the key it names (whether that key has the right is the roster's
-    to say). A file that ``cache`` remembers as an entry and whose size, mtime, ctime and inode are
-    all as then is not opened again (``kept``: an edit in place changes the ctime, a replaced file
-    or folder the inode); one whose signed line is the one remembered is not verified again."""
-    cache = cache or {}
-    out = Folder(root, bodies=bodies)
+    to say). A file that ``store`` remembers as an entry and whose size, mtime, ctime and inode
+    are all as then is not opened again (kept: an edit in place changes the ctime, a replaced file
+    or folder the inode); one whose signed line is the one remembered is not verified again. The
+    listing is compared with what was remembered as a whole (lists or sets of tuples, compared in
+    C): Python looks only at the files that differ."""
+    out = Folder(root, store=store)
     try:
-        devices = sorted(os.scandir(root), key=lambda e: e.name)
+        devices = sorted(os.scandir(root), key=_name)
     except OSError as e:
         out.errors.append({"path": str(root), "why": why_not_read(e)})
         return out
+    listed: list[tuple[str, int, int, int, int]] = []   # path, size, mtime_ns, ctime_ns, ino
     count = 0
-    listed: set[str] = set()
+    refused: list[tuple[str, Refusal]] = []             # by path: in the order of the listing
+    too_many: list[Refusal] = []
+    vanished: set[str] = set()
     for device in devices:
         if not club.DEVICE.fullmatch(device.name) or not device.is_dir(follow_symlinks=False):
             continue
         where = Path(device.path) / ROSTER
         if where.is_symlink():
-            out.refused.append(Refusal(str(where), "club.link"))
+            refused.append((str(where), Refusal(str(where), "club.link")))
             continue
         if not where.is_dir():
             continue
         try:
-            files_here = sorted(os.scandir(where), key=lambda e: e.name)
+            files_here = sorted(os.scandir(where), key=_name)
         except OSError as e:
             out.errors.append({"path": str(where), "why": why_not_read(e)})
             continue
         for f in files_here:
-            if f.name.startswith(".") or not f.name.endswith(".json"):
+            name = f.name
+            if name[0] == "." or not name.endswith(".json"):
                 continue  # a temporary file, ours or a sync engine's
             count += 1
             if count > MAX_FILES:
-                out.refused.append(Refusal(str(where), "club.too_many", {"limit": MAX_FILES}))
-                return out
-            listed.add(f.path)
-            _take(out, f, device.name, cache.get(f.path))
-    out.gone = sorted(set(cache) - listed)
+                too_many.append(Refusal(str(where), "club.too_many", {"limit": MAX_FILES}))
+                break
+            try:
+                st = f.stat(follow_symlinks=False)  # before it is read: a change after this shows next time
+            except OSError:  # gone since it was listed: the next reading has what replaced it
+                vanished.add(f.path)
+                continue
+            listed.append((f.path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+        if too_many:
+            break
+    new, other, rows = listed, set(), {}  # nothing remembered: every file is new
+    if store is not None:
+        with store.snapshot():
+            seen = store.club.seen()
+            if seen != listed:  # (equal, in the same order: every file as last seen, nothing else remembered)
+                now, then = set(listed), set(seen)
+                new = sorted(now - then)      # new or changed since last seen (by path: the listing's order)
+                other = {p for p, *_st in then - now}  # remembered and not as last seen: changed, gone, unlisted
+                rows = store.club.last_seen(p for p, *_st in new)
+            else:
+                new = []
+    new_paths = {p for p, *_st in new}
+    if not too_many:  # a listing cut short says nothing of the files after it
+        out.gone = sorted(other - new_paths - vanished)
+    touched: set[str] = set()
+    for path, size, mtime_ns, ctime_ns, ino in new:
+        row = rows.get(path)
+        known = row[2] if row is not None else None
+        got = _read_entry(Path(path), Path(path).parent.parent.name, known)
+        if got is None:
+            continue  # taken away since it was listed
+        ctime = settled_ns(ctime_ns)
+        digest, code = (got.digest, None) if isinstance(got, Entry) else (None, got.code)
+        if row != (size, mtime_ns, digest, code, ctime, ino):
+            body = club.canonical(got.data) if isinstance(got, Entry) else None
+            out.read.append((path, size, mtime_ns, body, digest, code, ctime, ino))
+        if isinstance(got, Refusal):
+            refused.append((path, got))  # read again every time (its words need all it said); remembered once
+        elif known == got.digest:
+            touched.add(path)  # the same entry (touched, copied back, still settling)
+        else:
+            out.entries.append(got)
+    out.but = sorted((other | new_paths) - touched)
+    out.kept = len(listed) - len(new) + len(touched)
+    out.refused = [r for _p, r in sorted(refused, key=lambda x: x[0])] + too_many
     return out
 
 
-def _take(out: Folder, f: os.DirEntry[str], device: str, row: dict[str, Any] | None) -> None:
-    try:
-        st = f.stat(follow_symlinks=False)  # before it is read: a change after this shows next time
-    except OSError:
-        return  # gone since it was listed: the next reading has what replaced it
-    if row is not None and row["digest"] is not None and unchanged(row, st):
-        out.kept[f.path] = row["digest"]
-        return
-    path = Path(f.path)
-    got = _read_entry(path, device, row)
-    if got is None:
-        return
-    ctime = settled_ctime(st)
-    digest, code = (got.digest, None) if isinstance(got, Entry) else (None, got.code)
-    if isinstance(got, Entry):
-        if row is not None and row["digest"] == got.digest:
-            out.kept[f.path] = got.digest  # the same entry (touched, copied back, still settling)
-        else:
-            out.entries.append(got)
-    else:
-        out.refused.append(got)  # read again every time (its words need all it said); remembered once
-    if row is None or (row["size"], row["mtime_ns"], row["digest"], row["refusal"], row["ctime_ns"], row["ino"]) \
-            != (st.st_size, st.st_mtime_ns, digest, code, ctime, st.st_ino):
-        body = club.canonical(got.data) if isinstance(got, Entry) else None
-        out.read.append((f.path, st.st_size, st.st_mtime_ns, body, digest, code, ctime, st.st_ino))
+def _name(e: os.DirEntry[str]) -> str:
+    return e.name
 
 
-def _read_entry(path: Path, device: str, row: dict[str, Any] | None = None) -> Entry | Refusal | None:
+def _read_entry(path: Path, device: str, known: str | None = None) -> Entry | Refusal | None:
     """The entry in a file, read whole; parsed and verified only when its signed line is not the
-    one ``row`` remembers having verified."""
+    one of digest ``known``, remembered as verified."""
     if not FILE.fullmatch(path.name):
         return Refusal(str(path), "club.file_name")
     try:
@@ -149,8 +183,8 @@ def _read_entry(path: Path, device: str, row: dict[str, Any] | None = None) -> E
     if signature is None or not body.endswith(b"\n"):
         return Refusal(str(path), "club.unsigned")
     body = body[:-1]
-    if row is not None and row["digest"] is not None and row["digest"] == club.digest(body):
-        return Entry(json.loads(body), row["digest"])
+    if known is not None and known == club.digest(body):
+        return Entry(json.loads(body), known)
     data = club.parse(body)
     if isinstance(data, Refusal):
         return Refusal(str(path), data.code, data.params)
@@ -183,12 +217,11 @@ def read_roster(store: Store, folder: str | None, need: bool) -> tuple[Roster | 
     then in part, enough for its refusals and contradictions)."""
     root = folder_of(store, folder)
     with store.snapshot():
-        cache = store.club.files()
         pinned = store.setting("club_id")
         summary = held_summary(store, pinned)
         held = held_of(store, pinned)
-    read = read_folder(root, cache, lambda: _bodies(store))
-    same = summary is not None and held is not None and summary["basis"] == basis(read.kept.values())
+    read = read_folder(root, store)
+    same = summary is not None and held is not None and summary["basis"] == read.basis()
     roster: Roster | None = None
     changed = not same or bool(read.entries)
     if not changed:
@@ -219,7 +252,7 @@ def read_roster(store: Store, folder: str | None, need: bool) -> tuple[Roster | 
         if changed:
             assert roster is not None
             since = summary["marks"] if summary is not None else marks  # the seats held were placed up to
-            summary = {"basis": basis([*read.kept.values(), *(e.digest for e in read.entries)]),
+            summary = {"basis": read.basis(e.digest for e in read.entries),
                        "marks": store.club.marks(), "entries": roster.count, "pending": len(roster.pending),
                        "trouble": bool(roster.refused or roster.conflicts)}
             now = keep(store, roster, pinned, summary, sessions,
@@ -266,7 +299,3 @@ def _fold_on(held: Held, new: list[Entry], pinned: str | None, need: bool) \
         return None, None, set()
     return (roster, later, sessions) if roster is not None else (None, None, set())
 
-
-def _bodies(store: Store) -> dict[str, bytes]:
-    with store.snapshot():
-        return store.club.bodies()

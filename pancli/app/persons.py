@@ -59,10 +59,15 @@ def person_named(store: Store, text: str) -> tuple[str, str] | None:
 def who(store: Store, text: str) -> Who:
     """A person of the club, else the name as typed at the tables (resolved as `pan player` does)."""
     named = person_named(store, text)
+    name = None
+    if named is None:
+        with store.snapshot():
+            name = resolve_known(store, text)
+        named = person_named(store, name)  # the start of a name a person goes by: that person
     with store.snapshot():
         if named is not None:
             return Who(named[1], named[0], tuple(store.club.seats_of(named[0])))
-        name = resolve_known(store, text)
+        assert name is not None
         # the seats typed in any case of the name (each spelling found once), not every seat held
         typed = store.queries.seats_named(n for n in store.queries.seat_spellings() if n.lower() == name.lower())
         placed = store.club.seat_persons(sid for sid, _seat in typed)

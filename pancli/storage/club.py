@@ -22,14 +22,37 @@ class ClubQueries:
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn  # the Store's
 
-    def files(self) -> dict[str, dict[str, Any]]:
-        """What was last seen of each roster file, without the entries' bodies (``bodies``)."""
-        return {r[0]: {"size": r[1], "mtime_ns": r[2], "digest": r[3], "refusal": r[4], "ctime_ns": r[5], "ino": r[6]}
-                for r in self.conn.execute("SELECT path, size, mtime_ns, digest, refusal, ctime_ns, ino FROM club_files")}
+    def seen(self) -> list[tuple[str, int, int, int | None, int | None]]:
+        """What was last seen of each roster file, as plain tuples (path, size, mtime_ns, ctime_ns,
+        ino; by path) that a listing compares with in C (no row of each file made in Python); the
+        ctime None where the file is no entry (a refusal is read again every time) or its ctime
+        was not settled: such a row is never a file as last seen."""
+        cur = self.conn.cursor()
+        cur.row_factory = None  # tuples, not sqlite3.Row
+        return cur.execute("SELECT path, size, mtime_ns, CASE WHEN digest IS NOT NULL THEN ctime_ns END, ino "
+                           "FROM club_files ORDER BY path").fetchall()
 
-    def bodies(self) -> dict[str, bytes]:
-        """Each remembered entry's signed line, by file."""
-        return {r[0]: r[1] for r in self.conn.execute("SELECT path, body FROM club_files WHERE digest IS NOT NULL")}
+    def last_seen(self, paths: Iterable[str]) -> dict[str, tuple[int, int, str | None, str | None, int | None, int | None]]:
+        """What was last seen of these files (the few a listing found new or changed): size,
+        mtime_ns, digest, refusal, ctime_ns, ino."""
+        return {r[0]: (r[1], r[2], r[3], r[4], r[5], r[6]) for r in self.conn.execute(
+            "SELECT path, size, mtime_ns, digest, refusal, ctime_ns, ino FROM club_files "
+            "WHERE path IN (SELECT value FROM json_each(?))", [json.dumps(list(paths), ensure_ascii=False)])}
+
+    def entries_text(self, but: Iterable[str] = ()) -> str:
+        """The digest of every entry remembered but those of the files ``but``, each once, sorted,
+        one a line (what ``club_held.basis`` hashes), joined by SQLite."""
+        row = self.conn.execute(
+            "SELECT group_concat(digest, char(10)) FROM (SELECT DISTINCT digest FROM club_files WHERE digest IS NOT NULL "
+            "AND path NOT IN (SELECT value FROM json_each(?)) ORDER BY digest)",
+            [json.dumps(list(but), ensure_ascii=False)]).fetchone()
+        return row[0] or ""
+
+    def entries(self, but: Iterable[str] = ()) -> list[tuple[str, bytes]]:
+        """Each entry remembered but those of the files ``but``: its digest and signed line, by file."""
+        return [(r[0], r[1]) for r in self.conn.execute(
+            "SELECT digest, body FROM club_files WHERE digest IS NOT NULL "
+            "AND path NOT IN (SELECT value FROM json_each(?)) ORDER BY path", [json.dumps(list(but), ensure_ascii=False)])]
 
     def remember_files(self, rows: Iterable[tuple[str, int, int, bytes | None, str | None, str | None, int | None, int]],
                        gone: Iterable[str]) -> None:

@@ -61,9 +61,14 @@ def settled_ctime(st: os.stat_result) -> int | None:
     """The change time to remember of a file, None when it cannot vouch for the file: on Windows
     (st_ctime is the creation time there), or when the file changed so recently that another
     change within the file system's clock tick would leave the same ctime (read again next time)."""
-    if os.name == "nt" or st.st_ctime_ns > time.time_ns() - SETTLED_NS:
+    return settled_ns(st.st_ctime_ns)
+
+
+def settled_ns(ctime_ns: int) -> int | None:
+    """``settled_ctime`` of a file whose change time is ``ctime_ns``."""
+    if os.name == "nt" or ctime_ns > time.time_ns() - SETTLED_NS:
         return None
-    return st.st_ctime_ns
+    return ctime_ns
 
 
 def unchanged(row: dict[str, Any] | None, st: os.stat_result) -> bool:
