@@ -15,7 +15,13 @@ import time
 from pathlib import Path
 
 import pytest
-from test_club import (
+
+from pancli.app import club as club_app, club_held, club_read
+from pancli.app.sync import folder as sync_folder
+from pancli.core import club
+from pancli.core.club import Entry, Roster
+
+from club_hosts import (
     device,
     everyone_synced,
     night,
@@ -23,11 +29,6 @@ from test_club import (
     three as three,  # noqa: F401, PLC0414 the fixture
     unseen,
 )
-
-from pancli.app import club as club_app, club_held, club_read
-from pancli.app.sync import folder as sync_folder
-from pancli.core import club
-from pancli.core.club import Entry, Roster
 
 SETTLED_NS = 50_000_000  # 50 ms: files are taken as settled sooner than a host would (2 s)
 
