@@ -237,7 +237,7 @@ def test_a_polish_pan_deal_tapped_on_the_dealer_page(tmp_path):
 def test_a_fourth_game_gets_a_working_dealer_page_from_its_declaration(tmp_path):
     """The toy game of tests/test_toy_game.py, served by a `pan serve --dealer` that registers it:
     its page lays out its own pack and a form for its own action, and a deal typed there records."""
-    from test_toy_game import HighCard
+    from toy_game import HighCard
 
     from pancli.games import GAMES, register
 
