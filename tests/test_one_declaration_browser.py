@@ -10,11 +10,11 @@ import threading
 import time
 
 import pytest
-from test_serve_dealer_browser import Dealer, button
 
 from pancli.games import GAMES, register
 
 from cdp import Browser, chromium_path
+from dealer_page import Dealer, button
 from helpers import HANG
 from toy_game import HighCardWithConcede, nets
 
