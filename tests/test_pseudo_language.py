@@ -85,25 +85,25 @@ def transcripts_in(lang: str, locale_dir: str, word: re.Pattern, tmp_path, monke
     catalogs of ``locale_dir``, each file in a fresh folder as tests/test_docs.py runs them:
     (where, the command's words, what it printed, the words the file types: data wherever they
     show). Commands that choose another language are left out."""
-    import test_docs
+    import doc_commands
 
     from pancli.cli import app
 
-    for doc in test_docs.DOCS:
+    for doc in doc_commands.DOCS:
         folder = tmp_path / doc.stem
         folder.mkdir()
-        home, cwd = test_docs.fresh_folders(folder)
+        home, cwd = doc_commands.fresh_folders(folder)
         monkeypatch.chdir(cwd)
-        for var, value in test_docs.clean_env(home).items():
+        for var, value in doc_commands.clean_env(home).items():
             monkeypatch.setenv(var, value)
         monkeypatch.setenv("PANCLI_LOCALE_DIR", locale_dir)
         monkeypatch.setenv("COLUMNS", "80")
         monkeypatch.setenv("NO_COLOR", "1")
-        commands = test_docs.commands_of(doc)
+        commands = doc_commands.commands_of(doc)
         typed = {w.lower() for cmd in commands for part in shlex.split(cmd.text, comments=True)
                  for w in word.findall(part)}
         for cmd in commands:
-            words, stdin = test_docs.split_command(cmd.text)
+            words, stdin = doc_commands.split_command(cmd.text)
             if "--lang" in words:
                 continue  # an example of another language
             data = (cwd / stdin).read_text(encoding="utf-8") if stdin else None
