@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from pancli.cli import app
 from pancli.cli.commands.after_game.history import placed
 
-from helpers import Pan, run_sql
+from helpers import Pan, as_from_a_terminal, run_sql
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,8 +70,6 @@ def on_a_terminal(args: list[str], env: dict, rows: int, columns: int = 100) -> 
     import struct
     import subprocess
     import termios
-
-    from test_table_pty import as_from_a_terminal
 
     from helpers import HANG
 
