@@ -1,6 +1,7 @@
 """What several test files share: running `pan` (in this process or as a process), database
-digests, the crash-consistency check and the worked-example loop. Test files import from here,
-never from one another."""
+digests, the crash-consistency check and the worked-example loop. Test files import from here and
+from the support modules beside it (tests/club_hosts.py, tests/dealer_page.py, ...), never from
+one another (tests/test_architecture.py holds them to it)."""
 
 from __future__ import annotations
 
