@@ -168,9 +168,10 @@ def test_a_deal_stored_without_its_hand_number_is_refused_in_one_line_pointing_t
     for line in ("deal", "drop cruz", "meld ana 5S 5S 5S"):
         pan(line)
     run_sql(pan.db, f"UPDATE events SET payload = {edit} WHERE kind = 'deal'")  # a hand-edited database
-    out = pan("history --player ana", code=1).output.strip()
-    assert out.splitlines() == [
-        "Error: event #1 (deal) cannot be replayed: its stored payload has no valid 'hand': run `pan db check`"]
+    refused = ["Error: event #1 (deal) cannot be replayed: its stored payload has no valid 'hand': run `pan db check`"]
+    assert pan("history --player ana", code=1).output.strip().splitlines() == refused
+    assert pan("standings", code=1).output.strip().splitlines() == refused
+    assert pan("deal", code=1).output.strip().splitlines() == refused
     # the whole history still reads; and `pan db check` names the event
     assert "Ana melds 5♠ 5♠ 5♠" in pan("history").output
     checked = pan("db check", ok=False)
