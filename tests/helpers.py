@@ -1,6 +1,7 @@
 """What several test files share: running `pan` (in this process or as a process), database
-digests, the crash-consistency check and the worked-example loop. Test files import from here,
-never from one another."""
+digests, the crash-consistency check and the worked-example loop. Test files import from here and
+from the support modules beside it (tests/club_hosts.py, tests/dealer_page.py, ...), never from
+one another (tests/test_architecture.py holds them to it)."""
 
 from __future__ import annotations
 
@@ -407,3 +408,100 @@ def every_language_code() -> list[str]:
     each shipped catalog, and bg, ja and es."""
     shipped = Path(__file__).resolve().parent.parent / "pancli" / "locale"
     return ["en", *sorted({mo.parent.parent.name for mo in shipped.glob("*/LC_MESSAGES/pancli.mo")} | set(STAND_INS))]
+
+
+def two_nights(tmp_path) -> Pan:
+    pan = Pan(tmp_path / "x.db")
+    pan("session new one --players Ana,Ben,Cruz --dealer Cruz --chip-value 0.25")
+    pan("deal")
+    pan("drop Ana")
+    pan("session new two --players Dee,Eve,Fay --dealer Fay")
+    pan("deal")
+    pan("drop Dee")
+    return pan
+
+
+def forge_an_undo_of_the_other_sessions_event(pan: Pan) -> None:
+    """Session two's next event: an undo whose target is session one's event of seq 2 (the drop),
+    while session two's own seq 2 is its last effective event."""
+    one = sql_value(pan.db, "SELECT id FROM sessions WHERE name = 'one'")
+    two = sql_value(pan.db, "SELECT id FROM sessions WHERE name = 'two'")
+    target = sql_value(pan.db, f"SELECT id FROM events WHERE session_id = {one} AND seq = 2")
+    run_sql(pan.db, "INSERT INTO events (session_id, seq, hand, kind, payload, created_at, undo_of) "
+                    f"SELECT {two}, 3, hand, 'undo', '{{\"kind\": \"undo\"}}', created_at, {target} "
+                    f"FROM events WHERE session_id = {two} AND seq = 2")
+
+
+def limit_files(n: int):
+    """A child process's pre-exec: its open-file limit set to ``n`` (a server's bounds follow it)."""
+    import resource  # POSIX only, and only for the servers started under a limit
+
+    def preexec():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+    return preexec
+
+
+def port_of(url: str) -> int:
+    return int(url.split(":")[2].split("/")[0])
+
+
+def token_of(url: str) -> str:
+    return url.split("token=")[1]
+
+
+def border_offsets(line: str, ambiguous: int) -> list[int]:
+    """The cell offset of each border of a table's line (| in a row, + and | in a rule), measured
+    as a terminal whose ambiguous characters take ``ambiguous`` cells draws them."""
+    from wcwidth import wcwidth
+
+    out, at = [], 0
+    borders = "|+" if set(line) <= set("|+-=") else "|"
+    for ch in line:
+        if ch in borders:
+            out.append(at)
+        at += max(0, wcwidth(ch, ambiguous_width=ambiguous))
+    return out
+
+
+def tables_line_up(text: str, ambiguous: int) -> list[str]:
+    """The lines of each bordered table (a run of lines starting with | or +) whose borders are
+    not at the cells of its first row's: every row's | (and a rule's +) at the same offsets, every
+    edge at the same two."""
+    bad: list[str] = []
+    table: list[list[int]] = []
+    for line in [*text.splitlines(), ""]:
+        if line.startswith(("|", "+")):
+            table.append(border_offsets(line, ambiguous))
+            if line.startswith("|") and set(line) <= set("|+-="):
+                table[-1].append(-1)  # a rule between rows: its + where the rows' | are
+            continue
+        rows = [o for o in table if o[-1] != -1 and len(o) > 2] or table
+        if table:
+            first = rows[0]
+            for offsets in table:
+                cut = offsets[:-1] if offsets[-1] == -1 else offsets
+                if (cut[0], cut[-1]) != (first[0], first[-1]) or (len(cut) > 2 and cut != first):
+                    bad.append(repr(offsets))
+        table = []
+    return bad
+
+
+def as_from_a_terminal() -> None:
+    """The shell starts as a terminal starts it: with the hang-up and interrupt signals at their
+    defaults, even when the tests run under `nohup` or from a background job (which ignore them,
+    and a child would inherit that)."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+PEAK = """import resource, subprocess, sys
+code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024, code)"""
+
+
+def peak_mb(db, *args) -> int:
+    """`pan` run as a process of its own; the most memory it held, in MB."""
+    out = subprocess.run([sys.executable, "-c", PEAK, *PAN, "--db", str(db), *args], capture_output=True,
+                         text=True, env=child_env(), timeout=20 * HANG, check=True).stdout.split()
+    assert out[1] == "0", f"pan {' '.join(args)} failed"
+    return int(out[0])

@@ -346,3 +346,38 @@ def test_the_command_words_check_finds_what_it_looks_for():
               '_("type `deal` to start it")\n_("e.g. 5S")\n_("AS 2S 3S / 5S")\n_("a 24-card pack")\n')
     assert messages_naming_commands(source) == ["start one with `pan deal`", "say which with --to", "pan out takes",
                                                 "type `deal` to start it"]
+
+
+# -- the tests themselves ------------------------------------------------------------------------
+
+TESTS = Path(__file__).resolve().parent
+
+
+def imports_of_test_files(path: Path) -> list[str]:
+    """Where a file of tests/ imports a test file (test_*.py), anywhere in it (lazy imports too)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [f"{node.lineno}: import {a.name}" for a in node.names if a.name.split(".")[0].startswith("test_")]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module \
+                and node.module.split(".")[0].startswith("test_"):
+            found.append(f"{node.lineno}: from {node.module} import …")
+    return found
+
+
+def test_no_test_file_imports_from_another():
+    """What test files share lives in tests/helpers.py and the support modules beside it, each named
+    for what it holds (never test_*.py, so pytest does not collect it): a test file importing
+    another runs the other's module-level code (its skips included), and neither can then be
+    changed, moved or renamed alone (docs/development.md)."""
+    found = [f"tests/{path.name}:{where}" for path in sorted(TESTS.glob("*.py")) for where in imports_of_test_files(path)]
+    assert not found, "a test file imported, not a support module:\n" + "\n".join(found)
+
+
+def test_the_test_files_check_finds_what_it_looks_for(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("from test_club import three\nimport test_docs, helpers\nfrom helpers import Pan\n"
+                      "def f():\n    from test_toy_game import HighCard\n    import test_docs.x as d\n"
+                      "from club_hosts import three\nfrom .test_x import y\n", encoding="utf-8")
+    assert imports_of_test_files(sample) == ["1: from test_club import …", "2: import test_docs",
+                                           "5: from test_toy_game import …", "6: import test_docs.x"]

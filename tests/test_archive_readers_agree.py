@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import copy
 
-from test_archive import _night_events, _odd_values
-
 from pancli.app import archive, archive_check
 from pancli.core.errors import InputError
+
+from archive_examples import night_events, odd_values
 
 ONLY_THE_READER_SAYS = ("must be numbered 1, 2, 3", "but the payload says", "has params but no code")
 
 
 def test_an_event_the_check_passes_is_one_the_reader_reads():
-    odd, read = _odd_values(), 0
-    for n, original in enumerate(_night_events(), 1):
+    odd, read = odd_values(), 0
+    for n, original in enumerate(night_events(), 1):
         places = [(None, k) for k in ("seq", "kind", "created_at", "hand", "undo_of", "payload", "payload_json",
                                       "nulls", "payments", "extra")]
         places += [("payload", k) for k in ("kind", "player", "cards", "chips", "dealer", "extra")]

@@ -11,7 +11,7 @@ from pancli.app import archive, archive_import, archive_write
 from pancli.core.rows import LoggedEvent
 from pancli.storage.store import Store
 
-from helpers import pan_in_process as pan
+from helpers import pan_in_process as pan, peak_mb
 
 EXPORTS = Path(__file__).parent / "fixtures" / "export_0_2"
 EXPORTED_AT = "2026-12-01T12:00:00+00:00"  # make.py wrote the fixtures with this time
@@ -278,24 +278,6 @@ def long_night(db, hands: int) -> int:
                     count += 1
     store.close()
     return count
-
-
-PEAK = """import resource, subprocess, sys
-code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024, code)"""
-
-
-def peak_mb(db, *args) -> int:
-    """`pan` run as a process of its own; the most memory it held, in MB."""
-    import subprocess
-    import sys
-
-    from helpers import HANG, PAN, child_env
-
-    out = subprocess.run([sys.executable, "-c", PEAK, *PAN, "--db", str(db), *args], capture_output=True,
-                         text=True, env=child_env(), timeout=20 * HANG, check=True).stdout.split()
-    assert out[1] == "0", f"pan {' '.join(args)} failed"
-    return int(out[0])
 
 
 @pytest.mark.slow

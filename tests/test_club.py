@@ -7,69 +7,20 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from contextlib import contextmanager
-from pathlib import Path
-
-import pytest
 
 from pancli.core import club, signing
 from pancli.core.words import signed
 
+from club_hosts import (
+    device,
+    everyone_synced,
+    night,
+    sync,
+    three as three,  # noqa: F401, PLC0414 the fixture
+    unseen,
+    write_signed,
+)
 from helpers import Pan, sql_value
-
-NIGHT = ["deal", "drop {c}", "meld {a} 5S 5S 5S", "meld {b} 7H 7H 7H", "out {b} KD KD KD"]
-
-
-def night(pan: Pan, name: str, players: list[str]) -> None:
-    pan(f"session new {name} --players " + ",".join(f"'{p}'" if " " in p else p for p in players))
-    a, b, c = players[:3]
-    for line in NIGHT:
-        pan(line.format(a=f"'{a}'" if " " in a else a, b=b, c=c), ok=False)
-
-
-def sync(pan: Pan, folder: Path | None = None, code: int = 0) -> dict:
-    return json.loads(pan(f"sync {folder or ''} --json", code=code).stdout)
-
-
-def device(pan: Pan) -> str:
-    return json.loads(pan("sync --status --json").stdout)["device"]
-
-
-@pytest.fixture
-def three(tmp_path):
-    """Kasia (the club's first registrar), Ben and Cruz, each a host of their own, one folder; Ana
-    sat at each, typed "Ana", "ana" and "Anna K."."""
-    folder = tmp_path / "shared"
-    folder.mkdir()
-    kasia, ben, cruz = (Pan(tmp_path / f"{n}.db") for n in ("kasia", "ben", "cruz"))
-    night(kasia, "k1", ["Ana", "Ben", "Dee"])
-    night(ben, "b1", ["ana", "Ben", "Eve"])
-    night(cruz, "c1", ["Anna K.", "Ben", "Fay"])
-    for pan, label in ((kasia, "kasia"), (ben, "ben"), (cruz, "cruz")):
-        pan(f"sync {folder} --device-name {label}")
-    kasia("club init 'Friday club'")
-    sync(kasia)
-    kasia("club grant ben")
-    sync(ben)
-    return folder, kasia, ben, cruz
-
-
-@contextmanager
-def unseen(folder: Path, pan: Pan):
-    """The host's last roster entry not yet delivered to the others (a sync engine's delay)."""
-    last = sorted((folder / device(pan) / "club").glob("*.json"))[-1]
-    away = last.with_name(".away")
-    last.rename(away)
-    try:
-        yield
-    finally:
-        away.rename(last)
-
-
-def everyone_synced(*pans: Pan) -> None:
-    for _ in range(2):
-        for pan in pans:
-            sync(pan)
 
 
 def test_three_spellings_on_three_hosts_are_one_person_in_player_season_and_versus(three):
@@ -183,13 +134,6 @@ def test_two_registrars_giving_one_seat_to_two_people_is_shown_both_sides(three)
 
 
 # -- hostile roster files ------------------------------------------------------------------------
-
-def write_signed(folder: Path, data: dict, seed: bytes, name: str | None = None) -> Path:
-    body = club.canonical(data)
-    path = folder / data["by"] / "club" / (name or f"{data['seq']:08d}.json")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(body + b"\n# signature: ed25519 " + signing.sign(seed, signing.CLUB, body).encode() + b"\n")
-    return path
 
 
 def roster_now(pan: Pan) -> dict:

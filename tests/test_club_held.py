@@ -14,56 +14,22 @@ import sqlite3
 import time
 from pathlib import Path
 
-import pytest
-from test_club import (
+from pancli.app import club as club_app, club_held, club_read
+from pancli.core import club
+from pancli.core.club import Entry, Roster
+
+from club_hosts import (
     device,
     everyone_synced,
+    folds,
     night,
+    opened,
+    quick_settling as quick_settling,  # noqa: F401, PLC0414 the fixture
+    settled_sync,
     sync,
     three as three,  # noqa: F401, PLC0414 the fixture
     unseen,
 )
-
-from pancli.app import club as club_app, club_held, club_read
-from pancli.app.sync import folder as sync_folder
-from pancli.core import club
-from pancli.core.club import Entry, Roster
-
-SETTLED_NS = 50_000_000  # 50 ms: files are taken as settled sooner than a host would (2 s)
-
-
-@pytest.fixture(autouse=True)
-def quick_settling(monkeypatch):
-    monkeypatch.setattr(sync_folder, "SETTLED_NS", SETTLED_NS)
-
-
-def settle(folder: Path) -> None:
-    """Wait until every file of the folder changed longer ago than a settled file did (the clock
-    is what is waited on; nothing else runs)."""
-    newest = max(p.stat().st_ctime_ns for p in folder.rglob("*") if p.is_file())
-    while time.time_ns() - newest <= 2 * SETTLED_NS:
-        time.sleep(0.01)
-
-
-def settled_sync(pan, folder: Path) -> dict:
-    """Two syncs, the folder settled before each: the second remembers every file settled."""
-    settle(folder)
-    sync(pan, folder)
-    settle(folder)
-    return sync(pan, folder)
-
-
-def opened(monkeypatch) -> list[str]:
-    """The files `pan sync` opens from now on."""
-    seen: list[str] = []
-    real = sync_folder.open_regular
-
-    def counting(path):
-        seen.append(str(path))
-        return real(path)
-
-    monkeypatch.setattr(sync_folder, "open_regular", counting)
-    return seen
 
 
 def roster_files(folder: Path) -> list[Path]:
@@ -123,20 +89,6 @@ def test_a_replaced_roster_folder_is_read_again(three, monkeypatch):
     out = kasia(f"sync {folder}", code=1).output
     assert "signature does not hold" in out, out
     assert [p["name"] for p in kasia.json("club show")["persons"]] == ["Ana"]
-
-
-def folds(monkeypatch) -> list[int]:
-    """How many entries each whole fold of a sync folded from the start."""
-    counted: list[int] = []
-    real = club.fold
-
-    def counting(entries, pinned=None):
-        entries = list(entries)
-        counted.append(len(entries))
-        return real(entries, pinned)
-
-    monkeypatch.setattr(club, "fold", counting)
-    return counted
 
 
 def seats(pan) -> list[tuple]:

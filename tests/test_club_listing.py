@@ -12,11 +12,19 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from test_club import device, sync, three as three  # noqa: F401, PLC0414 the fixture
-from test_club_held import folds, opened, quick_settling as quick_settling, settle, settled_sync  # noqa: F401, PLC0414
-
 from pancli.app import club as club_app, club_held, club_read
 from pancli.core import signing
+
+from club_hosts import (
+    device,
+    folds,
+    opened,
+    quick_settling as quick_settling,  # noqa: F401, PLC0414 the fixture
+    settle,
+    settled_sync,
+    sync,
+    three as three,  # noqa: F401, PLC0414 the fixture
+)
 
 
 def rows(pan) -> dict[str, tuple]:

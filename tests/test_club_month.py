@@ -8,9 +8,10 @@ import itertools
 from collections import Counter
 
 import pytest
-from test_club import everyone_synced, night, three  # noqa: F401 (the fixture)
 
 from pancli.storage import log
+
+from club_hosts import everyone_synced, night, three  # noqa: F401 (the fixture)
 
 # November 2026: a night a week at each host, each week's three nights on three evenings
 WEEKS = [(3, 5, 6), (10, 12, 13), (17, 19, 20), (24, 26, 27)]

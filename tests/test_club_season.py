@@ -8,10 +8,9 @@ from __future__ import annotations
 import json
 import os
 
-from test_club import device, everyone_synced, night, sync, three, unseen, write_signed  # noqa: F401 (a fixture)
-
 from pancli.core import club, signing
 
+from club_hosts import device, everyone_synced, night, sync, three, unseen, write_signed  # noqa: F401 (a fixture)
 from helpers import sql_value
 
 

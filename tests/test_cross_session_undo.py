@@ -4,29 +4,7 @@
 
 from __future__ import annotations
 
-from helpers import Pan, run_sql, sql_value
-
-
-def two_nights(tmp_path) -> Pan:
-    pan = Pan(tmp_path / "x.db")
-    pan("session new one --players Ana,Ben,Cruz --dealer Cruz --chip-value 0.25")
-    pan("deal")
-    pan("drop Ana")
-    pan("session new two --players Dee,Eve,Fay --dealer Fay")
-    pan("deal")
-    pan("drop Dee")
-    return pan
-
-
-def forge_an_undo_of_the_other_sessions_event(pan: Pan) -> None:
-    """Session two's next event: an undo whose target is session one's event of seq 2 (the drop),
-    while session two's own seq 2 is its last effective event."""
-    one = sql_value(pan.db, "SELECT id FROM sessions WHERE name = 'one'")
-    two = sql_value(pan.db, "SELECT id FROM sessions WHERE name = 'two'")
-    target = sql_value(pan.db, f"SELECT id FROM events WHERE session_id = {one} AND seq = 2")
-    run_sql(pan.db, "INSERT INTO events (session_id, seq, hand, kind, payload, created_at, undo_of) "
-                    f"SELECT {two}, 3, hand, 'undo', '{{\"kind\": \"undo\"}}', created_at, {target} "
-                    f"FROM events WHERE session_id = {two} AND seq = 2")
+from helpers import forge_an_undo_of_the_other_sessions_event, two_nights
 
 
 def test_the_recorder_refuses_it_and_voids_nothing(tmp_path):

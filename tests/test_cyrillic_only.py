@@ -124,7 +124,7 @@ def russian(monkeypatch):
 
 
 def test_the_readme_and_the_manual_speak_russian_only(russian, tmp_path, monkeypatch):
-    from test_pseudo_language import transcripts_in
+    from language_samples import transcripts_in
 
     allowed = data_words()
     problems: list[str] = []
@@ -152,7 +152,7 @@ def test_every_help_speaks_russian_only(russian):
 
 
 def test_every_page_speaks_russian_only(russian, tmp_path):
-    from test_pseudo_language import PAGE_NAMES, pages_in
+    from language_samples import PAGE_NAMES, pages_in
 
     allowed = data_words() | PAGE_NAMES
     problems = [f"{where}: {line}" for where, text in pages_in("ru", tmp_path) for line in leaks(text, allowed)]

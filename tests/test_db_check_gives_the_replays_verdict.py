@@ -30,8 +30,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 from hypothesis.stateful import initialize, rule
-from test_many_undos import cashier_archive
-from test_stateful import Night
 
 from pancli.app import archive, archive_import
 from pancli.app.check.session import check_session
@@ -39,6 +37,9 @@ from pancli.app.recorder import Recorder
 from pancli.app.replay import first_difference, moves, replay
 from pancli.games import game
 from pancli.storage.store import Store
+
+from archive_examples import cashier_archive
+from random_night import Night
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MAIN = FIXTURES / "main_9347d07" / "pancli.db"

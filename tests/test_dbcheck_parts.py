@@ -85,3 +85,15 @@ def test_the_whole_check_with_its_worker_processes(night):
             assert problem is None and figures["sessions"] == 1 and figures["events"] > 10
     finally:
         store.close()
+
+
+def test_a_part_starting_at_a_deal_stored_without_its_hand_number_says_so_in_one_line(night):
+    con = sqlite3.connect(night)
+    parts, _ = check(night, 3)
+    first = parts[1][0]
+    con.execute("UPDATE events SET payload = json_remove(payload, '$.hand') WHERE seq = ?", [first])  # hand-edited
+    con.commit()
+    _, (problem, _) = check(night, 3)
+    # the part before it replays that deal and finds its payload changed; the part from it cannot
+    # restore the state before it: no part raises
+    assert f"event #{first} (deal)" in problem and "\n" not in problem

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from pancli.cli import app
 from pancli.cli.commands.after_game.history import placed
 
-from helpers import Pan
+from helpers import Pan, as_from_a_terminal, run_sql
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,8 +70,6 @@ def on_a_terminal(args: list[str], env: dict, rows: int, columns: int = 100) -> 
     import struct
     import subprocess
     import termios
-
-    from test_table_pty import as_from_a_terminal
 
     from helpers import HANG
 
@@ -160,3 +158,21 @@ def test_a_history_line_filled_by_place_says_what_its_named_words_say(words):
                                    "#{seq.real} {event}", "{0} {event}", "#{seq"])
 def test_a_history_line_with_other_fields_is_filled_by_name(words):
     assert placed(words) is None
+
+
+@pytest.mark.parametrize("edit", ["json_remove(payload, '$.hand')", "json_set(payload, '$.hand', json('null'))",
+                                  "json_set(payload, '$.hand', 'one')"])
+def test_a_deal_stored_without_its_hand_number_is_refused_in_one_line_pointing_to_db_check(tmp_path, edit):
+    pan = Pan(tmp_path / "pan.db")
+    pan("session new fri --players Ana,Ben,Cruz")
+    for line in ("deal", "drop cruz", "meld ana 5S 5S 5S"):
+        pan(line)
+    run_sql(pan.db, f"UPDATE events SET payload = {edit} WHERE kind = 'deal'")  # a hand-edited database
+    refused = ["Error: event #1 (deal) cannot be replayed: its stored payload has no valid 'hand': run `pan db check`"]
+    assert pan("history --player ana", code=1).output.strip().splitlines() == refused
+    assert pan("standings", code=1).output.strip().splitlines() == refused
+    assert pan("deal", code=1).output.strip().splitlines() == refused
+    # the whole history still reads; and `pan db check` names the event
+    assert "Ana melds 5♠ 5♠ 5♠" in pan("history").output
+    checked = pan("db check", ok=False)
+    assert checked.exit_code != 0 and "event #1 (deal)" in checked.output and "Traceback" not in checked.output

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import db_dump, pan_in_process as pan, run_sql, sql_value
+from helpers import db_dump, pan_in_process as pan, peak_mb, run_sql, sql_value
 
 MAIN = Path(__file__).parent / "fixtures" / "main_9347d07"
 
@@ -213,8 +213,6 @@ def test_an_undo_of_a_bank_event_past_the_window_that_is_not_the_last_is_refused
 def test_a_session_of_200000_bank_events_and_no_hand_imports_in_bounded_memory(tmp_path):
     """Issue 31: it peaked at 275 MB, holding every event (no deal ever ends a window); bounded
     as hands are, it stays within the memory of a long night's hand (the goal: under 100 MB)."""
-    from test_archive_stream import peak_mb
-
     from pancli.app import archive
 
     n, undos = 200_000, 1_500

@@ -11,61 +11,13 @@ from pathlib import Path
 import pytest
 
 from cdp import Browser, chromium_path
-from helpers import Pan, start_server, stop_server
+from phone_pages import OVERFLOW, PAGES, WIDTH, address, served  # noqa: F401  (the fixture)
 
 if chromium_path() is None:
     if os.environ.get("CI"):
         raise RuntimeError("the browser test needs chromium in CI: apt-get install chromium")
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
-WIDTH = 390
-# What does not fit: the page wider than the phone, or an element whose words run past its box
-# (a button, a tab, a heading) or past the screen's right edge.
-OVERFLOW = """(() => {
-  const out = [];
-  if (document.documentElement.scrollWidth > WIDTH) out.push('page ' + document.documentElement.scrollWidth);
-  for (const e of document.querySelectorAll('button, .tabs a, .langs a, h1, h2, label, .status, .tag, .live')) {
-    if (e.offsetParent === null) continue;
-    const r = e.getBoundingClientRect();
-    if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'auto') out.push('clipped: ' + e.textContent.trim());
-    if (r.right > WIDTH + 1 && !e.closest('.scroll, .tabs')) out.push('past the edge: ' + e.textContent.trim());
-  }
-  return out;
-})()""".replace("WIDTH", str(WIDTH))
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    db = tmp_path_factory.mktemp("lang") / "pan.db"
-    pan = Pan(db)
-    pan("session new piątek --players Agnieszka,Bartłomiej,Małgorzata,Władysław --dealer Władysław")
-    pan("deal")
-    pan("stay agnieszka")
-    pan("drop małgorzata")
-    pan("meld bartłomiej 5S 5S 5S")
-    pan("meld agnieszka JH QH KH")
-    proc, players = start_server(db, "--no-qr", "--dealer")
-    try:
-        dealer = ""
-        while not dealer.startswith("http"):  # after a line that says what the address is for
-            dealer = proc.stdout.readline().strip()
-        yield players, dealer
-    finally:
-        rc, out, err = stop_server(proc)
-        assert rc == 0 and "Traceback" not in err, err
-
-
-def address(base: str, path: str, lang: str) -> str:
-    root, query = base.split("?", 1)
-    return f"{root.rstrip('/')}{path}?{query}&lang={lang}"
-
-
-PAGES = {
-    "table": ("/", "document.getElementById('live-status') && !document.getElementById('live-status').hidden"),
-    "player": ("/player/Agnieszka", "document.getElementById('live-status') && !document.getElementById('live-status').hidden"),
-    "tv": ("/tv", "document.getElementById('live-status') && !document.getElementById('live-status').hidden"),
-    "dealer": (None, "document.querySelectorAll('#seats .seat').length === 4"),
-}
 WORDS = {"pl": {"table": "Wyniki", "player": "Dziś", "tv": "Rozdanie 1", "dealer": "Cofnij"},
          "ru": {"table": "Результаты", "player": "Сегодня", "tv": "Сдача 1", "dealer": "Отменить"}}
 LIVE = {"pl": "● na żywo", "ru": "● в эфире"}
@@ -73,7 +25,7 @@ LIVE = {"pl": "● na żywo", "ru": "● в эфире"}
 
 @pytest.mark.parametrize("lang", ["pl", "ru"])
 @pytest.mark.parametrize("page", list(PAGES))
-def test_the_page_fits_a_phone_in_polish_and_russian(served, lang, page):
+def test_the_page_fits_a_phone_in_polish_and_russian(served, lang, page):  # noqa: F811  (the fixture)
     players, dealer = served
     path, ready = PAGES[page]
     url = address(dealer, "", lang).replace("?&", "?") if path is None else address(players, path, lang)

@@ -12,32 +12,8 @@ from pancli.core.rows import LoggedEvent
 from pancli.games import game
 from pancli.storage.store import Store
 
+from archive_examples import PLAYERS, cashier_archive
 from helpers import pan_in_process as pan
-
-PLAYERS = ["Ana", "Ben", "Cruz", "Dee"]
-
-
-def cashier_archive(n: int, game_name: str) -> dict:
-    """n buy-ins, each undone and recorded again: 3n events. Before, this took minutes at n = 2000;
-    run it by hand with a larger n to see the time grow only as n does."""
-    g = game(game_name)
-    events: list[dict] = []
-
-    def add(kind, payload, undo_of=None):
-        seq = len(events) + 1
-        events.append({"seq": seq, "hand": None, "kind": kind, "created_at": "2026-01-01T20:00:00+00:00",
-                       "undo_of": undo_of, "payload": payload, "payments": []})
-        return seq
-
-    for i in range(n):
-        buy = {"kind": "buyin", "player": PLAYERS[i % 4], "chips": 1 + i % 9}
-        seq = add("buyin", buy)
-        add("undo", {"kind": "undo", "undid": "buyin", "seq": seq}, undo_of=seq)
-        add("buyin", dict(buy))
-    return {"format": archive.FORMAT, "version": archive.VERSION,
-            "session": {"name": "cashier", "game": game_name, "created_at": "2026-01-01T20:00:00+00:00",
-                        "seats": PLAYERS, "dealer": None, "chip_value": None, "closed_at": None},
-            "rules": g.rules_to_dict(g.schema.defaults), "events": events}
 
 
 @pytest.mark.parametrize("game_name", ["panguingue", "contract"])

@@ -1,10 +1,10 @@
 """Adding a verb to a game is one declaration plus its engine handler.
 
-The toy game of tests/test_toy_game.py gains a second action, `concede` (a player gives the deal
+The toy game of tests/toy_game.py gains a second action, `concede` (a player gives the deal
 up and pays the stake to each other player): an ``Action`` in its ``actions`` and the engine's
-handling of its event, and nothing else. It is then a command of `pan highcard …` (its help, its
-refusals, what it records), a line of `pan table`, and a button of the dealer's page that
-records the same event.
+handling of its event, and nothing else (``HighCardWithConcede``, beside it in tests/toy_game.py).
+It is then a command of `pan highcard …` (its help, its refusals, what it records), a line of
+`pan table`, and a button of the dealer's page that records the same event.
 """
 
 from __future__ import annotations
@@ -13,14 +13,9 @@ import re
 import warnings
 
 import pytest
-from test_toy_game import DEAL, TOKEN, HighCard, HighCardState, nets
 
-from pancli.core.errors import InputError
-from pancli.core.ledger import Params, Payment, Step, Tally
-from pancli.core.payloads import TABLE, TEXT, Field, Payloads
 from pancli.games import GAMES, register
-from pancli.games.actions import BANK_ACTIONS, PLAYER, Action, Param
-from pancli.games.protocol import Event
+from pancli.games.actions import PLAYER
 
 with warnings.catch_warnings():  # starlette suggests httpx2 for its test client; httpx serves as well
     warnings.simplefilter("ignore")
@@ -28,32 +23,7 @@ with warnings.catch_warnings():  # starlette suggests httpx2 for its test client
 
 from pancli.web.app import create_app
 
-# The declaration: the verb, its parameter, its help, the event it makes.
-CONCEDE = Action("concede", ("highcard", "concede"), "A player gives the deal up and pays each other player.",
-                 "Concede", (Param("player", PLAYER, "Who gives the deal up."),),
-                 lambda v: [{"kind": "concede", "player": v["player"]}], ("concede",),
-                 example="pan highcard concede ben")
-
-
-def conceded(code: str, params: Params) -> str:
-    return "conceded"
-
-
-class HighCardWithConcede(HighCard):
-    payloads = Payloads({"deal": {"cards": Field(TABLE)}, "concede": {"player": Field(TEXT)}})
-    actions = (DEAL, CONCEDE, *BANK_ACTIONS)
-
-    # The engine's handler of the new event.
-    def apply(self, state: HighCardState, event: Event) -> Step[HighCardState]:
-        if event["kind"] != "concede":
-            return super().apply(state, event)
-        who = event["player"]
-        if who not in state.players:
-            raise InputError(f"{who} is not at the table", f"players: {', '.join(state.players)}")
-        payments = [Payment(who, p, state.rules.stake, "conceded", Params(), wording=conceded)
-                    for p in state.players if p != who]
-        new = HighCardState(state.rules, state.players, state.deals + 1)
-        return Step(new, payments, [Tally(p, "deals") for p in state.players], [f"Deal {new.deals}: {who} concedes."])
+from toy_game import TOKEN, HighCardWithConcede, nets
 
 
 @pytest.fixture

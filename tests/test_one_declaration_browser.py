@@ -10,14 +10,13 @@ import threading
 import time
 
 import pytest
-from test_one_declaration import HighCardWithConcede
-from test_serve_dealer_browser import Dealer, button
-from test_toy_game import nets
 
 from pancli.games import GAMES, register
 
 from cdp import Browser, chromium_path
+from dealer_page import Dealer, button
 from helpers import HANG
+from toy_game import HighCardWithConcede, nets
 
 if chromium_path() is None:
     if os.environ.get("CI"):

@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 
 from hypothesis import given, settings, strategies as st
-from test_club import everyone_synced, three  # noqa: F401, F811 the fixture of three hosts, one folder
 
 from pancli.core.ratings import rate_nights
 
+from club_hosts import everyone_synced, three  # noqa: F401, F811 the fixture of three hosts, one folder
 from helpers import Pan
 
 NAMES = ["Ana", "Ben", "Cruz", "Dee", "Eve", "Fay"]

@@ -3,17 +3,16 @@ hand by tapping the dealer's page, while a `pan` command records too; the standi
 hand recorded through the CLI. A contract deal and a Polish Pan deal are tapped on the page the
 same way, made from those games' declared actions and packs."""
 
-import json
 import os
 import subprocess
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from cdp import Browser, chromium_path
-from helpers import Pan, start_server, stop_server
+from dealer_page import Dealer, button, choose, dealer_page, recorded, small_targets
+from helpers import Pan, stop_server
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,63 +23,6 @@ if chromium_path() is None:
 
 HAND = ["deal", "stay ana", "stay ben", "drop cruz", "meld ben 5S 5S 5S", "add ben 5S --to 1", "meld ana JH QH KH",
         "meld ben 2C 3C 4C 5C", "out ben 6D 6H 6C"]
-
-
-def button(**data) -> str:
-    """The page's button with these data- attributes, as a JS expression."""
-    test = " && ".join(f"b.dataset.{k} === {json.dumps(str(v))}" for k, v in data.items())
-    return f"[...document.querySelectorAll('button')].find(b => {test})"
-
-
-class Dealer:
-    def __init__(self, browser):
-        self.b = browser
-
-    def answered(self) -> int:
-        return int(self.b.evaluate("Number(document.body.dataset.answered || 0)"))
-
-    def act(self, element_js: str) -> str:
-        before = self.answered()
-        self.b.tap(element_js)
-        self.b.wait_for(f"Number(document.body.dataset.answered || 0) > {before}")
-        return self.b.text("#said")
-
-    def pick(self, who: str, cards: str, onto: int | None = None) -> str:
-        self.b.tap(button(who=who))
-        self.b.tap("document.getElementById('clear')")
-        self.b.tap(button(who=who))
-        if onto is not None:
-            self.b.tap(button(onto=onto))
-        for card in cards.split():
-            self.b.tap(button(card=card))
-        self.b.wait_for(f"document.getElementById('verdict').dataset.cards === {json.dumps(cards)}")
-        return self.b.text("#verdict")
-
-
-def small_targets(browser) -> list:
-    return browser.evaluate(
-        "[...document.querySelectorAll('button, input, select')].filter(e => e.offsetParent !== null)"
-        ".map(e => [e.textContent.trim() || e.name, e.getBoundingClientRect().width, e.getBoundingClientRect().height])"
-        ".filter(x => x[1] < 44 || x[2] < 44)")
-
-
-@contextmanager
-def dealer_page(db: Path, session: str = "session new friday --players Ana,Ben,Cruz,Dee --dealer Dee"):
-    """A table of four with Dee to deal, `pan serve --dealer` on it and its dealer page open on a
-    phone's screen: (the database's Pan, the browser, the Dealer). The server must stop cleanly."""
-    pan = Pan(db)
-    pan(session)
-    proc, _ = start_server(db, "--no-qr", "--dealer")
-    try:
-        proc.stdout.readline()
-        dealer_url = proc.stdout.readline().strip()
-        with Browser(390, 844) as b:
-            b.goto(dealer_url)
-            b.wait_for("document.querySelectorAll('#seats .seat').length === 4")
-            yield pan, b, Dealer(b)
-    finally:
-        rc, out, err = stop_server(proc)
-    assert rc == 0 and "Traceback" not in err, err
 
 
 def test_a_whole_hand_tapped_on_the_dealer_page(tmp_path):
@@ -164,23 +106,6 @@ def test_a_dropped_answer_is_retried_and_a_double_tap_recorded_once(tmp_path):
     assert pan("db check").exit_code == 0
 
 
-def choose(b, who: str, cards: str = "") -> None:
-    """Who, then the cards off the picker ("/" between melds), with nothing chosen before."""
-    b.tap(button(who=who))
-    b.tap("document.getElementById('clear')")
-    for card in cards.split():
-        b.tap("document.getElementById('separate')" if card == "/" else button(card=card))
-    want = len(cards.split())
-    b.wait_for(f"document.querySelectorAll('#chosen button').length === {want}")
-
-
-def recorded(b, d, element_js: str) -> str:
-    """A tap's answer, which must not be a refusal."""
-    said = d.act(element_js)
-    assert not b.evaluate("document.getElementById('said').classList.contains('bad')"), said
-    return said
-
-
 CONTRACT = "session new night --game contract --players Ana,Ben,Cruz,Dee"
 CONTRACT_DEAL = ["contract lay ana 7S 7H 7D / QC QD QS", "contract out ana --discard QH",
                  "contract left ben KC KD 4S", "contract left cruz --points 12", "contract left dee 10S"]
@@ -237,9 +162,9 @@ def test_a_polish_pan_deal_tapped_on_the_dealer_page(tmp_path):
 def test_a_fourth_game_gets_a_working_dealer_page_from_its_declaration(tmp_path):
     """The toy game of tests/test_toy_game.py, served by a `pan serve --dealer` that registers it:
     its page lays out its own pack and a form for its own action, and a deal typed there records."""
-    from test_toy_game import HighCard
-
     from pancli.games import GAMES, register
+
+    from toy_game import HighCard
 
     db = tmp_path / "pan.db"
     register(HighCard())

@@ -128,9 +128,9 @@ def test_refused_while_a_hand_is_in_play_and_allowed_once_it_is_over(client, hea
 
 
 def test_a_fourth_game_is_offered_and_started_with_its_own_preset(client, headers, db):
-    from test_toy_game import HighCard
-
     from pancli.games import GAMES, register
+
+    from toy_game import HighCard
 
     register(HighCard())
     try:

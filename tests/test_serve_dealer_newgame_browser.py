@@ -5,9 +5,9 @@ game" form and taps its first deal, while a players' page follows the table to t
 import os
 
 import pytest
-from test_serve_dealer_browser import Dealer, button, choose, recorded, small_targets
 
 from cdp import Browser, chromium_path
+from dealer_page import Dealer, button, choose, recorded, small_targets
 from helpers import Pan, sql_value, start_server, stop_server
 
 if chromium_path() is None:

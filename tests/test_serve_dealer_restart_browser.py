@@ -11,51 +11,17 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from test_serve_dealer_browser import Dealer, button, choose
 
 from cdp import Browser, chromium_path
-from helpers import HANG, Pan, free_port
-
-ROOT = Path(__file__).resolve().parent.parent
+from dealer_page import ROOT, Dealer, Server, button, opened, tap_meld, waiting
+from helpers import Pan
 
 if chromium_path() is None:
     if os.environ.get("CI"):
         raise RuntimeError("the browser test needs chromium in CI: apt-get install chromium")
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
-
-# `pan serve` keeps the players' token and the dealer's key beside the database, and the page's
-# check values with the dealer's key: the same command line gives the same addresses after a restart.
-
-
-class Server:
-    """`pan serve --dealer` on one port, the same command line each time it is started."""
-
-    def __init__(self, db: Path):
-        self.db, self.port, self.proc = db, free_port(), None
-
-    def start(self) -> str:
-        """Starts it; the dealer's address."""
-        env = dict(os.environ, PANCLI_DB=str(self.db), PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen([sys.executable, "-m", "pancli", "serve", "--host", "127.0.0.1",
-                                      "--port", str(self.port), "--no-qr", "--dealer"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=ROOT)
-        assert self.proc.stdout.readline().startswith(f"http://127.0.0.1:{self.port}/")
-        self.proc.stdout.readline()  # "The dealer's address…"
-        return self.proc.stdout.readline().strip()
-
-    def kill(self, sig=signal.SIGKILL) -> None:
-        """Stops it, as a crash (SIGKILL) or Ctrl-C (SIGINT), and waits until it is gone."""
-        self.proc.send_signal(sig)
-        self.proc.wait(timeout=HANG)
-        self.proc.stdout.close()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.kill(signal.SIGINT)
-
 
 def kinds(pan: Pan, session: str = "friday") -> list[tuple]:
     """The session's event log, in order, as the database holds it (undos included)."""
@@ -69,26 +35,11 @@ def kinds(pan: Pan, session: str = "friday") -> list[tuple]:
     return [(p["kind"], p.get("player"), p.get("cards")) for p in payloads]
 
 
-def waiting(b, n: int) -> None:
-    b.wait_for(f"document.body.dataset.waiting === '{n}'")
-
-
-def opened(b, url: str) -> Dealer:
-    b.goto(url)
-    b.wait_for("document.querySelectorAll('#seats .seat').length === 4")
-    return Dealer(b)
-
-
 def a_night(tmp_path) -> tuple[Pan, Server]:
     pan = Pan(tmp_path / "pan.db")
     pan("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee")
     pan("deal")
     return pan, Server(tmp_path / "pan.db")
-
-
-def tap_meld(b, d: Dealer, who: str, cards: str) -> str:
-    choose(b, who, cards)
-    return d.act(button(act="meld"))
 
 
 FIRST = ("meld", "Ben", ["5S", "5S", "5S"])

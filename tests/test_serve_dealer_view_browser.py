@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_serve_dealer_browser import button, dealer_page
 
 from cdp import Browser, chromium_path
+from dealer_page import button, dealer_page
 from helpers import Pan, start_server, stop_server
 
 ROOT = Path(__file__).resolve().parent.parent

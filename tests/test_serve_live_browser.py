@@ -12,12 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_serve_network import limit_files, port_of, token_of
 
 from pancli.web.server import limits_for
 
 from cdp import Browser, chromium_path
-from helpers import HANG, Pan, free_port
+from helpers import HANG, Pan, free_port, limit_files, port_of, token_of
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,7 +9,6 @@ devices on the network would.
 
 import errno
 import os
-import resource
 import socket
 import sys
 import threading
@@ -21,17 +20,11 @@ import pytest
 
 from pancli.web.server import Gate, Limits, Notices, limits_for
 
-from helpers import HANG, Pan, start_server, stop_server
+from helpers import HANG, Pan, limit_files, port_of, start_server, stop_server, token_of
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="other loopback addresses: Linux")
 
 FILES = 1024  # the open-file limit the server is started with, so its bounds are known here
-
-
-def limit_files(n: int):
-    def preexec():
-        resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
-    return preexec
 
 
 @pytest.fixture
@@ -54,14 +47,6 @@ def served(night):
     finally:
         rc, out, err = stop_server(proc)
         assert rc == 0 and "Traceback" not in err and "Stopped serving." in out, err
-
-
-def port_of(url: str) -> int:
-    return int(url.split(":")[2].split("/")[0])
-
-
-def token_of(url: str) -> str:
-    return url.split("token=")[1]
 
 
 def connect(url: str, source: str) -> socket.socket:

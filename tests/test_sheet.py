@@ -146,10 +146,10 @@ def test_the_polish_sheet_has_each_deals_letter_the_letters_held_and_who_lost(tm
 def test_a_fourth_game_gets_the_sheet_it_declares(tmp_path):
     """The toy game declares nothing: its sheet is its chips per deal. A game that declares its
     own sheet (``sheet_shows`` and ``sheet``) gets that, with no pancli module knowing its name."""
-    from test_toy_game import DEAL, HighCard
-
     from pancli.games import GAMES, register
     from pancli.games.actions import BANK_ACTIONS, Action
+
+    from toy_game import DEAL, HighCard
 
     class Scored(HighCard):
         name, title, sheet_shows = "highpoints", "High card in points", "points"

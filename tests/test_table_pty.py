@@ -19,21 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from helpers import HANG
+from helpers import HANG, as_from_a_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[=>()][0-9A-Za-z]?")
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
-
-
-
-def as_from_a_terminal() -> None:
-    """The shell starts as a terminal starts it: with the hang-up and interrupt signals at their
-    defaults, even when the tests run under `nohup` or from a background job (which ignore them,
-    and a child would inherit that)."""
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class Terminal:

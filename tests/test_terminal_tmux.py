@@ -19,9 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_wide_scripts import tables_line_up
 
-from helpers import catalog_tool
+from helpers import catalog_tool, tables_line_up
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from test_cross_session_undo import forge_an_undo_of_the_other_sessions_event, two_nights
+from helpers import forge_an_undo_of_the_other_sessions_event, two_nights
 
 PACKAGE = Path(__file__).resolve().parent.parent / "pancli"
 # The schema's history (its first views and the undo indexes) says it in DDL of its own.

@@ -32,22 +32,22 @@ def cells(line: str, ambiguous: int = 1) -> int:
 def transcripts(lang: str, locale_dir: str, tmp_path: Path, monkeypatch, extra: tuple[str, ...] = ()):
     """Every command of the README's and the manual's transcripts, run in ``lang`` at 80 columns,
     each file in a fresh folder as tests/test_docs.py runs them: (where, words, output)."""
-    import test_docs
-
     from pancli.cli import app
 
-    for doc in test_docs.DOCS:
+    import doc_commands
+
+    for doc in doc_commands.DOCS:
         folder = tmp_path / doc.stem
         folder.mkdir()
-        home, cwd = test_docs.fresh_folders(folder)
+        home, cwd = doc_commands.fresh_folders(folder)
         monkeypatch.chdir(cwd)
-        for var, value in test_docs.clean_env(home).items():
+        for var, value in doc_commands.clean_env(home).items():
             monkeypatch.setenv(var, value)
         monkeypatch.setenv("PANCLI_LOCALE_DIR", locale_dir)
         monkeypatch.setenv("COLUMNS", "80")
         monkeypatch.setenv("NO_COLOR", "1")
-        for cmd in test_docs.commands_of(doc):
-            words, stdin = test_docs.split_command(cmd.text)
+        for cmd in doc_commands.commands_of(doc):
+            words, stdin = doc_commands.split_command(cmd.text)
             if "--lang" in words:
                 continue  # an example of another language
             data = (cwd / stdin).read_text(encoding="utf-8") if stdin else None

@@ -11,6 +11,8 @@ import pytest
 from pancli.core import width
 from pancli.core.text import wrap_words
 
+from helpers import tables_line_up
+
 # UAX #14's classes CL, CP, EX and NS (the ones found in Japanese text): no line starts with one.
 NO_START = set("、。，．」』）】〕〉》］｝)]!?！？ー々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ・：；")
 
@@ -74,43 +76,6 @@ def test_an_english_line_loads_no_width_library_nor_line_breaker():
 # -- the opt-in for terminals that draw ambiguous characters wide ---------------------------------
 
 SUITS_AND_BOXES = set("♠♥♦♣") | {chr(c) for c in range(0x2500, 0x2580)} | set("▀▄█")
-
-
-def border_offsets(line: str, ambiguous: int) -> list[int]:
-    """The cell offset of each border of a table's line (| in a row, + and | in a rule), measured
-    as a terminal whose ambiguous characters take ``ambiguous`` cells draws them."""
-    from wcwidth import wcwidth
-
-    out, at = [], 0
-    borders = "|+" if set(line) <= set("|+-=") else "|"
-    for ch in line:
-        if ch in borders:
-            out.append(at)
-        at += max(0, wcwidth(ch, ambiguous_width=ambiguous))
-    return out
-
-
-def tables_line_up(text: str, ambiguous: int) -> list[str]:
-    """The lines of each bordered table (a run of lines starting with | or +) whose borders are
-    not at the cells of its first row's: every row's | (and a rule's +) at the same offsets, every
-    edge at the same two."""
-    bad: list[str] = []
-    table: list[list[int]] = []
-    for line in [*text.splitlines(), ""]:
-        if line.startswith(("|", "+")):
-            table.append(border_offsets(line, ambiguous))
-            if line.startswith("|") and set(line) <= set("|+-="):
-                table[-1].append(-1)  # a rule between rows: its + where the rows' | are
-            continue
-        rows = [o for o in table if o[-1] != -1 and len(o) > 2] or table
-        if table:
-            first = rows[0]
-            for offsets in table:
-                cut = offsets[:-1] if offsets[-1] == -1 else offsets
-                if (cut[0], cut[-1]) != (first[0], first[-1]) or (len(cut) > 2 and cut != first):
-                    bad.append(repr(offsets))
-        table = []
-    return bad
 
 
 @pytest.fixture

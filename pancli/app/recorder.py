@@ -5,9 +5,9 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any
 
-from pancli.app.replay import Replay
+from pancli.app.replay import Replay, cannot_replay
 from pancli.core.bank import apply_event
-from pancli.core.errors import InputError, RuleError
+from pancli.core.errors import InputError, PanError, RuleError
 from pancli.core.hints import Hint
 from pancli.core.i18n import N_, _
 from pancli.core.ledger import Payment
@@ -77,7 +77,13 @@ class Recorder:
         # included, through the one replay.
         g = self.game
         checkpoint = self.store.log.last_effective(sid, g.checkpoint_kind) if g.checkpoint_kind else None
-        start = g.restore(self.rules, checkpoint.payload) if checkpoint else None
+        start = None
+        if checkpoint is not None:
+            try:
+                start = g.restore(self.rules, checkpoint.payload)
+            except PanError as err:  # what the checkpoint remembers is not stored: a hand-edited database
+                raise RuleError(cannot_replay(checkpoint.seq, checkpoint.kind, err.message),
+                                _("run `pan db check`")) from None
         rows = self.store.log.session_log(sid, checkpoint.seq if checkpoint else 1)  # no undo reaches past it
         replay = Replay(g, self.rules, self.session.players, self.session.dealer, strict=True, worded=False,
                         start=start)

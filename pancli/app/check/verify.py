@@ -123,7 +123,10 @@ class LogVerifier:
                     payloads.clear()
                 payload = payloads[text] = json.loads(text)
             if self.state is None:  # the checkpoint this replay starts from
-                self.state = game.restore(self.rules, payload)
+                try:
+                    self.state = game.restore(self.rules, payload)
+                except PanError as e:  # a hand-edited database: the checkpoint does not remember it
+                    return _("event #{seq} ({kind}) is refused by the core: {why}").format(seq=seq, kind=kind, why=e.message)
                 self.first_hand = hand
             mine = pays[p0:p] if p > p0 else _NONE
             if kind == "undo":

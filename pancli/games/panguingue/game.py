@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pancli.core.errors import PanError
+from pancli.core.errors import PanError, RuleError
 from pancli.core.hints import Hint
 from pancli.core.i18n import N_, _
 from pancli.core.ledger import Step
@@ -100,8 +100,18 @@ class Panguingue(GameBase["HouseRules", "PanState"]):
         """The state just before a recorded deal, from what the deal payload remembers."""
         from pancli.games.panguingue.engine import PanState  # adapter: the game's modules load on first use
 
-        return PanState(rules=rules, seats=list(payload["seats"]), next_dealer=payload["dealer"],
-                        hands=payload["hand"] - 1)
+        seats, dealer, hand = payload.get("seats"), payload.get("dealer"), payload.get("hand")
+        if not (isinstance(seats, list) and seats and all(isinstance(s, str) for s in seats)):
+            field = "seats"
+        elif not (isinstance(dealer, str) and dealer in seats):
+            field = "dealer"
+        elif not (isinstance(hand, int) and not isinstance(hand, bool) and hand >= 1):
+            field = "hand"
+        else:
+            return PanState(rules=rules, seats=list(seats), next_dealer=dealer, hands=hand - 1)
+        # a hand-edited database: the deal does not remember what the state before it needs
+        # Translators: {field} is the name of a field of a stored event (seats, dealer, hand), never translated
+        raise RuleError(_("its stored payload has no valid '{field}'").format(field=field))
 
     def enrich(self, state_before: PanState, event: Event, step: Step[PanState]) -> Event:
         """Fill in what the core decided, so a replay from this event needs nothing earlier."""
