@@ -53,14 +53,17 @@ class Folder:
     gone: list[str] = field(default_factory=list)            # remembered files no longer there
     store: Store | None = None                               # the database the listing was compared with
     but: list[str] = field(default_factory=list)             # its remembered files that are not kept
+    kept_text: str | None = None                             # the kept entries' digests, as ``basis`` joined them
 
     def basis(self, more: Iterable[str] = ()) -> str:
         """``club_held.basis`` of the kept entries (every entry the store remembers but of the
-        files ``but``: SQLite sorts and joins their digests) and of ``more``."""
+        files ``but``: SQLite sorts and joins their digests, once a reading) and of ``more``."""
         if self.store is None:
             return basis(more)
-        with self.store.snapshot():
-            text = self.store.club.entries_text(self.but)
+        if self.kept_text is None:
+            with self.store.snapshot():
+                self.kept_text = self.store.club.entries_text(self.but)
+        text = self.kept_text
         extra = list(more)
         if extra:
             return basis([*text.split("\n"), *extra] if text else extra)
