@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pancli.app import club as club_app, club_held, club_read
 from pancli.core import signing
+from pancli.storage.club import ClubQueries
 
 from club_hosts import (
     device,
@@ -200,3 +201,70 @@ def test_every_entry_after_the_new_ones_were_remembered_holds_each_once(three):
     finally:
         store.close()
     assert sorted(digests) == sorted(r[2] for r in rows(kasia).values() if r[2] is not None)
+
+
+def compared(monkeypatch) -> list[str]:
+    """The paths of every remembered file a sync compares with the listing, file by file."""
+    got: list[str] = []
+    real_in, real_all = ClubQueries.seen_in, ClubQueries.seen
+
+    def seen_in(self, folder, after):
+        rows = real_in(self, folder, after)
+        got.extend(r[0] for r in rows)
+        return rows
+
+    def seen(self):
+        rows = real_all(self)
+        got.extend(r[0] for r in rows)
+        return rows
+
+    monkeypatch.setattr(ClubQueries, "seen_in", seen_in)
+    monkeypatch.setattr(ClubQueries, "seen", seen)
+    return got
+
+
+def test_a_roster_folder_that_only_grew_is_compared_by_its_new_files(three, monkeypatch):
+    folder, kasia, ben, _cruz = three
+    for name in ("Ana", "Bo", "Cy", "Di"):
+        ben(f"club add {name}")
+    settled_sync(kasia, folder)
+    ben("club alias Ana Anka")
+    got = compared(monkeypatch)
+    sync(kasia)
+    assert got == []  # the new entry is beyond every file remembered: none compared one by one
+    assert "Anka" in next(p for p in kasia.json("club show")["persons"] if p["name"] == "Ana")["aliases"]
+    # a file of the run edited in place (the same size and mtime): the folder is compared file by file
+    settle(folder)
+    sync(kasia)
+    bo = entry_of(folder, ben, b'"Bo"')
+    st = bo.stat()
+    bo.write_bytes(bo.read_bytes().replace(b'"Bo"', b'"Al"'))
+    os.utime(bo, ns=(st.st_atime_ns, st.st_mtime_ns))
+    got.clear()
+    out = kasia(f"sync {folder}", code=1).output
+    assert str(bo) in got and "signature does not hold" in out
+    assert "Bo" not in [p["name"] for p in kasia.json("club show")["persons"]]
+
+
+def test_a_remembered_file_of_no_folder_kept_is_compared_and_forgotten_when_gone(three):
+    """A database synced before folders were kept as runs (club_folders empty), or a roster folder
+    gone as a whole: every remembered file is compared, and those no longer there are forgotten."""
+    folder, kasia, ben, _cruz = three
+    ben("club add Ana")
+    settled_sync(kasia, folder)
+    con = sqlite3.connect(kasia.db)
+    con.execute("DELETE FROM club_folders")
+    con.commit()
+    con.close()
+    sync(kasia)
+    assert len(rows(kasia)) == len(list(folder.glob("*/club/*.json")))
+    shutil.rmtree(folder / device(ben) / "club")  # ben's roster folder gone as a whole
+    assert sync(kasia)["club"]["entries"] == 2  # kasia's own: the club and ben's grant
+    assert not [p for p in rows(kasia) if device(ben) in p]
+    assert kasia.json("club show")["persons"] == []
+    con = sqlite3.connect(kasia.db)
+    try:
+        folders = [r[0] for r in con.execute("SELECT path FROM club_folders")]
+    finally:
+        con.close()
+    assert not [p for p in folders if device(ben) in p]

@@ -53,6 +53,8 @@ class Folder:
     gone: list[str] = field(default_factory=list)            # remembered files no longer there
     store: Store | None = None                               # the database the listing was compared with
     but: list[str] = field(default_factory=list)             # its remembered files that are not kept
+    folders: list[tuple[str, int, str]] = field(default_factory=list)  # rows to remember (club_folders)
+    folders_gone: list[str] = field(default_factory=list)
     kept_text: str | None = None                             # the kept entries' digests, as ``basis`` joined them
 
     def basis(self, more: Iterable[str] = ()) -> str:
@@ -93,6 +95,7 @@ def read_folder(root: Path, store: Store | None = None) -> Folder:
         out.errors.append({"path": str(root), "why": why_not_read(e)})
         return out
     listed: list[tuple[str, int, int, int, int]] = []   # path, size, mtime_ns, ctime_ns, ino
+    by_folder: list[tuple[str, int, int]] = []          # each roster folder listed: its listing's slice
     count = 0
     refused: list[tuple[str, Refusal]] = []             # by path: in the order of the listing
     too_many: list[Refusal] = []
@@ -111,6 +114,7 @@ def read_folder(root: Path, store: Store | None = None) -> Folder:
         except OSError as e:
             out.errors.append({"path": str(where), "why": why_not_read(e)})
             continue
+        start = len(listed)
         for f in files_here:
             name = f.name
             if name[0] == "." or not name.endswith(".json"):
@@ -125,14 +129,17 @@ def read_folder(root: Path, store: Store | None = None) -> Folder:
                 vanished.add(f.path)
                 continue
             listed.append((f.path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+        by_folder.append((str(where), start, len(listed)))
         if too_many:
             break
     new, other, rows = listed, set(), {}  # nothing remembered: every file is new
+    runs: dict[str, tuple[int, str]] = {}  # each folder's run of files as last seen (club_folders)
     if store is not None:
         with store.snapshot():
-            seen = store.club.seen()
-            if seen != listed:  # (equal, in the same order: every file as last seen, nothing else remembered)
-                now, then = set(listed), set(seen)
+            runs = store.club.folders()
+            rest, seen = _rest(store, listed, by_folder, runs)
+            if seen != rest:  # (equal, in the same order: every file as last seen, nothing else remembered)
+                now, then = set(rest), set(seen)
                 new = sorted(now - then)      # new or changed since last seen (by path: the listing's order)
                 other = {p for p, *_st in then - now}  # remembered and not as last seen: changed, gone, unlisted
                 rows = store.club.last_seen(p for p, *_st in new)
@@ -161,8 +168,54 @@ def read_folder(root: Path, store: Store | None = None) -> Folder:
             out.entries.append(got)
     out.but = sorted((other | new_paths) - touched)
     out.kept = len(listed) - len(new) + len(touched)
+    if store is not None:
+        written = {row[0]: row for row in out.read}
+        not_kept = set(out.but)
+        for folder, start, end in by_folder:  # how far each folder is a run of settled entries now
+            k = start
+            while k < end and listed[k][0] not in not_kept and (
+                    listed[k][0] not in new_paths or _settled_entry(written.get(listed[k][0]))):
+                k += 1
+            now_known = (k - start, listing_hash(listed[start:k]))
+            if runs.get(folder) != now_known:
+                out.folders.append((folder, *now_known))
+        if not too_many:
+            out.folders_gone = sorted(runs.keys() - {folder for folder, _s, _e in by_folder})
     out.refused = [r for _p, r in sorted(refused, key=lambda x: x[0])] + too_many
     return out
+
+
+def listing_hash(files: list[tuple[str, int, int, int, int]]) -> str:
+    """What identifies a run of listed files: their paths, sizes, mtimes, ctimes and inodes."""
+    return hashlib.sha256(repr(files).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _settled_entry(row: tuple[Any, ...] | None) -> bool:
+    """Whether a file just read is remembered as an entry with a settled ctime (as last seen next time)."""
+    return row is not None and row[4] is not None and row[6] is not None
+
+
+def _rest(store: Store, listed: list[tuple[str, int, int, int, int]], by_folder: list[tuple[str, int, int]],
+          known: dict[str, tuple[int, str]]) -> tuple[list[tuple[str, int, int, int, int]],
+                                                      list[tuple[str, int, int, int | None, int | None]]]:
+    """The listing and what was last seen, each without the first files of each folder that are
+    as they were at the last reading (their run's hash the same): a folder whose chain only grew
+    is compared by its new files. Every file is compared when a remembered file belongs to no
+    folder known (a database synced before folders were kept, a folder gone)."""
+    rest: list[tuple[str, int, int, int, int]] = []
+    seen: list[tuple[str, int, int, int | None, int | None]] = []
+    listed_here = {where for where, _s, _e in by_folder}
+    for where, start, end in by_folder:
+        k, h = known.get(where, (0, ""))
+        if not (0 < k <= end - start and listing_hash(listed[start:start + k]) == h):
+            k = 0
+        rest += listed[start + k:end]
+        seen += store.club.seen_in(where, listed[start + k - 1][0] if k else None)
+    for where in sorted(known.keys() - listed_here):  # a folder no longer listed: every file of it gone
+        seen += store.club.seen_in(where, None)
+    if len(listed) - len(rest) + len(seen) != store.club.files_count():  # a file of no folder known
+        return listed, store.club.seen()
+    return rest, seen
 
 
 def _name(e: os.DirEntry[str]) -> str:
@@ -246,12 +299,14 @@ def read_roster(store: Store, folder: str | None, need: bool) -> tuple[Roster | 
                          _("say which is this host's with `pan club join ID`"))
     with store.snapshot():
         marks = store.club.marks()
-    if not changed and not read.read and not read.gone and summary is not None and summary["marks"] == marks:
+    if not changed and not read.read and not read.gone and not read.folders and not read.folders_gone \
+            and summary is not None and summary["marks"] == marks:
         return roster, read, summary  # nothing new anywhere: nothing written
     with store.lock():
         if pinned is None and roster is not None and roster.club is not None:
             store.set_setting("club_id", roster.club)
         store.club.remember_files(read.read, read.gone)
+        store.club.remember_folders(read.folders, read.folders_gone)
         if changed:
             assert roster is not None
             since = summary["marks"] if summary is not None else marks  # the seats held were placed up to

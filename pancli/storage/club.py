@@ -7,6 +7,7 @@ One part of a ``Store``, over its connection.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -31,6 +32,27 @@ class ClubQueries:
         cur.row_factory = None  # tuples, not sqlite3.Row
         return cur.execute("SELECT path, size, mtime_ns, CASE WHEN digest IS NOT NULL THEN ctime_ns END, ino "
                            "FROM club_files ORDER BY path").fetchall()
+
+    def seen_in(self, folder: str, after: str | None) -> list[tuple[str, int, int, int | None, int | None]]:
+        """``seen`` of the files of one folder (a device's roster), of those after ``after`` only."""
+        cur = self.conn.cursor()
+        cur.row_factory = None
+        low, high = after or folder + os.sep, folder + chr(ord(os.sep) + 1)  # every path of the folder: folder/…
+        return cur.execute("SELECT path, size, mtime_ns, CASE WHEN digest IS NOT NULL THEN ctime_ns END, ino "
+                           "FROM club_files WHERE path > ? AND path < ? ORDER BY path", [low, high]).fetchall()
+
+    def files_count(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM club_files").fetchone()[0])
+
+    def folders(self) -> dict[str, tuple[int, str]]:
+        """Each roster folder's files as last seen that were all settled entries, in order: how
+        many, and the hash of their listing (``club_read.listing_hash``); {} when nothing was kept
+        by folder yet (every file's row is then compared, ``seen``)."""
+        return {r[0]: (r[1], r[2]) for r in self.conn.execute("SELECT path, files, listing FROM club_folders")}
+
+    def remember_folders(self, rows: Iterable[tuple[str, int, str]], gone: Iterable[str]) -> None:
+        self.conn.executemany("DELETE FROM club_folders WHERE path = ?", [[p] for p in gone])
+        self.conn.executemany("INSERT OR REPLACE INTO club_folders (path, files, listing) VALUES (?, ?, ?)", rows)
 
     def last_seen(self, paths: Iterable[str]) -> dict[str, tuple[int, int, str | None, str | None, int | None, int | None]]:
         """What was last seen of these files (the few a listing found new or changed): size,

@@ -130,6 +130,11 @@ def m018_club_held_parts(db: Database) -> None:
     db.executescript(_SCHEMA_V18)
 
 
+@_step
+def m019_club_folders(db: Database) -> None:
+    db.executescript(_SCHEMA_V19)
+
+
 def upgrade(conn: sqlite3.Connection) -> None:
     """Every step ``conn``'s database has not had (all of them for a new, empty one), applied and
     recorded by sqlite-utils' Migrations, each in a savepoint of the caller's transaction. The
@@ -418,6 +423,14 @@ CREATE INDEX club_held_aliases_person ON club_held_aliases (person);
 CREATE TABLE club_held_seats (session TEXT NOT NULL, seat TEXT NOT NULL, person TEXT NOT NULL,
     digest TEXT NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (session, seat)) WITHOUT ROWID;
 DELETE FROM club_state;
+"""
+
+# What a sync knows of each device's roster folder as a whole: how many of its first files (in the
+# order of their names) were settled entries at the last reading, and a hash of their listing
+# (name, size, mtime, ctime, inode), so that a folder whose chain only grew is not compared file by
+# file with club_files. Empty until a sync fills it: that sync compares every file, as before.
+_SCHEMA_V19 = """
+CREATE TABLE club_folders (path TEXT PRIMARY KEY, files INTEGER NOT NULL, listing TEXT NOT NULL);
 """
 
 KNOWN_MIGRATIONS = frozenset(fn.__name__ for fn in _STEPS)
