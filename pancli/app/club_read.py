@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import os
 import re
 from collections.abc import Iterable
@@ -186,8 +187,9 @@ def read_folder(root: Path, store: Store | None = None) -> Folder:
 
 
 def listing_hash(files: list[tuple[str, int, int, int, int]]) -> str:
-    """What identifies a run of listed files: their paths, sizes, mtimes, ctimes and inodes."""
-    return hashlib.sha256(repr(files).encode("utf-8", "surrogateescape")).hexdigest()
+    """What identifies a run of listed files: their paths, sizes, mtimes, ctimes and inodes
+    (serialized by marshal, in C: a Python whose marshal differs sees every folder changed once)."""
+    return hashlib.sha256(marshal.dumps(files, 0)).hexdigest()  # version 0: by value alone (no references, no interning)
 
 
 def _settled_entry(row: tuple[Any, ...] | None) -> bool:
