@@ -374,3 +374,22 @@ def test_a_fold_taken_up_in_part_holds_what_the_whole_fold_holds_where_it_was_re
     elsewhere = entry(club.fold(entries), B, KB, "attribute", person=ana, session=s2, seat="x")
     assert club.fold_more(in_part(held, {s1}), [elsewhere], cid, whole=False) is None
     assert club.fold_more(in_part(held, {s2}), [elsewhere], cid, whole=False) is not None
+
+
+def test_a_held_fold_this_pancli_cannot_read_back_is_folded_again_without_a_traceback(three, monkeypatch):
+    folder, kasia, ben, _cruz = three
+    kasia("club add Ana --alias Anka")
+    sync(kasia)
+    con = sqlite3.connect(kasia.db)
+    state = json.loads(con.execute("SELECT state FROM club_state").fetchone()[0])
+    con.execute("UPDATE club_state SET state = ?", [json.dumps({**state, "persons": [["not a person"]]})])
+    con.commit()
+    con.close()
+    counted = folds(monkeypatch)
+    night(kasia, "k2", ["Anka", "Ben", "Dee"])  # `pan session new` places its seats from the entries
+    assert counted, "folded again from the entries"
+    assert sorted(n["session"] for n in kasia.json("player Ana")["nights"]) == ["b1", "k1", "k2"]
+    counted.clear()
+    sync(kasia)
+    assert counted
+    same_as_folded_again(kasia)

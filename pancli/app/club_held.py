@@ -71,19 +71,12 @@ def held_of(store: Store, pinned: str | None) -> Held | None:
         return None
     try:
         small: dict[str, Any] = json.loads(store.club.state_text() or "")
-    except ValueError:
+        if small.get("v") != club.STATE_VERSION:
+            return None
+        club.restore({**small, "aliases": [], "alias_base": small["alias_count"], "seats": []}, whole=False)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):  # a state this pancli cannot take up
         return None
-    return Held(store, small) if small.get("v") == club.STATE_VERSION and "alias_count" in small else None
-
-
-def load_held(store: Store) -> Roster | None:
-    """The roster as last folded, whole, from the state held (None when it cannot be read back)."""
-    with store.snapshot():
-        held = held_of(store, store.setting("club_id"))
-    try:
-        return held.whole() if held is not None else None
-    except (ValueError, KeyError, TypeError, IndexError):
-        return None
+    return Held(store, small)
 
 
 def keep(store: Store, roster: Roster, pinned: str | None, summary: dict[str, Any],
