@@ -332,11 +332,12 @@ def show(store: Store) -> dict[str, Any]:
     from pancli.app.club_words import refusal_text  # noqa: PLC0415 words only when shown
 
     persons = []
+    given = roster.given_names(lead=True)
     for p in sorted(roster.persons.values(), key=lambda p: p.order):
         if roster.leader(p.id) != p.id:
             continue
         members = roster.members(p.id)
-        names = list(dict.fromkeys(given for _n, q, _by, given in roster.aliases if q in members))
+        names = list(dict.fromkeys(given.get(p.id, [])))
         persons.append({"person": p.id, "name": p.name, "retired": p.retired, "aliases": names,
                         "merged": [m for m in members if m != p.id]})
     return {

@@ -125,9 +125,7 @@ def _held(store: Store) -> tuple[Held | Roster | None, dict[str, Any] | None]:
 
 def _persons(roster: Roster, only: set[str] | None = None) -> list[tuple[str, str, str, bool, list[str]]]:
     """Each person (or each of ``only``) with their leader and every name they go by."""
-    given_names: dict[str, list[str]] = {}  # each person's aliases, in one pass over them all
-    for _n, q, _by, given in roster.aliases:
-        given_names.setdefault(q, []).append(given)
+    given_names = roster.given_names()
     persons = []
     for p in roster.persons.values():
         if only is None or p.id in only:

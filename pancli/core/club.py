@@ -316,11 +316,17 @@ class Roster:
                 return sorted(found)
         return None
 
+    def given_names(self, lead: bool = False) -> dict[str, list[str]]:
+        """Each person's names as given (added and aliased), in the order folded, in one pass over
+        the aliases; with ``lead``, under each leader the names of everyone merged into them."""
+        given: dict[str, list[str]] = {}
+        for _n, q, _by, name in self.aliases:
+            given.setdefault(self.leader(q) if lead else q, []).append(name)
+        return given
+
     def find(self, ref: str) -> list[str]:
         """The persons ``ref`` may mean: an id or its first 6+ characters, a name or an alias."""
-        given: dict[str, list[str]] = {}  # each person's aliases, in one pass over them all
-        for _n, q, _by, name in self.aliases:
-            given.setdefault(q, []).append(name)
+        given = self.given_names()
         return find_in([(p.id, self.leader(p.id), [p.name, *given.get(p.id, [])]) for p in self.persons.values()], ref)
 
 
