@@ -145,8 +145,8 @@ def test_entries_that_touch_little_are_folded_on_in_part_and_hold_what_a_whole_f
     ben("club grant cruz")
     ben(f"club season close {time.strftime('%Y')}")
     counted, whole = folds(monkeypatch), []
-    real = club_held.Held.whole
-    monkeypatch.setattr(club_held.Held, "whole", lambda self: whole.append(1) or real(self))
+    real = club_held.Held.state  # every alias and seat read: the whole fold held
+    monkeypatch.setattr(club_held.Held, "state", lambda self: whole.append(1) or real(self))
     assert sync(kasia)["club"]["new"] == 6
     assert counted == [] and whole == []
     assert sorted(n["session"] for n in kasia.json("player Ana")["nights"]) == ["b1", "c1", "k1", "k2"]

@@ -43,10 +43,14 @@ class Held:
     def __init__(self, store: Store, small: dict[str, Any]):
         self.store, self.small = store, small
 
-    def whole(self) -> Roster:
+    def state(self) -> dict[str, Any]:
+        """The whole state (``club.state``): every alias and every seat read from their tables."""
         with self.store.snapshot():
             aliases, seats = self.store.club.held_aliases(), self.store.club.held_seats()
-        return club.restore({**self.small, "aliases": aliases, "alias_base": 0, "seats": seats})
+        return {**self.small, "aliases": aliases, "alias_base": 0, "seats": seats}
+
+    def whole(self) -> Roster:
+        return club.restore(self.state())
 
     def part(self, sessions: Iterable[str] = (), names: Iterable[str] = (), persons: Iterable[str] = ()) \
             -> dict[str, Any]:
@@ -65,10 +69,9 @@ class Held:
                                       {club.folded_name(seat) for *_ids, seat in rows}, persons), whole=False)
 
 
-def held_of(store: Store, pinned: str | None) -> Held | None:
-    """The fold held, when it is this club's and this pancli's (inside the caller's snapshot)."""
-    if held_summary(store, pinned) is None:
-        return None
+def held_of(store: Store) -> Held | None:
+    """The fold held, when this pancli can take it up (inside the caller's snapshot; the caller
+    has found its summary this club's and this pancli's: ``held_summary``)."""
     try:
         small: dict[str, Any] = json.loads(store.club.state_text() or "")
         if small.get("v") != club.STATE_VERSION:
@@ -113,7 +116,7 @@ def _held(store: Store) -> tuple[Held | Roster | None, dict[str, Any] | None]:
             return None, None
         summary = held_summary(store, pinned)
         remembered = store.club.entries_text()  # what basis() hashes of every entry remembered
-        held = held_of(store, pinned) if summary is not None else None
+        held = held_of(store) if summary is not None else None
     if held is not None and summary is not None and \
             summary["basis"] == hashlib.sha256(remembered.encode("ascii")).hexdigest():
         return (held, summary) if held.small["name"] is not None else (None, None)

@@ -277,7 +277,7 @@ def read_roster(store: Store, folder: str | None, need: bool) -> tuple[Roster | 
     with store.snapshot():
         pinned = store.setting("club_id")
         summary = held_summary(store, pinned)
-        held = held_of(store, pinned)
+        held = held_of(store) if summary is not None else None
     read = read_folder(root, store)
     same = summary is not None and held is not None and summary["basis"] == read.basis()
     roster: Roster | None = None
@@ -352,8 +352,7 @@ def _fold_on(held: Held, new: list[Entry], pinned: str | None, need: bool) \
             roster = club.fold_more(part, new, pinned, whole=False)
             sessions = part["sessions"]
         else:
-            whole = held.whole()
-            roster = club.fold_more(club.state(whole, pinned), new, pinned)
+            roster = club.fold_more(held.state(), new, pinned)
             sessions = set()
     except (ValueError, KeyError, TypeError, IndexError):  # a state this pancli cannot take up
         return None, None, set()

@@ -99,11 +99,6 @@ class ClubQueries:
             self.conn.execute("INSERT OR REPLACE INTO club_state (id, club, version, summary, state) "
                               "VALUES (1, ?, ?, ?, ?)", [club, version, summary, state])
 
-    def drop_state(self) -> None:
-        self.conn.execute("DELETE FROM club_state")
-        self.conn.execute("DELETE FROM club_held_aliases")
-        self.conn.execute("DELETE FROM club_held_seats")
-
     def keep_parts(self, aliases: Sequence[Sequence[str]], start: int,
                    seats: Iterable[Sequence[Any]], sessions: Iterable[str] | None) -> None:
         """The held fold's aliases from number ``start`` on, and its seats: of these sessions
