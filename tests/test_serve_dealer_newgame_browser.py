@@ -7,7 +7,7 @@ import os
 import pytest
 
 from cdp import Browser, chromium_path
-from dealer_page import Dealer, button, choose, recorded, small_targets
+from dealer_page import Dealer, button, choose, dealer_page, recorded, small_targets
 from helpers import Pan, sql_value, start_server, stop_server
 
 if chromium_path() is None:
@@ -166,27 +166,15 @@ def test_a_polish_night_in_zloty_started_from_the_phone_keeps_pln_and_polish(tmp
 
 def test_start_is_refused_when_the_keyboard_started_a_game_while_the_form_was_open(tmp_path):
     db = tmp_path / "pan.db"
-    pan = Pan(db)
-    pan("session new friday --players Ana,Ben,Cruz,Dee --dealer Dee")
-    proc, _ = start_server(db, "--no-qr", "--dealer")
-    try:
-        proc.stdout.readline()
-        dealer_url = proc.stdout.readline().strip()
-        with Browser(390, 844) as b:
-            b.goto(dealer_url)
-            b.wait_for("document.querySelectorAll('#seats .seat').length === 4")
-            d = Dealer(b)
-            b.tap("document.getElementById('ng-open')")
-            b.wait_for("!document.getElementById('ng').hidden")
-            b.evaluate("document.getElementById('ng-name').value = 'from-the-phone'")
-            pan("session new keyboard --players Ana,Ben")  # meanwhile, at the keyboard
-            b.wait_for("document.getElementById('where').textContent.startsWith('keyboard')")  # the page follows
-            said = d.act("document.getElementById('ng-start')")
-            assert said == "the table moved on since the page showed it (now: keyboard): " \
-                           "look at the table, then start the new game again", said
-            assert b.evaluate("document.getElementById('said').classList.contains('bad')")
-            b.wait_for("document.getElementById('ng').hidden && !document.getElementById('ng-open').hidden")
-    finally:
-        rc, out, err = stop_server(proc)
-    assert rc == 0 and "Traceback" not in err, err
+    with dealer_page(db) as (pan, b, d):  # the server stopped cleanly is asserted as it closes
+        b.tap("document.getElementById('ng-open')")
+        b.wait_for("!document.getElementById('ng').hidden")
+        b.evaluate("document.getElementById('ng-name').value = 'from-the-phone'")
+        pan("session new keyboard --players Ana,Ben")  # meanwhile, at the keyboard
+        b.wait_for("document.getElementById('where').textContent.startsWith('keyboard')")  # the page follows
+        said = d.act("document.getElementById('ng-start')")
+        assert said == "the table moved on since the page showed it (now: keyboard): " \
+                       "look at the table, then start the new game again", said
+        assert b.evaluate("document.getElementById('said').classList.contains('bad')")
+        b.wait_for("document.getElementById('ng').hidden && !document.getElementById('ng-open').hidden")
     assert sql_value(db, "SELECT COUNT(*) FROM sessions WHERE name = 'from-the-phone'") == 0
