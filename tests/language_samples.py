@@ -12,11 +12,11 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 
-def transcripts_in(lang: str, locale_dir: str, word: re.Pattern, tmp_path, monkeypatch):
-    """Every command of the README's and the manual's transcripts, run in ``lang`` with the
-    catalogs of ``locale_dir``, each file in a fresh folder as tests/test_docs.py runs them:
-    (where, the command's words, what it printed, the words the file types: data wherever they
-    show). Commands that choose another language are left out."""
+def transcripts_run(lang: str, locale_dir: str, tmp_path, monkeypatch, extra: tuple[str, ...] = ()):
+    """Every command of the README's and the manual's transcripts, run in ``lang`` (after the
+    options ``extra``) at 80 columns with the catalogs of ``locale_dir``, each file in a fresh
+    folder as tests/test_docs.py runs them: (the file's commands, where, the command's words, what
+    it read on its input, what it printed). Commands that choose another language are left out."""
     from pancli.cli import app
 
     import doc_commands
@@ -32,18 +32,28 @@ def transcripts_in(lang: str, locale_dir: str, word: re.Pattern, tmp_path, monke
         monkeypatch.setenv("COLUMNS", "80")
         monkeypatch.setenv("NO_COLOR", "1")
         commands = doc_commands.commands_of(doc)
-        typed = {w.lower() for cmd in commands for part in shlex.split(cmd.text, comments=True)
-                 for w in word.findall(part)}
         for cmd in commands:
             words, stdin = doc_commands.split_command(cmd.text)
             if "--lang" in words:
                 continue  # an example of another language
             data = (cwd / stdin).read_text(encoding="utf-8") if stdin else None
-            if data:
-                typed |= {w.lower() for w in word.findall(data)}
-            result = CliRunner().invoke(app, ["--lang", lang, *words], input=data, prog_name="pan",
+            result = CliRunner().invoke(app, [*extra, "--lang", lang, *words], input=data, prog_name="pan",
                                         terminal_width=80)
-            yield f"{doc.name}:{cmd.line} $ {cmd.text}", words, result.output, typed
+            yield commands, f"{doc.name}:{cmd.line} $ {cmd.text}", words, data, result.output
+
+
+def transcripts_in(lang: str, locale_dir: str, word: re.Pattern, tmp_path, monkeypatch):
+    """``transcripts_run``'s commands: (where, the command's words, what it printed, the words the
+    file types: data wherever they show)."""
+    doc, typed = None, set()
+    for commands, where, words, data, output in transcripts_run(lang, locale_dir, tmp_path, monkeypatch):
+        if commands is not doc:  # a new file: the words its commands type
+            doc = commands
+            typed = {w.lower() for cmd in commands for part in shlex.split(cmd.text, comments=True)
+                     for w in word.findall(part)}
+        if data:
+            typed |= {w.lower() for w in word.findall(data)}
+        yield where, words, output, typed
 
 
 class _Text(HTMLParser):

@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from helpers import catalog_tool
+from language_samples import transcripts_run
 
 WIDE = "qpa"
 
@@ -30,30 +30,10 @@ def cells(line: str, ambiguous: int = 1) -> int:
 
 
 def transcripts(lang: str, locale_dir: str, tmp_path: Path, monkeypatch, extra: tuple[str, ...] = ()):
-    """Every command of the README's and the manual's transcripts, run in ``lang`` at 80 columns,
-    each file in a fresh folder as tests/test_docs.py runs them: (where, words, output)."""
-    from pancli.cli import app
-
-    import doc_commands
-
-    for doc in doc_commands.DOCS:
-        folder = tmp_path / doc.stem
-        folder.mkdir()
-        home, cwd = doc_commands.fresh_folders(folder)
-        monkeypatch.chdir(cwd)
-        for var, value in doc_commands.clean_env(home).items():
-            monkeypatch.setenv(var, value)
-        monkeypatch.setenv("PANCLI_LOCALE_DIR", locale_dir)
-        monkeypatch.setenv("COLUMNS", "80")
-        monkeypatch.setenv("NO_COLOR", "1")
-        for cmd in doc_commands.commands_of(doc):
-            words, stdin = doc_commands.split_command(cmd.text)
-            if "--lang" in words:
-                continue  # an example of another language
-            data = (cwd / stdin).read_text(encoding="utf-8") if stdin else None
-            result = CliRunner().invoke(app, [*extra, "--lang", lang, *words], input=data, prog_name="pan",
-                                        terminal_width=80)
-            yield f"{doc.name}:{cmd.line} $ {cmd.text}", words, result.output
+    """Every command of the README's and the manual's transcripts, run in ``lang`` at 80 columns:
+    (where, words, output)."""
+    for _commands, where, words, _data, output in transcripts_run(lang, locale_dir, tmp_path, monkeypatch, extra):
+        yield where, words, output
 
 
 def too_wide(words: list[str], output: str, ambiguous: int) -> list[str]:
