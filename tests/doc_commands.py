@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import time
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -97,3 +98,24 @@ def clean_env(home: Path) -> dict[str, str]:
            if k not in ("PANCLI_DB", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "FORCE_COLOR", "LINES", "COLUMNS",
                         "PAGER", "MANPAGER", "LESS")}
     return {**env, "HOME": str(home)}
+
+
+class Typist:
+    """The docs' commands as a person types them, seconds apart: two sessions a file begins are
+    begun in two different seconds. Begun in one second on two hosts, two nights have no order but
+    their devices' random ids, and the docs show them in the order they were begun."""
+
+    def __init__(self) -> None:
+        self.begun: int | None = None   # the second the last session was begun by
+
+    @staticmethod
+    def begins(words: list[str]) -> bool:
+        return any(a == "session" and b == "new" for a, b in zip(words, words[1:]))
+
+    def before(self, words: list[str]) -> None:
+        if self.begun is not None and self.begins(words):
+            time.sleep(max(0.0, self.begun + 1 - time.time()))
+
+    def after(self, words: list[str]) -> None:
+        if self.begins(words):
+            self.begun = int(time.time())

@@ -27,7 +27,17 @@ from pathlib import Path
 
 import pytest
 
-from doc_commands import DOCS, ROOT, Command, clean_env, commands_of, fresh_folders, split_command, this_year
+from doc_commands import (
+    DOCS,
+    ROOT,
+    Command,
+    Typist,
+    clean_env,
+    commands_of,
+    fresh_folders,
+    split_command,
+    this_year,
+)
 from helpers import HANG
 
 WIDTH = 80                              # the terminal the docs were written at
@@ -117,10 +127,13 @@ def run_file(path: Path, tmp: Path, monkeypatch, outputs: dict | None = None) ->
     monkeypatch.setenv("TERM", "dumb")
     runner = CliRunner()
     problems: list[str] = []
+    typist = Typist()
     for cmd in commands_of(path):
         words, stdin = split_command(cmd.text)
         data = (cwd / stdin).read_text(encoding="utf-8") if stdin else None
+        typist.before(words)
         result = runner.invoke(app, words, input=data, prog_name="pan", terminal_width=WIDTH)
+        typist.after(words)
         if result.exception and not isinstance(result.exception, SystemExit):
             problems.append(f"{cmd.file}:{cmd.line}: $ {cmd.text}\n  raised {result.exception!r}")
             continue
@@ -165,8 +178,10 @@ def run_file_in_processes(path: Path, tmp: Path, terminal: bool) -> list[str]:
     else:
         env.update(COLUMNS=str(WIDTH), NO_COLOR="1", TERM="dumb")
     problems: list[str] = []
+    typist = Typist()
     for cmd in commands_of(path):
         words, stdin = split_command(cmd.text)
+        typist.before(words)
         with open(cwd / stdin, "rb") if stdin else open(os.devnull, "rb") as given:
             if terminal:
                 code, output = run_at_a_terminal([str(PAN), *words], env, cwd, given if stdin else None)
@@ -174,6 +189,7 @@ def run_file_in_processes(path: Path, tmp: Path, terminal: bool) -> list[str]:
                 done = subprocess.run([str(PAN), *words], stdin=given, stdout=subprocess.PIPE,
                                       stderr=subprocess.STDOUT, env=env, cwd=cwd, timeout=HANG)
                 code, output = done.returncode, done.stdout.decode("utf-8", "replace")
+        typist.after(words)
         compare(cmd, code, output, problems, None)
     return problems
 
