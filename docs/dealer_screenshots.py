@@ -20,49 +20,40 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "docs"))
 
-from cdp import Browser  # noqa: E402
 from screenshots import demo  # noqa: E402
-from test_serve import start_server, stop_server  # noqa: E402
+
+from dealer_page import Dealer, button, choose, served_dealer_page, small_targets  # noqa: E402
 from helpers import Pan  # noqa: E402
-from test_serve_dealer_browser import Dealer, button, choose, small_targets  # noqa: E402
+
+
+def shoot(b, name: str, full_page: bool = True) -> None:
+    out = ROOT / "docs" / name
+    b.screenshot(out, full_page=full_page)
+    print(f"wrote {out.relative_to(ROOT)}")
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "demo.db"
         demo(db)
-        proc, _ = start_server(db, "--no-qr", "--dealer")
-        try:
-            proc.stdout.readline()
-            dealer_url = proc.stdout.readline().strip()
-            with Browser(390, 844) as b:
-                b.goto(dealer_url)
-                b.wait_for("document.querySelectorAll('#seats .seat').length > 0")
-                out = ROOT / "docs" / "dealer-page.png"
-                b.screenshot(out)
-                print(f"wrote {out.relative_to(ROOT)}")
-                b.tap(button(who="Ana"))
-                meld = int(b.evaluate("document.querySelector('#melds [data-onto]').dataset.onto"))
-                Dealer(b).pick("Ana", "KC", onto=meld)
-                b.evaluate("document.getElementById('picker-box').scrollIntoView()")
-                out = ROOT / "docs" / "dealer-picker.png"
-                b.screenshot(out, full_page=False)
-                print(f"wrote {out.relative_to(ROOT)}")
-                b.tap("document.getElementById('clear')")  # two new melds, judged one by one
-                b.tap(button(who="Ana"))
-                chosen = []
-                for card in "2C 3C 4C / 5H 5D 5S".split():
-                    b.tap("document.getElementById('separate')" if card == "/" else button(card=card))
-                    chosen.append(card)
-                    b.wait_for(f"document.getElementById('verdict').dataset.cards === '{' '.join(chosen)}'")
-                b.evaluate("document.getElementById('picker-box').scrollIntoView()")
-                out = ROOT / "docs" / "dealer-melds.png"
-                b.screenshot(out, full_page=False)
-                print(f"wrote {out.relative_to(ROOT)}")
-                for target in small_targets(b):
-                    print(f"smaller than 44 px: {target}")
-        finally:
-            stop_server(proc)
+        with served_dealer_page(db) as b:
+            shoot(b, "dealer-page.png")
+            b.tap(button(who="Ana"))
+            meld = int(b.evaluate("document.querySelector('#melds [data-onto]').dataset.onto"))
+            Dealer(b).pick("Ana", "KC", onto=meld)
+            b.evaluate("document.getElementById('picker-box').scrollIntoView()")
+            shoot(b, "dealer-picker.png", full_page=False)
+            b.tap("document.getElementById('clear')")  # two new melds, judged one by one
+            b.tap(button(who="Ana"))
+            chosen = []
+            for card in "2C 3C 4C / 5H 5D 5S".split():
+                b.tap("document.getElementById('separate')" if card == "/" else button(card=card))
+                chosen.append(card)
+                b.wait_for(f"document.getElementById('verdict').dataset.cards === '{' '.join(chosen)}'")
+            b.evaluate("document.getElementById('picker-box').scrollIntoView()")
+            shoot(b, "dealer-melds.png", full_page=False)
+            for target in small_targets(b):
+                print(f"smaller than 44 px: {target}")
         contract(Path(tmp) / "contract.db")
         polish(Path(tmp) / "polish.db")
 
@@ -71,22 +62,12 @@ def contract(db: Path) -> None:
     pan = Pan(db)
     pan("session new tuesday --game contract --players Ana,Ben,Cruz,Dee --dealer Dee")
     pan("contract lay ana 7S 7H 7D / QC QD QS")
-    proc, _ = start_server(db, "--no-qr", "--dealer")
-    try:
-        proc.stdout.readline()
-        dealer_url = proc.stdout.readline().strip()
-        with Browser(390, 844) as b:
-            b.goto(dealer_url)
-            b.wait_for("document.querySelectorAll('#seats .seat').length > 0")
-            choose(b, "Ana", "QH")
-            b.evaluate("document.getElementById('picker-box').scrollIntoView()")
-            out = ROOT / "docs" / "dealer-contract.png"
-            b.screenshot(out, full_page=False)
-            print(f"wrote {out.relative_to(ROOT)}")
-            for target in small_targets(b):
-                print(f"smaller than 44 px: {target}")
-    finally:
-        stop_server(proc)
+    with served_dealer_page(db) as b:
+        choose(b, "Ana", "QH")
+        b.evaluate("document.getElementById('picker-box').scrollIntoView()")
+        shoot(b, "dealer-contract.png", full_page=False)
+        for target in small_targets(b):
+            print(f"smaller than 44 px: {target}")
 
 
 def polish(db: Path) -> None:
@@ -94,20 +75,10 @@ def polish(db: Path) -> None:
     pan("session new sunday --game polish --players Ola,Piotr,Zosia,Marek")
     for loser in ("piotr", "ola"):
         pan(f"polish lost {loser}")
-    proc, _ = start_server(db, "--no-qr", "--dealer")
-    try:
-        proc.stdout.readline()
-        dealer_url = proc.stdout.readline().strip()
-        with Browser(390, 844) as b:
-            b.goto(dealer_url)
-            b.wait_for("document.querySelectorAll('#seats .seat').length > 0")
-            out = ROOT / "docs" / "dealer-polish.png"
-            b.screenshot(out)
-            print(f"wrote {out.relative_to(ROOT)}")
-            for target in small_targets(b):
-                print(f"smaller than 44 px: {target}")
-    finally:
-        stop_server(proc)
+    with served_dealer_page(db) as b:
+        shoot(b, "dealer-polish.png")
+        for target in small_targets(b):
+            print(f"smaller than 44 px: {target}")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import argparse
 import base64
+import re
+import sqlite3
 import sys
 import tempfile
 from pathlib import Path
@@ -27,19 +29,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from cdp import Browser  # noqa: E402
-from conftest import Pan  # noqa: E402
 from glyphs import missing_glyphs  # noqa: E402
-from test_serve import start_server, stop_server  # noqa: E402
-
+from helpers import Pan, start_server, stop_server  # noqa: E402
 
 NAMES = ["ana", "ben", "cruz", "dee", "eli", "fay", "gus"]
 
 
 def earlier_night(db: Path, name: str, date: str, shift: int) -> None:
     """examples/tonight.pan again, the players' names rotated, as an earlier night of the season."""
-    import re
-    import sqlite3
-
     turn = {n: NAMES[(i + shift) % len(NAMES)] for i, n in enumerate(NAMES)}
     text = (ROOT / "examples" / "tonight.pan").read_text()
     text = re.sub(r"\b(" + "|".join(NAMES) + r")\b", lambda m: turn[m.group(1).lower()].title(), text,

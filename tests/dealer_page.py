@@ -57,22 +57,31 @@ def small_targets(browser) -> list:
 
 
 @contextmanager
-def dealer_page(db: Path, session: str = "session new friday --players Ana,Ben,Cruz,Dee --dealer Dee"):
-    """A table of four with Dee to deal, `pan serve --dealer` on it and its dealer page open on a
-    phone's screen: (the database's Pan, the browser, the Dealer). The server must stop cleanly."""
-    pan = Pan(db)
-    pan(session)
+def served_dealer_page(db: Path, seats: str = "> 0"):
+    """`pan serve --dealer` on the database and its dealer page open on a phone's screen, once the
+    page shows its seats (``seats``: how many, as a JS comparison): the browser. The server must
+    stop cleanly."""
     proc, _ = start_server(db, "--no-qr", "--dealer")
     try:
         proc.stdout.readline()
         dealer_url = proc.stdout.readline().strip()
         with Browser(390, 844) as b:
             b.goto(dealer_url)
-            b.wait_for("document.querySelectorAll('#seats .seat').length === 4")
-            yield pan, b, Dealer(b)
+            b.wait_for(f"document.querySelectorAll('#seats .seat').length {seats}")
+            yield b
     finally:
         rc, out, err = stop_server(proc)
     assert rc == 0 and "Traceback" not in err, err
+
+
+@contextmanager
+def dealer_page(db: Path, session: str = "session new friday --players Ana,Ben,Cruz,Dee --dealer Dee"):
+    """A table of four with Dee to deal, `pan serve --dealer` on it and its dealer page open on a
+    phone's screen: (the database's Pan, the browser, the Dealer)."""
+    pan = Pan(db)
+    pan(session)
+    with served_dealer_page(db, "=== 4") as b:
+        yield pan, b, Dealer(b)
 
 
 def choose(b, who: str, cards: str = "") -> None:

@@ -354,7 +354,7 @@ TESTS = Path(__file__).resolve().parent
 
 
 def imports_of_test_files(path: Path) -> list[str]:
-    """Where a file of tests/ imports a test file (test_*.py), anywhere in it (lazy imports too)."""
+    """Where a file of tests/ (or a script of docs/) imports a test file (test_*.py), anywhere in it (lazy imports too)."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -370,7 +370,8 @@ def test_no_test_file_imports_from_another():
     for what it holds (never test_*.py, so pytest does not collect it): a test file importing
     another runs the other's module-level code (its skips included), and neither can then be
     changed, moved or renamed alone (docs/development.md)."""
-    found = [f"tests/{path.name}:{where}" for path in sorted(TESTS.glob("*.py")) for where in imports_of_test_files(path)]
+    files = sorted(TESTS.glob("*.py")) + sorted((TESTS.parent / "docs").glob("*.py"))  # the screenshots' scripts too
+    found = [f"{path.relative_to(TESTS.parent)}:{where}" for path in files for where in imports_of_test_files(path)]
     assert not found, "a test file imported, not a support module:\n" + "\n".join(found)
 
 
