@@ -88,6 +88,9 @@ def test_versus_equals_the_payments_between_the_two_in_the_archives(three):
     assert got["nights"] == nights == 3
     assert got["net"] == expected and sum(got["by_kind"].values()) == expected
     assert expected != 0
+    # night by night, each night dated as the reader's language dates it
+    year, month, day = got["sessions"][0]["date"].split("-")
+    assert f"\n  {int(day)}.{int(month)}.{year} {got['sessions'][0]['session']}: " in kasia("--lang pl versus Ana Ben").output
     # the record against each regular opponent, in `pan player`: Ben, met on three nights; Dee,
     # Eve and Fay (one night each) not yet regulars
     career = kasia.json("player Ana")

@@ -27,7 +27,7 @@ def versus_cmd(player: str = typer.Argument(..., help="A player: a person of the
     Example: pan versus Ana Ben
     """
     from pancli.app.persons import versus  # noqa: PLC0415 start-up: the app layer
-    from pancli.core.numbers import signed_number  # noqa: PLC0415 start-up: decimal
+    from pancli.core.numbers import date_text, signed_number  # noqa: PLC0415 start-up: decimal
 
     data = english_for_json(as_json, lambda: versus(app_context().open_store(create=False), player, other))
     if as_json:
@@ -45,5 +45,5 @@ def versus_cmd(player: str = typer.Argument(..., help="A player: a person of the
         if chips:
             out.print("  " + _(KIND_WORDS[kind]).format(net=signed_number(chips)), markup=False)
     for night in data["sessions"]:
-        out.print("  " + _("{date} {session}: {net}").format(date=night["date"], session=night["session"],
+        out.print("  " + _("{date} {session}: {net}").format(date=date_text(night["date"]), session=night["session"],
                                                                net=signed_number(night["net"])), markup=False)
