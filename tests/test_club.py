@@ -185,6 +185,23 @@ def test_hostile_roster_files_are_refused_in_one_line_and_change_nothing(three):
     assert not any(p["name"] in ("Mallory", "X", "Eve") for p in after["persons"])
 
 
+def test_who_may_write_the_roster_is_said_of_this_device_by_name_in_one_line(three):
+    folder, kasia, ben, cruz = three
+    said = cruz("club add Zed", code=2).output
+    assert said.startswith("Error: this device (cruz) is not a registrar of the club Friday club: ") \
+        and "`pan club grant cruz` on their own device" in said and said.count("\n") == 1, said
+    assert "is a registrar of the club already" in kasia("club grant ben", code=2).output
+    assert "cannot revoke itself" in kasia("club revoke kasia", code=2).output
+    sync(cruz)
+    kasia("club grant cruz")
+    sync(cruz)
+    assert kasia("club revoke cruz").output == "Revoked: cruz; it had written no entries.\n"
+    assert "cruz was revoked as registrar already" in kasia("club revoke cruz", code=2).output
+    sync(cruz)
+    assert "this device (cruz) is no longer a registrar" in cruz("club add Zed", code=2).output
+    assert [p["name"] for p in kasia.json("club show")["persons"]] == []  # nothing refused was written
+
+
 def test_a_revoked_registrars_later_entries_do_not_count(three):
     folder, kasia, ben, _cruz = three
     ben("club add Ana")

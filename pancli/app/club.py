@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from pancli.app.sync.run import folder_of, sync
 from pancli.core import club, signing
 from pancli.core.club import Entry, Refusal, Roster
 from pancli.core.errors import InputError
-from pancli.core.i18n import _
+from pancli.core.i18n import N_, _
 from pancli.core.names import clean_name
 from pancli.storage.log import now
 from pancli.storage.store import Store
@@ -139,6 +140,8 @@ def write_entry(store: Store, read: Folder, roster: Roster, kind: str, **fields:
         trial = club.fold([*read.every_entry(), entry], roster.club)
     if entry.id not in trial.accepted:
         refusal = next((r for r in trial.refused if r.entry == entry.id), Refusal(entry.id, "club.pending"))
+        if refusal.code in ("club.not_granted", "club.revoked"):
+            raise not_a_registrar(device_label(store), roster.name or "", refusal.code == "club.revoked")
         raise ClubRefusal(refusal)
     text = body + b"\n" + b"# signature: ed25519 " + signing.sign(seed, signing.CLUB, body).encode("ascii") + b"\n"
     _write_new(read.root / me / ROSTER / f"{data['seq']:08d}.json", text)
@@ -159,6 +162,18 @@ def _write_new(path: Path, text: bytes) -> None:
         except FileExistsError:
             raise InputError(_("another entry of this device was written at the same moment"),
                              _("run the command again")) from None
+
+
+def not_a_registrar(label: str, club_name: str, revoked: bool) -> InputError:
+    """This device may not write the roster: said of this device, by name, with what its host
+    asks of a registrar (the words of a refused entry in the folder speak of "its device")."""
+    if revoked:
+        what = _("this device ({device}) is no longer a registrar of the club {club}")
+        fix = _("a registrar can grant it again with `pan club grant {device}` on their own device")
+    else:
+        what = _("this device ({device}) is not a registrar of the club {club}")
+        fix = _("a registrar can make it one with `pan club grant {device}` on their own device")
+    return InputError(what.format(device=label, club=club_name), fix.format(device=shlex.quote(label)))
 
 
 class ClubRefusal(InputError):
@@ -210,7 +225,11 @@ def person(roster: Roster, ref: str) -> str:
 
 def grant(store: Store, device_ref: str) -> dict[str, Any]:
     roster, read = _need_club(store)
-    device, label = find_device(store, device_ref)
+    device, label = find_device(store, device_ref, itself=(
+        N_("that is this device"), N_("a device is made a registrar by a registrar, on their own device")))
+    if device in roster.registrars and roster.registrars[device]["upto"] is None:
+        raise InputError(_("{device} is a registrar of the club already").format(device=label or device[:8]),
+                         _("`pan club show` lists the registrars"))
     with store.snapshot():
         key = store.sync.pinned_keys().get(device)
     if key is None:
@@ -224,13 +243,18 @@ def grant(store: Store, device_ref: str) -> dict[str, Any]:
 
 def revoke(store: Store, device_ref: str) -> dict[str, Any]:
     roster, read = _need_club(store)
-    device, label = find_device(store, device_ref)
+    device, label = find_device(store, device_ref, itself=(
+        N_("a registrar cannot revoke itself"), N_("another registrar can, on their own device")))
+    shown = label or device[:8]
     if device not in roster.registrars:
-        raise InputError(_("{device} is not a registrar of the club").format(device=label or device[:8]),
+        raise InputError(_("{device} is not a registrar of the club").format(device=shown),
+                         _("`pan club show` lists the registrars"))
+    if roster.registrars[device]["upto"] is not None:
+        raise InputError(_("{device} was revoked as registrar already").format(device=shown),
                          _("`pan club show` lists the registrars"))
     last = roster.heads.get(device, 0)
     entry = write_entry(store, read, roster, "revoke", device=device, upto=last)
-    return {"device": device, "label": label or device[:8], "upto": last, "entry": entry.id}
+    return {"device": device, "label": shown, "upto": last, "entry": entry.id}
 
 
 def add(store: Store, name: str, aliases: list[str]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from pancli.app.sync.folder import MANIFEST
 from pancli.app.sync.run import shown_folder
 from pancli.core import signing
 from pancli.core.errors import InputError
-from pancli.core.i18n import _
+from pancli.core.i18n import N_, _
 from pancli.storage.log import now
 
 if TYPE_CHECKING:
@@ -44,15 +44,20 @@ def status(store: Store) -> dict[str, Any]:
             "key": my_key, "fingerprint": signing.key_fingerprint(my_key), "devices": out}
 
 
-def find_device(store: Store, ref: str, known_only: bool = True) -> tuple[str, str | None]:
-    """A device named by its id, the start of it (8 digits or more) or its name: (id, name)."""
+_ITSELF = (N_("that is this device"), N_("its own key needs no pinning; give another device"))
+
+
+def find_device(store: Store, ref: str, known_only: bool = True,
+                itself: tuple[str, str] = _ITSELF) -> tuple[str, str | None]:
+    """A device named by its id, the start of it (8 digits or more) or its name: (id, name);
+    ``itself``, what is wrong and what to do, when it names this device."""
     text = ref.strip().lower()
     with store.snapshot():
         devices = {d["id"]: d["label"] for d in store.sync.devices()}
         devices.update({r["device"]: devices.get(r["device"]) for r in store.sync.contributions()})
         me = store.sync.device_id()
     if text == me or (len(text) >= 8 and me.startswith(text)) or text == device_label(store).lower():
-        raise InputError(_("that is this device"), _("its own key needs no pinning; give another device"))
+        raise InputError(_(itself[0]), _(itself[1]))
     found = [d for d, label in devices.items() if d == text or (len(text) >= 8 and d.startswith(text))
              or (label or "").lower() == text]
     if len(found) == 1:

@@ -82,9 +82,13 @@ def revoke_cmd(device: str = typer.Argument(..., help="The device: its name or i
     from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.revoke(app_context().open_store(create=False), device)
-    _done(as_json, data, ngettext("Revoked: {device}; its {n} entry until now stands.",
-                                  "Revoked: {device}; its {n} entries until now stand.", data["upto"]).format(
-        device=data["label"], n=data["upto"]))
+    if not data["upto"]:
+        said = _("Revoked: {device}; it had written no entries.").format(device=data["label"])
+    else:
+        said = ngettext("Revoked: {device}; its {n} entry until now stands.",
+                        "Revoked: {device}; its {n} entries until now stand.", data["upto"]).format(
+            device=data["label"], n=data["upto"])
+    _done(as_json, data, said)
 
 
 @club_app.command("add")
