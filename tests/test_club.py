@@ -202,6 +202,35 @@ def test_who_may_write_the_roster_is_said_of_this_device_by_name_in_one_line(thr
     assert [p["name"] for p in kasia.json("club show")["persons"]] == []  # nothing refused was written
 
 
+def test_a_name_that_already_means_someone_is_given_again_only_as_shared(three):
+    folder, kasia, ben, cruz = three
+    kasia("club add Ana --alias 'Anna K.'")
+    sync(kasia)
+    before = kasia.json("player Ana")
+    said = kasia("club add Ana", code=2).output
+    assert said.startswith("Error: Ana is already a name of Ana (") and "`--shared`" in said, said
+    assert "already a name of Ana" in ben("club add 'Ana B.' --alias 'anna k.'", code=2).output
+    assert "nothing to do" in kasia("club alias Ana ANA", code=2).output  # hers already, in any case
+    assert [p["name"] for p in kasia.json("club show")["persons"]] == ["Ana"]  # nothing refused was written
+    ben("club add 'Ana B.'")
+    said = ben("club alias 'Ana B.' Ana --shared").output
+    assert said == ("Ana is a name of Ana B. too: a seat typed so counts for nobody until `pan club attribute` "
+                    "says who sat there.\n"), said
+    everyone_synced(kasia, ben, cruz)
+    # "Ana" names two people now: said, never guessed. Each registrar's host reads it as its own
+    # alias says (names resolve this host's aliases first); on Cruz's, the seats typed "Ana" and
+    # "ana" count for neither, and the one typed "Anna K." stays Ana's
+    said = cruz("player Ana", code=2).output
+    assert "may be any of: " in said and "Ana B. (" in said and "Ana (" in said, said
+    ana, ana_b = before["person"], kasia.json("player 'Ana B.'")["person"]
+    assert kasia.json(f"player {ana}") == before and cruz.json(f"player {ana}")["sessions"] == 1
+    assert ben.json(f"player {ana_b}")["sessions"] == 2
+    for session in ("k1", "b1"):  # a registrar says who sat there, once, for every host
+        kasia(f"club attribute {ana} --session {session} --seat Ana")
+    everyone_synced(kasia, ben, cruz)
+    assert kasia.json(f"player {ana}") == ben.json(f"player {ana}") == cruz.json(f"player {ana}") == before
+
+
 def test_a_revoked_registrars_later_entries_do_not_count(three):
     folder, kasia, ben, _cruz = three
     ben("club add Ana")

@@ -257,20 +257,45 @@ def revoke(store: Store, device_ref: str) -> dict[str, Any]:
     return {"device": device, "label": shown, "upto": last, "entry": entry.id}
 
 
-def add(store: Store, name: str, aliases: list[str]) -> dict[str, Any]:
+def _not_taken(roster: Roster, names: list[str], pid: str | None, shared: bool) -> bool:
+    """Refuses a name that already means someone else (unless ``shared``: two people really go
+    by it, and a seat typed so counts for neither), or that already means this very person;
+    whether one of the names is shared."""
+    lead = roster.leader(pid) if pid else None
+    said = False
+    for n in names:
+        found = roster.named(n)
+        means = [found] if isinstance(found, str) else found or []
+        others = [p for p in means if p != lead]
+        if others and not shared:
+            raise InputError(_("{name} is already a name of {person}").format(
+                name=n, person=", ".join(f"{roster.display(p)} ({p[:6]})" for p in others)),
+                _("give another name; if two people really go by it, add `--shared` (a seat typed so then "
+                  "counts for neither until it is attributed with `pan club attribute`)"))
+        if lead in means and not others:
+            raise InputError(_("{name} is already a name of {person}").format(
+                name=n, person=f"{roster.display(lead)} ({lead[:6]})"), _("nothing to do"))
+        said = said or bool(others)
+    return said
+
+
+def add(store: Store, name: str, aliases: list[str], shared: bool = False) -> dict[str, Any]:
     roster, read = _need_club(store)
     name = clean_name(name)
     also = [clean_name(a) for a in aliases]
+    _not_taken(roster, list(dict.fromkeys([name, *also])), None, shared)
     pid = secrets.token_hex(16)
     entry = write_entry(store, read, roster, "add", person=pid, name=name, aliases=also)
     return {"person": pid, "name": name, "aliases": also, "entry": entry.id}
 
 
-def alias(store: Store, ref: str, name: str) -> dict[str, Any]:
+def alias(store: Store, ref: str, name: str, shared: bool = False) -> dict[str, Any]:
     roster, read = _need_club(store)
     pid = person(roster, ref)
+    shared = _not_taken(roster, [clean_name(name)], pid, shared)
     entry = write_entry(store, read, roster, "alias", person=pid, name=clean_name(name))
-    return {"person": pid, "name": roster.display(pid), "alias": clean_name(name), "entry": entry.id}
+    return {"person": pid, "name": roster.display(pid), "alias": clean_name(name), "shared": shared,
+            "entry": entry.id}
 
 
 def attribute(store: Store, ref: str, session_name: str, seat: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from pancli.cli.context import app_context
 from pancli.cli.groups import command_set, new_app
 from pancli.cli.options import JSON
 from pancli.cli.output import console, english_for_json, print_json
-from pancli.core.i18n import _, ngettext
+from pancli.core.i18n import _, ngettext, sentence
 from pancli.games import DEFAULT_GAME
 
 club_app = new_app("The club: one person across every host and table, in the folder `pan sync` shares.\n\n"
@@ -56,7 +56,7 @@ def join_cmd(club_id: str = typer.Argument(..., metavar="ID", help="The club's i
     from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.join(app_context().open_store(create=True), club_id, folder)
-    _done(as_json, data, _("This host belongs to the club {name}.").format(name=data["name"]))
+    _done(as_json, data, sentence(_("This host belongs to the club {name}."), name=data["name"]))
 
 
 @club_app.command("grant")
@@ -91,10 +91,15 @@ def revoke_cmd(device: str = typer.Argument(..., help="The device: its name or i
     _done(as_json, data, said)
 
 
+SHARED_HELP = ("The name is another person's too: two people go by it, and a seat typed so counts "
+               "for neither until `pan club attribute` says who sat there.")
+
+
 @club_app.command("add")
 def add_cmd(name: str = typer.Argument(..., help="The person's name, as the club shows it."),
             alias: list[str] = typer.Option([], "--alias", metavar="NAME",
                                             help="Another spelling typed at a table (again for more)."),
+            shared: bool = typer.Option(False, "--shared", help=SHARED_HELP),
             as_json: bool = JSON) -> None:
     """Add a person to the club; a seat typed with their name or an alias counts for them.
 
@@ -102,21 +107,27 @@ def add_cmd(name: str = typer.Argument(..., help="The person's name, as the club
     """
     from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
-    data = club.add(app_context().open_store(create=False), name, alias)
+    data = club.add(app_context().open_store(create=False), name, alias, shared)
     _done(as_json, data, _("Added to the club: {name} ({id}).").format(name=data["name"], id=data["person"][:6]))
 
 
 @club_app.command("alias")
 def alias_cmd(person: str = typer.Argument(..., help="The person: a name, alias or id."),
-              name: str = typer.Argument(..., help="Another spelling typed at a table."), as_json: bool = JSON) -> None:
+              name: str = typer.Argument(..., help="Another spelling typed at a table."),
+              shared: bool = typer.Option(False, "--shared", help=SHARED_HELP), as_json: bool = JSON) -> None:
     """Another spelling of a person's name: every seat typed so counts for them.
 
     Example: pan club alias Ana "Anna K."
     """
     from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
-    data = club.alias(app_context().open_store(create=False), person, name)
-    _done(as_json, data, _("A seat named {alias} counts for: {name}.").format(alias=data["alias"], name=data["name"]))
+    data = club.alias(app_context().open_store(create=False), person, name, shared)
+    if data["shared"]:
+        said = _("{alias} is a name of {name} too: a seat typed so counts for nobody until `pan club attribute` "
+                 "says who sat there.").format(alias=data["alias"], name=data["name"])
+    else:
+        said = sentence(_("A seat named {alias} counts for: {name}."), alias=data["alias"], name=data["name"])
+    _done(as_json, data, said)
 
 
 @club_app.command("attribute")
@@ -131,7 +142,7 @@ def attribute_cmd(person: str = typer.Argument(..., help="The person: a name, al
     from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.attribute(app_context().open_store(create=False), person, session, seat)
-    _done(as_json, data, _("The seat {seat} of {session} counts for: {name}.").format(
+    _done(as_json, data, sentence(_("The seat {seat} of {session} counts for: {name}."),
         seat=data["seat"], session=data["session"], name=data["name"]))
 
 
@@ -145,7 +156,7 @@ def merge_cmd(person: str = typer.Argument(..., help="The person who stays."),
     from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.merge(app_context().open_store(create=False), person, other)
-    _done(as_json, data, _("One person from now on: {name} and {other}.").format(
+    _done(as_json, data, sentence(_("One person from now on: {name} and {other}."),
         name=data["name"], other=data["other_name"]))
 
 
@@ -159,7 +170,7 @@ def unmerge_cmd(person: str = typer.Argument(..., help="One of the two merged.")
     from pancli.app import club  # noqa: PLC0415 start-up: the app layer
 
     data = club.unmerge(app_context().open_store(create=False), person, other)
-    _done(as_json, data, _("Two people again: {name} and {other}.").format(
+    _done(as_json, data, sentence(_("Two people again: {name} and {other}."),
         name=data["name"], other=data["other_name"]))
 
 
