@@ -4,6 +4,7 @@ stored string in them shown literally."""
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
@@ -15,7 +16,7 @@ from pancli.cli.terminal import rich_as_wide
 from pancli.core.errors import PanError
 from pancli.core.i18n import ENGLISH, speaking_catalog
 from pancli.core.names import inert
-from pancli.core.text import json_text, one_line
+from pancli.core.text import json_text, one_line, wrap_words
 from pancli.core.words import plural
 
 if TYPE_CHECKING:
@@ -29,6 +30,13 @@ T = TypeVar("T")
 def echo(text: str) -> None:
     """A plain line on standard output, any stored text in it made inert (see ``one_line``)."""
     typer.echo(one_line(text))
+
+
+def say(line: str) -> None:
+    """One plain line (no rich, so commands start fast), broken between words to fit the
+    terminal, or 80 columns (COLUMNS) when piped, as `pan check` and `pan turn` rulings are."""
+    for part in wrap_words(line, output_width() or shutil.get_terminal_size((80, 24)).columns):
+        echo(part)
 
 
 def count_of(n: int, what: str) -> str:

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from pancli.cli.commands.other_games.game_commands import game_recorder, record_action, say
+from pancli.cli.commands.other_games.game_commands import game_recorder, record_action
 from pancli.cli.groups import command_set
-from pancli.cli.output import console
+from pancli.cli.output import console, say
 from pancli.cli.params import CountType
 from pancli.core.errors import InputError, RuleError
 from pancli.core.i18n import _, pgettext

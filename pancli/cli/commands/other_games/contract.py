@@ -16,13 +16,12 @@ from pancli.cli.action_commands import add_commands, in_group
 from pancli.cli.commands.other_games.game_commands import (
     game_recorder,
     rules_options,
-    say,
     seat_list,
     seat_name,
 )
 from pancli.cli.groups import new_app
 from pancli.cli.options import JSON
-from pancli.cli.output import print_json
+from pancli.cli.output import print_json, say
 from pancli.cli.params import MELDS, CountType
 from pancli.core.errors import InputError
 from pancli.core.grouping import MELDS_HELP, meld_texts

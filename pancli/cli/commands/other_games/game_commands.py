@@ -3,30 +3,21 @@ recorder, their one-line output, seats typed by name, their house-rules options.
 
 from __future__ import annotations
 
-import shutil
 from typing import TYPE_CHECKING, Any
 
 import typer
 
 from pancli.cli.context import app_context
-from pancli.cli.output import echo, output_width
+from pancli.cli.output import say
 from pancli.cli.render import show_step
 from pancli.core.errors import InputError
 from pancli.core.i18n import _
-from pancli.core.text import wrap_words
 from pancli.games import game as get_game
 from pancli.games.actions import by_name
 
 if TYPE_CHECKING:
     from pancli.app.recorder import Recorder
     from pancli.core.ledger import Step
-
-
-def say(line: str) -> None:
-    """One plain line (no rich, so commands start fast), broken between words to fit the
-    terminal, or 80 columns (COLUMNS) when piped, as `pan check` and `pan turn` rulings are."""
-    for part in wrap_words(line, output_width() or shutil.get_terminal_size((80, 24)).columns):
-        echo(part)
 
 
 def game_recorder(game: str) -> Recorder:

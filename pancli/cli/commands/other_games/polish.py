@@ -14,10 +14,10 @@ from typer.core import TyperCommand
 
 from pancli.app.views import board_data
 from pancli.cli.action_commands import add_commands, in_group
-from pancli.cli.commands.other_games.game_commands import game_recorder, rules_options, say, seat_list, seat_name
+from pancli.cli.commands.other_games.game_commands import game_recorder, rules_options, seat_list, seat_name
 from pancli.cli.groups import new_app
 from pancli.cli.options import JSON
-from pancli.cli.output import print_json
+from pancli.cli.output import print_json, say
 from pancli.cli.params import CountType
 from pancli.core.errors import InputError
 from pancli.core.i18n import _, ngettext
