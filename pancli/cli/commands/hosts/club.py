@@ -10,7 +10,7 @@ import typer
 from pancli.cli.context import app_context
 from pancli.cli.groups import command_set, new_app
 from pancli.cli.options import JSON
-from pancli.cli.output import console, english_for_json, print_json
+from pancli.cli.output import console, english_for_json, print_json, say
 from pancli.core.i18n import _, ngettext, sentence
 from pancli.games import DEFAULT_GAME
 
@@ -26,7 +26,7 @@ def _done(as_json: bool, data: dict[str, Any], text: str) -> None:
     if as_json:
         print_json(data)
     else:
-        typer.echo(text)
+        say(text)
 
 
 @club_app.command("init")
