@@ -226,10 +226,19 @@ def test_a_name_that_already_means_someone_is_given_again_only_as_shared(three):
     ana, ana_b = before["person"], kasia.json("player 'Ana B.'")["person"]
     assert kasia.json(f"player {ana}") == before and cruz.json(f"player {ana}")["sessions"] == 1
     assert ben.json(f"player {ana_b}")["sessions"] == 2
+    # and said where the seats are counted: each seat in `pan club show`, a count in the season
+    shown = cruz.json("club show")["ambiguous"]
+    assert sorted((a["session"], a["seat"].lower(), sorted(p["name"] for p in a["persons"])) for a in shown) == \
+        [("b1", "ana", ["Ana", "Ana B."]), ("k1", "ana", ["Ana", "Ana B."])]
+    assert "The seat Ana of k1 may be any of: " in " ".join(cruz("club show").output.split())
+    assert cruz.json("standings --season all")["ambiguous"] == 2
+    assert "2 seats may be more than one person of the club" in cruz("standings --season all").output
+    assert "ambiguous" not in kasia.json("standings --season all") and not kasia.json("club show")["ambiguous"]
     for session in ("k1", "b1"):  # a registrar says who sat there, once, for every host
         kasia(f"club attribute {ana} --session {session} --seat Ana")
     everyone_synced(kasia, ben, cruz)
     assert kasia.json(f"player {ana}") == ben.json(f"player {ana}") == cruz.json(f"player {ana}") == before
+    assert not cruz.json("club show")["ambiguous"] and "ambiguous" not in cruz.json("ratings")
 
 
 def test_a_revoked_registrars_later_entries_do_not_count(three):

@@ -375,8 +375,8 @@ def sat_together(store: Store, roster: Roster, a: str, b: str) -> str | None:
 
 
 def show(store: Store) -> dict[str, Any]:
-    """The club as this host reads it: registrars, persons with their names and merges, conflicts
-    and refused entries."""
+    """The club as this host reads it: registrars, persons with their names and merges, conflicts,
+    the seats more than one person may have sat in, and refused entries."""
     roster, read = _need_club(store)
     from pancli.app.club_words import refusal_text  # noqa: PLC0415 words only when shown
 
@@ -389,6 +389,9 @@ def show(store: Store) -> dict[str, Any]:
         names = list(dict.fromkeys(given.get(p.id, [])))
         persons.append({"person": p.id, "name": p.name, "retired": p.retired, "aliases": names,
                         "merged": [m for m in members if m != p.id]})
+    with store.snapshot():
+        unsure = store.club.ambiguous_seats()
+        held = store.club.sessions_of(sid for sid, _seat, _persons in unsure)
     return {
         "club": roster.club, "name": roster.name,
         "registrars": [{"device": d, "label": r["label"], "fingerprint": signing.key_fingerprint(r["key"]),
@@ -400,6 +403,9 @@ def show(store: Store) -> dict[str, Any]:
         "refused": [{"entry": r.entry, "code": r.code, "why": refusal_text(r)[0]}
                     for r in [*read.refused, *roster.refused]],
         "seasons": [{"name": name, "sessions": len(fps)} for name, fps in sorted(roster.seasons.items())],
+        "ambiguous": [{"session": held[sid].name, "seat": seat,
+                       "persons": [{"person": q, "name": roster.display(q)} for q in persons if q in roster.persons]}
+                      for sid, seat, persons in unsure],
         "pending": roster.pending,
         "entries": roster.count,
     }

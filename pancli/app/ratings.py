@@ -42,4 +42,4 @@ def season_ratings(store: Store, year: str | None = None, game: str = DEFAULT_GA
              "place": 1 + sum(1 for x in shown.values() if x > shown[k]) if k in shown else None,  # ties share
              "mu": round(rated[k].mu, 3), "sigma": round(rated[k].sigma, 3)} for k in order]
     return {"season": year or "all", "game": game, "sessions": len(nights), "rated_from": rated_from,
-            "model": "openskill BradleyTerryFull", "players": rows, **season.closed_json()}
+            "model": "openskill BradleyTerryFull", "players": rows, **season.notes_json()}

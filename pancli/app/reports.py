@@ -267,9 +267,12 @@ class Season:
     seated: dict[tuple[int, str], str]
     person_names: dict[str, str]
     closed: dict[str, Any] | None = None  # a season the club closed: what it names, what it left out
+    ambiguous: int = 0  # seats more than one person of the club may have sat in: counted by the name typed
 
-    def closed_json(self) -> JsonObject:
-        return {"closed": self.closed} if self.closed is not None else {}
+    def notes_json(self) -> JsonObject:
+        """What the season says besides its rows (``seasons.season_lines`` words it)."""
+        return {**({"closed": self.closed} if self.closed is not None else {}),
+                **({"ambiguous": self.ambiguous} if self.ambiguous else {})}
 
     def who(self, sid: int, seat: str) -> tuple[object, str]:
         """The key a seat counts for (a person, else its name folded) and the name shown."""
@@ -287,15 +290,17 @@ def season_of(store: Store, year: str | None, game: str) -> Season:
     sessions, closed = counted(store, year, game, sessions)  # a closed season: the sessions its entry names
     seated: dict[tuple[int, str], str] = {}
     person_names: dict[str, str] = {}
+    ambiguous = 0
     if club_id:  # a seat counts for the person of the club who sat there (pancli/app/club.py placed them)
         with store.snapshot():
             seated = store.club.seat_persons(sessions)
             person_names = {p["id"]: p["name"] for p in store.club.persons()}
+            ambiguous = len(store.club.ambiguous_seats(sessions))
     # The same order on every device (Session.played): a player's name is spelt as in the first
     # session he played. Totals come in that order already; of the sessions counted alone.
     totals = [t for t in totals if t[1] not in POOLS and t[0] in sessions]
     played = dict(sorted(sessions.items(), key=lambda kv: kv[1].played))
-    return Season(year, game, played, totals, seated, person_names, closed.as_json() if closed else None)
+    return Season(year, game, played, totals, seated, person_names, closed.as_json() if closed else None, ambiguous)
 
 
 def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_GAME) -> JsonObject:
@@ -323,7 +328,7 @@ def season_standings(store: Store, year: str | None = None, game: str = DEFAULT_
     rows = [{**r, "nights": len(r["nights"])} for r in players.values()]
     sessions = season.sessions
     data: JsonObject = {"season": year or "all", "game": game, "sessions": len(sessions),
-                        "devices": len({s.device for s in sessions.values()} - {None}), **season.closed_json()}
+                        "devices": len({s.device for s in sessions.values()} - {None}), **season.notes_json()}
     if g is None or g.in_chips:
         rows.sort(key=lambda r: (-r["net"], r["name"].lower()))
         return {**data, "players": rows}

@@ -79,6 +79,20 @@ def counted(store: Store, year: str | None, game: str,
     return kept, Closed(name, len(named), left_out, len(named) - len(kept))
 
 
+def season_lines(data: dict[str, Any]) -> list[str]:
+    """What a season's standings or ratings (``data``) say besides their rows, a line each, with
+    what to do: what a closed season left out, and the seats that may be more than one person."""
+    lines = closed_lines(data.get("closed"))
+    if data.get("ambiguous"):
+        n = data["ambiguous"]
+        lines.append(ngettext(
+            "{n} seat may be more than one person of the club: it counts under the name typed there until a "
+            "registrar attributes it (`pan club show` lists it).",
+            "{n} seats may be more than one person of the club: each counts under the name typed there until a "
+            "registrar attributes it (`pan club show` lists them).", n).format(n=n))
+    return lines
+
+
 def closed_lines(closed: dict[str, Any] | None) -> list[str]:
     """What a closed season left out, a line each, with what to do (none when it counts everything)."""
     if not closed:

@@ -228,6 +228,19 @@ class ClubQueries:
         return [{"id": r[0], "name": r[1], "leader": r[2], "retired": bool(r[3]), "names": json.loads(r[4])}
                 for r in self.conn.execute("SELECT id, name, leader, retired, names FROM club_persons")]
 
+    def ambiguous_seats(self, session_ids: Iterable[int] | None = None) -> list[tuple[int, str, list[str]]]:
+        """(session id, seat, the persons it may be) of every seat more than one person of the
+        club may have sat in (of these sessions only, given them), in the order held."""
+        if session_ids is None:
+            rows = self.conn.execute("SELECT session_id, seat, ambiguous FROM club_seats "
+                                     "WHERE ambiguous IS NOT NULL ORDER BY session_id, seat")
+        else:
+            rows = self.conn.execute(
+                "SELECT c.session_id, c.seat, c.ambiguous FROM json_each(?) ids JOIN club_seats c "
+                "ON c.session_id = ids.value WHERE c.ambiguous IS NOT NULL ORDER BY c.session_id, c.seat",
+                [json.dumps(sorted(set(session_ids)))])
+        return [(r[0], r[1], json.loads(r[2])) for r in rows]
+
     def seats_of(self, person: str) -> list[tuple[int, str]]:
         """(session id, seat name) of every seat that counts for a person (a leader)."""
         return [tuple(r) for r in self.conn.execute(

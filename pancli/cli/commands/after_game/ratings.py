@@ -39,9 +39,9 @@ def ratings_cmd(season: str = typer.Option("all", "--season", metavar="YEAR|all"
         print_json(data)
         return
     out = console()
-    from pancli.app.seasons import closed_lines  # noqa: PLC0415 start-up: the app layer
+    from pancli.app.seasons import season_lines  # noqa: PLC0415 start-up: the app layer
 
-    for line in closed_lines(data.get("closed")):  # what a closed season leaves out, said once
+    for line in season_lines(data):  # what a closed season leaves out, the seats unsure: said once
         out.print(line, markup=False, soft_wrap=True)
     if not data["players"]:
         out.print(_("No nights to rate in this season yet."))

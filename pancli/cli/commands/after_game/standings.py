@@ -34,10 +34,10 @@ def standings(as_json: bool = JSON, name: str | None = typer.Option(None, "--ses
         if as_json:
             print_json(data)
         else:
-            from pancli.app.seasons import closed_lines  # noqa: PLC0415 start-up: the app layer
+            from pancli.app.seasons import season_lines  # noqa: PLC0415 start-up: the app layer
 
             console().print(season_table(data))
-            for line in closed_lines(data.get("closed")):  # what a closed season leaves out, said once
+            for line in season_lines(data):  # what a closed season leaves out, the seats unsure: said once
                 console().print(line, markup=False, soft_wrap=True)
         return
 
