@@ -27,7 +27,15 @@ def figures(data: dict) -> dict:
 
 
 def closed_lines(out: str) -> list[str]:
-    return [line for line in out.splitlines() if "closed" in line]
+    """The season's notes about its close, each whole (a note is broken between words to fit 80
+    columns, its lines after the first indented)."""
+    notes: list[str] = []
+    for line in out.split("└")[-1].splitlines()[1:]:
+        if line.startswith("  ") and notes:
+            notes[-1] += " " + line.strip()
+        else:
+            notes.append(line)
+    return [note for note in notes if "closed" in note]
 
 
 def test_a_closed_season_counts_the_same_sessions_to_the_chip_on_three_hosts_and_a_later_one_is_said(three):  # noqa: F811

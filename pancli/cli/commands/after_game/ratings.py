@@ -7,7 +7,7 @@ import typer
 from pancli.cli.context import app_context
 from pancli.cli.groups import command_set
 from pancli.cli.options import JSON
-from pancli.cli.output import console, english_for_json, print_json
+from pancli.cli.output import console, english_for_json, print_json, say
 from pancli.cli.render import column
 from pancli.core.i18n import _, ngettext
 from pancli.core.ratings import RATED_FROM
@@ -42,7 +42,7 @@ def ratings_cmd(season: str = typer.Option("all", "--season", metavar="YEAR|all"
     from pancli.app.seasons import season_lines  # noqa: PLC0415 start-up: the app layer
 
     for line in season_lines(data):  # what a closed season leaves out, the seats unsure: said once
-        out.print(line, markup=False, soft_wrap=True)
+        say(line)
     if not data["players"]:
         out.print(_("No nights to rate in this season yet."))
         return

@@ -8,7 +8,7 @@ from pancli.app.views import standings_data
 from pancli.cli.context import app_context
 from pancli.cli.groups import command_set
 from pancli.cli.options import JSON
-from pancli.cli.output import console, english_for_json, print_json
+from pancli.cli.output import console, english_for_json, print_json, say
 from pancli.cli.params import SESSION
 from pancli.cli.render import season_table, standings_table
 from pancli.games import DEFAULT_GAME
@@ -38,7 +38,7 @@ def standings(as_json: bool = JSON, name: str | None = typer.Option(None, "--ses
 
             console().print(season_table(data))
             for line in season_lines(data):  # what a closed season leaves out, the seats unsure: said once
-                console().print(line, markup=False, soft_wrap=True)
+                say(line)
         return
 
     standings = english_for_json(as_json, lambda: standings_data(app_context().open_recorder(name)))
