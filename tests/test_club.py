@@ -241,6 +241,17 @@ def test_a_name_that_already_means_someone_is_given_again_only_as_shared(three):
     assert not cruz.json("club show")["ambiguous"] and "ambiguous" not in cruz.json("ratings")
 
 
+def test_retiring_twice_and_undoing_a_merge_never_made_are_refused_by_name(three):
+    folder, kasia, ben, cruz = three
+    kasia("club add Ana")
+    kasia("club add Eve")
+    kasia("club retire Ana")
+    entries = kasia.json("club show")["entries"]
+    assert "Ana is retired already: nothing to do" in kasia("club retire Ana", code=2).output
+    assert "no merge of Ana and Eve to undo" in kasia("club unmerge Ana Eve", code=2).output
+    assert kasia.json("club show")["entries"] == entries
+
+
 def test_a_revoked_registrars_later_entries_do_not_count(three):
     folder, kasia, ben, _cruz = three
     ben("club add Ana")

@@ -336,7 +336,9 @@ def unmerge(store: Store, ref: str, other_ref: str) -> dict[str, Any]:
     a, b = _ids(roster, ref), _ids(roster, other_ref)
     found = [mid for mid, (p, o) in roster.merges.items() if p in a and o in b or p in b and o in a]
     if not found:
-        raise InputError(_("no merge of {name} and {other} to undo").format(name=ref, other=other_ref),
+        name, other = (roster.persons[next(iter(ids))].name if len(ids) == 1 else typed
+                       for ids, typed in ((a, ref), (b, other_ref)))
+        raise InputError(_("no merge of {name} and {other} to undo").format(name=name, other=other),
                          _("`pan club show` lists the merges"))
     mid = found[-1]
     entry = write_entry(store, read, roster, "unmerge", merge=mid)
@@ -355,6 +357,8 @@ def _ids(roster: Roster, ref: str) -> set[str]:
 def retire(store: Store, ref: str) -> dict[str, Any]:
     roster, read = _need_club(store)
     pid = person(roster, ref)
+    if roster.persons[pid].retired:
+        raise InputError(_("{name} is retired already").format(name=roster.display(pid)), _("nothing to do"))
     entry = write_entry(store, read, roster, "retire", person=pid)
     return {"person": pid, "name": roster.display(pid), "entry": entry.id}
 
