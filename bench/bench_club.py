@@ -249,6 +249,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--rebuild", action="store_true")
     args = ap.parse_args()
+    if args.runs < 1:
+        ap.error("--runs must be 1 or more (the first round, untimed, only warms up)")
     env, pan = child_env(), pan_executable()
     where = Path(tempfile.gettempdir()) / f"pancli-bench-club-{args.hosts}-{args.people}-{args.nights}-{args.chain}"
     if args.rebuild or not (where / "built").exists():
