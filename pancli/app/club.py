@@ -292,9 +292,9 @@ def add(store: Store, name: str, aliases: list[str], shared: bool = False) -> di
 def alias(store: Store, ref: str, name: str, shared: bool = False) -> dict[str, Any]:
     roster, read = _need_club(store)
     pid = person(roster, ref)
-    shared = _not_taken(roster, [clean_name(name)], pid, shared)
+    given_too = _not_taken(roster, [clean_name(name)], pid, shared)
     entry = write_entry(store, read, roster, "alias", person=pid, name=clean_name(name))
-    return {"person": pid, "name": roster.display(pid), "alias": clean_name(name), "shared": shared,
+    return {"person": pid, "name": roster.display(pid), "alias": clean_name(name), "shared": given_too,
             "entry": entry.id}
 
 
