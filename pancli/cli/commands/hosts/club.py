@@ -217,11 +217,11 @@ def show_cmd(as_json: bool = JSON) -> None:
         out.print(closed_season_text(season["name"], season["sessions"]), markup=False)
     for c in data["conflicts"]:
         out.print(c["text"], markup=False)
-    for a in data["ambiguous"]:
-        out.print(_("The seat {seat} of {session} may be any of: {names}; it counts for none of them until a "
-                    "registrar attributes it (`pan club attribute`).").format(
+    for a in data["ambiguous"]:  # broken between words, never inside the command it names
+        say(_("The seat {seat} of {session} may be any of: {names}; it counts for none of them until a "
+              "registrar attributes it (`pan club attribute`).").format(
             seat=a["seat"], session=a["session"],
-            names=", ".join(f"{p['name']} ({p['person'][:6]})" for p in a["persons"])), markup=False)
+            names=", ".join(f"{p['name']} ({p['person'][:6]})" for p in a["persons"])))
     for r in data["refused"]:
         out.print(_("Refused: {entry}: {why}").format(entry=r["entry"], why=r["why"]), markup=False)
     if data["pending"]:
