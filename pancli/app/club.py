@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -140,9 +139,7 @@ def write_entry(store: Store, read: Folder, roster: Roster, kind: str, **fields:
         trial = club.fold([*read.every_entry(), entry], roster.club)
     if entry.id not in trial.accepted:
         refusal = next((r for r in trial.refused if r.entry == entry.id), Refusal(entry.id, "club.pending"))
-        if refusal.code in ("club.not_granted", "club.revoked"):
-            raise not_a_registrar(device_label(store), roster.name or "", refusal.code == "club.revoked")
-        raise ClubRefusal(refusal)
+        raise ClubRefusal(refusal, device_label(store), roster.name or "")
     text = body + b"\n" + b"# signature: ed25519 " + signing.sign(seed, signing.CLUB, body).encode("ascii") + b"\n"
     _write_new(read.root / me / ROSTER / f"{data['seq']:08d}.json", text)
     return entry
@@ -164,25 +161,13 @@ def _write_new(path: Path, text: bytes) -> None:
                              _("run the command again")) from None
 
 
-def not_a_registrar(label: str, club_name: str, revoked: bool) -> InputError:
-    """This device may not write the roster: said of this device, by name, with what its host
-    asks of a registrar (the words of a refused entry in the folder speak of "its device")."""
-    if revoked:
-        what = _("this device ({device}) is no longer a registrar of the club {club}")
-        fix = _("a registrar can grant it again with `pan club grant {device}` on their own device")
-    else:
-        what = _("this device ({device}) is not a registrar of the club {club}")
-        fix = _("a registrar can make it one with `pan club grant {device}` on their own device")
-    return InputError(what.format(device=label, club=club_name), fix.format(device=shlex.quote(label)))
-
-
 class ClubRefusal(InputError):
     """An entry this device was about to write that the roster would refuse."""
 
-    def __init__(self, refusal: Refusal) -> None:
+    def __init__(self, refusal: Refusal, device: str | None = None, club_name: str = "") -> None:
         from pancli.app.club_words import refusal_text  # noqa: PLC0415 words only when said
 
-        super().__init__(*refusal_text(refusal))
+        super().__init__(*refusal_text(refusal, device, club_name))
         self.refusal = refusal
 
 
@@ -210,6 +195,11 @@ def _need_club(store: Store) -> tuple[Roster, Folder]:
     return roster, read
 
 
+def _people(roster: Roster, ids: list[str]) -> str:
+    """Persons as `pan club show` lists them, told apart by their ids: "Ana (96635d), Ana B. (3702bd)"."""
+    return ", ".join(f"{roster.display(p)} ({p[:6]})" for p in ids)
+
+
 def person(roster: Roster, ref: str) -> str:
     """The one person ``ref`` names (an id, its first 6 digits, a name or an alias)."""
     found = roster.find(ref)
@@ -218,8 +208,7 @@ def person(roster: Roster, ref: str) -> str:
     if not found:
         raise InputError(_("no person '{ref}' in the club").format(ref=ref),
                          _("add them with `pan club add NAME`, or see `pan club show`"))
-    names = ", ".join(f"{roster.display(p)} ({p[:6]})" for p in found)
-    raise InputError(_("'{ref}' may be any of: {names}").format(ref=ref, names=names),
+    raise InputError(_("'{ref}' may be any of: {names}").format(ref=ref, names=_people(roster, found)),
                      _("give the person's id as `pan club show` lists it"))
 
 
@@ -268,14 +257,15 @@ def _not_taken(roster: Roster, names: list[str], pid: str | None, shared: bool) 
         means = [found] if isinstance(found, str) else found or []
         others = [p for p in means if p != lead]
         if others and not shared:
-            raise InputError(_("{name} is already a name of {person}").format(
-                name=n, person=", ".join(f"{roster.display(p)} ({p[:6]})" for p in others)),
-                _("give another name; if two people really go by it, add `--shared` (a seat typed so then "
-                  "counts for neither until it is attributed with `pan club attribute`)"))
-        if lead in means and not others:
-            raise InputError(_("{name} is already a name of {person}").format(
-                name=n, person=f"{roster.display(lead)} ({lead[:6]})"), _("nothing to do"))
-        said = said or bool(others)
+            fix = _("give another name; if two people really go by it, add `--shared` (a seat typed so then "
+                    "counts for neither until it is attributed with `pan club attribute`)")
+        elif means and not others:
+            fix = _("nothing to do")
+        else:
+            said = said or bool(others)
+            continue
+        raise InputError(_("{name} is already a name of {person}").format(
+            name=n, person=_people(roster, others or means)), fix)
     return said
 
 

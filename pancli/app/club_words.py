@@ -3,6 +3,7 @@ gives a code and its particulars; this is the one wording of them)."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -60,8 +61,23 @@ _WORDS: dict[str, tuple[str, str]] = {
 }
 
 
-def refusal_text(refusal: Refusal) -> tuple[str, str]:
-    """What was wrong with an entry, and what to do."""
+# The same refusals of this device's own entry, about to be written: said of this device, by
+# name ({device}), with what its host asks of a registrar; the words above speak of a file.
+_OWN_WORDS: dict[str, tuple[str, str]] = {
+    "club.not_granted": (N_("this device ({device}) is not a registrar of the club {club}"),
+                         N_("a registrar can make it one with `pan club grant {device}` on their own device")),
+    "club.revoked": (N_("this device ({device}) is no longer a registrar of the club {club}"),
+                     N_("a registrar can grant it again with `pan club grant {device}` on their own device")),
+}
+
+
+def refusal_text(refusal: Refusal, device: str | None = None, club_name: str = "") -> tuple[str, str]:
+    """What was wrong with an entry, and what to do; given ``device`` (this device's name), of
+    this device's own entry about to be written in the club ``club_name``."""
+    if device is not None and refusal.code in _OWN_WORDS:
+        what, fix = _OWN_WORDS[refusal.code]
+        return (_(what).format(device=device, club=club_name),
+                _(fix).format(device=shlex.quote(device)))  # as the command is typed
     what, fix = _WORDS.get(refusal.code, (N_("it is not a sound roster entry"), N_("remove it from the folder")))
     params: dict[str, Any] = {k: v for k, v in refusal.params.items()}
     return _(what).format(**params), _(fix).format(**params)
